@@ -1,0 +1,95 @@
+//===- Math.cpp - Checks of the math ops (matmul, softmax, reductions) ----===//
+
+#include "dialects/ONNX/IR/VerifyUtils.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::onnxc::ONNX::verify;
+
+static LogicalResult verifyGemm(Operation *op) {
+  if (failed(checkBool(op, "transA", 0)) || failed(checkBool(op, "transB", 0)) ||
+      failed(checkRank(op, 0, 2, 2)) || failed(checkRank(op, 1, 2, 2)) ||
+      failed(checkRank(op, 2, 0, 2)))
+    return failure();
+  return success();
+}
+
+static LogicalResult verifyMatMul(Operation *op) {
+  if (failed(checkRank(op, 0, 1, INT64_MAX)) ||
+      failed(checkRank(op, 1, 1, INT64_MAX)))
+    return failure();
+  return success();
+}
+
+/// Softmax, LogSoftmax, Hardmax, CumSum-like ops with an `axis` over input 0.
+static LogicalResult verifyAxisOfInput0(Operation *op) {
+  std::optional<int64_t> rank = getRank(op->getOperand(0));
+  int64_t dflt = op->getName().getStringRef() == "onnx.Softmax" ||
+                         op->getName().getStringRef() == "onnx.LogSoftmax" ||
+                         op->getName().getStringRef() == "onnx.Hardmax"
+                     ? -1
+                     : 0;
+  if (!rank || !op->hasAttr("axis"))
+    return success();
+  return checkAxis(op, "axis", getInt(op, "axis", dflt), std::max<int64_t>(*rank, 1));
+}
+
+static LogicalResult verifyReduce(Operation *op) {
+  if (failed(checkBool(op, "keepdims", 1)) ||
+      failed(checkBool(op, "noop_with_empty_axes", 0)))
+    return failure();
+  std::optional<int64_t> rank = getRank(op->getOperand(0));
+  if (auto axes = getInts(op, "axes"); axes && rank)
+    for (int64_t a : *axes)
+      if (failed(checkAxis(op, "axis", a, std::max<int64_t>(*rank, 1))))
+        return failure();
+  return success();
+}
+
+static LogicalResult verifyArgMinMax(Operation *op) {
+  if (failed(checkBool(op, "keepdims", 1)) ||
+      failed(checkBool(op, "select_last_index", 0)))
+    return failure();
+  if (std::optional<int64_t> rank = getRank(op->getOperand(0)))
+    return checkAxis(op, "axis", getInt(op, "axis", 0), std::max<int64_t>(*rank, 1));
+  return success();
+}
+
+static LogicalResult verifyMod(Operation *op) {
+  if (failed(checkBool(op, "fmod", 0)))
+    return failure();
+  auto t = llvm::dyn_cast<TensorType>(op->getOperand(0).getType());
+  if (t && llvm::isa<FloatType>(t.getElementType()) && getInt(op, "fmod", 0) == 0)
+    return op->emitOpError() << "fmod must be 1 for floating-point inputs";
+  return success();
+}
+
+static LogicalResult verifyEinsum(Operation *op) {
+  StringRef eq = getStr(op, "equation", "");
+  for (char c : eq)
+    if (!(std::isalpha((unsigned char)c) || c == ',' || c == '-' || c == '>' ||
+          c == '.' || c == ' '))
+      return op->emitOpError() << "equation '" << eq
+                               << "' has an invalid character '" << c << "'";
+  return success();
+}
+
+void mlir::onnxc::ONNX::verify::registerMathVerifiers(VerifierTable &t) {
+  t.add("onnx.Gemm", verifyGemm);
+  t.add("onnx.MatMul", verifyMatMul);
+  t.add("onnx.MatMulInteger", verifyMatMul);
+  for (StringRef n : {"onnx.Softmax", "onnx.LogSoftmax", "onnx.Hardmax",
+                      "onnx.LpNormalization"})
+    t.add(n, verifyAxisOfInput0);
+  for (StringRef n :
+       {"onnx.ReduceL1", "onnx.ReduceL2", "onnx.ReduceLogSum",
+        "onnx.ReduceLogSumExp", "onnx.ReduceMax", "onnx.ReduceMean",
+        "onnx.ReduceMin", "onnx.ReduceProd", "onnx.ReduceSum",
+        "onnx.ReduceSumSquare"})
+    t.add(n, verifyReduce);
+  t.add("onnx.ArgMax", verifyArgMinMax);
+  t.add("onnx.ArgMin", verifyArgMinMax);
+  t.add("onnx.Mod", verifyMod);
+  t.add("onnx.Einsum", verifyEinsum);
+}
