@@ -129,6 +129,14 @@ std::vector<OpDesc> readRegistry() {
     }
   }
   std::vector<OpDesc> ops;
+  // Older signatures whose semantics no upgrade can express keep their own
+  // op: Scan-8 scans a batch axis that Scan-9 dropped.
+  for (const onnx::OpSchema &s : all)
+    if (s.domain().empty() && s.Name() == "Scan" && s.since_version() == 8) {
+      ops.push_back(readSchema(s));
+      ops.back().versionSuffix = "V8";
+      ops.back().patchNote = "opset 8-only signature (batched Scan)";
+    }
   for (auto &[key, s] : newest) {
     if (!s)
       continue;
@@ -401,9 +409,10 @@ void emitOds(const std::vector<OpDesc> &ops, std::ostream &os) {
         "include \"dialects/ONNX/IR/ONNXBase.td\"\n\n";
   for (const OpDesc &op : ops) {
     checkNames(op);
-    std::string defName =
-        "ONNX_" + domainPrefix(op.domain, true) + op.name + "Op";
-    std::string mnemonic = domainPrefix(op.domain, false) + op.name;
+    std::string defName = "ONNX_" + domainPrefix(op.domain, true) + op.name +
+                          op.versionSuffix + "Op";
+    std::string mnemonic =
+        domainPrefix(op.domain, false) + op.name + op.versionSuffix;
     std::vector<std::string> traits;
     auto regions = graphAttrs(op);
     if (!regions.empty())
@@ -497,7 +506,9 @@ void emitInfo(const std::vector<OpDesc> &ops, std::ostream &os) {
   for (size_t i = 0; i < ops.size(); ++i) {
     const OpDesc &op = ops[i];
     std::string idx = std::to_string(i);
-    os << "  {" << quote("onnx." + domainPrefix(op.domain, false) + op.name)
+    os << "  {"
+       << quote("onnx." + domainPrefix(op.domain, false) + op.name +
+                op.versionSuffix)
        << ", " << quote(op.domain) << ", " << quote(op.name) << ", "
        << op.sinceVersion << ", " << op.libonnxInferenceVersion << ", "
        << (op.inputs.empty() ? "nullptr" : "kIn" + idx) << ", "
@@ -527,7 +538,7 @@ void emitMarkdown(const std::vector<OpDesc> &ops, std::ostream &os) {
     if (op.deprecated)
       notes += (notes.empty() ? "" : "; ") + std::string("deprecated in ONNX");
     os << "| " << (op.domain.empty() ? "ai.onnx" : op.domain) << " | "
-       << op.name << " | " << op.sinceVersion << " | " << inference << " | "
+       << op.name + op.versionSuffix << " | " << op.sinceVersion << " | " << inference << " | "
        << notes << " |\n";
   }
 }
@@ -552,7 +563,8 @@ int main(int argc, char **argv) {
   std::vector<OpDesc> ops = readRegistry();
   applyOpsetPatches(ops);
   std::sort(ops.begin(), ops.end(), [](const OpDesc &a, const OpDesc &b) {
-    return std::tie(a.domain, a.name) < std::tie(b.domain, b.name);
+    return std::tie(a.domain, a.name, a.versionSuffix) <
+           std::tie(b.domain, b.name, b.versionSuffix);
   });
   auto write = [](const std::string &path, auto emit) {
     if (path.empty())

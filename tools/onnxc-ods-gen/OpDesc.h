@@ -61,6 +61,8 @@ struct AttrDesc {
 struct OpDesc {
   std::string domain; // "" (ai.onnx), "ai.onnx.ml", "ai.onnx.preview.training"
   std::string name;   // "Conv"
+  /// Suffix of an older signature kept as its own op ("V8": onnx.ScanV8).
+  std::string versionSuffix;
   /// Opset version that introduced this (canonical) signature.
   int sinceVersion = 1;
   /// Version of the libonnx schema whose inference function applies to this

@@ -42,7 +42,7 @@ std::vector<std::string> concat(std::vector<std::string> a,
 OpDesc *find(std::vector<OpDesc> &ops, const std::string &name,
              const std::string &domain = "") {
   for (OpDesc &op : ops)
-    if (op.name == name && op.domain == domain)
+    if (op.name == name && op.domain == domain && op.versionSuffix.empty())
       return &op;
   std::cerr << "onnxc-ods-gen: patch refers to unknown op " << name << "\n";
   std::exit(1);
