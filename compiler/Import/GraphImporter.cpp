@@ -5,6 +5,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
 
+#include "onnx/defs/schema.h"
+
 #include <queue>
 #include <set>
 
@@ -168,7 +170,7 @@ OwningOpRef<ModuleOp> GraphImporter::importModel(onnx::ModelProto &model) {
     module->setAttr("onnx.producer", b.getStringAttr(model.producer_name()));
 
   builder.setInsertionPointToEnd(module.getBody());
-  auto func = builder.create<func::FuncOp>(fileLoc, "main_graph",
+  auto func = func::FuncOp::create(builder, fileLoc, "main_graph",
                                            builder.getFunctionType({}, {}));
   mainBlock = func.addEntryBlock();
   builder.setInsertionPointToStart(mainBlock);
@@ -356,7 +358,7 @@ LogicalResult GraphImporter::importGraph(
   }
   builder.setInsertionPointToEnd(block);
   if (isMain) {
-    builder.create<func::ReturnOp>(fileLoc, results);
+    func::ReturnOp::create(builder, fileLoc, results);
   } else {
     OperationState st(fileLoc, "onnx.Yield");
     st.addOperands(results);
