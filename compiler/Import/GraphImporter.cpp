@@ -42,6 +42,8 @@ GraphImporter::GraphImporter(MLIRContext &ctx, std::string fileName,
     : builder(&ctx), ctx(&ctx), fileName(std::move(fileName)),
       inference(createInferenceState()) {
   policy.baseDir = std::move(baseDir);
+  if (!policy.baseDir.empty())
+    policyPtr = &policy;
 }
 
 Location GraphImporter::nodeLoc(const NodeState &n) const {
@@ -104,7 +106,7 @@ Operation *GraphImporter::createOp(StringRef opName, ValueRange operands,
 
 Value GraphImporter::importInitializer(onnx::TensorProto &t) {
   std::string error;
-  FailureOr<ElementsAttr> value = proto::importTensor(ctx, t, &policy, error);
+  FailureOr<ElementsAttr> value = proto::importTensor(ctx, t, policyPtr, error);
   if (failed(value)) {
     emitError(FileLineColLoc::get(ctx, fileName, 0, 0))
         << "initializer '" << t.name() << "': " << error;
@@ -119,7 +121,7 @@ Value GraphImporter::importInitializer(onnx::TensorProto &t) {
 Value GraphImporter::importSparseInitializer(onnx::SparseTensorProto &t) {
   std::string error;
   FailureOr<ElementsAttr> value =
-      proto::importSparseTensor(ctx, t, &policy, error);
+      proto::importSparseTensor(ctx, t, policyPtr, error);
   std::string name = t.values().name();
   if (failed(value)) {
     emitError(FileLineColLoc::get(ctx, fileName, 0, 0))
@@ -675,7 +677,7 @@ LogicalResult GraphImporter::buildOp(
     }
     std::string error;
     FailureOr<Attribute> attr =
-        proto::importAttribute(ctx, a, ai->kind, &policy, error);
+        proto::importAttribute(ctx, a, ai->kind, policyPtr, error);
     if (failed(attr))
       return nodeError(n, "attribute '" + a.name() + "' " + error);
     attrs.push_back(builder.getNamedAttr(a.name(), *attr));

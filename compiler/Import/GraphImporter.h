@@ -109,6 +109,8 @@ private:
 
   std::string fileName;
   proto::ExternalDataPolicy policy;
+  /// Null when external data is refused (no model directory).
+  const proto::ExternalDataPolicy *policyPtr = nullptr;
   std::unique_ptr<InferenceState> inference;
   std::map<std::pair<std::string, std::string>, const onnx::FunctionProto *>
       functions;

@@ -1,6 +1,7 @@
 //===- onnxc-opt.cpp - mlir-opt with the onnx dialect and passes ----------===//
 
 #include "dialects/ONNX/IR/ONNXDialect.h"
+#include "passes/ONNX/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -12,6 +13,7 @@ int main(int argc, char **argv) {
   registry.insert<mlir::onnxc::ONNX::ONNXDialect, mlir::func::FuncDialect>();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
+  mlir::onnxc::registerONNXCPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "onnxc optimizer driver\n", registry));
 }
