@@ -49,8 +49,10 @@ static LogicalResult verifyConvLike(Operation *op) {
     return failure();
   if (getInt(op, "group", 1) < 1)
     return op->emitOpError() << "attribute 'group' must be >= 1";
+  // QLinearConv interleaves scales and zero points: W is its input 3.
+  unsigned wIndex = op->getName().getStringRef() == "onnx.QLinearConv" ? 3 : 1;
   std::optional<int64_t> xr = getRank(op->getOperand(0));
-  std::optional<int64_t> wr = getRank(op->getOperand(1));
+  std::optional<int64_t> wr = getRank(op->getOperand(wIndex));
   if (xr && wr && *xr != *wr)
     return op->emitOpError() << "input X has rank " << *xr << " but W has rank "
                              << *wr;

@@ -1,0 +1,248 @@
+//===- Inference.cpp - Type inference driver for onnx ops -----------------===//
+//
+// Picks how to infer each op: onnx.Constant from its value, ops libonnx
+// knows through their libonnx schema (LibOnnxBridge.cpp), newer ops through
+// onnxc's rules (Rules*.cpp); then sharpens the result with propagated shape
+// data (ShapeData.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/ONNX/Inference/InferenceImpl.h"
+
+#include "dialects/ONNX/IR/ONNXDialect.h"
+#include "dialects/ONNX/Proto/ProtoBridge.h"
+
+#include "mlir/IR/Block.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+//===----------------------------------------------------------------------===//
+// InferenceState
+//===----------------------------------------------------------------------===//
+
+InferenceState::InferenceState() : impl(std::make_unique<Impl>()) {}
+InferenceState::~InferenceState() = default;
+
+std::unique_ptr<InferenceState> mlir::onnxc::createInferenceState() {
+  return std::unique_ptr<InferenceState>(new InferenceState());
+}
+
+/// Integer constants with more elements than this are not shape data.
+static constexpr int64_t kMaxShapeDataElements = 4096;
+
+static ElementsAttr getConstantValue(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getName().getStringRef() != "onnx.Constant")
+    return {};
+  return def->getAttrOfType<ElementsAttr>("value");
+}
+
+const onnx::TensorShapeProto *InferenceState::Impl::getShapeData(Value v) {
+  auto it = shapeData.find(v);
+  if (it != shapeData.end())
+    return it->second.get();
+  ElementsAttr value = getConstantValue(v);
+  if (!value)
+    return nullptr;
+  auto type = llvm::dyn_cast<RankedTensorType>(value.getType());
+  auto dense = llvm::dyn_cast<DenseIntElementsAttr>(value);
+  if (!type || !dense || type.getRank() > 1 ||
+      type.getNumElements() > kMaxShapeDataElements ||
+      !type.getElementType().isSignlessInteger() ||
+      type.getElementType().getIntOrFloatBitWidth() < 32)
+    return nullptr;
+  auto data = std::make_unique<onnx::TensorShapeProto>();
+  for (const APInt &x : dense.getValues<APInt>())
+    data->add_dim()->set_dim_value(x.getSExtValue());
+  return (shapeData[v] = std::move(data)).get();
+}
+
+const onnx::TensorProto *InferenceState::Impl::getTensorData(Value v) {
+  auto it = tensors.find(v);
+  if (it != tensors.end())
+    return it->second.get();
+  auto tensor = std::make_unique<onnx::TensorProto>();
+  if (ElementsAttr value = getConstantValue(v)) {
+    if (!proto::exportTensor(value, *tensor))
+      return nullptr;
+    return (tensors[v] = std::move(tensor)).get();
+  }
+  // Fully known shape data, as an int tensor of the value's type.
+  std::optional<SmallVector<int64_t>> ints = getKnownInts(v);
+  auto type = llvm::dyn_cast<RankedTensorType>(v.getType());
+  if (!ints || !type || type.getRank() > 1 ||
+      !type.getElementType().isSignlessInteger() ||
+      (type.getElementType().getIntOrFloatBitWidth() != 64 &&
+       type.getElementType().getIntOrFloatBitWidth() != 32))
+    return nullptr;
+  if (type.getRank() == 1)
+    tensor->add_dims(ints->size());
+  else if (ints->size() != 1)
+    return nullptr;
+  if (type.getElementType().getIntOrFloatBitWidth() == 64) {
+    tensor->set_data_type(onnx::TensorProto::INT64);
+    for (int64_t x : *ints)
+      tensor->add_int64_data(x);
+  } else {
+    tensor->set_data_type(onnx::TensorProto::INT32);
+    for (int64_t x : *ints)
+      tensor->add_int32_data((int32_t)x);
+  }
+  return (tensors[v] = std::move(tensor)).get();
+}
+
+std::optional<SmallVector<int64_t>>
+InferenceState::Impl::getKnownInts(Value v) {
+  const onnx::TensorShapeProto *data = getShapeData(v);
+  if (!data)
+    return std::nullopt;
+  SmallVector<int64_t> ints;
+  for (const auto &d : data->dim()) {
+    if (!d.has_dim_value())
+      return std::nullopt;
+    ints.push_back(d.dim_value());
+  }
+  return ints;
+}
+
+void InferenceState::Impl::setShapeData(Value v, onnx::TensorShapeProto data) {
+  shapeData[v] = std::make_unique<onnx::TensorShapeProto>(std::move(data));
+  tensors.erase(v);
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+static LogicalResult inferConstant(Operation *op) {
+  Attribute value = op->getAttr("value");
+  if (!value)
+    value = op->getAttr("sparse_value");
+  auto elements = llvm::dyn_cast_or_null<ElementsAttr>(value);
+  if (!elements)
+    return success();
+  return refineResult(op, 0, elements.getType());
+}
+
+/// Gives an untyped subgraph input (Loop and Scan bodies may omit types) the
+/// type its parent op passes in, as libonnx would when inferring the parent:
+/// the importer infers the subgraph's ops before their parent.
+static void seedBlockArgument(BlockArgument arg) {
+  if (!llvm::isa<ONNX::UnknownType>(arg.getType()))
+    return;
+  Operation *parent = arg.getOwner()->getParentOp();
+  if (!parent)
+    return;
+  StringRef name = parent->getName().getStringRef();
+  MLIRContext *ctx = arg.getContext();
+  unsigned i = arg.getArgNumber();
+  auto operandType = [&](unsigned index) -> Type {
+    return index < parent->getNumOperands()
+               ? parent->getOperand(index).getType()
+               : Type();
+  };
+  Type seed;
+  if (name == "onnx.Loop") {
+    if (i == 0)
+      seed = RankedTensorType::get({}, IntegerType::get(ctx, 64));
+    else if (i == 1)
+      seed = RankedTensorType::get({}, IntegerType::get(ctx, 1));
+    else if (auto t = llvm::dyn_cast_or_null<TensorType>(operandType(i)))
+      // The shape of a carried value may change across iterations.
+      seed = UnrankedTensorType::get(t.getElementType());
+    else if (Type t = operandType(i); t && !llvm::isa<NoneType>(t))
+      seed = t;
+  } else if (name == "onnx.Scan") {
+    int64_t numScan = getIntAttr(parent, "num_scan_inputs", 0);
+    int64_t numState = (int64_t)parent->getNumOperands() - numScan;
+    Type t = operandType(i);
+    if ((int64_t)i < numState) {
+      seed = t;
+    } else if (auto r = llvm::dyn_cast_or_null<RankedTensorType>(t)) {
+      int64_t axis = 0;
+      if (auto axes =
+              parent->getAttrOfType<DenseI64ArrayAttr>("scan_input_axes");
+          axes && (int64_t)i - numState < (int64_t)axes.size())
+        axis = axes[i - numState];
+      if (axis < 0)
+        axis += r.getRank();
+      if (axis >= 0 && axis < r.getRank()) {
+        SmallVector<SymDim> dims = getSymDims(r);
+        dims.erase(dims.begin() + axis);
+        seed = getSymTensorType(dims, r.getElementType());
+      }
+    } else if (auto u = llvm::dyn_cast_or_null<UnrankedTensorType>(t)) {
+      seed = u;
+    }
+  } else if (name == "onnx.SequenceMap") {
+    Type t = operandType(i);
+    if (auto s = llvm::dyn_cast_or_null<ONNX::SeqType>(t))
+      seed = s.getElementType();
+    else
+      seed = t;
+  }
+  if (seed && !containsUnknown(seed))
+    arg.setType(seed);
+}
+
+static bool isONNXOp(Operation *op) {
+  Dialect *d = op->getDialect();
+  return d && d->getNamespace() == "onnx";
+}
+
+LogicalResult mlir::onnxc::inferOpTypes(Operation *op, InferenceState &state) {
+  InferenceState::Impl &impl = state.getImpl();
+  if (!isONNXOp(op)) {
+    // Ops of other dialects: only their regions may hold onnx ops.
+    for (Region &r : op->getRegions())
+      if (failed(inferRegionTypes(r, state)))
+        return failure();
+    return success();
+  }
+  StringRef name = op->getName().getStringRef();
+  if (name == "onnx.Constant")
+    return inferConstant(op);
+  const ONNX::OpInfo *info = ONNX::lookupOpInfo(op);
+  if (!info)
+    return success();
+  for (Value operand : op->getOperands()) {
+    if (auto arg = llvm::dyn_cast<BlockArgument>(operand))
+      seedBlockArgument(arg);
+    if (containsUnknown(operand.getType()))
+      return success();
+  }
+
+  if (impl.depth >= kMaxInferenceDepth)
+    return op->emitOpError() << "subgraphs are nested more than "
+                             << kMaxInferenceDepth << " deep";
+  ++impl.depth;
+  LogicalResult result = success();
+  if (InferenceRule rule = getInferenceRules().lookup(name)) {
+    result = rule(op, *info, state);
+  } else if (info->libonnxInferenceVersion > 0) {
+    SchemaCall call;
+    call.version = info->libonnxInferenceVersion;
+    result = inferWithLibOnnx(op, *info, state, call);
+  }
+  if (succeeded(result))
+    result = refineWithShapeData(op, state);
+  // Regions libonnx did not visit (no inference function, or it stopped
+  // early) are still inferred on their own.
+  for (Region &r : op->getRegions()) {
+    if (impl.inferredRegions.erase(&r) || failed(result))
+      continue;
+    result = inferRegionTypes(r, state);
+  }
+  --impl.depth;
+  return result;
+}
+
+LogicalResult mlir::onnxc::inferRegionTypes(Region &region,
+                                            InferenceState &state) {
+  for (Block &block : region)
+    for (Operation &op : block)
+      if (failed(inferOpTypes(&op, state)))
+        return failure();
+  return success();
+}

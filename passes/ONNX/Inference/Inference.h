@@ -1,0 +1,61 @@
+//===- Inference.h - Type and shape inference of onnx ops -------*- C++ -*-===//
+//
+// The importer calls inferOpTypes as it builds each node; the
+// onnx-shape-inference pass runs it over whole functions. Most ops are
+// inferred by libonnx's own inference functions (through an
+// onnx::InferenceContext over the MLIR op), ops newer than libonnx by onnxc's
+// rules. Integer tensors whose values are known at compile time (shapes and
+// the arithmetic on them) are propagated between ops in an InferenceState,
+// so that Shape -> Gather -> Concat -> Reshape chains give static or named
+// dims.
+//
+// This header includes no protobuf or ONNX header.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXC_PASSES_ONNX_INFERENCE_INFERENCE_H
+#define ONNXC_PASSES_ONNX_INFERENCE_INFERENCE_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Region.h"
+#include "mlir/Support/LLVM.h"
+
+#include <memory>
+
+namespace mlir::onnxc {
+
+/// What one inference run knows beyond the types in the IR: the (possibly
+/// symbolic) values of integer tensors computed from shapes, and TensorProtos
+/// of constants handed to libonnx. Keys are Values and Operations: the state
+/// is valid while the ops it has seen are not erased. Not thread-safe.
+class InferenceState {
+public:
+  struct Impl;
+  ~InferenceState();
+  InferenceState(const InferenceState &) = delete;
+  InferenceState &operator=(const InferenceState &) = delete;
+
+  Impl &getImpl() { return *impl; }
+
+private:
+  InferenceState();
+  friend std::unique_ptr<InferenceState> createInferenceState();
+  std::unique_ptr<Impl> impl;
+};
+
+std::unique_ptr<InferenceState> createInferenceState();
+
+/// Infers the result types of one onnx op from its operands and attributes and
+/// refines its result types in place (and its regions' block argument types and
+/// nested ops, for If/Loop/Scan/SequenceMap). Fails with an error emitted on
+/// the op when the op violates ONNX semantics (libonnx's inference errors are
+/// surfaced as such). An op with an operand of type !onnx.unknown, or for
+/// which nothing can be inferred, keeps its result types and succeeds.
+LogicalResult inferOpTypes(Operation *op, InferenceState &state);
+
+/// Runs inferOpTypes on every op nested in `region`, in order (the ops of a
+/// subgraph are inferred through their parent op). Stops at the first error.
+LogicalResult inferRegionTypes(Region &region, InferenceState &state);
+
+} // namespace mlir::onnxc
+
+#endif // ONNXC_PASSES_ONNX_INFERENCE_INFERENCE_H

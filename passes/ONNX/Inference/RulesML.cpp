@@ -1,0 +1,131 @@
+//===- RulesML.cpp - onnxc's inference rules: ai.onnx.ml and functions ----===//
+//
+// Ops whose libonnx 1.12 schema has no inference function: the comparison
+// and normalization ops defined as functions, and a few ai.onnx.ml ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/ONNX/Inference/InferenceImpl.h"
+
+#include "dialects/ONNX/IR/ONNXDialect.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+/// GreaterOrEqual-16, LessOrEqual-16: broadcast, bool.
+static LogicalResult inferCompare(Operation *op, const ONNX::OpInfo &,
+                                  InferenceState &) {
+  SmallVector<SmallVector<SymDim>> shapes;
+  for (Value v : op->getOperands()) {
+    auto r = llvm::dyn_cast<RankedTensorType>(v.getType());
+    if (!r)
+      return refineResult(
+          op, 0,
+          UnrankedTensorType::get(IntegerType::get(op->getContext(), 1)));
+    shapes.push_back(getSymDims(r));
+  }
+  std::string error;
+  SmallVector<ArrayRef<SymDim>> refs(shapes.begin(), shapes.end());
+  FailureOr<SmallVector<SymDim>> out = broadcastShapes(refs, error);
+  if (failed(out))
+    return op->emitOpError() << error;
+  return refineResult(
+      op, 0, getSymTensorType(*out, IntegerType::get(op->getContext(), 1)));
+}
+
+/// The shape of input 0 with element type `elt`.
+static LogicalResult sameShape(Operation *op, Type elt) {
+  auto t = llvm::dyn_cast<TensorType>(op->getOperand(0).getType());
+  if (!t)
+    return success();
+  return refineResult(op, 0, t.clone(elt));
+}
+
+static LogicalResult inferFloatSameShape(Operation *op, const ONNX::OpInfo &,
+                                         InferenceState &) {
+  return sameShape(op, Float32Type::get(op->getContext()));
+}
+
+/// LinearRegressor, SVMRegressor: (N, C) -> (N, targets) float.
+static LogicalResult inferRegressor(Operation *op, const ONNX::OpInfo &,
+                                    InferenceState &) {
+  int64_t targets = getIntAttr(op, "targets", 1);
+  if (op->getName().getStringRef() == "onnx.ml.SVMRegressor")
+    targets = 1;
+  SymDim n;
+  if (RankedTensorType x = getRankedOperand(op, 0))
+    n = x.getRank() == 2 ? SymDim::of(x, 0) : SymDim{1, ""};
+  return refineResult(op, 0,
+                      getSymTensorType({n, SymDim{targets, ""}},
+                                       Float32Type::get(op->getContext())));
+}
+
+/// ArrayFeatureExtractor: X (..., C), Y indices -> (..., numel(Y)).
+static LogicalResult inferArrayFeatureExtractor(Operation *op,
+                                                const ONNX::OpInfo &,
+                                                InferenceState &) {
+  Type elt = getElementTypeOf(op->getOperand(0));
+  RankedTensorType x = getRankedOperand(op, 0);
+  RankedTensorType y = getRankedOperand(op, 1);
+  if (!elt)
+    return success();
+  if (!x || x.getRank() == 0)
+    return refineResult(op, 0, UnrankedTensorType::get(elt));
+  SmallVector<SymDim> dims = getSymDims(x);
+  dims.back() =
+      y && y.hasStaticShape() ? SymDim{y.getNumElements(), ""} : SymDim();
+  if (dims.size() == 1)
+    dims.insert(dims.begin(), SymDim{1, ""});
+  return refineResult(op, 0, getSymTensorType(dims, elt));
+}
+
+/// OneHotEncoder: X dims + [categories], float.
+static LogicalResult inferOneHotEncoder(Operation *op, const ONNX::OpInfo &,
+                                        InferenceState &) {
+  Type f32 = Float32Type::get(op->getContext());
+  RankedTensorType x = getRankedOperand(op, 0);
+  if (!x)
+    return refineResult(op, 0, UnrankedTensorType::get(f32));
+  int64_t n = ShapedType::kDynamic;
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("cats_int64s"))
+    n = a.size();
+  else if (auto s = op->getAttrOfType<ArrayAttr>("cats_strings"))
+    n = s.size();
+  SmallVector<SymDim> dims = getSymDims(x);
+  dims.push_back(SymDim{n, ""});
+  return refineResult(op, 0, getSymTensorType(dims, f32));
+}
+
+/// FeatureVectorizer: (N, sum(inputdimensions)) float.
+static LogicalResult inferFeatureVectorizer(Operation *op, const ONNX::OpInfo &,
+                                            InferenceState &) {
+  SymDim n;
+  if (RankedTensorType x = getRankedOperand(op, 0))
+    if (x.getRank() == 2)
+      n = SymDim::of(x, 0);
+  SymDim c;
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("inputdimensions")) {
+    c.size = 0;
+    for (int64_t d : a.asArrayRef())
+      c.size += d;
+  }
+  return refineResult(
+      op, 0, getSymTensorType({n, c}, Float32Type::get(op->getContext())));
+}
+
+void mlir::onnxc::registerMLRules(llvm::StringMap<InferenceRule> &rules) {
+  rules["onnx.GreaterOrEqual"] = inferCompare;
+  rules["onnx.LessOrEqual"] = inferCompare;
+  rules["onnx.MeanVarianceNormalization"] = inferSameAsInput;
+  rules["onnx.ml.Binarizer"] = inferSameAsInput;
+  rules["onnx.ml.Imputer"] = inferSameAsInput;
+  rules["onnx.ml.Normalizer"] = inferFloatSameShape;
+  rules["onnx.ml.Scaler"] = inferFloatSameShape;
+  rules["onnx.ml.LinearRegressor"] = inferRegressor;
+  rules["onnx.ml.SVMRegressor"] = inferRegressor;
+  rules["onnx.ml.ArrayFeatureExtractor"] = inferArrayFeatureExtractor;
+  rules["onnx.ml.OneHotEncoder"] = inferOneHotEncoder;
+  rules["onnx.ml.FeatureVectorizer"] = inferFeatureVectorizer;
+}

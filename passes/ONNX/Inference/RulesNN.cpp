@@ -1,0 +1,266 @@
+//===- RulesNN.cpp - onnxc's inference rules: neural-network ops ----------===//
+//
+// Pooling, convolution-like, resampling and normalization ops whose newest
+// signature libonnx 1.12 does not know. Pooling shapes all follow the MaxPool
+// formula (kernel, pads, strides, dilations, ceil_mode): newer variants are
+// presented to libonnx's MaxPool-12 when their own older schema lacks an
+// attribute they use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/ONNX/Inference/InferenceImpl.h"
+
+#include "dialects/ONNX/IR/ONNXDialect.h"
+#include "dialects/ONNX/Proto/ProtoBridge.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+static bool isAbsent(Operation *op, unsigned index) {
+  return index >= op->getNumOperands() ||
+         llvm::isa<NoneType>(op->getOperand(index).getType());
+}
+
+static bool hasNonUnitInts(Operation *op, StringRef name) {
+  auto a = op->getAttrOfType<DenseI64ArrayAttr>(name);
+  return a && llvm::any_of(a.asArrayRef(), [](int64_t v) { return v != 1; });
+}
+
+static SchemaCall asMaxPool(std::vector<std::string> hidden) {
+  SchemaCall call;
+  call.version = 12;
+  call.schemaName = "MaxPool";
+  call.numInputs = 1;
+  call.hiddenAttrs = std::move(hidden);
+  return call;
+}
+
+/// AveragePool-19 adds `dilations`.
+static LogicalResult inferAveragePool(Operation *op, const ONNX::OpInfo &info,
+                                      InferenceState &state) {
+  if (!hasNonUnitInts(op, "dilations")) {
+    SchemaCall call;
+    call.version = 11;
+    call.hiddenAttrs = {"dilations"};
+    return inferWithLibOnnx(op, info, state, call);
+  }
+  return inferWithLibOnnx(op, info, state, asMaxPool({"count_include_pad"}));
+}
+
+/// LpPool-18 adds `ceil_mode`.
+static LogicalResult inferLpPool(Operation *op, const ONNX::OpInfo &info,
+                                 InferenceState &state) {
+  if (getIntAttr(op, "ceil_mode", 0) == 0) {
+    SchemaCall call;
+    call.version = 11;
+    call.hiddenAttrs = {"ceil_mode"};
+    return inferWithLibOnnx(op, info, state, call);
+  }
+  return inferWithLibOnnx(op, info, state, asMaxPool({"p"}));
+}
+
+/// DeformConv-19 has Conv's output shape: X and W are Conv's inputs.
+static LogicalResult inferDeformConv(Operation *op, const ONNX::OpInfo &info,
+                                     InferenceState &state) {
+  SchemaCall call;
+  call.version = 11;
+  call.schemaName = "Conv";
+  call.numInputs = 2;
+  call.hiddenAttrs = {"offset_group"};
+  return inferWithLibOnnx(op, info, state, call);
+}
+
+/// Quantize/DequantizeLinear-21: block_size, output_dtype and int4 are new;
+/// the result has the shape of x.
+static LogicalResult inferQuantizeLinear(Operation *op,
+                                         const ONNX::OpInfo &info,
+                                         InferenceState &state) {
+  int64_t outputDType = getIntAttr(op, "output_dtype", 0);
+  if (getIntAttr(op, "block_size", 0) == 0 && outputDType == 0) {
+    SchemaCall call;
+    call.version = 13;
+    call.hiddenAttrs = {"saturate"};
+    return inferWithLibOnnx(op, info, state, call);
+  }
+  auto x = llvm::dyn_cast<TensorType>(op->getOperand(0).getType());
+  if (!x)
+    return success();
+  Type elt;
+  if (!isAbsent(op, 2))
+    elt = getElementTypeOf(op->getOperand(2));
+  else if (outputDType)
+    elt = proto::getElementType(op->getContext(), (int32_t)outputDType);
+  else
+    elt = IntegerType::get(op->getContext(), 8, IntegerType::Unsigned);
+  if (!elt)
+    return success();
+  return refineResult(op, 0, x.clone(elt));
+}
+
+static LogicalResult inferDequantizeLinear(Operation *op,
+                                           const ONNX::OpInfo &info,
+                                           InferenceState &state) {
+  Type scaleElt = getElementTypeOf(op->getOperand(1));
+  if (getIntAttr(op, "block_size", 0) == 0 && scaleElt && scaleElt.isF32()) {
+    SchemaCall call;
+    call.version = 13;
+    return inferWithLibOnnx(op, info, state, call);
+  }
+  auto x = llvm::dyn_cast<TensorType>(op->getOperand(0).getType());
+  if (!x || !scaleElt)
+    return success();
+  return refineResult(op, 0, x.clone(scaleElt));
+}
+
+/// Resize-19: with the new attributes at their defaults it is Resize-13
+/// (antialias and half_pixel_symmetric change values, not shapes).
+static LogicalResult inferResize(Operation *op, const ONNX::OpInfo &info,
+                                 InferenceState &state) {
+  auto policy = op->getAttrOfType<StringAttr>("keep_aspect_ratio_policy");
+  bool stretch = !policy || policy.getValue() == "stretch";
+  if (!op->hasAttr("axes") && stretch) {
+    SchemaCall call;
+    call.version = 13;
+    call.hiddenAttrs = {"antialias", "axes", "keep_aspect_ratio_policy"};
+    auto mode = op->getAttrOfType<StringAttr>("coordinate_transformation_mode");
+    if (mode && mode.getValue() == "half_pixel_symmetric")
+      call.hiddenAttrs.push_back("coordinate_transformation_mode");
+    return inferWithLibOnnx(op, info, state, call);
+  }
+  RankedTensorType in = getRankedOperand(op, 0);
+  Type elt = getElementTypeOf(op->getOperand(0));
+  if (!elt)
+    return success();
+  if (!in)
+    return refineResult(op, 0, UnrankedTensorType::get(elt));
+  SmallVector<int64_t> axes;
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("axes"))
+    axes.assign(a.asArrayRef().begin(), a.asArrayRef().end());
+  else
+    for (int64_t i = 0; i < in.getRank(); ++i)
+      axes.push_back(i);
+  SmallVector<SymDim> dims = getSymDims(in);
+  auto sizes = isAbsent(op, 3)
+                   ? std::nullopt
+                   : state.getImpl().getKnownInts(op->getOperand(3));
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    int64_t axis = a < 0 ? a + in.getRank() : a;
+    if (axis < 0 || axis >= in.getRank())
+      return op->emitOpError()
+             << "axis " << a << " is out of range for rank " << in.getRank();
+    // Only `sizes` with the stretch policy gives the dims directly.
+    dims[axis] = sizes && stretch && i < sizes->size() ? SymDim{(*sizes)[i], ""}
+                                                       : SymDim();
+  }
+  return refineResult(op, 0, getSymTensorType(dims, elt));
+}
+
+/// GridSample-20 takes N-d inputs; rank 4 is GridSample-16 (whose mode names
+/// differ, but not its shapes).
+static LogicalResult inferGridSample(Operation *op, const ONNX::OpInfo &info,
+                                     InferenceState &state) {
+  RankedTensorType x = getRankedOperand(op, 0);
+  RankedTensorType grid = getRankedOperand(op, 1);
+  if (x && x.getRank() == 4) {
+    SchemaCall call;
+    call.version = 16;
+    call.hiddenAttrs = {"mode"};
+    return inferWithLibOnnx(op, info, state, call);
+  }
+  Type elt = getElementTypeOf(op->getOperand(0));
+  if (!elt)
+    return success();
+  int64_t rank = x ? x.getRank() : grid ? grid.getRank() : -1;
+  if (rank < 0)
+    return refineResult(op, 0, UnrankedTensorType::get(elt));
+  if (x && grid && x.getRank() != grid.getRank())
+    return op->emitOpError() << "X has rank " << x.getRank()
+                             << " but grid has rank " << grid.getRank();
+  SmallVector<SymDim> dims(rank);
+  if (x) {
+    dims[0] = SymDim::of(x, 0);
+    dims[1] = SymDim::of(x, 1);
+  }
+  if (grid)
+    for (int64_t i = 1; i + 1 < rank; ++i)
+      dims[i + 1] = SymDim::of(grid, i);
+  return refineResult(op, 0, getSymTensorType(dims, elt));
+}
+
+/// Col2Im-18: (N, C * prod(block_shape), L) -> (N, C, image_shape...).
+static LogicalResult inferCol2Im(Operation *op, const ONNX::OpInfo &,
+                                 InferenceState &state) {
+  Type elt = getElementTypeOf(op->getOperand(0));
+  RankedTensorType imageShape = getRankedOperand(op, 1);
+  if (!elt)
+    return success();
+  if (!imageShape || imageShape.getRank() != 1 || imageShape.isDynamicDim(0))
+    return refineResult(op, 0, UnrankedTensorType::get(elt));
+  int64_t spatial = imageShape.getDimSize(0);
+  SmallVector<SymDim> dims(2 + spatial);
+  InferenceState::Impl &impl = state.getImpl();
+  if (RankedTensorType in = getRankedOperand(op, 0)) {
+    if (in.getRank() != 3)
+      return op->emitOpError()
+             << "input must have rank 3, it has " << in.getRank();
+    dims[0] = SymDim::of(in, 0);
+    auto block = impl.getKnownInts(op->getOperand(2));
+    if (block && !in.isDynamicDim(1)) {
+      int64_t product = 1;
+      for (int64_t b : *block)
+        product *= b;
+      if (product <= 0 || in.getDimSize(1) % product != 0)
+        return op->emitOpError()
+               << "dim 1 of the input (" << in.getDimSize(1)
+               << ") is not a multiple of the block size " << product;
+      dims[1].size = in.getDimSize(1) / product;
+    }
+  }
+  if (auto image = impl.getKnownInts(op->getOperand(1)))
+    for (int64_t i = 0; i < spatial && i < (int64_t)image->size(); ++i)
+      dims[2 + i].size = (*image)[i];
+  return refineResult(op, 0, getSymTensorType(dims, elt));
+}
+
+/// AffineGrid-20: size (N, C, H, W) -> (N, H, W, 2); (N, C, D, H, W) ->
+/// (N, D, H, W, 3).
+static LogicalResult inferAffineGrid(Operation *op, const ONNX::OpInfo &,
+                                     InferenceState &state) {
+  Type elt = getElementTypeOf(op->getOperand(0));
+  RankedTensorType sizeType = getRankedOperand(op, 1);
+  if (!elt)
+    return success();
+  if (!sizeType || sizeType.getRank() != 1 || sizeType.isDynamicDim(0))
+    return refineResult(op, 0, UnrankedTensorType::get(elt));
+  int64_t n = sizeType.getDimSize(0);
+  if (n != 4 && n != 5)
+    return op->emitOpError() << "'size' must have 4 or 5 values, it has " << n;
+  SmallVector<SymDim> dims(n);
+  dims[n - 1].size = n - 2;
+  if (RankedTensorType theta = getRankedOperand(op, 0))
+    dims[0] = SymDim::of(theta, 0);
+  if (const onnx::TensorShapeProto *size =
+          state.getImpl().getShapeData(op->getOperand(1))) {
+    if (size->dim_size() == n) {
+      dims[0] = toSymDim(size->dim(0));
+      for (int64_t i = 2; i < n; ++i)
+        dims[i - 1] = toSymDim(size->dim(i));
+    }
+  }
+  return refineResult(op, 0, getSymTensorType(dims, elt));
+}
+
+void mlir::onnxc::registerNNRules(llvm::StringMap<InferenceRule> &rules) {
+  rules["onnx.AveragePool"] = inferAveragePool;
+  rules["onnx.LpPool"] = inferLpPool;
+  rules["onnx.DeformConv"] = inferDeformConv;
+  rules["onnx.QuantizeLinear"] = inferQuantizeLinear;
+  rules["onnx.DequantizeLinear"] = inferDequantizeLinear;
+  rules["onnx.Resize"] = inferResize;
+  rules["onnx.GridSample"] = inferGridSample;
+  rules["onnx.GroupNormalization"] = inferSameAsInput;
+  rules["onnx.Col2Im"] = inferCol2Im;
+  rules["onnx.AffineGrid"] = inferAffineGrid;
+}

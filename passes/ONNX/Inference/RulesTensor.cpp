@@ -1,0 +1,405 @@
+//===- RulesTensor.cpp - onnxc's inference rules: tensor and math ops -----===//
+//
+// Ops whose newest signature libonnx 1.12 does not know (opsets 18-21):
+// delegated to an older libonnx schema where the new inputs and attributes
+// are absent or default, inferred here otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/ONNX/Inference/InferenceImpl.h"
+
+#include "dialects/ONNX/IR/ONNXDialect.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+RankedTensorType mlir::onnxc::getRankedOperand(Operation *op, unsigned index) {
+  if (index >= op->getNumOperands())
+    return {};
+  return llvm::dyn_cast<RankedTensorType>(op->getOperand(index).getType());
+}
+
+Type mlir::onnxc::getElementTypeOf(Value v) {
+  if (auto t = llvm::dyn_cast<TensorType>(v.getType()))
+    return t.getElementType();
+  return {};
+}
+
+LogicalResult mlir::onnxc::inferSameAsInput(Operation *op, const ONNX::OpInfo &,
+                                            InferenceState &) {
+  if (op->getNumOperands() == 0 || op->getNumResults() == 0)
+    return success();
+  return refineResult(op, 0, op->getOperand(0).getType());
+}
+
+static bool isAbsent(Operation *op, unsigned index) {
+  return index >= op->getNumOperands() ||
+         llvm::isa<NoneType>(op->getOperand(index).getType());
+}
+
+/// Normalizes `axis` into [0, rank); fails (with an error on `op`) if out of
+/// range.
+static FailureOr<int64_t> normalizeAxis(Operation *op, int64_t axis,
+                                        int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return op->emitOpError()
+           << "axis " << axis << " is out of range for rank " << rank;
+  return axis < 0 ? axis + rank : axis;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// ReduceX-18/20: `axes` is input 1. Known axes become the `axes` attribute
+/// of the opset-13 (or older) schema.
+static LogicalResult inferReduce(Operation *op, const ONNX::OpInfo &info,
+                                 InferenceState &state) {
+  bool noop = getIntAttr(op, "noop_with_empty_axes", 0) != 0;
+  bool keepDims = getIntAttr(op, "keepdims", 1) != 0;
+  SchemaCall call;
+  call.version = 13;
+  call.numInputs = 1;
+  call.hiddenAttrs = {"noop_with_empty_axes"};
+  std::optional<SmallVector<int64_t>> axes;
+  if (!isAbsent(op, 1)) {
+    axes = state.getImpl().getKnownInts(op->getOperand(1));
+    if (!axes) {
+      // Unknown axes: only the rank survives, and only with keepdims.
+      Type elt = getElementTypeOf(op->getOperand(0));
+      RankedTensorType in = getRankedOperand(op, 0);
+      if (!elt)
+        return success();
+      if (in && keepDims)
+        return refineResult(
+            op, 0,
+            RankedTensorType::get(
+                SmallVector<int64_t>(in.getRank(), ShapedType::kDynamic), elt));
+      return refineResult(op, 0, UnrankedTensorType::get(elt));
+    }
+  }
+  if (!axes || axes->empty()) {
+    if (noop)
+      return inferSameAsInput(op, info, state);
+    return inferWithLibOnnx(op, info, state, call);
+  }
+  call.extraAttrs.push_back(makeIntsAttr("axes", *axes));
+  return inferWithLibOnnx(op, info, state, call);
+}
+
+//===----------------------------------------------------------------------===//
+// Pad, Split
+//===----------------------------------------------------------------------===//
+
+/// Pad-19: without `axes` it is Pad-13 (mode "wrap" gives the same shape as
+/// the others).
+static LogicalResult inferPad(Operation *op, const ONNX::OpInfo &info,
+                              InferenceState &state) {
+  if (isAbsent(op, 3)) {
+    SchemaCall call;
+    call.version = 13;
+    call.numInputs = 3;
+    call.hiddenAttrs = {"mode"};
+    return inferWithLibOnnx(op, info, state, call);
+  }
+  RankedTensorType in = getRankedOperand(op, 0);
+  Type elt = getElementTypeOf(op->getOperand(0));
+  if (!elt)
+    return success();
+  if (!in)
+    return refineResult(op, 0, UnrankedTensorType::get(elt));
+  SmallVector<SymDim> dims(in.getRank());
+  InferenceState::Impl &impl = state.getImpl();
+  auto pads = impl.getKnownInts(op->getOperand(1));
+  auto axes = impl.getKnownInts(op->getOperand(3));
+  if (pads && axes) {
+    if (pads->size() != 2 * axes->size())
+      return op->emitOpError() << "'pads' has " << pads->size()
+                               << " values for " << axes->size() << " axes";
+    dims = getSymDims(in);
+    for (auto [i, a] : llvm::enumerate(*axes)) {
+      FailureOr<int64_t> axis = normalizeAxis(op, a, in.getRank());
+      if (failed(axis))
+        return failure();
+      SymDim &d = dims[*axis];
+      int64_t delta = (*pads)[i] + (*pads)[i + axes->size()];
+      if (d.isStatic())
+        d.size += delta;
+      else if (delta != 0)
+        d = SymDim();
+      if (d.isStatic() && d.size < 0)
+        return op->emitOpError()
+               << "padding makes dim " << *axis << " negative";
+    }
+  }
+  return refineResult(op, 0, getSymTensorType(dims, elt));
+}
+
+/// Split-18: `num_outputs` splits into equal chunks of ceil(dim / n), the
+/// last one smaller; otherwise it is Split-13.
+static LogicalResult inferSplit(Operation *op, const ONNX::OpInfo &info,
+                                InferenceState &state) {
+  auto numOutputs = op->getAttrOfType<IntegerAttr>("num_outputs");
+  if (!numOutputs) {
+    SchemaCall call;
+    call.version = 13;
+    call.hiddenAttrs = {"num_outputs"};
+    return inferWithLibOnnx(op, info, state, call);
+  }
+  int64_t n = numOutputs.getInt();
+  if (n < 1 || n != (int64_t)op->getNumResults())
+    return op->emitOpError() << "num_outputs is " << n << " but the op has "
+                             << op->getNumResults() << " results";
+  RankedTensorType in = getRankedOperand(op, 0);
+  Type elt = getElementTypeOf(op->getOperand(0));
+  if (!elt)
+    return success();
+  if (!in) {
+    for (unsigned i = 0; i < op->getNumResults(); ++i)
+      if (failed(refineResult(op, i, UnrankedTensorType::get(elt))))
+        return failure();
+    return success();
+  }
+  FailureOr<int64_t> axis =
+      normalizeAxis(op, getIntAttr(op, "axis", 0), in.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<SymDim> dims = getSymDims(in);
+  int64_t size = in.getDimSize(*axis);
+  int64_t chunk = ShapedType::isDynamic(size) ? size : (size + n - 1) / n;
+  for (int64_t i = 0; i < n; ++i) {
+    SymDim d;
+    if (!ShapedType::isDynamic(size)) {
+      d.size = i + 1 < n ? chunk : size - chunk * (n - 1);
+      if (d.size < 0)
+        return op->emitOpError() << "cannot split dim " << *axis << " of size "
+                                 << size << " into " << n << " chunks";
+    }
+    dims[*axis] = d;
+    if (failed(refineResult(op, i, getSymTensorType(dims, elt))))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Optional, bitwise and string ops
+//===----------------------------------------------------------------------===//
+
+/// OptionalHasElement-18 also takes a plain tensor or sequence: a bool scalar.
+static LogicalResult
+inferOptionalHasElement(Operation *op, const ONNX::OpInfo &, InferenceState &) {
+  Builder b(op->getContext());
+  return refineResult(op, 0, RankedTensorType::get({}, b.getI1Type()));
+}
+
+/// OptionalGetElement-18: opt<T> -> T; a plain T passes through.
+static LogicalResult
+inferOptionalGetElement(Operation *op, const ONNX::OpInfo &, InferenceState &) {
+  if (op->getNumOperands() < 1)
+    return success();
+  Type t = op->getOperand(0).getType();
+  if (auto o = llvm::dyn_cast<ONNX::OptType>(t))
+    t = o.getElementType();
+  return refineResult(op, 0, t);
+}
+
+/// Elementwise ops with numpy broadcasting; the result has the element type
+/// of input 0 (or `resultElt`).
+static LogicalResult inferBroadcast(Operation *op, Type resultElt = {}) {
+  SmallVector<SmallVector<SymDim>> shapes;
+  Type elt;
+  bool ranked = true;
+  for (Value v : op->getOperands()) {
+    Type e = getElementTypeOf(v);
+    if (!e)
+      return success();
+    if (elt && e != elt)
+      return op->emitOpError()
+             << "inputs have different element types " << elt << " and " << e;
+    elt = e;
+    if (auto r = llvm::dyn_cast<RankedTensorType>(v.getType()))
+      shapes.push_back(getSymDims(r));
+    else
+      ranked = false;
+  }
+  if (!elt)
+    return success();
+  if (resultElt)
+    elt = resultElt;
+  std::string error;
+  SmallVector<ArrayRef<SymDim>> refs(shapes.begin(), shapes.end());
+  FailureOr<SmallVector<SymDim>> out = broadcastShapes(refs, error);
+  if (failed(out))
+    return op->emitOpError() << error;
+  if (!ranked)
+    return refineResult(op, 0, UnrankedTensorType::get(elt));
+  return refineResult(op, 0, getSymTensorType(*out, elt));
+}
+
+static LogicalResult inferBitwise(Operation *op, const ONNX::OpInfo &,
+                                  InferenceState &) {
+  return inferBroadcast(op);
+}
+
+static LogicalResult inferStringConcat(Operation *op, const ONNX::OpInfo &,
+                                       InferenceState &) {
+  return inferBroadcast(op);
+}
+
+/// RegexFullMatch-20: the shape of X, bool.
+static LogicalResult inferRegexFullMatch(Operation *op, const ONNX::OpInfo &,
+                                         InferenceState &) {
+  auto t = llvm::dyn_cast<TensorType>(op->getOperand(0).getType());
+  if (!t)
+    return success();
+  return refineResult(op, 0, t.clone(IntegerType::get(op->getContext(), 1)));
+}
+
+/// StringSplit-20: Y has X's shape plus a dim for the substrings, Z
+/// (int64) X's shape.
+static LogicalResult inferStringSplit(Operation *op, const ONNX::OpInfo &,
+                                      InferenceState &) {
+  auto t = llvm::dyn_cast<TensorType>(op->getOperand(0).getType());
+  if (!t || op->getNumResults() != 2)
+    return success();
+  auto r = llvm::dyn_cast<RankedTensorType>(t);
+  if (!r)
+    return failure(
+        failed(refineResult(op, 0, t)) ||
+        failed(refineResult(op, 1,
+                            t.clone(IntegerType::get(op->getContext(), 64)))));
+  SmallVector<SymDim> dims = getSymDims(r);
+  if (failed(refineResult(
+          op, 1,
+          getSymTensorType(dims, IntegerType::get(op->getContext(), 64)))))
+    return failure();
+  dims.push_back(SymDim());
+  return refineResult(op, 0, getSymTensorType(dims, t.getElementType()));
+}
+
+//===----------------------------------------------------------------------===//
+// CenterCropPad, DFT
+//===----------------------------------------------------------------------===//
+
+/// CenterCropPad-18: the dims listed in `axes` (all by default) become the
+/// values of input `shape`.
+static LogicalResult inferCenterCropPad(Operation *op, const ONNX::OpInfo &,
+                                        InferenceState &state) {
+  RankedTensorType in = getRankedOperand(op, 0);
+  Type elt = getElementTypeOf(op->getOperand(0));
+  if (!elt)
+    return success();
+  if (!in)
+    return refineResult(op, 0, UnrankedTensorType::get(elt));
+  SmallVector<int64_t> axes;
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("axes"))
+    axes.assign(a.asArrayRef().begin(), a.asArrayRef().end());
+  else
+    for (int64_t i = 0; i < in.getRank(); ++i)
+      axes.push_back(i);
+  RankedTensorType shapeType = getRankedOperand(op, 1);
+  if (shapeType && shapeType.getRank() == 1 && shapeType.hasStaticShape() &&
+      shapeType.getDimSize(0) != (int64_t)axes.size())
+    return op->emitOpError() << "'shape' has " << shapeType.getDimSize(0)
+                             << " values for " << axes.size() << " axes";
+  const onnx::TensorShapeProto *data =
+      state.getImpl().getShapeData(op->getOperand(1));
+  SmallVector<SymDim> dims = getSymDims(in);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    FailureOr<int64_t> axis = normalizeAxis(op, a, in.getRank());
+    if (failed(axis))
+      return failure();
+    dims[*axis] =
+        data && (int)i < data->dim_size() ? toSymDim(data->dim(i)) : SymDim();
+  }
+  return refineResult(op, 0, getSymTensorType(dims, elt));
+}
+
+/// DFT-20: `dft_length` and `axis` (default -2) are inputs; the last dim of
+/// the result is 2 (complex).
+static LogicalResult inferDFT(Operation *op, const ONNX::OpInfo &,
+                              InferenceState &state) {
+  RankedTensorType in = getRankedOperand(op, 0);
+  Type elt = getElementTypeOf(op->getOperand(0));
+  if (!elt)
+    return success();
+  if (!in)
+    return refineResult(op, 0, UnrankedTensorType::get(elt));
+  int64_t rank = in.getRank();
+  if (rank < 2)
+    return op->emitOpError() << "input must have rank >= 2, it has " << rank;
+  int64_t lastDim = in.getDimSize(rank - 1);
+  if (!ShapedType::isDynamic(lastDim) && lastDim != 1 && lastDim != 2)
+    return op->emitOpError()
+           << "the last dim of the input must be 1 or 2, it is " << lastDim;
+  InferenceState::Impl &impl = state.getImpl();
+  int64_t axis = -2;
+  if (!isAbsent(op, 2)) {
+    auto a = impl.getKnownInts(op->getOperand(2));
+    if (!a || a->size() != 1) {
+      SmallVector<int64_t> dims(rank, ShapedType::kDynamic);
+      dims[rank - 1] = 2;
+      return refineResult(op, 0, RankedTensorType::get(dims, elt));
+    }
+    axis = a->front();
+  }
+  if (axis < -rank || axis >= rank - 1 || axis == -1)
+    return op->emitOpError()
+           << "axis " << axis << " is out of range for rank " << rank;
+  if (axis < 0)
+    axis += rank;
+  SmallVector<SymDim> dims = getSymDims(in);
+  dims[rank - 1].size = 2;
+  dims[rank - 1].name.clear();
+  SymDim length = dims[axis];
+  if (!isAbsent(op, 1)) {
+    auto l = impl.getKnownInts(op->getOperand(1));
+    length = l && l->size() == 1 ? SymDim{l->front(), ""} : SymDim();
+  }
+  bool onesided = getIntAttr(op, "onesided", 0) != 0;
+  if (onesided && length.isStatic())
+    length.size = length.size / 2 + 1;
+  else if (onesided)
+    length = SymDim();
+  dims[axis] = length;
+  return refineResult(op, 0, getSymTensorType(dims, elt));
+}
+
+void mlir::onnxc::registerTensorRules(llvm::StringMap<InferenceRule> &rules) {
+  for (StringRef n :
+       {"onnx.ReduceL1", "onnx.ReduceL2", "onnx.ReduceLogSum",
+        "onnx.ReduceLogSumExp", "onnx.ReduceMax", "onnx.ReduceMean",
+        "onnx.ReduceMin", "onnx.ReduceProd", "onnx.ReduceSumSquare"})
+    rules[n] = inferReduce;
+  rules["onnx.Pad"] = inferPad;
+  rules["onnx.Split"] = inferSplit;
+  rules["onnx.OptionalHasElement"] = inferOptionalHasElement;
+  rules["onnx.OptionalGetElement"] = inferOptionalGetElement;
+  for (StringRef n : {"onnx.BitwiseAnd", "onnx.BitwiseOr", "onnx.BitwiseXor"})
+    rules[n] = inferBitwise;
+  for (StringRef n : {"onnx.BitwiseNot", "onnx.Mish", "onnx.Gelu"})
+    rules[n] = inferSameAsInput;
+  rules["onnx.StringConcat"] = inferStringConcat;
+  rules["onnx.RegexFullMatch"] = inferRegexFullMatch;
+  rules["onnx.StringSplit"] = inferStringSplit;
+  rules["onnx.CenterCropPad"] = inferCenterCropPad;
+  rules["onnx.DFT"] = inferDFT;
+}
+
+const llvm::StringMap<InferenceRule> &mlir::onnxc::getInferenceRules() {
+  static const llvm::StringMap<InferenceRule> rules = [] {
+    llvm::StringMap<InferenceRule> r;
+    registerTensorRules(r);
+    registerNNRules(r);
+    registerMLRules(r);
+    return r;
+  }();
+  return rules;
+}

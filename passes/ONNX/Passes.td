@@ -1,0 +1,38 @@
+//===- Passes.td - Passes on the onnx dialect --------------*- tablegen -*-===//
+
+#ifndef ONNXC_PASSES_ONNX_PASSES_TD
+#define ONNXC_PASSES_ONNX_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ONNXShapeInference : Pass<"onnx-shape-inference", "func::FuncOp"> {
+  let summary = "Infer the element types and shapes of onnx op results";
+  let description = [{
+    Runs onnxc's type and shape inference (the one the importer runs on each
+    node) over the function body, in order: libonnx's inference functions for
+    the ops it knows, onnxc's rules for opset 18-21 signatures. Integer
+    tensors computed from shapes (Shape -> Gather -> Concat -> Reshape) are
+    propagated, so such chains give static dims when the inputs are static,
+    and keep named symbolic dims (`#onnx.dims<["N"]>`) when they are not.
+    Bodies of If, Loop, Scan and SequenceMap are inferred through their op.
+    The function's result types are then taken from its `func.return`.
+
+    Input invariant: onnx ops whose result types may be `!onnx.unknown`,
+    unranked or less refined than their operands allow; absent optional
+    operands are `none` values.
+
+    Output IR: every result type refined as far as the operands determine it
+    (unknown -> inferred, unranked -> ranked, `?` -> static, dim names kept).
+    Ops that violate ONNX semantics (e.g. MatMul with mismatched inner dims)
+    get an error and the pass fails.
+
+    ```mlir
+    %0 = "onnx.Add"(%a, %b) : (tensor<?x3xf32, #onnx.dims<["N"]>>,
+                               tensor<3xf32>) -> !onnx.unknown
+    // becomes
+    %0 = "onnx.Add"(%a, %b) : (...) -> tensor<?x3xf32, #onnx.dims<["N"]>>
+    ```
+  }];
+}
+
+#endif // ONNXC_PASSES_ONNX_PASSES_TD

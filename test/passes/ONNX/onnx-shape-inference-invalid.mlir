@@ -1,0 +1,104 @@
+// RUN: %onnxc-opt --mlir-very-unsafe-disable-verifier-on-parsing --onnx-shape-inference --split-input-file --verify-diagnostics %s
+//
+// Ops that violate ONNX semantics: errors from libonnx's inference functions
+// (prefix stripped), from onnxc's rules, and from merging inferred types into
+// declared ones.
+
+func.func @matmul_inner_dims(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> !onnx.unknown {
+  // expected-error @+1 {{'onnx.MatMul' op Incompatible dimensions for matrix multiplication}}
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<4x5xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+func.func @reshape_infer_impossible(%x: tensor<2x3xf32>) -> !onnx.unknown {
+  %s = "onnx.Constant"() {value = dense<[4, -1]> : tensor<2xi64>} : () -> !onnx.unknown
+  // expected-error @+1 {{Dimension could not be inferred: incompatible shapes}}
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<2x3xf32>, !onnx.unknown) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+func.func @reshape_element_count(%x: tensor<2x3xf32>) -> !onnx.unknown {
+  %s = "onnx.Constant"() {value = dense<[4, 2]> : tensor<2xi64>} : () -> !onnx.unknown
+  // expected-error @+1 {{cannot reshape 6 elements into a shape of 8 elements}}
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<2x3xf32>, !onnx.unknown) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+func.func @concat_mismatch(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) -> !onnx.unknown {
+  // expected-error @+1 {{Can't merge shape info. Both source and target dimension have values but they differ}}
+  %0 = "onnx.Concat"(%a, %b) {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2x4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+func.func @broadcast_mismatch(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> !onnx.unknown {
+  // expected-error @+1 {{'onnx.Add' op Incompatible dimensions}}
+  %0 = "onnx.Add"(%a, %b) : (tensor<2x3xf32>, tensor<4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+func.func @element_type_conflict(%a: tensor<2x3xf32>) -> tensor<*xi32> {
+  // expected-error @+1 {{result #0: inferred element type f32 conflicts with i32}}
+  %0 = "onnx.Relu"(%a) : (tensor<2x3xf32>) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}
+
+// -----
+
+func.func @rank_conflict(%a: tensor<2x3xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{result #0: inferred rank 2 conflicts with rank 1 of tensor<2xf32>}}
+  %0 = "onnx.Relu"(%a) : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @split_too_many_chunks(%x: tensor<5xf32>) -> !onnx.unknown {
+  %none = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{cannot split dim 0 of size 5 into 4 chunks}}
+  %0:4 = "onnx.Split"(%x, %none) {num_outputs = 4 : i64} : (tensor<5xf32>, none) -> (!onnx.unknown, !onnx.unknown, !onnx.unknown, !onnx.unknown)
+  return %0#0 : !onnx.unknown
+}
+
+// -----
+
+func.func @bitwise_broadcast(%a: tensor<3xi32>, %b: tensor<4xi32>) -> !onnx.unknown {
+  // expected-error @+1 {{incompatible dimensions 3 and 4 in broadcasting}}
+  %0 = "onnx.BitwiseOr"(%a, %b) : (tensor<3xi32>, tensor<4xi32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+func.func @if_branch_types(%c: tensor<i1>, %x: tensor<2x3xf32>, %y: tensor<2x3xi64>) -> !onnx.unknown {
+  // expected-error @+1 {{Mismatched tensor element type}}
+  %0 = "onnx.If"(%c) ({
+    onnx.Yield %x : tensor<2x3xf32>
+  }, {
+    onnx.Yield %y : tensor<2x3xi64>
+  }) : (tensor<i1>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// An error inside a branch is reported on the op in the branch.
+func.func @nested_error(%c: tensor<i1>, %a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> !onnx.unknown {
+  %0 = "onnx.If"(%c) ({
+    // expected-error @+1 {{Incompatible dimensions for matrix multiplication}}
+    %1 = "onnx.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<4x5xf32>) -> !onnx.unknown
+    onnx.Yield %1 : !onnx.unknown
+  }, {
+    onnx.Yield %a : tensor<2x3xf32>
+  }) : (tensor<i1>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
