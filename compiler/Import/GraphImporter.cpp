@@ -410,6 +410,12 @@ FailureOr<Type> GraphImporter::mergeDeclaredType(Value v,
     SmallVector<std::string> names;
     for (unsigned i = 0; i < cr.getRank(); ++i) {
       int64_t a = cr.getDimSize(i), b = dr.getDimSize(i);
+      if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b) {
+        emitWarning(FileLineColLoc::get(ctx, fileName, 0, 0))
+            << "declared type " << dt << " contradicts the inferred " << cur
+            << "; the inferred type is kept";
+        return cur;
+      }
       if (!ShapedType::isDynamic(a)) {
         shape.push_back(a);
         names.push_back("");

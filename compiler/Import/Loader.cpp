@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
 #include "onnx/defs/parser.h"
@@ -45,9 +46,14 @@ static bool parseText(StringRef data, onnx::ModelProto &model,
     onnx::OnnxParser parser(text.c_str());
     auto status = parser.Parse(model);
     if (!status.IsOK()) {
-      error = status.ErrorMessage();
-      // libonnx's messages span lines; keep the first, it says what and where.
-      error = error.substr(0, error.find('\n'));
+      // libonnx's messages span lines ("[ParseError at ...]", the context,
+      // what was expected): join them into one.
+      error.clear();
+      for (llvm::StringRef line : llvm::split(status.ErrorMessage(), '\n')) {
+        line = line.trim();
+        if (!line.empty())
+          error += (error.empty() ? "" : " ") + line.str();
+      }
       return false;
     }
     if (!parser.EndOfInput()) {

@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""Writes binary models that the ONNX text format cannot express, for the
+importer's error tests. usage: make_models.py OUTDIR  (needs python3-onnx)."""
+import os
+import sys
+
+import onnx
+from onnx import TensorProto, helper
+
+
+def model(nodes, inputs, outputs, inits=(), opset=17, ir=8, **kw):
+    g = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], **kw)
+    m.ir_version = ir
+    return m
+
+
+def vi(name, shape, elt=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, elt, shape)
+
+
+def relu_model(**kw):
+    return model([helper.make_node("Relu", ["x"], ["y"], name="r")],
+                 [vi("x", [2])], [vi("y", [2])], **kw)
+
+
+def external(location, length=8):
+    t = TensorProto()
+    t.name = "w"
+    t.data_type = TensorProto.FLOAT
+    t.dims.append(2)
+    t.data_location = TensorProto.EXTERNAL
+    for k, v in (("location", location), ("offset", "0"), ("length", str(length))):
+        e = t.external_data.add()
+        e.key, e.value = k, v
+    return model([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+                 [vi("x", [2])], [vi("y", [2])], inits=[t])
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    save = lambda m, n: onnx.save(m, os.path.join(out, n))
+    save(relu_model(ir=2), "ir2.onnx")
+    save(relu_model(ir=11), "ir11.onnx")
+    save(relu_model(opset=22), "opset22.onnx")
+    # Wrong attribute kind: Concat's axis as a float.
+    save(model([helper.make_node("Concat", ["x", "x"], ["y"], name="cat", axis=1.5)],
+               [vi("x", [2])], [vi("y", [4])]), "attr-kind.onnx")
+    # Negative and huge dims.
+    save(model([helper.make_node("Relu", ["x"], ["y"], name="r")],
+               [vi("x", [-3])], [vi("y", None)]), "negative-dim.onnx")
+    huge = TensorProto()
+    huge.name, huge.data_type = "w", TensorProto.FLOAT
+    huge.dims.extend([1 << 30, 1 << 30])
+    save(model([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+               [vi("x", [2])], [vi("y", None)], inits=[huge]), "huge-dim.onnx")
+    # Initializer whose data does not match its shape.
+    short = TensorProto()
+    short.name, short.data_type = "w", TensorProto.FLOAT
+    short.dims.append(4)
+    short.float_data.extend([1.0, 2.0])
+    save(model([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+               [vi("x", [4])], [vi("y", [4])], inits=[short]), "short-data.onnx")
+    # External data: fine, missing file, absolute, escaping, symlink outside.
+    with open(os.path.join(out, "w.bin"), "wb") as f:
+        f.write(bytes([0, 0, 128, 63, 0, 0, 0, 64]))  # 1.0, 2.0
+    save(external("w.bin"), "ext-ok.onnx")
+    save(external("missing.bin"), "ext-missing.onnx")
+    save(external("/etc/passwd"), "ext-absolute.onnx")
+    save(external("../w.bin"), "ext-escape.onnx")
+    save(external("w.bin", length=64), "ext-range.onnx")
+    link = os.path.join(out, "link.bin")
+    if not os.path.lexists(link):
+        os.symlink("/etc/hostname", link)
+    save(external("link.bin"), "ext-link.onnx")
+    # A graph input that is also an initializer (IR 3 exporters).
+    w = helper.make_tensor("w", TensorProto.FLOAT, [2], [1.0, 2.0])
+    save(model([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+               [vi("x", [2]), vi("w", [2])], [vi("y", [2])], inits=[w], ir=3),
+         "init-input.onnx")
+    # Nodes out of order, and a node whose subgraph reads a later value.
+    save(model([helper.make_node("Relu", ["a"], ["y"], name="second"),
+                helper.make_node("Neg", ["x"], ["a"], name="first")],
+               [vi("x", [2])], [vi("y", [2])]), "unsorted.onnx")
+    # Truncated protobuf.
+    data = relu_model().SerializeToString()
+    with open(os.path.join(out, "truncated.onnx"), "wb") as f:
+        f.write(data[: len(data) // 2])
+    # A vendor domain imported but unused, and a node in an unknown domain.
+    m = relu_model()
+    m.opset_import.append(helper.make_opsetid("com.vendor", 1))
+    save(m, "unused-domain.onnx")
+    m = model([helper.make_node("Foo", ["x"], ["y"], name="foo", domain="com.vendor")],
+              [vi("x", [2])], [vi("y", [2])])
+    m.opset_import.append(helper.make_opsetid("com.vendor", 1))
+    save(m, "unknown-domain.onnx")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
