@@ -99,7 +99,7 @@ Operation *GraphImporter::createOp(StringRef opName, ValueRange operands,
   st.addAttributes(attrs);
   st.addTypes(SmallVector<Type>(numResults, ONNX::UnknownType::get(ctx)));
   Operation *op = builder.create(st);
-  if (failed(inferOpTypes(op, *inference)))
+  if (failed(ONNX::verifyONNXOp(op)) || failed(inferOpTypes(op, *inference)))
     return nullptr;
   return op;
 }
@@ -752,7 +752,9 @@ LogicalResult GraphImporter::buildOp(
     --depth;
   }
 
-  if (failed(inferOpTypes(op, *inference)))
+  // The op's own checks (attribute values, ranks) run before libonnx sees
+  // it: libonnx's inference functions trust them (a zero stride divides).
+  if (failed(ONNX::verifyONNXOp(op)) || failed(inferOpTypes(op, *inference)))
     return failure();
   for (size_t i = 0; i < numResults; ++i) {
     std::string name = i < (size_t)node.output_size() ? node.output(i) : "";

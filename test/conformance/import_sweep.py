@@ -218,8 +218,22 @@ def main(argv):
     stale = [] if args.filter or args.suites != ",".join(SUITES) else \
         sorted(n for n in xfail if n not in names)
 
+    broken = [r for r in results if r["error"].startswith("could not run onnxc")]
+    if broken:  # the binary vanished mid-run (a rebuild?): no verdict
+        print("import-sweep: error: %s" % broken[0]["error"], file=sys.stderr)
+        print("import-sweep: %d passed, %d failed" % (0, len(results)))
+        return 1
+
     if args.write_xfail:
-        new = {r["name"]: xfail.get(r["name"], r["error"])
+        def reason(r):  # the error without "onnxc: error: <model path>: "
+            prefix = "onnxc: error: "
+            e = r["error"]
+            if e.startswith(prefix):
+                e = e[len(prefix):]
+                head, sep, tail = e.partition("model.onnx: ")
+                e = tail if sep else e
+            return e
+        new = {r["name"]: xfail.get(r["name"], reason(r))
                for r in results if not r["ok"]}
         keep = {n: v for n, v in xfail.items() if n not in names}
         new.update(keep)

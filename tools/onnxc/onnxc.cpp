@@ -23,22 +23,26 @@ namespace cl = llvm::cl;
 namespace {
 enum class Stage { ONNX };
 
+cl::OptionCategory onnxcCategory("onnxc options");
+
 struct Options {
   cl::opt<std::string> input{cl::Positional, cl::desc("<model.onnx | model.onnxtxt>"),
-                             cl::Required};
+                             cl::Required, cl::cat(onnxcCategory)};
   cl::opt<std::string> output{"o", cl::desc("Output file (default: stdout)"),
-                              cl::value_desc("file"), cl::init("-")};
+                              cl::value_desc("file"), cl::init("-"),
+                              cl::cat(onnxcCategory)};
   cl::opt<Stage> emit{
       "emit", cl::desc("Stop after this stage and write its result:"),
       cl::values(clEnumValN(Stage::ONNX, "onnx",
                             "the onnx dialect after import and shape inference")),
-      cl::init(Stage::ONNX)};
+      cl::init(Stage::ONNX), cl::cat(onnxcCategory)};
   cl::opt<std::string> format{
       "input-format", cl::desc("Model format: auto (default), binary or text"),
-      cl::init("auto")};
+      cl::init("auto"), cl::cat(onnxcCategory)};
   cl::opt<bool> requireStatic{
       "require-static",
-      cl::desc("Fail unless every value has a fully static type after inference")};
+      cl::desc("Fail unless every value has a fully static type after inference"),
+      cl::cat(onnxcCategory)};
 };
 
 /// Formats a diagnostic as one line: "node 'n' (Op): reason" when it comes
@@ -101,6 +105,7 @@ LogicalResult checkStatic(ModuleOp module) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   Options opts;
+  cl::HideUnrelatedOptions(onnxcCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "onnxc: ONNX models to native code\n\n"
                               "Stages (--emit): onnx. Native code generation "

@@ -157,6 +157,34 @@ static void propagateDiv(Operation *op, InferenceState &state) {
   impl.setShapeData(op->getResult(0), std::move(data));
 }
 
+/// Neg of known integer values.
+static void propagateNeg(Operation *op, InferenceState &state) {
+  InferenceState::Impl &impl = state.getImpl();
+  auto values = impl.getKnownInts(op->getOperand(0));
+  if (!values || !getElementTypeOf(op->getResult(0)).isSignlessInteger())
+    return;
+  onnx::TensorShapeProto data;
+  for (int64_t v : *values)
+    data.add_dim()->set_dim_value(-v);
+  impl.setShapeData(op->getResult(0), std::move(data));
+}
+
+/// ConstantOfShape of a known small 1-D shape with an integer value.
+static void propagateConstantOfShape(Operation *op, InferenceState &state) {
+  InferenceState::Impl &impl = state.getImpl();
+  auto shape = impl.getKnownInts(op->getOperand(0));
+  auto value = op->getAttrOfType<DenseIntElementsAttr>("value");
+  if (!shape || shape->size() != 1 || (*shape)[0] < 0 || (*shape)[0] > 4096 ||
+      !value || value.getNumElements() != 1 ||
+      !value.getElementType().isSignlessInteger())
+    return;
+  int64_t v = (*value.getValues<APInt>().begin()).getSExtValue();
+  onnx::TensorShapeProto data;
+  for (int64_t i = 0; i < (*shape)[0]; ++i)
+    data.add_dim()->set_dim_value(v);
+  impl.setShapeData(op->getResult(0), std::move(data));
+}
+
 LogicalResult mlir::onnxc::refineWithShapeData(Operation *op,
                                                InferenceState &state) {
   StringRef name = op->getName().getStringRef();
@@ -164,8 +192,12 @@ LogicalResult mlir::onnxc::refineWithShapeData(Operation *op,
     return refineReshape(op, state);
   if (name == "onnx.Expand")
     return refineExpand(op, state);
-  if (name == "onnx.ConstantOfShape")
+  if (name == "onnx.ConstantOfShape") {
+    propagateConstantOfShape(op, state);
     return refineConstantOfShape(op, state);
+  }
+  if (name == "onnx.Neg")
+    propagateNeg(op, state);
   if (name == "onnx.Identity") {
     if (const onnx::TensorShapeProto *d =
             state.getImpl().getShapeData(op->getOperand(0)))

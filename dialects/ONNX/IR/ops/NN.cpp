@@ -10,14 +10,13 @@ static const llvm::StringRef kAutoPads[] = {"NOTSET", "SAME_UPPER", "SAME_LOWER"
 
 /// kernel_shape, strides, dilations and pads of a windowed op over an input
 /// of rank N+2 (N spatial dims).
-static LogicalResult verifyWindow(Operation *op, bool needsKernel) {
+static LogicalResult verifyWindow(Operation *op) {
   if (failed(checkOneOf(op, "auto_pad", kAutoPads, "NOTSET")) ||
       failed(checkRank(op, 0, 3, INT64_MAX)))
     return failure();
   std::optional<int64_t> rank = getRank(op->getOperand(0));
+  // Pools' kernel_shape is a required attribute: ODS checks its presence.
   std::optional<ArrayRef<int64_t>> kernel = getInts(op, "kernel_shape");
-  if (needsKernel && !kernel)
-    return op->emitOpError() << "requires attribute 'kernel_shape'";
   int64_t spatial = rank ? *rank - 2 : kernel ? (int64_t)kernel->size() : -1;
   auto checkList = [&](StringRef name, int64_t factor,
                        int64_t minValue) -> LogicalResult {
@@ -45,7 +44,7 @@ static LogicalResult verifyWindow(Operation *op, bool needsKernel) {
 }
 
 static LogicalResult verifyConvLike(Operation *op) {
-  if (failed(verifyWindow(op, false)))
+  if (failed(verifyWindow(op)))
     return failure();
   if (getInt(op, "group", 1) < 1)
     return op->emitOpError() << "attribute 'group' must be >= 1";
@@ -60,13 +59,13 @@ static LogicalResult verifyConvLike(Operation *op) {
 }
 
 static LogicalResult verifyPool(Operation *op) {
-  if (failed(verifyWindow(op, true)))
+  if (failed(verifyWindow(op)))
     return failure();
   return checkBool(op, "ceil_mode", 0);
 }
 
 static LogicalResult verifyLpPool(Operation *op) {
-  if (failed(verifyWindow(op, true)))
+  if (failed(verifyWindow(op)))
     return failure();
   if (getInt(op, "p", 2) < 1)
     return op->emitOpError() << "attribute 'p' must be >= 1";

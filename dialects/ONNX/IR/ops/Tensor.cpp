@@ -30,8 +30,6 @@ static LogicalResult verifyConcat(Operation *op) {
                                << " and " << *r;
     rank = r;
   }
-  if (!op->hasAttr("axis"))
-    return op->emitOpError() << "requires attribute 'axis'";
   if (rank)
     return checkAxis(op, "axis", getInt(op, "axis", 0), *rank);
   return success();
