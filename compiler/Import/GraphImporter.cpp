@@ -160,7 +160,8 @@ OwningOpRef<ModuleOp> GraphImporter::importModel(onnx::ModelProto &model) {
   for (const onnx::FunctionProto &f : model.functions())
     functions[{ONNX::canonicalDomain(f.domain()).str(), f.name()}] = &f;
 
-  auto module = ModuleOp::create(fileLoc);
+  // Owned here: an error below destroys what was built so far.
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   Builder b(ctx);
   SmallVector<NamedAttribute> opsetAttrs;
   for (auto &[d, v] : opsets)
@@ -171,7 +172,7 @@ OwningOpRef<ModuleOp> GraphImporter::importModel(onnx::ModelProto &model) {
   if (!model.producer_name().empty())
     module->setAttr("onnx.producer", b.getStringAttr(model.producer_name()));
 
-  builder.setInsertionPointToEnd(module.getBody());
+  builder.setInsertionPointToEnd(module->getBody());
   auto func = func::FuncOp::create(builder, fileLoc, "main_graph",
                                            builder.getFunctionType({}, {}));
   mainBlock = func.addEntryBlock();
@@ -197,7 +198,7 @@ OwningOpRef<ModuleOp> GraphImporter::importModel(onnx::ModelProto &model) {
     func->setAttr("onnx.graph_name", b.getStringAttr(model.graph().name()));
   if (cachedNoValue.use_empty())
     cachedNoValue.getDefiningOp()->erase();
-  if (failed(verify(module)))
+  if (failed(verify(*module)))
     return nullptr;
   return module;
 }

@@ -1,0 +1,80 @@
+//===- Backend.h - onnx dialect to objects and shared libraries -*- C++ -*-===//
+//
+// The stages after import: onnx -> linalg (passes/Conversion) -> bufferized
+// loops -> LLVM dialect -> LLVM IR with the model's exported symbols ->
+// object (in-process TargetMachine) -> shared library (in-process lld, with
+// the onnxc runtime linked in). docs/pipeline.md describes each stage.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXC_COMPILER_BACKEND_BACKEND_H
+#define ONNXC_COMPILER_BACKEND_BACKEND_H
+
+#include "compiler/CodeGen/ModelSignature.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::onnxc::backend {
+
+struct TargetOptions {
+  std::string triple; ///< "" = the host
+  std::string cpu;    ///< "" = the host CPU (with its features)
+  unsigned optLevel = 2;
+};
+
+/// Dialects, interface models and LLVM translations the backend needs.
+void registerBackendDialects(DialectRegistry &registry);
+
+/// The exported name of the model's entry function: "<model>_main_graph".
+std::string entryFunctionName(llvm::StringRef modelName);
+
+/// Renames @main_graph to entryFunctionName(modelName) and marks it for the
+/// C interface (_mlir_ciface_<entry>). Run before lowering.
+LogicalResult prepareEntryFunction(ModuleOp module, llvm::StringRef modelName);
+
+/// onnx dialect -> linalg/tensor/arith/math on tensors.
+void buildONNXToLinalgPipeline(OpPassManager &pm);
+
+/// linalg on tensors -> LLVM dialect (bufferization, deallocation, loops).
+void buildLinalgToLLVMPipeline(OpPassManager &pm);
+
+/// Creates the target machine for `options`; null with `error` set.
+std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const TargetOptions &options, std::string &error);
+
+/// LLVM dialect module -> LLVM IR module for `tm`, with the model's ABI
+/// (M_info, M_run; runtime/include/onnxc/runtime_abi.h) added and every
+/// other symbol made internal. Null after emitting an error.
+std::unique_ptr<llvm::Module>
+translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
+                  const codegen::ModelSignature &signature,
+                  llvm::TargetMachine &tm);
+
+/// Runs LLVM's O0-O3 pipeline on `module`.
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
+                    unsigned optLevel);
+
+/// Writes an object file or assembly. False with `error` set on failure.
+bool emitCode(llvm::Module &module, llvm::TargetMachine &tm,
+              llvm::raw_pwrite_stream &os, bool assembly, std::string &error);
+
+/// Links `objects` and the onnxc runtime into a shared library with lld,
+/// in-process. The library needs only libc and libm at run time.
+bool linkSharedLibrary(const std::vector<std::string> &objects,
+                       llvm::StringRef runtimeLibrary, llvm::StringRef output,
+                       std::string &error);
+
+/// The runtime archive next to the running onnxc: <bindir>/../lib/libonnxc_runtime.a.
+std::string defaultRuntimeLibrary(const char *argv0, void *mainAddr);
+
+} // namespace mlir::onnxc::backend
+
+#endif // ONNXC_COMPILER_BACKEND_BACKEND_H

@@ -1,0 +1,277 @@
+//===- CodeEmitter.cpp - LLVM IR, the model ABI, objects ------------------===//
+//
+// Translates the LLVM-dialect module to LLVM IR, adds the symbols a model
+// library exports (runtime/include/onnxc/runtime_abi.h):
+//   const onnxc_model_info *M_info(void);
+//   onnxc_status M_run(const onnxc_tensor *, int32_t, onnxc_tensor *, int32_t);
+// makes everything else internal (several models link into one program),
+// optimizes, and emits an object or assembly through a TargetMachine, in
+// process.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Backend/Backend.h"
+
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+std::unique_ptr<llvm::TargetMachine>
+backend::createTargetMachine(const TargetOptions &options, std::string &error) {
+  static bool initialized = [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+    return true;
+  }();
+  (void)initialized;
+  llvm::Triple triple(options.triple.empty() ? llvm::sys::getDefaultTargetTriple()
+                                             : options.triple);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  std::string cpu = options.cpu;
+  std::string features;
+  bool host = options.triple.empty() ||
+              triple == llvm::Triple(llvm::sys::getDefaultTargetTriple());
+  if ((cpu.empty() || cpu == "native") && host) {
+    cpu = llvm::sys::getHostCPUName().str();
+    llvm::SubtargetFeatures f;
+    for (auto &feature : llvm::sys::getHostCPUFeatures())
+      f.AddFeature(feature.first(), feature.second);
+    features = f.getString();
+  } else if (cpu == "native") {
+    error = "--mcpu=native needs the host triple";
+    return nullptr;
+  }
+  if (!cpu.empty() && !target->createMCSubtargetInfo(triple, cpu, "")
+                           ->isCPUStringValid(cpu)) {
+    error = "unknown CPU '" + cpu + "' for " + triple.str();
+    return nullptr;
+  }
+  llvm::CodeGenOptLevel level = options.optLevel == 0   ? llvm::CodeGenOptLevel::None
+                                : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                                : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                                                        : llvm::CodeGenOptLevel::Aggressive;
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, cpu, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
+      level));
+  if (!tm)
+    error = "cannot create a target machine for " + triple.str();
+  return tm;
+}
+
+namespace {
+
+/// Emits the model's metadata and exported entry points into `m`.
+class ABIEmitter {
+public:
+  ABIEmitter(llvm::Module &m, const codegen::ModelSignature &sig)
+      : m(m), ctx(m.getContext()), sig(sig), ptrTy(llvm::PointerType::get(ctx, 0)),
+        i32(llvm::Type::getInt32Ty(ctx)), i64(llvm::Type::getInt64Ty(ctx)) {}
+
+  bool emit(llvm::Function *entry, std::string &error);
+
+private:
+  llvm::Constant *string(llvm::StringRef s) {
+    auto *init = llvm::ConstantDataArray::getString(ctx, s, true);
+    auto *gv = new llvm::GlobalVariable(m, init->getType(), true,
+                                        llvm::GlobalValue::PrivateLinkage, init,
+                                        sig.name + ".str");
+    gv->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    return gv;
+  }
+  template <typename T>
+  llvm::Constant *array(llvm::ArrayRef<T> values, const llvm::Twine &name) {
+    if (values.empty())
+      return llvm::ConstantPointerNull::get(ptrTy);
+    auto *init = llvm::ConstantDataArray::get(ctx, values);
+    return new llvm::GlobalVariable(m, init->getType(), true,
+                                    llvm::GlobalValue::PrivateLinkage, init, name);
+  }
+  llvm::Constant *valueInfos(llvm::ArrayRef<codegen::ValueSignature> values,
+                             llvm::StringRef what);
+
+  llvm::Module &m;
+  llvm::LLVMContext &ctx;
+  const codegen::ModelSignature &sig;
+  llvm::PointerType *ptrTy;
+  llvm::IntegerType *i32, *i64;
+};
+
+llvm::Constant *ABIEmitter::valueInfos(llvm::ArrayRef<codegen::ValueSignature> values,
+                                       llvm::StringRef what) {
+  // struct onnxc_value_info { const char *name; int32_t dtype, rank;
+  //                           const int64_t *dims; const int32_t *symbols; }
+  auto *infoTy = llvm::StructType::get(ctx, {ptrTy, i32, i32, ptrTy, ptrTy});
+  if (values.empty())
+    return llvm::ConstantPointerNull::get(ptrTy);
+  std::vector<llvm::Constant *> elems;
+  for (const codegen::ValueSignature &v : values) {
+    elems.push_back(llvm::ConstantStruct::get(
+        infoTy, {string(v.onnxName), llvm::ConstantInt::get(i32, v.dtype),
+                 llvm::ConstantInt::get(i32, v.dims.size()),
+                 array(llvm::ArrayRef<int64_t>(v.dims), sig.name + "." + what + ".dims"),
+                 array(llvm::ArrayRef<int32_t>(v.symbols),
+                       sig.name + "." + what + ".symbols")}));
+  }
+  auto *arrTy = llvm::ArrayType::get(infoTy, elems.size());
+  return new llvm::GlobalVariable(m, arrTy, true, llvm::GlobalValue::PrivateLinkage,
+                                  llvm::ConstantArray::get(arrTy, elems),
+                                  sig.name + "." + what);
+}
+
+bool ABIEmitter::emit(llvm::Function *entry, std::string &error) {
+  size_t expectedArgs = sig.inputs.size() + (sig.outputs.empty() ? 0 : 1);
+  if (entry->arg_size() != expectedArgs) {
+    error = "the lowered entry function takes " + std::to_string(entry->arg_size()) +
+            " arguments, the model's signature needs " + std::to_string(expectedArgs);
+    return false;
+  }
+  // struct onnxc_model_info { const char *name; int32_t num_inputs,
+  //   num_outputs; const onnxc_value_info *inputs, *outputs;
+  //   int32_t num_symbols; const char *const *symbol_names; }
+  std::vector<llvm::Constant *> symbolNames;
+  for (const std::string &s : sig.symbolNames)
+    symbolNames.push_back(string(s));
+  llvm::Constant *symbols = llvm::ConstantPointerNull::get(ptrTy);
+  if (!symbolNames.empty()) {
+    auto *arrTy = llvm::ArrayType::get(ptrTy, symbolNames.size());
+    symbols = new llvm::GlobalVariable(m, arrTy, true,
+                                       llvm::GlobalValue::PrivateLinkage,
+                                       llvm::ConstantArray::get(arrTy, symbolNames),
+                                       sig.name + ".symbol_names");
+  }
+  auto *modelTy =
+      llvm::StructType::get(ctx, {ptrTy, i32, i32, ptrTy, ptrTy, i32, ptrTy});
+  auto *info = new llvm::GlobalVariable(
+      m, modelTy, true, llvm::GlobalValue::InternalLinkage,
+      llvm::ConstantStruct::get(
+          modelTy, {string(sig.name), llvm::ConstantInt::get(i32, sig.inputs.size()),
+                    llvm::ConstantInt::get(i32, sig.outputs.size()),
+                    valueInfos(sig.inputs, "inputs"), valueInfos(sig.outputs, "outputs"),
+                    llvm::ConstantInt::get(i32, sig.symbolNames.size()), symbols}),
+      sig.name + ".info");
+
+  llvm::IRBuilder<> b(ctx);
+  // const onnxc_model_info *M_info(void)
+  auto *infoFn = llvm::Function::Create(llvm::FunctionType::get(ptrTy, false),
+                                        llvm::GlobalValue::ExternalLinkage,
+                                        sig.name + "_info", m);
+  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "", infoFn));
+  b.CreateRet(info);
+
+  // void M_invoke(void **args): args[i] -> the entry's i-th parameter.
+  auto *invoke = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptrTy}, false),
+      llvm::GlobalValue::InternalLinkage, sig.name + "_invoke", m);
+  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "", invoke));
+  std::vector<llvm::Value *> args;
+  for (size_t i = 0; i < expectedArgs; ++i) {
+    llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptrTy, invoke->getArg(0), i);
+    args.push_back(b.CreateLoad(ptrTy, slot));
+  }
+  b.CreateCall(entry, args);
+  b.CreateRetVoid();
+
+  // onnxc_status M_run(const onnxc_tensor *, int32_t, onnxc_tensor *, int32_t)
+  auto *runModel = m.getOrInsertFunction(
+      "onnxc_run_model",
+      llvm::FunctionType::get(i32, {ptrTy, ptrTy, ptrTy, i32, ptrTy, i32}, false));
+  auto *run = llvm::Function::Create(
+      llvm::FunctionType::get(i32, {ptrTy, i32, ptrTy, i32}, false),
+      llvm::GlobalValue::ExternalLinkage, sig.name + "_run", m);
+  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "", run));
+  b.CreateRet(b.CreateCall(runModel, {info, invoke, run->getArg(0), run->getArg(1),
+                                      run->getArg(2), run->getArg(3)}));
+  return true;
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module>
+backend::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
+                           const codegen::ModelSignature &signature,
+                           llvm::TargetMachine &tm) {
+  std::unique_ptr<llvm::Module> m = translateModuleToLLVMIR(module, llvmContext);
+  if (!m) {
+    module.emitError("cannot translate the lowered model to LLVM IR");
+    return nullptr;
+  }
+  m->setDataLayout(tm.createDataLayout());
+  m->setTargetTriple(tm.getTargetTriple());
+  std::string entryName = "_mlir_ciface_" + entryFunctionName(signature.name);
+  llvm::Function *entry = m->getFunction(entryName);
+  if (!entry) {
+    module.emitError("the lowered model has no function ") << entryName;
+    return nullptr;
+  }
+  // Only M_info and M_run are exported: the rest becomes internal so that
+  // several models can be linked into one program.
+  for (llvm::Function &f : *m)
+    if (!f.isDeclaration())
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (llvm::GlobalVariable &g : m->globals())
+    if (!g.isDeclaration())
+      g.setLinkage(llvm::GlobalValue::InternalLinkage);
+  std::string error;
+  if (!ABIEmitter(*m, signature).emit(entry, error)) {
+    module.emitError(error);
+    return nullptr;
+  }
+  std::string verifyErrors;
+  llvm::raw_string_ostream os(verifyErrors);
+  if (llvm::verifyModule(*m, &os)) {
+    module.emitError("invalid LLVM IR: ") << verifyErrors;
+    return nullptr;
+  }
+  return m;
+}
+
+void backend::optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
+                             unsigned optLevel) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = optLevel == 0   ? llvm::OptimizationLevel::O0
+                                  : optLevel == 1 ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager mpm = optLevel == 0
+                                    ? pb.buildO0DefaultPipeline(level)
+                                    : pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(module, mam);
+}
+
+bool backend::emitCode(llvm::Module &module, llvm::TargetMachine &tm,
+                       llvm::raw_pwrite_stream &os, bool assembly,
+                       std::string &error) {
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr,
+                             assembly ? llvm::CodeGenFileType::AssemblyFile
+                                      : llvm::CodeGenFileType::ObjectFile)) {
+    error = "the target cannot emit this file type";
+    return false;
+  }
+  pm.run(module);
+  return true;
+}

@@ -1,0 +1,73 @@
+//===- Linker.cpp - Model objects to a shared library with lld, in process ===//
+//
+// The library links the model's object, the onnxc runtime archive and the
+// compiler builtins (half-precision conversions and the like) statically;
+// at run time it needs only libc and libm.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Backend/Backend.h"
+
+#include "lld/Common/Driver.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+LLD_HAS_DRIVER(elf)
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+#ifndef ONNXC_BUILTINS_LIBRARY
+#define ONNXC_BUILTINS_LIBRARY ""
+#endif
+
+std::string backend::defaultRuntimeLibrary(const char *argv0, void *mainAddr) {
+  std::string exe = llvm::sys::fs::getMainExecutable(argv0, mainAddr);
+  llvm::SmallString<256> path(llvm::sys::path::parent_path(exe));
+  llvm::sys::path::append(path, "..", "lib", "libonnxc_runtime.a");
+  return std::string(path);
+}
+
+bool backend::linkSharedLibrary(const std::vector<std::string> &objects,
+                                llvm::StringRef runtimeLibrary,
+                                llvm::StringRef output, std::string &error) {
+  if (!llvm::sys::fs::exists(runtimeLibrary)) {
+    error = "the onnxc runtime library '" + runtimeLibrary.str() +
+            "' does not exist (build target onnxc_runtime, or pass --runtime-lib)";
+    return false;
+  }
+  std::string soname = llvm::sys::path::filename(output).str();
+  std::vector<std::string> storage = {"ld.lld", "-shared", "-o", output.str(),
+                                      "-soname", soname, "--eh-frame-hdr",
+                                      "--hash-style=gnu", "--build-id",
+                                      "-z", "noexecstack", "-z", "relro",
+                                      "-z", "now", "--gc-sections",
+                                      "--no-undefined", "--as-needed"};
+  for (const std::string &o : objects)
+    storage.push_back(o);
+  storage.push_back(runtimeLibrary.str());
+  if (llvm::StringRef(ONNXC_BUILTINS_LIBRARY).size() &&
+      llvm::sys::fs::exists(ONNXC_BUILTINS_LIBRARY))
+    storage.push_back(ONNXC_BUILTINS_LIBRARY);
+  for (const char *dir : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+                          "/lib64", "/usr/lib64", "/lib", "/usr/lib"})
+    if (llvm::sys::fs::is_directory(dir))
+      storage.push_back(std::string("-L") + dir);
+  storage.push_back("-lm");
+  storage.push_back("-lc");
+  std::vector<const char *> args;
+  for (const std::string &s : storage)
+    args.push_back(s.c_str());
+  std::string out, err;
+  llvm::raw_string_ostream outOS(out), errOS(err);
+  lld::Result result =
+      lld::lldMain(args, outOS, errOS, {{lld::Gnu, &lld::elf::link}});
+  if (result.retCode != 0 || !result.canRunAgain) {
+    llvm::StringRef first = llvm::StringRef(err).split('\n').first;
+    first.consume_front("ld.lld: ");
+    error = "linking failed: " + first.str();
+    return false;
+  }
+  return true;
+}

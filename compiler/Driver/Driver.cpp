@@ -1,0 +1,299 @@
+//===- Driver.cpp - The onnxc command line --------------------------------===//
+//
+// onnxc MODEL [--emit=STAGE] [-o OUT]: imports an ONNX model and runs the
+// pipeline up to STAGE (docs/pipeline.md). By default it writes MODEL.so and
+// MODEL.h. Errors are one line on stderr and exit code 1:
+//   onnxc: error: model.onnx: node 'conv1' (Conv): <reason>
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Driver/Driver.h"
+
+#include "compiler/Backend/Backend.h"
+#include "compiler/CodeGen/HeaderWriter.h"
+#include "compiler/CodeGen/ModelSignature.h"
+#include "compiler/Import/Importer.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+enum class Stage { ONNX, Linalg, LLVM, LLVMIR, Asm, Obj, Header, Lib };
+
+cl::OptionCategory onnxcCategory("onnxc options");
+
+struct Options {
+  cl::opt<std::string> input{cl::Positional, cl::desc("<model.onnx | model.onnxtxt>"),
+                             cl::Required, cl::cat(onnxcCategory)};
+  cl::opt<std::string> output{
+      "o",
+      cl::desc("Output file. lib: NAME.so and NAME.h (default: MODEL.so in the "
+               "current directory); obj: NAME.o and NAME.h; text stages: "
+               "default stdout"),
+      cl::value_desc("file"), cl::cat(onnxcCategory)};
+  cl::opt<Stage> emit{
+      "emit", cl::desc("Stop after this stage and write its result:"),
+      cl::values(
+          clEnumValN(Stage::ONNX, "onnx",
+                     "the onnx dialect after import and shape inference"),
+          clEnumValN(Stage::Linalg, "linalg", "linalg/tensor/arith on tensors"),
+          clEnumValN(Stage::LLVM, "llvm", "the LLVM dialect"),
+          clEnumValN(Stage::LLVMIR, "llvm-ir", "LLVM IR, optimized, with the model's exported symbols"),
+          clEnumValN(Stage::Asm, "asm", "assembly"),
+          clEnumValN(Stage::Obj, "obj", "an object file and its C header"),
+          clEnumValN(Stage::Header, "header", "the C header only"),
+          clEnumValN(Stage::Lib, "lib", "a shared library and its C header (default)")),
+      cl::init(Stage::Lib), cl::cat(onnxcCategory)};
+  cl::opt<std::string> format{
+      "input-format", cl::desc("Model format: auto (default), binary or text"),
+      cl::init("auto"), cl::cat(onnxcCategory)};
+  cl::opt<bool> requireStatic{
+      "require-static",
+      cl::desc("Fail unless every value has a fully static type after inference"),
+      cl::cat(onnxcCategory)};
+  cl::opt<unsigned> optLevel{"O", cl::desc("Optimization level 0-3 (default 2)"),
+                             cl::Prefix, cl::init(2), cl::cat(onnxcCategory)};
+  cl::opt<std::string> mcpu{"mcpu",
+                            cl::desc("Target CPU (default: the host's, with its features)"),
+                            cl::cat(onnxcCategory)};
+  cl::opt<std::string> mtriple{"mtriple", cl::desc("Target triple (default: the host's)"),
+                               cl::cat(onnxcCategory)};
+  cl::opt<std::string> name{
+      "name", cl::desc("C name of the model: prefix of its symbols (default: "
+                       "the output file's stem)"),
+      cl::cat(onnxcCategory)};
+  cl::opt<std::string> runtimeLib{
+      "runtime-lib",
+      cl::desc("The onnxc runtime archive to link (default: ../lib/libonnxc_runtime.a "
+               "next to onnxc)"),
+      cl::cat(onnxcCategory)};
+};
+
+/// Formats a diagnostic as one line: "node 'n' (Op): reason" when it comes
+/// from an op with a named location ("'onnx.Conv' op reason").
+std::string formatDiagnostic(Diagnostic &diag) {
+  std::string msg = diag.str();
+  msg = msg.substr(0, msg.find('\n'));
+  std::string node;
+  Location loc = diag.getLocation();
+  if (auto fused = llvm::dyn_cast<FusedLoc>(loc))
+    if (!fused.getLocations().empty())
+      loc = fused.getLocations().front();
+  if (auto nl = llvm::dyn_cast<NameLoc>(loc))
+    node = nl.getName().str();
+  llvm::StringRef m = msg;
+  if (m.starts_with("'")) {
+    size_t end = m.find("' op ");
+    if (end != llvm::StringRef::npos) {
+      llvm::StringRef opName = m.substr(1, end - 1);
+      llvm::StringRef rest = m.substr(end + 5);
+      opName.consume_front("onnx.");
+      if (!node.empty())
+        return "node '" + node + "' (" + opName.str() + "): " + rest.str();
+      return opName.str() + ": " + rest.str();
+    }
+  }
+  if (!node.empty() && !m.starts_with("node '"))
+    return "'" + node + "': " + msg;
+  return msg;
+}
+
+/// Reports the first value whose type is not fully static.
+LogicalResult checkStatic(ModuleOp module) {
+  auto isStatic = [](Type t) {
+    if (auto tt = llvm::dyn_cast<TensorType>(t))
+      return tt.hasStaticShape();
+    return true;
+  };
+  WalkResult r = module.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (!isStatic(arg.getType())) {
+            op->emitOpError() << "a region argument has the non-static type "
+                              << arg.getType();
+            return WalkResult::interrupt();
+          }
+    for (Value v : op->getResults())
+      if (!isStatic(v.getType())) {
+        op->emitOpError() << "result " << llvm::cast<OpResult>(v).getResultNumber()
+                          << " has the non-static type " << v.getType();
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
+/// Output paths: `path` with its extension replaced.
+std::string withExtension(llvm::StringRef path, llvm::StringRef ext) {
+  llvm::SmallString<256> p(path);
+  llvm::sys::path::replace_extension(p, ext);
+  return std::string(p);
+}
+
+bool writeFile(llvm::StringRef path, llvm::function_ref<bool(llvm::raw_pwrite_stream &)> fn,
+               std::string &error) {
+  auto out = openOutputFile(path, &error);
+  if (!out)
+    return false;
+  if (!fn(out->os()))
+    return false;
+  out->keep();
+  return true;
+}
+} // namespace
+
+int mlir::onnxc::onnxcMain(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  Options opts;
+  cl::HideUnrelatedOptions(onnxcCategory);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "onnxc: ONNX models to native code\n\n"
+                              "  onnxc model.onnx            writes model.so and model.h\n"
+                              "  onnxc model.onnx --emit=S   stops after stage S\n");
+  auto fail = [&](const llvm::Twine &msg) {
+    llvm::errs() << "onnxc: error: " << msg << "\n";
+    return 1;
+  };
+  if (opts.optLevel > 3)
+    return fail("-O" + llvm::Twine(opts.optLevel) + " is not an optimization level (0-3)");
+  if (opts.format != "auto" && opts.format != "binary" && opts.format != "text")
+    return fail("--input-format must be auto, binary or text");
+
+  DialectRegistry registry;
+  backend::registerBackendDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.printOpOnDiagnostic(false);
+  bool failedOnce = false;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error) {
+      if (!failedOnce)
+        llvm::errs() << "onnxc: error: " << opts.input << ": "
+                     << formatDiagnostic(diag) << "\n";
+      failedOnce = true;
+    } else if (diag.getSeverity() == DiagnosticSeverity::Warning) {
+      llvm::errs() << "onnxc: warning: " << opts.input << ": "
+                   << formatDiagnostic(diag) << "\n";
+    }
+    return success();
+  });
+
+  onnxc::ImportOptions importOptions;
+  importOptions.format = opts.format;
+  OwningOpRef<ModuleOp> module =
+      onnxc::importModelFile(ctx, opts.input, importOptions);
+  if (!module || failedOnce)
+    return 1;
+  if (opts.requireStatic && failed(checkStatic(*module)))
+    return 1;
+
+  Stage stage = opts.emit;
+  bool textStage = stage == Stage::ONNX || stage == Stage::Linalg ||
+                   stage == Stage::LLVM || stage == Stage::LLVMIR || stage == Stage::Asm;
+  std::string output = opts.output;
+  if (output.empty()) {
+    llvm::StringRef stem = llvm::sys::path::stem(opts.input);
+    output = textStage ? "-"
+             : stage == Stage::Obj    ? (stem + ".o").str()
+             : stage == Stage::Header ? (stem + ".h").str()
+                                      : (stem + ".so").str();
+  }
+  std::string error;
+  auto printModule = [&](llvm::raw_pwrite_stream &os) {
+    module->print(os);
+    os << "\n";
+    return true;
+  };
+  if (stage == Stage::ONNX)
+    return writeFile(output, printModule, error) ? 0 : fail(error);
+
+  std::string modelName = opts.name;
+  if (modelName.empty())
+    modelName = codegen::sanitizeCIdentifier(llvm::sys::path::stem(
+        output == "-" ? llvm::StringRef(opts.input) : llvm::StringRef(output)));
+  auto entry = module->lookupSymbol<func::FuncOp>("main_graph");
+  FailureOr<codegen::ModelSignature> signature =
+      codegen::extractSignature(entry, modelName);
+  if (failed(signature))
+    return 1;
+  std::string headerPath =
+      stage == Stage::Header ? output : withExtension(output, ".h");
+  auto writeHeader = [&]() {
+    return writeFile(headerPath, [&](llvm::raw_pwrite_stream &os) {
+      os << codegen::writeModelHeader(*signature);
+      return true;
+    }, error);
+  };
+  if (stage == Stage::Header)
+    return writeHeader() ? 0 : fail(error);
+
+  if (failed(backend::prepareEntryFunction(*module, modelName)))
+    return 1;
+  PassManager toLinalg(&ctx);
+  backend::buildONNXToLinalgPipeline(toLinalg);
+  if (failed(toLinalg.run(*module)) || failedOnce)
+    return failedOnce ? 1 : fail(opts.input + ": lowering to linalg failed");
+  if (stage == Stage::Linalg)
+    return writeFile(output, printModule, error) ? 0 : fail(error);
+
+  PassManager toLLVM(&ctx);
+  backend::buildLinalgToLLVMPipeline(toLLVM);
+  if (failed(toLLVM.run(*module)) || failedOnce)
+    return failedOnce ? 1 : fail(opts.input + ": lowering to LLVM failed");
+  if (stage == Stage::LLVM)
+    return writeFile(output, printModule, error) ? 0 : fail(error);
+
+  backend::TargetOptions target;
+  target.triple = opts.mtriple;
+  target.cpu = opts.mcpu;
+  target.optLevel = opts.optLevel;
+  std::unique_ptr<llvm::TargetMachine> tm = backend::createTargetMachine(target, error);
+  if (!tm)
+    return fail(error);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      backend::translateToLLVMIR(*module, llvmContext, *signature, *tm);
+  if (!llvmModule)
+    return 1;
+  backend::optimizeModule(*llvmModule, *tm, opts.optLevel);
+  if (stage == Stage::LLVMIR)
+    return writeFile(output, [&](llvm::raw_pwrite_stream &os) {
+      llvmModule->print(os, nullptr);
+      return true;
+    }, error) ? 0 : fail(error);
+
+  auto emit = [&](llvm::raw_pwrite_stream &os) {
+    return backend::emitCode(*llvmModule, *tm, os, stage == Stage::Asm, error);
+  };
+  if (stage == Stage::Asm)
+    return writeFile(output, emit, error) ? 0 : fail(error);
+  if (stage == Stage::Obj)
+    return writeFile(output, emit, error) && writeHeader() ? 0 : fail(error);
+
+  // A shared library: the object goes to a temporary file, then lld.
+  llvm::SmallString<256> objPath;
+  if (auto ec = llvm::sys::fs::createTemporaryFile("onnxc", "o", objPath))
+    return fail("cannot create a temporary file: " + ec.message());
+  llvm::FileRemover removeObj(objPath);
+  if (!writeFile(objPath, emit, error))
+    return fail(error);
+  std::string runtimeLib = opts.runtimeLib;
+  if (runtimeLib.empty())
+    runtimeLib = backend::defaultRuntimeLibrary(
+        argv[0], reinterpret_cast<void *>(&mlir::onnxc::onnxcMain));
+  if (!backend::linkSharedLibrary({std::string(objPath)}, runtimeLib, output, error))
+    return fail(error);
+  return writeHeader() ? 0 : fail(error);
+}

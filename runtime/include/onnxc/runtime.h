@@ -1,0 +1,118 @@
+/*===- onnxc/runtime.h - The C runtime of onnxc-compiled models ----------===*
+ *
+ * Every model library that onnxc produces links this runtime (statically)
+ * and depends on nothing but libc and libm. This header is the contract
+ * between the generated code, the generated model header, tools such as
+ * onnxc-run, and users. C99; usable from C++.
+ *
+ * A model library exports, for a model named M (sanitized):
+ *   const onnxc_model_info *M_info(void);           metadata (below)
+ *   onnxc_status M_run(const onnxc_tensor *inputs, int32_t num_inputs,
+ *                      onnxc_tensor *outputs, int32_t num_outputs);
+ * M.h adds typed, named entry points on top (static inline, no extra
+ * symbols).
+ *
+ * Thread safety: M_run may be called from several threads at once; each
+ * call uses only its own memory. onnxc_last_error() is per thread.
+ *===----------------------------------------------------------------------===*/
+#ifndef ONNXC_RUNTIME_H
+#define ONNXC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Status codes returned by every entry point. */
+typedef enum onnxc_status {
+  ONNXC_OK = 0,
+  ONNXC_ERROR_INVALID_ARGUMENT = 1, /* null pointer, bad count */
+  ONNXC_ERROR_DTYPE = 2,            /* an input's dtype differs from the model's */
+  ONNXC_ERROR_SHAPE = 3,            /* a rank, static dim or symbolic dim mismatch */
+  ONNXC_ERROR_OUT_OF_MEMORY = 4,
+  ONNXC_ERROR_RUNTIME = 5 /* a check inside the model failed (index out of
+                             range, incompatible reshape, ...) */
+} onnxc_status;
+
+/** Element types, numbered as ONNX's TensorProto.DataType. */
+typedef enum onnxc_dtype {
+  ONNXC_DTYPE_UNDEFINED = 0,
+  ONNXC_DTYPE_FLOAT = 1,
+  ONNXC_DTYPE_UINT8 = 2,
+  ONNXC_DTYPE_INT8 = 3,
+  ONNXC_DTYPE_UINT16 = 4,
+  ONNXC_DTYPE_INT16 = 5,
+  ONNXC_DTYPE_INT32 = 6,
+  ONNXC_DTYPE_INT64 = 7,
+  ONNXC_DTYPE_STRING = 8,
+  ONNXC_DTYPE_BOOL = 9, /* one byte per element, 0 or 1 */
+  ONNXC_DTYPE_FLOAT16 = 10,
+  ONNXC_DTYPE_DOUBLE = 11,
+  ONNXC_DTYPE_UINT32 = 12,
+  ONNXC_DTYPE_UINT64 = 13,
+  ONNXC_DTYPE_COMPLEX64 = 14,
+  ONNXC_DTYPE_COMPLEX128 = 15,
+  ONNXC_DTYPE_BFLOAT16 = 16
+} onnxc_dtype;
+
+/** Largest rank a tensor crossing the API may have. */
+#define ONNXC_MAX_RANK 16
+
+/**
+ * A dense, row-major tensor crossing the API.
+ * Inputs: the caller fills data, rank, shape and dtype; the model only reads.
+ * Outputs: the model fills everything. When `owner` is non-null the model
+ * allocated `data`: release it with onnxc_tensor_release. When the caller
+ * sets `data` (and shape, rank, dtype) on an output before the call, the
+ * model writes the result there instead, if the shapes match exactly.
+ */
+typedef struct onnxc_tensor {
+  void *data;
+  int64_t shape[ONNXC_MAX_RANK];
+  int32_t rank;
+  int32_t dtype; /* onnxc_dtype */
+  void *owner;   /* allocation to free, or NULL when the caller owns `data` */
+} onnxc_tensor;
+
+/** One graph input or output. */
+typedef struct onnxc_value_info {
+  const char *name;       /* the ONNX name */
+  int32_t dtype;          /* onnxc_dtype */
+  int32_t rank;
+  const int64_t *dims;    /* rank entries; -1 for a dynamic dim */
+  const int32_t *symbols; /* rank entries; index into symbol_names, or -1 */
+} onnxc_value_info;
+
+/** What a model library says about itself (M_info()). */
+typedef struct onnxc_model_info {
+  const char *name;
+  int32_t num_inputs;
+  int32_t num_outputs;
+  const onnxc_value_info *inputs;
+  const onnxc_value_info *outputs;
+  int32_t num_symbols;
+  const char *const *symbol_names; /* the ONNX dim_params ("N", "seq") */
+} onnxc_model_info;
+
+/** Size in bytes of one element of `dtype`; 0 for strings and unknown. */
+size_t onnxc_dtype_size(int32_t dtype);
+
+/** A static string naming `status`. */
+const char *onnxc_status_string(onnxc_status status);
+
+/** The message of the last failed call on this thread ("" if none). */
+const char *onnxc_last_error(void);
+
+/** Frees an output the model allocated; no-op for caller-owned data. */
+void onnxc_tensor_release(onnxc_tensor *tensor);
+
+/** Number of elements of `tensor` (product of its shape). */
+int64_t onnxc_tensor_numel(const onnxc_tensor *tensor);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONNXC_RUNTIME_H */
