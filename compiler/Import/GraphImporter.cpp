@@ -167,10 +167,10 @@ OwningOpRef<ModuleOp> GraphImporter::importModel(onnx::ModelProto &model) {
   for (auto &[d, v] : opsets)
     opsetAttrs.push_back(
         b.getNamedAttr(d.empty() ? "ai.onnx" : d, b.getI64IntegerAttr(v)));
-  module->setAttr("onnx.opset_import", b.getDictionaryAttr(opsetAttrs));
-  module->setAttr("onnx.ir_version", b.getI64IntegerAttr(ir));
+  (*module)->setAttr("onnx.opset_import", b.getDictionaryAttr(opsetAttrs));
+  (*module)->setAttr("onnx.ir_version", b.getI64IntegerAttr(ir));
   if (!model.producer_name().empty())
-    module->setAttr("onnx.producer", b.getStringAttr(model.producer_name()));
+    (*module)->setAttr("onnx.producer", b.getStringAttr(model.producer_name()));
 
   builder.setInsertionPointToEnd(module->getBody());
   auto func = func::FuncOp::create(builder, fileLoc, "main_graph",

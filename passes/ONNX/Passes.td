@@ -14,7 +14,14 @@ def ONNXShapeInference : Pass<"onnx-shape-inference", "func::FuncOp"> {
     tensors computed from shapes (Shape -> Gather -> Concat -> Reshape) are
     propagated, so such chains give static dims when the inputs are static,
     and keep named symbolic dims (`#onnx.dims<["N"]>`) when they are not.
+    Small float and int scalars computed from constants (Cast, Add, Sub, Mul,
+    Div, ...) are known too, so Range of them has a static length; sequences
+    built in ways inference follows (SequenceConstruct, SequenceInsert at
+    known positions, ...) keep the type of each element.
     Bodies of If, Loop, Scan and SequenceMap are inferred through their op.
+    A Loop body is inferred to a fixed point: a carried value whose type the
+    body changes is generalized (differing dims dynamic, differing ranks
+    unranked) and the body inferred again, a bounded number of times.
     The function's result types are then taken from its `func.return`.
 
     Input invariant: onnx ops whose result types may be `!onnx.unknown`,

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/CodeGen/HeaderWriter.h"
+#include "compiler/CodeGen/ModelSignature.h"
 #include "compiler/Import/Importer.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -14,6 +16,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -21,20 +24,26 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Stage { ONNX };
+enum class Stage { ONNX, Header };
 
 cl::OptionCategory onnxcCategory("onnxc options");
 
 struct Options {
   cl::opt<std::string> input{cl::Positional, cl::desc("<model.onnx | model.onnxtxt>"),
                              cl::Required, cl::cat(onnxcCategory)};
-  cl::opt<std::string> output{"o", cl::desc("Output file (default: stdout)"),
-                              cl::value_desc("file"), cl::init("-"),
-                              cl::cat(onnxcCategory)};
+  cl::opt<std::string> output{
+      "o", cl::desc("Output file (default: stdout; <model>.h for header)"),
+      cl::value_desc("file"), cl::cat(onnxcCategory)};
+  cl::opt<std::string> name{
+      "name",
+      cl::desc("C prefix of the model's symbols (default: the output's stem)"),
+      cl::value_desc("identifier"), cl::cat(onnxcCategory)};
   cl::opt<Stage> emit{
       "emit", cl::desc("Stop after this stage and write its result:"),
       cl::values(clEnumValN(Stage::ONNX, "onnx",
-                            "the onnx dialect after import and shape inference")),
+                            "the onnx dialect after import and shape inference"),
+                 clEnumValN(Stage::Header, "header",
+                            "the model's C header (M.h)")),
       cl::init(Stage::ONNX), cl::cat(onnxcCategory)};
   cl::opt<std::string> format{
       "input-format", cl::desc("Model format: auto (default), binary or text"),
@@ -108,8 +117,9 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(onnxcCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "onnxc: ONNX models to native code\n\n"
-                              "Stages (--emit): onnx. Native code generation "
-                              "(linalg, llvm, obj, lib) is not built yet.\n");
+                              "Stages (--emit): onnx, header. Native code "
+                              "generation (linalg, llvm, obj, lib) is not "
+                              "built yet.\n");
   MLIRContext ctx;
   ctx.printOpOnDiagnostic(false);
   bool failedOnce = false;
@@ -139,14 +149,28 @@ int main(int argc, char **argv) {
   if (opts.requireStatic && failed(checkStatic(*module)))
     return 1;
 
+  std::string output = opts.output;
+  if (output.empty())
+    output = opts.emit == Stage::Header
+                 ? (llvm::sys::path::stem(opts.input) + ".h").str()
+                 : "-";
   std::string error;
-  auto out = openOutputFile(opts.output, &error);
+  auto out = openOutputFile(output, &error);
   if (!out) {
     llvm::errs() << "onnxc: error: " << error << "\n";
     return 1;
   }
-  module->print(out->os());
-  out->os() << "\n";
+  if (opts.emit == Stage::Header) {
+    std::string modelName = opts.name;
+    if (modelName.empty())
+      modelName = onnxc::codegen::sanitizeCIdentifier(llvm::sys::path::stem(
+          output == "-" ? llvm::StringRef(opts.input) : llvm::StringRef(output)));
+    if (failed(onnxc::codegen::emitHeaderFile(*module, modelName, out->os())))
+      return 1;
+  } else {
+    module->print(out->os());
+    out->os() << "\n";
+  }
   out->keep();
   return 0;
 }

@@ -68,9 +68,30 @@ const onnx::TensorProto *InferenceState::Impl::getTensorData(Value v) {
       return nullptr;
     return (tensors[v] = std::move(tensor)).get();
   }
+  auto type = llvm::dyn_cast<RankedTensorType>(v.getType());
+  // Known floats, as a float tensor of the value's type.
+  if (auto it = floatData.find(v); it != floatData.end()) {
+    const SmallVector<double> &values = it->second;
+    if (!type || type.getRank() > 1 ||
+        (type.getRank() == 0 && values.size() != 1))
+      return nullptr;
+    if (type.getRank() == 1)
+      tensor->add_dims(values.size());
+    if (type.getElementType().isF32()) {
+      tensor->set_data_type(onnx::TensorProto::FLOAT);
+      for (double x : values)
+        tensor->add_float_data((float)x);
+    } else if (type.getElementType().isF64()) {
+      tensor->set_data_type(onnx::TensorProto::DOUBLE);
+      for (double x : values)
+        tensor->add_double_data(x);
+    } else {
+      return nullptr;
+    }
+    return (tensors[v] = std::move(tensor)).get();
+  }
   // Fully known shape data, as an int tensor of the value's type.
   std::optional<SmallVector<int64_t>> ints = getKnownInts(v);
-  auto type = llvm::dyn_cast<RankedTensorType>(v.getType());
   if (!ints || !type || type.getRank() > 1 ||
       !type.getElementType().isSignlessInteger() ||
       (type.getElementType().getIntOrFloatBitWidth() != 64 &&
@@ -109,6 +130,58 @@ InferenceState::Impl::getKnownInts(Value v) {
 void InferenceState::Impl::setShapeData(Value v, onnx::TensorShapeProto data) {
   shapeData[v] = std::make_unique<onnx::TensorShapeProto>(std::move(data));
   tensors.erase(v);
+}
+
+std::optional<SmallVector<double>>
+InferenceState::Impl::getKnownNumbers(Value v) {
+  if (auto it = floatData.find(v); it != floatData.end())
+    return it->second;
+  if (ElementsAttr value = getConstantValue(v)) {
+    auto type = llvm::dyn_cast<RankedTensorType>(value.getType());
+    auto dense = llvm::dyn_cast<DenseFPElementsAttr>(value);
+    if (type && dense && type.getNumElements() <= kMaxShapeDataElements &&
+        (type.getElementType().isF32() || type.getElementType().isF64())) {
+      SmallVector<double> values;
+      for (const APFloat &x : dense.getValues<APFloat>())
+        values.push_back(x.convertToDouble());
+      return (floatData[v] = std::move(values));
+    }
+  }
+  std::optional<SmallVector<int64_t>> ints = getKnownInts(v);
+  if (!ints)
+    return std::nullopt;
+  return SmallVector<double>(ints->begin(), ints->end());
+}
+
+void InferenceState::Impl::setFloatData(Value v, SmallVector<double> data) {
+  floatData[v] = std::move(data);
+  tensors.erase(v);
+}
+
+const SmallVector<Type> *InferenceState::Impl::getSeqElements(Value v) {
+  auto it = seqElements.find(v);
+  return it == seqElements.end() ? nullptr : &it->second;
+}
+
+void InferenceState::Impl::forgetRegion(Region &region) {
+  auto forget = [&](Value v) {
+    shapeData.erase(v);
+    tensors.erase(v);
+    floatData.erase(v);
+    seqElements.erase(v);
+  };
+  auto forgetArgs = [&](Region &r) {
+    for (Block &block : r)
+      for (BlockArgument arg : block.getArguments())
+        forget(arg);
+  };
+  forgetArgs(region);
+  region.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      forget(result);
+    for (Region &r : op->getRegions())
+      forgetArgs(r);
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -227,6 +300,8 @@ LogicalResult mlir::onnxc::inferOpTypes(Operation *op, InferenceState &state) {
   }
   if (succeeded(result))
     result = refineWithShapeData(op, state);
+  if (succeeded(result))
+    result = refineWithSequenceData(op, state);
   // Regions libonnx did not visit (no inference function, or it stopped
   // early) are still inferred on their own.
   for (Region &r : op->getRegions()) {

@@ -5,9 +5,11 @@
 // inferred by libonnx's own inference functions (through an
 // onnx::InferenceContext over the MLIR op), ops newer than libonnx by onnxc's
 // rules. Integer tensors whose values are known at compile time (shapes and
-// the arithmetic on them) are propagated between ops in an InferenceState,
-// so that Shape -> Gather -> Concat -> Reshape chains give static or named
-// dims.
+// the arithmetic on them), small float tensors computed from constants, and
+// the element types of sequences of known length are propagated between ops
+// in an InferenceState, so that Shape -> Gather -> Concat -> Reshape chains
+// give static or named dims, and Range of computed scalars a static length.
+// Loop bodies are inferred to a fixed point of their carried types.
 //
 // This header includes no protobuf or ONNX header.
 //
@@ -24,7 +26,8 @@
 namespace mlir::onnxc {
 
 /// What one inference run knows beyond the types in the IR: the (possibly
-/// symbolic) values of integer tensors computed from shapes, and TensorProtos
+/// symbolic) values of integer tensors computed from shapes, known float
+/// values, the element types of sequences of known length, and TensorProtos
 /// of constants handed to libonnx. Keys are Values and Operations: the state
 /// is valid while the ops it has seen are not erased. Not thread-safe.
 class InferenceState {

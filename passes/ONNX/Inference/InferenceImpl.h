@@ -31,6 +31,11 @@ namespace mlir::onnxc {
 /// level).
 constexpr unsigned kMaxInferenceDepth = 64;
 
+/// Re-inferences of Loop bodies (fixed-point iterations after the first) one
+/// inference run may spend in all; nested Loops multiply them. Once spent, a
+/// Loop infers its body once with the most general carried types.
+constexpr unsigned kLoopFixpointBudget = 256;
+
 struct InferenceState::Impl {
   /// Known values of integer tensors, one dim per element as libonnx's data
   /// propagation represents them: dim_value (known), dim_param (symbolic,
@@ -40,10 +45,18 @@ struct InferenceState::Impl {
   /// onnx.Constant values exported for libonnx, and fully known shape data
   /// materialized as int tensors.
   llvm::DenseMap<Value, std::unique_ptr<onnx::TensorProto>> tensors;
+  /// Known values of small floating-point tensors (f32 values rounded to
+  /// f32), in row-major order.
+  llvm::DenseMap<Value, SmallVector<double>> floatData;
+  /// Known element types, in order, of sequences whose length is known
+  /// (SequenceConstruct, SequenceInsert at known positions, ...).
+  llvm::DenseMap<Value, SmallVector<Type>> seqElements;
   /// Regions inferred through a GraphInferencer during the current op.
   llvm::SmallPtrSet<Region *, 4> inferredRegions;
   /// Current subgraph nesting.
   unsigned depth = 0;
+  /// Loop body re-inferences left (kLoopFixpointBudget).
+  unsigned fixpointBudget = kLoopFixpointBudget;
 
   /// The known (maybe symbolic) values of `v`: propagated data, or the
   /// elements of a small integer onnx.Constant. Null if nothing is known.
@@ -54,6 +67,15 @@ struct InferenceState::Impl {
   /// The values of `v` if all are known integers.
   std::optional<SmallVector<int64_t>> getKnownInts(Value v);
   void setShapeData(Value v, onnx::TensorShapeProto data);
+  /// The values of `v` if all are known numbers: known integers, or the
+  /// elements of a small f32/f64 tensor (constant or propagated).
+  std::optional<SmallVector<double>> getKnownNumbers(Value v);
+  void setFloatData(Value v, SmallVector<double> data);
+  /// The known element types of sequence `v`; null if its length is unknown.
+  const SmallVector<Type> *getSeqElements(Value v);
+  /// Drops what is known about the values defined in `region` (block
+  /// arguments and results, at any depth): they are about to be re-inferred.
+  void forgetRegion(Region &region);
 };
 
 //===----------------------------------------------------------------------===//
@@ -108,9 +130,18 @@ RankedTensorType getRankedOperand(Operation *op, unsigned index);
 Type getElementTypeOf(Value v);
 
 /// Refinements libonnx 1.12 misses: Reshape/Expand/ConstantOfShape whose
-/// shape operand holds symbolic dims, data propagation through Identity and
-/// integer Div. Runs after the op's main inference.
+/// shape operand holds symbolic dims, Range of known scalars, Slice of
+/// unknown starts/ends (ranked), and propagation of known values through
+/// Identity, Cast and scalar arithmetic (ints and floats). Runs after the
+/// op's main inference.
 LogicalResult refineWithShapeData(Operation *op, InferenceState &state);
+
+/// Tracks the element types of sequences of known length (Sequences.cpp)
+/// and refines SequenceAt, ConcatFromSequence and the sequence types built
+/// from them. Runs after the op's main inference.
+LogicalResult refineWithSequenceData(Operation *op, InferenceState &state);
+void registerControlFlowRules(llvm::StringMap<InferenceRule> &rules);
+void registerTrainingRules(llvm::StringMap<InferenceRule> &rules);
 
 //===----------------------------------------------------------------------===//
 // Type helpers (TypeUtils.cpp)
@@ -127,6 +158,18 @@ FailureOr<Type> mergeTypes(Type current, Type inferred, std::string &error);
 
 /// Merges `inferred` into result `index` of `op`; errors are emitted on `op`.
 LogicalResult refineResult(Operation *op, unsigned index, Type inferred);
+
+/// The least refined type `t` can be generalized to with the same kind and
+/// element types: tensors become unranked, sequences and optionals of them
+/// too.
+Type generalizeType(Type t);
+
+/// The most refined type that covers both `a` and `b` (values that may have
+/// either type): dims that differ become dynamic, ranks that differ unranked,
+/// unknown (in either) generalizes the other, T and optional<U> give
+/// optional<T join U>. Fails on different element types or kinds (message in
+/// `error`).
+FailureOr<Type> joinTypes(Type a, Type b, std::string &error);
 
 /// A symbolic dim: static size, or dynamic with a name ("" if unnamed).
 struct SymDim {

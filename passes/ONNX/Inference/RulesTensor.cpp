@@ -399,6 +399,8 @@ const llvm::StringMap<InferenceRule> &mlir::onnxc::getInferenceRules() {
     registerTensorRules(r);
     registerNNRules(r);
     registerMLRules(r);
+    registerControlFlowRules(r);
+    registerTrainingRules(r);
     return r;
   }();
   return rules;

@@ -11,6 +11,9 @@
 #include "passes/ONNX/Inference/InferenceImpl.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::onnxc;
@@ -185,9 +188,225 @@ static void propagateConstantOfShape(Operation *op, InferenceState &state) {
   impl.setShapeData(op->getResult(0), std::move(data));
 }
 
+//===----------------------------------------------------------------------===//
+// Known numbers: Cast and scalar arithmetic on ints and floats
+//===----------------------------------------------------------------------===//
+
+/// Propagated tensors hold at most this many elements.
+static constexpr int64_t kMaxKnownElements = 4096;
+
+static bool isAbsent(Operation *op, unsigned index) {
+  return index >= op->getNumOperands() ||
+         llvm::isa<NoneType>(op->getOperand(index).getType());
+}
+
+static bool isModeledFloat(Type t) { return t && (t.isF32() || t.isF64()); }
+
+static bool isModeledInt(Type t) {
+  return t && t.isSignlessInteger() &&
+         (t.getIntOrFloatBitWidth() == 32 || t.getIntOrFloatBitWidth() == 64);
+}
+
+/// `x` rounded to the precision of the float type `elt`.
+static double roundTo(Type elt, double x) {
+  return elt.isF32() ? (double)(float)x : x;
+}
+
+/// Records `values` as the known values of result 0: floats rounded to the
+/// result's precision; integers (from a Cast) only if all are integral and in
+/// range, and not where data propagation already knows more (symbolic dims).
+static void setKnownNumbers(Operation *op, InferenceState &state,
+                            ArrayRef<double> values) {
+  InferenceState::Impl &impl = state.getImpl();
+  Value result = op->getResult(0);
+  Type elt = getElementTypeOf(result);
+  if (isModeledFloat(elt)) {
+    SmallVector<double> rounded;
+    for (double x : values)
+      rounded.push_back(roundTo(elt, x));
+    impl.setFloatData(result, std::move(rounded));
+    return;
+  }
+  if (!isModeledInt(elt) || impl.shapeData.count(result))
+    return;
+  double limit = elt.getIntOrFloatBitWidth() == 32 ? 0x1p31 : 0x1p63;
+  onnx::TensorShapeProto data;
+  for (double x : values) {
+    if (!std::isfinite(x) || x >= limit || x < -limit)
+      return;
+    data.add_dim()->set_dim_value((int64_t)std::trunc(x));
+  }
+  impl.setShapeData(result, std::move(data));
+}
+
+/// The known operand values of an elementwise op, each broadcast to the
+/// element count of its static result: an operand holds one element or has
+/// the result's shape. Nullopt if any is unknown.
+static std::optional<SmallVector<SmallVector<double>>>
+getElementwiseOperands(Operation *op, InferenceState &state, size_t &count) {
+  auto resType = llvm::dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!resType || !resType.hasStaticShape() ||
+      resType.getNumElements() > kMaxKnownElements)
+    return std::nullopt;
+  count = resType.getNumElements();
+  SmallVector<SmallVector<double>> operands;
+  for (Value v : op->getOperands()) {
+    auto type = llvm::dyn_cast<RankedTensorType>(v.getType());
+    std::optional<SmallVector<double>> values =
+        state.getImpl().getKnownNumbers(v);
+    if (!type || !values)
+      return std::nullopt;
+    if (values->size() == 1)
+      values->resize(count, values->front());
+    else if (type.getShape() != resType.getShape() || values->size() != count)
+      return std::nullopt;
+    operands.push_back(std::move(*values));
+  }
+  return operands;
+}
+
+/// Float arithmetic of known values, rounded to the result's precision as
+/// it goes; Cast of known ints and floats to any modeled type.
+static void propagateNumbers(Operation *op, InferenceState &state) {
+  StringRef name = op->getName().getStringRef();
+  Type elt = getElementTypeOf(op->getResult(0));
+  size_t count = 0;
+  if (name == "onnx.Cast") {
+    auto in = getElementwiseOperands(op, state, count);
+    if (in)
+      setKnownNumbers(op, state, (*in)[0]);
+    return;
+  }
+  if (!isModeledFloat(elt))
+    return;
+  using Unary = double (*)(double);
+  using Binary = double (*)(double, double);
+  Unary unary =
+      llvm::StringSwitch<Unary>(name)
+          .Case("onnx.Neg", [](double a) { return -a; })
+          .Case("onnx.Abs", [](double a) { return std::fabs(a); })
+          .Case("onnx.Ceil", [](double a) { return std::ceil(a); })
+          .Case("onnx.Floor", [](double a) { return std::floor(a); })
+          .Case("onnx.Relu", [](double a) { return std::fmax(a, 0.); })
+          .Case("onnx.Sqrt", [](double a) { return std::sqrt(a); })
+          .Default(nullptr);
+  // Max and Min are variadic: they fold over all operands.
+  Binary binary =
+      llvm::StringSwitch<Binary>(name)
+          .Case("onnx.Add", [](double a, double b) { return a + b; })
+          .Case("onnx.Sub", [](double a, double b) { return a - b; })
+          .Case("onnx.Mul", [](double a, double b) { return a * b; })
+          .Case("onnx.Div", [](double a, double b) { return a / b; })
+          .Case("onnx.Max", [](double a, double b) { return std::fmax(a, b); })
+          .Case("onnx.Min", [](double a, double b) { return std::fmin(a, b); })
+          .Default(nullptr);
+  if ((!unary && !binary) || op->getNumOperands() == 0 ||
+      (unary && op->getNumOperands() != 1))
+    return;
+  auto in = getElementwiseOperands(op, state, count);
+  if (!in)
+    return;
+  SmallVector<double> out = (*in)[0];
+  for (size_t i = 0; i < count; ++i) {
+    if (unary)
+      out[i] = roundTo(elt, unary(out[i]));
+    for (size_t j = 1; j < in->size(); ++j)
+      out[i] = roundTo(elt, binary(out[i], (*in)[j][i]));
+  }
+  setKnownNumbers(op, state, out);
+}
+
+/// Range of known start, limit and delta: max(ceil((limit - start) / delta),
+/// 0) elements (the difference in the element type, the quotient in double,
+/// as the ONNX reference does); known int values are propagated.
+static LogicalResult refineRange(Operation *op, InferenceState &state) {
+  if (op->getNumOperands() != 3)
+    return success();
+  InferenceState::Impl &impl = state.getImpl();
+  Type elt = getElementTypeOf(op->getResult(0));
+  int64_t count;
+  if (isModeledInt(elt)) {
+    auto start = impl.getKnownInts(op->getOperand(0));
+    auto limit = impl.getKnownInts(op->getOperand(1));
+    auto delta = impl.getKnownInts(op->getOperand(2));
+    if (!start || !limit || !delta || start->size() != 1 ||
+        limit->size() != 1 || delta->size() != 1 || delta->front() == 0)
+      return success();
+    int64_t s = start->front(), l = limit->front(), d = delta->front();
+    if (std::abs(s) > (int64_t(1) << 61) || std::abs(l) > (int64_t(1) << 61))
+      return success();
+    int64_t diff = l - s;
+    count = diff / d;
+    if (diff % d != 0 && ((diff > 0) == (d > 0)))
+      ++count;
+    count = std::max<int64_t>(count, 0);
+    if (count <= kMaxKnownElements) {
+      onnx::TensorShapeProto data;
+      for (int64_t i = 0; i < count; ++i)
+        data.add_dim()->set_dim_value(s + i * d);
+      impl.setShapeData(op->getResult(0), std::move(data));
+    }
+  } else if (isModeledFloat(elt)) {
+    auto start = impl.getKnownNumbers(op->getOperand(0));
+    auto limit = impl.getKnownNumbers(op->getOperand(1));
+    auto delta = impl.getKnownNumbers(op->getOperand(2));
+    if (!start || !limit || !delta || start->size() != 1 ||
+        limit->size() != 1 || delta->size() != 1 || delta->front() == 0)
+      return success();
+    double n = std::ceil(roundTo(elt, limit->front() - start->front()) /
+                         delta->front());
+    if (!std::isfinite(n) || n > 0x1p62)
+      return success();
+    count = std::max<int64_t>((int64_t)n, 0);
+  } else {
+    return success();
+  }
+  return refineResult(op, 0, RankedTensorType::get({count}, elt));
+}
+
+/// Slice whose starts, ends, axes or steps are not all known keeps the rank
+/// of its data, and the dims its axes do not name.
+static LogicalResult refineSlice(Operation *op, InferenceState &state) {
+  RankedTensorType in = getRankedOperand(op, 0);
+  if (!in || !llvm::isa<UnrankedTensorType>(op->getResult(0).getType()))
+    return success();
+  SmallVector<SymDim> dims = getSymDims(in);
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> axes;
+  if (isAbsent(op, 3)) {
+    RankedTensorType starts = getRankedOperand(op, 1);
+    if (starts && starts.getRank() == 1 && starts.hasStaticShape() &&
+        starts.getDimSize(0) <= rank)
+      for (int64_t i = 0; i < starts.getDimSize(0); ++i)
+        axes.push_back(i);
+    else
+      for (int64_t i = 0; i < rank; ++i)
+        axes.push_back(i);
+  } else if (auto known = state.getImpl().getKnownInts(op->getOperand(3))) {
+    for (int64_t a : *known)
+      axes.push_back(a < 0 ? a + rank : a);
+  } else {
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  }
+  for (int64_t a : axes) {
+    // An invalid axis is libonnx's (or the runtime's) to report.
+    if (a < 0 || a >= rank)
+      return success();
+    dims[a] = SymDim();
+  }
+  return refineResult(op, 0, getSymTensorType(dims, in.getElementType()));
+}
+
 LogicalResult mlir::onnxc::refineWithShapeData(Operation *op,
                                                InferenceState &state) {
   StringRef name = op->getName().getStringRef();
+  if (op->getNumResults() == 1 && getElementTypeOf(op->getResult(0)))
+    propagateNumbers(op, state);
+  if (name == "onnx.Range")
+    return refineRange(op, state);
+  if (name == "onnx.Slice")
+    return refineSlice(op, state);
   if (name == "onnx.Reshape")
     return refineReshape(op, state);
   if (name == "onnx.Expand")
@@ -199,9 +418,13 @@ LogicalResult mlir::onnxc::refineWithShapeData(Operation *op,
   if (name == "onnx.Neg")
     propagateNeg(op, state);
   if (name == "onnx.Identity") {
-    if (const onnx::TensorShapeProto *d =
-            state.getImpl().getShapeData(op->getOperand(0)))
-      state.getImpl().setShapeData(op->getResult(0), *d);
+    InferenceState::Impl &impl = state.getImpl();
+    Value in = op->getOperand(0);
+    if (const onnx::TensorShapeProto *d = impl.getShapeData(in))
+      impl.setShapeData(op->getResult(0), *d);
+    else if (isModeledFloat(getElementTypeOf(in)))
+      if (auto values = impl.getKnownNumbers(in))
+        impl.setFloatData(op->getResult(0), std::move(*values));
     return success();
   }
   if (name == "onnx.Div")

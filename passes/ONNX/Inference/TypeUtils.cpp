@@ -147,6 +147,118 @@ LogicalResult mlir::onnxc::refineResult(Operation *op, unsigned index,
 }
 
 //===----------------------------------------------------------------------===//
+// Joins
+//===----------------------------------------------------------------------===//
+
+static Type generalizeImpl(Type t, unsigned depth) {
+  if (depth > kMaxTypeNesting)
+    return t;
+  if (auto tt = llvm::dyn_cast<TensorType>(t))
+    return UnrankedTensorType::get(tt.getElementType());
+  if (auto s = llvm::dyn_cast<ONNX::SeqType>(t))
+    return ONNX::SeqType::get(t.getContext(),
+                              generalizeImpl(s.getElementType(), depth + 1));
+  if (auto o = llvm::dyn_cast<ONNX::OptType>(t))
+    return ONNX::OptType::get(t.getContext(),
+                              generalizeImpl(o.getElementType(), depth + 1));
+  if (auto m = llvm::dyn_cast<ONNX::MapType>(t))
+    return ONNX::MapType::get(t.getContext(), m.getKeyType(),
+                              generalizeImpl(m.getValueType(), depth + 1));
+  return t;
+}
+
+Type mlir::onnxc::generalizeType(Type t) { return generalizeImpl(t, 0); }
+
+static FailureOr<Type> joinTensorTypes(TensorType a, TensorType b,
+                                       std::string &error) {
+  if (a.getElementType() != b.getElementType()) {
+    error = "element type " + typeToString(b.getElementType()) +
+            " differs from " + typeToString(a.getElementType());
+    return failure();
+  }
+  auto ar = llvm::dyn_cast<RankedTensorType>(a);
+  auto br = llvm::dyn_cast<RankedTensorType>(b);
+  if (!ar || !br || ar.getRank() != br.getRank())
+    return Type(UnrankedTensorType::get(a.getElementType()));
+  SmallVector<SymDim> dims;
+  for (unsigned i = 0; i < ar.getRank(); ++i) {
+    SymDim x = SymDim::of(ar, i), y = SymDim::of(br, i);
+    if (x.size == y.size && x.name == y.name)
+      dims.push_back(x);
+    else
+      dims.push_back(SymDim());
+  }
+  return Type(getSymTensorType(dims, a.getElementType()));
+}
+
+static FailureOr<Type> joinImpl(Type a, Type b, std::string &error,
+                                unsigned depth) {
+  if (depth > kMaxTypeNesting) {
+    error = "types are nested too deep";
+    return failure();
+  }
+  if (a == b)
+    return a;
+  if (llvm::isa<ONNX::UnknownType>(a))
+    return generalizeType(b);
+  if (llvm::isa<ONNX::UnknownType>(b))
+    return generalizeType(a);
+  auto conflict = [&]() -> FailureOr<Type> {
+    error = "type " + typeToString(b) + " differs from " + typeToString(a);
+    return failure();
+  };
+  // A plain T is a present optional<T> (Loop-16 bodies may yield one for an
+  // optional carried value).
+  auto ao = llvm::dyn_cast<ONNX::OptType>(a);
+  auto bo = llvm::dyn_cast<ONNX::OptType>(b);
+  if ((ao != nullptr) != (bo != nullptr)) {
+    FailureOr<Type> e = ao ? joinImpl(ao.getElementType(), b, error, depth + 1)
+                           : joinImpl(a, bo.getElementType(), error, depth + 1);
+    if (failed(e))
+      return failure();
+    return Type(ONNX::OptType::get(a.getContext(), *e));
+  }
+  if (auto at = llvm::dyn_cast<TensorType>(a)) {
+    auto bt = llvm::dyn_cast<TensorType>(b);
+    if (!bt)
+      return conflict();
+    return joinTensorTypes(at, bt, error);
+  }
+  if (auto as = llvm::dyn_cast<ONNX::SeqType>(a)) {
+    auto bs = llvm::dyn_cast<ONNX::SeqType>(b);
+    if (!bs)
+      return conflict();
+    FailureOr<Type> e =
+        joinImpl(as.getElementType(), bs.getElementType(), error, depth + 1);
+    if (failed(e))
+      return failure();
+    return Type(ONNX::SeqType::get(a.getContext(), *e));
+  }
+  if (ao) {
+    FailureOr<Type> e =
+        joinImpl(ao.getElementType(), bo.getElementType(), error, depth + 1);
+    if (failed(e))
+      return failure();
+    return Type(ONNX::OptType::get(a.getContext(), *e));
+  }
+  if (auto am = llvm::dyn_cast<ONNX::MapType>(a)) {
+    auto bm = llvm::dyn_cast<ONNX::MapType>(b);
+    if (!bm || am.getKeyType() != bm.getKeyType())
+      return conflict();
+    FailureOr<Type> v =
+        joinImpl(am.getValueType(), bm.getValueType(), error, depth + 1);
+    if (failed(v))
+      return failure();
+    return Type(ONNX::MapType::get(a.getContext(), am.getKeyType(), *v));
+  }
+  return conflict();
+}
+
+FailureOr<Type> mlir::onnxc::joinTypes(Type a, Type b, std::string &error) {
+  return joinImpl(a, b, error, 0);
+}
+
+//===----------------------------------------------------------------------===//
 // Symbolic shapes
 //===----------------------------------------------------------------------===//
 

@@ -66,7 +66,11 @@ typedef enum onnxc_dtype {
  * Outputs: the model fills everything. When `owner` is non-null the model
  * allocated `data`: release it with onnxc_tensor_release. When the caller
  * sets `data` (and shape, rank, dtype) on an output before the call, the
- * model writes the result there instead, if the shapes match exactly.
+ * model writes the result there instead, if the shapes match exactly
+ * (else ONNXC_ERROR_SHAPE). An output whose `data` is NULL before the call
+ * is model-allocated: zero the outputs array (or set data = NULL) first.
+ * After a failed call, model-allocated outputs have data = owner = NULL.
+ * Zero-element tensors may have any `data` pointer; it is never read.
  */
 typedef struct onnxc_tensor {
   void *data;
@@ -102,13 +106,17 @@ size_t onnxc_dtype_size(int32_t dtype);
 /** A static string naming `status`. */
 const char *onnxc_status_string(onnxc_status status);
 
-/** The message of the last failed call on this thread ("" if none). */
+/** The message of the last failed call on this thread ("" if none); a
+ * successful call leaves it as it was. Valid until the thread's next
+ * failed call. */
 const char *onnxc_last_error(void);
 
 /** Frees an output the model allocated; no-op for caller-owned data. */
 void onnxc_tensor_release(onnxc_tensor *tensor);
 
-/** Number of elements of `tensor` (product of its shape). */
+/** Number of elements of `tensor` (product of its shape); -1 if `tensor` is
+ * null, its rank is outside [0, ONNXC_MAX_RANK], a dim is negative or the
+ * product overflows. */
 int64_t onnxc_tensor_numel(const onnxc_tensor *tensor);
 
 #ifdef __cplusplus

@@ -39,7 +39,10 @@ typedef void (*onnxc_invoke_fn)(void **args);
  * symbolic dims equal wherever the same symbol appears) before touching any
  * data, builds the memref descriptors, calls `invoke` and fills `outputs`.
  * A check that fails inside the model (onnxc_rt_fail) returns
- * ONNXC_ERROR_RUNTIME; the model's temporary buffers of that call leak.
+ * `code` when it is an error status (1..5), else ONNXC_ERROR_RUNTIME, with
+ * the message; the model's temporary buffers of that call leak.
+ * Checks of the model's results: an output dim that differs from a static
+ * dim of `info` or from an input symbol's value is ONNXC_ERROR_RUNTIME.
  */
 onnxc_status onnxc_run_model(const onnxc_model_info *info,
                              onnxc_invoke_fn invoke,
@@ -48,7 +51,15 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
 
 /**
  * Called by generated code when a run-time check fails (code is an
- * onnxc_status). Does not return: control goes back to onnxc_run_model.
+ * onnxc_status; `message` may be NULL). Does not return: control goes back
+ * to the innermost onnxc_run_model of this thread. Outside a run it prints
+ * the message to stderr and aborts.
+ *
+ * Linking: a model library keeps the runtime's symbols exported (no
+ * -Bsymbolic, no --exclude-libs). Several model libraries in one process
+ * then bind to one copy of the runtime, so onnxc_last_error() is right
+ * whichever library failed; tools that dlopen a library RTLD_LOCAL look up
+ * its own onnxc_last_error with dlsym.
  */
 void onnxc_rt_fail(int32_t code, const char *message);
 

@@ -1,47 +1,47 @@
-// RUN: %onnxc-opt --mlir-very-unsafe-disable-verifier-on-parsing --onnx-shape-inference --split-input-file --verify-diagnostics %s
+// RUN: %onnxc-opt --onnx-shape-inference --split-input-file --verify-diagnostics %s
 //
 // Ops that violate ONNX semantics: errors from libonnx's inference functions
 // (prefix stripped), from onnxc's rules, and from merging inferred types into
 // declared ones.
 
-func.func @matmul_inner_dims(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> !onnx.unknown {
+func.func @matmul_inner_dims(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<*xf32> {
   // expected-error @+1 {{'onnx.MatMul' op Incompatible dimensions for matrix multiplication}}
-  %0 = "onnx.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<4x5xf32>) -> !onnx.unknown
-  return %0 : !onnx.unknown
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
 }
 
 // -----
 
-func.func @reshape_infer_impossible(%x: tensor<2x3xf32>) -> !onnx.unknown {
-  %s = "onnx.Constant"() {value = dense<[4, -1]> : tensor<2xi64>} : () -> !onnx.unknown
+func.func @reshape_infer_impossible(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %s = "onnx.Constant"() {value = dense<[4, -1]> : tensor<2xi64>} : () -> tensor<2xi64>
   // expected-error @+1 {{Dimension could not be inferred: incompatible shapes}}
-  %0 = "onnx.Reshape"(%x, %s) : (tensor<2x3xf32>, !onnx.unknown) -> !onnx.unknown
-  return %0 : !onnx.unknown
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
 }
 
 // -----
 
-func.func @reshape_element_count(%x: tensor<2x3xf32>) -> !onnx.unknown {
-  %s = "onnx.Constant"() {value = dense<[4, 2]> : tensor<2xi64>} : () -> !onnx.unknown
+func.func @reshape_element_count(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %s = "onnx.Constant"() {value = dense<[4, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
   // expected-error @+1 {{cannot reshape 6 elements into a shape of 8 elements}}
-  %0 = "onnx.Reshape"(%x, %s) : (tensor<2x3xf32>, !onnx.unknown) -> !onnx.unknown
-  return %0 : !onnx.unknown
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
 }
 
 // -----
 
-func.func @concat_mismatch(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) -> !onnx.unknown {
+func.func @concat_mismatch(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) -> tensor<*xf32> {
   // expected-error @+1 {{Can't merge shape info. Both source and target dimension have values but they differ}}
-  %0 = "onnx.Concat"(%a, %b) {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2x4xf32>) -> !onnx.unknown
-  return %0 : !onnx.unknown
+  %0 = "onnx.Concat"(%a, %b) {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
 }
 
 // -----
 
-func.func @broadcast_mismatch(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> !onnx.unknown {
+func.func @broadcast_mismatch(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tensor<*xf32> {
   // expected-error @+1 {{'onnx.Add' op Incompatible dimensions}}
-  %0 = "onnx.Add"(%a, %b) : (tensor<2x3xf32>, tensor<4xf32>) -> !onnx.unknown
-  return %0 : !onnx.unknown
+  %0 = "onnx.Add"(%a, %b) : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
 }
 
 // -----
@@ -62,43 +62,84 @@ func.func @rank_conflict(%a: tensor<2x3xf32>) -> tensor<2xf32> {
 
 // -----
 
-func.func @split_too_many_chunks(%x: tensor<5xf32>) -> !onnx.unknown {
+func.func @split_too_many_chunks(%x: tensor<5xf32>) -> tensor<*xf32> {
   %none = "onnx.NoValue"() : () -> none
   // expected-error @+1 {{cannot split dim 0 of size 5 into 4 chunks}}
-  %0:4 = "onnx.Split"(%x, %none) {num_outputs = 4 : i64} : (tensor<5xf32>, none) -> (!onnx.unknown, !onnx.unknown, !onnx.unknown, !onnx.unknown)
-  return %0#0 : !onnx.unknown
+  %0:4 = "onnx.Split"(%x, %none) {num_outputs = 4 : i64} : (tensor<5xf32>, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
 }
 
 // -----
 
-func.func @bitwise_broadcast(%a: tensor<3xi32>, %b: tensor<4xi32>) -> !onnx.unknown {
+func.func @bitwise_broadcast(%a: tensor<3xi32>, %b: tensor<4xi32>) -> tensor<*xi32> {
   // expected-error @+1 {{incompatible dimensions 3 and 4 in broadcasting}}
-  %0 = "onnx.BitwiseOr"(%a, %b) : (tensor<3xi32>, tensor<4xi32>) -> !onnx.unknown
-  return %0 : !onnx.unknown
+  %0 = "onnx.BitwiseOr"(%a, %b) : (tensor<3xi32>, tensor<4xi32>) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
 }
 
 // -----
 
-func.func @if_branch_types(%c: tensor<i1>, %x: tensor<2x3xf32>, %y: tensor<2x3xi64>) -> !onnx.unknown {
+func.func @if_branch_types(%c: tensor<i1>, %x: tensor<2x3xf32>, %y: tensor<2x3xi64>) -> tensor<*xf32> {
   // expected-error @+1 {{Mismatched tensor element type}}
   %0 = "onnx.If"(%c) ({
     onnx.Yield %x : tensor<2x3xf32>
   }, {
     onnx.Yield %y : tensor<2x3xi64>
-  }) : (tensor<i1>) -> !onnx.unknown
-  return %0 : !onnx.unknown
+  }) : (tensor<i1>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
 }
 
 // -----
 
 // An error inside a branch is reported on the op in the branch.
-func.func @nested_error(%c: tensor<i1>, %a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> !onnx.unknown {
+func.func @nested_error(%c: tensor<i1>, %a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<*xf32> {
   %0 = "onnx.If"(%c) ({
     // expected-error @+1 {{Incompatible dimensions for matrix multiplication}}
-    %1 = "onnx.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<4x5xf32>) -> !onnx.unknown
-    onnx.Yield %1 : !onnx.unknown
+    %1 = "onnx.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<*xf32>
+    onnx.Yield %1 : tensor<*xf32>
   }, {
     onnx.Yield %a : tensor<2x3xf32>
-  }) : (tensor<i1>) -> !onnx.unknown
-  return %0 : !onnx.unknown
+  }) : (tensor<i1>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A loop-carried value must keep its element type.
+func.func @loop_carried_element_type(%m: tensor<i64>, %c: tensor<i1>, %v: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{'onnx.Loop' op loop-carried value #0 changes type in the body: element type i64 differs from f32}}
+  %0 = "onnx.Loop"(%m, %c, %v) ({
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %acc: tensor<*xf32>):
+    %1 = "onnx.Cast"(%acc) {to = 7 : i64} : (tensor<*xf32>) -> tensor<*xi64>
+    onnx.Yield %cond, %1 : tensor<i1>, tensor<*xi64>
+  }) : (tensor<i64>, tensor<i1>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A body input's declared type must cover the Loop's operand.
+func.func @loop_body_input_conflict(%m: tensor<i64>, %c: tensor<i1>, %v: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{'onnx.Loop' op body input #2: inferred type tensor<3xf32> conflicts with tensor<2xf32> in dim 0}}
+  %0 = "onnx.Loop"(%m, %c, %v) ({
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %acc: tensor<2xf32>):
+    onnx.Yield %cond, %acc : tensor<i1>, tensor<2xf32>
+  }) : (tensor<i64>, tensor<i1>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gradient_inputs(%a: tensor<2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{'onnx.training.Gradient' op has 1 inputs but 'xs' and 'zs' name 2 tensors}}
+  %0 = "onnx.training.Gradient"(%a) {xs = ["a", "b"], y = "c"} : (tensor<2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gradient_outputs(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{'onnx.training.Gradient' op has 1 outputs but 'xs' names 2 tensors}}
+  %0 = "onnx.training.Gradient"(%a, %b) {xs = ["a", "b"], y = "c"} : (tensor<2xf32>, tensor<2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
 }

@@ -1,17 +1,16 @@
-// RUN: %onnxc-opt --mlir-very-unsafe-disable-verifier-on-parsing --onnx-shape-inference --split-input-file --verify-diagnostics %s | FileCheck %s
+// RUN: %onnxc-opt --onnx-shape-inference --split-input-file --verify-diagnostics %s | FileCheck %s
 //
-// Results start as !onnx.unknown (as the importer creates them) or less
-// refined than their operands allow: the verifier cannot check the input, so
-// parsing does not verify it (the pass's output is verified).
+// Results start less refined than their operands allow (unranked, or with
+// dynamic dims): the pass refines them.
 
 // CHECK-LABEL: func.func @broadcast_named
 // CHECK-SAME: -> tensor<?x4x3xf32, #onnx.dims<["N"]>>
 // CHECK: "onnx.Add"{{.*}} -> tensor<?x4x3xf32, #onnx.dims<["N"]>>
 // CHECK: "onnx.Mul"{{.*}} -> tensor<?x4x3xf32, #onnx.dims<["N"]>>
-func.func @broadcast_named(%a: tensor<?x1x3xf32, #onnx.dims<["N"]>>, %b: tensor<4x1xf32>) -> !onnx.unknown {
-  %0 = "onnx.Add"(%a, %b) : (tensor<?x1x3xf32, #onnx.dims<["N"]>>, tensor<4x1xf32>) -> !onnx.unknown
-  %1 = "onnx.Mul"(%0, %a) : (!onnx.unknown, tensor<?x1x3xf32, #onnx.dims<["N"]>>) -> !onnx.unknown
-  return %1 : !onnx.unknown
+func.func @broadcast_named(%a: tensor<?x1x3xf32, #onnx.dims<["N"]>>, %b: tensor<4x1xf32>) -> tensor<*xf32> {
+  %0 = "onnx.Add"(%a, %b) : (tensor<?x1x3xf32, #onnx.dims<["N"]>>, tensor<4x1xf32>) -> tensor<*xf32>
+  %1 = "onnx.Mul"(%0, %a) : (tensor<*xf32>, tensor<?x1x3xf32, #onnx.dims<["N"]>>) -> tensor<*xf32>
+  return %1 : tensor<*xf32>
 }
 
 // -----
@@ -20,9 +19,9 @@ func.func @broadcast_named(%a: tensor<?x1x3xf32, #onnx.dims<["N"]>>, %b: tensor<
 // CHECK: "onnx.Conv"{{.*}} -> tensor<1x16x32x32xf32>
 // CHECK: "onnx.MaxPool"{{.*}} -> (tensor<1x16x16x16xf32>, none)
 func.func @conv_pool(%x: tensor<1x3x32x32xf32>, %w: tensor<16x3x3x3xf32>, %b: tensor<16xf32>) -> tensor<*xf32> {
-  %0 = "onnx.Conv"(%x, %w, %b) {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x32x32xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> !onnx.unknown
-  %1:2 = "onnx.MaxPool"(%0) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (!onnx.unknown) -> (!onnx.unknown, none)
-  return %1#0 : !onnx.unknown
+  %0 = "onnx.Conv"(%x, %w, %b) {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x32x32xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<*xf32>
+  %1:2 = "onnx.MaxPool"(%0) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<*xf32>) -> (tensor<*xf32>, none)
+  return %1#0 : tensor<*xf32>
 }
 
 // -----
@@ -34,16 +33,16 @@ func.func @conv_pool(%x: tensor<1x3x32x32xf32>, %w: tensor<16x3x3x3xf32>, %b: te
 // CHECK: "onnx.Unsqueeze"{{.*}} -> tensor<1xi64>
 // CHECK: "onnx.Concat"{{.*}} -> tensor<2xi64>
 // CHECK: "onnx.Reshape"{{.*}} -> tensor<2x12xf32>
-func.func @reshape_static_chain(%x: tensor<2x3x4xf32>) -> !onnx.unknown {
-  %s = "onnx.Shape"(%x) : (tensor<2x3x4xf32>) -> !onnx.unknown
-  %i = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> !onnx.unknown
-  %g = "onnx.Gather"(%s, %i) {axis = 0 : i64} : (!onnx.unknown, !onnx.unknown) -> !onnx.unknown
-  %ax = "onnx.Constant"() {value = dense<[0]> : tensor<1xi64>} : () -> !onnx.unknown
-  %u = "onnx.Unsqueeze"(%g, %ax) : (!onnx.unknown, !onnx.unknown) -> !onnx.unknown
-  %m = "onnx.Constant"() {value = dense<[-1]> : tensor<1xi64>} : () -> !onnx.unknown
-  %c = "onnx.Concat"(%u, %m) {axis = 0 : i64} : (!onnx.unknown, !onnx.unknown) -> !onnx.unknown
-  %r = "onnx.Reshape"(%x, %c) : (tensor<2x3x4xf32>, !onnx.unknown) -> !onnx.unknown
-  return %r : !onnx.unknown
+func.func @reshape_static_chain(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %s = "onnx.Shape"(%x) : (tensor<2x3x4xf32>) -> tensor<?xi64>
+  %i = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %g = "onnx.Gather"(%s, %i) {axis = 0 : i64} : (tensor<?xi64>, tensor<i64>) -> tensor<*xi64>
+  %ax = "onnx.Constant"() {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %u = "onnx.Unsqueeze"(%g, %ax) : (tensor<*xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %m = "onnx.Constant"() {value = dense<[-1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %c = "onnx.Concat"(%u, %m) {axis = 0 : i64} : (tensor<*xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %r = "onnx.Reshape"(%x, %c) : (tensor<2x3x4xf32>, tensor<*xi64>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
 }
 
 // -----
@@ -55,22 +54,22 @@ func.func @reshape_static_chain(%x: tensor<2x3x4xf32>) -> !onnx.unknown {
 // CHECK: "onnx.Slice"{{.*}} -> tensor<2xi64>
 // CHECK: "onnx.Expand"{{.*}} -> tensor<?x3x4xf32, #onnx.dims<["N"]>>
 // CHECK: "onnx.ConstantOfShape"{{.*}} -> tensor<?x3x4xf32, #onnx.dims<["N"]>>
-func.func @symbolic_chain(%x: tensor<?x3x4xf32, #onnx.dims<["N"]>>) -> (!onnx.unknown, !onnx.unknown, !onnx.unknown) {
-  %s = "onnx.Shape"(%x) : (tensor<?x3x4xf32, #onnx.dims<["N"]>>) -> !onnx.unknown
-  %i = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> !onnx.unknown
-  %g = "onnx.Gather"(%s, %i) {axis = 0 : i64} : (!onnx.unknown, !onnx.unknown) -> !onnx.unknown
-  %ax = "onnx.Constant"() {value = dense<[0]> : tensor<1xi64>} : () -> !onnx.unknown
-  %u = "onnx.Unsqueeze"(%g, %ax) : (!onnx.unknown, !onnx.unknown) -> !onnx.unknown
-  %m = "onnx.Constant"() {value = dense<[-1]> : tensor<1xi64>} : () -> !onnx.unknown
-  %c = "onnx.Concat"(%u, %m) {axis = 0 : i64} : (!onnx.unknown, !onnx.unknown) -> !onnx.unknown
-  %r = "onnx.Reshape"(%x, %c) : (tensor<?x3x4xf32, #onnx.dims<["N"]>>, !onnx.unknown) -> !onnx.unknown
-  %st = "onnx.Constant"() {value = dense<[1]> : tensor<1xi64>} : () -> !onnx.unknown
-  %en = "onnx.Constant"() {value = dense<[3]> : tensor<1xi64>} : () -> !onnx.unknown
-  %sl = "onnx.Slice"(%s, %st, %en, %ax, %st) : (!onnx.unknown, !onnx.unknown, !onnx.unknown, !onnx.unknown, !onnx.unknown) -> !onnx.unknown
-  %one = "onnx.Constant"() {value = dense<1.0> : tensor<1x1x1xf32>} : () -> !onnx.unknown
-  %e = "onnx.Expand"(%one, %s) : (!onnx.unknown, !onnx.unknown) -> !onnx.unknown
-  %z = "onnx.ConstantOfShape"(%s) : (!onnx.unknown) -> !onnx.unknown
-  return %r, %e, %z : !onnx.unknown, !onnx.unknown, !onnx.unknown
+func.func @symbolic_chain(%x: tensor<?x3x4xf32, #onnx.dims<["N"]>>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %s = "onnx.Shape"(%x) : (tensor<?x3x4xf32, #onnx.dims<["N"]>>) -> tensor<*xi64>
+  %i = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %g = "onnx.Gather"(%s, %i) {axis = 0 : i64} : (tensor<*xi64>, tensor<i64>) -> tensor<*xi64>
+  %ax = "onnx.Constant"() {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %u = "onnx.Unsqueeze"(%g, %ax) : (tensor<*xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %m = "onnx.Constant"() {value = dense<[-1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %c = "onnx.Concat"(%u, %m) {axis = 0 : i64} : (tensor<*xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %r = "onnx.Reshape"(%x, %c) : (tensor<?x3x4xf32, #onnx.dims<["N"]>>, tensor<*xi64>) -> tensor<*xf32>
+  %st = "onnx.Constant"() {value = dense<[1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %en = "onnx.Constant"() {value = dense<[3]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %sl = "onnx.Slice"(%s, %st, %en, %ax, %st) : (tensor<*xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
+  %e = "onnx.Expand"(%one, %s) : (tensor<1x1x1xf32>, tensor<*xi64>) -> tensor<*xf32>
+  %z = "onnx.ConstantOfShape"(%s) : (tensor<*xi64>) -> tensor<*xf32>
+  return %r, %e, %z : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
 
 // -----
@@ -80,13 +79,13 @@ func.func @symbolic_chain(%x: tensor<?x3x4xf32, #onnx.dims<["N"]>>) -> (!onnx.un
 // CHECK: "onnx.ReduceMean"{{.*}} -> tensor<2x1x5xf32>
 // CHECK: "onnx.ReduceMax"{{.*}} -> tensor<2x5xf32>
 // CHECK: "onnx.ReduceL2"{{.*}} -> tensor<1x1x1xf32>
-func.func @reduce_axes_input(%x: tensor<2x4x5xf32>) -> (!onnx.unknown, !onnx.unknown, !onnx.unknown) {
-  %ax = "onnx.Constant"() {value = dense<[1]> : tensor<1xi64>} : () -> !onnx.unknown
-  %0 = "onnx.ReduceMean"(%x, %ax) : (tensor<2x4x5xf32>, !onnx.unknown) -> !onnx.unknown
-  %1 = "onnx.ReduceMax"(%x, %ax) {keepdims = 0 : i64} : (tensor<2x4x5xf32>, !onnx.unknown) -> !onnx.unknown
+func.func @reduce_axes_input(%x: tensor<2x4x5xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %ax = "onnx.Constant"() {value = dense<[1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = "onnx.ReduceMean"(%x, %ax) : (tensor<2x4x5xf32>, tensor<1xi64>) -> tensor<*xf32>
+  %1 = "onnx.ReduceMax"(%x, %ax) {keepdims = 0 : i64} : (tensor<2x4x5xf32>, tensor<1xi64>) -> tensor<*xf32>
   %none = "onnx.NoValue"() : () -> none
-  %2 = "onnx.ReduceL2"(%x, %none) : (tensor<2x4x5xf32>, none) -> !onnx.unknown
-  return %0, %1, %2 : !onnx.unknown, !onnx.unknown, !onnx.unknown
+  %2 = "onnx.ReduceL2"(%x, %none) : (tensor<2x4x5xf32>, none) -> tensor<*xf32>
+  return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
 
 // -----
@@ -94,10 +93,10 @@ func.func @reduce_axes_input(%x: tensor<2x4x5xf32>) -> (!onnx.unknown, !onnx.unk
 // Split-18 with num_outputs: chunks of ceil(10 / 3) = 4, the last smaller.
 // CHECK-LABEL: func.func @split_uneven
 // CHECK: "onnx.Split"{{.*}} -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<2x2xf32>)
-func.func @split_uneven(%x: tensor<10x2xf32>) -> !onnx.unknown {
+func.func @split_uneven(%x: tensor<10x2xf32>) -> tensor<*xf32> {
   %none = "onnx.NoValue"() : () -> none
-  %0:3 = "onnx.Split"(%x, %none) {num_outputs = 3 : i64} : (tensor<10x2xf32>, none) -> (!onnx.unknown, !onnx.unknown, !onnx.unknown)
-  return %0#2 : !onnx.unknown
+  %0:3 = "onnx.Split"(%x, %none) {num_outputs = 3 : i64} : (tensor<10x2xf32>, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#2 : tensor<*xf32>
 }
 
 // -----
@@ -109,36 +108,37 @@ func.func @split_uneven(%x: tensor<10x2xf32>) -> !onnx.unknown {
 // CHECK: "onnx.Neg"{{.*}} -> tensor<2x3xf32>
 // CHECK: onnx.Yield {{.*}} : tensor<2x3xf32>
 // CHECK: }) : (tensor<i1>) -> tensor<2x3xf32>
-func.func @if_branches(%c: tensor<i1>, %x: tensor<2x3xf32>) -> !onnx.unknown {
+func.func @if_branches(%c: tensor<i1>, %x: tensor<2x3xf32>) -> tensor<*xf32> {
   %0 = "onnx.If"(%c) ({
-    %1 = "onnx.Relu"(%x) : (tensor<2x3xf32>) -> !onnx.unknown
-    onnx.Yield %1 : !onnx.unknown
+    %1 = "onnx.Relu"(%x) : (tensor<2x3xf32>) -> tensor<*xf32>
+    onnx.Yield %1 : tensor<*xf32>
   }, {
-    %2 = "onnx.Neg"(%x) : (tensor<2x3xf32>) -> !onnx.unknown
-    onnx.Yield %2 : !onnx.unknown
-  }) : (tensor<i1>) -> !onnx.unknown
-  return %0 : !onnx.unknown
+    %2 = "onnx.Neg"(%x) : (tensor<2x3xf32>) -> tensor<*xf32>
+    onnx.Yield %2 : tensor<*xf32>
+  }) : (tensor<i1>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
 }
 
 // -----
 
 // Loop body arguments (iteration number, condition, carried value) take their
-// types from the Loop's operands (libonnx drops the shape of carried values:
-// it may change across iterations); the scan output gets a leading dim.
+// types from the Loop's operands; a carried value whose type the body keeps
+// stays static (the fixed point is reached at once); the scan output gets a
+// leading dim (dynamic: the trip count is not known).
 // CHECK-LABEL: func.func @loop_body
 // CHECK: "onnx.Loop"
-// CHECK: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: tensor<*xf32>):
-// CHECK: "onnx.Add"{{.*}} -> tensor<*xf32>
+// CHECK: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: tensor<3xf32>):
+// CHECK: "onnx.Add"{{.*}} -> tensor<3xf32>
 // CHECK: "onnx.Identity"{{.*}} -> tensor<i1>
-// CHECK: }) : (tensor<i64>, tensor<i1>, tensor<3xf32>) -> (tensor<*xf32>, tensor<?x3xf32>)
-func.func @loop_body(%m: tensor<i64>, %c: tensor<i1>, %v: tensor<3xf32>, %d: tensor<3xf32>) -> !onnx.unknown {
+// CHECK: }) : (tensor<i64>, tensor<i1>, tensor<3xf32>) -> (tensor<3xf32>, tensor<?x3xf32>)
+func.func @loop_body(%m: tensor<i64>, %c: tensor<i1>, %v: tensor<3xf32>, %d: tensor<3xf32>) -> tensor<*xf32> {
   %0:2 = "onnx.Loop"(%m, %c, %v) ({
-  ^bb0(%i: tensor<i64>, %cond: !onnx.unknown, %acc: !onnx.unknown):
-    %1 = "onnx.Add"(%acc, %d) : (!onnx.unknown, tensor<3xf32>) -> !onnx.unknown
-    %2 = "onnx.Identity"(%cond) : (!onnx.unknown) -> !onnx.unknown
-    onnx.Yield %2, %1, %d : !onnx.unknown, !onnx.unknown, tensor<3xf32>
-  }) : (tensor<i64>, tensor<i1>, tensor<3xf32>) -> (!onnx.unknown, !onnx.unknown)
-  return %0#1 : !onnx.unknown
+  ^bb0(%i: tensor<i64>, %cond: tensor<*xi1>, %acc: tensor<*xf32>):
+    %1 = "onnx.Add"(%acc, %d) : (tensor<*xf32>, tensor<3xf32>) -> tensor<*xf32>
+    %2 = "onnx.Identity"(%cond) : (tensor<*xi1>) -> tensor<*xi1>
+    onnx.Yield %2, %1, %d : tensor<*xi1>, tensor<*xf32>, tensor<3xf32>
+  }) : (tensor<i64>, tensor<i1>, tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#1 : tensor<*xf32>
 }
 
 // -----
@@ -146,10 +146,10 @@ func.func @loop_body(%m: tensor<i64>, %c: tensor<i1>, %v: tensor<3xf32>, %d: ten
 // CHECK-LABEL: func.func @constant
 // CHECK: "onnx.Constant"() {{.*}} -> tensor<2x2xi32>
 // CHECK: "onnx.Cast"{{.*}} -> tensor<2x2xf32>
-func.func @constant() -> !onnx.unknown {
-  %0 = "onnx.Constant"() {value = dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>} : () -> !onnx.unknown
-  %1 = "onnx.Cast"(%0) {to = 1 : i64} : (!onnx.unknown) -> !onnx.unknown
-  return %1 : !onnx.unknown
+func.func @constant() -> tensor<*xf32> {
+  %0 = "onnx.Constant"() {value = dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>} : () -> tensor<*xi32>
+  %1 = "onnx.Cast"(%0) {to = 1 : i64} : (tensor<*xi32>) -> tensor<*xf32>
+  return %1 : tensor<*xf32>
 }
 
 // -----
@@ -170,13 +170,190 @@ func.func @refine_partial(%a: tensor<?x4xf32, #onnx.dims<["B"]>>, %b: tensor<4x5
 // CHECK: "onnx.Gelu"{{.*}} -> tensor<2x4xf32>
 // CHECK: "onnx.Pad"{{.*}} -> tensor<2x7xf32>
 // CHECK: "onnx.RegexFullMatch"{{.*}} -> tensor<3xi1>
-func.func @new_ops(%a: tensor<?x1xi32, #onnx.dims<["N"]>>, %b: tensor<4xi32>, %x: tensor<2x4xf32>, %s: tensor<3x!onnx.string>) -> (!onnx.unknown, !onnx.unknown, !onnx.unknown, !onnx.unknown) {
-  %0 = "onnx.BitwiseAnd"(%a, %b) : (tensor<?x1xi32, #onnx.dims<["N"]>>, tensor<4xi32>) -> !onnx.unknown
-  %1 = "onnx.Gelu"(%x) : (tensor<2x4xf32>) -> !onnx.unknown
-  %p = "onnx.Constant"() {value = dense<[1, 2]> : tensor<2xi64>} : () -> !onnx.unknown
-  %ax = "onnx.Constant"() {value = dense<[1]> : tensor<1xi64>} : () -> !onnx.unknown
+func.func @new_ops(%a: tensor<?x1xi32, #onnx.dims<["N"]>>, %b: tensor<4xi32>, %x: tensor<2x4xf32>, %s: tensor<3x!onnx.string>) -> (tensor<*xi32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi1>) {
+  %0 = "onnx.BitwiseAnd"(%a, %b) : (tensor<?x1xi32, #onnx.dims<["N"]>>, tensor<4xi32>) -> tensor<*xi32>
+  %1 = "onnx.Gelu"(%x) : (tensor<2x4xf32>) -> tensor<*xf32>
+  %p = "onnx.Constant"() {value = dense<[1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %ax = "onnx.Constant"() {value = dense<[1]> : tensor<1xi64>} : () -> tensor<1xi64>
   %none = "onnx.NoValue"() : () -> none
-  %2 = "onnx.Pad"(%x, %p, %none, %ax) : (tensor<2x4xf32>, !onnx.unknown, none, !onnx.unknown) -> !onnx.unknown
-  %3 = "onnx.RegexFullMatch"(%s) {pattern = "a.*"} : (tensor<3x!onnx.string>) -> !onnx.unknown
-  return %0, %1, %2, %3 : !onnx.unknown, !onnx.unknown, !onnx.unknown, !onnx.unknown
+  %2 = "onnx.Pad"(%x, %p, %none, %ax) : (tensor<2x4xf32>, tensor<2xi64>, none, tensor<1xi64>) -> tensor<*xf32>
+  %3 = "onnx.RegexFullMatch"(%s) {pattern = "a.*"} : (tensor<3x!onnx.string>) -> tensor<*xi1>
+  return %0, %1, %2, %3 : tensor<*xi32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi1>
+}
+
+// -----
+
+// Small float and int scalars computed from constants (Cast, Sub, Div) are
+// known: Range of known start, limit and delta is static,
+// max(ceil((limit - start) / delta), 0) elements; an int Range's values are
+// known too (here, a Reshape target).
+// CHECK-LABEL: func.func @range_computed_scalars
+// CHECK: "onnx.Cast"{{.*}} -> tensor<f32>
+// CHECK: "onnx.Sub"{{.*}} -> tensor<f32>
+// CHECK: "onnx.Div"{{.*}} -> tensor<f32>
+// CHECK: "onnx.Range"{{.*}} -> tensor<18xf32>
+// CHECK: "onnx.Range"{{.*}} -> tensor<0xf32>
+// CHECK: "onnx.Range"{{.*}} -> tensor<4xi64>
+// CHECK: "onnx.Range"{{.*}} -> tensor<3xi64>
+// CHECK: "onnx.Reshape"{{.*}} -> tensor<2x3x4xf32>
+func.func @range_computed_scalars(%x: tensor<24xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xi64>, tensor<*xf32>) {
+  %n = "onnx.Constant"() {value = dense<10> : tensor<i32>} : () -> tensor<i32>
+  %nf = "onnx.Cast"(%n) {to = 1 : i64} : (tensor<i32>) -> tensor<*xf32>
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %two = "onnx.Constant"() {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %zero = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %limit = "onnx.Sub"(%nf, %one) : (tensor<*xf32>, tensor<f32>) -> tensor<*xf32>
+  %delta = "onnx.Div"(%one, %two) : (tensor<f32>, tensor<f32>) -> tensor<*xf32>
+  %r0 = "onnx.Range"(%zero, %limit, %delta) : (tensor<f32>, tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  %r1 = "onnx.Range"(%limit, %one, %one) : (tensor<*xf32>, tensor<f32>, tensor<f32>) -> tensor<*xf32>
+  %i10 = "onnx.Constant"() {value = dense<10> : tensor<i64>} : () -> tensor<i64>
+  %i0 = "onnx.Constant"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>
+  %im3 = "onnx.Constant"() {value = dense<-3> : tensor<i64>} : () -> tensor<i64>
+  %r2 = "onnx.Range"(%i10, %i0, %im3) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<*xi64>
+  %i2 = "onnx.Constant"() {value = dense<2> : tensor<i64>} : () -> tensor<i64>
+  %i5 = "onnx.Constant"() {value = dense<5> : tensor<i64>} : () -> tensor<i64>
+  %i1 = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %r3 = "onnx.Range"(%i2, %i5, %i1) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<*xi64>
+  %y = "onnx.Reshape"(%x, %r3) : (tensor<24xf32>, tensor<*xi64>) -> tensor<*xf32>
+  return %r0, %r1, %r2, %y : tensor<*xf32>, tensor<*xf32>, tensor<*xi64>, tensor<*xf32>
+}
+
+// -----
+
+// Range of a value known only at run time stays dynamic.
+// CHECK-LABEL: func.func @range_runtime_limit
+// CHECK: "onnx.Range"{{.*}} -> tensor<?xf32>
+func.func @range_runtime_limit(%limit: tensor<f32>) -> tensor<*xf32> {
+  %zero = "onnx.Constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %one = "onnx.Constant"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  %r = "onnx.Range"(%zero, %limit, %one) : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
+
+// -----
+
+// Slice with starts and ends known only at run time keeps the rank of its
+// data, and the dims its axes do not name.
+// CHECK-LABEL: func.func @slice_ranked
+// CHECK: "onnx.Slice"{{.*}} -> tensor<?x4xf32>
+// CHECK: "onnx.Slice"{{.*}} -> tensor<5x?xf32>
+// CHECK: "onnx.Slice"{{.*}} -> tensor<?x?xf32>
+func.func @slice_ranked(%x: tensor<5x4xf32>, %s: tensor<1xi64>, %e: tensor<1xi64>, %a: tensor<1xi64>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %none = "onnx.NoValue"() : () -> none
+  %0 = "onnx.Slice"(%x, %s, %e, %none, %none) : (tensor<5x4xf32>, tensor<1xi64>, tensor<1xi64>, none, none) -> tensor<*xf32>
+  %ax = "onnx.Constant"() {value = dense<[-1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %1 = "onnx.Slice"(%x, %s, %e, %ax, %none) : (tensor<5x4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<*xf32>
+  %2 = "onnx.Slice"(%x, %s, %e, %a, %none) : (tensor<5x4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<*xf32>
+  return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+// Loop fixed point: a carried value that grows (Concat) gets a dynamic dim,
+// one that gains a dim (Unsqueeze) becomes unranked, one the body keeps stays
+// static. With a known trip count and no condition the scan output is
+// static.
+// CHECK-LABEL: func.func @loop_fixed_point
+// CHECK: "onnx.Loop"
+// CHECK: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: tensor<?xf32>, %{{.*}}: tensor<*xf32>, %{{.*}}: tensor<3xf32>):
+// CHECK: "onnx.Concat"{{.*}} -> tensor<?xf32>
+// CHECK: "onnx.Unsqueeze"{{.*}} -> tensor<*xf32>
+// CHECK: "onnx.Add"{{.*}} -> tensor<3xf32>
+// CHECK: }) : (tensor<i64>, none, tensor<1xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<?xf32>, tensor<*xf32>, tensor<3xf32>, tensor<5x3xf32>)
+func.func @loop_fixed_point(%v: tensor<1xf32>, %w: tensor<3xf32>, %d: tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %m = "onnx.Constant"() {value = dense<5> : tensor<i64>} : () -> tensor<i64>
+  %none = "onnx.NoValue"() : () -> none
+  %0:4 = "onnx.Loop"(%m, %none, %v, %w, %d) ({
+  ^bb0(%i: tensor<*xi64>, %cond: tensor<*xi1>, %grow: tensor<*xf32>, %rank: tensor<*xf32>, %keep: tensor<*xf32>):
+    %1 = "onnx.Concat"(%grow, %grow) {axis = 0 : i64} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+    %ax = "onnx.Constant"() {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>
+    %2 = "onnx.Unsqueeze"(%rank, %ax) : (tensor<*xf32>, tensor<1xi64>) -> tensor<*xf32>
+    %3 = "onnx.Add"(%keep, %d) : (tensor<*xf32>, tensor<3xf32>) -> tensor<*xf32>
+    onnx.Yield %cond, %1, %2, %3, %3 : tensor<*xi1>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+  }) : (tensor<i64>, none, tensor<1xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0, %0#1, %0#2, %0#3 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+// A Loop-16 body may yield a plain T for an optional carried value: the
+// carried value stays optional (the join of optional<T> and U is
+// optional<T join U>), the result is the body's T.
+// CHECK-LABEL: func.func @loop_optional_carried
+// CHECK: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: !onnx.opt<tensor<?xf32>>):
+// CHECK: }) : (tensor<i64>, tensor<i1>, !onnx.opt<tensor<2xf32>>) -> tensor<?xf32>
+func.func @loop_optional_carried(%m: tensor<i64>, %c: tensor<i1>, %v: !onnx.opt<tensor<2xf32>>, %d: tensor<3xf32>) -> tensor<*xf32> {
+  %0 = "onnx.Loop"(%m, %c, %v) ({
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %acc: !onnx.opt<tensor<*xf32>>):
+    onnx.Yield %cond, %d : tensor<i1>, tensor<3xf32>
+  }) : (tensor<i64>, tensor<i1>, !onnx.opt<tensor<2xf32>>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Gradient: output i has the type of input i (the value of xs[i]).
+// CHECK-LABEL: func.func @gradient
+// CHECK: "onnx.training.Gradient"{{.*}} -> (tensor<2x3xf32>, tensor<3xf32>)
+// CHECK: "onnx.training.Gradient"{{.*}} -> tensor<2x3xf32>
+func.func @gradient(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %0:2 = "onnx.training.Gradient"(%a, %b) {xs = ["a", "b"], y = "c"} : (tensor<2x3xf32>, tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  %1 = "onnx.training.Gradient"(%a, %b) {xs = ["a"], zs = ["b"], y = "c"} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0#0, %0#1, %1 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+// Sequences built in ways inference follows keep the type of each element:
+// the sequence type is their join, SequenceAt at a known position gets its
+// element's type ([x, z, y]; erasing z leaves y last).
+// CHECK-LABEL: func.func @sequence_elements
+// CHECK: "onnx.SequenceInsert"{{.*}} -> !onnx.seq<tensor<2x3x4xf32>>
+// CHECK: "onnx.SequenceInsert"{{.*}} -> !onnx.seq<tensor<?x3x4xf32>>
+// CHECK: "onnx.SequenceInsert"{{.*}} -> !onnx.seq<tensor<?x3x4xf32>>
+// CHECK: "onnx.SequenceAt"{{.*}} -> tensor<1x3x4xf32>
+// CHECK: "onnx.SequenceAt"{{.*}} -> tensor<3x3x4xf32>
+// CHECK: "onnx.SequenceErase"{{.*}} -> !onnx.seq<tensor<?x3x4xf32>>
+// CHECK: "onnx.SequenceAt"{{.*}} -> tensor<1x3x4xf32>
+func.func @sequence_elements(%x: tensor<2x3x4xf32>, %y: tensor<1x3x4xf32>, %z: tensor<3x3x4xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %none = "onnx.NoValue"() : () -> none
+  %one = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %two = "onnx.Constant"() {value = dense<2> : tensor<i64>} : () -> tensor<i64>
+  %last = "onnx.Constant"() {value = dense<-1> : tensor<i64>} : () -> tensor<i64>
+  %s0 = "onnx.SequenceEmpty"() {dtype = 1 : i64} : () -> !onnx.seq<tensor<*xf32>>
+  %s1 = "onnx.SequenceInsert"(%s0, %x, %none) : (!onnx.seq<tensor<*xf32>>, tensor<2x3x4xf32>, none) -> !onnx.seq<tensor<*xf32>>
+  %s2 = "onnx.SequenceInsert"(%s1, %y, %none) : (!onnx.seq<tensor<*xf32>>, tensor<1x3x4xf32>, none) -> !onnx.seq<tensor<*xf32>>
+  %s3 = "onnx.SequenceInsert"(%s2, %z, %one) : (!onnx.seq<tensor<*xf32>>, tensor<3x3x4xf32>, tensor<i64>) -> !onnx.seq<tensor<*xf32>>
+  %a = "onnx.SequenceAt"(%s3, %two) : (!onnx.seq<tensor<*xf32>>, tensor<i64>) -> tensor<*xf32>
+  %b = "onnx.SequenceAt"(%s3, %one) : (!onnx.seq<tensor<*xf32>>, tensor<i64>) -> tensor<*xf32>
+  %s4 = "onnx.SequenceErase"(%s3, %one) : (!onnx.seq<tensor<*xf32>>, tensor<i64>) -> !onnx.seq<tensor<*xf32>>
+  %c = "onnx.SequenceAt"(%s4, %last) : (!onnx.seq<tensor<*xf32>>, tensor<i64>) -> tensor<*xf32>
+  return %a, %b, %c : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+// ConcatFromSequence of a sequence of known length: the elements' dims along
+// the axis add up (new_axis = 1 stacks them); SplitToSequence of known
+// sizes gives elements of known shapes.
+// CHECK-LABEL: func.func @sequence_concat
+// CHECK: "onnx.SequenceConstruct"{{.*}} -> !onnx.seq<tensor<2x3x4xf32>>
+// CHECK: "onnx.ConcatFromSequence"{{.*}} -> tensor<2x9x4xf32>
+// CHECK: "onnx.ConcatFromSequence"{{.*}} -> tensor<3x2x3x4xf32>
+// CHECK: "onnx.SplitToSequence"{{.*}} -> !onnx.seq<tensor<?x4xf32>>
+// CHECK: "onnx.SequenceLength"{{.*}} -> tensor<i64>
+// CHECK: "onnx.SequenceAt"{{.*}} -> tensor<2x4xf32>
+// CHECK: "onnx.ConcatFromSequence"{{.*}} -> tensor<6x4xf32>
+func.func @sequence_concat(%x: tensor<2x3x4xf32>, %w: tensor<6x4xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %s = "onnx.SequenceConstruct"(%x, %x, %x) : (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> !onnx.seq<tensor<*xf32>>
+  %0 = "onnx.ConcatFromSequence"(%s) {axis = 1 : i64} : (!onnx.seq<tensor<*xf32>>) -> tensor<*xf32>
+  %1 = "onnx.ConcatFromSequence"(%s) {axis = 0 : i64, new_axis = 1 : i64} : (!onnx.seq<tensor<*xf32>>) -> tensor<*xf32>
+  %four = "onnx.Constant"() {value = dense<4> : tensor<i64>} : () -> tensor<i64>
+  %t = "onnx.SplitToSequence"(%w, %four) : (tensor<6x4xf32>, tensor<i64>) -> !onnx.seq<tensor<*xf32>>
+  %n = "onnx.SequenceLength"(%t) : (!onnx.seq<tensor<*xf32>>) -> tensor<*xi64>
+  %one = "onnx.Constant"() {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %k = "onnx.Sub"(%n, %one) : (tensor<*xi64>, tensor<i64>) -> tensor<*xi64>
+  %2 = "onnx.SequenceAt"(%t, %k) : (!onnx.seq<tensor<*xf32>>, tensor<*xi64>) -> tensor<*xf32>
+  %3 = "onnx.ConcatFromSequence"(%t) {axis = 0 : i64} : (!onnx.seq<tensor<*xf32>>) -> tensor<*xf32>
+  return %0, %1, %2, %3 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }

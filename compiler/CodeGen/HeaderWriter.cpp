@@ -1,0 +1,453 @@
+//===- HeaderWriter.cpp - The generated model header M.h ------------------===//
+//
+// See HeaderWriter.h for what the header contains. Everything the header
+// declares carries the model's prefix M (or sits in the runtime section,
+// which has its own include guard), so headers of different models coexist.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/HeaderWriter.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::codegen;
+
+namespace {
+// runtime/include/onnxc/runtime.h, embedded by compiler/CodeGen/CMakeLists.txt.
+const char kRuntimeHeader[] =
+#include "compiler/CodeGen/RuntimeHeader.inc"
+    ;
+
+const char *dtypeConstant(int32_t dtype) {
+  switch (dtype) {
+  case 1:
+    return "ONNXC_DTYPE_FLOAT";
+  case 2:
+    return "ONNXC_DTYPE_UINT8";
+  case 3:
+    return "ONNXC_DTYPE_INT8";
+  case 4:
+    return "ONNXC_DTYPE_UINT16";
+  case 5:
+    return "ONNXC_DTYPE_INT16";
+  case 6:
+    return "ONNXC_DTYPE_INT32";
+  case 7:
+    return "ONNXC_DTYPE_INT64";
+  case 8:
+    return "ONNXC_DTYPE_STRING";
+  case 9:
+    return "ONNXC_DTYPE_BOOL";
+  case 10:
+    return "ONNXC_DTYPE_FLOAT16";
+  case 11:
+    return "ONNXC_DTYPE_DOUBLE";
+  case 12:
+    return "ONNXC_DTYPE_UINT32";
+  case 13:
+    return "ONNXC_DTYPE_UINT64";
+  case 14:
+    return "ONNXC_DTYPE_COMPLEX64";
+  case 15:
+    return "ONNXC_DTYPE_COMPLEX128";
+  case 16:
+    return "ONNXC_DTYPE_BFLOAT16";
+  default:
+    return "ONNXC_DTYPE_UNDEFINED";
+  }
+}
+
+const char *dtypeName(int32_t dtype) {
+  static const char *const names[] = {
+      "undefined", "float",  "uint8",     "int8",       "uint16",  "int16",
+      "int32",     "int64",  "string",    "bool",       "float16", "double",
+      "uint32",    "uint64", "complex64", "complex128", "bfloat16"};
+  return dtype >= 0 && dtype <= 16 ? names[dtype] : "unknown";
+}
+
+/// `s` as a C string literal: printable ASCII as is, everything else (and
+/// '?', which could start a trigraph) escaped.
+std::string cString(llvm::StringRef s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += (char)c;
+    } else if (c == '?') {
+      out += "\\?";
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += (char)c;
+    } else {
+      char buf[8];
+      snprintf(buf, sizeof buf, "\\%03o", (unsigned)c);
+      out += buf;
+    }
+  }
+  return out + "\"";
+}
+
+/// `s` safe inside a /* */ comment: no "*/", no control characters, no
+/// trigraphs or line splices.
+std::string commentText(llvm::StringRef s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = s[i];
+    if (c < 0x20 || c == 0x7f || c == '\\')
+      out += '.';
+    else if (c == '/' && !out.empty() && out.back() == '*')
+      out += " /";
+    else if (c == '?' && !out.empty() && out.back() == '?')
+      out += " ?";
+    else
+      out += (char)c;
+  }
+  return out;
+}
+
+/// "float[N, 4]" with the ONNX symbol names; "?" for data-dependent dims.
+std::string describe(const ModelSignature &sig, const ValueSignature &v) {
+  std::string s = dtypeName(v.dtype);
+  s += '[';
+  for (size_t d = 0; d < v.dims.size(); ++d) {
+    if (d)
+      s += ", ";
+    if (v.dims[d] >= 0)
+      s += std::to_string(v.dims[d]);
+    else if (v.symbols[d] >= 0)
+      s += sig.symbolNames[v.symbols[d]];
+    else
+      s += '?';
+  }
+  return commentText(s + ']');
+}
+
+/// True when the caller can size the output before the run: every dim is
+/// static or a symbol of the inputs.
+bool isCallerSized(const ModelSignature &sig, const ValueSignature &v) {
+  for (size_t d = 0; d < v.dims.size(); ++d)
+    if (v.dims[d] < 0 &&
+        (v.symbols[d] < 0 || !sig.symbolFromInput[v.symbols[d]]))
+      return false;
+  return true;
+}
+
+/// The element count of a caller-sized value as a C expression ("N * 3").
+std::string numelExpr(const ModelSignature &sig, const ValueSignature &v) {
+  int64_t constant = 1;
+  bool overflow = false;
+  std::vector<std::string> factors;
+  for (size_t d = 0; d < v.dims.size(); ++d) {
+    if (v.dims[d] >= 0) {
+      int64_t r;
+      overflow |= llvm::MulOverflow(constant, v.dims[d], r);
+      constant = r;
+    } else {
+      factors.push_back(sig.symbolCNames[v.symbols[d]]);
+    }
+  }
+  if (overflow)
+    return "(too many)";
+  if (constant != 1 || factors.empty())
+    factors.push_back(std::to_string(constant));
+  return llvm::join(factors, " * ");
+}
+
+/// A parameter of M_run_typed: its declaration and its doc line.
+struct Param {
+  std::string decl, name, doc;
+};
+
+std::vector<Param> typedParams(const ModelSignature &sig) {
+  std::vector<Param> params;
+  for (size_t s = 0; s < sig.symbolNames.size(); ++s)
+    if (sig.symbolFromInput[s])
+      params.push_back(
+          {"int64_t " + sig.symbolCNames[s], sig.symbolCNames[s],
+           "the symbolic dim '" + commentText(sig.symbolNames[s]) + "'"});
+  for (const ValueSignature &v : sig.inputs)
+    params.push_back(
+        {"const " + getCElementType(v.dtype).str() + " *" + v.cName, v.cName,
+         "input '" + commentText(v.onnxName) + "', " + describe(sig, v) + ": " +
+             numelExpr(sig, v) + " elements, read only"});
+  for (const ValueSignature &v : sig.outputs) {
+    if (isCallerSized(sig, v))
+      params.push_back({getCElementType(v.dtype).str() + " *" + v.cName,
+                        v.cName,
+                        "output '" + commentText(v.onnxName) + "', " +
+                            describe(sig, v) + ": " + numelExpr(sig, v) +
+                            " elements, written (NULL: computed and "
+                            "discarded)"});
+    else
+      params.push_back({"onnxc_tensor *" + v.cName, v.cName,
+                        "output '" + commentText(v.onnxName) + "', " +
+                            describe(sig, v) +
+                            ": data-dependent shape, allocated by the model; "
+                            "release with onnxc_tensor_release (NULL: "
+                            "discarded)"});
+  }
+  return params;
+}
+
+void writeValueMacros(llvm::raw_ostream &os, const ModelSignature &sig,
+                      const ValueSignature &v, const char *kind, size_t index) {
+  std::string p = sig.name + "_" + v.cName + "_";
+  os << "/* " << kind << " " << index << ": '" << commentText(v.onnxName)
+     << "', " << describe(sig, v) << " */\n";
+  os << "#define " << p << "NAME " << cString(v.onnxName) << "\n";
+  os << "#define " << p << "INDEX " << index << "\n";
+  os << "#define " << p << "DTYPE " << dtypeConstant(v.dtype) << "\n";
+  os << "#define " << p << "RANK " << v.dims.size() << "\n";
+  bool allStatic = true;
+  for (size_t d = 0; d < v.dims.size(); ++d) {
+    if (v.dims[d] >= 0)
+      os << "#define " << p << "DIM" << d << " " << v.dims[d] << "\n";
+    else
+      allStatic = false;
+  }
+  if (allStatic) {
+    std::string n = numelExpr(sig, v);
+    if (n != "(too many)")
+      os << "#define " << p << "NUMEL " << n << "\n";
+  }
+  os << "\n";
+}
+
+void writeTypedRun(llvm::raw_ostream &os, const ModelSignature &sig) {
+  const std::string &m = sig.name;
+  size_t numIn = sig.inputs.size(), numOut = sig.outputs.size();
+  std::vector<Param> params = typedParams(sig);
+
+  // The helper that fills one onnxc_tensor.
+  os << "/* Fills one onnxc_tensor of " << m << "_run_typed. */\n"
+     << "static inline void " << m
+     << "_set_tensor_(onnxc_tensor *t, const void *data, int32_t dtype,\n"
+     << "    int32_t rank, const int64_t *shape) {\n"
+     << "  int32_t d;\n"
+     << "  t->data = (void *)(uintptr_t)data;\n"
+     << "  t->rank = rank;\n"
+     << "  t->dtype = dtype;\n"
+     << "  t->owner = 0;\n"
+     << "  for (d = 0; d < ONNXC_MAX_RANK; ++d)\n"
+     << "    t->shape[d] = d < rank ? shape[d] : 0;\n"
+     << "}\n\n";
+
+  os << "/*\n * Runs the model on typed buffers (row-major, dense):\n";
+  for (const Param &p : params)
+    os << " *   " << p.name << ": " << p.doc << "\n";
+  os << " * Returns ONNXC_OK, or an error status and onnxc_last_error() says "
+        "why.\n */\n";
+  os << "static inline onnxc_status " << m << "_run_typed(";
+  if (params.empty())
+    os << "void";
+  for (size_t i = 0; i < params.size(); ++i)
+    os << (i ? ",\n    " : "") << params[i].decl;
+  os << ") {\n";
+  os << "  onnxc_tensor onnxc_in_[" << std::max<size_t>(numIn, 1) << "];\n";
+  os << "  onnxc_tensor onnxc_out_[" << std::max<size_t>(numOut, 1) << "];\n";
+  os << "  onnxc_status onnxc_status_;\n";
+
+  auto shapeArgs = [&](const ValueSignature &v) {
+    std::vector<std::string> dims;
+    for (size_t d = 0; d < v.dims.size(); ++d)
+      dims.push_back(v.dims[d] >= 0 ? std::to_string(v.dims[d])
+                                    : sig.symbolCNames[v.symbols[d]]);
+    return dims;
+  };
+  auto setTensor = [&](const char *array, size_t i, const ValueSignature &v,
+                       const std::string &data) {
+    std::vector<std::string> dims = shapeArgs(v);
+    if (dims.empty()) {
+      os << "  " << m << "_set_tensor_(&" << array << "[" << i << "], " << data
+         << ", " << dtypeConstant(v.dtype) << ", 0, 0);\n";
+      return;
+    }
+    os << "  {\n    const int64_t onnxc_shape_[" << dims.size() << "] = {"
+       << llvm::join(dims, ", ") << "};\n";
+    os << "    " << m << "_set_tensor_(&" << array << "[" << i << "], " << data
+       << ", " << dtypeConstant(v.dtype) << ", " << dims.size()
+       << ", onnxc_shape_);\n  }\n";
+  };
+  for (size_t i = 0; i < numIn; ++i)
+    setTensor("onnxc_in_", i, sig.inputs[i], sig.inputs[i].cName);
+  // Arrays are never empty; their unused element is initialized too.
+  if (numIn == 0)
+    os << "  " << m
+       << "_set_tensor_(&onnxc_in_[0], 0, ONNXC_DTYPE_UNDEFINED, 0, 0);\n";
+  if (numOut == 0)
+    os << "  " << m
+       << "_set_tensor_(&onnxc_out_[0], 0, ONNXC_DTYPE_UNDEFINED, 0, 0);\n";
+  for (size_t k = 0; k < numOut; ++k) {
+    const ValueSignature &v = sig.outputs[k];
+    if (isCallerSized(sig, v))
+      setTensor("onnxc_out_", k, v, v.cName);
+    else
+      os << "  " << m << "_set_tensor_(&onnxc_out_[" << k << "], 0, "
+         << dtypeConstant(v.dtype) << ", 0, 0);\n";
+  }
+  os << "  onnxc_status_ = " << m << "_run(onnxc_in_, " << numIn
+     << ", onnxc_out_, " << numOut << ");\n";
+  for (size_t k = 0; k < numOut; ++k) {
+    const ValueSignature &v = sig.outputs[k];
+    if (isCallerSized(sig, v)) {
+      os << "  onnxc_tensor_release(&onnxc_out_[" << k << "]);\n";
+    } else {
+      os << "  if (" << v.cName << ")\n    *" << v.cName << " = onnxc_out_["
+         << k << "];\n  else\n    onnxc_tensor_release(&onnxc_out_[" << k
+         << "]);\n";
+    }
+  }
+  os << "  return onnxc_status_;\n}\n\n";
+}
+
+void writeCxxWrapper(llvm::raw_ostream &os, const ModelSignature &sig) {
+  const std::string &m = sig.name;
+  std::vector<Param> params = typedParams(sig);
+  // A struct named like one of its members would declare a constructor.
+  std::string type = m;
+  if (llvm::is_contained(
+          {"info", "run", "run_typed", "kNumInputs", "kNumOutputs"}, m))
+    type += "_model";
+  os << "#ifdef __cplusplus\n"
+     << "namespace onnxc_model {\n"
+     << "/* Model '" << m << "': the C entry points as static members. */\n"
+     << "struct " << type << " {\n"
+     << "  static constexpr int32_t kNumInputs = " << sig.inputs.size() << ";\n"
+     << "  static constexpr int32_t kNumOutputs = " << sig.outputs.size()
+     << ";\n"
+     << "  static const onnxc_model_info *info() { return ::" << m
+     << "_info(); }\n"
+     << "  static onnxc_status run(const onnxc_tensor *inputs, int32_t "
+        "num_inputs,\n"
+     << "                          onnxc_tensor *outputs, int32_t num_outputs) "
+        "{\n"
+     << "    return ::" << m
+     << "_run(inputs, num_inputs, outputs, num_outputs);\n  }\n"
+     << "  static onnxc_status run_typed(";
+  for (size_t i = 0; i < params.size(); ++i)
+    os << (i ? ",\n      " : "") << params[i].decl;
+  os << ") {\n    return ::" << m << "_run_typed(";
+  for (size_t i = 0; i < params.size(); ++i)
+    os << (i ? ", " : "") << params[i].name;
+  os << ");\n  }\n};\n} // namespace onnxc_model\n#endif\n\n";
+}
+} // namespace
+
+llvm::StringRef codegen::getRuntimeHeaderText() {
+  return llvm::StringRef(kRuntimeHeader, sizeof(kRuntimeHeader) - 1);
+}
+
+llvm::StringRef codegen::getCElementType(int32_t dtype) {
+  switch (dtype) {
+  case 1:
+    return "float";
+  case 2:
+    return "uint8_t";
+  case 3:
+    return "int8_t";
+  case 4:
+    return "uint16_t";
+  case 5:
+    return "int16_t";
+  case 6:
+    return "int32_t";
+  case 7:
+    return "int64_t";
+  case 9:
+    return "uint8_t"; // bool: one byte, 0 or 1
+  case 10:
+    return "uint16_t"; // float16 bits
+  case 11:
+    return "double";
+  case 12:
+    return "uint32_t";
+  case 13:
+    return "uint64_t";
+  case 16:
+    return "uint16_t"; // bfloat16 bits
+  default:
+    return "void"; // complex: interleaved real, imaginary
+  }
+}
+
+std::string codegen::writeModelHeader(const ModelSignature &sig) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  const std::string &m = sig.name;
+  std::string guard = "ONNXC_MODEL_" + m + "_H";
+
+  os << "/*===- " << m << ".h - generated by onnxc; do not edit ";
+  os << "-----------------===*\n *\n";
+  os << " * Model '" << m << "': " << sig.inputs.size() << " input(s), "
+     << sig.outputs.size() << " output(s).\n";
+  for (size_t i = 0; i < sig.inputs.size(); ++i)
+    os << " *   input  " << i << "  " << sig.inputs[i].cName << "  '"
+       << commentText(sig.inputs[i].onnxName) << "'  "
+       << describe(sig, sig.inputs[i]) << "\n";
+  for (size_t k = 0; k < sig.outputs.size(); ++k)
+    os << " *   output " << k << "  " << sig.outputs[k].cName << "  '"
+       << commentText(sig.outputs[k].onnxName) << "'  "
+       << describe(sig, sig.outputs[k]) << "\n";
+  if (!sig.symbolNames.empty()) {
+    os << " * Symbolic dims:";
+    for (size_t s = 0; s < sig.symbolNames.size(); ++s)
+      os << (s ? "," : "") << " " << commentText(sig.symbolNames[s])
+         << (sig.symbolFromInput[s] ? " (set by the inputs)"
+                                    : " (data-dependent)");
+    os << "\n";
+  }
+  os << " *\n * Link with the model library " << m << ".so. Entry points:\n"
+     << " *   " << m << "_info()       what the model says about itself\n"
+     << " *   " << m << "_run()        tensors in, tensors out (onnxc_tensor)\n"
+     << " *   " << m << "_run_typed()  typed buffers (static inline)\n"
+     << " *===-------------------------------------------------------------"
+        "---------===*/\n";
+  os << "#ifndef " << guard << "\n#define " << guard << "\n\n";
+
+  os << "/*===- The onnxc runtime API (onnxc/runtime.h) ---------------------"
+        "------===*/\n";
+  os << getRuntimeHeaderText();
+  if (!getRuntimeHeaderText().ends_with("\n"))
+    os << "\n";
+  os << "/*===- Model '" << m
+     << "' ------------------------------------------"
+        "-----------===*/\n\n";
+
+  os << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  os << "#define " << m << "_NUM_INPUTS " << sig.inputs.size() << "\n";
+  os << "#define " << m << "_NUM_OUTPUTS " << sig.outputs.size() << "\n";
+  os << "#define " << m << "_NUM_SYMBOLS " << sig.symbolNames.size() << "\n\n";
+  for (size_t i = 0; i < sig.inputs.size(); ++i)
+    writeValueMacros(os, sig, sig.inputs[i], "Input", i);
+  for (size_t k = 0; k < sig.outputs.size(); ++k)
+    writeValueMacros(os, sig, sig.outputs[k], "Output", k);
+
+  os << "/* Exported by the model library. */\n";
+  os << "const onnxc_model_info *" << m << "_info(void);\n";
+  os << "onnxc_status " << m
+     << "_run(const onnxc_tensor *inputs, int32_t num_inputs,\n"
+     << "    onnxc_tensor *outputs, int32_t num_outputs);\n\n";
+  writeTypedRun(os, sig);
+  os << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n";
+  writeCxxWrapper(os, sig);
+  os << "#endif /* " << guard << " */\n";
+  return text;
+}
+
+LogicalResult codegen::emitHeaderFile(ModuleOp module,
+                                      llvm::StringRef modelName,
+                                      llvm::raw_ostream &os) {
+  auto func = module.lookupSymbol<func::FuncOp>("main_graph");
+  if (!func)
+    return module.emitError("no func.func @main_graph to take the model's "
+                            "signature from");
+  FailureOr<ModelSignature> sig = extractSignature(func, modelName);
+  if (failed(sig))
+    return failure();
+  os << writeModelHeader(*sig);
+  return success();
+}

@@ -1,0 +1,239 @@
+//===- ModelSignature.cpp - A model's inputs and outputs as C sees them ---===//
+//
+// Reads the signature of the onnx dialect's @main_graph: ONNX names (the
+// `onnx.name` argument and result attributes), dtypes, static dims and the
+// symbolic dims named by #onnx.dims, and derives unique C identifiers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CodeGen/ModelSignature.h"
+
+#include "dialects/ONNX/IR/ONNXDialect.h"
+#include "dialects/ONNX/Proto/ProtoBridge.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::codegen;
+
+namespace {
+/// Largest rank a tensor crossing the C API may have (ONNXC_MAX_RANK).
+constexpr unsigned kMaxRank = 16;
+
+/// C99/C11 and C++17 keywords, C++ alternative tokens, and names the C and
+/// C++ standard headers of the model header define as macros or types.
+bool isReservedWord(llvm::StringRef name) {
+  static const char *const words[] = {
+      // C
+      "auto", "break", "case", "char", "const", "continue", "default", "do",
+      "double", "else", "enum", "extern", "float", "for", "goto", "if",
+      "inline", "int", "long", "register", "restrict", "return", "short",
+      "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+      "unsigned", "void", "volatile", "while", "_Alignas", "_Alignof",
+      "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn",
+      "_Static_assert", "_Thread_local",
+      // C++
+      "alignas", "alignof", "asm", "bool", "catch", "char16_t", "char32_t",
+      "class", "const_cast", "constexpr", "decltype", "delete", "dynamic_cast",
+      "explicit", "export", "false", "friend", "mutable", "namespace", "new",
+      "noexcept", "nullptr", "operator", "private", "protected", "public",
+      "reinterpret_cast", "static_assert", "static_cast", "template", "this",
+      "thread_local", "throw", "true", "try", "typeid", "typename", "using",
+      "virtual", "wchar_t", "char8_t", "concept", "consteval", "constinit",
+      "co_await", "co_return", "co_yield", "requires", "and", "and_eq",
+      "bitand", "bitor", "compl", "not", "not_eq", "or", "or_eq", "xor",
+      "xor_eq",
+      // <stddef.h>, <stdint.h>, <stdbool.h>, common libc macros
+      "NULL", "offsetof", "size_t", "ptrdiff_t", "max_align_t", "wchar_t",
+      "errno", "assert", "EOF", "stdin", "stdout", "stderr", "main", "int8_t",
+      "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
+      "uint64_t", "intptr_t", "uintptr_t", "intmax_t", "uintmax_t"};
+  static const llvm::StringSet<> set = [] {
+    llvm::StringSet<> s;
+    for (const char *w : words)
+      s.insert(w);
+    return s;
+  }();
+  if (set.contains(name))
+    return true;
+  // The runtime's own names, and the <stdint.h> limit macros
+  // (INT8_MAX, UINT64_C, SIZE_MAX, ...).
+  if (name.starts_with("onnxc_") || name.starts_with("ONNXC_"))
+    return true;
+  static const char *const limitPrefixes[] = {
+      "INT", "UINT", "SIZE_", "PTRDIFF_", "SIG_ATOMIC_", "WCHAR_", "WINT_"};
+  bool upper = llvm::all_of(name, [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+  if (upper)
+    for (const char *p : limitPrefixes)
+      if (name.starts_with(p))
+        return true;
+  return false;
+}
+
+/// Hands out C identifiers, each once.
+class NameUniquer {
+public:
+  explicit NameUniquer(llvm::ArrayRef<llvm::StringRef> reserved) {
+    for (llvm::StringRef r : reserved)
+      used.insert(r);
+  }
+  std::string get(llvm::StringRef name) {
+    std::string base = sanitizeCIdentifier(name);
+    std::string candidate = base;
+    for (unsigned i = 1; used.contains(candidate) || isReservedWord(candidate);
+         ++i)
+      candidate = base + "_" + std::to_string(i);
+    used.insert(candidate);
+    return candidate;
+  }
+
+private:
+  llvm::StringSet<> used;
+};
+
+/// One graph input or output before symbol numbering.
+struct RawValue {
+  ValueSignature sig;
+  llvm::SmallVector<std::string> dimNames; ///< "" for static or unnamed
+};
+
+FailureOr<RawValue> readValue(func::FuncOp func, Type type,
+                              DictionaryAttr attrs, bool isInput,
+                              unsigned index) {
+  RawValue raw;
+  const char *kind = isInput ? "input" : "output";
+  auto nameAttr =
+      attrs ? llvm::dyn_cast_or_null<StringAttr>(attrs.get("onnx.name"))
+            : StringAttr();
+  raw.sig.onnxName = nameAttr ? nameAttr.getValue().str()
+                              : std::string(kind) + "_" + std::to_string(index);
+  auto tensor = llvm::dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return func.emitError()
+           << kind << " '" << raw.sig.onnxName << "' has the type " << type
+           << ", which has no C equivalent (only ranked "
+              "tensors cross the model's C API)";
+  int32_t dtype = proto::getDataType(tensor.getElementType());
+  // ONNX FLOAT (1) .. BFLOAT16 (16) except STRING (8): fixed-size elements.
+  bool supported = dtype >= 1 && dtype <= 16 && dtype != 8;
+  if (!supported)
+    return func.emitError()
+           << kind << " '" << raw.sig.onnxName << "' has the element type "
+           << tensor.getElementType()
+           << ", which the C runtime does not support";
+  if (tensor.getRank() > kMaxRank)
+    return func.emitError()
+           << kind << " '" << raw.sig.onnxName << "' has rank "
+           << tensor.getRank() << ", above the runtime's limit of " << kMaxRank;
+  raw.sig.dtype = dtype;
+  for (unsigned d = 0, e = tensor.getRank(); d < e; ++d) {
+    raw.sig.dims.push_back(tensor.isDynamicDim(d) ? -1 : tensor.getDimSize(d));
+    raw.dimNames.push_back(ONNX::getDimName(tensor, d).str());
+  }
+  return raw;
+}
+} // namespace
+
+std::string codegen::sanitizeCIdentifier(llvm::StringRef name) {
+  std::string out;
+  out.reserve(name.size() + 1);
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_';
+    out.push_back(ok ? c : '_');
+  }
+  if (out.empty() || (out[0] >= '0' && out[0] <= '9') || isReservedWord(out))
+    out.insert(out.begin(), '_');
+  return out;
+}
+
+FailureOr<ModelSignature> codegen::extractSignature(func::FuncOp func,
+                                                    llvm::StringRef modelName) {
+  if (!func)
+    return failure(); // the caller reports the missing @main_graph
+  ModelSignature sig;
+  sig.name = sanitizeCIdentifier(modelName);
+  FunctionType type = func.getFunctionType();
+
+  std::vector<RawValue> ins, outs;
+  for (unsigned i = 0, e = type.getNumInputs(); i < e; ++i) {
+    FailureOr<RawValue> v =
+        readValue(func, type.getInput(i), func.getArgAttrDict(i), true, i);
+    if (failed(v))
+      return failure();
+    ins.push_back(std::move(*v));
+  }
+  for (unsigned i = 0, e = type.getNumResults(); i < e; ++i) {
+    FailureOr<RawValue> v =
+        readValue(func, type.getResult(i), func.getResultAttrDict(i), false, i);
+    if (failed(v))
+      return failure();
+    outs.push_back(std::move(*v));
+  }
+
+  // Unnamed dynamic dims of inputs get a fresh name, distinct from every
+  // dim_param of the model.
+  llvm::StringSet<> named;
+  for (auto *values : {&ins, &outs})
+    for (RawValue &v : *values)
+      for (const std::string &n : v.dimNames)
+        if (!n.empty())
+          named.insert(n);
+  for (RawValue &v : ins)
+    for (unsigned d = 0; d < v.dimNames.size(); ++d) {
+      if (v.sig.dims[d] >= 0 || !v.dimNames[d].empty())
+        continue;
+      std::string base = v.sig.onnxName + "_dim" + std::to_string(d);
+      std::string fresh = base;
+      for (unsigned i = 1; named.contains(fresh); ++i)
+        fresh = base + "_" + std::to_string(i);
+      named.insert(fresh);
+      v.dimNames[d] = fresh;
+    }
+
+  // Number the symbols by first appearance, inputs first.
+  llvm::StringMap<int32_t> symbolIndex;
+  auto number = [&](RawValue &v, bool isInput) {
+    for (unsigned d = 0; d < v.dimNames.size(); ++d) {
+      int32_t s = -1;
+      if (v.sig.dims[d] < 0 && !v.dimNames[d].empty()) {
+        auto [it, inserted] = symbolIndex.try_emplace(
+            v.dimNames[d], (int32_t)sig.symbolNames.size());
+        if (inserted) {
+          sig.symbolNames.push_back(v.dimNames[d]);
+          sig.symbolFromInput.push_back(isInput);
+        }
+        s = it->second;
+      }
+      v.sig.symbols.push_back(s);
+    }
+  };
+  for (RawValue &v : ins)
+    number(v, true);
+  for (RawValue &v : outs)
+    number(v, false);
+
+  // C names: unique across inputs, outputs and symbols, since all of them
+  // become parameters of M_run_typed and parts of macro names. The locals of
+  // the generated functions are reserved.
+  NameUniquer uniquer({"onnxc_in_", "onnxc_out_", "onnxc_status_",
+                       "onnxc_shape_", "inputs", "outputs", "num_inputs",
+                       "num_outputs"});
+  for (RawValue &v : ins) {
+    v.sig.cName = uniquer.get(v.sig.onnxName);
+    sig.inputs.push_back(std::move(v.sig));
+  }
+  for (RawValue &v : outs) {
+    v.sig.cName = uniquer.get(v.sig.onnxName);
+    sig.outputs.push_back(std::move(v.sig));
+  }
+  for (const std::string &s : sig.symbolNames)
+    sig.symbolCNames.push_back(uniquer.get(s));
+  return sig;
+}

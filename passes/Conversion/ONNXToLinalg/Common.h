@@ -1,0 +1,166 @@
+//===- Common.h - Helpers shared by the onnx -> linalg patterns -*- C++ -*-===//
+//
+// Internal to ONNXToLinalg/. Values named `orig*` are the onnx operands and
+// results as the op holds them (onnx types: they carry the signedness);
+// the others are converted values (signless builtin tensors).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXC_PASSES_CONVERSION_ONNXTOLINALG_COMMON_H
+#define ONNXC_PASSES_CONVERSION_ONNXTOLINALG_COMMON_H
+
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <functional>
+#include <optional>
+
+namespace mlir::onnxc::linalg_conv {
+
+//===----------------------------------------------------------------------===//
+// Types and constants
+//===----------------------------------------------------------------------===//
+
+/// The element type of a (onnx) tensor value or type, or the type itself.
+Type getElementType(Type type);
+inline Type getElementType(Value value) {
+  return getElementType(value.getType());
+}
+
+/// True for an onnx unsigned integer element type (ui8..ui64). i1 is not.
+bool isUnsignedInt(Type onnxElementType);
+
+/// True for a float element type (f16, bf16, f32, f64).
+inline bool isFloat(Type t) { return isa<FloatType>(t); }
+
+/// `value` as a scalar constant of `type` (an integer or float type).
+Value createScalarConstant(OpBuilder &b, Location loc, Type type, double value);
+Value createIntConstant(OpBuilder &b, Location loc, Type type, int64_t value);
+Value createIndexConstant(OpBuilder &b, Location loc, int64_t value);
+
+/// Converts a scalar between two element types with onnx Cast semantics
+/// (`fromOnnx` gives the source signedness, `toOnnx` the target's).
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type fromOnnx,
+                    Type toOnnx);
+
+/// The constant integer contents of an (onnx or converted) value defined by
+/// onnx.Constant or arith.constant; std::nullopt when it is not constant.
+std::optional<SmallVector<int64_t>> getConstantInts(Value orig,
+                                                    Value converted = {});
+/// Same for a float constant.
+std::optional<SmallVector<double>> getConstantFloats(Value orig,
+                                                     Value converted = {});
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+/// The size of dim `dim` of the tensor `v` as an index value (a constant for
+/// static dims).
+Value getDimValue(OpBuilder &b, Location loc, Value v, int64_t dim);
+OpFoldResult getDimOFR(OpBuilder &b, Location loc, Value v, int64_t dim);
+
+/// A tensor.empty of `type` whose dynamic dims are the matching entries of
+/// `sizes` (one index value per dim of `type`; static ones are ignored).
+Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
+                  ArrayRef<Value> sizes);
+/// A tensor.empty with the dynamic dims taken from tensor `like`.
+Value createEmptyLike(OpBuilder &b, Location loc, RankedTensorType type,
+                      Value like);
+
+/// Normalizes a possibly negative axis into [0, rank).
+inline int64_t normalizeAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// Parallel iterator types.
+SmallVector<utils::IteratorType> parallelIterators(unsigned n);
+
+//===----------------------------------------------------------------------===//
+// Run-time checks
+//===----------------------------------------------------------------------===//
+
+/// Emits `if (!cond) onnxc_rt_fail(ONNXC_ERROR_RUNTIME, message)`, declaring
+/// onnxc_rt_fail and the message global in the module as needed.
+void emitRuntimeCheck(OpBuilder &b, Location loc, Value cond,
+                      StringRef message);
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops with numpy broadcasting
+//===----------------------------------------------------------------------===//
+
+/// What a scalar body builder gets: the scalar operands (a null Value for an
+/// absent optional operand), the onnx element types of the operands and the
+/// result (for signedness), and the converted result element type.
+struct ScalarContext {
+  OpBuilder &b;
+  Location loc;
+  Operation *op;
+  ValueRange args;
+  ArrayRef<Type> onnxTypes;
+  Type onnxResultType;
+  Type resultType;
+};
+using ScalarFn = std::function<Value(ScalarContext &)>;
+
+/// Builds a linalg.generic computing `fn` over the operands `inputs` (the
+/// converted operands; null entries for absent optionals), broadcast numpy
+/// style to `resultType`. `origInputs` (the onnx operands) and `origResult`
+/// supply the symbolic dim names: dims known equal use identity maps, static
+/// 1 dims broadcast with constant maps, and dynamic dims that may be 1 at run
+/// time are indexed through a select, with run-time checks that the dims
+/// broadcast. `resultSizes` (one per result dim, null for static ones), when
+/// given, are the result sizes (Expand: they come from its shape operand);
+/// every dynamic operand dim is then indexed through a select.
+Value buildElementwise(OpBuilder &b, Location loc, Operation *op,
+                       ArrayRef<Value> inputs, ArrayRef<Value> origInputs,
+                       Value origResult, RankedTensorType resultType,
+                       const ScalarFn &fn, ArrayRef<Value> resultSizes = {});
+
+/// The run-time size of every dynamic result dim (null for static dims) of a numpy broadcast of `inputs` to
+/// `resultType` (with the checks that the dims broadcast). Used by
+/// buildElementwise and by ops that broadcast batch dims (MatMul).
+SmallVector<Value> broadcastSizes(OpBuilder &b, Location loc,
+                                  ArrayRef<Value> inputs,
+                                  ArrayRef<Value> origInputs, Value origResult,
+                                  RankedTensorType resultType);
+
+//===----------------------------------------------------------------------===//
+// Pattern sets per category
+//===----------------------------------------------------------------------===//
+
+void populateTypeConversionPatterns(TypeConverter &tc,
+                                    RewritePatternSet &patterns);
+void populateElementwiseUnaryPatterns(TypeConverter &tc,
+                                      RewritePatternSet &patterns);
+void populateElementwiseBinaryPatterns(TypeConverter &tc,
+                                       RewritePatternSet &patterns);
+void populateMatMulPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+void populateReductionPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+void populateTensorPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+
+/// A pattern lowering the op `opName` to one broadcasting linalg.generic whose
+/// body `fn` builds; `check` (optional) rejects unsupported attribute values
+/// with an error on the op before anything is built; only the first
+/// `numInputs` operands are inputs.
+class ElementwiseLowering : public ConversionPattern {
+public:
+  using CheckFn = std::function<LogicalResult(Operation *)>;
+  ElementwiseLowering(TypeConverter &tc, MLIRContext *ctx, StringRef opName,
+                      ScalarFn fn, CheckFn check = nullptr,
+                      unsigned numInputs = ~0u);
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override;
+
+private:
+  ScalarFn fn;
+  CheckFn check;
+  /// Operands past this many are not elementwise inputs (CastLike's type).
+  unsigned numInputs;
+};
+
+} // namespace mlir::onnxc::linalg_conv
+
+#endif // ONNXC_PASSES_CONVERSION_ONNXTOLINALG_COMMON_H

@@ -1,0 +1,261 @@
+//===- ElementwiseBinary.cpp - Broadcasting n-ary onnx ops -> linalg ------===//
+//
+// Binary and variadic elementwise ops with numpy broadcasting (the
+// broadcasting itself is buildElementwise's): arithmetic, comparisons,
+// logic, bit ops, Pow, Mod, PRelu, Where and Clip. Integer semantics follow
+// the onnx element type: unsigned types use the unsigned arith ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+namespace {
+
+using arith::CmpFPredicate;
+using arith::CmpIPredicate;
+
+/// Builds one binary scalar op by element kind.
+struct BinaryKinds {
+  std::function<Value(OpBuilder &, Location, Value, Value)> f, si, ui;
+};
+
+template <typename FOp, typename SIOp, typename UIOp = SIOp>
+BinaryKinds kinds() {
+  return {[](OpBuilder &b, Location l, Value x, Value y) -> Value {
+            return FOp::create(b, l, x, y);
+          },
+          [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+            return SIOp::create(b, l, x, y);
+          },
+          [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+            return UIOp::create(b, l, x, y);
+          }};
+}
+
+Value applyKind(const BinaryKinds &k, ScalarContext &c, Type onnxType, Value x,
+                Value y) {
+  if (isFloat(x.getType()))
+    return k.f(c.b, c.loc, x, y);
+  if (isUnsignedInt(onnxType))
+    return k.ui(c.b, c.loc, x, y);
+  return k.si(c.b, c.loc, x, y);
+}
+
+/// Folds all (present) operands with `k`, left to right.
+ScalarFn foldAll(BinaryKinds k) {
+  return [k](ScalarContext &c) -> Value {
+    Value r = c.args[0];
+    for (Value v : c.args.drop_front())
+      r = applyKind(k, c, c.onnxTypes[0], r, v);
+    return r;
+  };
+}
+
+/// A comparison: float predicate, signed and unsigned integer predicates.
+ScalarFn compare(CmpFPredicate f, CmpIPredicate si, CmpIPredicate ui) {
+  return [=](ScalarContext &c) -> Value {
+    Value x = c.args[0], y = c.args[1];
+    if (isFloat(x.getType()))
+      return arith::CmpFOp::create(c.b, c.loc, f, x, y);
+    return arith::CmpIOp::create(c.b, c.loc,
+                                 isUnsignedInt(c.onnxTypes[0]) ? ui : si, x, y);
+  };
+}
+
+/// Computes `fn` in f32 when the operands are half floats.
+Value binaryInF32(ScalarContext &c, Value x, Value y,
+                  function_ref<Value(Value, Value)> fn) {
+  Type t = x.getType();
+  if (!t.isF16() && !t.isBF16())
+    return fn(x, y);
+  Type f32 = c.b.getF32Type();
+  Value r = fn(arith::ExtFOp::create(c.b, c.loc, f32, x),
+               arith::ExtFOp::create(c.b, c.loc, f32, y));
+  return arith::TruncFOp::create(c.b, c.loc, t, r);
+}
+
+} // namespace
+
+void mlir::onnxc::linalg_conv::populateElementwiseBinaryPatterns(
+    TypeConverter &tc, RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  auto add = [&](StringRef name, ScalarFn fn,
+                 ElementwiseLowering::CheckFn check = nullptr) {
+    patterns.add<ElementwiseLowering>(tc, ctx, name, std::move(fn),
+                                      std::move(check));
+  };
+
+  // Add, Sub, Mul: integers wrap around.
+  add(ONNX::AddOp::getOperationName(),
+      foldAll(kinds<arith::AddFOp, arith::AddIOp>()));
+  add(ONNX::SubOp::getOperationName(),
+      foldAll(kinds<arith::SubFOp, arith::SubIOp>()));
+  add(ONNX::MulOp::getOperationName(),
+      foldAll(kinds<arith::MulFOp, arith::MulIOp>()));
+  // Div: integer division truncates toward zero (C semantics).
+  add(ONNX::DivOp::getOperationName(),
+      foldAll(kinds<arith::DivFOp, arith::DivSIOp, arith::DivUIOp>()));
+  // Max, Min (variadic): NaN propagates, as numpy's maximum/minimum.
+  add(ONNX::MaxOp::getOperationName(),
+      foldAll(kinds<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp>()));
+  add(ONNX::MinOp::getOperationName(),
+      foldAll(kinds<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp>()));
+  // Sum (variadic).
+  add(ONNX::SumOp::getOperationName(),
+      foldAll(kinds<arith::AddFOp, arith::AddIOp>()));
+  // Mean (variadic): the sum divided by the operand count.
+  add(ONNX::MeanOp::getOperationName(), [](ScalarContext &c) -> Value {
+    Value r = c.args[0];
+    for (Value v : c.args.drop_front())
+      r = arith::AddFOp::create(c.b, c.loc, r, v);
+    Value n = createScalarConstant(c.b, c.loc, r.getType(), c.args.size());
+    return arith::DivFOp::create(c.b, c.loc, r, n);
+  });
+  // And, Or, Xor on bool; BitwiseAnd/Or/Xor on integers.
+  add(ONNX::AndOp::getOperationName(),
+      foldAll(kinds<arith::AndIOp, arith::AndIOp>()));
+  add(ONNX::OrOp::getOperationName(),
+      foldAll(kinds<arith::OrIOp, arith::OrIOp>()));
+  add(ONNX::XorOp::getOperationName(),
+      foldAll(kinds<arith::XOrIOp, arith::XOrIOp>()));
+  add(ONNX::BitwiseAndOp::getOperationName(),
+      foldAll(kinds<arith::AndIOp, arith::AndIOp>()));
+  add(ONNX::BitwiseOrOp::getOperationName(),
+      foldAll(kinds<arith::OrIOp, arith::OrIOp>()));
+  add(ONNX::BitwiseXorOp::getOperationName(),
+      foldAll(kinds<arith::XOrIOp, arith::XOrIOp>()));
+  // Comparisons (ordered for floats: NaN compares false).
+  add(ONNX::EqualOp::getOperationName(),
+      compare(CmpFPredicate::OEQ, CmpIPredicate::eq, CmpIPredicate::eq));
+  add(ONNX::LessOp::getOperationName(),
+      compare(CmpFPredicate::OLT, CmpIPredicate::slt, CmpIPredicate::ult));
+  add(ONNX::LessOrEqualOp::getOperationName(),
+      compare(CmpFPredicate::OLE, CmpIPredicate::sle, CmpIPredicate::ule));
+  add(ONNX::GreaterOp::getOperationName(),
+      compare(CmpFPredicate::OGT, CmpIPredicate::sgt, CmpIPredicate::ugt));
+  add(ONNX::GreaterOrEqualOp::getOperationName(),
+      compare(CmpFPredicate::OGE, CmpIPredicate::sge, CmpIPredicate::uge));
+
+  // Pow(X, Y): Y is converted to X's type for a float X; an integer X with
+  // an integer Y is exact integer exponentiation; an integer X with a float
+  // Y is computed in f64 and truncated back (numpy's result cast to X).
+  add(ONNX::PowOp::getOperationName(), [](ScalarContext &c) -> Value {
+    OpBuilder &b = c.b;
+    Location loc = c.loc;
+    Value x = c.args[0], y = c.args[1];
+    Type tx = c.onnxTypes[0], ty = c.onnxTypes[1];
+    if (isFloat(x.getType())) {
+      y = convertScalar(b, loc, y, ty, tx);
+      return binaryInF32(c, x, y, [&](Value a, Value e) -> Value {
+        return math::PowFOp::create(b, loc, a, e);
+      });
+    }
+    if (!isFloat(y.getType())) {
+      y = convertScalar(b, loc, y, ty, tx);
+      return math::IPowIOp::create(b, loc, x, y);
+    }
+    Type f64 = b.getF64Type();
+    Value r = math::PowFOp::create(b, loc, convertScalar(b, loc, x, tx, f64),
+                                   convertScalar(b, loc, y, ty, f64));
+    return convertScalar(b, loc, r, f64, tx);
+  });
+
+  // Mod: fmod = 1 is C fmod (the sign of the dividend); fmod = 0 is the
+  // integer modulo of Python (the sign of the divisor). The verifier rejects
+  // fmod = 0 on floats.
+  add(
+      ONNX::ModOp::getOperationName(),
+      [](ScalarContext &c) -> Value {
+        OpBuilder &b = c.b;
+        Location loc = c.loc;
+        Value x = c.args[0], y = c.args[1];
+        if (isFloat(x.getType()))
+          return binaryInF32(c, x, y, [&](Value p, Value q) -> Value {
+            return arith::RemFOp::create(b, loc, p, q);
+          });
+        if (isUnsignedInt(c.onnxTypes[0]))
+          return arith::RemUIOp::create(b, loc, x, y);
+        Value r = arith::RemSIOp::create(b, loc, x, y);
+        if (cast<ONNX::ModOp>(c.op).getFmod() == 1)
+          return r;
+        Value zero = createIntConstant(b, loc, x.getType(), 0);
+        Value nz = arith::CmpIOp::create(b, loc, CmpIPredicate::ne, r, zero);
+        Value rneg = arith::CmpIOp::create(b, loc, CmpIPredicate::slt, r, zero);
+        Value yneg = arith::CmpIOp::create(b, loc, CmpIPredicate::slt, y, zero);
+        Value differ = arith::XOrIOp::create(b, loc, rneg, yneg);
+        Value fix = arith::AndIOp::create(b, loc, nz, differ);
+        return arith::SelectOp::create(b, loc, fix,
+                                       arith::AddIOp::create(b, loc, r, y), r);
+      });
+
+  // BitShift: X << Y or X >> Y (unsigned); shifts by the bit width or more
+  // give 0.
+  add(
+      ONNX::BitShiftOp::getOperationName(),
+      [](ScalarContext &c) -> Value {
+        OpBuilder &b = c.b;
+        Location loc = c.loc;
+        Value x = c.args[0], y = c.args[1];
+        bool left = cast<ONNX::BitShiftOp>(c.op).getDirection() == "LEFT";
+        Value s = left ? Value(arith::ShLIOp::create(b, loc, x, y))
+                       : Value(arith::ShRUIOp::create(b, loc, x, y));
+        Value width = createIntConstant(b, loc, x.getType(),
+                                        x.getType().getIntOrFloatBitWidth());
+        Value big = arith::CmpIOp::create(b, loc, CmpIPredicate::uge, y, width);
+        return arith::SelectOp::create(
+            b, loc, big, createIntConstant(b, loc, x.getType(), 0), s);
+      },
+      [](Operation *op) -> LogicalResult {
+        StringRef d = cast<ONNX::BitShiftOp>(op).getDirection();
+        if (d != "LEFT" && d != "RIGHT")
+          return op->emitOpError("direction must be LEFT or RIGHT, not '")
+                 << d << "'";
+        return success();
+      });
+
+  // PRelu: x < 0 ? slope * x : x (slope broadcasts to x).
+  add(ONNX::PReluOp::getOperationName(), [](ScalarContext &c) -> Value {
+    OpBuilder &b = c.b;
+    Location loc = c.loc;
+    Value x = c.args[0], s = c.args[1];
+    if (isUnsignedInt(c.onnxTypes[0]))
+      return x;
+    Value zero = createScalarConstant(b, loc, x.getType(), 0);
+    Value neg, prod;
+    if (isFloat(x.getType())) {
+      neg = arith::CmpFOp::create(b, loc, CmpFPredicate::OLT, x, zero);
+      prod = arith::MulFOp::create(b, loc, s, x);
+    } else {
+      neg = arith::CmpIOp::create(b, loc, CmpIPredicate::slt, x, zero);
+      prod = arith::MulIOp::create(b, loc, s, x);
+    }
+    return arith::SelectOp::create(b, loc, neg, prod, x);
+  });
+
+  // Where: condition ? X : Y.
+  add(ONNX::WhereOp::getOperationName(), [](ScalarContext &c) -> Value {
+    return arith::SelectOp::create(c.b, c.loc, c.args[0], c.args[1],
+                                   c.args[2]);
+  });
+
+  // Clip: min(max(x, lo), hi) with absent bounds omitted (lo > hi gives hi).
+  add(ONNX::ClipOp::getOperationName(), [](ScalarContext &c) -> Value {
+    Value r = c.args[0];
+    if (c.args.size() > 1 && c.args[1])
+      r = applyKind(kinds<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp>(),
+                    c, c.onnxTypes[0], r, c.args[1]);
+    if (c.args.size() > 2 && c.args[2])
+      r = applyKind(kinds<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp>(),
+                    c, c.onnxTypes[0], r, c.args[2]);
+    return r;
+  });
+}

@@ -1,0 +1,376 @@
+//===- MatMul.cpp - MatMul, Gemm, MatMulInteger -> linalg -----------------===//
+//
+// Plain 2-D products become linalg.matmul (and equal-batch 3-D ones
+// linalg.batch_matmul) so that later tiling and vectorization see named
+// contractions; every other form (1-D operands, broadcast batch dims,
+// transposes, zero points) is one linalg.generic with a reduction loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+namespace {
+
+/// The loops of a numpy matmul: batch dims, then m (when A is at least 2-D),
+/// n (when B is at least 2-D), then the reduction dim k.
+struct MatmulLoops {
+  unsigned numLoops = 0;
+  SmallVector<AffineExpr> a, b, out;
+  std::optional<AffineExpr> m, n;
+};
+
+StringRef dimName(Value orig, int64_t dim) {
+  auto t = dyn_cast<RankedTensorType>(orig.getType());
+  if (!t || !t.isDynamicDim(dim))
+    return "";
+  return ONNX::getDimName(t, dim);
+}
+
+/// The indexing of A (optionally transposed, 2-D), B and the result.
+FailureOr<MatmulLoops> matmulLoops(Operation *op, Value origA, Value origB,
+                                   Value origY, bool transA = false,
+                                   bool transB = false) {
+  MLIRContext *ctx = op->getContext();
+  auto ta = cast<RankedTensorType>(origA.getType());
+  auto tb = cast<RankedTensorType>(origB.getType());
+  auto ty = cast<RankedTensorType>(origY.getType());
+  int64_t ra = ta.getRank(), rb = tb.getRank(), ry = ty.getRank();
+  int64_t nb = ry - (ra >= 2) - (rb >= 2);
+  if (nb < 0)
+    return op->emitOpError("result rank does not match the operands");
+  MatmulLoops l;
+  unsigned next = nb;
+  if (ra >= 2)
+    l.m = getAffineDimExpr(next++, ctx);
+  if (rb >= 2)
+    l.n = getAffineDimExpr(next++, ctx);
+  AffineExpr k = getAffineDimExpr(next++, ctx);
+  l.numLoops = next;
+  // Batch dims: aligned from the right with the result's batch dims.
+  auto batch = [&](Value orig, RankedTensorType t, int64_t rank,
+                   SmallVector<AffineExpr> &exprs) -> LogicalResult {
+    for (int64_t j = 0; j < rank - 2; ++j) {
+      int64_t d = j + nb - (rank - 2);
+      int64_t size = t.getDimSize(j), out = ty.getDimSize(d);
+      if (size == 1 && out != 1) {
+        exprs.push_back(getAffineConstantExpr(0, ctx));
+        continue;
+      }
+      if (t.isDynamicDim(j) && out != 1) {
+        StringRef name = dimName(orig, j);
+        Value other = orig == origA ? origB : origA;
+        auto to = cast<RankedTensorType>(other.getType());
+        int64_t jo = d - (nb - (to.getRank() - 2));
+        bool otherIsOne = to.getRank() < 2 || jo < 0 || to.getDimSize(jo) == 1;
+        bool sameName = !name.empty() && name == dimName(origY, d);
+        if (!otherIsOne && !sameName)
+          return op->emitOpError(
+              "dynamic batch dims that may broadcast are not supported");
+      }
+      exprs.push_back(getAffineDimExpr(d, ctx));
+    }
+    return success();
+  };
+  if (failed(batch(origA, ta, ra, l.a)) || failed(batch(origB, tb, rb, l.b)))
+    return failure();
+  if (ra >= 2) {
+    l.a.push_back(transA ? k : *l.m);
+    l.a.push_back(transA ? *l.m : k);
+  } else {
+    l.a.push_back(k);
+  }
+  if (rb >= 2) {
+    l.b.push_back(transB ? *l.n : k);
+    l.b.push_back(transB ? k : *l.n);
+  } else {
+    l.b.push_back(k);
+  }
+  for (int64_t d = 0; d < nb; ++d)
+    l.out.push_back(getAffineDimExpr(d, ctx));
+  if (l.m)
+    l.out.push_back(*l.m);
+  if (l.n)
+    l.out.push_back(*l.n);
+  return l;
+}
+
+/// The run-time sizes of the result of a contraction described by `l`.
+SmallVector<Value> resultSizes(OpBuilder &b, Location loc, Value a, Value bv,
+                               Value origA, Value origB, Value origY,
+                               RankedTensorType type, bool transA,
+                               bool transB) {
+  SmallVector<Value> sizes(type.getRank());
+  int64_t ra = cast<RankedTensorType>(a.getType()).getRank();
+  int64_t rb = cast<RankedTensorType>(bv.getType()).getRank();
+  int64_t nb = type.getRank() - (ra >= 2) - (rb >= 2);
+  for (int64_t d = 0; d < nb; ++d) {
+    if (!type.isDynamicDim(d))
+      continue;
+    // The batch dim comes from whichever operand has it not equal to 1.
+    int64_t ja = d - (nb - (ra - 2)), jb = d - (nb - (rb - 2));
+    Value from;
+    if (ra > 2 && ja >= 0 &&
+        cast<RankedTensorType>(a.getType()).getDimSize(ja) != 1)
+      from = tensor::DimOp::create(b, loc, a, ja);
+    else
+      from = tensor::DimOp::create(b, loc, bv, jb);
+    sizes[d] = from;
+  }
+  int64_t d = nb;
+  if (ra >= 2) {
+    if (type.isDynamicDim(d))
+      sizes[d] = tensor::DimOp::create(b, loc, a, transA ? ra - 1 : ra - 2);
+    ++d;
+  }
+  if (rb >= 2 && type.isDynamicDim(d))
+    sizes[d] = tensor::DimOp::create(b, loc, bv, transB ? rb - 2 : rb - 1);
+  return sizes;
+}
+
+Value zeroFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                 ArrayRef<Value> sizes) {
+  Value empty = createEmpty(b, loc, type, sizes);
+  Value zero = createScalarConstant(b, loc, type.getElementType(), 0);
+  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+}
+
+/// The contraction as a linalg.generic; `extra` operands (with maps over the
+/// same loops) are passed to `mulAdd`(a, b, extra..., acc).
+Value contraction(OpBuilder &b, Location loc, const MatmulLoops &l, Value a,
+                  Value bv, ArrayRef<Value> extra, ArrayRef<AffineMap> extraMaps,
+                  Value init,
+                  function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {AffineMap::get(l.numLoops, 0, l.a, ctx),
+                                 AffineMap::get(l.numLoops, 0, l.b, ctx)};
+  maps.append(extraMaps.begin(), extraMaps.end());
+  maps.push_back(AffineMap::get(l.numLoops, 0, l.out, ctx));
+  SmallVector<utils::IteratorType> iters = parallelIterators(l.numLoops);
+  iters.back() = utils::IteratorType::reduction;
+  SmallVector<Value> ins = {a, bv};
+  ins.append(extra.begin(), extra.end());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps,
+             iters,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, body(nb, nloc, args));
+             })
+      .getResult(0);
+}
+
+Value mulAdd(OpBuilder &b, Location loc, Value x, Value y, Value acc) {
+  if (isFloat(x.getType()))
+    return arith::AddFOp::create(b, loc, acc,
+                                 arith::MulFOp::create(b, loc, x, y));
+  return arith::AddIOp::create(b, loc, acc, arith::MulIOp::create(b, loc, x, y));
+}
+
+/// MatMul: numpy matmul (batch dims broadcast; a 1-D A is a row vector and a
+/// 1-D B a column vector, their unit dims dropped from the result).
+struct MatMulLowering : OpConversionPattern<ONNX::MatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getType()));
+    Value a = adaptor.getA(), bv = adaptor.getB();
+    auto ta = cast<RankedTensorType>(a.getType());
+    auto tb = cast<RankedTensorType>(bv.getType());
+    SmallVector<Value> sizes = resultSizes(rewriter, loc, a, bv, op.getA(),
+                                           op.getB(), op.getY(), type, false,
+                                           false);
+    Value init = zeroFilled(rewriter, loc, type, sizes);
+    if (ta.getRank() == 2 && tb.getRank() == 2) {
+      rewriter.replaceOp(op, linalg::MatmulOp::create(rewriter, loc,
+                                                      TypeRange{type},
+                                                      ValueRange{a, bv},
+                                                      ValueRange{init})
+                                 .getResult(0));
+      return success();
+    }
+    if (ta.getRank() == 3 && tb.getRank() == 3 &&
+        ta.getDimSize(0) == tb.getDimSize(0) && !ta.isDynamicDim(0)) {
+      rewriter.replaceOp(op, linalg::BatchMatmulOp::create(rewriter, loc,
+                                                           TypeRange{type},
+                                                           ValueRange{a, bv},
+                                                           ValueRange{init})
+                                 .getResult(0));
+      return success();
+    }
+    FailureOr<MatmulLoops> l =
+        matmulLoops(op, op.getA(), op.getB(), op.getY());
+    if (failed(l))
+      return failure();
+    rewriter.replaceOp(
+        op, contraction(rewriter, loc, *l, a, bv, {}, {}, init,
+                        [](OpBuilder &b, Location loc, ValueRange args) {
+                          return mulAdd(b, loc, args[0], args[1], args[2]);
+                        }));
+    return success();
+  }
+};
+
+/// Gemm: Y = alpha * A' * B' + beta * C, A' = transA ? A^T : A (likewise B'),
+/// C (optional) broadcast unidirectionally to (M, N).
+struct GemmLowering : OpConversionPattern<ONNX::GemmOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::GemmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getType()));
+    bool transA = op.getTransA(), transB = op.getTransB();
+    Value a = adaptor.getA(), bv = adaptor.getB();
+    SmallVector<Value> sizes = resultSizes(rewriter, loc, a, bv, op.getA(),
+                                           op.getB(), op.getY(), type, transA,
+                                           transB);
+    Value init = zeroFilled(rewriter, loc, type, sizes);
+    Value prod;
+    if (!transA && !transB) {
+      prod = linalg::MatmulOp::create(rewriter, loc, TypeRange{type},
+                                      ValueRange{a, bv}, ValueRange{init})
+                 .getResult(0);
+    } else {
+      FailureOr<MatmulLoops> l =
+          matmulLoops(op, op.getA(), op.getB(), op.getY(), transA, transB);
+      if (failed(l))
+        return failure();
+      prod = contraction(rewriter, loc, *l, a, bv, {}, {}, init,
+                         [](OpBuilder &b, Location loc, ValueRange args) {
+                           return mulAdd(b, loc, args[0], args[1], args[2]);
+                         });
+    }
+    double alpha = op.getAlpha().convertToDouble();
+    double beta = op.getBeta().convertToDouble();
+    bool hasC = !isa<NoneType>(op.getC().getType()) && beta != 0;
+    if (alpha == 1 && !hasC) {
+      rewriter.replaceOp(op, prod);
+      return success();
+    }
+    SmallVector<Value> ins = {prod}, origIns = {op.getY()};
+    if (hasC) {
+      ins.push_back(adaptor.getC());
+      origIns.push_back(op.getC());
+    }
+    Value result = buildElementwise(
+        rewriter, loc, op, ins, origIns, op.getY(), type,
+        [alpha, beta](ScalarContext &c) -> Value {
+          OpBuilder &b = c.b;
+          Location loc = c.loc;
+          Value y = c.args[0];
+          Type t = y.getType();
+          bool f = isFloat(t);
+          if (alpha != 1) {
+            Value av = createScalarConstant(b, loc, t, alpha);
+            y = f ? Value(arith::MulFOp::create(b, loc, av, y))
+                  : Value(arith::MulIOp::create(b, loc, av, y));
+          }
+          if (c.args.size() > 1) {
+            Value cv = c.args[1];
+            if (beta != 1) {
+              Value bvv = createScalarConstant(b, loc, t, beta);
+              cv = f ? Value(arith::MulFOp::create(b, loc, bvv, cv))
+                     : Value(arith::MulIOp::create(b, loc, bvv, cv));
+            }
+            y = f ? Value(arith::AddFOp::create(b, loc, y, cv))
+                  : Value(arith::AddIOp::create(b, loc, y, cv));
+          }
+          return y;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// MatMulInteger: Y = (A - a_zero_point) * (B - b_zero_point) in i32; the
+/// zero points are scalars or per row of A / per column of B.
+struct MatMulIntegerLowering : OpConversionPattern<ONNX::MatMulIntegerOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MatMulIntegerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto type = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getType()));
+    Value a = adaptor.getA(), bv = adaptor.getB();
+    FailureOr<MatmulLoops> l =
+        matmulLoops(op, op.getA(), op.getB(), op.getY());
+    if (failed(l))
+      return failure();
+    SmallVector<Value> extra;
+    SmallVector<AffineMap> maps;
+    SmallVector<Type> extraOnnx;
+    auto addZeroPoint = [&](Value orig, Value conv,
+                            std::optional<AffineExpr> dim,
+                            StringRef which) -> LogicalResult {
+      if (isa<NoneType>(orig.getType()))
+        return success();
+      auto t = cast<RankedTensorType>(conv.getType());
+      if (t.getRank() > 1 || (t.getRank() == 1 && !dim))
+        return op.emitOpError(which)
+               << " must be a scalar or a 1-D tensor (per row of A / per "
+                  "column of B)";
+      SmallVector<AffineExpr> exprs;
+      if (t.getRank() == 1)
+        exprs.push_back(t.getDimSize(0) == 1 ? getAffineConstantExpr(0, ctx)
+                                             : *dim);
+      extra.push_back(conv);
+      maps.push_back(AffineMap::get(l->numLoops, 0, exprs, ctx));
+      extraOnnx.push_back(getElementType(orig));
+      return success();
+    };
+    bool hasAZp = !isa<NoneType>(op.getAZeroPoint().getType());
+    if (failed(addZeroPoint(op.getAZeroPoint(), adaptor.getAZeroPoint(), l->m,
+                            "a_zero_point")) ||
+        failed(addZeroPoint(op.getBZeroPoint(), adaptor.getBZeroPoint(), l->n,
+                            "b_zero_point")))
+      return failure();
+    bool hasBZp = !isa<NoneType>(op.getBZeroPoint().getType());
+    SmallVector<Value> sizes = resultSizes(rewriter, loc, a, bv, op.getA(),
+                                           op.getB(), op.getY(), type, false,
+                                           false);
+    Value init = zeroFilled(rewriter, loc, type, sizes);
+    Type i32 = rewriter.getI32Type();
+    Type onnxA = getElementType(op.getA()), onnxB = getElementType(op.getB());
+    Type azpT = hasAZp ? getElementType(op.getAZeroPoint()) : Type();
+    Type bzpT = hasBZp ? getElementType(op.getBZeroPoint()) : Type();
+    Value result = contraction(
+        rewriter, loc, *l, a, bv, extra, maps, init,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value x = convertScalar(b, loc, args[0], onnxA, i32);
+          Value y = convertScalar(b, loc, args[1], onnxB, i32);
+          unsigned i = 2;
+          if (hasAZp)
+            x = arith::SubIOp::create(
+                b, loc, x, convertScalar(b, loc, args[i++], azpT, i32));
+          if (hasBZp)
+            y = arith::SubIOp::create(
+                b, loc, y, convertScalar(b, loc, args[i++], bzpT, i32));
+          return mulAdd(b, loc, x, y, args[i]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::onnxc::linalg_conv::populateMatMulPatterns(
+    TypeConverter &tc, RewritePatternSet &patterns) {
+  patterns.add<MatMulLowering, GemmLowering, MatMulIntegerLowering>(
+      tc, patterns.getContext());
+}

@@ -1,0 +1,142 @@
+//===- ONNXToLinalgPass.cpp - The --convert-onnx-to-linalg pass -----------===//
+//
+// A thin shell: checks that every onnx op and type has a lowering (so an
+// unsupported one is one error on that op), runs the full conversion with
+// the patterns of populateONNXToLinalgConversionPatterns, then erases the
+// onnx.NoValue ops that the lowered ops no longer use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/Passes.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_CONVERTONNXTOLINALG
+#include "passes/Conversion/Passes.h.inc"
+} // namespace mlir::onnxc
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+namespace {
+
+struct ConvertONNXToLinalgPass
+    : public onnxc::impl::ConvertONNXToLinalgBase<ConvertONNXToLinalgPass> {
+  void runOnOperation() override;
+};
+
+/// One error per onnx op that has no lowering or a type without conversion.
+static LogicalResult checkSupported(ModuleOp module, TypeConverter &tc,
+                                    const DenseSet<OperationName> &supported) {
+  bool ok = true;
+  auto convertible = [&](Type t) {
+    return isa<NoneType>(t) || static_cast<bool>(tc.convertType(t));
+  };
+  module.walk([&](Operation *op) {
+    if (auto fn = dyn_cast<func::FuncOp>(op)) {
+      for (Type t : llvm::concat<const Type>(fn.getArgumentTypes(),
+                                             fn.getResultTypes()))
+        if (!convertible(t)) {
+          fn.emitOpError("signature type ")
+              << t << " is not supported by convert-onnx-to-linalg";
+          ok = false;
+          break;
+        }
+      return;
+    }
+    if (!isa<ONNX::ONNXDialect>(op->getDialect()) || isa<ONNX::NoValueOp>(op))
+      return;
+    if (!supported.contains(op->getName())) {
+      op->emitOpError("is not supported by convert-onnx-to-linalg");
+      ok = false;
+      return;
+    }
+    for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                           op->getResultTypes()))
+      if (!convertible(t) || isa<UnrankedTensorType>(t)) {
+        op->emitOpError("type ")
+            << t << " is not supported by convert-onnx-to-linalg";
+        ok = false;
+        return;
+      }
+  });
+  return success(ok);
+}
+
+void ConvertONNXToLinalgPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = &getContext();
+
+  TypeConverter tc;
+  populateONNXToLinalgTypeConversion(tc);
+  RewritePatternSet patterns(ctx);
+  populateONNXToLinalgConversionPatterns(tc, patterns);
+  DenseSet<OperationName> supported;
+  for (const auto &p : patterns.getNativePatterns())
+    if (auto root = p->getRootKind())
+      supported.insert(*root);
+  if (failed(checkSupported(module, tc, supported)))
+    return signalPassFailure();
+
+  populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, tc);
+  populateReturnOpTypeConversionPattern(patterns, tc);
+  populateCallOpTypeConversionPattern(patterns, tc);
+
+  ConversionTarget target(*ctx);
+  target.addLegalDialect<arith::ArithDialect, bufferization::BufferizationDialect,
+                         linalg::LinalgDialect, math::MathDialect,
+                         scf::SCFDialect, tensor::TensorDialect,
+                         LLVM::LLVMDialect>();
+  // Ops of other dialects (a test driver around the model) pass through.
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addLegalOp<ModuleOp>();
+  target.addIllegalDialect<ONNX::ONNXDialect>();
+  target.addLegalOp<ONNX::NoValueOp>(); // erased below, once unused
+  target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp fn) {
+    return tc.isSignatureLegal(fn.getFunctionType()) &&
+           tc.isLegal(&fn.getBody());
+  });
+  target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
+      [&](Operation *op) { return tc.isLegal(op); });
+
+  // Patterns report unsupported attribute values on the op; the driver's
+  // "failed to legalize" that follows would only repeat it.
+  bool sawError = false;
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error)
+      return failure();
+    if (sawError && StringRef(diag.str()).contains("failed to legalize"))
+      return success();
+    sawError = true;
+    return failure();
+  });
+  if (failed(applyFullConversion(module, target, std::move(patterns))))
+    return signalPassFailure();
+
+  bool ok = true;
+  module.walk([&](ONNX::NoValueOp op) {
+    if (op->use_empty()) {
+      op->erase();
+      return;
+    }
+    op->emitOpError("is still used after convert-onnx-to-linalg");
+    ok = false;
+  });
+  if (!ok)
+    signalPassFailure();
+}
+
+} // namespace

@@ -1,0 +1,591 @@
+//===- Reduction.cpp - Reduce*, ArgMax/ArgMin, Softmax family -> linalg ---===//
+//
+// A reduction is one linalg.generic over the input with reduction iterators
+// on the reduced axes and a result without those dims (an expand_shape adds
+// the unit dims back for keepdims), optionally followed by an elementwise
+// finalization (Mean, L2, LogSum...). Axes must be constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+namespace {
+
+using BodyFn = function_ref<Value(OpBuilder &, Location, Value x, Value acc)>;
+
+/// Applies a unary float function, in f32 for half types.
+template <typename MathOp>
+Value mathF32(OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  if (!t.isF16() && !t.isBF16())
+    return MathOp::create(b, loc, x);
+  Value w = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+  return arith::TruncFOp::create(b, loc, t, MathOp::create(b, loc, w));
+}
+
+/// Reduces `input` over `reduced` dims with `body(x, acc)` from `init`,
+/// giving a tensor without the reduced dims.
+Value reduce(OpBuilder &b, Location loc, Value input, ArrayRef<bool> reduced,
+             Type accType, TypedAttr init, BodyFn body) {
+  MLIRContext *ctx = b.getContext();
+  auto inType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inType.getRank();
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dyn;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iters;
+  for (int64_t d = 0; d < rank; ++d) {
+    iters.push_back(reduced[d] ? utils::IteratorType::reduction
+                               : utils::IteratorType::parallel);
+    if (reduced[d])
+      continue;
+    shape.push_back(inType.getDimSize(d));
+    if (inType.isDynamicDim(d))
+      dyn.push_back(tensor::DimOp::create(b, loc, input, d));
+    outExprs.push_back(getAffineDimExpr(d, ctx));
+  }
+  auto outType = RankedTensorType::get(shape, accType);
+  Value empty = tensor::EmptyOp::create(b, loc, shape, accType, dyn);
+  Value initV = arith::ConstantOp::create(b, loc, init);
+  Value filled = linalg::FillOp::create(b, loc, initV, empty).getResult(0);
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank),
+                                 AffineMap::get(rank, 0, outExprs, ctx)};
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{outType}, ValueRange{input}, ValueRange{filled},
+             maps, iters,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, body(nb, l, args[0], args[1]));
+             })
+      .getResult(0);
+}
+
+/// Adds the reduced dims back as unit dims when `keep`, then casts to `type`.
+Value finishShape(OpBuilder &b, Location loc, Value v, ArrayRef<bool> reduced,
+                  bool keep, RankedTensorType type) {
+  if (keep) {
+    SmallVector<ReassociationIndices> re;
+    ReassociationIndices pending;
+    SmallVector<OpFoldResult> outShape;
+    int64_t src = 0;
+    for (int64_t d = 0, e = reduced.size(); d < e; ++d) {
+      pending.push_back(d);
+      if (reduced[d]) {
+        outShape.push_back(b.getIndexAttr(1));
+      } else {
+        outShape.push_back(getDimOFR(b, loc, v, src++));
+        re.push_back(pending);
+        pending.clear();
+      }
+    }
+    if (!pending.empty() && !re.empty())
+      re.back().append(pending.begin(), pending.end());
+    SmallVector<int64_t> shape;
+    for (OpFoldResult o : outShape) {
+      auto c = getConstantIntValue(o);
+      shape.push_back(c ? *c : ShapedType::kDynamic);
+    }
+    auto t = RankedTensorType::get(
+        shape, cast<RankedTensorType>(v.getType()).getElementType());
+    v = tensor::ExpandShapeOp::create(b, loc, t, v, re, outShape);
+  }
+  if (v.getType() != type)
+    v = tensor::CastOp::create(b, loc, type, v);
+  return v;
+}
+
+/// Applies `fn` to each element of `v` (same shape, element type `to`).
+Value mapTensor(OpBuilder &b, Location loc, Value v, Type to,
+                function_ref<Value(OpBuilder &, Location, Value)> fn) {
+  auto t = cast<RankedTensorType>(v.getType());
+  auto outType = RankedTensorType::get(t.getShape(), to);
+  Value init = createEmptyLike(b, loc, outType, v);
+  int64_t rank = t.getRank();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{outType}, ValueRange{v}, ValueRange{init},
+             SmallVector<AffineMap>(2, b.getMultiDimIdentityMap(rank)),
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, fn(nb, l, args[0]));
+             })
+      .getResult(0);
+}
+
+/// The reduced dims from the axes operand (std::nullopt: no-op).
+FailureOr<std::optional<SmallVector<bool>>>
+reducedDims(Operation *op, Value origAxes, Value convAxes, int64_t rank,
+            bool noopWithEmptyAxes) {
+  SmallVector<int64_t> axes;
+  if (origAxes && !isa<NoneType>(origAxes.getType())) {
+    auto c = getConstantInts(origAxes, convAxes);
+    if (!c)
+      return op->emitOpError("non-constant axes are not supported");
+    axes.assign(c->begin(), c->end());
+  }
+  if (axes.empty()) {
+    if (noopWithEmptyAxes)
+      return std::optional<SmallVector<bool>>();
+    return std::optional<SmallVector<bool>>(SmallVector<bool>(rank, true));
+  }
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t a : axes)
+    reduced[normalizeAxis(a, rank)] = true;
+  return std::optional<SmallVector<bool>>(reduced);
+}
+
+enum class ReduceKind { Sum, Mean, Max, Min, Prod, L1, L2, LogSum, LogSumExp, SumSquare };
+
+Value addV(OpBuilder &b, Location l, Value x, Value y) {
+  return isFloat(x.getType()) ? Value(arith::AddFOp::create(b, l, x, y))
+                              : Value(arith::AddIOp::create(b, l, x, y));
+}
+Value mulV(OpBuilder &b, Location l, Value x, Value y) {
+  return isFloat(x.getType()) ? Value(arith::MulFOp::create(b, l, x, y))
+                              : Value(arith::MulIOp::create(b, l, x, y));
+}
+
+/// The Reduce* ops: Sum, Mean = Sum / n, Max, Min, Prod, L1 = sum |x|,
+/// L2 = sqrt(sum x^2), LogSum = log(sum x), LogSumExp = log(sum exp x),
+/// SumSquare = sum x^2; keepdims keeps the reduced dims as 1;
+/// without axes every dim is reduced, unless noop_with_empty_axes.
+template <typename OpTy, ReduceKind Kind>
+struct ReduceLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(
+        this->getTypeConverter()->convertType(op.getType()));
+    Value data = adaptor.getData();
+    Type onnxElt = getElementType(op.getData());
+    bool isUnsigned = isUnsignedInt(onnxElt);
+    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+    auto reducedOr = reducedDims(op, op.getAxes(), adaptor.getAxes(), rank,
+                                 op.getNoopWithEmptyAxes() != 0);
+    if (failed(reducedOr))
+      return failure();
+    Type elt = type.getElementType();
+    bool f = isFloat(elt);
+    // Ints for the float-valued kinds are computed in f64.
+    bool viaF64 = !f && (Kind == ReduceKind::L2 || Kind == ReduceKind::LogSum ||
+                         Kind == ReduceKind::LogSumExp);
+    Type acc = viaF64 ? rewriter.getF64Type() : elt;
+    if (!*reducedOr) {
+      // noop_with_empty_axes: the input with the kind's elementwise part.
+      Value r = data;
+      if (Kind == ReduceKind::L1 || Kind == ReduceKind::L2 ||
+          Kind == ReduceKind::SumSquare || Kind == ReduceKind::LogSumExp ||
+          Kind == ReduceKind::LogSum)
+        r = mapTensor(rewriter, loc, data, elt, [&](OpBuilder &b, Location l,
+                                                      Value x) -> Value {
+          Value y = viaF64 ? convertScalar(b, l, x, onnxElt, acc) : x;
+          y = pre(b, l, y, isUnsigned);
+          return viaF64 ? post(b, l, y, acc, 1, onnxElt, elt)
+                        : post(b, l, y, acc, 1, onnxElt, elt);
+        });
+      rewriter.replaceOp(op, finishShape(rewriter, loc, r, {}, false, type));
+      return success();
+    }
+    SmallVector<bool> reduced = **reducedOr;
+    TypedAttr init = initValue(rewriter, acc, isUnsigned);
+    Value r = reduce(rewriter, loc, data, reduced, acc, init,
+                     [&](OpBuilder &b, Location l, Value x, Value a) -> Value {
+                       if (viaF64)
+                         x = convertScalar(b, l, x, onnxElt, acc);
+                       return combine(b, l, pre(b, l, x, isUnsigned), a,
+                                      isUnsigned);
+                     });
+    // Finalization: Mean divides by the count; L2/LogSum take sqrt/log.
+    int64_t count = 1;
+    bool countStatic = true;
+    auto inType = cast<RankedTensorType>(data.getType());
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced[d]) {
+        if (inType.isDynamicDim(d))
+          countStatic = false;
+        else
+          count *= inType.getDimSize(d);
+      }
+    if (Kind == ReduceKind::Mean && !countStatic)
+      return op.emitOpError("ReduceMean over dynamic dims is not supported");
+    if (Kind == ReduceKind::Mean || Kind == ReduceKind::L2 ||
+        Kind == ReduceKind::LogSum || Kind == ReduceKind::LogSumExp || viaF64)
+      r = mapTensor(rewriter, loc, r, elt,
+                    [&](OpBuilder &b, Location l, Value a) -> Value {
+                      return post(b, l, a, acc, count, onnxElt, elt);
+                    });
+    rewriter.replaceOp(op, finishShape(rewriter, loc, r, reduced,
+                                       op.getKeepdims() != 0, type));
+    return success();
+  }
+
+  static TypedAttr initValue(OpBuilder &b, Type t, bool isUnsigned) {
+    if (auto ft = dyn_cast<FloatType>(t)) {
+      const llvm::fltSemantics &sem = ft.getFloatSemantics();
+      if (Kind == ReduceKind::Max)
+        return b.getFloatAttr(ft, APFloat::getInf(sem, /*Negative=*/true));
+      if (Kind == ReduceKind::Min)
+        return b.getFloatAttr(ft, APFloat::getInf(sem, /*Negative=*/false));
+      if (Kind == ReduceKind::Prod)
+        return b.getFloatAttr(ft, 1.0);
+      return b.getFloatAttr(ft, 0.0);
+    }
+    unsigned w = t.getIntOrFloatBitWidth();
+    APInt v(w, 0);
+    if (Kind == ReduceKind::Max)
+      v = isUnsigned || w == 1 ? APInt::getMinValue(w) : APInt::getSignedMinValue(w);
+    else if (Kind == ReduceKind::Min)
+      v = isUnsigned || w == 1 ? APInt::getMaxValue(w) : APInt::getSignedMaxValue(w);
+    else if (Kind == ReduceKind::Prod)
+      v = APInt(w, 1);
+    return b.getIntegerAttr(t, v);
+  }
+
+  /// The per-element part before the accumulation.
+  static Value pre(OpBuilder &b, Location l, Value x, bool isUnsigned) {
+    switch (Kind) {
+    case ReduceKind::L1:
+      if (isFloat(x.getType()))
+        return math::AbsFOp::create(b, l, x);
+      return isUnsigned ? x : Value(math::AbsIOp::create(b, l, x));
+    case ReduceKind::L2:
+    case ReduceKind::SumSquare:
+      return mulV(b, l, x, x);
+    case ReduceKind::LogSumExp:
+      return mathF32<math::ExpOp>(b, l, x);
+    default:
+      return x;
+    }
+  }
+
+  static Value combine(OpBuilder &b, Location l, Value x, Value a,
+                       bool isUnsigned) {
+    bool f = isFloat(x.getType());
+    switch (Kind) {
+    case ReduceKind::Max:
+      if (f)
+        return arith::MaximumFOp::create(b, l, x, a);
+      if (x.getType().isInteger(1))
+        return arith::OrIOp::create(b, l, x, a);
+      return isUnsigned ? Value(arith::MaxUIOp::create(b, l, x, a))
+                        : Value(arith::MaxSIOp::create(b, l, x, a));
+    case ReduceKind::Min:
+      if (f)
+        return arith::MinimumFOp::create(b, l, x, a);
+      if (x.getType().isInteger(1))
+        return arith::AndIOp::create(b, l, x, a);
+      return isUnsigned ? Value(arith::MinUIOp::create(b, l, x, a))
+                        : Value(arith::MinSIOp::create(b, l, x, a));
+    case ReduceKind::Prod:
+      return mulV(b, l, x, a);
+    default:
+      return addV(b, l, x, a);
+    }
+  }
+
+  /// The finalization of the accumulated value (of type `acc`) into `elt`.
+  static Value post(OpBuilder &b, Location l, Value a, Type acc, int64_t count,
+                    Type onnxElt, Type elt) {
+    switch (Kind) {
+    case ReduceKind::Mean:
+      if (isFloat(acc))
+        return arith::DivFOp::create(b, l, a,
+                                     createScalarConstant(b, l, acc, count));
+      return isUnsignedInt(onnxElt)
+                 ? Value(arith::DivUIOp::create(
+                       b, l, a, createIntConstant(b, l, acc, count)))
+                 : Value(arith::DivSIOp::create(
+                       b, l, a, createIntConstant(b, l, acc, count)));
+    case ReduceKind::L2:
+      a = mathF32<math::SqrtOp>(b, l, a);
+      break;
+    case ReduceKind::LogSum:
+    case ReduceKind::LogSumExp:
+      a = mathF32<math::LogOp>(b, l, a);
+      break;
+    default:
+      break;
+    }
+    if (acc != elt)
+      a = convertScalar(b, l, a, acc, onnxElt);
+    return a;
+  }
+};
+
+/// ArgMax/ArgMin: the index of the first (last with select_last_index)
+/// greatest/smallest element along `axis`, as i64.
+template <typename OpTy, bool IsMax>
+struct ArgLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto type = cast<RankedTensorType>(
+        this->getTypeConverter()->convertType(op.getType()));
+    Value data = adaptor.getData();
+    auto inType = cast<RankedTensorType>(data.getType());
+    int64_t rank = inType.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    bool last = op.getSelectLastIndex() != 0;
+    bool isUnsigned = isUnsignedInt(getElementType(op.getData()));
+    Type elt = inType.getElementType();
+    SmallVector<bool> reduced(rank, false);
+    reduced[axis] = true;
+    SmallVector<int64_t> shape;
+    SmallVector<Value> dyn;
+    SmallVector<AffineExpr> outExprs;
+    SmallVector<utils::IteratorType> iters;
+    for (int64_t d = 0; d < rank; ++d) {
+      iters.push_back(d == axis ? utils::IteratorType::reduction
+                                : utils::IteratorType::parallel);
+      if (d == axis)
+        continue;
+      shape.push_back(inType.getDimSize(d));
+      if (inType.isDynamicDim(d))
+        dyn.push_back(tensor::DimOp::create(rewriter, loc, data, d));
+      outExprs.push_back(getAffineDimExpr(d, ctx));
+    }
+    // Running best value (starting at the first element's position 0 with
+    // the worst value) and its index.
+    TypedAttr worst;
+    if (auto ft = dyn_cast<FloatType>(elt))
+      worst = rewriter.getFloatAttr(
+          ft, APFloat::getInf(ft.getFloatSemantics(), /*Negative=*/IsMax));
+    else {
+      unsigned w = elt.getIntOrFloatBitWidth();
+      worst = rewriter.getIntegerAttr(
+          elt, IsMax ? (isUnsigned ? APInt::getMinValue(w)
+                                   : APInt::getSignedMinValue(w))
+                     : (isUnsigned ? APInt::getMaxValue(w)
+                                   : APInt::getSignedMaxValue(w)));
+    }
+    auto valType = RankedTensorType::get(shape, elt);
+    auto idxType = RankedTensorType::get(shape, rewriter.getI64Type());
+    Value vInit = linalg::FillOp::create(
+                      rewriter, loc,
+                      arith::ConstantOp::create(rewriter, loc, worst).getResult(),
+                      tensor::EmptyOp::create(rewriter, loc, shape, elt, dyn)
+                          .getResult())
+                      .getResult(0);
+    Value iInit = linalg::FillOp::create(
+                      rewriter, loc,
+                      createIntConstant(rewriter, loc, rewriter.getI64Type(), -1),
+                      tensor::EmptyOp::create(rewriter, loc, shape,
+                                              rewriter.getI64Type(), dyn)
+                          .getResult())
+                      .getResult(0);
+    AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valType, idxType}, ValueRange{data},
+        ValueRange{vInit, iInit},
+        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank), outMap,
+                               outMap},
+        iters, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = args[0], best = args[1], bestIdx = args[2];
+          Value i = arith::IndexCastOp::create(
+              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, axis));
+          Value better;
+          if (isFloat(elt))
+            better = arith::CmpFOp::create(
+                b, l,
+                IsMax ? (last ? arith::CmpFPredicate::OGE
+                              : arith::CmpFPredicate::OGT)
+                      : (last ? arith::CmpFPredicate::OLE
+                              : arith::CmpFPredicate::OLT),
+                x, best);
+          else
+            better = arith::CmpIOp::create(
+                b, l,
+                IsMax ? (isUnsigned ? (last ? arith::CmpIPredicate::uge
+                                            : arith::CmpIPredicate::ugt)
+                                    : (last ? arith::CmpIPredicate::sge
+                                            : arith::CmpIPredicate::sgt))
+                      : (isUnsigned ? (last ? arith::CmpIPredicate::ule
+                                            : arith::CmpIPredicate::ult)
+                                    : (last ? arith::CmpIPredicate::sle
+                                            : arith::CmpIPredicate::slt)),
+                x, best);
+          // The first element always counts (all-worst rows give index 0).
+          Value first = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::slt, bestIdx,
+              createIntConstant(b, l, b.getI64Type(), 0));
+          better = arith::OrIOp::create(b, l, better, first);
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, better, x, best),
+                         arith::SelectOp::create(b, l, better, i, bestIdx)});
+        });
+    rewriter.replaceOp(op, finishShape(rewriter, loc, generic.getResult(1),
+                                       reduced, op.getKeepdims() != 0, type));
+    return success();
+  }
+};
+
+/// Broadcasts a reduced (axis dropped) tensor `r` back against `x`.
+Value withReduced(OpBuilder &b, Location loc, Value x, Value r, int64_t axis,
+                  Type outElt,
+                  function_ref<Value(OpBuilder &, Location, Value, Value)> fn) {
+  MLIRContext *ctx = b.getContext();
+  auto t = cast<RankedTensorType>(x.getType());
+  int64_t rank = t.getRank();
+  SmallVector<AffineExpr> rExprs;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      rExprs.push_back(getAffineDimExpr(d, ctx));
+  auto outType = RankedTensorType::get(t.getShape(), outElt);
+  Value init = createEmptyLike(b, loc, outType, x);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{outType}, ValueRange{x, r}, ValueRange{init},
+             SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank),
+                                    AffineMap::get(rank, 0, rExprs, ctx),
+                                    b.getMultiDimIdentityMap(rank)},
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, fn(nb, l, args[0], args[1]));
+             })
+      .getResult(0);
+}
+
+/// Softmax: exp(x - max) / sum(exp(x - max)) along `axis`; LogSoftmax:
+/// x - max - log(sum(exp(x - max))).
+template <typename OpTy, bool IsLog>
+struct SoftmaxLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    auto t = cast<RankedTensorType>(x.getType());
+    Type elt = t.getElementType();
+    int64_t rank = t.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    SmallVector<bool> reduced(rank, false);
+    reduced[axis] = true;
+    auto ft = cast<FloatType>(elt);
+    Value mx = reduce(rewriter, loc, x, reduced, elt,
+                      rewriter.getFloatAttr(
+                          ft, APFloat::getInf(ft.getFloatSemantics(), true)),
+                      [](OpBuilder &b, Location l, Value v, Value a) -> Value {
+                        return arith::MaximumFOp::create(b, l, v, a);
+                      });
+    Value shifted = withReduced(
+        rewriter, loc, x, mx, axis, elt,
+        [](OpBuilder &b, Location l, Value v, Value m) -> Value {
+          return arith::SubFOp::create(b, l, v, m);
+        });
+    Value e = mapTensor(rewriter, loc, shifted, elt,
+                        [](OpBuilder &b, Location l, Value v) {
+                          return mathF32<math::ExpOp>(b, l, v);
+                        });
+    Value sum = reduce(rewriter, loc, e, reduced, elt,
+                       rewriter.getFloatAttr(ft, 0.0),
+                       [](OpBuilder &b, Location l, Value v, Value a) -> Value {
+                         return arith::AddFOp::create(b, l, v, a);
+                       });
+    Value r;
+    if (IsLog)
+      r = withReduced(rewriter, loc, shifted, sum, axis, elt,
+                      [](OpBuilder &b, Location l, Value v, Value s) -> Value {
+                        return arith::SubFOp::create(
+                            b, l, v, mathF32<math::LogOp>(b, l, s));
+                      });
+    else
+      r = withReduced(rewriter, loc, e, sum, axis, elt,
+                      [](OpBuilder &b, Location l, Value v, Value s) -> Value {
+                        return arith::DivFOp::create(b, l, v, s);
+                      });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// Hardmax: 1 at the first maximum along `axis`, 0 elsewhere.
+struct HardmaxLowering : OpConversionPattern<ONNX::HardmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::HardmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    auto t = cast<RankedTensorType>(x.getType());
+    Type elt = t.getElementType();
+    int64_t rank = t.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    SmallVector<bool> reduced(rank, false);
+    reduced[axis] = true;
+    auto ft = cast<FloatType>(elt);
+    Value mx = reduce(rewriter, loc, x, reduced, elt,
+                      rewriter.getFloatAttr(
+                          ft, APFloat::getInf(ft.getFloatSemantics(), true)),
+                      [](OpBuilder &b, Location l, Value v, Value a) -> Value {
+                        return arith::MaximumFOp::create(b, l, v, a);
+                      });
+    // The first index holding the maximum: min over i of (x == max ? i : n).
+    auto i64 = rewriter.getI64Type();
+    Value n = createIntConstant(rewriter, loc, i64, INT64_MAX);
+    Value cand = withReduced(
+        rewriter, loc, x, mx, axis, i64,
+        [&](OpBuilder &b, Location l, Value v, Value m) -> Value {
+          Value i = arith::IndexCastOp::create(
+              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, axis));
+          Value eq = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, v, m);
+          return arith::SelectOp::create(b, l, eq, i, n);
+        });
+    Value firstIdx = reduce(rewriter, loc, cand, reduced, i64,
+                            rewriter.getI64IntegerAttr(INT64_MAX),
+                            [](OpBuilder &b, Location l, Value v, Value a) -> Value {
+                              return arith::MinSIOp::create(b, l, v, a);
+                            });
+    Value r = withReduced(
+        rewriter, loc, x, firstIdx, axis, elt,
+        [&](OpBuilder &b, Location l, Value, Value fi) -> Value {
+          Value i = arith::IndexCastOp::create(
+              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, axis));
+          Value eq = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, i, fi);
+          return arith::SelectOp::create(b, l, eq,
+                                         createScalarConstant(b, l, elt, 1),
+                                         createScalarConstant(b, l, elt, 0));
+        });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::onnxc::linalg_conv::populateReductionPatterns(
+    TypeConverter &tc, RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ReduceLowering<ONNX::ReduceSumOp, ReduceKind::Sum>,
+               ReduceLowering<ONNX::ReduceMeanOp, ReduceKind::Mean>,
+               ReduceLowering<ONNX::ReduceMaxOp, ReduceKind::Max>,
+               ReduceLowering<ONNX::ReduceMinOp, ReduceKind::Min>,
+               ReduceLowering<ONNX::ReduceProdOp, ReduceKind::Prod>,
+               ReduceLowering<ONNX::ReduceL1Op, ReduceKind::L1>,
+               ReduceLowering<ONNX::ReduceL2Op, ReduceKind::L2>,
+               ReduceLowering<ONNX::ReduceLogSumOp, ReduceKind::LogSum>,
+               ReduceLowering<ONNX::ReduceLogSumExpOp, ReduceKind::LogSumExp>,
+               ReduceLowering<ONNX::ReduceSumSquareOp, ReduceKind::SumSquare>,
+               ArgLowering<ONNX::ArgMaxOp, true>,
+               ArgLowering<ONNX::ArgMinOp, false>,
+               SoftmaxLowering<ONNX::SoftmaxOp, false>,
+               SoftmaxLowering<ONNX::LogSoftmaxOp, true>, HardmaxLowering>(
+      tc, ctx);
+}

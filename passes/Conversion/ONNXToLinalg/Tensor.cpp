@@ -1,0 +1,913 @@
+//===- Tensor.cpp - Shape and data-movement onnx ops -> tensor/linalg -----===//
+//
+// Shape, Size, ConstantOfShape, Reshape, Flatten, Squeeze, Unsqueeze,
+// Transpose, Concat, Expand, Tile, Slice, Gather, Range, Split. Result types
+// come from shape inference; operands that determine shapes (Reshape's shape,
+// Slice's starts, ...) are read from constants where the pattern needs them
+// at compile time and from the tensor at run time otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+namespace {
+
+RankedTensorType convertedType(const TypeConverter *tc, Value v) {
+  return cast<RankedTensorType>(tc->convertType(v.getType()));
+}
+
+/// Element `i` of the 1-D integer tensor `t` as an index value.
+Value extractIndex(OpBuilder &b, Location loc, Value t, int64_t i) {
+  Value e = tensor::ExtractOp::create(b, loc, t,
+                                      ValueRange{createIndexConstant(b, loc, i)});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), e);
+}
+
+Value mulIdx(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::MulIOp::create(b, loc, x, y);
+}
+
+/// The result as a tensor.cast of `v` when the types differ (refinement).
+Value castTo(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
+  if (v.getType() == type)
+    return v;
+  return tensor::CastOp::create(b, loc, type, v);
+}
+
+/// Shape: the dims [start, end) of the input as an i64 tensor.
+struct ShapeLowering : OpConversionPattern<ONNX::ShapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::ShapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+    auto clampAxis = [&](int64_t a) {
+      a = a < 0 ? a + rank : a;
+      return std::clamp<int64_t>(a, 0, rank);
+    };
+    int64_t start = clampAxis(op.getStart());
+    int64_t end = op.getEnd() ? clampAxis(*op.getEnd()) : rank;
+    SmallVector<Value> dims;
+    for (int64_t d = start; d < end; ++d)
+      dims.push_back(arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI64Type(), getDimValue(rewriter, loc, data, d)));
+    auto type = convertedType(getTypeConverter(), op.getShape());
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, type, dims);
+    return success();
+  }
+};
+
+/// Size: the element count of the input as an i64 scalar tensor.
+struct SizeLowering : OpConversionPattern<ONNX::SizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::SizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+    Value n = createIndexConstant(rewriter, loc, 1);
+    for (int64_t d = 0; d < rank; ++d)
+      n = mulIdx(rewriter, loc, n, getDimValue(rewriter, loc, data, d));
+    n = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), n);
+    auto type = convertedType(getTypeConverter(), op.getSize());
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, type, n);
+    return success();
+  }
+};
+
+/// The run-time sizes of a result whose dims are the entries of a 1-D shape
+/// tensor (null for the static dims of `type`).
+SmallVector<Value> sizesFromShapeTensor(OpBuilder &b, Location loc,
+                                        Value shape, RankedTensorType type) {
+  SmallVector<Value> sizes(type.getRank());
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      sizes[i] = extractIndex(b, loc, shape, i);
+  return sizes;
+}
+
+/// ConstantOfShape: a tensor of the given shape filled with `value` (a
+/// one-element tensor; default 0.0 f32).
+struct ConstantOfShapeLowering : OpConversionPattern<ONNX::ConstantOfShapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::ConstantOfShapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedType(getTypeConverter(), op.getOutput());
+    Type elt = type.getElementType();
+    TypedAttr scalar;
+    if (auto v = op.getValueAttr()) {
+      auto dense = dyn_cast<DenseElementsAttr>(v);
+      if (!dense || dense.getNumElements() != 1)
+        return op.emitOpError("value must be a one-element dense tensor");
+      if (auto ft = dyn_cast<FloatType>(elt))
+        scalar = rewriter.getFloatAttr(ft, *dense.getValues<APFloat>().begin());
+      else
+        scalar = rewriter.getIntegerAttr(elt, *dense.getValues<APInt>().begin());
+    } else {
+      scalar = rewriter.getZeroAttr(elt);
+    }
+    SmallVector<Value> sizes =
+        sizesFromShapeTensor(rewriter, loc, adaptor.getInput(), type);
+    Value empty = createEmpty(rewriter, loc, type, sizes);
+    Value c = arith::ConstantOp::create(rewriter, loc, scalar);
+    rewriter.replaceOp(op, linalg::FillOp::create(rewriter, loc, c, empty));
+    return success();
+  }
+};
+
+/// Reshape: the output dims come from `shape`, where 0 copies the input dim
+/// (unless allowzero) and -1 takes the remaining element count.
+struct ReshapeLowering : OpConversionPattern<ONNX::ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedType(getTypeConverter(), op.getReshaped());
+    Value data = adaptor.getData();
+    auto inType = cast<RankedTensorType>(data.getType());
+    bool allowZero = op.getAllowzero() != 0;
+    int64_t rank = type.getRank();
+    SmallVector<Value> dims(rank);
+    bool dynamic = !type.hasStaticShape();
+    for (int64_t i = 0; i < rank; ++i) {
+      if (!type.isDynamicDim(i)) {
+        dims[i] = createIndexConstant(rewriter, loc, type.getDimSize(i));
+        continue;
+      }
+      // 0 copies the input dim (without allowzero); -1 is resolved below.
+      Value v = extractIndex(rewriter, loc, adaptor.getShape(), i);
+      if (!allowZero && i < inType.getRank()) {
+        Value isZero = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, v,
+            createIndexConstant(rewriter, loc, 0));
+        v = arith::SelectOp::create(rewriter, loc, isZero,
+                                    getDimValue(rewriter, loc, data, i), v);
+      }
+      dims[i] = v;
+    }
+    if (dynamic) {
+      Value total = createIndexConstant(rewriter, loc, 1);
+      for (int64_t d = 0; d < inType.getRank(); ++d)
+        total = mulIdx(rewriter, loc, total, getDimValue(rewriter, loc, data, d));
+      Value mone = createIndexConstant(rewriter, loc, -1);
+      for (int64_t i = 0; i < rank; ++i) {
+        if (!type.isDynamicDim(i))
+          continue;
+        Value known = createIndexConstant(rewriter, loc, 1);
+        for (int64_t j = 0; j < rank; ++j) {
+          if (j == i)
+            continue;
+          // A -1 elsewhere counts as 1.
+          Value isNeg = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::eq, dims[j], mone);
+          Value dj = arith::SelectOp::create(
+              rewriter, loc, isNeg, createIndexConstant(rewriter, loc, 1),
+              dims[j]);
+          known = mulIdx(rewriter, loc, known, dj);
+        }
+        Value isNeg = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, dims[i], mone);
+        Value inferred = arith::DivUIOp::create(rewriter, loc, total, known);
+        dims[i] = arith::SelectOp::create(rewriter, loc, isNeg, inferred,
+                                          dims[i]);
+      }
+    }
+    Value result;
+    if (type.hasStaticShape() && inType.hasStaticShape()) {
+      // A static reshape: tensor.reshape with a constant shape.
+      auto shapeType =
+          RankedTensorType::get({rank}, rewriter.getIndexType());
+      Value shape = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(
+              shapeType,
+              llvm::to_vector(llvm::map_range(type.getShape(), [&](int64_t d) {
+                return cast<Attribute>(rewriter.getIndexAttr(d));
+              }))));
+      result = tensor::ReshapeOp::create(rewriter, loc, type, data, shape);
+    } else {
+      Value shape = tensor::FromElementsOp::create(
+          rewriter, loc, RankedTensorType::get({rank}, rewriter.getIndexType()),
+          dims);
+      result = tensor::ReshapeOp::create(rewriter, loc, type, data, shape);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Reshapes `data` to `type` through a shape tensor of `dims` (index values).
+Value reshapeTo(OpBuilder &b, Location loc, Value data, RankedTensorType type,
+                ArrayRef<Value> dims) {
+  SmallVector<Value> all;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    all.push_back(type.isDynamicDim(i)
+                      ? dims[i]
+                      : createIndexConstant(b, loc, type.getDimSize(i)));
+  Value shape = tensor::FromElementsOp::create(
+      b, loc, RankedTensorType::get({type.getRank()}, b.getIndexType()), all);
+  return tensor::ReshapeOp::create(b, loc, type, data, shape);
+}
+
+/// Flatten: to 2-D, dims [0, axis) into the first and [axis, rank) into the
+/// second.
+struct FlattenLowering : OpConversionPattern<ONNX::FlattenOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::FlattenOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedType(getTypeConverter(), op.getOutput());
+    Value data = adaptor.getInput();
+    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    if (axis > 0 && axis < rank) {
+      SmallVector<ReassociationIndices> re(2);
+      for (int64_t d = 0; d < rank; ++d)
+        re[d < axis ? 0 : 1].push_back(d);
+      Value r = tensor::CollapseShapeOp::create(rewriter, loc, data, re);
+      rewriter.replaceOp(op, castTo(rewriter, loc, r, type));
+      return success();
+    }
+    Value n = createIndexConstant(rewriter, loc, 1);
+    for (int64_t d = 0; d < rank; ++d)
+      n = mulIdx(rewriter, loc, n, getDimValue(rewriter, loc, data, d));
+    Value one = createIndexConstant(rewriter, loc, 1);
+    SmallVector<Value> dims = axis == 0 ? SmallVector<Value>{one, n}
+                                        : SmallVector<Value>{n, one};
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, data, type, dims));
+    return success();
+  }
+};
+
+/// Groups the dims of the higher-rank side of a unit-dim collapse/expand:
+/// each kept dim with the unit dims next to it (`unit[d]` marks them).
+SmallVector<ReassociationIndices> unitReassociation(ArrayRef<bool> unit) {
+  SmallVector<ReassociationIndices> re;
+  ReassociationIndices pending;
+  for (int64_t d = 0, e = unit.size(); d < e; ++d) {
+    pending.push_back(d);
+    if (!unit[d]) {
+      re.push_back(pending);
+      pending.clear();
+    }
+  }
+  if (!pending.empty() && !re.empty())
+    re.back().append(pending.begin(), pending.end());
+  return re;
+}
+
+/// Squeeze: drops the given unit dims (all static unit dims without axes).
+struct SqueezeLowering : OpConversionPattern<ONNX::SqueezeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::SqueezeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedType(getTypeConverter(), op.getSqueezed());
+    Value data = adaptor.getData();
+    auto inType = cast<RankedTensorType>(data.getType());
+    int64_t rank = inType.getRank();
+    SmallVector<bool> unit(rank, false);
+    if (isa<NoneType>(op.getAxes().getType())) {
+      for (int64_t d = 0; d < rank; ++d)
+        unit[d] = inType.getDimSize(d) == 1;
+    } else if (auto axes = getConstantInts(op.getAxes(), adaptor.getAxes())) {
+      for (int64_t a : *axes)
+        unit[normalizeAxis(a, rank)] = true;
+    } else {
+      // Axes known only at run time: the types say which dims go.
+      auto re = getReassociationIndicesForReshape(inType, type);
+      if (!re)
+        return op.emitOpError("non-constant axes with ambiguous types are not "
+                              "supported");
+      rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, type, data, *re);
+      return success();
+    }
+    // Squeezed dynamic dims are 1 at run time: say so first.
+    SmallVector<int64_t> shape(inType.getShape());
+    for (int64_t d = 0; d < rank; ++d)
+      if (unit[d])
+        shape[d] = 1;
+    data = castTo(rewriter, loc, data,
+                  RankedTensorType::get(shape, inType.getElementType()));
+    Value r = tensor::CollapseShapeOp::create(rewriter, loc, type, data,
+                                              unitReassociation(unit));
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// Unsqueeze: inserts unit dims at the given result positions.
+struct UnsqueezeLowering : OpConversionPattern<ONNX::UnsqueezeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::UnsqueezeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedType(getTypeConverter(), op.getExpanded());
+    Value data = adaptor.getData();
+    int64_t rank = type.getRank();
+    SmallVector<bool> unit(rank, false);
+    if (auto axes = getConstantInts(op.getAxes(), adaptor.getAxes())) {
+      for (int64_t a : *axes)
+        unit[normalizeAxis(a, rank)] = true;
+    } else {
+      // Axes known only at run time: the types say which dims are new.
+      auto inType = cast<RankedTensorType>(data.getType());
+      auto re = getReassociationIndicesForReshape(inType, type);
+      if (!re || !type.hasStaticShape())
+        return op.emitOpError("non-constant axes with ambiguous types are not "
+                              "supported");
+      rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+          op, type, data, *re,
+          getAsIndexOpFoldResult(rewriter.getContext(), type.getShape()));
+      return success();
+    }
+    SmallVector<OpFoldResult> outShape;
+    int64_t src = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      outShape.push_back(unit[d] ? OpFoldResult(rewriter.getIndexAttr(1))
+                                 : getDimOFR(rewriter, loc, data, src++));
+    Value r = tensor::ExpandShapeOp::create(rewriter, loc, type, data,
+                                            unitReassociation(unit), outShape);
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// Transpose: result dim i is input dim perm[i] (default: reversed).
+struct TransposeLowering : OpConversionPattern<ONNX::TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedType(getTypeConverter(), op.getTransposed());
+    Value data = adaptor.getData();
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> perm;
+    if (auto p = op.getPerm())
+      perm.assign(p->begin(), p->end());
+    else
+      for (int64_t d = rank - 1; d >= 0; --d)
+        perm.push_back(d);
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(type.isDynamicDim(d)
+                          ? getDimValue(rewriter, loc, data, perm[d])
+                          : Value());
+    Value init = createEmpty(rewriter, loc, type, sizes);
+    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc, data,
+                                                       init, perm)
+                               .getResult());
+    return success();
+  }
+};
+
+/// Concat: the inputs one after the other along `axis`.
+struct ConcatLowering : OpConversionPattern<ONNX::ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::ConcatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedType(getTypeConverter(), op.getConcatResult());
+    int64_t rank = type.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    ValueRange inputs = adaptor.getInputs();
+    SmallVector<Value> sizes(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      if (d != axis) {
+        sizes[d] = getDimValue(rewriter, loc, inputs[0], d);
+        continue;
+      }
+      Value n = createIndexConstant(rewriter, loc, 0);
+      for (Value in : inputs)
+        n = arith::AddIOp::create(rewriter, loc, n,
+                                  getDimValue(rewriter, loc, in, d));
+      sizes[d] = n;
+    }
+    Value result = createEmpty(rewriter, loc, type, sizes);
+    OpFoldResult offset = rewriter.getIndexAttr(0);
+    for (Value in : inputs) {
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> inSizes;
+      for (int64_t d = 0; d < rank; ++d)
+        inSizes.push_back(getDimOFR(rewriter, loc, in, d));
+      offsets[axis] = offset;
+      result = tensor::InsertSliceOp::create(rewriter, loc, in, result,
+                                             offsets, inSizes, strides);
+      // Next offset: static while every size so far is.
+      auto so = getConstantIntValue(offset), ss = getConstantIntValue(inSizes[axis]);
+      if (so && ss)
+        offset = rewriter.getIndexAttr(*so + *ss);
+      else
+        offset = arith::AddIOp::create(
+                     rewriter, loc,
+                     getValueOrCreateConstantIndexOp(rewriter, loc, offset),
+                     getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                     inSizes[axis]))
+                     .getResult();
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Expand: broadcasts the input to `shape` (numpy rules, both ways).
+struct ExpandLowering : OpConversionPattern<ONNX::ExpandOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::ExpandOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedType(getTypeConverter(), op.getOutput());
+    Value data = adaptor.getInput();
+    auto inType = cast<RankedTensorType>(data.getType());
+    int64_t rank = type.getRank();
+    int64_t shapeLen =
+        cast<RankedTensorType>(adaptor.getShape().getType()).getDimSize(0);
+    SmallVector<Value> sizes(rank);
+    Value one = createIndexConstant(rewriter, loc, 1);
+    for (int64_t k = 0; k < rank; ++k) {
+      if (!type.isDynamicDim(k))
+        continue;
+      // max-like: the shape entry unless it is 1, then the input dim.
+      int64_t s = k - (rank - shapeLen), j = k - (rank - inType.getRank());
+      Value v = s >= 0 ? extractIndex(rewriter, loc, adaptor.getShape(), s)
+                       : one;
+      if (j >= 0) {
+        Value isOne = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, v, one);
+        v = arith::SelectOp::create(rewriter, loc, isOne,
+                                    getDimValue(rewriter, loc, data, j), v);
+      }
+      sizes[k] = v;
+    }
+    bool anyDynamic = !type.hasStaticShape();
+    Value r = buildElementwise(
+        rewriter, loc, op, {data}, {op.getInput()}, op.getOutput(), type,
+        [](ScalarContext &c) { return c.args[0]; },
+        anyDynamic ? ArrayRef<Value>(sizes) : ArrayRef<Value>());
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// Tile: output[i] = input[i mod dim] along every axis.
+struct TileLowering : OpConversionPattern<ONNX::TileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::TileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedType(getTypeConverter(), op.getOutput());
+    Value data = adaptor.getInput();
+    int64_t rank = type.getRank();
+    SmallVector<Value> sizes(rank), inDims;
+    for (int64_t d = 0; d < rank; ++d) {
+      inDims.push_back(getDimValue(rewriter, loc, data, d));
+      if (type.isDynamicDim(d))
+        sizes[d] = mulIdx(rewriter, loc, inDims[d],
+                          extractIndex(rewriter, loc, adaptor.getRepeats(), d));
+    }
+    Value init = createEmpty(rewriter, loc, type, sizes);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+        parallelIterators(rank),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> idx;
+          for (int64_t d = 0; d < rank; ++d)
+            idx.push_back(arith::RemUIOp::create(
+                b, l, linalg::IndexOp::create(b, l, d), inDims[d]));
+          linalg::YieldOp::create(
+              b, l, ValueRange{tensor::ExtractOp::create(b, l, data, idx)});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Slice with starts/ends/axes/steps known only at run time: per input
+/// dim, the offset and step are selected from the entries whose axis is
+/// that dim, clamped as ONNX specifies, and the result is read element by
+/// element.
+Value runtimeSlice(ConversionPatternRewriter &b, ONNX::SliceOp op,
+                   ONNX::SliceOp::Adaptor adaptor, RankedTensorType type) {
+  Location loc = op.getLoc();
+  Value data = adaptor.getData();
+  int64_t rank = type.getRank();
+  auto i64 = b.getI64Type();
+  int64_t n = cast<RankedTensorType>(adaptor.getStarts().getType()).getDimSize(0);
+  bool hasAxes = !isa<NoneType>(op.getAxes().getType());
+  bool hasSteps = !isa<NoneType>(op.getSteps().getType());
+  auto elem = [&](Value t, int64_t i) -> Value {
+    Value e = tensor::ExtractOp::create(b, loc, t,
+                                        ValueRange{createIndexConstant(b, loc, i)});
+    return e.getType() == i64 ? e : Value(arith::ExtSIOp::create(b, loc, i64, e));
+  };
+  auto c = [&](int64_t v) { return createIntConstant(b, loc, i64, v); };
+  auto sel = [&](Value p, Value x, Value y) -> Value {
+    return arith::SelectOp::create(b, loc, p, x, y);
+  };
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  using P = arith::CmpIPredicate;
+  auto clamp = [&](Value v, Value lo, Value hi) -> Value {
+    return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, v, lo),
+                                  hi);
+  };
+  SmallVector<Value> offs, steps, sizes(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    Value dim = arith::IndexCastOp::create(b, loc, i64,
+                                           getDimValue(b, loc, data, d));
+    Value off = c(0), step = c(1), count = dim;
+    for (int64_t i = 0; i < n; ++i) {
+      Value axis = hasAxes ? elem(adaptor.getAxes(), i) : c(i);
+      axis = sel(cmp(P::slt, axis, c(0)), arith::AddIOp::create(b, loc, axis, c(rank)), axis);
+      Value is = cmp(P::eq, axis, c(d));
+      Value st = hasSteps ? elem(adaptor.getSteps(), i) : c(1);
+      Value s = elem(adaptor.getStarts(), i), e = elem(adaptor.getEnds(), i);
+      s = sel(cmp(P::slt, s, c(0)), arith::AddIOp::create(b, loc, s, dim), s);
+      e = sel(cmp(P::slt, e, c(0)), arith::AddIOp::create(b, loc, e, dim), e);
+      Value pos = cmp(P::sgt, st, c(0));
+      Value dm1 = arith::SubIOp::create(b, loc, dim, c(1));
+      s = sel(pos, clamp(s, c(0), dim), clamp(s, c(0), dm1));
+      e = sel(pos, clamp(e, c(0), dim), clamp(e, c(-1), dm1));
+      // count = max(0, ceil((e - s) / st)) for either sign of st.
+      Value diff = arith::SubIOp::create(b, loc, e, s);
+      Value adj = sel(pos, arith::SubIOp::create(b, loc, st, c(1)),
+                      arith::AddIOp::create(b, loc, st, c(1)));
+      Value cnt = arith::DivSIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, diff, adj), st);
+      cnt = arith::MaxSIOp::create(b, loc, cnt, c(0));
+      off = sel(is, s, off);
+      step = sel(is, st, step);
+      count = sel(is, cnt, count);
+    }
+    auto idx = [&](Value v) -> Value {
+      return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+    };
+    offs.push_back(idx(off));
+    steps.push_back(idx(step));
+    if (type.isDynamicDim(d))
+      sizes[d] = idx(count);
+  }
+  Value init = createEmpty(b, loc, type, sizes);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+             SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank)},
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               SmallVector<Value> idx;
+               for (int64_t d = 0; d < rank; ++d) {
+                 Value i = linalg::IndexOp::create(nb, l, d);
+                 i = arith::MulIOp::create(nb, l, i, steps[d]);
+                 idx.push_back(arith::AddIOp::create(nb, l, i, offs[d]));
+               }
+               linalg::YieldOp::create(
+                   nb, l, ValueRange{tensor::ExtractOp::create(nb, l, data, idx)});
+             })
+      .getResult(0);
+}
+
+/// Slice: per axis, elements start, start + step, ... before end (starts and
+/// ends clamped as ONNX specifies; negative values count from the end;
+/// negative steps walk backwards). Constant operands on static dims give a
+/// tensor.extract_slice (positive steps) or a strided read (negative steps);
+/// anything else goes through runtimeSlice.
+struct SliceLowering : OpConversionPattern<ONNX::SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedType(getTypeConverter(), op.getOutput());
+    Value data = adaptor.getData();
+    auto inType = cast<RankedTensorType>(data.getType());
+    int64_t rank = inType.getRank();
+    auto starts = getConstantInts(op.getStarts(), adaptor.getStarts());
+    auto ends = getConstantInts(op.getEnds(), adaptor.getEnds());
+    bool hasAxes = !isa<NoneType>(op.getAxes().getType());
+    bool hasSteps = !isa<NoneType>(op.getSteps().getType());
+    std::optional<SmallVector<int64_t>> axesC, stepsC;
+    if (hasAxes)
+      axesC = getConstantInts(op.getAxes(), adaptor.getAxes());
+    if (hasSteps)
+      stepsC = getConstantInts(op.getSteps(), adaptor.getSteps());
+    bool dynSliced = false;
+    if (starts && (!hasAxes || axesC))
+      for (int64_t i = 0, e = starts->size(); i < e; ++i)
+        dynSliced |= inType.isDynamicDim(
+            normalizeAxis(hasAxes ? (*axesC)[i] : i, rank));
+    if (!starts || !ends || (hasAxes && !axesC) || (hasSteps && !stepsC) ||
+        dynSliced) {
+      rewriter.replaceOp(op, runtimeSlice(rewriter, op, adaptor, type));
+      return success();
+    }
+    SmallVector<int64_t> axes, steps;
+    if (hasAxes)
+      axes.assign(axesC->begin(), axesC->end());
+    else
+      for (int64_t i = 0, e = starts->size(); i < e; ++i)
+        axes.push_back(i);
+    if (hasSteps)
+      steps.assign(stepsC->begin(), stepsC->end());
+    else
+      steps.assign(starts->size(), 1);
+    SmallVector<int64_t> offs(rank, 0), strides(rank, 1);
+    SmallVector<OpFoldResult> sizes;
+    bool negative = false;
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(getDimOFR(rewriter, loc, data, d));
+    for (auto [i, axis] : llvm::enumerate(axes)) {
+      int64_t d = normalizeAxis(axis, rank);
+      int64_t step = steps[i];
+      if (step == 0)
+        return op.emitOpError("steps must not be 0");
+      int64_t dim = inType.getDimSize(d);
+      int64_t s = (*starts)[i], e = (*ends)[i];
+      s = s < 0 ? s + dim : s;
+      e = e < 0 ? e + dim : e;
+      if (step > 0) {
+        s = std::clamp<int64_t>(s, 0, dim);
+        e = std::clamp<int64_t>(e, 0, dim);
+      } else {
+        s = std::clamp<int64_t>(s, 0, dim - 1);
+        e = std::clamp<int64_t>(e, -1, dim - 1);
+      }
+      int64_t n = step > 0 ? std::max<int64_t>(0, (e - s + step - 1) / step)
+                           : std::max<int64_t>(0, (s - e - step - 1) / -step);
+      offs[d] = s;
+      strides[d] = step;
+      sizes[d] = rewriter.getIndexAttr(n);
+      negative |= step < 0;
+    }
+    if (!negative) {
+      SmallVector<OpFoldResult> o, st;
+      for (int64_t d = 0; d < rank; ++d) {
+        o.push_back(rewriter.getIndexAttr(offs[d]));
+        st.push_back(rewriter.getIndexAttr(strides[d]));
+      }
+      Value r = tensor::ExtractSliceOp::create(rewriter, loc, type, data, o,
+                                               sizes, st);
+      rewriter.replaceOp(op, r);
+      return success();
+    }
+    // Negative steps: read input[off + i * step] element by element.
+    SmallVector<Value> dyn(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      if (type.isDynamicDim(d))
+        dyn[d] = getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]);
+    Value init = createEmpty(rewriter, loc, type, dyn);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+        parallelIterators(rank),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> idx;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value i = linalg::IndexOp::create(b, l, d);
+            if (strides[d] != 1)
+              i = arith::MulIOp::create(b, l, i,
+                                        createIndexConstant(b, l, strides[d]));
+            if (offs[d] != 0)
+              i = arith::AddIOp::create(b, l, i,
+                                        createIndexConstant(b, l, offs[d]));
+            idx.push_back(i);
+          }
+          linalg::YieldOp::create(
+              b, l, ValueRange{tensor::ExtractOp::create(b, l, data, idx)});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Gather: out[a..., j..., b...] = data[a..., indices[j...], b...] along
+/// `axis`; negative indices count from the end.
+struct GatherLowering : OpConversionPattern<ONNX::GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto type = convertedType(getTypeConverter(), op.getOutput());
+    Value data = adaptor.getData(), indices = adaptor.getIndices();
+    int64_t r = cast<RankedTensorType>(data.getType()).getRank();
+    int64_t q = cast<RankedTensorType>(indices.getType()).getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), r);
+    int64_t rank = type.getRank();
+    SmallVector<Value> sizes(rank);
+    for (int64_t k = 0; k < rank; ++k) {
+      if (!type.isDynamicDim(k))
+        continue;
+      if (k < axis)
+        sizes[k] = getDimValue(rewriter, loc, data, k);
+      else if (k < axis + q)
+        sizes[k] = getDimValue(rewriter, loc, indices, k - axis);
+      else
+        sizes[k] = getDimValue(rewriter, loc, data, k - q + 1);
+    }
+    Value init = createEmpty(rewriter, loc, type, sizes);
+    SmallVector<AffineExpr> idxExprs;
+    for (int64_t j = 0; j < q; ++j)
+      idxExprs.push_back(getAffineDimExpr(axis + j, ctx));
+    SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, idxExprs, ctx),
+                                   rewriter.getMultiDimIdentityMap(rank)};
+    Value axisDim = getDimValue(rewriter, loc, data, axis);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{indices}, ValueRange{init},
+        maps, parallelIterators(rank),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+          Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i,
+                                            createIndexConstant(b, l, 0));
+          i = arith::SelectOp::create(b, l, neg,
+                                      arith::AddIOp::create(b, l, i, axisDim),
+                                      i);
+          SmallVector<Value> idx;
+          for (int64_t k = 0; k < axis; ++k)
+            idx.push_back(linalg::IndexOp::create(b, l, k));
+          idx.push_back(i);
+          for (int64_t k = axis + q; k < rank; ++k)
+            idx.push_back(linalg::IndexOp::create(b, l, k));
+          linalg::YieldOp::create(
+              b, l, ValueRange{tensor::ExtractOp::create(b, l, data, idx)});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Range: start + i * delta for i < max(ceil((limit - start) / delta), 0).
+struct RangeLowering : OpConversionPattern<ONNX::RangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::RangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedType(getTypeConverter(), op.getOutput());
+    Type elt = type.getElementType();
+    bool f = isFloat(elt);
+    Value start = tensor::ExtractOp::create(rewriter, loc, adaptor.getStart(),
+                                            ValueRange{});
+    Value delta = tensor::ExtractOp::create(rewriter, loc, adaptor.getDelta(),
+                                            ValueRange{});
+    SmallVector<Value> sizes(1);
+    if (type.isDynamicDim(0)) {
+      Value limit = tensor::ExtractOp::create(rewriter, loc,
+                                              adaptor.getLimit(), ValueRange{});
+      // Count in f64: ceil((limit - start) / delta), at least 0.
+      Type f64 = rewriter.getF64Type();
+      auto toF64 = [&](Value v) { return convertScalar(rewriter, loc, v, elt, f64); };
+      Value n = arith::DivFOp::create(
+          rewriter, loc,
+          arith::SubFOp::create(rewriter, loc, toF64(limit), toF64(start)),
+          toF64(delta));
+      n = math_ceil(rewriter, loc, n);
+      n = arith::MaximumFOp::create(rewriter, loc, n,
+                                    createScalarConstant(rewriter, loc, f64, 0));
+      n = arith::FPToSIOp::create(rewriter, loc, rewriter.getI64Type(), n);
+      sizes[0] = arith::IndexCastOp::create(rewriter, loc,
+                                            rewriter.getIndexType(), n);
+    }
+    Value init = createEmpty(rewriter, loc, type, sizes);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(1)},
+        parallelIterators(1), [&](OpBuilder &b, Location l, ValueRange) {
+          Value i = linalg::IndexOp::create(b, l, 0);
+          i = arith::IndexCastOp::create(b, l, b.getI64Type(), i);
+          Value iv = convertScalar(b, l, i, b.getI64Type(), elt);
+          Value v = f ? Value(arith::AddFOp::create(
+                            b, l, start, arith::MulFOp::create(b, l, iv, delta)))
+                      : Value(arith::AddIOp::create(
+                            b, l, start, arith::MulIOp::create(b, l, iv, delta)));
+          linalg::YieldOp::create(b, l, v);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+  static Value math_ceil(OpBuilder &b, Location loc, Value x) {
+    // ceil(x) = -floor(-x) without the math dialect: through fptosi.
+    Value t = arith::FPToSIOp::create(b, loc, b.getI64Type(), x);
+    Value tf = arith::SIToFPOp::create(b, loc, x.getType(), t);
+    Value lt = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, tf, x);
+    Value one = createScalarConstant(b, loc, x.getType(), 1);
+    return arith::SelectOp::create(b, loc, lt,
+                                   arith::AddFOp::create(b, loc, tf, one), tf);
+  }
+};
+
+/// Split: consecutive slices along `axis`, sized by `split` or equal
+/// (the last one smaller when the dim does not divide).
+struct SplitLowering : OpConversionPattern<ONNX::SplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = adaptor.getInput();
+    auto inType = cast<RankedTensorType>(data.getType());
+    int64_t rank = inType.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    int64_t n = op->getNumResults();
+    SmallVector<OpFoldResult> splitSizes;
+    if (!isa<NoneType>(op.getSplit().getType())) {
+      auto s = getConstantInts(op.getSplit(), adaptor.getSplit());
+      bool allStatic = llvm::all_of(op->getResultTypes(), [&](Type t) {
+        return !cast<RankedTensorType>(t).isDynamicDim(axis);
+      });
+      if (allStatic) {
+        for (Type t : op->getResultTypes())
+          splitSizes.push_back(rewriter.getIndexAttr(
+              cast<RankedTensorType>(t).getDimSize(axis)));
+      } else if (s) {
+        for (int64_t v : *s)
+          splitSizes.push_back(rewriter.getIndexAttr(v));
+      } else {
+        for (int64_t i = 0; i < n; ++i)
+          splitSizes.push_back(extractIndex(rewriter, loc, adaptor.getSplit(), i));
+      }
+    } else {
+      // ceil(dim / n) each, the rest for the last.
+      Value dim = getDimValue(rewriter, loc, data, axis);
+      Value nv = createIndexConstant(rewriter, loc, n);
+      Value chunk = arith::CeilDivUIOp::create(rewriter, loc, dim, nv);
+      for (int64_t i = 0; i < n; ++i) {
+        auto rt = cast<RankedTensorType>(op->getResult(i).getType());
+        if (!rt.isDynamicDim(axis)) {
+          splitSizes.push_back(rewriter.getIndexAttr(rt.getDimSize(axis)));
+          continue;
+        }
+        Value off = mulIdx(rewriter, loc, chunk, createIndexConstant(rewriter, loc, i));
+        Value rest = arith::SubIOp::create(rewriter, loc, dim, off);
+        splitSizes.push_back(
+            arith::MinUIOp::create(rewriter, loc, chunk, rest).getResult());
+      }
+    }
+    SmallVector<Value> results;
+    OpFoldResult offset = rewriter.getIndexAttr(0);
+    for (int64_t i = 0; i < n; ++i) {
+      auto type = convertedType(getTypeConverter(), op->getResult(i));
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t d = 0; d < rank; ++d)
+        sizes.push_back(getDimOFR(rewriter, loc, data, d));
+      sizes[axis] = splitSizes[i];
+      offsets[axis] = offset;
+      results.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, type, data, offsets, sizes, strides));
+      auto so = getConstantIntValue(offset), ss = getConstantIntValue(sizes[axis]);
+      if (so && ss)
+        offset = rewriter.getIndexAttr(*so + *ss);
+      else
+        offset = arith::AddIOp::create(
+                     rewriter, loc,
+                     getValueOrCreateConstantIndexOp(rewriter, loc, offset),
+                     getValueOrCreateConstantIndexOp(rewriter, loc, sizes[axis]))
+                     .getResult();
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::onnxc::linalg_conv::populateTensorPatterns(
+    TypeConverter &tc, RewritePatternSet &patterns) {
+  patterns.add<ShapeLowering, SizeLowering, ConstantOfShapeLowering,
+               ReshapeLowering, FlattenLowering, SqueezeLowering,
+               UnsqueezeLowering, TransposeLowering, ConcatLowering,
+               ExpandLowering, TileLowering, SliceLowering, GatherLowering,
+               RangeLowering, SplitLowering>(tc, patterns.getContext());
+}

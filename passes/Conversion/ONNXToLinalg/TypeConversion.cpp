@@ -1,0 +1,121 @@
+//===- TypeConversion.cpp - onnx types -> builtin types, constants --------===//
+//
+// The type converter, the lowering of onnx.Constant and onnx.Identity, and
+// the entry point that collects every category's patterns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/BuiltinDialect.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+void mlir::onnxc::populateONNXToLinalgTypeConversion(TypeConverter &tc) {
+  // Anything else (none, index, signless scalars) is legal as is.
+  tc.addConversion([](Type t) { return t; });
+  tc.addConversion([](RankedTensorType t) -> Type {
+    Type e = t.getElementType();
+    if (auto it = dyn_cast<IntegerType>(e)) {
+      if (it.getWidth() != 1 && it.getWidth() != 8 && it.getWidth() != 16 &&
+          it.getWidth() != 32 && it.getWidth() != 64)
+        return Type();
+      e = IntegerType::get(t.getContext(), it.getWidth());
+    } else if (!e.isF16() && !e.isBF16() && !e.isF32() && !e.isF64()) {
+      return Type();
+    }
+    return RankedTensorType::get(t.getShape(), e);
+  });
+  // Unranked tensors only appear outside the model (test drivers); onnx ops
+  // with them are rejected before the conversion.
+  tc.addConversion([](UnrankedTensorType t) -> Type {
+    Type e = t.getElementType();
+    if (isa<FloatType>(e) || e.isSignlessInteger())
+      return t;
+    return Type();
+  });
+}
+
+namespace {
+
+/// Constant: the `value` (or value_float(s)/value_int(s)) tensor becomes an
+/// arith.constant of the signless type; resource blobs are re-wrapped with
+/// the converted type, sharing the blob.
+struct ConstantLowering : OpConversionPattern<ONNX::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!type)
+      return op.emitOpError("result type has no conversion");
+    Attribute attr;
+    if (op.getSparseValueAttr())
+      return op.emitOpError("sparse_value is not supported");
+    if (auto v = op.getValueAttr()) {
+      if (auto dense = dyn_cast<DenseElementsAttr>(v)) {
+        if (dense.getType() == type)
+          attr = dense;
+        else if (dense.isSplat() && type.getElementType().isInteger(1))
+          attr = DenseElementsAttr::get(type, dense.getSplatValue<bool>());
+        else
+          attr = DenseElementsAttr::getFromRawBuffer(type, dense.getRawData());
+      } else if (auto res = dyn_cast<DenseResourceElementsAttr>(v)) {
+        attr = DenseResourceElementsAttr::get(type, res.getRawHandle());
+      } else {
+        return op.emitOpError("unsupported value attribute kind");
+      }
+    } else if (auto v = op.getValueFloatAttr()) {
+      attr = DenseElementsAttr::get(type, v);
+    } else if (auto v = op.getValueFloatsAttr()) {
+      attr = DenseElementsAttr::get(type, v.asArrayRef());
+    } else if (auto v = op.getValueIntAttr()) {
+      attr = DenseElementsAttr::get(type, v);
+    } else if (auto v = op.getValueIntsAttr()) {
+      attr = DenseElementsAttr::get(type, v.asArrayRef());
+    } else {
+      return op.emitOpError("string constants are not supported");
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type,
+                                                   cast<TypedAttr>(attr));
+    return success();
+  }
+};
+
+/// Identity(x) = x.
+struct IdentityLowering : OpConversionPattern<ONNX::IdentityOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::IdentityOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<RankedTensorType>(adaptor.getInput().getType()))
+      return op.emitOpError("only tensor inputs are supported");
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::onnxc::linalg_conv::populateTypeConversionPatterns(
+    TypeConverter &tc, RewritePatternSet &patterns) {
+  patterns.add<ConstantLowering, IdentityLowering>(tc, patterns.getContext());
+}
+
+void mlir::onnxc::populateONNXToLinalgConversionPatterns(
+    TypeConverter &tc, RewritePatternSet &patterns) {
+  populateTypeConversionPatterns(tc, patterns);
+  populateElementwiseUnaryPatterns(tc, patterns);
+  populateElementwiseBinaryPatterns(tc, patterns);
+  populateMatMulPatterns(tc, patterns);
+  populateReductionPatterns(tc, patterns);
+  populateTensorPatterns(tc, patterns);
+}

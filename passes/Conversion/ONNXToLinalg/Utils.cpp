@@ -1,0 +1,504 @@
+//===- Utils.cpp - Helpers shared by the onnx -> linalg patterns ----------===//
+//
+// Constants, shapes, run-time checks and the broadcasting elementwise builder.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+namespace mlir::onnxc::linalg_conv {
+
+Type getElementType(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.getElementType();
+  return type;
+}
+
+bool isUnsignedInt(Type t) {
+  auto intTy = dyn_cast<IntegerType>(t);
+  return intTy && intTy.isUnsigned();
+}
+
+Value createScalarConstant(OpBuilder &b, Location loc, Type type,
+                           double value) {
+  if (auto ft = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(ft, value));
+  if (type.isIndex())
+    return arith::ConstantIndexOp::create(b, loc, (int64_t)value);
+  auto it = cast<IntegerType>(type);
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(it, APInt(it.getWidth(), (int64_t)value,
+                                         /*isSigned=*/true, /*implicitTrunc=*/true)));
+}
+
+Value createIntConstant(OpBuilder &b, Location loc, Type type, int64_t value) {
+  if (type.isIndex())
+    return arith::ConstantIndexOp::create(b, loc, value);
+  auto it = cast<IntegerType>(type);
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(it, APInt(it.getWidth(), value, true, true)));
+}
+
+Value createIndexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// The signless builtin counterpart of an onnx scalar element type.
+static Type signless(Type t) {
+  if (auto it = dyn_cast<IntegerType>(t))
+    return IntegerType::get(t.getContext(), it.getWidth());
+  return t;
+}
+
+// ONNX Cast between numeric types: bool -> x is 0/1; x -> bool is x != 0;
+// int widening follows the source signedness; float -> int truncates toward
+// zero; float narrowing rounds to nearest even.
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type fromOnnx,
+                    Type toOnnx) {
+  Type from = signless(fromOnnx), to = signless(toOnnx);
+  if (from == to)
+    return v;
+  bool fromBool = from.isInteger(1), toBool = to.isInteger(1);
+  if (toBool) {
+    if (isa<FloatType>(from))
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v,
+                                   createScalarConstant(b, loc, from, 0));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v,
+                                 createIntConstant(b, loc, from, 0));
+  }
+  if (auto ft = dyn_cast<FloatType>(to)) {
+    if (auto ff = dyn_cast<FloatType>(from)) {
+      if (ff.getWidth() == ft.getWidth()) { // f16 <-> bf16 through f32
+        v = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+        return arith::TruncFOp::create(b, loc, ft, v);
+      }
+      if (ff.getWidth() < ft.getWidth())
+        return arith::ExtFOp::create(b, loc, ft, v);
+      return arith::TruncFOp::create(b, loc, ft, v);
+    }
+    if (fromBool || isUnsignedInt(fromOnnx))
+      return arith::UIToFPOp::create(b, loc, ft, v);
+    return arith::SIToFPOp::create(b, loc, ft, v);
+  }
+  auto it = cast<IntegerType>(to);
+  if (isa<FloatType>(from)) {
+    if (isUnsignedInt(toOnnx))
+      return arith::FPToUIOp::create(b, loc, it, v);
+    return arith::FPToSIOp::create(b, loc, it, v);
+  }
+  unsigned fw = from.getIntOrFloatBitWidth();
+  if (fw > it.getWidth())
+    return arith::TruncIOp::create(b, loc, it, v);
+  if (fromBool || isUnsignedInt(fromOnnx))
+    return arith::ExtUIOp::create(b, loc, it, v);
+  return arith::ExtSIOp::create(b, loc, it, v);
+}
+
+/// The elements attribute behind an onnx.Constant / arith.constant value.
+static ElementsAttr getConstantElements(Value orig, Value converted) {
+  if (converted)
+    if (auto c = converted.getDefiningOp<arith::ConstantOp>())
+      if (auto e = dyn_cast<ElementsAttr>(c.getValue()))
+        return e;
+  if (orig)
+    if (auto c = orig.getDefiningOp<ONNX::ConstantOp>()) {
+      if (auto v = c.getValueAttr())
+        return v;
+      if (auto v = c.getValueIntAttr())
+        return DenseElementsAttr::get(
+            RankedTensorType::get({}, v.getType()), ArrayRef<Attribute>{v});
+      if (auto v = c.getValueIntsAttr())
+        return DenseElementsAttr::get(
+            RankedTensorType::get({(int64_t)v.size()},
+                                  IntegerType::get(orig.getContext(), 64)),
+            v.asArrayRef());
+    }
+  return {};
+}
+
+std::optional<SmallVector<int64_t>> getConstantInts(Value orig,
+                                                    Value converted) {
+  auto dense = dyn_cast_or_null<DenseIntElementsAttr>(
+      getConstantElements(orig, converted));
+  if (!dense)
+    return std::nullopt;
+  bool isUnsigned = isUnsignedInt(dense.getElementType());
+  SmallVector<int64_t> out;
+  for (const APInt &v : dense.getValues<APInt>())
+    out.push_back(isUnsigned ? (int64_t)v.getZExtValue() : v.getSExtValue());
+  return out;
+}
+
+std::optional<SmallVector<double>> getConstantFloats(Value orig,
+                                                     Value converted) {
+  auto dense = dyn_cast_or_null<DenseFPElementsAttr>(
+      getConstantElements(orig, converted));
+  if (!dense)
+    return std::nullopt;
+  SmallVector<double> out;
+  for (const APFloat &v : dense.getValues<APFloat>())
+    out.push_back(v.convertToDouble());
+  return out;
+}
+
+Value getDimValue(OpBuilder &b, Location loc, Value v, int64_t dim) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!type.isDynamicDim(dim))
+    return createIndexConstant(b, loc, type.getDimSize(dim));
+  return tensor::DimOp::create(b, loc, v, dim);
+}
+
+OpFoldResult getDimOFR(OpBuilder &b, Location loc, Value v, int64_t dim) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!type.isDynamicDim(dim))
+    return b.getIndexAttr(type.getDimSize(dim));
+  return tensor::DimOp::create(b, loc, v, dim).getResult();
+}
+
+Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
+                  ArrayRef<Value> sizes) {
+  SmallVector<Value> dyn;
+  for (int64_t i = 0, e = type.getRank(); i < e; ++i)
+    if (type.isDynamicDim(i))
+      dyn.push_back(sizes[i]);
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType(), dyn);
+}
+
+Value createEmptyLike(OpBuilder &b, Location loc, RankedTensorType type,
+                      Value like) {
+  SmallVector<Value> dyn;
+  for (int64_t i = 0, e = type.getRank(); i < e; ++i)
+    if (type.isDynamicDim(i))
+      dyn.push_back(tensor::DimOp::create(b, loc, like, i));
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType(), dyn);
+}
+
+SmallVector<utils::IteratorType> parallelIterators(unsigned n) {
+  return SmallVector<utils::IteratorType>(n, utils::IteratorType::parallel);
+}
+
+//===----------------------------------------------------------------------===//
+// Run-time checks
+//===----------------------------------------------------------------------===//
+
+/// ONNXC_ERROR_RUNTIME in runtime/include/onnxc/runtime.h.
+static constexpr int32_t kErrorRuntime = 5;
+static constexpr StringLiteral kFailFn = "onnxc_rt_fail";
+
+void emitRuntimeCheck(OpBuilder &b, Location loc, Value cond,
+                      StringRef message) {
+  if (auto c = getConstantIntValue(cond); c && *c)
+    return;
+  Operation *scope = b.getInsertionBlock()->getParentOp();
+  auto module = isa<ModuleOp>(scope) ? cast<ModuleOp>(scope)
+                                     : scope->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = b.getContext();
+  auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+
+  // The declaration and the message global (one per distinct message).
+  LLVM::GlobalOp global;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    if (!module.lookupSymbol(kFailFn)) {
+      auto fnTy = b.getFunctionType({b.getI32Type(), ptrTy}, {});
+      auto fn = func::FuncOp::create(b, loc, kFailFn, fnTy);
+      fn.setPrivate();
+    }
+    std::string text = message.str();
+    text.push_back('\0');
+    unsigned index = 0;
+    for (auto g : module.getOps<LLVM::GlobalOp>()) {
+      if (!g.getSymName().starts_with("__onnxc_msg"))
+        continue;
+      ++index;
+      if (auto s = dyn_cast_or_null<StringAttr>(g.getValueOrNull()))
+        if (s.getValue() == text)
+          global = g;
+    }
+    if (!global) {
+      auto arrTy = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
+      global = LLVM::GlobalOp::create(
+          b, loc, arrTy, /*isConstant=*/true, LLVM::Linkage::Internal,
+          ("__onnxc_msg" + Twine(index)).str(), b.getStringAttr(text));
+    }
+  }
+  Value ok = arith::XOrIOp::create(
+      b, loc, cond, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+  auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+  OpBuilder then = ifOp.getThenBodyBuilder();
+  Value code = arith::ConstantOp::create(then, loc,
+                                         then.getI32IntegerAttr(kErrorRuntime));
+  Value msg = LLVM::AddressOfOp::create(then, loc, global);
+  func::CallOp::create(then, loc, kFailFn, TypeRange{}, ValueRange{code, msg});
+}
+
+//===----------------------------------------------------------------------===//
+// Broadcasting
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// How one operand dim maps to the iteration space.
+enum class DimKind { Identity, Broadcast, Dynamic };
+} // namespace
+
+/// The symbolic name of dim `dim` of an onnx value, "" if none.
+static StringRef dimName(Value orig, int64_t dim) {
+  if (!orig)
+    return "";
+  auto t = dyn_cast<RankedTensorType>(orig.getType());
+  if (!t || !t.isDynamicDim(dim))
+    return "";
+  return ONNX::getDimName(t, dim);
+}
+
+/// The operand dim aligned (from the right) with result dim `k`, or -1.
+static int64_t alignedDim(Value in, int64_t k, int64_t resultRank) {
+  if (!in)
+    return -1;
+  int64_t j = k - (resultRank - cast<RankedTensorType>(in.getType()).getRank());
+  return j;
+}
+
+static DimKind classify(ArrayRef<Value> inputs, ArrayRef<Value> origInputs,
+                        Value origResult, RankedTensorType resultType,
+                        unsigned i, int64_t k, bool explicitSizes) {
+  int64_t rank = resultType.getRank();
+  auto t = cast<RankedTensorType>(inputs[i].getType());
+  int64_t j = alignedDim(inputs[i], k, rank);
+  int64_t out = resultType.getDimSize(k);
+  if (!t.isDynamicDim(j))
+    return (t.getDimSize(j) == 1 && out != 1) ? DimKind::Broadcast
+                                               : DimKind::Identity;
+  if (out == 1)
+    return DimKind::Identity;
+  StringRef name = dimName(origInputs[i], j);
+  if (!name.empty() && name == dimName(origResult, k))
+    return DimKind::Identity;
+  if (explicitSizes)
+    return DimKind::Dynamic;
+  // Alone in setting the result dim: the result dim is this dim.
+  for (unsigned o = 0; o < inputs.size(); ++o) {
+    if (o == i || !inputs[o])
+      continue;
+    int64_t jo = alignedDim(inputs[o], k, rank);
+    if (jo < 0)
+      continue;
+    auto to = cast<RankedTensorType>(inputs[o].getType());
+    if (to.getDimSize(jo) == 1)
+      continue;
+    StringRef other = dimName(origInputs[o], jo);
+    if (to.isDynamicDim(jo) && !name.empty() && other == name)
+      continue; // the same symbolic dim
+    return DimKind::Dynamic;
+  }
+  return DimKind::Identity;
+}
+
+SmallVector<Value> broadcastSizes(OpBuilder &b, Location loc,
+                                  ArrayRef<Value> inputs,
+                                  ArrayRef<Value> origInputs, Value origResult,
+                                  RankedTensorType resultType) {
+  int64_t rank = resultType.getRank();
+  SmallVector<Value> sizes;
+  for (int64_t k = 0; k < rank; ++k) {
+    if (!resultType.isDynamicDim(k)) {
+      sizes.push_back(Value());
+      continue;
+    }
+    // Candidates: operand dims that are not static 1.
+    SmallVector<std::pair<unsigned, int64_t>> cands;
+    StringRef outName = dimName(origResult, k);
+    Value named;
+    for (unsigned i = 0; i < inputs.size(); ++i) {
+      int64_t j = alignedDim(inputs[i], k, rank);
+      if (j < 0)
+        continue;
+      auto t = cast<RankedTensorType>(inputs[i].getType());
+      if (t.getDimSize(j) == 1)
+        continue;
+      cands.push_back({i, j});
+      if (!named && !outName.empty() && dimName(origInputs[i], j) == outName)
+        named = tensor::DimOp::create(b, loc, inputs[i], j);
+    }
+    if (cands.empty()) {
+      sizes.push_back(createIndexConstant(b, loc, 1));
+      continue;
+    }
+    // Dims with the result's name are equal to it; others are checked.
+    Value size = named ? named
+                       : getDimValue(b, loc, inputs[cands[0].first],
+                                     cands[0].second);
+    Value one = createIndexConstant(b, loc, 1);
+    for (auto [n, cand] : llvm::enumerate(cands)) {
+      auto [i, j] = cand;
+      if ((!named && n == 0) ||
+          (!outName.empty() && dimName(origInputs[i], j) == outName))
+        continue;
+      Value d = getDimValue(b, loc, inputs[i], j);
+      Value sizeIsOne =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one);
+      size = arith::SelectOp::create(b, loc, sizeIsOne, d, size);
+      Value dIsOne =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, one);
+      Value same =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, size);
+      Value ok = arith::OrIOp::create(b, loc, dIsOne, same);
+      emitRuntimeCheck(b, loc, ok,
+                       "operands do not broadcast: incompatible dims");
+    }
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
+Value buildElementwise(OpBuilder &b, Location loc, Operation *op,
+                       ArrayRef<Value> inputs, ArrayRef<Value> origInputs,
+                       Value origResult, RankedTensorType resultType,
+                       const ScalarFn &fn, ArrayRef<Value> resultSizes) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = resultType.getRank();
+  SmallVector<Value> sizes =
+      resultSizes.empty()
+          ? broadcastSizes(b, loc, inputs, origInputs, origResult, resultType)
+          : SmallVector<Value>(resultSizes);
+  Value init = createEmpty(b, loc, resultType, sizes);
+
+  // Operands indexed by affine maps go in `ins`; those with a dim that may
+  // be 1 at run time are read with tensor.extract inside the body.
+  SmallVector<Value> ins;
+  SmallVector<AffineMap> maps;
+  SmallVector<int> insIndex(inputs.size(), -1);
+  SmallVector<SmallVector<DimKind>> kinds(inputs.size());
+  for (unsigned i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i])
+      continue;
+    auto t = cast<RankedTensorType>(inputs[i].getType());
+    bool dynamic = false;
+    SmallVector<AffineExpr> exprs;
+    for (int64_t j = 0; j < t.getRank(); ++j) {
+      int64_t k = j + rank - t.getRank();
+      DimKind kind = classify(inputs, origInputs, origResult, resultType, i, k,
+                              !resultSizes.empty());
+      kinds[i].push_back(kind);
+      dynamic |= kind == DimKind::Dynamic;
+      exprs.push_back(kind == DimKind::Broadcast ? getAffineConstantExpr(0, ctx)
+                                                 : getAffineDimExpr(k, ctx));
+    }
+    if (dynamic)
+      continue;
+    insIndex[i] = ins.size();
+    ins.push_back(inputs[i]);
+    maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+
+  // Per dynamic-kind dim: whether the operand dim is 1 (computed outside).
+  SmallVector<SmallVector<Value>> isOne(inputs.size());
+  for (unsigned i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i] || insIndex[i] >= 0)
+      continue;
+    for (auto [j, kind] : llvm::enumerate(kinds[i])) {
+      Value v;
+      if (kind == DimKind::Dynamic)
+        v = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                  tensor::DimOp::create(b, loc, inputs[i], j),
+                                  createIndexConstant(b, loc, 1));
+      isOne[i].push_back(v);
+    }
+  }
+
+  SmallVector<Type> onnxTypes;
+  for (Value v : origInputs)
+    onnxTypes.push_back(v ? getElementType(v) : Type());
+  Type onnxResultType = getElementType(origResult);
+
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, ins, ValueRange{init}, maps,
+      parallelIterators(rank),
+      [&](OpBuilder &nb, Location nloc, ValueRange blockArgs) {
+        SmallVector<Value> args;
+        for (unsigned i = 0; i < inputs.size(); ++i) {
+          if (!inputs[i]) {
+            args.push_back(Value());
+            continue;
+          }
+          if (insIndex[i] >= 0) {
+            args.push_back(blockArgs[insIndex[i]]);
+            continue;
+          }
+          auto t = cast<RankedTensorType>(inputs[i].getType());
+          SmallVector<Value> idx;
+          Value zero = createIndexConstant(nb, nloc, 0);
+          for (int64_t j = 0; j < t.getRank(); ++j) {
+            int64_t k = j + rank - t.getRank();
+            if (kinds[i][j] == DimKind::Broadcast) {
+              idx.push_back(zero);
+              continue;
+            }
+            Value iv = linalg::IndexOp::create(nb, nloc, k);
+            if (kinds[i][j] == DimKind::Dynamic)
+              iv = arith::SelectOp::create(nb, nloc, isOne[i][j], zero, iv);
+            idx.push_back(iv);
+          }
+          args.push_back(tensor::ExtractOp::create(nb, nloc, inputs[i], idx));
+        }
+        ScalarContext sc{nb,        nloc,           op,
+                         args,      onnxTypes,      onnxResultType,
+                         resultType.getElementType()};
+        Value r = fn(sc);
+        linalg::YieldOp::create(nb, nloc, r);
+      });
+  return generic.getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// ElementwiseLowering
+//===----------------------------------------------------------------------===//
+
+ElementwiseLowering::ElementwiseLowering(TypeConverter &tc, MLIRContext *ctx,
+                                         StringRef opName, ScalarFn fn,
+                                         CheckFn check, unsigned numInputs)
+    : ConversionPattern(tc, opName, /*benefit=*/1, ctx), fn(std::move(fn)),
+      check(std::move(check)), numInputs(numInputs) {}
+
+LogicalResult ElementwiseLowering::matchAndRewrite(
+    Operation *op, ArrayRef<Value> operands,
+    ConversionPatternRewriter &rewriter) const {
+  if (check && failed(check(op)))
+    return failure();
+  auto resultType = dyn_cast_or_null<RankedTensorType>(
+      getTypeConverter()->convertType(op->getResult(0).getType()));
+  if (!resultType)
+    return op->emitOpError("result type has no conversion");
+  SmallVector<Value> inputs, origInputs;
+  for (auto [orig, conv] :
+       llvm::zip(op->getOperands().take_front(
+                     std::min<unsigned>(numInputs, op->getNumOperands())),
+                 operands)) {
+    bool absent = isa<NoneType>(orig.getType());
+    inputs.push_back(absent ? Value() : conv);
+    origInputs.push_back(absent ? Value() : orig);
+  }
+  Value result = buildElementwise(rewriter, op->getLoc(), op, inputs,
+                                  origInputs, op->getResult(0), resultType, fn);
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+} // namespace mlir::onnxc::linalg_conv

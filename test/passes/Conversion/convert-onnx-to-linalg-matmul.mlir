@@ -1,0 +1,83 @@
+// RUN: %onnxc-opt --convert-onnx-to-linalg --split-input-file --verify-diagnostics %s | FileCheck %s
+
+// 2-D MatMul: a zero-filled linalg.matmul.
+// CHECK-LABEL: func.func @matmul_2d
+// CHECK-SAME: (%[[A:.+]]: tensor<?x8xf32>, %[[B:.+]]: tensor<8x16xf32>)
+// CHECK: %[[M:.+]] = tensor.dim %[[A]], %{{.+}} : tensor<?x8xf32>
+// CHECK: %[[E:.+]] = tensor.empty(%[[M]]) : tensor<?x16xf32>
+// CHECK: %[[Z:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[E]] : tensor<?x16xf32>)
+// CHECK: linalg.matmul ins(%[[A]], %[[B]] : tensor<?x8xf32>, tensor<8x16xf32>) outs(%[[Z]] : tensor<?x16xf32>)
+func.func @matmul_2d(%a: tensor<?x8xf32, #onnx.dims<["M"]>>, %b: tensor<8x16xf32>) -> tensor<?x16xf32, #onnx.dims<["M"]>> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<?x8xf32, #onnx.dims<["M"]>>, tensor<8x16xf32>) -> tensor<?x16xf32, #onnx.dims<["M"]>>
+  return %0 : tensor<?x16xf32, #onnx.dims<["M"]>>
+}
+
+// -----
+
+// Equal static batches: linalg.batch_matmul.
+// CHECK-LABEL: func.func @matmul_batch
+// CHECK: linalg.batch_matmul
+func.func @matmul_batch(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+// A broadcast batch dim: a generic contraction indexing it by a constant.
+// CHECK-DAG: #[[A:.+]] = affine_map<(d0, d1, d2, d3) -> (0, d1, d3)>
+// CHECK-DAG: #[[B:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// CHECK-DAG: #[[Y:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @matmul_bcast
+// CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[Y]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @matmul_bcast(%a: tensor<1x2x3xf32>, %b: tensor<4x3x5xf32>) -> tensor<4x2x5xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<1x2x3xf32>, tensor<4x3x5xf32>) -> tensor<4x2x5xf32>
+  return %0 : tensor<4x2x5xf32>
+}
+
+// -----
+
+// A 1-D B is a column vector whose unit dim is dropped.
+// CHECK-DAG: #[[A:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[B:.+]] = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-DAG: #[[Y:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @matmul_vec
+// CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[Y]]], iterator_types = ["parallel", "parallel", "reduction"]}
+func.func @matmul_vec(%a: tensor<2x3x4xi32>, %b: tensor<4xi32>) -> tensor<2x3xi32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<2x3x4xi32>, tensor<4xi32>) -> tensor<2x3xi32>
+  return %0 : tensor<2x3xi32>
+}
+
+// -----
+
+// Gemm with transB, alpha and a broadcast C: a transposed contraction, then
+// alpha * Y + beta * C elementwise.
+// CHECK-DAG: #[[TB:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-LABEL: func.func @gemm_transb
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[TB]], #{{.+}}], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: linalg.generic
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @gemm_transb(%a: tensor<3x4xf32>, %b: tensor<5x4xf32>, %c: tensor<5xf32>) -> tensor<3x5xf32> {
+  %0 = "onnx.Gemm"(%a, %b, %c) {alpha = 2.0 : f32, transB = 1 : i64} : (tensor<3x4xf32>, tensor<5x4xf32>, tensor<5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+// MatMulInteger: operands widened to i32 (unsigned: extui) minus the zero
+// points, accumulated in i32.
+// CHECK-LABEL: func.func @matmul_integer
+// CHECK: linalg.generic
+// CHECK: arith.extui {{.*}} : i8 to i32
+// CHECK: arith.extsi {{.*}} : i8 to i32
+// CHECK: arith.subi
+// CHECK: arith.muli
+// CHECK: arith.addi
+func.func @matmul_integer(%a: tensor<4x3xui8>, %b: tensor<3x2xi8>, %azp: tensor<ui8>) -> tensor<4x2xi32> {
+  %n = "onnx.NoValue"() : () -> none
+  %0 = "onnx.MatMulInteger"(%a, %b, %azp, %n) : (tensor<4x3xui8>, tensor<3x2xi8>, tensor<ui8>, none) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}

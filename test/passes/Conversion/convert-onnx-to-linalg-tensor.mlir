@@ -1,0 +1,150 @@
+// RUN: %onnxc-opt --convert-onnx-to-linalg --split-input-file --verify-diagnostics %s | FileCheck %s
+
+// Shape of a symbolic dim: tensor.dim cast to i64.
+// CHECK-LABEL: func.func @shape
+// CHECK-SAME: (%[[X:.+]]: tensor<?x3xf32>)
+// CHECK: %[[D:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x3xf32>
+// CHECK: %[[D64:.+]] = arith.index_cast %[[D]] : index to i64
+// CHECK: %[[C3:.+]] = arith.index_cast %{{.+}} : index to i64
+// CHECK: tensor.from_elements %[[D64]], %[[C3]] : tensor<2xi64>
+func.func @shape(%x: tensor<?x3xf32, #onnx.dims<["N"]>>) -> tensor<2xi64> {
+  %0 = "onnx.Shape"(%x) : (tensor<?x3xf32, #onnx.dims<["N"]>>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+// Static Reshape: tensor.reshape with a constant shape.
+// CHECK-LABEL: func.func @reshape_static
+// CHECK: %[[S:.+]] = arith.constant dense<[2, 12]> : tensor<2xindex>
+// CHECK: tensor.reshape %{{.+}}(%[[S]]) : (tensor<2x3x4xf32>, tensor<2xindex>) -> tensor<2x12xf32>
+func.func @reshape_static(%x: tensor<2x3x4xf32>) -> tensor<2x12xf32> {
+  %s = "onnx.Constant"() {value = dense<[0, -1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<2x12xf32>
+  return %0 : tensor<2x12xf32>
+}
+
+// -----
+
+// Flatten, Squeeze and Unsqueeze are collapse/expand_shape.
+// CHECK-LABEL: func.func @flatten_squeeze_unsqueeze
+// CHECK: tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
+// CHECK: tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2]] : tensor<1x3x4xf32> into tensor<3x4xf32>
+// CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0], [1, 2]] output_shape [3, 4, 1] : tensor<3x4xf32> into tensor<3x4x1xf32>
+func.func @flatten_squeeze_unsqueeze(%x: tensor<2x3x4xf32>, %y: tensor<1x3x4xf32>) -> (tensor<6x4xf32>, tensor<3x4x1xf32>) {
+  %0 = "onnx.Flatten"(%x) {axis = 2 : i64} : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+  %ax = "onnx.Constant"() {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %1 = "onnx.Squeeze"(%y, %ax) : (tensor<1x3x4xf32>, tensor<1xi64>) -> tensor<3x4xf32>
+  %ax2 = "onnx.Constant"() {value = dense<[-1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %2 = "onnx.Unsqueeze"(%1, %ax2) : (tensor<3x4xf32>, tensor<1xi64>) -> tensor<3x4x1xf32>
+  return %0, %2 : tensor<6x4xf32>, tensor<3x4x1xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @transpose
+// CHECK: linalg.transpose ins(%{{.+}} : tensor<2x3x4xf32>) outs(%{{.+}} : tensor<4x2x3xf32>) permutation = [2, 0, 1]
+func.func @transpose(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  %0 = "onnx.Transpose"(%x) {perm = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  return %0 : tensor<4x2x3xf32>
+}
+
+// -----
+
+// Concat: insert_slice at running offsets along the axis.
+// CHECK-LABEL: func.func @concat
+// CHECK-SAME: (%[[A:.+]]: tensor<2x3xf32>, %[[B:.+]]: tensor<2x5xf32>)
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<2x8xf32>
+// CHECK: %[[R1:.+]] = tensor.insert_slice %[[A]] into %[[E]][0, 0] [2, 3] [1, 1]
+// CHECK: tensor.insert_slice %[[B]] into %[[R1]][0, 3] [2, 5] [1, 1]
+func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>) -> tensor<2x8xf32> {
+  %0 = "onnx.Concat"(%a, %b) {axis = -1 : i64} : (tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+// Slice with constant operands and positive steps: tensor.extract_slice;
+// out-of-range ends are clamped.
+// CHECK-LABEL: func.func @slice_static
+// CHECK: tensor.extract_slice %{{.+}}[0, 1] [2, 2] [1, 2] : tensor<2x5xf32> to tensor<2x2xf32>
+func.func @slice_static(%x: tensor<2x5xf32>) -> tensor<2x2xf32> {
+  %s = "onnx.Constant"() {value = dense<[1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %e = "onnx.Constant"() {value = dense<[100]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %a = "onnx.Constant"() {value = dense<[1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %st = "onnx.Constant"() {value = dense<[2]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = "onnx.Slice"(%x, %s, %e, %a, %st) : (tensor<2x5xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// A negative step reads input[start + i * step].
+// CHECK-LABEL: func.func @slice_reverse
+// CHECK: linalg.generic
+// CHECK: %[[I:.+]] = linalg.index 0 : index
+// CHECK: %[[M:.+]] = arith.muli %[[I]], %{{.+}} : index
+// CHECK: %[[O:.+]] = arith.addi %[[M]], %{{.+}} : index
+// CHECK: tensor.extract %{{.+}}[%[[O]]] : tensor<5xf32>
+func.func @slice_reverse(%x: tensor<5xf32>) -> tensor<5xf32> {
+  %s = "onnx.Constant"() {value = dense<[-1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %e = "onnx.Constant"() {value = dense<[-100]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %a = "onnx.Constant"() {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %st = "onnx.Constant"() {value = dense<[-1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = "onnx.Slice"(%x, %s, %e, %a, %st) : (tensor<5xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+// Gather: the index operand goes through the generic; negative indices wrap.
+// CHECK-DAG: #[[IDX:.+]] = affine_map<(d0, d1, d2) -> (d1)>
+// CHECK-LABEL: func.func @gather
+// CHECK: linalg.generic {indexing_maps = [#[[IDX]], #{{.+}}]
+// CHECK: arith.index_cast %{{.+}} : i64 to index
+// CHECK: arith.cmpi slt
+// CHECK: tensor.extract %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] : tensor<2x5x3xf32>
+func.func @gather(%x: tensor<2x5x3xf32>, %i: tensor<4xi64>) -> tensor<2x4x3xf32> {
+  %0 = "onnx.Gather"(%x, %i) {axis = 1 : i64} : (tensor<2x5x3xf32>, tensor<4xi64>) -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
+}
+
+// -----
+
+// Split into equal static parts: extract_slice at increasing offsets.
+// CHECK-LABEL: func.func @split
+// CHECK: tensor.extract_slice %{{.+}}[0, 0] [2, 3] [1, 1]
+// CHECK: tensor.extract_slice %{{.+}}[0, 3] [2, 3] [1, 1]
+func.func @split(%x: tensor<2x6xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %n = "onnx.NoValue"() : () -> none
+  %0:2 = "onnx.Split"(%x, %n) {axis = 1 : i64, num_outputs = 2 : i64} : (tensor<2x6xf32>, none) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+  return %0#0, %0#1 : tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// ConstantOfShape: a linalg.fill sized by the shape operand.
+// CHECK-LABEL: func.func @constant_of_shape
+// CHECK-SAME: (%[[S:.+]]: tensor<2xi64>)
+// CHECK: %[[D0:.+]] = tensor.extract %[[S]][%{{.+}}] : tensor<2xi64>
+// CHECK: %[[I0:.+]] = arith.index_cast %[[D0]] : i64 to index
+// CHECK: %[[E:.+]] = tensor.empty(%[[I0]]) : tensor<?x4xi32>
+// CHECK: %[[V:.+]] = arith.constant 7 : i32
+// CHECK: linalg.fill ins(%[[V]] : i32) outs(%[[E]] : tensor<?x4xi32>)
+func.func @constant_of_shape(%s: tensor<2xi64>) -> tensor<?x4xi32> {
+  %0 = "onnx.ConstantOfShape"(%s) {value = dense<7> : tensor<1xi32>} : (tensor<2xi64>) -> tensor<?x4xi32>
+  return %0 : tensor<?x4xi32>
+}
+
+// -----
+
+// Expand to a symbolic batch: the input dim is read through a select.
+// CHECK-LABEL: func.func @expand_dynamic
+// CHECK: tensor.extract %{{.+}}[%{{.+}}] : tensor<2xi64>
+// CHECK: linalg.generic
+// CHECK: arith.select
+// CHECK: tensor.extract
+func.func @expand_dynamic(%x: tensor<?x1xf32>, %s: tensor<2xi64>) -> tensor<?x4xf32> {
+  %0 = "onnx.Expand"(%x, %s) : (tensor<?x1xf32>, tensor<2xi64>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}

@@ -1,0 +1,597 @@
+//===- onnxc-run.cpp - Run a compiled model on .pb tensors ----------------===//
+//
+//   onnxc-run LIB.so [--inputs DIR] [--save DIR] [--expect DIR]
+//             [--rtol R] [--atol A] [--runs N] [--warmup N] [--name M]
+//
+// Loads a model library (dlopen), reads DIR/input_<i>.pb (ONNX TensorProto)
+// in graph-input order, runs M_run, optionally saves output_<k>.pb and
+// compares with the expected output_<k>.pb with numpy.allclose semantics
+// (|got - expected| <= atol + rtol * |expected|, NaN equals NaN, integers
+// and bools exact). Exit codes: 0 ok, 1 an output differs, 2 a usage, I/O
+// or run error (one line on stderr).
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/runtime.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+namespace {
+
+using InfoFn = const onnxc_model_info *(*)();
+using RunFn = onnxc_status (*)(const onnxc_tensor *, int32_t, onnxc_tensor *,
+                               int32_t);
+using LastErrorFn = const char *(*)();
+
+const char *const kUsage =
+    "usage: onnxc-run LIB.so [--inputs DIR] [--save DIR] [--expect DIR]\n"
+    "                 [--rtol R] [--atol A] [--runs N] [--warmup N] [--name "
+    "M]\n"
+    "  --inputs DIR  input_0.pb, input_1.pb, ... in graph-input order\n"
+    "  --save DIR    write output_0.pb, ... there\n"
+    "  --expect DIR  compare with output_0.pb, ... there (exit 1 on mismatch)\n"
+    "  --rtol R, --atol A  tolerances: |got - exp| <= atol + rtol * |exp|\n"
+    "                (defaults 1e-3 and 1e-7, as ONNX's backend tests)\n"
+    "  --runs N, --warmup N  time N runs after N warm-up runs\n"
+    "  --name M      symbol prefix (default: the library's file name stem)\n";
+
+struct Options {
+  std::string library, inputs, save, expect, name;
+  double rtol = 1e-3, atol = 1e-7;
+  long runs = 0, warmup = 0;
+};
+
+[[noreturn]] void die(const std::string &msg) {
+  std::fprintf(stderr, "onnxc-run: error: %s\n", msg.c_str());
+  std::exit(2);
+}
+
+bool parseNumber(const char *s, double &out) {
+  char *end = nullptr;
+  out = std::strtod(s, &end);
+  return end != s && *end == '\0' && std::isfinite(out) && out >= 0;
+}
+
+bool parseCount(const char *s, long &out) {
+  char *end = nullptr;
+  out = std::strtol(s, &end, 10);
+  return end != s && *end == '\0' && out >= 0;
+}
+
+Options parseArgs(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    }
+    std::string value;
+    bool hasValue = false;
+    size_t eq = a.find('=');
+    if (a.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = a.substr(eq + 1);
+      a = a.substr(0, eq);
+      hasValue = true;
+    }
+    auto next = [&]() -> std::string {
+      if (hasValue)
+        return value;
+      if (i + 1 >= argc)
+        die("option '" + a + "' needs a value");
+      return argv[++i];
+    };
+    if (a == "--inputs") {
+      o.inputs = next();
+    } else if (a == "--save") {
+      o.save = next();
+    } else if (a == "--expect") {
+      o.expect = next();
+    } else if (a == "--name") {
+      o.name = next();
+    } else if (a == "--rtol" || a == "--atol") {
+      std::string v = next();
+      if (!parseNumber(v.c_str(), a == "--rtol" ? o.rtol : o.atol))
+        die("option '" + a + "' needs a non-negative number, got '" + v + "'");
+    } else if (a == "--runs" || a == "--warmup") {
+      std::string v = next();
+      if (!parseCount(v.c_str(), a == "--runs" ? o.runs : o.warmup))
+        die("option '" + a + "' needs a non-negative integer, got '" + v + "'");
+    } else if (a.size() > 1 && a[0] == '-') {
+      die("unknown option '" + a + "' (see --help)");
+    } else if (o.library.empty()) {
+      o.library = a;
+    } else {
+      die("more than one library given ('" + o.library + "', '" + a + "')");
+    }
+  }
+  if (o.library.empty())
+    die("no model library given (see --help)");
+  if (o.warmup > 0 && o.runs == 0)
+    die("--warmup needs --runs");
+  return o;
+}
+
+bool fileExists(const std::string &path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+bool isDirectory(const std::string &path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/// The symbol prefix a file name suggests: "dir/my-model.so" -> "my_model".
+std::string defaultName(const std::string &path) {
+  std::string base = path.substr(path.find_last_of('/') + 1);
+  if (base.size() > 3 && base.compare(base.size() - 3, 3, ".so") == 0)
+    base.resize(base.size() - 3);
+  for (char &c : base)
+    if (!std::isalnum((unsigned char)c) && c != '_')
+      c = '_';
+  if (base.empty() || std::isdigit((unsigned char)base[0]))
+    base.insert(base.begin(), '_');
+  return base;
+}
+
+std::string shapeString(const int64_t *dims, int32_t rank) {
+  std::string s = "[";
+  for (int32_t d = 0; d < rank; ++d)
+    s += (d ? ", " : "") + std::to_string(dims[d]);
+  return s + "]";
+}
+
+const char *dtypeName(int32_t dtype) {
+  static const char *const names[] = {
+      "undefined", "float",  "uint8",     "int8",       "uint16",  "int16",
+      "int32",     "int64",  "string",    "bool",       "float16", "double",
+      "uint32",    "uint64", "complex64", "complex128", "bfloat16"};
+  return dtype >= 0 && dtype <= 16 ? names[dtype] : "unknown";
+}
+
+/// A tensor read from or written to a .pb file: dtype, shape, bytes.
+struct HostTensor {
+  int32_t dtype = 0;
+  std::vector<int64_t> dims;
+  std::vector<char> bytes;
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int64_t d : dims)
+      n *= d;
+    return n;
+  }
+};
+
+/// Reads a TensorProto (raw_data or the typed fields) into host layout.
+HostTensor readTensor(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    die("cannot read '" + path + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  onnx::TensorProto t;
+  if (!t.ParseFromString(ss.str()))
+    die("'" + path + "' is not an ONNX TensorProto");
+  HostTensor h;
+  h.dtype = t.data_type();
+  for (int64_t d : t.dims()) {
+    if (d < 0)
+      die("'" + path + "' has a negative dim");
+    h.dims.push_back(d);
+  }
+  if (h.dims.size() > ONNXC_MAX_RANK)
+    die("'" + path + "' has rank " + std::to_string(h.dims.size()) +
+        ", above " + std::to_string(ONNXC_MAX_RANK));
+  if (t.data_location() == onnx::TensorProto::EXTERNAL)
+    die("'" + path + "' uses external data, which onnxc-run does not read");
+  size_t esize = onnxc_dtype_size(h.dtype);
+  if (esize == 0)
+    die("'" + path + "' has dtype " + dtypeName(h.dtype) +
+        ", which compiled models do not support");
+  int64_t n = 1;
+  for (int64_t d : h.dims) {
+    if (d != 0 && n > INT64_MAX / d / (int64_t)esize)
+      die("'" + path + "' is too large");
+    n *= d;
+  }
+  h.bytes.resize((size_t)n * esize);
+  auto expect = [&](int64_t count) {
+    if (count != n)
+      die("'" + path + "' has " + std::to_string(count) + " values for " +
+          std::to_string(n) + " elements");
+  };
+  char *out = h.bytes.data();
+  if (t.has_raw_data()) {
+    if (t.raw_data().size() != h.bytes.size())
+      die("'" + path + "' has " + std::to_string(t.raw_data().size()) +
+          " bytes of raw data for " + std::to_string(h.bytes.size()));
+    std::memcpy(out, t.raw_data().data(), h.bytes.size());
+    return h;
+  }
+  switch (h.dtype) {
+  case onnx::TensorProto::FLOAT:
+    expect(t.float_data_size());
+    std::memcpy(out, t.float_data().data(), h.bytes.size());
+    break;
+  case onnx::TensorProto::COMPLEX64:
+    if (t.float_data_size() != 2 * n)
+      die("'" + path + "' has " + std::to_string(t.float_data_size()) +
+          " values for " + std::to_string(n) + " complex elements");
+    std::memcpy(out, t.float_data().data(), h.bytes.size());
+    break;
+  case onnx::TensorProto::DOUBLE:
+    expect(t.double_data_size());
+    std::memcpy(out, t.double_data().data(), h.bytes.size());
+    break;
+  case onnx::TensorProto::COMPLEX128:
+    if (t.double_data_size() != 2 * n)
+      die("'" + path + "' has " + std::to_string(t.double_data_size()) +
+          " values for " + std::to_string(n) + " complex elements");
+    std::memcpy(out, t.double_data().data(), h.bytes.size());
+    break;
+  case onnx::TensorProto::INT64:
+    expect(t.int64_data_size());
+    std::memcpy(out, t.int64_data().data(), h.bytes.size());
+    break;
+  case onnx::TensorProto::UINT32:
+  case onnx::TensorProto::UINT64:
+    expect(t.uint64_data_size());
+    for (int64_t i = 0; i < n; ++i) {
+      uint64_t v = t.uint64_data((int)i);
+      std::memcpy(out + i * esize, &v, esize); // little-endian truncation
+    }
+    break;
+  default: // int32 and narrower, bool, float16, bfloat16: int32_data
+    expect(t.int32_data_size());
+    for (int64_t i = 0; i < n; ++i) {
+      int32_t v = t.int32_data((int)i);
+      std::memcpy(out + i * esize, &v, esize);
+    }
+    break;
+  }
+  return h;
+}
+
+void writeTensor(const std::string &path, const std::string &name,
+                 const onnxc_tensor &t) {
+  onnx::TensorProto p;
+  p.set_name(name);
+  p.set_data_type(t.dtype);
+  for (int32_t d = 0; d < t.rank; ++d)
+    p.add_dims(t.shape[d]);
+  size_t bytes = (size_t)onnxc_tensor_numel(&t) * onnxc_dtype_size(t.dtype);
+  p.set_raw_data(bytes ? std::string((const char *)t.data, bytes) : "");
+  std::ofstream out(path, std::ios::binary);
+  if (!out || !p.SerializeToOstream(&out))
+    die("cannot write '" + path + "'");
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f,
+           mant = h & 0x3ff, bits;
+  if (exp == 0x1f) {
+    bits = sign | 0x7f800000u | (mant << 13);
+  } else if (exp != 0) {
+    bits = sign | ((exp + 112) << 23) | (mant << 13);
+  } else if (mant == 0) {
+    bits = sign;
+  } else { // subnormal: normalize
+    exp = 113;
+    while (!(mant & 0x400)) {
+      mant <<= 1;
+      --exp;
+    }
+    bits = sign | (exp << 23) | ((mant & 0x3ff) << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+/// Element `i` of a floating tensor as double (complex: component i).
+double floatAt(int32_t dtype, const void *data, int64_t i) {
+  switch (dtype) {
+  case ONNXC_DTYPE_FLOAT:
+  case ONNXC_DTYPE_COMPLEX64:
+    return ((const float *)data)[i];
+  case ONNXC_DTYPE_DOUBLE:
+  case ONNXC_DTYPE_COMPLEX128:
+    return ((const double *)data)[i];
+  case ONNXC_DTYPE_FLOAT16:
+    return halfToFloat(((const uint16_t *)data)[i]);
+  default: { // bfloat16
+    uint32_t bits = (uint32_t)((const uint16_t *)data)[i] << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
+  }
+}
+
+/// Integer element `i` as text.
+std::string intAt(int32_t dtype, const void *data, int64_t i) {
+  switch (dtype) {
+  case ONNXC_DTYPE_INT8:
+    return std::to_string(((const int8_t *)data)[i]);
+  case ONNXC_DTYPE_UINT8:
+    return std::to_string(((const uint8_t *)data)[i]);
+  case ONNXC_DTYPE_BOOL:
+    return ((const uint8_t *)data)[i] ? "true" : "false";
+  case ONNXC_DTYPE_INT16:
+    return std::to_string(((const int16_t *)data)[i]);
+  case ONNXC_DTYPE_UINT16:
+    return std::to_string(((const uint16_t *)data)[i]);
+  case ONNXC_DTYPE_INT32:
+    return std::to_string(((const int32_t *)data)[i]);
+  case ONNXC_DTYPE_UINT32:
+    return std::to_string(((const uint32_t *)data)[i]);
+  case ONNXC_DTYPE_INT64:
+    return std::to_string(((const int64_t *)data)[i]);
+  default:
+    return std::to_string(((const uint64_t *)data)[i]);
+  }
+}
+
+bool isFloating(int32_t dtype) {
+  return dtype == ONNXC_DTYPE_FLOAT || dtype == ONNXC_DTYPE_DOUBLE ||
+         dtype == ONNXC_DTYPE_FLOAT16 || dtype == ONNXC_DTYPE_BFLOAT16 ||
+         dtype == ONNXC_DTYPE_COMPLEX64 || dtype == ONNXC_DTYPE_COMPLEX128;
+}
+
+/// "[1, 2]" for flat index `i` of `dims` (complex: "[1, 2].re").
+std::string indexString(const std::vector<int64_t> &dims, int64_t i,
+                        bool complex) {
+  std::string part;
+  if (complex) {
+    part = i % 2 ? ".im" : ".re";
+    i /= 2;
+  }
+  std::vector<int64_t> idx(dims.size());
+  for (size_t d = dims.size(); d-- > 0;) {
+    idx[d] = dims[d] ? i % dims[d] : 0;
+    i = dims[d] ? i / dims[d] : 0;
+  }
+  return shapeString(idx.data(), (int32_t)idx.size()) + part;
+}
+
+std::string fmt(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+/// Compares output `k`; prints what differs. True when it matches.
+bool compareOutput(int32_t k, const char *name, const onnxc_tensor &got,
+                   const HostTensor &exp, const Options &o) {
+  std::string label = "output " + std::to_string(k) + " '" + name + "'";
+  if (got.dtype != exp.dtype) {
+    std::printf("%s: dtype %s, expected %s\n", label.c_str(),
+                dtypeName(got.dtype), dtypeName(exp.dtype));
+    return false;
+  }
+  if ((size_t)got.rank != exp.dims.size() ||
+      !std::equal(exp.dims.begin(), exp.dims.end(), got.shape)) {
+    std::printf("%s: shape %s, expected %s\n", label.c_str(),
+                shapeString(got.shape, got.rank).c_str(),
+                shapeString(exp.dims.data(), (int32_t)exp.dims.size()).c_str());
+    return false;
+  }
+  const int kShown = 10;
+  int64_t n = exp.numel(), bad = 0;
+  std::vector<std::string> shown;
+  if (!isFloating(got.dtype)) {
+    size_t esize = onnxc_dtype_size(got.dtype);
+    for (int64_t i = 0; i < n; ++i) {
+      if (std::memcmp((const char *)got.data + i * esize,
+                      exp.bytes.data() + i * esize, esize) == 0)
+        continue;
+      if (bad++ < kShown)
+        shown.push_back(indexString(exp.dims, i, false) + ": got " +
+                        intAt(got.dtype, got.data, i) + ", expected " +
+                        intAt(got.dtype, exp.bytes.data(), i));
+    }
+    if (bad)
+      std::printf("%s: %lld of %lld elements differ (exact comparison)\n",
+                  label.c_str(), (long long)bad, (long long)n);
+  } else {
+    bool complex = got.dtype == ONNXC_DTYPE_COMPLEX64 ||
+                   got.dtype == ONNXC_DTYPE_COMPLEX128;
+    int64_t values = complex ? 2 * n : n;
+    double maxAbs = 0, maxRel = 0;
+    int64_t maxAbsAt = -1, maxRelAt = -1;
+    for (int64_t i = 0; i < values; ++i) {
+      double a = floatAt(got.dtype, got.data, i);
+      double b = floatAt(got.dtype, exp.bytes.data(), i);
+      bool ok;
+      if (std::isnan(a) || std::isnan(b))
+        ok = std::isnan(a) && std::isnan(b);
+      else if (std::isinf(a) || std::isinf(b))
+        ok = a == b;
+      else
+        ok = std::fabs(a - b) <= o.atol + o.rtol * std::fabs(b);
+      if (!std::isnan(a) && !std::isnan(b) && !std::isinf(a) &&
+          !std::isinf(b)) {
+        double abs = std::fabs(a - b);
+        if (abs > maxAbs)
+          maxAbs = abs, maxAbsAt = i;
+        if (b != 0 && abs / std::fabs(b) > maxRel)
+          maxRel = abs / std::fabs(b), maxRelAt = i;
+      }
+      if (ok)
+        continue;
+      if (bad++ < kShown)
+        shown.push_back(indexString(exp.dims, i, complex) + ": got " + fmt(a) +
+                        ", expected " + fmt(b) + " (abs error " +
+                        fmt(std::fabs(a - b)) + ")");
+    }
+    if (bad) {
+      std::printf("%s: %lld of %lld values differ (rtol %s, atol %s); max abs "
+                  "error %s",
+                  label.c_str(), (long long)bad, (long long)values,
+                  fmt(o.rtol).c_str(), fmt(o.atol).c_str(),
+                  fmt(maxAbs).c_str());
+      if (maxAbsAt >= 0)
+        std::printf(" at %s", indexString(exp.dims, maxAbsAt, complex).c_str());
+      std::printf(", max rel error %s", fmt(maxRel).c_str());
+      if (maxRelAt >= 0)
+        std::printf(" at %s", indexString(exp.dims, maxRelAt, complex).c_str());
+      std::printf("\n");
+    }
+  }
+  for (const std::string &s : shown)
+    std::printf("  %s\n", s.c_str());
+  if (bad > kShown)
+    std::printf("  ... and %lld more\n", (long long)(bad - kShown));
+  return bad == 0;
+}
+
+void releaseAll(std::vector<onnxc_tensor> &outs) {
+  for (onnxc_tensor &t : outs) {
+    onnxc_tensor_release(&t);
+    std::memset(&t, 0, sizeof t);
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o = parseArgs(argc, argv);
+  if (!fileExists(o.library))
+    die("cannot read '" + o.library + "'");
+  std::string path =
+      o.library.find('/') == std::string::npos ? "./" + o.library : o.library;
+  void *lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    die(std::string("cannot load '") + o.library + "': " + ::dlerror());
+  std::string m = o.name.empty() ? defaultName(o.library) : o.name;
+  auto info = (InfoFn)::dlsym(lib, (m + "_info").c_str());
+  auto run = (RunFn)::dlsym(lib, (m + "_run").c_str());
+  if (!info || !run)
+    die("'" + o.library + "' does not export " + m + "_info and " + m + "_run" +
+        (o.name.empty() ? " (set the model name with --name)" : ""));
+  // The library's own runtime holds the thread's last error message.
+  auto lastError = (LastErrorFn)::dlsym(lib, "onnxc_last_error");
+  const onnxc_model_info *mi = info();
+  if (!mi)
+    die(m + "_info() returned null");
+
+  for (const std::string *dir : {&o.inputs, &o.save, &o.expect})
+    if (!dir->empty() && !isDirectory(*dir))
+      die("'" + *dir + "' is not a directory");
+  if (mi->num_inputs > 0 && o.inputs.empty())
+    die("the model has " + std::to_string(mi->num_inputs) +
+        " input(s): pass --inputs DIR");
+
+  // Inputs, in graph-input order.
+  std::vector<HostTensor> hostInputs;
+  std::vector<onnxc_tensor> inputs((size_t)mi->num_inputs);
+  for (int32_t i = 0; i < mi->num_inputs; ++i) {
+    std::string file = o.inputs + "/input_" + std::to_string(i) + ".pb";
+    hostInputs.push_back(readTensor(file));
+  }
+  if (!o.inputs.empty() &&
+      fileExists(o.inputs + "/input_" + std::to_string(mi->num_inputs) + ".pb"))
+    die("'" + o.inputs + "' has input_" + std::to_string(mi->num_inputs) +
+        ".pb but the model has " + std::to_string(mi->num_inputs) +
+        " input(s)");
+  for (int32_t i = 0; i < mi->num_inputs; ++i) {
+    const onnxc_value_info &vi = mi->inputs[i];
+    HostTensor &h = hostInputs[i];
+    std::string file = "input_" + std::to_string(i) + ".pb";
+    if (h.dtype != vi.dtype)
+      die(file + " (input '" + vi.name + "'): dtype " + dtypeName(h.dtype) +
+          ", the model expects " + dtypeName(vi.dtype));
+    if ((int32_t)h.dims.size() != vi.rank)
+      die(file + " (input '" + vi.name + "'): rank " +
+          std::to_string(h.dims.size()) + ", the model expects " +
+          std::to_string(vi.rank));
+    onnxc_tensor &t = inputs[i];
+    std::memset(&t, 0, sizeof t);
+    t.data = h.bytes.data();
+    t.dtype = h.dtype;
+    t.rank = (int32_t)h.dims.size();
+    std::copy(h.dims.begin(), h.dims.end(), t.shape);
+  }
+
+  std::vector<onnxc_tensor> outputs((size_t)mi->num_outputs);
+  auto runOnce = [&]() {
+    releaseAll(outputs);
+    onnxc_status s =
+        run(inputs.data(), mi->num_inputs, outputs.data(), mi->num_outputs);
+    if (s != ONNXC_OK)
+      die(m + "_run failed (" + onnxc_status_string(s) +
+          "): " + (lastError ? lastError() : "(no message)"));
+  };
+
+  if (o.runs > 0) {
+    for (long i = 0; i < o.warmup; ++i)
+      runOnce();
+    std::vector<double> ms;
+    for (long i = 0; i < o.runs; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      runOnce();
+      auto end = std::chrono::steady_clock::now();
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(end - start).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    double median = ms.size() % 2
+                        ? ms[ms.size() / 2]
+                        : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+    std::printf("%s: %ld runs (%ld warm-up): median %.3f ms, min %.3f ms\n",
+                m.c_str(), o.runs, o.warmup, median, ms.front());
+  } else {
+    runOnce();
+  }
+
+  for (int32_t k = 0; k < mi->num_outputs; ++k)
+    std::printf("output %d '%s': %s%s\n", k, mi->outputs[k].name,
+                dtypeName(outputs[k].dtype),
+                shapeString(outputs[k].shape, outputs[k].rank).c_str());
+
+  if (!o.save.empty())
+    for (int32_t k = 0; k < mi->num_outputs; ++k)
+      writeTensor(o.save + "/output_" + std::to_string(k) + ".pb",
+                  mi->outputs[k].name, outputs[k]);
+
+  int status = 0;
+  if (!o.expect.empty()) {
+    std::vector<HostTensor> expected;
+    for (int32_t k = 0; k < mi->num_outputs; ++k)
+      expected.push_back(
+          readTensor(o.expect + "/output_" + std::to_string(k) + ".pb"));
+    if (fileExists(o.expect + "/output_" + std::to_string(mi->num_outputs) +
+                   ".pb"))
+      die("'" + o.expect + "' has output_" + std::to_string(mi->num_outputs) +
+          ".pb but the model has " + std::to_string(mi->num_outputs) +
+          " output(s)");
+    int mismatched = 0;
+    for (int32_t k = 0; k < mi->num_outputs; ++k)
+      if (!compareOutput(k, mi->outputs[k].name, outputs[k], expected[k], o))
+        ++mismatched;
+    if (mismatched) {
+      std::printf("FAILED: %d of %d outputs differ\n", mismatched,
+                  mi->num_outputs);
+      status = 1;
+    } else {
+      std::printf("OK: %d outputs match\n", mi->num_outputs);
+    }
+  }
+  releaseAll(outputs);
+  std::fflush(stdout);
+  return status;
+}
