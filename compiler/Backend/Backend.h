@@ -40,6 +40,10 @@ std::string entryFunctionName(llvm::StringRef modelName);
 /// C interface (_mlir_ciface_<entry>). Run before lowering.
 LogicalResult prepareEntryFunction(ModuleOp module, llvm::StringRef modelName);
 
+/// Drops the onnx.* attributes (names, opsets) that LLVM translation does not
+/// know; run after the signature was extracted.
+void stripONNXAttributes(ModuleOp module);
+
 /// onnx dialect -> linalg/tensor/arith/math on tensors.
 void buildONNXToLinalgPipeline(OpPassManager &pm);
 

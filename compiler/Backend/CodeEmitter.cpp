@@ -17,6 +17,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -55,8 +56,9 @@ backend::createTargetMachine(const TargetOptions &options, std::string &error) {
     error = "--mcpu=native needs the host triple";
     return nullptr;
   }
-  if (!cpu.empty() && !target->createMCSubtargetInfo(triple, cpu, "")
-                           ->isCPUStringValid(cpu)) {
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(
+      target->createMCSubtargetInfo(triple, cpu.empty() ? "generic" : cpu, ""));
+  if (!cpu.empty() && (!sti || !sti->isCPUStringValid(cpu))) {
     error = "unknown CPU '" + cpu + "' for " + triple.str();
     return nullptr;
   }
@@ -187,7 +189,7 @@ bool ABIEmitter::emit(llvm::Function *entry, std::string &error) {
   b.CreateRetVoid();
 
   // onnxc_status M_run(const onnxc_tensor *, int32_t, onnxc_tensor *, int32_t)
-  auto *runModel = m.getOrInsertFunction(
+  llvm::FunctionCallee runModel = m.getOrInsertFunction(
       "onnxc_run_model",
       llvm::FunctionType::get(i32, {ptrTy, ptrTy, ptrTy, i32, ptrTy, i32}, false));
   auto *run = llvm::Function::Create(

@@ -10,10 +10,12 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -91,6 +93,25 @@ LogicalResult backend::prepareEntryFunction(ModuleOp module, StringRef modelName
   return success();
 }
 
+void backend::stripONNXAttributes(ModuleOp module) {
+  auto strip = [](Operation *op) {
+    SmallVector<StringAttr> names;
+    for (NamedAttribute a : op->getDiscardableAttrs())
+      if (a.getName().getValue().starts_with("onnx."))
+        names.push_back(a.getName());
+    for (StringAttr n : names)
+      op->removeDiscardableAttr(n);
+  };
+  strip(module);
+  module.walk([&](func::FuncOp f) {
+    strip(f);
+    for (unsigned i = 0; i < f.getNumArguments(); ++i)
+      f.removeArgAttr(i, "onnx.name");
+    for (unsigned i = 0; i < f.getNumResults(); ++i)
+      f.removeResultAttr(i, StringAttr::get(module.getContext(), "onnx.name"));
+  });
+}
+
 void backend::buildONNXToLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createConvertONNXToLinalg());
   pm.addPass(createCanonicalizerPass());
@@ -106,11 +127,16 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Returning an input or a constant leaves bufferization.clone behind.
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  // math.ipowi (integer Pow) becomes a function; the rest goes to libm or
+  // LLVM intrinsics.
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());

@@ -18,8 +18,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/CodeGen/CommandFlags.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -64,9 +66,6 @@ struct Options {
       cl::cat(onnxcCategory)};
   cl::opt<unsigned> optLevel{"O", cl::desc("Optimization level 0-3 (default 2)"),
                              cl::Prefix, cl::init(2), cl::cat(onnxcCategory)};
-  cl::opt<std::string> mcpu{"mcpu",
-                            cl::desc("Target CPU (default: the host's, with its features)"),
-                            cl::cat(onnxcCategory)};
   cl::opt<std::string> mtriple{"mtriple", cl::desc("Target triple (default: the host's)"),
                                cl::cat(onnxcCategory)};
   cl::opt<std::string> name{
@@ -157,7 +156,14 @@ bool writeFile(llvm::StringRef path, llvm::function_ref<bool(llvm::raw_pwrite_st
 
 int mlir::onnxc::onnxcMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // --mcpu is one of LLVM's codegen flags: the in-process linker registers
+  // them too, so onnxc uses LLVM's rather than an option of its own.
+  static llvm::codegen::RegisterCodeGenFlags codegenFlags;
   Options opts;
+  if (cl::Option *mcpu = cl::getRegisteredOptions().lookup("mcpu")) {
+    mcpu->addCategory(onnxcCategory);
+    mcpu->setDescription("Target CPU (default: the host's, with its features)");
+  }
   cl::HideUnrelatedOptions(onnxcCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "onnxc: ONNX models to native code\n\n"
@@ -224,6 +230,8 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     modelName = codegen::sanitizeCIdentifier(llvm::sys::path::stem(
         output == "-" ? llvm::StringRef(opts.input) : llvm::StringRef(output)));
   auto entry = module->lookupSymbol<func::FuncOp>("main_graph");
+  if (!entry)
+    return fail(opts.input + ": the imported module has no @main_graph");
   FailureOr<codegen::ModelSignature> signature =
       codegen::extractSignature(entry, modelName);
   if (failed(signature))
@@ -248,6 +256,7 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (stage == Stage::Linalg)
     return writeFile(output, printModule, error) ? 0 : fail(error);
 
+  backend::stripONNXAttributes(*module);
   PassManager toLLVM(&ctx);
   backend::buildLinalgToLLVMPipeline(toLLVM);
   if (failed(toLLVM.run(*module)) || failedOnce)
@@ -257,7 +266,7 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
 
   backend::TargetOptions target;
   target.triple = opts.mtriple;
-  target.cpu = opts.mcpu;
+  target.cpu = llvm::codegen::getMCPU();
   target.optLevel = opts.optLevel;
   std::unique_ptr<llvm::TargetMachine> tm = backend::createTargetMachine(target, error);
   if (!tm)
