@@ -18,7 +18,10 @@
 #include <string.h>
 
 #if defined(__GNUC__) || defined(__clang__)
-#define ONNXC_THREAD_LOCAL __thread
+/* initial-exec: a model library then needs no __tls_get_addr from the
+   dynamic loader (its only NEEDED entries stay libc and libm). The few
+   bytes fit the static TLS space glibc reserves for dlopen'ed libraries. */
+#define ONNXC_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
 #else
 #define ONNXC_THREAD_LOCAL _Thread_local
 #endif
