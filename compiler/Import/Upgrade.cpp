@@ -144,6 +144,25 @@ LogicalResult GraphImporter::upgradeNode(NodeState &n, Scope &scope,
     }
   }
 
+  // PRelu before 7: a slope of shape [C] applies along the channel axis (1),
+  // not the last one: unsqueeze it to [C, 1, ..., 1].
+  if (op == "PRelu" && v < 7) {
+    auto x = llvm::dyn_cast_or_null<RankedTensorType>(inputType(0));
+    auto slope = llvm::dyn_cast_or_null<RankedTensorType>(inputType(1));
+    if (x && slope && slope.getRank() == 1 && x.getRank() > 2 &&
+        !(slope.getDimSize(0) == 1)) {
+      SmallVector<int64_t> axes;
+      for (int64_t i = 1; i < x.getRank() - 1; ++i)
+        axes.push_back(i);
+      Operation *u = createOp("onnx.Unsqueeze",
+                              {scope.lookup(node.input(1)), makeI64Constant(axes)},
+                              {}, 1, nodeLoc(n));
+      if (!u)
+        return failure();
+      node.set_input(1, bindValue(u->getResult(0)));
+    }
+  }
+
   if (op.starts_with("Reduce") && findAttr(node, "axes"))
     if (failed(intsToInput("axes", 1)))
       return failure();

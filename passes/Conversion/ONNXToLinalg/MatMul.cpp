@@ -314,8 +314,12 @@ struct MatMulIntegerLowering : OpConversionPattern<ONNX::MatMulIntegerOp> {
     SmallVector<Value> extra;
     SmallVector<AffineMap> maps;
     SmallVector<Type> extraOnnx;
-    auto addZeroPoint = [&](Value orig, Value conv,
-                            std::optional<AffineExpr> dim,
+    SmallVector<Value> sizes = resultSizes(rewriter, loc, a, bv, op.getA(),
+                                           op.getB(), op.getY(), type, false,
+                                           false);
+    int64_t rank = type.getRank();
+    auto addZeroPoint = [&](Value orig, Value &conv,
+                            std::optional<AffineExpr> dim, int64_t outDim,
                             StringRef which) -> LogicalResult {
       if (isa<NoneType>(orig.getType()))
         return success();
@@ -324,6 +328,53 @@ struct MatMulIntegerLowering : OpConversionPattern<ONNX::MatMulIntegerOp> {
         return op.emitOpError(which)
                << " must be a scalar or a 1-D tensor (per row of A / per "
                   "column of B)";
+      if (t.getRank() == 1 && t.isDynamicDim(0)) {
+        // Length known only at run time: 1 (one zero point) or the M / N
+        // dim (one per row / column). Broadcast it to the latter, checked.
+        Value len = getDimValue(rewriter, loc, conv, 0);
+        Value target = sizes[outDim] ? sizes[outDim]
+                                     : createIndexConstant(rewriter, loc,
+                                                           type.getDimSize(outDim));
+        Value one = createIndexConstant(rewriter, loc, 1);
+        Value isOne = arith::CmpIOp::create(rewriter, loc,
+                                            arith::CmpIPredicate::eq, len, one);
+        Value ok = arith::OrIOp::create(
+            rewriter, loc, isOne,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, len,
+                                  target));
+        emitRuntimeCheck(rewriter, loc, ok,
+                         (which + " has neither 1 entry nor one per row/column").str());
+        auto full = RankedTensorType::get({ShapedType::kDynamic}, t.getElementType());
+        Value src = conv;
+        conv = linalg::GenericOp::create(
+                   rewriter, loc, TypeRange{full}, ValueRange{},
+                   ValueRange{createEmpty(rewriter, loc, full, {target})},
+                   SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(1)},
+                   parallelIterators(1),
+                   [&](OpBuilder &b, Location l, ValueRange) {
+                     Value i = linalg::IndexOp::create(b, l, 0);
+                     Value at = arith::SelectOp::create(
+                         b, l, isOne, createIndexConstant(b, l, 0), i);
+                     linalg::YieldOp::create(
+                         b, l, ValueRange{tensor::ExtractOp::create(
+                                   b, l, src, ValueRange{at})});
+                   })
+                   .getResult(0);
+        t = full;
+      } else if (t.getRank() == 1 && t.getDimSize(0) != 1) {
+        // One zero point per row / column: the lengths must agree.
+        if (!type.isDynamicDim(outDim) && type.getDimSize(outDim) != t.getDimSize(0))
+          return op.emitOpError(which)
+                 << " has " << t.getDimSize(0) << " entries for "
+                 << type.getDimSize(outDim) << " rows/columns";
+        if (type.isDynamicDim(outDim))
+          emitRuntimeCheck(
+              rewriter, loc,
+              arith::CmpIOp::create(
+                  rewriter, loc, arith::CmpIPredicate::eq, sizes[outDim],
+                  createIndexConstant(rewriter, loc, t.getDimSize(0))),
+              (which + " has one entry per row/column, but not as many").str());
+      }
       SmallVector<AffineExpr> exprs;
       if (t.getRank() == 1)
         exprs.push_back(t.getDimSize(0) == 1 ? getAffineConstantExpr(0, ctx)
@@ -334,15 +385,13 @@ struct MatMulIntegerLowering : OpConversionPattern<ONNX::MatMulIntegerOp> {
       return success();
     };
     bool hasAZp = !isa<NoneType>(op.getAZeroPoint().getType());
-    if (failed(addZeroPoint(op.getAZeroPoint(), adaptor.getAZeroPoint(), l->m,
+    Value aZp = adaptor.getAZeroPoint(), bZp = adaptor.getBZeroPoint();
+    if (failed(addZeroPoint(op.getAZeroPoint(), aZp, l->m, rank - 2,
                             "a_zero_point")) ||
-        failed(addZeroPoint(op.getBZeroPoint(), adaptor.getBZeroPoint(), l->n,
+        failed(addZeroPoint(op.getBZeroPoint(), bZp, l->n, rank - 1,
                             "b_zero_point")))
       return failure();
     bool hasBZp = !isa<NoneType>(op.getBZeroPoint().getType());
-    SmallVector<Value> sizes = resultSizes(rewriter, loc, a, bv, op.getA(),
-                                           op.getB(), op.getY(), type, false,
-                                           false);
     Value init = zeroFilled(rewriter, loc, type, sizes);
     Type i32 = rewriter.getI32Type();
     Type onnxA = getElementType(op.getA()), onnxB = getElementType(op.getB());

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
@@ -522,14 +523,8 @@ Value runtimeSlice(ConversionPatternRewriter &b, ONNX::SliceOp op,
   Value data = adaptor.getData();
   int64_t rank = type.getRank();
   auto i64 = b.getI64Type();
-  int64_t n = cast<RankedTensorType>(adaptor.getStarts().getType()).getDimSize(0);
   bool hasAxes = !isa<NoneType>(op.getAxes().getType());
   bool hasSteps = !isa<NoneType>(op.getSteps().getType());
-  auto elem = [&](Value t, int64_t i) -> Value {
-    Value e = tensor::ExtractOp::create(b, loc, t,
-                                        ValueRange{createIndexConstant(b, loc, i)});
-    return e.getType() == i64 ? e : Value(arith::ExtSIOp::create(b, loc, i64, e));
-  };
   auto c = [&](int64_t v) { return createIntConstant(b, loc, i64, v); };
   auto sel = [&](Value p, Value x, Value y) -> Value {
     return arith::SelectOp::create(b, loc, p, x, y);
@@ -542,34 +537,52 @@ Value runtimeSlice(ConversionPatternRewriter &b, ONNX::SliceOp op,
     return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, v, lo),
                                   hi);
   };
+  // The number of entries may itself be known only at run time: an scf.for
+  // walks them, carrying (offset, step, count) of dim d.
+  Value numEntries = getDimValue(b, loc, adaptor.getStarts(), 0);
   SmallVector<Value> offs, steps, sizes(rank);
   for (int64_t d = 0; d < rank; ++d) {
     Value dim = arith::IndexCastOp::create(b, loc, i64,
                                            getDimValue(b, loc, data, d));
-    Value off = c(0), step = c(1), count = dim;
-    for (int64_t i = 0; i < n; ++i) {
-      Value axis = hasAxes ? elem(adaptor.getAxes(), i) : c(i);
-      axis = sel(cmp(P::slt, axis, c(0)), arith::AddIOp::create(b, loc, axis, c(rank)), axis);
-      Value is = cmp(P::eq, axis, c(d));
-      Value st = hasSteps ? elem(adaptor.getSteps(), i) : c(1);
-      Value s = elem(adaptor.getStarts(), i), e = elem(adaptor.getEnds(), i);
-      s = sel(cmp(P::slt, s, c(0)), arith::AddIOp::create(b, loc, s, dim), s);
-      e = sel(cmp(P::slt, e, c(0)), arith::AddIOp::create(b, loc, e, dim), e);
-      Value pos = cmp(P::sgt, st, c(0));
-      Value dm1 = arith::SubIOp::create(b, loc, dim, c(1));
-      s = sel(pos, clamp(s, c(0), dim), clamp(s, c(0), dm1));
-      e = sel(pos, clamp(e, c(0), dim), clamp(e, c(-1), dm1));
-      // count = max(0, ceil((e - s) / st)) for either sign of st.
-      Value diff = arith::SubIOp::create(b, loc, e, s);
-      Value adj = sel(pos, arith::SubIOp::create(b, loc, st, c(1)),
-                      arith::AddIOp::create(b, loc, st, c(1)));
-      Value cnt = arith::DivSIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, diff, adj), st);
-      cnt = arith::MaxSIOp::create(b, loc, cnt, c(0));
-      off = sel(is, s, off);
-      step = sel(is, st, step);
-      count = sel(is, cnt, count);
-    }
+    auto loop = scf::ForOp::create(
+        b, loc, createIndexConstant(b, loc, 0), numEntries,
+        createIndexConstant(b, loc, 1), ValueRange{c(0), c(1), dim},
+        [&](OpBuilder &body, Location, Value iv, ValueRange carried) {
+          // The helpers above build with `b`: point it into the body.
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(body.getInsertionBlock(), body.getInsertionPoint());
+          auto at = [&](Value t) -> Value {
+            Value e = tensor::ExtractOp::create(b, loc, t, ValueRange{iv});
+            return e.getType() == i64 ? e
+                                      : Value(arith::ExtSIOp::create(b, loc, i64, e));
+          };
+          Value i64Iv = arith::IndexCastOp::create(b, loc, i64, iv);
+          Value axis = hasAxes ? at(adaptor.getAxes()) : i64Iv;
+          axis = sel(cmp(P::slt, axis, c(0)),
+                     arith::AddIOp::create(b, loc, axis, c(rank)), axis);
+          Value is = cmp(P::eq, axis, c(d));
+          Value st = hasSteps ? at(adaptor.getSteps()) : c(1);
+          Value s = at(adaptor.getStarts()), e = at(adaptor.getEnds());
+          s = sel(cmp(P::slt, s, c(0)), arith::AddIOp::create(b, loc, s, dim), s);
+          e = sel(cmp(P::slt, e, c(0)), arith::AddIOp::create(b, loc, e, dim), e);
+          Value pos = cmp(P::sgt, st, c(0));
+          Value dm1 = arith::SubIOp::create(b, loc, dim, c(1));
+          s = sel(pos, clamp(s, c(0), dim), clamp(s, c(0), dm1));
+          e = sel(pos, clamp(e, c(0), dim), clamp(e, c(-1), dm1));
+          // count = max(0, ceil((e - s) / st)) for either sign of st.
+          Value diff = arith::SubIOp::create(b, loc, e, s);
+          Value adj = sel(pos, arith::SubIOp::create(b, loc, st, c(1)),
+                          arith::AddIOp::create(b, loc, st, c(1)));
+          Value cnt = arith::DivSIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, diff, adj), st);
+          cnt = arith::MaxSIOp::create(b, loc, cnt, c(0));
+          scf::YieldOp::create(b, loc,
+                               ValueRange{sel(is, s, carried[0]),
+                                          sel(is, st, carried[1]),
+                                          sel(is, cnt, carried[2])});
+        });
+    Value off = loop.getResult(0), step = loop.getResult(1),
+          count = loop.getResult(2);
     auto idx = [&](Value v) -> Value {
       return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
     };

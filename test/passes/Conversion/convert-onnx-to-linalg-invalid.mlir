@@ -118,17 +118,237 @@ func.func @slice_zero_step(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-func.func @reduce_runtime_axes(%x: tensor<2x3xf32>, %a: tensor<1xi64>) -> tensor<2x1xf32> {
-  // expected-error @+1 {{'onnx.ReduceSum' op non-constant axes are not supported}}
+func.func @gather_bad_axis(%x: tensor<5x3xf32>, %i: tensor<2xi64>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'onnx.Gather' op axis 2 is out of range}}
+  %0 = "onnx.Gather"(%x, %i) {axis = 2 : i64} : (tensor<5x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @gather_elements_rank(%x: tensor<3x3xf32>, %i: tensor<3xi64>) -> tensor<3xf32> {
+  // expected-error @+1 {{'onnx.GatherElements' op data and indices must have the same rank >= 1}}
+  %0 = "onnx.GatherElements"(%x, %i) {axis = 0 : i64} : (tensor<3x3xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @gather_elements_bad_axis(%x: tensor<3x3xf32>, %i: tensor<2x3xi64>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'onnx.GatherElements' op axis -3 is out of range}}
+  %0 = "onnx.GatherElements"(%x, %i) {axis = -3 : i64} : (tensor<3x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @gathernd_scalar_indices(%x: tensor<2x2xf32>, %i: tensor<i64>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{'onnx.GatherND' op data and indices must have rank >= 1}}
+  %0 = "onnx.GatherND"(%x, %i) : (tensor<2x2xf32>, tensor<i64>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @gathernd_depth(%x: tensor<2x2xf32>, %i: tensor<2x3xi64>) -> tensor<2xf32> {
+  // expected-error @+1 {{'onnx.GatherND' op batch_dims 0, the indices and the result rank do not fit the data rank 2}}
+  %0 = "onnx.GatherND"(%x, %i) : (tensor<2x2xf32>, tensor<2x3xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @scatter_elements_rank(%x: tensor<1x5xf32>, %i: tensor<2xi64>, %u: tensor<2xf32>) -> tensor<1x5xf32> {
+  // expected-error @+1 {{'onnx.ScatterElements' op data, indices and updates must have the same rank >= 1}}
+  %0 = "onnx.ScatterElements"(%x, %i, %u) {axis = 1 : i64} : (tensor<1x5xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<1x5xf32>
+  return %0 : tensor<1x5xf32>
+}
+
+// -----
+
+func.func @scatter_bad_axis(%x: tensor<1x5xf32>, %i: tensor<1x2xi64>, %u: tensor<1x2xf32>) -> tensor<1x5xf32> {
+  // expected-error @+1 {{'onnx.Scatter' op axis 2 is out of range}}
+  %0 = "onnx.Scatter"(%x, %i, %u) {axis = 2 : i64} : (tensor<1x5xf32>, tensor<1x2xi64>, tensor<1x2xf32>) -> tensor<1x5xf32>
+  return %0 : tensor<1x5xf32>
+}
+
+// -----
+
+func.func @scatternd_scalar_indices(%x: tensor<4xf32>, %i: tensor<i64>, %u: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'onnx.ScatterND' op data and indices must have rank >= 1}}
+  %0 = "onnx.ScatterND"(%x, %i, %u) : (tensor<4xf32>, tensor<i64>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @scatternd_ranks(%x: tensor<4x4xf32>, %i: tensor<2x1xi64>, %u: tensor<2xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'onnx.ScatterND' op the ranks of data, indices and updates do not fit together}}
+  %0 = "onnx.ScatterND"(%x, %i, %u) : (tensor<4x4xf32>, tensor<2x1xi64>, tensor<2xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @onehot_bad_axis(%i: tensor<3xi64>, %d: tensor<f32>, %v: tensor<2xf32>) -> tensor<3x10xf32> {
+  // expected-error @+1 {{'onnx.OneHot' op axis 5 is out of range}}
+  %0 = "onnx.OneHot"(%i, %d, %v) {axis = 5 : i64} : (tensor<3xi64>, tensor<f32>, tensor<2xf32>) -> tensor<3x10xf32>
+  return %0 : tensor<3x10xf32>
+}
+
+// -----
+
+func.func @nonzero_scalar(%x: tensor<f32>) -> tensor<0x?xi64> {
+  // expected-error @+1 {{'onnx.NonZero' op a 0-D input is not supported}}
+  %0 = "onnx.NonZero"(%x) : (tensor<f32>) -> tensor<0x?xi64>
+  return %0 : tensor<0x?xi64>
+}
+
+// -----
+
+func.func @topk_bad_axis(%x: tensor<3x4xf32>, %k: tensor<1xi64>) -> (tensor<3x3xf32>, tensor<3x3xi64>) {
+  // expected-error @+1 {{'onnx.TopK' op axis 2 is out of range}}
+  %v, %i = "onnx.TopK"(%x, %k) {axis = 2 : i64} : (tensor<3x4xf32>, tensor<1xi64>) -> (tensor<3x3xf32>, tensor<3x3xi64>)
+  return %v, %i : tensor<3x3xf32>, tensor<3x3xi64>
+}
+
+// -----
+
+func.func @cumsum_scalar(%x: tensor<f32>, %a: tensor<i64>) -> tensor<f32> {
+  // expected-error @+1 {{'onnx.CumSum' op a 0-D input is not supported}}
+  %0 = "onnx.CumSum"(%x, %a) : (tensor<f32>, tensor<i64>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @compress_scalar(%x: tensor<f32>, %c: tensor<1xi1>) -> tensor<?xf32> {
+  // expected-error @+1 {{'onnx.Compress' op a 0-D input is not supported}}
+  %0 = "onnx.Compress"(%x, %c) : (tensor<f32>, tensor<1xi1>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @compress_condition_rank(%x: tensor<3x2xf32>, %c: tensor<3x1xi1>) -> tensor<?x2xf32> {
+  // expected-error @+1 {{'onnx.Compress' op condition must be 1-D}}
+  %0 = "onnx.Compress"(%x, %c) {axis = 0 : i64} : (tensor<3x2xf32>, tensor<3x1xi1>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}
+
+// -----
+
+func.func @compress_bad_axis(%x: tensor<3x2xf32>, %c: tensor<3xi1>) -> tensor<?x2xf32> {
+  // expected-error @+1 {{'onnx.Compress' op axis 2 is out of range}}
+  %0 = "onnx.Compress"(%x, %c) {axis = 2 : i64} : (tensor<3x2xf32>, tensor<3xi1>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}
+
+// -----
+
+func.func @compress_result_rank(%x: tensor<3x2xf32>, %c: tensor<3xi1>) -> tensor<?x2xf32> {
+  // expected-error @+1 {{'onnx.Compress' op result rank does not match the input}}
+  %0 = "onnx.Compress"(%x, %c) : (tensor<3x2xf32>, tensor<3xi1>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}
+
+// -----
+
+func.func @reverse_sequence_axes(%x: tensor<4x4x2xf32>, %l: tensor<4xi64>) -> tensor<4x4x2xf32> {
+  // expected-error @+1 {{'onnx.ReverseSequence' op batch_axis and time_axis must be 0 and 1 (in either order) of an input of rank >= 2}}
+  %0 = "onnx.ReverseSequence"(%x, %l) {batch_axis = 2 : i64, time_axis = 0 : i64} : (tensor<4x4x2xf32>, tensor<4xi64>) -> tensor<4x4x2xf32>
+  return %0 : tensor<4x4x2xf32>
+}
+
+// -----
+
+func.func @eyelike_3d(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  // expected-error @+1 {{'onnx.EyeLike' op input must be 2-D}}
+  %0 = "onnx.EyeLike"(%x) : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+func.func @quantize_blocked(%x: tensor<4x4xf32>, %s: tensor<4x2xf32>) -> tensor<4x4xui8> {
+  %z = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.QuantizeLinear' op blocked quantization (block_size != 0) is not supported}}
+  %0 = "onnx.QuantizeLinear"(%x, %s, %z) {axis = 1 : i64, block_size = 2 : i64} : (tensor<4x4xf32>, tensor<4x2xf32>, none) -> tensor<4x4xui8>
+  return %0 : tensor<4x4xui8>
+}
+
+// -----
+
+func.func @quantize_2d_scale(%x: tensor<4x4xf32>, %s: tensor<4x2xf32>) -> tensor<4x4xui8> {
+  %z = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.QuantizeLinear' op y_scale must be a scalar or 1-D along axis (blocked quantization is not supported)}}
+  %0 = "onnx.QuantizeLinear"(%x, %s, %z) {axis = 1 : i64} : (tensor<4x4xf32>, tensor<4x2xf32>, none) -> tensor<4x4xui8>
+  return %0 : tensor<4x4xui8>
+}
+
+// -----
+
+func.func @dequantize_blocked(%x: tensor<4x4xi8>, %s: tensor<4x2xf32>) -> tensor<4x4xf32> {
+  %z = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.DequantizeLinear' op blocked quantization (block_size != 0) is not supported}}
+  %0 = "onnx.DequantizeLinear"(%x, %s, %z) {axis = 1 : i64, block_size = 2 : i64} : (tensor<4x4xi8>, tensor<4x2xf32>, none) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @dequantize_2d_zero_point(%x: tensor<4x4xi8>, %s: tensor<4xf32>, %z: tensor<4x2xi8>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'onnx.DequantizeLinear' op x_zero_point must be a scalar or 1-D along axis (blocked quantization is not supported)}}
+  %0 = "onnx.DequantizeLinear"(%x, %s, %z) {axis = 1 : i64} : (tensor<4x4xi8>, tensor<4xf32>, tensor<4x2xi8>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @qlinearmatmul_1d(%a: tensor<4xui8>, %as: tensor<f32>, %az: tensor<ui8>, %b: tensor<4x3xui8>, %bs: tensor<f32>, %bz: tensor<ui8>, %ys: tensor<f32>, %yz: tensor<ui8>) -> tensor<3xui8> {
+  // expected-error @+1 {{'onnx.QLinearMatMul' op 1-D operands are not supported}}
+  %0 = "onnx.QLinearMatMul"(%a, %as, %az, %b, %bs, %bz, %ys, %yz) : (tensor<4xui8>, tensor<f32>, tensor<ui8>, tensor<4x3xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<3xui8>
+  return %0 : tensor<3xui8>
+}
+
+// -----
+
+func.func @qlinearmatmul_rank(%a: tensor<2x4xui8>, %as: tensor<f32>, %az: tensor<ui8>, %b: tensor<4x3xui8>, %bs: tensor<f32>, %bz: tensor<ui8>, %ys: tensor<f32>, %yz: tensor<ui8>) -> tensor<1x2x3xui8> {
+  // expected-error @+1 {{'onnx.QLinearMatMul' op result rank does not match the operands}}
+  %0 = "onnx.QLinearMatMul"(%a, %as, %az, %b, %bs, %bz, %ys, %yz) : (tensor<2x4xui8>, tensor<f32>, tensor<ui8>, tensor<4x3xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x3xui8>
+  return %0 : tensor<1x2x3xui8>
+}
+
+// -----
+
+func.func @qlinearmatmul_per_row(%a: tensor<2x4xui8>, %as: tensor<2xf32>, %az: tensor<ui8>, %b: tensor<4x3xui8>, %bs: tensor<f32>, %bz: tensor<ui8>, %ys: tensor<f32>, %yz: tensor<ui8>) -> tensor<2x3xui8> {
+  // expected-error @+1 {{'onnx.QLinearMatMul' op only per-tensor scales and zero points are supported}}
+  %0 = "onnx.QLinearMatMul"(%a, %as, %az, %b, %bs, %bz, %ys, %yz) : (tensor<2x4xui8>, tensor<2xf32>, tensor<ui8>, tensor<4x3xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+  return %0 : tensor<2x3xui8>
+}
+
+// -----
+
+func.func @reduce_runtime_axes_rank(%x: tensor<2x3xf32>, %a: tensor<1xi64>) -> tensor<2x1x1xf32> {
+  // expected-error @+1 {{'onnx.ReduceSum' op result rank does not match the input}}
+  %0 = "onnx.ReduceSum"(%x, %a) : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2x1x1xf32>
+  return %0 : tensor<2x1x1xf32>
+}
+
+// -----
+
+func.func @reduce_bad_axis(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
+  %a = "onnx.Constant"() {value = dense<[2]> : tensor<1xi64>} : () -> tensor<1xi64>
+  // expected-error @+1 {{'onnx.ReduceSum' op axis 2 is out of range}}
   %0 = "onnx.ReduceSum"(%x, %a) : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2x1xf32>
   return %0 : tensor<2x1xf32>
 }
 
 // -----
 
-func.func @reduce_mean_dynamic(%x: tensor<?x3xf32>) -> tensor<3xf32> {
-  %a = "onnx.Constant"() {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>
-  // expected-error @+1 {{'onnx.ReduceMean' op ReduceMean over dynamic dims is not supported}}
-  %0 = "onnx.ReduceMean"(%x, %a) {keepdims = 0 : i64} : (tensor<?x3xf32>, tensor<1xi64>) -> tensor<3xf32>
-  return %0 : tensor<3xf32>
+func.func @matmulinteger_zero_point_length(%a: tensor<4x3xui8>, %b: tensor<3x2xui8>, %zp: tensor<3xui8>) -> tensor<4x2xi32> {
+  %none = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{a_zero_point has 3 entries for 4 rows/columns}}
+  %0 = "onnx.MatMulInteger"(%a, %b, %zp, %none) : (tensor<4x3xui8>, tensor<3x2xui8>, tensor<3xui8>, none) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
 }

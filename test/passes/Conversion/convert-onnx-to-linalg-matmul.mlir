@@ -81,3 +81,24 @@ func.func @matmul_integer(%a: tensor<4x3xui8>, %b: tensor<3x2xi8>, %azp: tensor<
   %0 = "onnx.MatMulInteger"(%a, %b, %azp, %n) : (tensor<4x3xui8>, tensor<3x2xi8>, tensor<ui8>, none) -> tensor<4x2xi32>
   return %0 : tensor<4x2xi32>
 }
+
+// -----
+
+// A zero point of run-time length is 1 or one per row: checked, then
+// broadcast to the rows (indexing it per row unchecked would read past a
+// one-element buffer).
+// CHECK-LABEL: func.func @matmulinteger_runtime_zero_point
+// CHECK-SAME: (%[[A:.+]]: tensor<4x3xi8>, %[[B:.+]]: tensor<3x2xi8>, %[[ZP:.+]]: tensor<?xi8>)
+// CHECK: %[[LEN:.+]] = tensor.dim %[[ZP]]
+// CHECK: %[[ONE:.+]] = arith.cmpi eq, %[[LEN]]
+// CHECK: scf.if
+// CHECK: call @onnxc_rt_fail
+// CHECK: %[[FULL:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<?xi8>)
+// CHECK: arith.select %[[ONE]]
+// CHECK: tensor.extract %[[ZP]]
+// CHECK: linalg.generic {{.*}} ins(%[[A]], %[[B]], %[[FULL]]
+func.func @matmulinteger_runtime_zero_point(%a: tensor<4x3xui8>, %b: tensor<3x2xui8>, %zp: tensor<?xui8>) -> tensor<4x2xi32> {
+  %none = "onnx.NoValue"() : () -> none
+  %0 = "onnx.MatMulInteger"(%a, %b, %zp, %none) : (tensor<4x3xui8>, tensor<3x2xui8>, tensor<?xui8>, none) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}

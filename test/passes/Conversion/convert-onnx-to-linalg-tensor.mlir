@@ -148,3 +148,21 @@ func.func @expand_dynamic(%x: tensor<?x1xf32>, %s: tensor<2xi64>) -> tensor<?x4x
   %0 = "onnx.Expand"(%x, %s) : (tensor<?x1xf32>, tensor<2xi64>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+// Slice whose starts/ends/axes have a run-time length: the entries are
+// walked by an scf.for (a static loop over `?` entries would run zero times
+// and return the data unsliced).
+// CHECK-LABEL: func.func @slice_runtime_entries
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?xf32>, %[[S:.+]]: tensor<?xi64>, %[[E:.+]]: tensor<?xi64>)
+// CHECK: %[[N:.+]] = tensor.dim %[[S]], %{{.+}} : tensor<?xi64>
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[N]] step %{{.+}} iter_args
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[N]] step %{{.+}} iter_args
+// CHECK: linalg.generic
+// CHECK: tensor.extract %[[X]]
+func.func @slice_runtime_entries(%x: tensor<?x?xf32>, %s: tensor<?xi64>, %e: tensor<?xi64>) -> tensor<?x?xf32> {
+  %none = "onnx.NoValue"() : () -> none
+  %0 = "onnx.Slice"(%x, %s, %e, %none, %none) : (tensor<?x?xf32>, tensor<?xi64>, tensor<?xi64>, none, none) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
