@@ -56,8 +56,10 @@ backend::createTargetMachine(const TargetOptions &options, std::string &error) {
     error = "--mcpu=native needs the host triple";
     return nullptr;
   }
+  // Ask a generic subtarget whether the CPU exists: creating one for an
+  // unknown CPU makes LLVM print its own warnings.
   std::unique_ptr<llvm::MCSubtargetInfo> sti(
-      target->createMCSubtargetInfo(triple, cpu.empty() ? "generic" : cpu, ""));
+      target->createMCSubtargetInfo(triple, "", ""));
   if (!cpu.empty() && (!sti || !sti->isCPUStringValid(cpu))) {
     error = "unknown CPU '" + cpu + "' for " + triple.str();
     return nullptr;

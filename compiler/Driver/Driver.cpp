@@ -26,6 +26,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -206,6 +208,11 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     return 1;
 
   Stage stage = opts.emit;
+  if (stage == Stage::Lib && !opts.mtriple.empty() &&
+      llvm::Triple(opts.mtriple).getArch() !=
+          llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
+    return fail("--emit=lib links for the host only; use --emit=obj (and a "
+                "cross linker) for " + opts.mtriple);
   bool textStage = stage == Stage::ONNX || stage == Stage::Linalg ||
                    stage == Stage::LLVM || stage == Stage::LLVMIR || stage == Stage::Asm;
   std::string output = opts.output;

@@ -20,6 +20,10 @@ reason fails the run (exit 1). The closing line reads
   conformance: N passed, M failed
 where M counts only unexpected results.
 
+--json FILE writes every case's status ({"mode": "static", "cases":
+{"<suite>/<case>": {"status": "pass", "detail": "", "expected": false}}}),
+the input of supported_ops.py.
+
 Needs /usr/bin/python3 (python3-onnx for --dynamic). Standard library
 otherwise.
 """
@@ -118,6 +122,8 @@ def main(argv):
     p.add_argument("--onnxc-run", required=True)
     p.add_argument("--xfail", required=True)
     p.add_argument("--summary", help="write a Markdown summary here")
+    p.add_argument("--json", help="write every case's result here (JSON; "
+                   "test/conformance/supported_ops.py reads it)")
     p.add_argument("--suites", default=",".join(SUITES))
     p.add_argument("--filter", default="", help="only cases whose name contains this")
     p.add_argument("--dynamic", action="store_true")
@@ -207,6 +213,15 @@ def main(argv):
         lines += ["", "## xfail entries naming no test case", ""]
         lines += ["- `%s`" % n for n in unknown]
     summary = "\n".join(lines) + "\n"
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"mode": mode, "suites": args.suites.split(","),
+                       "filter": args.filter,
+                       "cases": {name: {"status": status, "detail": detail,
+                                        "expected": name in xfail}
+                                 for name, status, detail in results}},
+                      f, indent=1, sort_keys=True)
+            f.write("\n")
     if args.summary:
         with open(args.summary, "w") as f:
             f.write(summary)

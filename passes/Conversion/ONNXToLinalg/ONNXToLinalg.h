@@ -22,6 +22,33 @@ void populateONNXToLinalgTypeConversion(TypeConverter &typeConverter);
 void populateONNXToLinalgConversionPatterns(TypeConverter &typeConverter,
                                             RewritePatternSet &patterns);
 
+/// Gather, GatherElements, GatherND (Gather.cpp).
+void populateGatherPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// ScatterElements, ScatterND, Scatter (Scatter.cpp).
+void populateScatterPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// OneHot, NonZero, TopK, CumSum, Trilu, Compress, ReverseSequence, EyeLike
+/// (Indexing.cpp).
+void populateIndexingPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearMatMul
+/// (Quantize.cpp).
+void populateQuantizePatterns(TypeConverter &tc, RewritePatternSet &patterns);
+
+/// Conv, ConvTranspose, ConvInteger, QLinearConv (Conv.cpp).
+void populateConvPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// MaxPool, AveragePool, LpPool, Global*Pool (Pooling.cpp).
+void populatePoolingPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// BatchNormalization, InstanceNormalization, LayerNormalization,
+/// GroupNormalization, LpNormalization, LRN, MeanVarianceNormalization
+/// (Normalization.cpp).
+void populateNormalizationPatterns(TypeConverter &tc,
+                                   RewritePatternSet &patterns);
+/// Pad (Pad.cpp).
+void populatePadPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// Resize, Upsample (Resize.cpp).
+void populateResizePatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// DepthToSpace, SpaceToDepth, Dropout, Einsum (NNMisc.cpp).
+void populateNNMiscPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+
 } // namespace mlir::onnxc
 
 #endif // ONNXC_PASSES_CONVERSION_ONNXTOLINALG_ONNXTOLINALG_H

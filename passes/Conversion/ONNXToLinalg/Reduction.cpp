@@ -3,7 +3,9 @@
 // A reduction is one linalg.generic over the input with reduction iterators
 // on the reduced axes and a result without those dims (an expand_shape adds
 // the unit dims back for keepdims), optionally followed by an elementwise
-// finalization (Mean, L2, LogSum...). Axes must be constants.
+// finalization (Mean, L2, LogSum...). Axes that are not constants go
+// through runtimeAxesReduce: a per-dim "reduced?" mask read from the axes
+// at run time drives one generic over the keepdims-shaped result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -124,7 +127,19 @@ Value mapTensor(OpBuilder &b, Location loc, Value v, Type to,
       .getResult(0);
 }
 
-/// The reduced dims from the axes operand (std::nullopt: no-op).
+/// True when the axes operand is present, not a constant and not
+/// statically empty: its values are only known at run time.
+bool hasRuntimeAxes(Value origAxes, Value convAxes) {
+  if (!origAxes || isa<NoneType>(origAxes.getType()))
+    return false;
+  auto t = cast<RankedTensorType>(origAxes.getType());
+  if (t.getRank() == 1 && t.getDimSize(0) == 0)
+    return false;
+  return !getConstantInts(origAxes, convAxes);
+}
+
+/// The reduced dims from constant (or statically empty) axes (std::nullopt:
+/// no-op).
 FailureOr<std::optional<SmallVector<bool>>>
 reducedDims(Operation *op, Value origAxes, Value convAxes, int64_t rank,
             bool noopWithEmptyAxes) {
@@ -132,7 +147,10 @@ reducedDims(Operation *op, Value origAxes, Value convAxes, int64_t rank,
   if (origAxes && !isa<NoneType>(origAxes.getType())) {
     auto c = getConstantInts(origAxes, convAxes);
     if (!c)
-      return op->emitOpError("non-constant axes are not supported");
+      c = SmallVector<int64_t>(); // statically empty (hasRuntimeAxes)
+    for (int64_t a : *c)
+      if (a < -rank || a >= rank)
+        return op->emitOpError("axis ") << a << " is out of range";
     axes.assign(c->begin(), c->end());
   }
   if (axes.empty()) {
@@ -174,16 +192,24 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
     Type onnxElt = getElementType(op.getData());
     bool isUnsigned = isUnsignedInt(onnxElt);
     int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
-    auto reducedOr = reducedDims(op, op.getAxes(), adaptor.getAxes(), rank,
-                                 op.getNoopWithEmptyAxes() != 0);
-    if (failed(reducedOr))
-      return failure();
     Type elt = type.getElementType();
     bool f = isFloat(elt);
     // Ints for the float-valued kinds are computed in f64.
     bool viaF64 = !f && (Kind == ReduceKind::L2 || Kind == ReduceKind::LogSum ||
                          Kind == ReduceKind::LogSumExp);
     Type acc = viaF64 ? rewriter.getF64Type() : elt;
+    if (hasRuntimeAxes(op.getAxes(), adaptor.getAxes())) {
+      Value r = runtimeAxesReduce(rewriter, op, data, adaptor.getAxes(), type,
+                                  acc, viaF64);
+      if (!r)
+        return failure();
+      rewriter.replaceOp(op, r);
+      return success();
+    }
+    auto reducedOr = reducedDims(op, op.getAxes(), adaptor.getAxes(), rank,
+                                 op.getNoopWithEmptyAxes() != 0);
+    if (failed(reducedOr))
+      return failure();
     if (!*reducedOr) {
       // noop_with_empty_axes: the input with the kind's elementwise part.
       Value r = data;
@@ -194,8 +220,8 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
                                                       Value x) -> Value {
           Value y = viaF64 ? convertScalar(b, l, x, onnxElt, acc) : x;
           y = pre(b, l, y, isUnsigned);
-          return viaF64 ? post(b, l, y, acc, 1, onnxElt, elt)
-                        : post(b, l, y, acc, 1, onnxElt, elt);
+          return post(b, l, y, acc, createScalarConstant(b, l, acc, 1),
+                      onnxElt, elt);
         });
       rewriter.replaceOp(op, finishShape(rewriter, loc, r, {}, false, type));
       return success();
@@ -209,19 +235,27 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
                        return combine(b, l, pre(b, l, x, isUnsigned), a,
                                       isUnsigned);
                      });
-    // Finalization: Mean divides by the count; L2/LogSum take sqrt/log.
-    int64_t count = 1;
-    bool countStatic = true;
+    // Finalization: Mean divides by the count (a run-time product over
+    // dynamic dims); L2/LogSum take sqrt/log.
     auto inType = cast<RankedTensorType>(data.getType());
+    int64_t staticCount = 1;
+    bool countStatic = true;
     for (int64_t d = 0; d < rank; ++d)
       if (reduced[d]) {
-        if (inType.isDynamicDim(d))
-          countStatic = false;
-        else
-          count *= inType.getDimSize(d);
+        countStatic &= !inType.isDynamicDim(d);
+        staticCount *= inType.isDynamicDim(d) ? 1 : inType.getDimSize(d);
       }
-    if (Kind == ReduceKind::Mean && !countStatic)
-      return op.emitOpError("ReduceMean over dynamic dims is not supported");
+    Value count;
+    if (countStatic) {
+      count = createScalarConstant(rewriter, loc, acc, staticCount);
+    } else {
+      Value countIdx = createIndexConstant(rewriter, loc, 1);
+      for (int64_t d = 0; d < rank; ++d)
+        if (reduced[d])
+          countIdx = arith::MulIOp::create(rewriter, loc, countIdx,
+                                           getDimValue(rewriter, loc, data, d));
+      count = indexToScalar(rewriter, loc, countIdx, acc);
+    }
     if (Kind == ReduceKind::Mean || Kind == ReduceKind::L2 ||
         Kind == ReduceKind::LogSum || Kind == ReduceKind::LogSumExp || viaF64)
       r = mapTensor(rewriter, loc, r, elt,
@@ -231,6 +265,189 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
     rewriter.replaceOp(op, finishShape(rewriter, loc, r, reduced,
                                        op.getKeepdims() != 0, type));
     return success();
+  }
+
+  /// Reduce* with axes known only at run time. The mask m[d] ("dim d is
+  /// reduced") is computed from the axes (all true for empty axes unless
+  /// noop_with_empty_axes); one generic over the keepdims-shaped result
+  /// (dim d is m[d] ? 1 : n[d]) walks, per element, the prod(m[d] ? n[d] : 1)
+  /// reduced inputs. keepdims = 0 then reshapes to the inferred result type,
+  /// whose dims are the kept input dims in order. Returns null after an
+  /// error on the op.
+  Value runtimeAxesReduce(ConversionPatternRewriter &rewriter, OpTy op,
+                          Value data, Value axes, RankedTensorType type,
+                          Type acc, bool viaF64) const {
+    Location loc = op.getLoc();
+    auto inType = cast<RankedTensorType>(data.getType());
+    int64_t rank = inType.getRank();
+    bool keep = op.getKeepdims() != 0;
+    if (keep ? type.getRank() != rank : type.getRank() > rank) {
+      op.emitOpError("result rank does not match the input");
+      return Value();
+    }
+    Type onnxElt = getElementType(op.getData());
+    bool isUnsigned = isUnsignedInt(onnxElt);
+    Type elt = type.getElementType();
+    Value r = createIndexConstant(rewriter, loc, rank);
+    Value zero = createIndexConstant(rewriter, loc, 0);
+    Value one = createIndexConstant(rewriter, loc, 1);
+    Value nAxes = getDimValue(rewriter, loc, axes, 0);
+
+    // The mask, starting from "empty axes" and or-ing in every axis.
+    Value empty = arith::CmpIOp::create(rewriter, loc,
+                                        arith::CmpIPredicate::eq, nAxes, zero);
+    Value all = op.getNoopWithEmptyAxes() != 0
+                    ? Value(arith::ConstantOp::create(
+                          rewriter, loc, rewriter.getBoolAttr(false)))
+                    : empty;
+    SmallVector<Value> mask(rank, all);
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, nAxes, one, mask,
+        [&](OpBuilder &b, Location l, Value i, ValueRange m) {
+          Value a = arith::IndexCastOp::create(
+              b, l, b.getIndexType(), tensor::ExtractOp::create(b, l, axes, i));
+          Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, a,
+                                            createIndexConstant(b, l, 0));
+          a = arith::SelectOp::create(b, l, neg,
+                                      arith::AddIOp::create(b, l, a, r), a);
+          SmallVector<Value> next;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value is = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, a,
+                                             createIndexConstant(b, l, d));
+            next.push_back(arith::OrIOp::create(b, l, m[d], is));
+          }
+          scf::YieldOp::create(b, l, next);
+        });
+    mask.assign(loop.getResults().begin(), loop.getResults().end());
+    // Every axis in [-rank, rank).
+    Value ok = arith::ConstantOp::create(rewriter, loc,
+                                         rewriter.getBoolAttr(true));
+    {
+      auto check = scf::ForOp::create(
+          rewriter, loc, zero, nAxes, one, ValueRange{ok},
+          [&](OpBuilder &b, Location l, Value i, ValueRange st) {
+            Value a = arith::IndexCastOp::create(
+                b, l, b.getIndexType(),
+                tensor::ExtractOp::create(b, l, axes, i));
+            Value lo = arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::sge, a,
+                arith::SubIOp::create(b, l, createIndexConstant(b, l, 0), r));
+            Value hi =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, a, r);
+            scf::YieldOp::create(
+                b, l,
+                ValueRange{arith::AndIOp::create(
+                    b, l, st[0], arith::AndIOp::create(b, l, lo, hi))});
+          });
+      emitRuntimeCheck(rewriter, loc, check.getResult(0),
+                       "Reduce: axis out of range");
+    }
+
+    // Sizes: kept dims n[d] (or 1), reduced extents n[d] (or 1).
+    SmallVector<Value> outDims, extents;
+    Value count = one;
+    SmallVector<int64_t> interShape;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value n = getDimValue(rewriter, loc, data, d);
+      outDims.push_back(arith::SelectOp::create(rewriter, loc, mask[d], one, n));
+      extents.push_back(arith::SelectOp::create(rewriter, loc, mask[d], n, one));
+      count = arith::MulIOp::create(rewriter, loc, count, extents.back());
+      int64_t s = inType.getDimSize(d);
+      interShape.push_back(keep ? type.getDimSize(d)
+                                : (s == 1 ? 1 : ShapedType::kDynamic));
+      if (keep && !type.isDynamicDim(d))
+        emitRuntimeCheck(
+            rewriter, loc,
+            arith::CmpIOp::create(
+                rewriter, loc, arith::CmpIPredicate::eq, outDims.back(),
+                createIndexConstant(rewriter, loc, type.getDimSize(d))),
+            "Reduce: the axes do not match the result type");
+    }
+    auto interType = RankedTensorType::get(interShape, elt);
+    Value init = createEmpty(rewriter, loc, interType, outDims);
+    Value countAcc = indexToScalar(rewriter, loc, count, acc);
+    TypedAttr initAttr = initValue(rewriter, acc, isUnsigned);
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{interType}, ValueRange{},
+            ValueRange{init},
+            SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+            parallelIterators(rank),
+            [&](OpBuilder &b, Location l, ValueRange) {
+              SmallVector<Value> outIdx;
+              for (int64_t d = 0; d < rank; ++d)
+                outIdx.push_back(linalg::IndexOp::create(b, l, d));
+              Value init0 = arith::ConstantOp::create(b, l, initAttr);
+              auto inner = scf::ForOp::create(
+                  b, l, createIndexConstant(b, l, 0), count,
+                  createIndexConstant(b, l, 1), ValueRange{init0},
+                  [&](OpBuilder &ib, Location il, Value k, ValueRange st) {
+                    // Delinearize k over the reduced extents.
+                    SmallVector<Value> idx(rank);
+                    Value rem = k;
+                    for (int64_t d = rank - 1; d >= 0; --d) {
+                      Value pos = arith::RemUIOp::create(ib, il, rem,
+                                                         extents[d]);
+                      rem = arith::DivUIOp::create(ib, il, rem, extents[d]);
+                      idx[d] = arith::SelectOp::create(ib, il, mask[d], pos,
+                                                       outIdx[d]);
+                    }
+                    Value x = tensor::ExtractOp::create(ib, il, data, idx);
+                    if (viaF64)
+                      x = convertScalar(ib, il, x, onnxElt, acc);
+                    scf::YieldOp::create(
+                        ib, il,
+                        ValueRange{combine(ib, il, pre(ib, il, x, isUnsigned),
+                                           st[0], isUnsigned)});
+                  });
+              linalg::YieldOp::create(
+                  b, l,
+                  ValueRange{post(b, l, inner.getResult(0), acc, countAcc,
+                                  onnxElt, elt)});
+            })
+            .getResult(0);
+    if (keep) {
+      if (result.getType() != type)
+        result = tensor::CastOp::create(rewriter, loc, type, result);
+      return result;
+    }
+    // keepdims = 0: result dim j is the j-th kept input dim.
+    int64_t outRank = type.getRank();
+    SmallVector<Value> shape(outRank, one);
+    Value kept = zero;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value isKept = arith::XOrIOp::create(
+          rewriter, loc, mask[d],
+          arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true)));
+      for (int64_t j = 0; j < outRank; ++j) {
+        Value here = arith::AndIOp::create(
+            rewriter, loc, isKept,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                  kept, createIndexConstant(rewriter, loc, j)));
+        shape[j] = arith::SelectOp::create(rewriter, loc, here,
+                                           getDimValue(rewriter, loc, data, d),
+                                           shape[j]);
+      }
+      kept = arith::AddIOp::create(
+          rewriter, loc, kept,
+          arith::SelectOp::create(rewriter, loc, isKept, one, zero));
+    }
+    Value match = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, kept,
+        createIndexConstant(rewriter, loc, outRank));
+    for (int64_t j = 0; j < outRank; ++j)
+      if (!type.isDynamicDim(j))
+        match = arith::AndIOp::create(
+            rewriter, loc, match,
+            arith::CmpIOp::create(
+                rewriter, loc, arith::CmpIPredicate::eq, shape[j],
+                createIndexConstant(rewriter, loc, type.getDimSize(j))));
+    emitRuntimeCheck(rewriter, loc, match,
+                     "Reduce: the axes do not match the result type");
+    Value shapeT = tensor::FromElementsOp::create(
+        rewriter, loc, RankedTensorType::get({outRank}, rewriter.getIndexType()),
+        shape);
+    return tensor::ReshapeOp::create(rewriter, loc, type, result, shapeT);
   }
 
   static TypedAttr initValue(OpBuilder &b, Type t, bool isUnsigned) {
@@ -297,19 +514,23 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
     }
   }
 
-  /// The finalization of the accumulated value (of type `acc`) into `elt`.
-  static Value post(OpBuilder &b, Location l, Value a, Type acc, int64_t count,
+  /// An index value as a scalar of `acc` (float or integer).
+  static Value indexToScalar(OpBuilder &b, Location l, Value i, Type acc) {
+    Value v = arith::IndexCastUIOp::create(b, l, b.getI64Type(), i);
+    return convertScalar(b, l, v, b.getI64Type(), acc);
+  }
+
+  /// The finalization of the accumulated value (of type `acc`) into `elt`;
+  /// `count` (of type `acc`) is the number of reduced elements.
+  static Value post(OpBuilder &b, Location l, Value a, Type acc, Value count,
                     Type onnxElt, Type elt) {
     switch (Kind) {
     case ReduceKind::Mean:
       if (isFloat(acc))
-        return arith::DivFOp::create(b, l, a,
-                                     createScalarConstant(b, l, acc, count));
+        return arith::DivFOp::create(b, l, a, count);
       return isUnsignedInt(onnxElt)
-                 ? Value(arith::DivUIOp::create(
-                       b, l, a, createIntConstant(b, l, acc, count)))
-                 : Value(arith::DivSIOp::create(
-                       b, l, a, createIntConstant(b, l, acc, count)));
+                 ? Value(arith::DivUIOp::create(b, l, a, count))
+                 : Value(arith::DivSIOp::create(b, l, a, count));
     case ReduceKind::L2:
       a = mathF32<math::SqrtOp>(b, l, a);
       break;

@@ -1,7 +1,7 @@
 //===- Tensor.cpp - Shape and data-movement onnx ops -> tensor/linalg -----===//
 //
 // Shape, Size, ConstantOfShape, Reshape, Flatten, Squeeze, Unsqueeze,
-// Transpose, Concat, Expand, Tile, Slice, Gather, Range, Split. Result types
+// Transpose, Concat, Expand, Tile, Slice, Range, Split. Result types
 // come from shape inference; operands that determine shapes (Reshape's shape,
 // Slice's starts, ...) are read from constants where the pattern needs them
 // at compile time and from the tensor at run time otherwise.
@@ -722,63 +722,6 @@ struct SliceLowering : OpConversionPattern<ONNX::SliceOp> {
   }
 };
 
-/// Gather: out[a..., j..., b...] = data[a..., indices[j...], b...] along
-/// `axis`; negative indices count from the end.
-struct GatherLowering : OpConversionPattern<ONNX::GatherOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::GatherOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
-    auto type = convertedType(getTypeConverter(), op.getOutput());
-    Value data = adaptor.getData(), indices = adaptor.getIndices();
-    int64_t r = cast<RankedTensorType>(data.getType()).getRank();
-    int64_t q = cast<RankedTensorType>(indices.getType()).getRank();
-    int64_t axis = normalizeAxis(op.getAxis(), r);
-    int64_t rank = type.getRank();
-    SmallVector<Value> sizes(rank);
-    for (int64_t k = 0; k < rank; ++k) {
-      if (!type.isDynamicDim(k))
-        continue;
-      if (k < axis)
-        sizes[k] = getDimValue(rewriter, loc, data, k);
-      else if (k < axis + q)
-        sizes[k] = getDimValue(rewriter, loc, indices, k - axis);
-      else
-        sizes[k] = getDimValue(rewriter, loc, data, k - q + 1);
-    }
-    Value init = createEmpty(rewriter, loc, type, sizes);
-    SmallVector<AffineExpr> idxExprs;
-    for (int64_t j = 0; j < q; ++j)
-      idxExprs.push_back(getAffineDimExpr(axis + j, ctx));
-    SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, idxExprs, ctx),
-                                   rewriter.getMultiDimIdentityMap(rank)};
-    Value axisDim = getDimValue(rewriter, loc, data, axis);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, ValueRange{indices}, ValueRange{init},
-        maps, parallelIterators(rank),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
-          Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i,
-                                            createIndexConstant(b, l, 0));
-          i = arith::SelectOp::create(b, l, neg,
-                                      arith::AddIOp::create(b, l, i, axisDim),
-                                      i);
-          SmallVector<Value> idx;
-          for (int64_t k = 0; k < axis; ++k)
-            idx.push_back(linalg::IndexOp::create(b, l, k));
-          idx.push_back(i);
-          for (int64_t k = axis + q; k < rank; ++k)
-            idx.push_back(linalg::IndexOp::create(b, l, k));
-          linalg::YieldOp::create(
-              b, l, ValueRange{tensor::ExtractOp::create(b, l, data, idx)});
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
-    return success();
-  }
-};
-
 /// Range: start + i * delta for i < max(ceil((limit - start) / delta), 0).
 struct RangeLowering : OpConversionPattern<ONNX::RangeOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -897,8 +840,24 @@ struct SplitLowering : OpConversionPattern<ONNX::SplitOp> {
         sizes.push_back(getDimOFR(rewriter, loc, data, d));
       sizes[axis] = splitSizes[i];
       offsets[axis] = offset;
-      results.push_back(tensor::ExtractSliceOp::create(
-          rewriter, loc, type, data, offsets, sizes, strides));
+      auto sz = getConstantIntValue(sizes[axis]);
+      if (sz && *sz == 0 && !type.isDynamicDim(axis)) {
+        // An empty piece: a zero-size slice at offset == dim would not verify.
+        SmallVector<Value> dynSizes;
+        for (int64_t d = 0; d < rank; ++d)
+          if (type.isDynamicDim(d))
+            dynSizes.push_back(getDimValue(rewriter, loc, data, d));
+        results.push_back(
+            tensor::EmptyOp::create(rewriter, loc, type, dynSizes).getResult());
+      } else {
+        // The slice's own type follows its sizes (static where they are
+        // constants); the inferred result type may know more or less.
+        Value piece = tensor::ExtractSliceOp::create(rewriter, loc, data,
+                                                     offsets, sizes, strides);
+        if (piece.getType() != type)
+          piece = tensor::CastOp::create(rewriter, loc, type, piece);
+        results.push_back(piece);
+      }
       auto so = getConstantIntValue(offset), ss = getConstantIntValue(sizes[axis]);
       if (so && ss)
         offset = rewriter.getIndexAttr(*so + *ss);
@@ -921,6 +880,6 @@ void mlir::onnxc::linalg_conv::populateTensorPatterns(
   patterns.add<ShapeLowering, SizeLowering, ConstantOfShapeLowering,
                ReshapeLowering, FlattenLowering, SqueezeLowering,
                UnsqueezeLowering, TransposeLowering, ConcatLowering,
-               ExpandLowering, TileLowering, SliceLowering, GatherLowering,
+               ExpandLowering, TileLowering, SliceLowering,
                RangeLowering, SplitLowering>(tc, patterns.getContext());
 }

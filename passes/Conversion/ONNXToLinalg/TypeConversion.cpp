@@ -118,4 +118,14 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populateMatMulPatterns(tc, patterns);
   populateReductionPatterns(tc, patterns);
   populateTensorPatterns(tc, patterns);
+  populateConvPatterns(tc, patterns);
+  populatePoolingPatterns(tc, patterns);
+  populateNormalizationPatterns(tc, patterns);
+  populatePadPatterns(tc, patterns);
+  populateResizePatterns(tc, patterns);
+  populateNNMiscPatterns(tc, patterns);
+  populateGatherPatterns(tc, patterns);
+  populateScatterPatterns(tc, patterns);
+  populateIndexingPatterns(tc, patterns);
+  populateQuantizePatterns(tc, patterns);
 }

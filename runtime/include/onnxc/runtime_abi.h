@@ -63,6 +63,16 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
  */
 void onnxc_rt_fail(int32_t code, const char *message);
 
+/**
+ * MLIR's lowering of a copy between non-contiguous memrefs calls this by
+ * name (the layout of its arguments is MLIR's UnrankedMemRefType: rank, then
+ * a pointer to the ranked descriptor). Provided so that models need no MLIR
+ * runner library. runtime/src/memref.c.
+ */
+struct onnxc_unranked_memref;
+void memrefCopy(int64_t elem_size, struct onnxc_unranked_memref *src,
+                struct onnxc_unranked_memref *dst);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,8 +1,8 @@
 // RUN: %onnxc-opt --convert-onnx-to-linalg --split-input-file --verify-diagnostics %s
 
-func.func @unsupported_op(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
-  // expected-error @+1 {{'onnx.AveragePool' op is not supported by convert-onnx-to-linalg}}
-  %0 = "onnx.AveragePool"(%x) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+func.func @unsupported_op(%x: tensor<1x1x4x4xf32>, %r: tensor<1x5xf32>) -> tensor<1x1x2x2xf32> {
+  // expected-error @+1 {{'onnx.MaxRoiPool' op is not supported by convert-onnx-to-linalg}}
+  %0 = "onnx.MaxRoiPool"(%x, %r) {pooled_shape = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>, tensor<1x5xf32>) -> tensor<1x1x2x2xf32>
   return %0 : tensor<1x1x2x2xf32>
 }
 
@@ -351,4 +351,330 @@ func.func @matmulinteger_zero_point_length(%a: tensor<4x3xui8>, %b: tensor<3x2xu
   // expected-error @+1 {{a_zero_point has 3 entries for 4 rows/columns}}
   %0 = "onnx.MatMulInteger"(%a, %b, %zp, %none) : (tensor<4x3xui8>, tensor<3x2xui8>, tensor<3xui8>, none) -> tensor<4x2xi32>
   return %0 : tensor<4x2xi32>
+}
+
+// -----
+
+// NN operators (Conv.cpp, Pooling.cpp, Normalization.cpp, Pad.cpp,
+// Resize.cpp, NNMisc.cpp).
+
+func.func @conv_group_mismatch(%x: tensor<1x3x5x5xf32>, %w: tensor<2x1x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Conv' op input channels 3 do not match group 2 x 1 weight channels}}
+  %0 = "onnx.Conv"(%x, %w, %n) {group = 2 : i64} : (tensor<1x3x5x5xf32>, tensor<2x1x3x3xf32>, none) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}
+// -----
+
+func.func @conv_group_out(%x: tensor<1x2x5x5xf32>, %w: tensor<3x1x3x3xf32>) -> tensor<1x3x3x3xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Conv' op output channels must be a multiple of group}}
+  %0 = "onnx.Conv"(%x, %w, %n) {group = 2 : i64} : (tensor<1x2x5x5xf32>, tensor<3x1x3x3xf32>, none) -> tensor<1x3x3x3xf32>
+  return %0 : tensor<1x3x3x3xf32>
+}
+// -----
+
+func.func @conv_kernel_shape(%x: tensor<1x1x5x5xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Conv' op kernel_shape does not match the weights}}
+  %0 = "onnx.Conv"(%x, %w, %n) {kernel_shape = array<i64: 2, 2>} : (tensor<1x1x5x5xf32>, tensor<1x1x3x3xf32>, none) -> tensor<1x1x3x3xf32>
+  return %0 : tensor<1x1x3x3xf32>
+}
+// -----
+
+func.func @conv_dynamic_kernel(%x: tensor<1x1x5x5xf32>, %w: tensor<1x1x?x3xf32>) -> tensor<1x1x?x3xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Conv' op dynamic kernel sizes are not supported}}
+  %0 = "onnx.Conv"(%x, %w, %n) : (tensor<1x1x5x5xf32>, tensor<1x1x?x3xf32>, none) -> tensor<1x1x?x3xf32>
+  return %0 : tensor<1x1x?x3xf32>
+}
+// -----
+
+func.func @conv_result_mismatch(%x: tensor<1x1x5x5xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x4x3xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Conv' op result spatial dim 0 is 4 but the window gives 3}}
+  %0 = "onnx.Conv"(%x, %w, %n) : (tensor<1x1x5x5xf32>, tensor<1x1x3x3xf32>, none) -> tensor<1x1x4x3xf32>
+  return %0 : tensor<1x1x4x3xf32>
+}
+// -----
+
+func.func @conv_window_too_big(%x: tensor<1x1x2x2xf32>, %w: tensor<1x1x3x3xf32>) -> tensor<1x1x1x1xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Conv' op the window does not fit the input (output size 0 in spatial dim 0)}}
+  %0 = "onnx.Conv"(%x, %w, %n) : (tensor<1x1x2x2xf32>, tensor<1x1x3x3xf32>, none) -> tensor<1x1x1x1xf32>
+  return %0 : tensor<1x1x1x1xf32>
+}
+// -----
+
+func.func @convinteger_zero_point(%x: tensor<1x1x3x3xui8>, %w: tensor<1x1x2x2xui8>, %zp: tensor<2xui8>) -> tensor<1x1x2x2xi32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.ConvInteger' op x_zero_point must be a scalar}}
+  %0 = "onnx.ConvInteger"(%x, %w, %zp, %n) : (tensor<1x1x3x3xui8>, tensor<1x1x2x2xui8>, tensor<2xui8>, none) -> tensor<1x1x2x2xi32>
+  return %0 : tensor<1x1x2x2xi32>
+}
+// -----
+
+func.func @convinteger_w_zero_point(%x: tensor<1x1x3x3xui8>, %w: tensor<1x1x2x2xui8>, %zp: tensor<2x2xui8>) -> tensor<1x1x2x2xi32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.ConvInteger' op w_zero_point must be a scalar or a 1-D tensor}}
+  %0 = "onnx.ConvInteger"(%x, %w, %n, %zp) : (tensor<1x1x3x3xui8>, tensor<1x1x2x2xui8>, none, tensor<2x2xui8>) -> tensor<1x1x2x2xi32>
+  return %0 : tensor<1x1x2x2xi32>
+}
+// -----
+
+func.func @conv_transpose_channels(%x: tensor<1x2x3x3xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x2x5x5xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.ConvTranspose' op input channels must equal the weights' first dim, a multiple of group}}
+  %0 = "onnx.ConvTranspose"(%x, %w, %n) : (tensor<1x2x3x3xf32>, tensor<3x2x3x3xf32>, none) -> tensor<1x2x5x5xf32>
+  return %0 : tensor<1x2x5x5xf32>
+}
+// -----
+
+func.func @conv_transpose_output_padding(%x: tensor<1x1x3x3xf32>, %w: tensor<1x2x3x3xf32>) -> tensor<1x2x5x5xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.ConvTranspose' op output_padding must have one entry per spatial dim}}
+  %0 = "onnx.ConvTranspose"(%x, %w, %n) {output_padding = array<i64: 1>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>, none) -> tensor<1x2x5x5xf32>
+  return %0 : tensor<1x2x5x5xf32>
+}
+// -----
+
+func.func @conv_transpose_output_shape(%x: tensor<1x1x3x3xf32>, %w: tensor<1x2x3x3xf32>) -> tensor<1x2x5x5xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.ConvTranspose' op output_shape must have one entry per spatial dim}}
+  %0 = "onnx.ConvTranspose"(%x, %w, %n) {output_shape = array<i64: 5>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>, none) -> tensor<1x2x5x5xf32>
+  return %0 : tensor<1x2x5x5xf32>
+}
+// -----
+
+func.func @conv_transpose_empty(%x: tensor<1x1x3x3xf32>, %w: tensor<1x2x3x3xf32>) -> tensor<1x2x1x1xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.ConvTranspose' op output spatial dim 0 is empty}}
+  %0 = "onnx.ConvTranspose"(%x, %w, %n) {pads = array<i64: 3, 0, 3, 0>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>, none) -> tensor<1x2x1x1xf32>
+  return %0 : tensor<1x2x1x1xf32>
+}
+// -----
+
+func.func @maxpool_storage_order(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x3x3xf32> {
+  // expected-error @+1 {{'onnx.MaxPool' op storage_order must be 0 or 1}}
+  %0:2 = "onnx.MaxPool"(%x) {kernel_shape = array<i64: 2, 2>, storage_order = 2 : i64} : (tensor<1x1x4x4xf32>) -> (tensor<1x1x3x3xf32>, none)
+  return %0#0 : tensor<1x1x3x3xf32>
+}
+// -----
+
+func.func @global_lppool_p(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x1x1xf32> {
+  // expected-error @+1 {{'onnx.GlobalLpPool' op p must be positive}}
+  %0 = "onnx.GlobalLpPool"(%x) {p = -1 : i64} : (tensor<1x1x4x4xf32>) -> tensor<1x1x1x1xf32>
+  return %0 : tensor<1x1x1x1xf32>
+}
+// -----
+
+func.func @instancenorm_rank(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'onnx.InstanceNormalization' op input must have rank 3 or more (N, C, D1...)}}
+  %0 = "onnx.InstanceNormalization"(%x, %s, %s) : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+// -----
+
+func.func @layernorm_stash(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<2x3xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.LayerNormalization' op only stash_type 1 (float) is supported}}
+  %0:3 = "onnx.LayerNormalization"(%x, %s, %n) {stash_type = 11 : i64} : (tensor<2x3xf32>, tensor<3xf32>, none) -> (tensor<2x3xf32>, none, none)
+  return %0#0 : tensor<2x3xf32>
+}
+// -----
+
+func.func @groupnorm_groups(%x: tensor<2x4x3xf32>, %s: tensor<4xf32>) -> tensor<2x4x3xf32> {
+  // expected-error @+1 {{'onnx.GroupNormalization' op the channel dim must be static and a multiple of num_groups}}
+  %0 = "onnx.GroupNormalization"(%x, %s, %s) {num_groups = 3 : i64} : (tensor<2x4x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
+}
+// -----
+
+func.func @groupnorm_rank(%x: tensor<4xf32>, %s: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'onnx.GroupNormalization' op input must have rank 2 or more (N, C, ...)}}
+  %0 = "onnx.GroupNormalization"(%x, %s, %s) {num_groups = 2 : i64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// -----
+
+func.func @groupnorm_stash(%x: tensor<2x4x3xf32>, %s: tensor<4xf32>) -> tensor<2x4x3xf32> {
+  // expected-error @+1 {{'onnx.GroupNormalization' op only stash_type 1 (float) is supported}}
+  %0 = "onnx.GroupNormalization"(%x, %s, %s) {num_groups = 2 : i64, stash_type = 11 : i64} : (tensor<2x4x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
+}
+// -----
+
+func.func @mvn_axes(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'onnx.MeanVarianceNormalization' op axis 5 out of range}}
+  %0 = "onnx.MeanVarianceNormalization"(%x) {axes = array<i64: 5>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+// -----
+
+func.func @lpnorm_p(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'onnx.LpNormalization' op p must be 1 or 2}}
+  %0 = "onnx.LpNormalization"(%x) {p = 3 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+// -----
+
+func.func @pad_axes(%x: tensor<3xf32>, %p: tensor<2xi64>, %a: tensor<1xi64>) -> tensor<5xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Pad' op non-constant axes are not supported}}
+  %0 = "onnx.Pad"(%x, %p, %n, %a) : (tensor<3xf32>, tensor<2xi64>, none, tensor<1xi64>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+// -----
+
+func.func @pad_axis_range(%x: tensor<3xf32>, %p: tensor<2xi64>) -> tensor<5xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  %a = "onnx.Constant"() {value = dense<[3]> : tensor<1xi64>} : () -> tensor<1xi64>
+  // expected-error @+1 {{'onnx.Pad' op axis 3 out of range}}
+  %0 = "onnx.Pad"(%x, %p, %n, %a) : (tensor<3xf32>, tensor<2xi64>, none, tensor<1xi64>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+// -----
+
+func.func @pad_pads_size(%x: tensor<3xf32>, %p: tensor<4xi64>) -> tensor<5xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Pad' op pads must be 1-D with two entries per axis}}
+  %0 = "onnx.Pad"(%x, %p, %n, %n) : (tensor<3xf32>, tensor<4xi64>, none, none) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+// -----
+
+func.func @pad_constant_value(%x: tensor<3xf32>, %p: tensor<2xi64>, %v: tensor<2xf32>) -> tensor<5xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Pad' op constant_value must have one element}}
+  %0 = "onnx.Pad"(%x, %p, %v, %n) : (tensor<3xf32>, tensor<2xi64>, tensor<2xf32>, none) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+// -----
+
+func.func @resize_antialias(%x: tensor<1x1x4x4xf32>, %s: tensor<4xf32>) -> tensor<1x1x2x2xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Resize' op antialias is not supported}}
+  %0 = "onnx.Resize"(%x, %n, %s, %n) {antialias = 1 : i64, mode = "linear"} : (tensor<1x1x4x4xf32>, none, tensor<4xf32>, none) -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+// -----
+
+func.func @resize_axes(%x: tensor<1x1x2x2xf32>, %s: tensor<1xf32>) -> tensor<1x1x2x4xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Resize' op axis 4 out of range}}
+  %0 = "onnx.Resize"(%x, %n, %s, %n) {axes = array<i64: 4>} : (tensor<1x1x2x2xf32>, none, tensor<1xf32>, none) -> tensor<1x1x2x4xf32>
+  return %0 : tensor<1x1x2x4xf32>
+}
+// -----
+
+func.func @resize_both(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>, %z: tensor<4xi64>) -> tensor<1x1x4x4xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Resize' op exactly one of scales and sizes must be given}}
+  %0 = "onnx.Resize"(%x, %n, %s, %z) : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, tensor<4xi64>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+// -----
+
+func.func @resize_int_linear(%x: tensor<1x1x2x2xi32>, %s: tensor<4xf32>) -> tensor<1x1x4x4xi32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Resize' op linear and cubic modes need a float element type}}
+  %0 = "onnx.Resize"(%x, %n, %s, %n) {mode = "linear"} : (tensor<1x1x2x2xi32>, none, tensor<4xf32>, none) -> tensor<1x1x4x4xi32>
+  return %0 : tensor<1x1x4x4xi32>
+}
+// -----
+
+func.func @resize_scales_size(%x: tensor<1x1x2x2xf32>, %s: tensor<3xf32>) -> tensor<1x1x4x4xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Resize' op scales must be 1-D with one entry per axis}}
+  %0 = "onnx.Resize"(%x, %n, %s, %n) : (tensor<1x1x2x2xf32>, none, tensor<3xf32>, none) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+// -----
+
+func.func @resize_crop_roi(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<1x1x4x4xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Resize' op tf_crop_and_resize needs roi}}
+  %0 = "onnx.Resize"(%x, %n, %s, %n) {coordinate_transformation_mode = "tf_crop_and_resize"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+// -----
+
+func.func @resize_roi_size(%x: tensor<1x1x2x2xf32>, %r: tensor<4xf32>, %s: tensor<4xf32>) -> tensor<1x1x4x4xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Resize' op roi must be 1-D with two entries per axis}}
+  %0 = "onnx.Resize"(%x, %r, %s, %n) {coordinate_transformation_mode = "tf_crop_and_resize"} : (tensor<1x1x2x2xf32>, tensor<4xf32>, tensor<4xf32>, none) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+// -----
+
+func.func @resize_taps(%x: tensor<2x2x2x2x2x2x2xf32>, %s: tensor<7xf32>) -> tensor<4x4x4x4x4x4x4xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Resize' op too many interpolation taps (16384) per element}}
+  %0 = "onnx.Resize"(%x, %n, %s, %n) {mode = "cubic"} : (tensor<2x2x2x2x2x2x2xf32>, none, tensor<7xf32>, none) -> tensor<4x4x4x4x4x4x4xf32>
+  return %0 : tensor<4x4x4x4x4x4x4xf32>
+}
+// -----
+
+func.func @upsample_mode(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<1x1x4x4xf32> {
+  // expected-error @+1 {{'onnx.Upsample' op unsupported mode 'cubic'}}
+  %0 = "onnx.Upsample"(%x, %s) {mode = "cubic"} : (tensor<1x1x2x2xf32>, tensor<4xf32>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+// -----
+
+func.func @depth_to_space_channels(%x: tensor<1x6x2x3xf32>) -> tensor<1x1x4x6xf32> {
+  // expected-error @+1 {{'onnx.DepthToSpace' op the channel dim must be static and a multiple of blocksize^2}}
+  %0 = "onnx.DepthToSpace"(%x) {blocksize = 2 : i64} : (tensor<1x6x2x3xf32>) -> tensor<1x1x4x6xf32>
+  return %0 : tensor<1x1x4x6xf32>
+}
+// -----
+
+func.func @space_to_depth_dynamic(%x: tensor<1x?x4x4xf32>) -> tensor<1x?x2x2xf32> {
+  // expected-error @+1 {{'onnx.SpaceToDepth' op the channel dim must be static}}
+  %0 = "onnx.SpaceToDepth"(%x) {blocksize = 2 : i64} : (tensor<1x?x4x4xf32>) -> tensor<1x?x2x2xf32>
+  return %0 : tensor<1x?x2x2xf32>
+}
+// -----
+
+func.func @space_to_depth_multiple(%x: tensor<1x1x5x4xf32>) -> tensor<1x4x2x2xf32> {
+  // expected-error @+1 {{'onnx.SpaceToDepth' op spatial dims must be multiples of blocksize}}
+  %0 = "onnx.SpaceToDepth"(%x) {blocksize = 2 : i64} : (tensor<1x1x5x4xf32>) -> tensor<1x4x2x2xf32>
+  return %0 : tensor<1x4x2x2xf32>
+}
+// -----
+
+func.func @dropout_training(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  %t = "onnx.Constant"() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
+  // expected-error @+1 {{'onnx.Dropout' op training mode (random dropout) is not supported}}
+  %0:2 = "onnx.Dropout"(%x, %n, %t) : (tensor<2x3xf32>, none, tensor<i1>) -> (tensor<2x3xf32>, none)
+  return %0#0 : tensor<2x3xf32>
+}
+// -----
+
+func.func @einsum_terms(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'onnx.Einsum' op equation has 2 operand terms for 1 operands}}
+  %0 = "onnx.Einsum"(%a) {equation = "ij,jk->ik"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+// -----
+
+func.func @einsum_malformed(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'onnx.Einsum' op malformed equation term 'ijk'}}
+  %0 = "onnx.Einsum"(%a) {equation = "ijk->ij"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+// -----
+
+func.func @einsum_output_rank(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'onnx.Einsum' op output term does not match the result rank}}
+  %0 = "onnx.Einsum"(%a) {equation = "ij->i"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+// -----
+
+func.func @einsum_output_label(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'onnx.Einsum' op output label without an operand dim}}
+  %0 = "onnx.Einsum"(%a) {equation = "ij->ik"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
 }

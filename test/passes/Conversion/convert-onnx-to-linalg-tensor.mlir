@@ -166,3 +166,32 @@ func.func @slice_runtime_entries(%x: tensor<?x?xf32>, %s: tensor<?xi64>, %e: ten
   %0 = "onnx.Slice"(%x, %s, %e, %none, %none) : (tensor<?x?xf32>, tensor<?xi64>, tensor<?xi64>, none, none) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// A zero-size piece is an empty tensor: a size-0 extract_slice at
+// offset == dim does not verify.
+// CHECK-LABEL: func.func @split_zero_size
+// CHECK: %[[A:.+]] = tensor.extract_slice %{{.+}}[0] [2] [1] : tensor<2xf32> to tensor<2xf32>
+// CHECK: %[[B:.+]] = tensor.empty() : tensor<0xf32>
+// CHECK: return %[[A]], %[[B]]
+func.func @split_zero_size(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<0xf32>) {
+  %s = "onnx.Constant"() {value = dense<[2, 0]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %0:2 = "onnx.Split"(%x, %s) {axis = 0 : i64} : (tensor<2xf32>, tensor<2xi64>) -> (tensor<2xf32>, tensor<0xf32>)
+  return %0#0, %0#1 : tensor<2xf32>, tensor<0xf32>
+}
+
+// -----
+
+// A piece whose inferred type is static in a dim the input has dynamic
+// (inference knew more): the slice takes the type its sizes give and a
+// tensor.cast gives the inferred one (a mismatched slice type would not
+// verify).
+// CHECK-LABEL: func.func @split_dynamic_input
+// CHECK: %[[P:.+]] = tensor.extract_slice {{.+}} : tensor<2x?xf32> to tensor<1x?xf32>
+// CHECK: tensor.cast %[[P]] : tensor<1x?xf32> to tensor<1x4xf32>
+func.func @split_dynamic_input(%x: tensor<2x?xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>) {
+  %s = "onnx.Constant"() {value = dense<[1, 1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %0:2 = "onnx.Split"(%x, %s) {axis = 0 : i64} : (tensor<2x?xf32>, tensor<2xi64>) -> (tensor<1x4xf32>, tensor<1x4xf32>)
+  return %0#0, %0#1 : tensor<1x4xf32>, tensor<1x4xf32>
+}

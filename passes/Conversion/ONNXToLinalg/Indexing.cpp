@@ -1,0 +1,624 @@
+//===- Indexing.cpp - OneHot, NonZero, TopK, CumSum, Trilu, ... -> linalg -===//
+//
+// OneHot, Trilu, ReverseSequence and EyeLike are one linalg.generic over the
+// result. NonZero and Compress have data-dependent result sizes: a first
+// loop counts, a second fills a tensor of that size. TopK and CumSum are
+// sequential along their axis and are scf.for nests carrying the result.
+// A result dim that shape inference made static while the op decides it at
+// run time (TopK's K, OneHot's depth, NonZero's count) is checked against
+// the run-time value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/IndexingCommon.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+namespace {
+
+Value cmpI(OpBuilder &b, Location l, arith::CmpIPredicate p, Value x,
+           Value y) {
+  return arith::CmpIOp::create(b, l, p, x, y);
+}
+
+/// Checks that a static result dim equals its run-time size `size`.
+void checkStaticDim(OpBuilder &b, Location loc, RankedTensorType type,
+                    int64_t dim, Value size, StringRef message) {
+  if (type.isDynamicDim(dim))
+    return;
+  emitRuntimeCheck(b, loc,
+                   cmpI(b, loc, arith::CmpIPredicate::eq, size,
+                        createIndexConstant(b, loc, type.getDimSize(dim))),
+                   message);
+}
+
+/// `x != 0` for an int, bool or float scalar.
+Value isNonZero(OpBuilder &b, Location l, Value x) {
+  Type t = x.getType();
+  if (isFloat(t))
+    return arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, x,
+                                 createScalarConstant(b, l, t, 0));
+  return cmpI(b, l, arith::CmpIPredicate::ne, x, createIntConstant(b, l, t, 0));
+}
+
+/// An scf.if yielding `thenFn()` or the values `elseValues`.
+SmallVector<Value>
+buildIf(OpBuilder &b, Location l, Value cond, ValueRange elseValues,
+        function_ref<SmallVector<Value>(OpBuilder &, Location)> thenFn) {
+  auto ifOp = scf::IfOp::create(b, l, elseValues.getTypes(), cond,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, l, thenFn(b, l));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, l, elseValues);
+  }
+  return ifOp.getResults();
+}
+
+/// OneHot: out[p] = (indices[p without axis] mod depth == p[axis]) ? on : off
+/// with values = [off, on]; negative indices count from depth, and indices
+/// outside [-depth, depth) give an all-off row.
+struct OneHotLowering : OpConversionPattern<ONNX::OneHotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::OneHotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
+    Value indices = adaptor.getIndices();
+    int64_t rank = type.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    if (axis < 0 || axis >= rank)
+      return op.emitOpError("axis ") << op.getAxis() << " is out of range";
+    Type i64 = rewriter.getI64Type();
+    Value depth = convertScalar(rewriter, loc,
+                                extractScalar(rewriter, loc, adaptor.getDepth()),
+                                getElementType(op.getDepth()), i64);
+    Value depthIdx = toIndex(rewriter, loc, depth);
+    emitRuntimeCheck(rewriter, loc,
+                     cmpI(rewriter, loc, arith::CmpIPredicate::sgt, depthIdx,
+                          createIndexConstant(rewriter, loc, 0)),
+                     "OneHot: depth must be positive");
+    checkStaticDim(rewriter, loc, type, axis, depthIdx,
+                   "OneHot: depth does not match the result type");
+    Value values = adaptor.getValues();
+    Value off = tensor::ExtractOp::create(
+        rewriter, loc, values, ValueRange{createIndexConstant(rewriter, loc, 0)});
+    Value on = tensor::ExtractOp::create(
+        rewriter, loc, values, ValueRange{createIndexConstant(rewriter, loc, 1)});
+    SmallVector<Value> sizes(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      if (type.isDynamicDim(d))
+        sizes[d] = d == axis ? depthIdx
+                             : getDimValue(rewriter, loc, indices,
+                                           d < axis ? d : d - 1);
+    Value init = createEmpty(rewriter, loc, type, sizes);
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        exprs.push_back(rewriter.getAffineDimExpr(d));
+    Type onnxIdx = getElementType(op.getIndices());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{indices}, ValueRange{init},
+        SmallVector<AffineMap>{
+            AffineMap::get(rank, 0, exprs, op.getContext()),
+            rewriter.getMultiDimIdentityMap(rank)},
+        parallelIterators(rank),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value i = convertScalar(b, l, args[0], onnxIdx, i64);
+          Value neg = cmpI(b, l, arith::CmpIPredicate::slt, i,
+                           createIntConstant(b, l, i64, 0));
+          i = arith::SelectOp::create(b, l, neg,
+                                      arith::AddIOp::create(b, l, i, depth), i);
+          Value pos = arith::IndexCastOp::create(
+              b, l, i64, linalg::IndexOp::create(b, l, axis));
+          Value hit = cmpI(b, l, arith::CmpIPredicate::eq, i, pos);
+          linalg::YieldOp::create(
+              b, l, ValueRange{arith::SelectOp::create(b, l, hit, on, off)});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// NonZero: the coordinates of the non-zero elements in row-major order, as
+/// an i64 tensor [rank, count].
+struct NonZeroLowering : OpConversionPattern<ONNX::NonZeroOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::NonZeroOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedTensorType(getTypeConverter(), op.getY());
+    Value x = adaptor.getX();
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    if (rank == 0)
+      return op.emitOpError("a 0-D input is not supported");
+    SmallVector<Value> dims = dimValues(rewriter, loc, x);
+    Value zero = createIndexConstant(rewriter, loc, 0);
+    // First the count, then the fill.
+    Value count =
+        buildLoops(rewriter, loc, dims, ValueRange{zero},
+                   [&](OpBuilder &b, Location l, ValueRange ivs,
+                       ValueRange args) -> SmallVector<Value> {
+                     Value nz = isNonZero(
+                         b, l, tensor::ExtractOp::create(b, l, x, ivs));
+                     Value inc = arith::SelectOp::create(
+                         b, l, nz, createIndexConstant(b, l, 1),
+                         createIndexConstant(b, l, 0));
+                     return {arith::AddIOp::create(b, l, args[0], inc)};
+                   })[0];
+    checkStaticDim(rewriter, loc, type, 1, count,
+                   "NonZero: the count does not match the result type");
+    Value init = createEmpty(rewriter, loc, type, {Value(), count});
+    Value result =
+        buildLoops(
+            rewriter, loc, dims, ValueRange{init, zero},
+            [&](OpBuilder &b, Location l, ValueRange ivs,
+                ValueRange args) -> SmallVector<Value> {
+              Value nz =
+                  isNonZero(b, l, tensor::ExtractOp::create(b, l, x, ivs));
+              return buildIf(
+                  b, l, nz, args, [&](OpBuilder &tb, Location tl) {
+                    Value out = args[0];
+                    for (int64_t d = 0; d < rank; ++d) {
+                      Value c = arith::IndexCastOp::create(
+                          tb, tl, tb.getI64Type(), ivs[d]);
+                      out = tensor::InsertOp::create(
+                          tb, tl, c, out,
+                          ValueRange{createIndexConstant(tb, tl, d), args[1]});
+                    }
+                    Value next = arith::AddIOp::create(
+                        tb, tl, args[1], createIndexConstant(tb, tl, 1));
+                    return SmallVector<Value>{out, next};
+                  });
+            })[0];
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// TopK: the K largest (smallest) elements along `axis` in order, ties
+/// broken by the lower index, with their indices. The j-th is found by a
+/// scan for the best element ordered after the (j-1)-th: O(K * n) per row.
+/// `sorted = 0` leaves the order unspecified; sorted order is one choice.
+struct TopKLowering : OpConversionPattern<ONNX::TopKOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::TopKOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto vType = convertedTensorType(getTypeConverter(), op.getValues());
+    auto iType = convertedTensorType(getTypeConverter(), op.getIndices());
+    Value x = adaptor.getX();
+    auto xType = cast<RankedTensorType>(x.getType());
+    int64_t rank = xType.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    if (axis < 0 || axis >= rank)
+      return op.emitOpError("axis ") << op.getAxis() << " is out of range";
+    bool largest = op.getLargest() != 0;
+    bool isUnsigned = isUnsignedInt(getElementType(op.getX()));
+    Type elt = xType.getElementType();
+    Value k = toIndex(rewriter, loc, extractScalar(rewriter, loc, adaptor.getK()));
+    Value n = getDimValue(rewriter, loc, x, axis);
+    Value zero = createIndexConstant(rewriter, loc, 0);
+    Value one = createIndexConstant(rewriter, loc, 1);
+    emitRuntimeCheck(
+        rewriter, loc,
+        arith::AndIOp::create(rewriter, loc,
+                              cmpI(rewriter, loc, arith::CmpIPredicate::sge, k,
+                                   zero),
+                              cmpI(rewriter, loc, arith::CmpIPredicate::sle, k,
+                                   n)),
+        "TopK: K is out of range");
+    checkStaticDim(rewriter, loc, vType, axis, k,
+                   "TopK: K does not match the result type");
+    SmallVector<Value> sizes = dimValues(rewriter, loc, x);
+    sizes[axis] = k;
+    Value vInit = createEmpty(rewriter, loc, vType, sizes);
+    Value iInit = createEmpty(rewriter, loc, iType, sizes);
+    SmallVector<Value> rows = dimValues(rewriter, loc, x);
+    rows[axis] = one;
+
+    // `a` comes strictly before `b` in the output order.
+    auto strictlyBetter = [&](OpBuilder &b, Location l, Value a, Value bv) {
+      if (isFloat(elt))
+        return Value(arith::CmpFOp::create(
+            b, l, largest ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+            a, bv));
+      arith::CmpIPredicate p =
+          largest ? (isUnsigned ? arith::CmpIPredicate::ugt
+                                : arith::CmpIPredicate::sgt)
+                  : (isUnsigned ? arith::CmpIPredicate::ult
+                                : arith::CmpIPredicate::slt);
+      return cmpI(b, l, p, a, bv);
+    };
+    auto equal = [&](OpBuilder &b, Location l, Value a, Value bv) {
+      if (isFloat(elt))
+        return Value(
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, a, bv));
+      return cmpI(b, l, arith::CmpIPredicate::eq, a, bv);
+    };
+
+    SmallVector<Value> results = buildLoops(
+        rewriter, loc, rows, ValueRange{vInit, iInit},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange outs) -> SmallVector<Value> {
+          Value c0 = createIndexConstant(b, l, 0);
+          Value c1 = createIndexConstant(b, l, 1);
+          Value none = createIndexConstant(b, l, -1);
+          Value anyV = createScalarConstant(b, l, elt, 0);
+          auto jLoop = scf::ForOp::create(
+              b, l, c0, k, c1, ValueRange{outs[0], outs[1], anyV, none},
+              [&](OpBuilder &jb, Location jl, Value j, ValueRange st) {
+                Value prevV = st[2], prevI = st[3];
+                Value first =
+                    cmpI(jb, jl, arith::CmpIPredicate::slt, prevI, c0);
+                auto iLoop = scf::ForOp::create(
+                    jb, jl, c0, n, c1, ValueRange{anyV, none},
+                    [&](OpBuilder &ib, Location il, Value i, ValueRange best) {
+                      SmallVector<Value> pos(ivs);
+                      pos[axis] = i;
+                      Value v = tensor::ExtractOp::create(ib, il, x, pos);
+                      // After the previous pick in the output order.
+                      Value after = arith::OrIOp::create(
+                          ib, il, strictlyBetter(ib, il, prevV, v),
+                          arith::AndIOp::create(
+                              ib, il, equal(ib, il, prevV, v),
+                              cmpI(ib, il, arith::CmpIPredicate::sgt, i,
+                                   prevI)));
+                      Value cand = arith::OrIOp::create(ib, il, first, after);
+                      Value noBest =
+                          cmpI(ib, il, arith::CmpIPredicate::slt, best[1], c0);
+                      Value better = arith::OrIOp::create(
+                          ib, il, noBest, strictlyBetter(ib, il, v, best[0]));
+                      Value take = arith::AndIOp::create(ib, il, cand, better);
+                      scf::YieldOp::create(
+                          ib, il,
+                          ValueRange{
+                              arith::SelectOp::create(ib, il, take, v, best[0]),
+                              arith::SelectOp::create(ib, il, take, i,
+                                                      best[1])});
+                    });
+                Value bv = iLoop.getResult(0), bi = iLoop.getResult(1);
+                SmallVector<Value> pos(ivs);
+                pos[axis] = j;
+                Value vOut = tensor::InsertOp::create(jb, jl, bv, st[0], pos);
+                Value bi64 =
+                    arith::IndexCastOp::create(jb, jl, jb.getI64Type(), bi);
+                Value iOut = tensor::InsertOp::create(jb, jl, bi64, st[1], pos);
+                scf::YieldOp::create(jb, jl, ValueRange{vOut, iOut, bv, bi});
+              });
+          return {jLoop.getResult(0), jLoop.getResult(1)};
+        });
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// The row-major multi-index of the linear position `p` in a tensor of
+/// sizes `dims`. (Used instead of collapse/expand_shape: MLIR 22.1.8 crashes
+/// expanding the strided metadata of dynamic reshapes.)
+SmallVector<Value> delinearize(OpBuilder &b, Location l, Value p,
+                               ArrayRef<Value> dims) {
+  SmallVector<Value> idx(dims.size());
+  for (int64_t d = dims.size() - 1; d >= 0; --d) {
+    idx[d] = d == 0 ? p : Value(arith::RemUIOp::create(b, l, p, dims[d]));
+    if (d > 0)
+      p = arith::DivUIOp::create(b, l, p, dims[d]);
+  }
+  return idx;
+}
+
+/// CumSum: y[..., i, ...] = sum of x[..., j, ...] for j <= i along the
+/// (run-time) axis; `exclusive` drops x[i] itself, `reverse` sums from the
+/// end. Computed as [outer, len, inner] over the row-major positions.
+struct CumSumLowering : OpConversionPattern<ONNX::CumSumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::CumSumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedTensorType(getTypeConverter(), op.getY());
+    Value x = adaptor.getX();
+    auto xType = cast<RankedTensorType>(x.getType());
+    int64_t rank = xType.getRank();
+    if (rank == 0)
+      return op.emitOpError("a 0-D input is not supported");
+    bool exclusive = op.getExclusive() != 0, reverse = op.getReverse() != 0;
+    Type elt = xType.getElementType();
+    Value r = createIndexConstant(rewriter, loc, rank);
+    Value one = createIndexConstant(rewriter, loc, 1);
+    Value axis =
+        toIndex(rewriter, loc, extractScalar(rewriter, loc, adaptor.getAxis()));
+    emitRuntimeCheck(rewriter, loc, indexInRange(rewriter, loc, axis, r),
+                     "CumSum: axis is out of range");
+    axis = normalizeIndex(rewriter, loc, axis, r);
+    Value outer = one, len = one, inner = one;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value dim = getDimValue(rewriter, loc, x, d);
+      Value dv = createIndexConstant(rewriter, loc, d);
+      auto pick = [&](arith::CmpIPredicate p, Value acc) -> Value {
+        Value f = arith::SelectOp::create(
+            rewriter, loc, cmpI(rewriter, loc, p, dv, axis), dim, one);
+        return arith::MulIOp::create(rewriter, loc, acc, f);
+      };
+      outer = pick(arith::CmpIPredicate::slt, outer);
+      len = pick(arith::CmpIPredicate::eq, len);
+      inner = pick(arith::CmpIPredicate::sgt, inner);
+    }
+    SmallVector<Value> dims = dimValues(rewriter, loc, x);
+    Value init = createEmptyLike(rewriter, loc, type, x);
+    Value result =
+        buildLoops(
+            rewriter, loc, {outer, inner}, ValueRange{init},
+            [&](OpBuilder &b, Location l, ValueRange ivs,
+                ValueRange args) -> SmallVector<Value> {
+              Value c0 = createIndexConstant(b, l, 0);
+              Value c1 = createIndexConstant(b, l, 1);
+              Value acc0 = createScalarConstant(b, l, elt, 0);
+              auto loop = scf::ForOp::create(
+                  b, l, c0, len, c1, ValueRange{args[0], acc0},
+                  [&](OpBuilder &tb, Location tl, Value t, ValueRange st) {
+                    if (reverse)
+                      t = arith::SubIOp::create(
+                          tb, tl, arith::SubIOp::create(tb, tl, len, c1), t);
+                    Value p = arith::MulIOp::create(tb, tl, ivs[0], len);
+                    p = arith::AddIOp::create(tb, tl, p, t);
+                    p = arith::MulIOp::create(tb, tl, p, inner);
+                    p = arith::AddIOp::create(tb, tl, p, ivs[1]);
+                    SmallVector<Value> idx = delinearize(tb, tl, p, dims);
+                    Value v = tensor::ExtractOp::create(tb, tl, x, idx);
+                    Value acc =
+                        isFloat(elt)
+                            ? Value(arith::AddFOp::create(tb, tl, st[1], v))
+                            : Value(arith::AddIOp::create(tb, tl, st[1], v));
+                    Value out = tensor::InsertOp::create(
+                        tb, tl, exclusive ? st[1] : acc, st[0], idx);
+                    scf::YieldOp::create(tb, tl, ValueRange{out, acc});
+                  });
+              return {loop.getResult(0)};
+            })[0];
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Trilu: keeps the elements of the last two dims with j - i >= k (upper)
+/// or j - i <= k (lower), zeroing the others; k defaults to 0. (The op
+/// verifier guarantees rank >= 2.)
+struct TriluLowering : OpConversionPattern<ONNX::TriluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::TriluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
+    Value x = adaptor.getInput();
+    int64_t rank = type.getRank();
+    bool upper = op.getUpper() != 0;
+    Value k = createIndexConstant(rewriter, loc, 0);
+    if (!isa<NoneType>(op.getK().getType()))
+      k = toIndex(rewriter, loc, extractScalar(rewriter, loc, adaptor.getK()));
+    Type elt = type.getElementType();
+    Value init = createEmptyLike(rewriter, loc, type, x);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{x}, ValueRange{init},
+        SmallVector<AffineMap>(2, rewriter.getMultiDimIdentityMap(rank)),
+        parallelIterators(rank),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value i = linalg::IndexOp::create(b, l, rank - 2);
+          Value j = linalg::IndexOp::create(b, l, rank - 1);
+          Value diff = arith::SubIOp::create(b, l, j, i);
+          Value keep = cmpI(b, l,
+                            upper ? arith::CmpIPredicate::sge
+                                  : arith::CmpIPredicate::sle,
+                            diff, k);
+          Value zero = createScalarConstant(b, l, elt, 0);
+          linalg::YieldOp::create(
+              b, l, ValueRange{arith::SelectOp::create(b, l, keep, args[0],
+                                                       zero)});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Compress: the slices along `axis` (elements of the flattened input
+/// without an axis) whose condition is true; a condition shorter than the
+/// dim drops the rest.
+struct CompressLowering : OpConversionPattern<ONNX::CompressOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::CompressOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
+    Value data = adaptor.getInput(), cond = adaptor.getCondition();
+    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
+    if (rank == 0)
+      return op.emitOpError("a 0-D input is not supported");
+    if (cast<RankedTensorType>(cond.getType()).getRank() != 1)
+      return op.emitOpError("condition must be 1-D");
+    int64_t axis = 0;
+    bool flat = !op.getAxis();
+    if (auto a = op.getAxis()) {
+      axis = normalizeAxis(*a, rank);
+      if (axis < 0 || axis >= rank)
+        return op.emitOpError("axis ") << *a << " is out of range";
+    }
+    if (type.getRank() != (flat ? 1 : rank))
+      return op.emitOpError("result rank does not match the input");
+    SmallVector<Value> dims = dimValues(rewriter, loc, data);
+    Value n = arith::MinUIOp::create(
+        rewriter, loc, getDimValue(rewriter, loc, cond, 0),
+        flat ? dimProduct(rewriter, loc, data, 0, rank) : dims[axis]);
+    Value count =
+        buildLoops(rewriter, loc, {n},
+                   ValueRange{createIndexConstant(rewriter, loc, 0)},
+                   [&](OpBuilder &b, Location l, ValueRange ivs,
+                       ValueRange args) -> SmallVector<Value> {
+                     Value c = tensor::ExtractOp::create(b, l, cond, ivs);
+                     Value inc = arith::SelectOp::create(
+                         b, l, c, createIndexConstant(b, l, 1),
+                         createIndexConstant(b, l, 0));
+                     return {arith::AddIOp::create(b, l, args[0], inc)};
+                   })[0];
+    checkStaticDim(rewriter, loc, type, axis, count,
+                   "Compress: the count does not match the result type");
+    SmallVector<Value> sizes = flat ? SmallVector<Value>{count} : dims;
+    sizes[axis] = count;
+    Value init = createEmpty(rewriter, loc, type, sizes);
+    Value result =
+        buildLoops(
+            rewriter, loc, {n},
+            ValueRange{init, createIndexConstant(rewriter, loc, 0)},
+            [&](OpBuilder &b, Location l, ValueRange ivs,
+                ValueRange args) -> SmallVector<Value> {
+              Value c = tensor::ExtractOp::create(b, l, cond, ivs);
+              return buildIf(b, l, c, args, [&](OpBuilder &tb, Location tl) {
+                Value next = arith::AddIOp::create(
+                    tb, tl, args[1], createIndexConstant(tb, tl, 1));
+                if (flat) {
+                  Value v = tensor::ExtractOp::create(
+                      tb, tl, data, delinearize(tb, tl, ivs[0], dims));
+                  return SmallVector<Value>{
+                      tensor::InsertOp::create(tb, tl, v, args[0], args[1]),
+                      next};
+                }
+                // Element by element (a strided slice copy would need the
+                // memrefCopy library function).
+                SmallVector<Value> slice = dimValues(tb, tl, data);
+                slice[axis] = createIndexConstant(tb, tl, 1);
+                Value out =
+                    buildLoops(tb, tl, slice, ValueRange{args[0]},
+                               [&](OpBuilder &eb, Location el, ValueRange pos,
+                                   ValueRange st) -> SmallVector<Value> {
+                                 SmallVector<Value> from(pos), to(pos);
+                                 from[axis] = ivs[0];
+                                 to[axis] = args[1];
+                                 Value v = tensor::ExtractOp::create(
+                                     eb, el, data, from);
+                                 return {tensor::InsertOp::create(eb, el, v,
+                                                                  st[0], to)};
+                               })[0];
+                return SmallVector<Value>{out, next};
+              });
+            })[0];
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// ReverseSequence: for batch b, the first sequence_lens[b] steps along the
+/// time axis are reversed; the rest are copied.
+struct ReverseSequenceLowering : OpConversionPattern<ONNX::ReverseSequenceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::ReverseSequenceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedTensorType(getTypeConverter(), op.getY());
+    Value x = adaptor.getInput(), lens = adaptor.getSequenceLens();
+    int64_t rank = type.getRank();
+    int64_t batchAxis = op.getBatchAxis(), timeAxis = op.getTimeAxis();
+    if (rank < 2 || batchAxis < 0 || batchAxis > 1 || timeAxis < 0 ||
+        timeAxis > 1 || batchAxis == timeAxis)
+      return op.emitOpError("batch_axis and time_axis must be 0 and 1 (in "
+                            "either order) of an input of rank >= 2");
+    Value timeDim = getDimValue(rewriter, loc, x, timeAxis);
+    emitRuntimeCheck(
+        rewriter, loc,
+        cmpI(rewriter, loc, arith::CmpIPredicate::eq,
+             getDimValue(rewriter, loc, lens, 0),
+             getDimValue(rewriter, loc, x, batchAxis)),
+        "ReverseSequence: sequence_lens does not match the batch size");
+    checkEveryElement(
+        rewriter, loc, lens, "ReverseSequence: sequence length out of range",
+        [&](OpBuilder &b, Location l, Value v, ValueRange) {
+          Value i = toIndex(b, l, v);
+          return arith::AndIOp::create(
+              b, l,
+              cmpI(b, l, arith::CmpIPredicate::sge, i,
+                   createIndexConstant(b, l, 0)),
+              cmpI(b, l, arith::CmpIPredicate::sle, i, timeDim));
+        });
+    Value init = createEmptyLike(rewriter, loc, type, x);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+        parallelIterators(rank), [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> idx;
+          for (int64_t d = 0; d < rank; ++d)
+            idx.push_back(linalg::IndexOp::create(b, l, d));
+          Value len = toIndex(
+              b, l, tensor::ExtractOp::create(b, l, lens, idx[batchAxis]));
+          Value t = idx[timeAxis];
+          Value rev = arith::SubIOp::create(
+              b, l,
+              arith::SubIOp::create(b, l, len, createIndexConstant(b, l, 1)),
+              t);
+          idx[timeAxis] = arith::SelectOp::create(
+              b, l, cmpI(b, l, arith::CmpIPredicate::slt, t, len), rev, t);
+          linalg::YieldOp::create(
+              b, l, ValueRange{tensor::ExtractOp::create(b, l, x, idx)});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// EyeLike: a 2-D tensor shaped like the input with ones on the k-th
+/// diagonal (j - i == k) and zeros elsewhere.
+struct EyeLikeLowering : OpConversionPattern<ONNX::EyeLikeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::EyeLikeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
+    if (type.getRank() != 2)
+      return op.emitOpError("input must be 2-D");
+    Type elt = type.getElementType();
+    int64_t k = op.getK();
+    Value init = createEmptyLike(rewriter, loc, type, adaptor.getInput());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(2)},
+        parallelIterators(2), [&](OpBuilder &b, Location l, ValueRange) {
+          Value i = linalg::IndexOp::create(b, l, 0);
+          Value j = linalg::IndexOp::create(b, l, 1);
+          Value on = cmpI(b, l, arith::CmpIPredicate::eq,
+                          arith::SubIOp::create(b, l, j, i),
+                          createIndexConstant(b, l, k));
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(
+                  b, l, on, createScalarConstant(b, l, elt, 1),
+                  createScalarConstant(b, l, elt, 0))});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::onnxc::populateIndexingPatterns(TypeConverter &tc,
+                                           RewritePatternSet &patterns) {
+  patterns.add<OneHotLowering, NonZeroLowering, TopKLowering, CumSumLowering,
+               TriluLowering, CompressLowering, ReverseSequenceLowering,
+               EyeLikeLowering>(tc, patterns.getContext());
+}

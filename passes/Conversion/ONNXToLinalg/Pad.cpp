@@ -1,0 +1,205 @@
+//===- Pad.cpp - Pad -> linalg --------------------------------------------===//
+//
+// Pad is one linalg.generic over the result that reads the input with
+// tensor.extract at a source index computed per dim from the result index
+// and the begin pad; the pads may be run-time values (an input tensor), and
+// negative pads crop. Out-of-range sources give constant_value (constant),
+// the nearest edge element (edge), the mirror image without repeating the
+// edge (reflect) or the element one period away (wrap).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+namespace {
+
+enum class PadMode { Constant, Reflect, Edge, Wrap };
+
+/// The non-negative remainder of a by m (m > 0).
+Value positiveRem(OpBuilder &b, Location loc, Value a, Value m) {
+  Value r = arith::RemSIOp::create(b, loc, a, m);
+  Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r,
+                                    arith::ConstantIndexOp::create(b, loc, 0));
+  return arith::SelectOp::create(b, loc, neg,
+                                 arith::AddIOp::create(b, loc, r, m), r);
+}
+
+/// Pad(data, pads, constant_value, axes): pads = [x1_begin, x2_begin, ...,
+/// x1_end, x2_end, ...] for `axes` (all dims by default); the result dim is
+/// in + begin + end.
+struct PadLowering : OpConversionPattern<ONNX::PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::PadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Value data = adaptor.getData();
+    int64_t rank = type.getRank();
+    PadMode mode;
+    StringRef m = op.getMode();
+    if (m == "constant")
+      mode = PadMode::Constant;
+    else if (m == "reflect")
+      mode = PadMode::Reflect;
+    else if (m == "edge")
+      mode = PadMode::Edge;
+    else if (m == "wrap")
+      mode = PadMode::Wrap;
+    else
+      return op.emitOpError("unsupported mode '") << m << "'";
+
+    // The dims that the pads apply to.
+    SmallVector<int64_t> axes;
+    if (!isa<NoneType>(op.getAxes().getType())) {
+      auto c = getConstantInts(op.getAxes(), adaptor.getAxes());
+      if (!c)
+        return op.emitOpError("non-constant axes are not supported");
+      for (int64_t a : *c) {
+        int64_t n = normalizeAxis(a, rank);
+        if (n < 0 || n >= rank)
+          return op.emitOpError("axis ") << a << " out of range";
+        axes.push_back(n);
+      }
+    } else {
+      for (int64_t i = 0; i < rank; ++i)
+        axes.push_back(i);
+    }
+    auto padsType = cast<RankedTensorType>(adaptor.getPads().getType());
+    int64_t n = axes.size();
+    if (padsType.getRank() != 1 ||
+        (!padsType.isDynamicDim(0) && padsType.getDimSize(0) != 2 * n))
+      return op.emitOpError("pads must be 1-D with two entries per axis");
+
+    // Begin and end pads per dim, as index values (constants when known).
+    SmallVector<Value> begin(rank), end(rank);
+    Value zero = createIndexConstant(b, loc, 0);
+    for (int64_t i = 0; i < rank; ++i)
+      begin[i] = end[i] = zero;
+    auto constPads = getConstantInts(op.getPads(), adaptor.getPads());
+    for (auto [k, axis] : llvm::enumerate(axes)) {
+      for (int side = 0; side < 2; ++side) {
+        int64_t pos = k + side * n;
+        Value v;
+        if (constPads) {
+          v = createIndexConstant(b, loc, (*constPads)[pos]);
+        } else {
+          Value e = tensor::ExtractOp::create(
+              b, loc, adaptor.getPads(),
+              ValueRange{createIndexConstant(b, loc, pos)});
+          v = arith::IndexCastOp::create(b, loc, b.getIndexType(), e);
+        }
+        (side ? end : begin)[axis] = v;
+      }
+    }
+
+    // The result sizes and the input sizes.
+    SmallVector<Value> sizes, inSizes;
+    for (int64_t i = 0; i < rank; ++i) {
+      Value in = getDimValue(b, loc, data, i);
+      inSizes.push_back(in);
+      sizes.push_back(arith::AddIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, in, begin[i]), end[i]));
+    }
+    Value init = createEmpty(b, loc, type, sizes);
+
+    Value padValue;
+    Type elt = type.getElementType();
+    if (mode == PadMode::Constant) {
+      if (!isa<NoneType>(op.getConstantValue().getType())) {
+        Value cv = adaptor.getConstantValue();
+        auto ct = cast<RankedTensorType>(cv.getType());
+        if (ct.getNumElements() != 1)
+          return op.emitOpError("constant_value must have one element");
+        SmallVector<Value> idx(ct.getRank(), zero);
+        padValue = tensor::ExtractOp::create(b, loc, cv, idx);
+      } else {
+        padValue =
+            elt.isInteger(1)
+                ? Value(arith::ConstantOp::create(b, loc, b.getBoolAttr(false)))
+                : createScalarConstant(b, loc, elt, 0);
+      }
+    }
+    Value one = createIndexConstant(b, loc, 1);
+
+    Value result =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+            SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank)},
+            parallelIterators(rank),
+            [&](OpBuilder &nb, Location l, ValueRange) {
+              Value valid =
+                  arith::ConstantOp::create(nb, l, nb.getBoolAttr(true));
+              SmallVector<Value> idx;
+              for (int64_t i = 0; i < rank; ++i) {
+                Value src = arith::SubIOp::create(
+                    nb, l, linalg::IndexOp::create(nb, l, i), begin[i]);
+                Value in = inSizes[i];
+                Value last = arith::SubIOp::create(nb, l, in, one);
+                switch (mode) {
+                case PadMode::Constant: {
+                  Value ok = arith::AndIOp::create(
+                      nb, l,
+                      arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
+                                            src, zero),
+                      arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                            src, in));
+                  valid = arith::AndIOp::create(nb, l, valid, ok);
+                  src = arith::SelectOp::create(nb, l, ok, src, zero);
+                  break;
+                }
+                case PadMode::Edge:
+                  src = arith::MaxSIOp::create(nb, l, src, zero);
+                  src = arith::MinSIOp::create(nb, l, src, last);
+                  break;
+                case PadMode::Reflect: {
+                  // Period 2 * (in - 1); a size-1 dim reflects onto itself.
+                  Value period = arith::MulIOp::create(
+                      nb, l, last, createIndexConstant(nb, l, 2));
+                  Value safe = arith::MaxSIOp::create(nb, l, period, one);
+                  Value t = positiveRem(nb, l, src, safe);
+                  Value mirrored = arith::SubIOp::create(nb, l, period, t);
+                  Value inside = arith::CmpIOp::create(
+                      nb, l, arith::CmpIPredicate::slt, t, in);
+                  src = arith::SelectOp::create(nb, l, inside, t, mirrored);
+                  Value single = arith::CmpIOp::create(
+                      nb, l, arith::CmpIPredicate::eq, in, one);
+                  src = arith::SelectOp::create(nb, l, single, zero, src);
+                  break;
+                }
+                case PadMode::Wrap:
+                  src = positiveRem(nb, l, src, in);
+                  break;
+                }
+                idx.push_back(src);
+              }
+              Value v = tensor::ExtractOp::create(nb, l, data, idx);
+              if (padValue)
+                v = arith::SelectOp::create(nb, l, valid, v, padValue);
+              linalg::YieldOp::create(nb, l, v);
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::onnxc::populatePadPatterns(TypeConverter &tc,
+                                      RewritePatternSet &patterns) {
+  patterns.add<PadLowering>(tc, patterns.getContext());
+}

@@ -1,0 +1,465 @@
+//===- Pooling.cpp - MaxPool, AveragePool, LpPool, Global*Pool -> linalg --===//
+//
+// A pool is one linalg.generic over (n, c, o1..or, k1..kr) reading the
+// padded input as X[n, c, o*s + k*d] (the kernel loops get their bounds from
+// a tensor.empty of the kernel shape, as linalg's pooling ops do) and
+// reducing into (N, C, out...). MaxPool pads with the lowest value, the
+// others with 0. AveragePool accumulates the count of the positions that
+// count in a second result and divides in an elementwise generic; MaxPool's
+// Indices are a second result too. The Global* pools are the same op with
+// the whole spatial extent as kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Window.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+namespace {
+
+enum class PoolKind { Max, Avg, Lp };
+
+/// What a pool computes, beyond its kind.
+struct PoolSpec {
+  PoolKind kind;
+  Type onnxElt;  // signedness of integer MaxPool
+  int64_t p = 2; // LpPool
+  bool countIncludePad = false;
+  bool indices = false;     // MaxPool's second result
+  bool columnMajor = false; // storage_order = 1
+};
+
+/// The window: kernel sizes, strides, dilations and the geometry.
+struct PoolWindow {
+  SmallVector<OpFoldResult> kernel;
+  SmallVector<int64_t> strides, dilations;
+  WindowGeometry geo;
+};
+
+Value lowestValue(OpBuilder &b, Location loc, Type t, Type onnxElt) {
+  if (auto ft = dyn_cast<FloatType>(t))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(ft, APFloat::getInf(ft.getFloatSemantics(),
+                                           /*Negative=*/true)));
+  unsigned w = t.getIntOrFloatBitWidth();
+  APInt v = isUnsignedInt(onnxElt) ? APInt::getMinValue(w)
+                                   : APInt::getSignedMinValue(w);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
+}
+
+Value filled(OpBuilder &b, Location loc, RankedTensorType type,
+             ArrayRef<Value> sizes, Value v) {
+  Value empty = createEmpty(b, loc, type, sizes);
+  return linalg::FillOp::create(b, loc, v, empty).getResult(0);
+}
+
+/// |x|^p for the LpPool accumulation.
+Value absPow(OpBuilder &b, Location loc, Value x, int64_t p) {
+  Value a = math::AbsFOp::create(b, loc, x);
+  if (p == 1)
+    return a;
+  if (p == 2)
+    return arith::MulFOp::create(b, loc, x, x);
+  return math::PowFOp::create(
+      b, loc, a, createScalarConstant(b, loc, x.getType(), (double)p));
+}
+
+/// Builds the pool of `x` (N, C, sp...) into `type`; the second value is the
+/// Indices result of MaxPool (null otherwise).
+std::pair<Value, Value> buildPool(OpBuilder &b, Location loc, Value x,
+                                  RankedTensorType type, const PoolSpec &spec,
+                                  const PoolWindow &w) {
+  MLIRContext *ctx = b.getContext();
+  IndexMath m{b, loc};
+  auto xt = cast<RankedTensorType>(x.getType());
+  Type elt = xt.getElementType();
+  int64_t r = w.kernel.size();
+  Value padValue = spec.kind == PoolKind::Max
+                       ? lowestValue(b, loc, elt, spec.onnxElt)
+                       : createScalarConstant(b, loc, elt, 0);
+  Value xp = padSpatial(b, loc, x, w.geo.padBegin, w.geo.padEnd, padValue);
+
+  // Result sizes and the kernel-shaped loop-bound tensor.
+  SmallVector<Value> sizes = {getDimValue(b, loc, x, 0),
+                              getDimValue(b, loc, x, 1)};
+  for (OpFoldResult o : w.geo.out)
+    sizes.push_back(m.value(o));
+  SmallVector<int64_t> kshape;
+  SmallVector<Value> kdyn;
+  for (OpFoldResult k : w.kernel) {
+    auto c = getConstantIntValue(k);
+    kshape.push_back(c ? *c : ShapedType::kDynamic);
+    if (!c)
+      kdyn.push_back(m.value(k));
+  }
+  Value window = tensor::EmptyOp::create(b, loc, kshape, elt, kdyn);
+
+  // Whether the divisor of AveragePool needs counting.
+  bool count = false;
+  if (spec.kind == PoolKind::Avg)
+    for (int64_t i = 0; i < r; ++i) {
+      bool padded = !isConstantIntValue(w.geo.padBegin[i], 0) ||
+                    !isConstantIntValue(w.geo.padEnd[i], 0);
+      count |= padded;
+    }
+
+  unsigned numLoops = 2 + 2 * r;
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> xe = {d(0), d(1)}, ke, oe = {d(0), d(1)};
+  for (int64_t i = 0; i < r; ++i) {
+    xe.push_back(d(2 + i) * w.strides[i] + d(2 + r + i) * w.dilations[i]);
+    ke.push_back(d(2 + r + i));
+    oe.push_back(d(2 + i));
+  }
+  AffineMap outMap = AffineMap::get(numLoops, 0, oe, ctx);
+  SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, xe, ctx),
+                                 AffineMap::get(numLoops, 0, ke, ctx), outMap};
+  Value init =
+      filled(b, loc, type, sizes,
+             spec.kind == PoolKind::Max ? padValue
+                                        : createScalarConstant(b, loc, elt, 0));
+  SmallVector<Value> inits = {init};
+  SmallVector<Type> resultTypes = {type};
+  auto idxType = RankedTensorType::get(type.getShape(), b.getI64Type());
+  if (spec.indices || count) {
+    RankedTensorType t =
+        spec.indices ? idxType : RankedTensorType::get(type.getShape(), elt);
+    Value zero = spec.indices ? createIntConstant(b, loc, b.getI64Type(), 0)
+                              : createScalarConstant(b, loc, elt, 0);
+    inits.push_back(filled(b, loc, t, sizes, zero));
+    resultTypes.push_back(t);
+    maps.push_back(outMap);
+  }
+  SmallVector<utils::IteratorType> iters = parallelIterators(2 + r);
+  iters.append(r, utils::IteratorType::reduction);
+
+  // Per spatial dim: begin pad and the counted range of positions.
+  SmallVector<Value> pb, inSizes, lo, hi;
+  for (int64_t i = 0; i < r; ++i) {
+    pb.push_back(m.value(w.geo.padBegin[i]));
+    OpFoldResult in = getDimOFR(b, loc, x, 2 + i);
+    inSizes.push_back(m.value(in));
+    if (spec.countIncludePad) {
+      lo.push_back(m.value(m.sub(m.cst(0), w.geo.padBegin[i])));
+      hi.push_back(m.value(m.add(in, w.geo.explicitPadEnd[i])));
+    } else {
+      lo.push_back(m.value(m.cst(0)));
+      hi.push_back(inSizes.back());
+    }
+  }
+  Value channels = getDimValue(b, loc, x, 1);
+  bool isUnsigned = isUnsignedInt(spec.onnxElt);
+
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultTypes, ValueRange{xp, window}, inits, maps, iters,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value v = args[0], acc = args[2];
+        bool f = isFloat(elt);
+        // Input positions of this kernel tap (unpadded coordinates).
+        auto positions = [&]() {
+          SmallVector<Value> pos;
+          for (int64_t i = 0; i < r; ++i) {
+            Value o = linalg::IndexOp::create(nb, l, 2 + i);
+            Value k = linalg::IndexOp::create(nb, l, 2 + r + i);
+            Value p = arith::AddIOp::create(
+                nb, l,
+                arith::MulIOp::create(
+                    nb, l, o,
+                    arith::ConstantIndexOp::create(nb, l, w.strides[i])),
+                arith::MulIOp::create(
+                    nb, l, k,
+                    arith::ConstantIndexOp::create(nb, l, w.dilations[i])));
+            pos.push_back(arith::SubIOp::create(nb, l, p, pb[i]));
+          }
+          return pos;
+        };
+        SmallVector<Value> results;
+        switch (spec.kind) {
+        case PoolKind::Max: {
+          if (!spec.indices) {
+            results.push_back(
+                f            ? Value(arith::MaximumFOp::create(nb, l, v, acc))
+                : isUnsigned ? Value(arith::MaxUIOp::create(nb, l, v, acc))
+                             : Value(arith::MaxSIOp::create(nb, l, v, acc)));
+            break;
+          }
+          // The flat index of the tap in X (row- or column-major spatial).
+          SmallVector<Value> pos = positions();
+          Value sp = arith::ConstantIndexOp::create(nb, l, 0);
+          Value total = arith::ConstantIndexOp::create(nb, l, 1);
+          for (int64_t j = 0; j < r; ++j) {
+            int64_t i = spec.columnMajor ? j : r - 1 - j;
+            sp = arith::AddIOp::create(
+                nb, l, sp, arith::MulIOp::create(nb, l, pos[i], total));
+            total = arith::MulIOp::create(nb, l, total, inSizes[i]);
+          }
+          Value nc = arith::AddIOp::create(
+              nb, l,
+              arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 0),
+                                    channels),
+              linalg::IndexOp::create(nb, l, 1));
+          Value flat = arith::AddIOp::create(
+              nb, l, arith::MulIOp::create(nb, l, nc, total), sp);
+          flat = arith::IndexCastOp::create(nb, l, nb.getI64Type(), flat);
+          Value gt =
+              f ? Value(arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT,
+                                              v, acc))
+                : Value(arith::CmpIOp::create(nb, l,
+                                              isUnsigned
+                                                  ? arith::CmpIPredicate::ugt
+                                                  : arith::CmpIPredicate::sgt,
+                                              v, acc));
+          results.push_back(arith::SelectOp::create(nb, l, gt, v, acc));
+          results.push_back(arith::SelectOp::create(nb, l, gt, flat, args[3]));
+          break;
+        }
+        case PoolKind::Avg: {
+          results.push_back(arith::AddFOp::create(nb, l, acc, v));
+          if (!count)
+            break;
+          SmallVector<Value> pos = positions();
+          Value in = arith::ConstantOp::create(nb, l, nb.getBoolAttr(true));
+          for (int64_t i = 0; i < r; ++i) {
+            in = arith::AndIOp::create(
+                nb, l, in,
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, pos[i],
+                                      lo[i]));
+            in = arith::AndIOp::create(
+                nb, l, in,
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, pos[i],
+                                      hi[i]));
+          }
+          Value one = createScalarConstant(nb, l, elt, 1);
+          Value zero = createScalarConstant(nb, l, elt, 0);
+          results.push_back(arith::AddFOp::create(
+              nb, l, args[3], arith::SelectOp::create(nb, l, in, one, zero)));
+          break;
+        }
+        case PoolKind::Lp:
+          results.push_back(
+              arith::AddFOp::create(nb, l, acc, absPow(nb, l, v, spec.p)));
+          break;
+        }
+        linalg::YieldOp::create(nb, l, results);
+      });
+  Value result = generic.getResult(0);
+
+  // Finalization: the mean, or the p-th root.
+  if (spec.kind == PoolKind::Avg ||
+      (spec.kind == PoolKind::Lp && spec.p != 1)) {
+    int64_t rank = type.getRank();
+    Value divisor;
+    if (spec.kind == PoolKind::Avg && !count) {
+      OpFoldResult n = m.cst(1);
+      for (OpFoldResult k : w.kernel)
+        n = m.mul(n, k);
+      Value ni = arith::IndexCastOp::create(b, loc, b.getI64Type(), m.value(n));
+      divisor = arith::SIToFPOp::create(b, loc, elt, ni);
+    }
+    SmallVector<Value> ins = {result};
+    if (count)
+      ins.push_back(generic.getResult(1));
+    SmallVector<AffineMap> fmaps(ins.size() + 1,
+                                 b.getMultiDimIdentityMap(rank));
+    Value out = createEmpty(b, loc, type, sizes);
+    int64_t p = spec.p;
+    PoolKind kind = spec.kind;
+    result = linalg::GenericOp::create(
+                 b, loc, TypeRange{type}, ins, ValueRange{out}, fmaps,
+                 parallelIterators(rank),
+                 [&](OpBuilder &nb, Location l, ValueRange args) {
+                   Value v;
+                   if (kind == PoolKind::Avg)
+                     v = arith::DivFOp::create(nb, l, args[0],
+                                               count ? args[1] : divisor);
+                   else if (p == 2)
+                     v = math::SqrtOp::create(nb, l, args[0]);
+                   else
+                     v = math::PowFOp::create(
+                         nb, l, args[0],
+                         createScalarConstant(nb, l, elt, 1.0 / (double)p));
+                   linalg::YieldOp::create(nb, l, v);
+                 })
+                 .getResult(0);
+  }
+  return {result, spec.indices ? generic.getResult(1) : Value()};
+}
+
+/// The window of a *Pool op from its attributes; errors on the op.
+FailureOr<PoolWindow> poolWindow(OpBuilder &b, Operation *op, Value x,
+                                 RankedTensorType type) {
+  SmallVector<int64_t> kernel = getI64Array(op, "kernel_shape", {});
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  if ((int64_t)kernel.size() != rank - 2)
+    return op->emitOpError("kernel_shape must have one entry per spatial dim");
+  auto attrs = readWindowAttrs(op, kernel);
+  if (failed(attrs))
+    return failure();
+  PoolWindow w;
+  for (int64_t k : kernel)
+    w.kernel.push_back(b.getIndexAttr(k));
+  w.strides = attrs->strides;
+  w.dilations = attrs->dilations;
+  w.geo = computeWindow(b, op->getLoc(), x, *attrs);
+  if (failed(checkSpatialSizes(op, type, w.geo.out)))
+    return failure();
+  return w;
+}
+
+/// The whole spatial extent as one window.
+PoolWindow globalWindow(OpBuilder &b, Location loc, Value x) {
+  int64_t r = cast<RankedTensorType>(x.getType()).getRank() - 2;
+  PoolWindow w;
+  for (int64_t i = 0; i < r; ++i) {
+    w.kernel.push_back(getDimOFR(b, loc, x, 2 + i));
+    w.strides.push_back(1);
+    w.dilations.push_back(1);
+    w.geo.padBegin.push_back(b.getIndexAttr(0));
+    w.geo.padEnd.push_back(b.getIndexAttr(0));
+    w.geo.explicitPadEnd.push_back(b.getIndexAttr(0));
+    w.geo.out.push_back(b.getIndexAttr(1));
+  }
+  return w;
+}
+
+LogicalResult checkRank(Operation *op, Value x) {
+  if (cast<RankedTensorType>(x.getType()).getRank() < 3)
+    return op->emitOpError("input must have rank 3 or more (N, C, D1...)");
+  return success();
+}
+
+/// MaxPool: Y[n, c, o] = max over the window of X (padding never wins);
+/// Indices = the flat index of the first maximum in X, spatial dims
+/// row-major (storage_order 0) or column-major (1).
+struct MaxPoolLowering : OpConversionPattern<ONNX::MaxPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MaxPoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRank(op, adaptor.getX())))
+      return failure();
+    auto type = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getY().getType()));
+    if (op.getStorageOrder() != 0 && op.getStorageOrder() != 1)
+      return op.emitOpError("storage_order must be 0 or 1");
+    auto w = poolWindow(rewriter, op, adaptor.getX(), type);
+    if (failed(w))
+      return failure();
+    PoolSpec spec{PoolKind::Max, getElementType(op.getX())};
+    spec.indices = !isa<NoneType>(op.getIndices().getType());
+    spec.columnMajor = op.getStorageOrder() == 1;
+    auto [y, idx] =
+        buildPool(rewriter, op.getLoc(), adaptor.getX(), type, spec, *w);
+    if (idx) {
+      auto it = cast<RankedTensorType>(
+          getTypeConverter()->convertType(op.getIndices().getType()));
+      if (idx.getType() != it)
+        idx = tensor::CastOp::create(rewriter, op.getLoc(), it, idx);
+      rewriter.replaceOp(op, {y, idx});
+      return success();
+    }
+    Value none =
+        ONNX::NoValueOp::create(rewriter, op.getLoc(), rewriter.getNoneType());
+    rewriter.replaceOp(op, {y, none});
+    return success();
+  }
+};
+
+/// AveragePool: the window sum over the number of window positions inside
+/// X (count_include_pad = 0) or inside X and its explicit pads (1); the
+/// ceil_mode overhang never counts.
+struct AveragePoolLowering : OpConversionPattern<ONNX::AveragePoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::AveragePoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRank(op, adaptor.getX())))
+      return failure();
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto w = poolWindow(rewriter, op, adaptor.getX(), type);
+    if (failed(w))
+      return failure();
+    PoolSpec spec{PoolKind::Avg, getElementType(op.getX())};
+    spec.countIncludePad = op.getCountIncludePad() != 0;
+    rewriter.replaceOp(
+        op,
+        buildPool(rewriter, op.getLoc(), adaptor.getX(), type, spec, *w).first);
+    return success();
+  }
+};
+
+/// LpPool: (sum over the window of |x|^p)^(1/p), padding counting as 0.
+struct LpPoolLowering : OpConversionPattern<ONNX::LpPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::LpPoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRank(op, adaptor.getX())))
+      return failure();
+    if ((int64_t)op.getP() <= 0)
+      return op.emitOpError("p must be positive");
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto w = poolWindow(rewriter, op, adaptor.getX(), type);
+    if (failed(w))
+      return failure();
+    PoolSpec spec{PoolKind::Lp, getElementType(op.getX())};
+    spec.p = op.getP();
+    rewriter.replaceOp(
+        op,
+        buildPool(rewriter, op.getLoc(), adaptor.getX(), type, spec, *w).first);
+    return success();
+  }
+};
+
+/// GlobalAveragePool / GlobalMaxPool / GlobalLpPool: the pool whose window
+/// is all of the spatial dims; the result keeps them as 1.
+template <typename OpTy, PoolKind Kind>
+struct GlobalPoolLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getX();
+    if (failed(checkRank(op, x)))
+      return failure();
+    auto type = cast<RankedTensorType>(
+        this->getTypeConverter()->convertType(op.getType()));
+    PoolSpec spec{Kind, getElementType(op.getX())};
+    if constexpr (Kind == PoolKind::Lp) {
+      if ((int64_t)op.getP() <= 0)
+        return op.emitOpError("p must be positive");
+      spec.p = op.getP();
+    }
+    PoolWindow w = globalWindow(rewriter, op.getLoc(), x);
+    rewriter.replaceOp(
+        op, buildPool(rewriter, op.getLoc(), x, type, spec, w).first);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::onnxc::populatePoolingPatterns(TypeConverter &tc,
+                                          RewritePatternSet &patterns) {
+  patterns.add<MaxPoolLowering, AveragePoolLowering, LpPoolLowering,
+               GlobalPoolLowering<ONNX::GlobalAveragePoolOp, PoolKind::Avg>,
+               GlobalPoolLowering<ONNX::GlobalMaxPoolOp, PoolKind::Max>,
+               GlobalPoolLowering<ONNX::GlobalLpPoolOp, PoolKind::Lp>>(
+      tc, patterns.getContext());
+}

@@ -1,0 +1,439 @@
+//===- Quantize.cpp - Linear (de)quantization ops -> linalg ---------------===//
+//
+// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and QLinearMatMul.
+// Quantization rounds half to even and saturates to the integer type's range
+// (ui8/i8/ui16/i16); float8 and int4 types have no type conversion and are
+// rejected before these patterns run. Scales and zero points are per tensor
+// (0-D or one element) or, for (De)QuantizeLinear, per `axis` (1-D);
+// blocked quantization (block_size > 0) is rejected.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/IndexingCommon.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+namespace {
+
+/// The range of an onnx integer type.
+std::pair<double, double> intRange(Type onnxInt) {
+  auto it = cast<IntegerType>(onnxInt);
+  unsigned w = it.getWidth();
+  if (it.isUnsigned())
+    return {0.0, std::ldexp(1.0, w) - 1};
+  return {-std::ldexp(1.0, w - 1), std::ldexp(1.0, w - 1) - 1};
+}
+
+/// saturate(roundeven(v) + zp) into the onnx integer type `onnxOut`, with `v`
+/// and `zp` (null: none) floats of the same type.
+Value quantize(OpBuilder &b, Location l, Value v, Value zp, Type onnxOut) {
+  Type ft = v.getType();
+  v = math::RoundEvenOp::create(b, l, v);
+  if (zp)
+    v = arith::AddFOp::create(b, l, v, zp);
+  auto [lo, hi] = intRange(onnxOut);
+  v = arith::MaximumFOp::create(b, l, v, createScalarConstant(b, l, ft, lo));
+  v = arith::MinimumFOp::create(b, l, v, createScalarConstant(b, l, ft, hi));
+  return convertScalar(b, l, v, ft, onnxOut);
+}
+
+/// The indexing map of a scale or zero point over a `rank`-D iteration
+/// space: per tensor (0-D or one element) or per `axis` (1-D).
+FailureOr<AffineMap> paramMap(Operation *op, Value param, int64_t rank,
+                              int64_t axis, StringRef name) {
+  MLIRContext *ctx = op->getContext();
+  auto t = cast<RankedTensorType>(param.getType());
+  if (t.getRank() == 0)
+    return AffineMap::get(rank, 0, {}, ctx);
+  if (t.getRank() == 1 && t.getDimSize(0) == 1)
+    return AffineMap::get(rank, 0, {getAffineConstantExpr(0, ctx)}, ctx);
+  if (t.getRank() == 1 && axis >= 0 && axis < rank)
+    return AffineMap::get(rank, 0, {getAffineDimExpr(axis, ctx)}, ctx);
+  return op->emitOpError(name)
+         << " must be a scalar or 1-D along axis (blocked quantization is not "
+            "supported)";
+}
+
+/// Checks that a per-axis parameter has the length of the axis dim.
+void checkParamLength(OpBuilder &b, Location loc, Value param, Value x,
+                      int64_t axis) {
+  auto t = cast<RankedTensorType>(param.getType());
+  if (t.getRank() != 1 || t.getDimSize(0) == 1)
+    return;
+  emitRuntimeCheck(b, loc,
+                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         getDimValue(b, loc, param, 0),
+                                         getDimValue(b, loc, x, axis)),
+                   "quantization parameter length does not match the axis");
+}
+
+/// QuantizeLinear: y = saturate(roundeven(x / y_scale) + y_zero_point).
+struct QuantizeLinearLowering : OpConversionPattern<ONNX::QuantizeLinearOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::QuantizeLinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (op.getBlockSize() != 0)
+      return op.emitOpError("blocked quantization (block_size != 0) is not "
+                            "supported");
+    auto type = convertedTensorType(getTypeConverter(), op.getY());
+    Type onnxOut = getElementType(op.getY());
+    Value x = adaptor.getX(), scale = adaptor.getYScale();
+    int64_t rank = type.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    bool hasZp = !isa<NoneType>(op.getYZeroPoint().getType());
+    SmallVector<Value> ins = {x, scale};
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+    auto sMap = paramMap(op, scale, rank, axis, "y_scale");
+    if (failed(sMap))
+      return failure();
+    maps.push_back(*sMap);
+    checkParamLength(rewriter, loc, scale, x, axis);
+    if (hasZp) {
+      auto zMap = paramMap(op, adaptor.getYZeroPoint(), rank, axis,
+                           "y_zero_point");
+      if (failed(zMap))
+        return failure();
+      ins.push_back(adaptor.getYZeroPoint());
+      maps.push_back(*zMap);
+      checkParamLength(rewriter, loc, adaptor.getYZeroPoint(), x, axis);
+    }
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    Type onnxX = getElementType(op.getX());
+    Type onnxScale = getElementType(op.getYScale());
+    Type onnxZp = hasZp ? getElementType(op.getYZeroPoint()) : Type();
+    // i32 inputs divide in f64 (as numpy promotes int32 / float32).
+    Type ct = isa<IntegerType>(onnxX) ? Type(rewriter.getF64Type())
+                                       : Type(rewriter.getF32Type());
+    Value init = createEmptyLike(rewriter, loc, type, x);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ins, ValueRange{init}, maps,
+        parallelIterators(rank),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = convertScalar(b, l, args[0], onnxX, ct);
+          Value s = convertScalar(b, l, args[1], onnxScale, ct);
+          v = arith::DivFOp::create(b, l, v, s);
+          Value zp =
+              hasZp ? convertScalar(b, l, args[2], onnxZp, ct) : Value();
+          linalg::YieldOp::create(b, l,
+                                  ValueRange{quantize(b, l, v, zp, onnxOut)});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// DequantizeLinear: y = (x - x_zero_point) * x_scale, in the scale's type.
+struct DequantizeLinearLowering
+    : OpConversionPattern<ONNX::DequantizeLinearOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::DequantizeLinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (op.getBlockSize() != 0)
+      return op.emitOpError("blocked quantization (block_size != 0) is not "
+                            "supported");
+    auto type = convertedTensorType(getTypeConverter(), op.getY());
+    Value x = adaptor.getX(), scale = adaptor.getXScale();
+    int64_t rank = type.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    bool hasZp = !isa<NoneType>(op.getXZeroPoint().getType());
+    SmallVector<Value> ins = {x, scale};
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+    auto sMap = paramMap(op, scale, rank, axis, "x_scale");
+    if (failed(sMap))
+      return failure();
+    maps.push_back(*sMap);
+    checkParamLength(rewriter, loc, scale, x, axis);
+    if (hasZp) {
+      auto zMap = paramMap(op, adaptor.getXZeroPoint(), rank, axis,
+                           "x_zero_point");
+      if (failed(zMap))
+        return failure();
+      ins.push_back(adaptor.getXZeroPoint());
+      maps.push_back(*zMap);
+      checkParamLength(rewriter, loc, adaptor.getXZeroPoint(), x, axis);
+    }
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    Type onnxX = getElementType(op.getX());
+    Type onnxScale = getElementType(op.getXScale());
+    Type onnxZp = hasZp ? getElementType(op.getXZeroPoint()) : Type();
+    Type f32 = rewriter.getF32Type();
+    Type elt = type.getElementType();
+    Value init = createEmptyLike(rewriter, loc, type, x);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ins, ValueRange{init}, maps,
+        parallelIterators(rank),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = convertScalar(b, l, args[0], onnxX, f32);
+          if (hasZp)
+            v = arith::SubFOp::create(
+                b, l, v, convertScalar(b, l, args[2], onnxZp, f32));
+          v = arith::MulFOp::create(
+              b, l, v, convertScalar(b, l, args[1], onnxScale, f32));
+          linalg::YieldOp::create(
+              b, l, ValueRange{convertScalar(b, l, v, f32, elt)});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// DynamicQuantizeLinear: with lo = min(0, min x) and hi = max(0, max x),
+/// y_scale = (hi - lo) / 255, y_zero_point = saturate(roundeven(-lo /
+/// y_scale)) and y = saturate(roundeven(x / y_scale) + y_zero_point) as ui8.
+struct DynamicQuantizeLinearLowering
+    : OpConversionPattern<ONNX::DynamicQuantizeLinearOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::DynamicQuantizeLinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto yType = convertedTensorType(getTypeConverter(), op.getY());
+    auto sType = convertedTensorType(getTypeConverter(), op.getYScale());
+    auto zType = convertedTensorType(getTypeConverter(), op.getYZeroPoint());
+    Value x = adaptor.getX();
+    int64_t rank = yType.getRank();
+    Type f32 = rewriter.getF32Type();
+    Type onnxU8 = getElementType(op.getY());
+    // min and max in one pass, both starting from 0.
+    auto scalarType = RankedTensorType::get({}, f32);
+    Value zero = createScalarConstant(rewriter, loc, f32, 0);
+    Value acc = linalg::FillOp::create(
+                    rewriter, loc, zero,
+                    tensor::EmptyOp::create(rewriter, loc,
+                                            ArrayRef<int64_t>{}, f32)
+                        .getResult())
+                    .getResult(0);
+    SmallVector<utils::IteratorType> iters(rank,
+                                           utils::IteratorType::reduction);
+    AffineMap scalarMap = AffineMap::get(rank, 0, {}, ctx);
+    auto minMax = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{scalarType, scalarType}, ValueRange{x},
+        ValueRange{acc, acc},
+        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
+                               scalarMap, scalarMap},
+        iters, [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::MinimumFOp::create(b, l, args[0], args[1]),
+                         arith::MaximumFOp::create(b, l, args[0], args[2])});
+        });
+    Value lo = tensor::ExtractOp::create(rewriter, loc, minMax.getResult(0),
+                                         ValueRange{});
+    Value hi = tensor::ExtractOp::create(rewriter, loc, minMax.getResult(1),
+                                         ValueRange{});
+    Value scale = arith::DivFOp::create(
+        rewriter, loc, arith::SubFOp::create(rewriter, loc, hi, lo),
+        createScalarConstant(rewriter, loc, f32, 255));
+    // The zero point is clipped, then rounded.
+    Value zpF = arith::SubFOp::create(
+        rewriter, loc, zero, arith::DivFOp::create(rewriter, loc, lo, scale));
+    zpF = arith::MaximumFOp::create(rewriter, loc, zpF, zero);
+    zpF = arith::MinimumFOp::create(
+        rewriter, loc, zpF, createScalarConstant(rewriter, loc, f32, 255));
+    zpF = math::RoundEvenOp::create(rewriter, loc, zpF);
+    Value zp = convertScalar(rewriter, loc, zpF, f32, onnxU8);
+    Value init = createEmptyLike(rewriter, loc, yType, x);
+    auto y = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{yType}, ValueRange{x}, ValueRange{init},
+        SmallVector<AffineMap>(2, rewriter.getMultiDimIdentityMap(rank)),
+        parallelIterators(rank),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = arith::DivFOp::create(b, l, args[0], scale);
+          linalg::YieldOp::create(b, l,
+                                  ValueRange{quantize(b, l, v, zpF, onnxU8)});
+        });
+    Value s = tensor::FromElementsOp::create(rewriter, loc, sType, scale);
+    Value z = tensor::FromElementsOp::create(rewriter, loc, zType, zp);
+    rewriter.replaceOp(op, ValueRange{y.getResult(0), s, z});
+    return success();
+  }
+};
+
+/// QLinearMatMul: y = saturate(roundeven((a - a_zp) * (b - b_zp) *
+/// (a_scale * b_scale / y_scale)) + y_zp): an i32 matmul with numpy batch
+/// broadcasting, then a requantization (the multiplier in f32, the product
+/// in f64 as numpy promotes int32 * float32). Scales and zero points are
+/// per tensor; 1-D operands are rejected.
+struct QLinearMatMulLowering : OpConversionPattern<ONNX::QLinearMatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::QLinearMatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto type = convertedTensorType(getTypeConverter(), op.getY());
+    Value a = adaptor.getA(), bv = adaptor.getB();
+    auto aType = cast<RankedTensorType>(a.getType());
+    auto bType = cast<RankedTensorType>(bv.getType());
+    int64_t ra = aType.getRank(), rb = bType.getRank(), r = type.getRank();
+    if (ra < 2 || rb < 2)
+      return op.emitOpError("1-D operands are not supported");
+    if (r != std::max(ra, rb))
+      return op.emitOpError("result rank does not match the operands");
+    for (Value p : {op.getAScale(), op.getAZeroPoint(), op.getBScale(),
+                    op.getBZeroPoint(), op.getYScale(), op.getYZeroPoint()}) {
+      auto t = cast<RankedTensorType>(p.getType());
+      if (t.getRank() > 1 || (t.getRank() == 1 && !t.isDynamicDim(0) &&
+                              t.getDimSize(0) != 1))
+        return op.emitOpError(
+            "only per-tensor scales and zero points are supported");
+    }
+    for (Value p : {adaptor.getAScale(), adaptor.getAZeroPoint(),
+                    adaptor.getBScale(), adaptor.getBZeroPoint(),
+                    adaptor.getYScale(), adaptor.getYZeroPoint()}) {
+      auto t = cast<RankedTensorType>(p.getType());
+      if (t.getRank() == 1 && t.isDynamicDim(0))
+        emitRuntimeCheck(rewriter, loc,
+                         arith::CmpIOp::create(
+                             rewriter, loc, arith::CmpIPredicate::eq,
+                             getDimValue(rewriter, loc, p, 0),
+                             createIndexConstant(rewriter, loc, 1)),
+                         "QLinearMatMul: only per-tensor scales and zero "
+                         "points are supported");
+    }
+    // Loops: the result dims, then k.
+    unsigned numLoops = r + 1;
+    AffineExpr k = getAffineDimExpr(r, ctx);
+    SmallVector<Value> sizes(r);
+    auto operandExprs = [&](Value v, RankedTensorType t, bool isA) {
+      SmallVector<AffineExpr> exprs;
+      int64_t rank = t.getRank();
+      for (int64_t j = 0; j < rank - 2; ++j) {
+        int64_t d = j + r - rank;
+        bool bcast = t.getDimSize(j) == 1 && type.getDimSize(d) != 1;
+        exprs.push_back(bcast ? getAffineConstantExpr(0, ctx)
+                              : getAffineDimExpr(d, ctx));
+        if (!bcast && type.isDynamicDim(d) && !sizes[d])
+          sizes[d] = getDimValue(rewriter, loc, v, j);
+      }
+      if (isA) {
+        exprs.push_back(getAffineDimExpr(r - 2, ctx));
+        exprs.push_back(k);
+      } else {
+        exprs.push_back(k);
+        exprs.push_back(getAffineDimExpr(r - 1, ctx));
+      }
+      return AffineMap::get(numLoops, 0, exprs, ctx);
+    };
+    AffineMap aMap = operandExprs(a, aType, true);
+    AffineMap bMap = operandExprs(bv, bType, false);
+    if (type.isDynamicDim(r - 2))
+      sizes[r - 2] = getDimValue(rewriter, loc, a, ra - 2);
+    if (type.isDynamicDim(r - 1))
+      sizes[r - 1] = getDimValue(rewriter, loc, bv, rb - 1);
+    for (int64_t d = 0; d < r; ++d)
+      if (type.isDynamicDim(d) && !sizes[d])
+        sizes[d] = createIndexConstant(rewriter, loc, 1);
+    // Operand dims that index a loop must match its size (no broadcasting
+    // of dynamic dims, equal k).
+    auto checkDims = [&](Value v, RankedTensorType t, AffineMap m) {
+      for (int64_t j = 0; j < t.getRank(); ++j) {
+        auto e = dyn_cast<AffineDimExpr>(m.getResult(j));
+        if (!e || e.getPosition() == (unsigned)r)
+          continue;
+        Value want = type.isDynamicDim(e.getPosition())
+                         ? sizes[e.getPosition()]
+                         : createIndexConstant(rewriter, loc,
+                                               type.getDimSize(e.getPosition()));
+        emitRuntimeCheck(rewriter, loc,
+                         arith::CmpIOp::create(rewriter, loc,
+                                               arith::CmpIPredicate::eq,
+                                               getDimValue(rewriter, loc, v, j),
+                                               want),
+                         "QLinearMatMul: operand shapes do not match");
+      }
+    };
+    checkDims(a, aType, aMap);
+    checkDims(bv, bType, bMap);
+    emitRuntimeCheck(rewriter, loc,
+                     arith::CmpIOp::create(rewriter, loc,
+                                           arith::CmpIPredicate::eq,
+                                           getDimValue(rewriter, loc, a, ra - 1),
+                                           getDimValue(rewriter, loc, bv, rb - 2)),
+                     "QLinearMatMul: inner dims do not match");
+
+    Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type(),
+         f64 = rewriter.getF64Type();
+    auto scalarOf = [&](Value orig, Value conv, Type to) {
+      return convertScalar(rewriter, loc, extractScalar(rewriter, loc, conv),
+                           getElementType(orig), to);
+    };
+    Value aZp = scalarOf(op.getAZeroPoint(), adaptor.getAZeroPoint(), i32);
+    Value bZp = scalarOf(op.getBZeroPoint(), adaptor.getBZeroPoint(), i32);
+    Value yZp = scalarOf(op.getYZeroPoint(), adaptor.getYZeroPoint(), f64);
+    Value mult = arith::DivFOp::create(
+        rewriter, loc,
+        arith::MulFOp::create(
+            rewriter, loc, scalarOf(op.getAScale(), adaptor.getAScale(), f32),
+            scalarOf(op.getBScale(), adaptor.getBScale(), f32)),
+        scalarOf(op.getYScale(), adaptor.getYScale(), f32));
+    mult = arith::ExtFOp::create(rewriter, loc, f64, mult);
+
+    auto accType = RankedTensorType::get(type.getShape(), i32);
+    Value acc = linalg::FillOp::create(
+                    rewriter, loc, createIntConstant(rewriter, loc, i32, 0),
+                    createEmpty(rewriter, loc, accType, sizes))
+                    .getResult(0);
+    SmallVector<utils::IteratorType> iters = parallelIterators(numLoops);
+    iters.back() = utils::IteratorType::reduction;
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t d = 0; d < r; ++d)
+      outExprs.push_back(getAffineDimExpr(d, ctx));
+    Type onnxA = getElementType(op.getA()), onnxB = getElementType(op.getB());
+    Value prod =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{accType}, ValueRange{a, bv},
+            ValueRange{acc},
+            SmallVector<AffineMap>{aMap, bMap,
+                                   AffineMap::get(numLoops, 0, outExprs, ctx)},
+            iters,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value x = arith::SubIOp::create(
+                  b, l, convertScalar(b, l, args[0], onnxA, i32), aZp);
+              Value y = arith::SubIOp::create(
+                  b, l, convertScalar(b, l, args[1], onnxB, i32), bZp);
+              linalg::YieldOp::create(
+                  b, l,
+                  ValueRange{arith::AddIOp::create(
+                      b, l, args[2], arith::MulIOp::create(b, l, x, y))});
+            })
+            .getResult(0);
+    Type onnxY = getElementType(op.getY());
+    Value init = createEmpty(rewriter, loc, type, sizes);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{prod}, ValueRange{init},
+        SmallVector<AffineMap>(2, rewriter.getMultiDimIdentityMap(r)),
+        parallelIterators(r), [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = arith::SIToFPOp::create(b, l, f64, args[0]);
+          v = arith::MulFOp::create(b, l, v, mult);
+          linalg::YieldOp::create(b, l,
+                                  ValueRange{quantize(b, l, v, yZp, onnxY)});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::onnxc::populateQuantizePatterns(TypeConverter &tc,
+                                           RewritePatternSet &patterns) {
+  patterns.add<QuantizeLinearLowering, DequantizeLinearLowering,
+               DynamicQuantizeLinearLowering, QLinearMatMulLowering>(
+      tc, patterns.getContext());
+}

@@ -1,0 +1,543 @@
+//===- Resize.cpp - Resize, Upsample -> linalg ----------------------------===//
+//
+// Resize is one linalg.generic over the result. Per resized dim the body
+// maps the result index to a source coordinate (the coordinate
+// transformation mode, in f64), then reads the input with tensor.extract:
+// one tap for nearest, 2 (linear) or 4 (cubic) taps per resized dim, the
+// weights multiplied across dims. Dims whose size does not change are read
+// directly (a run-time check makes sure their scale is 1). Scales, sizes
+// and roi may be run-time tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+namespace {
+
+enum class Interp { Nearest, Linear, Cubic };
+enum class Coord {
+  HalfPixel,
+  HalfPixelSymmetric,
+  PytorchHalfPixel,
+  AlignCorners,
+  Asymmetric,
+  TfHalfPixelForNN,
+  TfCropAndResize
+};
+enum class Rounding { PreferFloor, PreferCeil, Floor, Ceil };
+
+/// Everything a resize needs besides its operands.
+struct ResizeParams {
+  Interp interp = Interp::Nearest;
+  Coord coord = Coord::HalfPixel;
+  Rounding rounding = Rounding::PreferFloor;
+  double cubicA = -0.75;
+  bool excludeOutside = false;
+  double extrapolation = 0;
+  StringRef policy = "stretch";
+};
+
+/// Largest number of taps one result element may read.
+constexpr int64_t kMaxTaps = 4096;
+
+Value f64Const(OpBuilder &b, Location loc, double v) {
+  return createScalarConstant(b, loc, b.getF64Type(), v);
+}
+
+Value indexToF64(OpBuilder &b, Location loc, Value i) {
+  Value v = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
+  return arith::SIToFPOp::create(b, loc, b.getF64Type(), v);
+}
+
+Value f64ToIndex(OpBuilder &b, Location loc, Value f) {
+  Value v = arith::FPToSIOp::create(b, loc, b.getI64Type(), f);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
+
+/// Element `i` of the 1-D tensor `t` as f64 (or as index for integers).
+Value extractAt(OpBuilder &b, Location loc, Value t, int64_t i, Type onnxElt) {
+  Value e = tensor::ExtractOp::create(
+      b, loc, t, ValueRange{createIndexConstant(b, loc, i)});
+  if (isa<FloatType>(e.getType()))
+    return convertScalar(b, loc, e, e.getType(), b.getF64Type());
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), e);
+}
+
+/// Cubic convolution weights of the taps floor(x)-1 .. floor(x)+2 for the
+/// fraction t (Keys, coefficient a).
+SmallVector<Value> cubicWeights(OpBuilder &b, Location loc, Value t, double a) {
+  auto c = [&](double v) { return f64Const(b, loc, v); };
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulFOp::create(b, loc, x, y);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddFOp::create(b, loc, x, y);
+  };
+  auto sub = [&](Value x, Value y) -> Value {
+    return arith::SubFOp::create(b, loc, x, y);
+  };
+  // Far taps (|d| in [1, 2]): ((a*d - 5a)*d + 8a)*d - 4a.
+  auto far = [&](Value d) {
+    return sub(mul(add(mul(sub(mul(c(a), d), c(5 * a)), d), c(8 * a)), d),
+               c(4 * a));
+  };
+  // Near taps (|d| in [0, 1]): ((a+2)*d - (a+3))*d*d + 1.
+  auto near = [&](Value d) {
+    return add(mul(mul(sub(mul(c(a + 2), d), c(a + 3)), d), d), c(1));
+  };
+  Value one = c(1);
+  return {far(add(t, one)), near(t), near(sub(one, t)), far(sub(c(2), t))};
+}
+
+/// The resize of `x` into `type`; `scales`/`sizes` are per dim (f64 and
+/// index values), `roi` start/end per dim (f64, tf_crop_and_resize only),
+/// `resized` marks the dims that are interpolated.
+Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
+                  const ResizeParams &p, ArrayRef<Value> scales,
+                  ArrayRef<Value> outSizes, ArrayRef<Value> roiStart,
+                  ArrayRef<Value> roiEnd, ArrayRef<bool> resized) {
+  int64_t rank = type.getRank();
+  Type elt = type.getElementType();
+  Value init = createEmpty(b, loc, type, outSizes);
+  SmallVector<Value> inSizes;
+  for (int64_t i = 0; i < rank; ++i)
+    inSizes.push_back(getDimValue(b, loc, x, i));
+
+  auto body = [&](OpBuilder &nb, Location l, ValueRange) {
+    auto c = [&](double v) { return f64Const(nb, l, v); };
+    Value zeroIdx = createIndexConstant(nb, l, 0);
+    Value oneIdx = createIndexConstant(nb, l, 1);
+    Value outside = arith::ConstantOp::create(nb, l, nb.getBoolAttr(false));
+    // Per dim: the tap indices and weights (weights empty: direct read).
+    SmallVector<SmallVector<Value>> taps(rank), weights(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      Value i = linalg::IndexOp::create(nb, l, d);
+      if (!resized[d]) {
+        taps[d].push_back(i);
+        continue;
+      }
+      Value xo = indexToF64(nb, l, i);
+      Value in = indexToF64(nb, l, inSizes[d]);
+      Value out = indexToF64(nb, l, outSizes[d]);
+      Value s = scales[d];
+      Value half = c(0.5);
+      Value hp = arith::SubFOp::create(
+          nb, l,
+          arith::DivFOp::create(nb, l, arith::AddFOp::create(nb, l, xo, half),
+                                s),
+          half);
+      // align_corners, pytorch_half_pixel and tf_crop_and_resize use the
+      // unrounded output length scale * in (the reference's output_width).
+      Value outF = arith::MulFOp::create(nb, l, s, in);
+      Value outIsOne =
+          arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, outF, c(1));
+      Value inLast = arith::SubFOp::create(nb, l, in, c(1));
+      Value xs;
+      switch (p.coord) {
+      case Coord::HalfPixel:
+        xs = hp;
+        break;
+      case Coord::HalfPixelSymmetric: {
+        Value adj = arith::DivFOp::create(nb, l, out,
+                                          arith::MulFOp::create(nb, l, s, in));
+        Value center = arith::MulFOp::create(nb, l, in, half);
+        Value offset = arith::MulFOp::create(
+            nb, l, center, arith::SubFOp::create(nb, l, c(1), adj));
+        xs = arith::AddFOp::create(nb, l, offset, hp);
+        break;
+      }
+      case Coord::PytorchHalfPixel:
+        xs = arith::SelectOp::create(nb, l, outIsOne, c(0), hp);
+        break;
+      case Coord::AlignCorners: {
+        Value r = arith::DivFOp::create(
+            nb, l, arith::MulFOp::create(nb, l, xo, inLast),
+            arith::SubFOp::create(nb, l, outF, c(1)));
+        xs = arith::SelectOp::create(nb, l, outIsOne, c(0), r);
+        break;
+      }
+      case Coord::Asymmetric:
+        xs = arith::DivFOp::create(nb, l, xo, s);
+        break;
+      case Coord::TfHalfPixelForNN:
+        xs = arith::DivFOp::create(nb, l,
+                                   arith::AddFOp::create(nb, l, xo, half), s);
+        break;
+      case Coord::TfCropAndResize: {
+        Value len = arith::SubFOp::create(nb, l, roiEnd[d], roiStart[d]);
+        Value r = arith::AddFOp::create(
+            nb, l, arith::MulFOp::create(nb, l, roiStart[d], inLast),
+            arith::DivFOp::create(
+                nb, l,
+                arith::MulFOp::create(
+                    nb, l, arith::MulFOp::create(nb, l, xo, len), inLast),
+                arith::SubFOp::create(nb, l, outF, c(1))));
+        Value mid = arith::MulFOp::create(
+            nb, l,
+            arith::MulFOp::create(
+                nb, l, arith::AddFOp::create(nb, l, roiStart[d], roiEnd[d]),
+                half),
+            inLast);
+        xs = arith::SelectOp::create(nb, l, outIsOne, mid, r);
+        Value lo =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT, xs, c(0));
+        Value hi =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, xs, inLast);
+        outside = arith::OrIOp::create(nb, l, outside,
+                                       arith::OrIOp::create(nb, l, lo, hi));
+        break;
+      }
+      }
+      Value last = arith::SubIOp::create(nb, l, inSizes[d], oneIdx);
+      auto clampIdx = [&](Value v) -> Value {
+        v = arith::MaxSIOp::create(nb, l, v, zeroIdx);
+        return arith::MinSIOp::create(nb, l, v, last);
+      };
+      if (p.interp == Interp::Nearest) {
+        Value r;
+        switch (p.rounding) {
+        case Rounding::PreferFloor:
+          r = math::CeilOp::create(nb, l,
+                                   arith::SubFOp::create(nb, l, xs, half));
+          break;
+        case Rounding::PreferCeil:
+          r = math::FloorOp::create(nb, l,
+                                    arith::AddFOp::create(nb, l, xs, half));
+          break;
+        case Rounding::Floor:
+          r = math::FloorOp::create(nb, l, xs);
+          break;
+        case Rounding::Ceil:
+          r = math::CeilOp::create(nb, l, xs);
+          break;
+        }
+        taps[d].push_back(clampIdx(f64ToIndex(nb, l, r)));
+        continue;
+      }
+      Value fl = math::FloorOp::create(nb, l, xs);
+      Value t = arith::SubFOp::create(nb, l, xs, fl);
+      Value base = f64ToIndex(nb, l, fl);
+      if (p.interp == Interp::Linear) {
+        taps[d] = {clampIdx(base),
+                   clampIdx(arith::AddIOp::create(nb, l, base, oneIdx))};
+        weights[d] = {arith::SubFOp::create(nb, l, c(1), t), t};
+        continue;
+      }
+      weights[d] = cubicWeights(nb, l, t, p.cubicA);
+      Value sum;
+      for (int k = 0; k < 4; ++k) {
+        Value idx = arith::AddIOp::create(nb, l, base,
+                                          createIndexConstant(nb, l, k - 1));
+        if (p.excludeOutside) {
+          Value in = arith::AndIOp::create(
+              nb, l,
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, idx,
+                                    zeroIdx),
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sle, idx,
+                                    last));
+          weights[d][k] =
+              arith::SelectOp::create(nb, l, in, weights[d][k], c(0));
+          sum = sum ? Value(arith::AddFOp::create(nb, l, sum, weights[d][k]))
+                    : weights[d][k];
+        }
+        taps[d].push_back(clampIdx(idx));
+      }
+      if (p.excludeOutside)
+        for (Value &w : weights[d])
+          w = arith::DivFOp::create(nb, l, w, sum);
+    }
+
+    // Every combination of taps (odometer order over the dims).
+    SmallVector<int64_t> counter(rank, 0);
+    Value acc;
+    while (true) {
+      SmallVector<Value> idx;
+      Value w;
+      for (int64_t d = 0; d < rank; ++d) {
+        idx.push_back(taps[d][counter[d]]);
+        if (!weights[d].empty())
+          w = w ? Value(arith::MulFOp::create(nb, l, w, weights[d][counter[d]]))
+                : weights[d][counter[d]];
+      }
+      Value v = tensor::ExtractOp::create(nb, l, x, idx);
+      if (w) {
+        Value term = arith::MulFOp::create(
+            nb, l, convertScalar(nb, l, v, elt, nb.getF64Type()), w);
+        acc = acc ? Value(arith::AddFOp::create(nb, l, acc, term)) : term;
+      } else {
+        acc = v;
+      }
+      int64_t d = rank - 1;
+      while (d >= 0 && ++counter[d] == (int64_t)taps[d].size())
+        counter[d--] = 0;
+      if (d < 0)
+        break;
+    }
+    Value result = acc.getType() == elt
+                       ? acc
+                       : convertScalar(nb, l, acc, acc.getType(), elt);
+    if (p.coord == Coord::TfCropAndResize)
+      result = arith::SelectOp::create(
+          nb, l, outside, createScalarConstant(nb, l, elt, p.extrapolation),
+          result);
+    linalg::YieldOp::create(nb, l, result);
+  };
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+             SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank)},
+             parallelIterators(rank), body)
+      .getResult(0);
+}
+
+/// True when an optional operand is absent or has no elements (opsets
+/// 11-12 pass an empty `scales` when `sizes` is used).
+bool isAbsent(Value orig) {
+  if (isa<NoneType>(orig.getType()))
+    return true;
+  auto t = cast<RankedTensorType>(orig.getType());
+  return t.hasStaticShape() && t.getNumElements() == 0;
+}
+
+/// Shared by Resize and Upsample: the per-dim scales, result sizes and
+/// resized dims, then the generic.
+LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
+                          Value x, RankedTensorType type, const ResizeParams &p,
+                          ArrayRef<int64_t> axes, Value origScales,
+                          Value scalesT, Value origSizes, Value sizesT,
+                          Value origRoi, Value roiT) {
+  Location loc = op->getLoc();
+  OpBuilder &b = rewriter;
+  int64_t rank = type.getRank();
+  auto xt = cast<RankedTensorType>(x.getType());
+  bool hasScales = !isAbsent(origScales), hasSizes = !isAbsent(origSizes);
+  if (hasScales == hasSizes)
+    return op->emitOpError("exactly one of scales and sizes must be given");
+  if (p.interp != Interp::Nearest && !isa<FloatType>(type.getElementType()))
+    return op->emitOpError("linear and cubic modes need a float element type");
+  int64_t n = axes.size();
+  Value given = hasScales ? scalesT : sizesT;
+  auto gt = cast<RankedTensorType>(given.getType());
+  if (gt.getRank() != 1 || (!gt.isDynamicDim(0) && gt.getDimSize(0) != n))
+    return op->emitOpError(hasScales ? "scales" : "sizes")
+           << " must be 1-D with one entry per axis";
+  if (p.coord == Coord::TfCropAndResize && isAbsent(origRoi))
+    return op->emitOpError("tf_crop_and_resize needs roi");
+
+  Value one = f64Const(b, loc, 1);
+  SmallVector<Value> scales(rank, one), outSizes(rank), roiStart(rank),
+      roiEnd(rank);
+  SmallVector<bool> resized(rank, false);
+  for (int64_t d = 0; d < rank; ++d)
+    outSizes[d] = getDimValue(b, loc, x, d);
+  Type onnxGiven = getElementType(hasScales ? origScales : origSizes);
+  SmallVector<Value> ratio(rank);
+  for (auto [k, d] : llvm::enumerate(axes)) {
+    Value v = extractAt(b, loc, given, k, onnxGiven);
+    Value in = indexToF64(b, loc, getDimValue(b, loc, x, d));
+    if (hasScales) {
+      scales[d] = v;
+      if (type.isDynamicDim(d)) {
+        Value roiLen = one;
+        if (p.coord == Coord::TfCropAndResize)
+          roiLen = arith::SubFOp::create(
+              b, loc, extractAt(b, loc, roiT, k + n, getElementType(origRoi)),
+              extractAt(b, loc, roiT, k, getElementType(origRoi)));
+        Value o = arith::MulFOp::create(
+            b, loc, arith::MulFOp::create(b, loc, in, roiLen), v);
+        outSizes[d] = f64ToIndex(b, loc, math::FloorOp::create(b, loc, o));
+      } else {
+        outSizes[d] = createIndexConstant(b, loc, type.getDimSize(d));
+      }
+    } else {
+      ratio[d] = arith::DivFOp::create(b, loc, indexToF64(b, loc, v), in);
+      outSizes[d] = type.isDynamicDim(d)
+                        ? v
+                        : createIndexConstant(b, loc, type.getDimSize(d));
+      scales[d] = ratio[d];
+    }
+  }
+  if (hasSizes && p.policy != "stretch") {
+    // One scale for all axes: the smallest (not_larger) or the largest
+    // (not_smaller) ratio; sizes become round(in * scale).
+    Value common;
+    for (int64_t d : axes)
+      common = !common ? ratio[d]
+               : p.policy == "not_larger"
+                   ? Value(arith::MinimumFOp::create(b, loc, common, ratio[d]))
+                   : Value(arith::MaximumFOp::create(b, loc, common, ratio[d]));
+    for (int64_t d : axes) {
+      scales[d] = common;
+      if (type.isDynamicDim(d)) {
+        Value in = indexToF64(b, loc, getDimValue(b, loc, x, d));
+        Value o = arith::AddFOp::create(
+            b, loc, arith::MulFOp::create(b, loc, in, common),
+            f64Const(b, loc, 0.5));
+        outSizes[d] = f64ToIndex(b, loc, math::FloorOp::create(b, loc, o));
+      }
+    }
+  }
+  if (p.coord == Coord::TfCropAndResize) {
+    auto rt = cast<RankedTensorType>(roiT.getType());
+    if (rt.getRank() != 1 || (!rt.isDynamicDim(0) && rt.getDimSize(0) != 2 * n))
+      return op->emitOpError("roi must be 1-D with two entries per axis");
+    for (auto [k, d] : llvm::enumerate(axes)) {
+      roiStart[d] = extractAt(b, loc, roiT, k, getElementType(origRoi));
+      roiEnd[d] = extractAt(b, loc, roiT, k + n, getElementType(origRoi));
+    }
+  }
+  // Resized dims: every axis, except those whose size provably does not
+  // change; those must have scale 1 (checked at run time), so they read
+  // directly (tf_crop_and_resize and tf_half_pixel_for_nn always resize).
+  int64_t numTaps = 1;
+  for (int64_t d : axes) {
+    bool same = !xt.isDynamicDim(d) && !type.isDynamicDim(d) &&
+                xt.getDimSize(d) == type.getDimSize(d) &&
+                p.coord != Coord::TfCropAndResize &&
+                p.coord != Coord::TfHalfPixelForNN;
+    if (same) {
+      Value isOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                          scales[d], one);
+      emitRuntimeCheck(b, loc, isOne,
+                       "Resize: a dim whose size does not change must have "
+                       "scale 1");
+      continue;
+    }
+    resized[d] = true;
+    numTaps *= p.interp == Interp::Cubic    ? 4
+               : p.interp == Interp::Linear ? 2
+                                            : 1;
+  }
+  if (numTaps > kMaxTaps)
+    return op->emitOpError("too many interpolation taps (")
+           << numTaps << ") per element";
+  Value y = buildResize(b, loc, x, type, p, scales, outSizes, roiStart, roiEnd,
+                        resized);
+  rewriter.replaceOp(op, y);
+  return success();
+}
+
+/// Resize: Y[i] = interpolate(X, coordinate(i)) per resized axis, with the
+/// nearest (all nearest_modes), linear or cubic (cubic_coeff_a,
+/// exclude_outside) mode and every coordinate_transformation_mode; scales or
+/// sizes (with keep_aspect_ratio_policy), axes, roi for tf_crop_and_resize
+/// (extrapolation_value outside it). antialias is not supported.
+struct ResizeLowering : OpConversionPattern<ONNX::ResizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::ResizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    int64_t rank = type.getRank();
+    ResizeParams p;
+    StringRef mode = op.getMode();
+    if (mode == "nearest")
+      p.interp = Interp::Nearest;
+    else if (mode == "linear")
+      p.interp = Interp::Linear;
+    else if (mode == "cubic")
+      p.interp = Interp::Cubic;
+    else
+      return op.emitOpError("unsupported mode '") << mode << "'";
+    StringRef ct = op.getCoordinateTransformationMode();
+    auto coord = llvm::StringSwitch<std::optional<Coord>>(ct)
+                     .Case("half_pixel", Coord::HalfPixel)
+                     .Case("half_pixel_symmetric", Coord::HalfPixelSymmetric)
+                     .Case("pytorch_half_pixel", Coord::PytorchHalfPixel)
+                     .Case("align_corners", Coord::AlignCorners)
+                     .Case("asymmetric", Coord::Asymmetric)
+                     .Case("tf_half_pixel_for_nn", Coord::TfHalfPixelForNN)
+                     .Case("tf_crop_and_resize", Coord::TfCropAndResize)
+                     .Default(std::nullopt);
+    if (!coord)
+      return op.emitOpError("unsupported coordinate_transformation_mode '")
+             << ct << "'";
+    p.coord = *coord;
+    StringRef nm = op.getNearestMode();
+    auto rounding = llvm::StringSwitch<std::optional<Rounding>>(nm)
+                        .Case("round_prefer_floor", Rounding::PreferFloor)
+                        .Case("round_prefer_ceil", Rounding::PreferCeil)
+                        .Case("floor", Rounding::Floor)
+                        .Case("ceil", Rounding::Ceil)
+                        .Default(std::nullopt);
+    if (!rounding)
+      return op.emitOpError("unsupported nearest_mode '") << nm << "'";
+    p.rounding = *rounding;
+    if (op.getAntialias() != 0)
+      return op.emitOpError("antialias is not supported");
+    p.policy = op.getKeepAspectRatioPolicy();
+    if (p.policy != "stretch" && p.policy != "not_larger" &&
+        p.policy != "not_smaller")
+      return op.emitOpError("unsupported keep_aspect_ratio_policy '")
+             << p.policy << "'";
+    p.cubicA = op.getCubicCoeffA().convertToDouble();
+    p.excludeOutside = op.getExcludeOutside() != 0;
+    p.extrapolation = op.getExtrapolationValue().convertToDouble();
+    SmallVector<int64_t> axes;
+    if (auto a = op.getAxes()) {
+      for (int64_t v : *a) {
+        int64_t d = normalizeAxis(v, rank);
+        if (d < 0 || d >= rank)
+          return op.emitOpError("axis ") << v << " out of range";
+        axes.push_back(d);
+      }
+    } else {
+      for (int64_t d = 0; d < rank; ++d)
+        axes.push_back(d);
+    }
+    return lowerResize(rewriter, op, adaptor.getX(), type, p, axes,
+                       op.getScales(), adaptor.getScales(), op.getSizes(),
+                       adaptor.getSizes(), op.getRoi(), adaptor.getRoi());
+  }
+};
+
+/// Upsample (opset 9): Resize with asymmetric coordinates, nearest rounding
+/// down, modes nearest and linear.
+struct UpsampleLowering : OpConversionPattern<ONNX::UpsampleOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::UpsampleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    ResizeParams p;
+    p.coord = Coord::Asymmetric;
+    p.rounding = Rounding::Floor;
+    StringRef mode = op.getMode();
+    if (mode == "nearest")
+      p.interp = Interp::Nearest;
+    else if (mode == "linear" || mode == "bilinear")
+      p.interp = Interp::Linear;
+    else
+      return op.emitOpError("unsupported mode '") << mode << "'";
+    SmallVector<int64_t> axes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      axes.push_back(d);
+    Value none =
+        ONNX::NoValueOp::create(rewriter, op.getLoc(), rewriter.getNoneType());
+    return lowerResize(rewriter, op, adaptor.getX(), type, p, axes,
+                       op.getScales(), adaptor.getScales(), none, Value(), none,
+                       Value());
+  }
+};
+
+} // namespace
+
+void mlir::onnxc::populateResizePatterns(TypeConverter &tc,
+                                         RewritePatternSet &patterns) {
+  patterns.add<ResizeLowering, UpsampleLowering>(tc, patterns.getContext());
+}
