@@ -69,6 +69,10 @@ Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,
 Value createEmptyLike(OpBuilder &b, Location loc, RankedTensorType type,
                       Value like);
 
+/// The symbolic name of dynamic dim `dim` of the onnx value `orig`; "" if it
+/// has none, is static, or `orig` is null.
+StringRef dimName(Value orig, int64_t dim);
+
 /// Normalizes a possibly negative axis into [0, rank).
 inline int64_t normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;

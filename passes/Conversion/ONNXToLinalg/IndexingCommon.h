@@ -1,8 +1,8 @@
 //===- IndexingCommon.h - Helpers of the indexing lowerings -----*- C++ -*-===//
 //
 // Internal to ONNXToLinalg/: index normalization, run-time index checks and
-// scalar reads shared by Gather.cpp, Scatter.cpp, Indexing.cpp and
-// Quantize.cpp (defined in Gather.cpp).
+// scalar reads shared by Gather.cpp, Scatter.cpp, Indexing.cpp,
+// Quantize.cpp and Tensor.cpp (defined in Gather.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXC_PASSES_CONVERSION_ONNXTOLINALG_INDEXINGCOMMON_H

@@ -29,13 +29,6 @@ struct MatmulLoops {
   std::optional<AffineExpr> m, n;
 };
 
-StringRef dimName(Value orig, int64_t dim) {
-  auto t = dyn_cast<RankedTensorType>(orig.getType());
-  if (!t || !t.isDynamicDim(dim))
-    return "";
-  return ONNX::getDimName(t, dim);
-}
-
 /// The indexing of A (optionally transposed, 2-D), B and the result.
 FailureOr<MatmulLoops> matmulLoops(Operation *op, Value origA, Value origB,
                                    Value origY, bool transA = false,

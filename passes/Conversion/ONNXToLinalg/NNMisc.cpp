@@ -39,6 +39,16 @@ Value copyWithMap(OpBuilder &b, Location loc, Value input,
       .getResult(0);
 }
 
+/// The checks DepthToSpace and SpaceToDepth share: a 4-D input and a
+/// positive blocksize.
+LogicalResult checkBlockInput(Operation *op, RankedTensorType xt, int64_t bs) {
+  if (xt.getRank() != 4)
+    return op->emitOpError("input must be 4-D (N, C, H, W)");
+  if (bs <= 0)
+    return op->emitOpError("blocksize must be positive");
+  return success();
+}
+
 /// DepthToSpace (N, C, H, W) -> (N, C/b^2, H*b, W*b):
 ///   DCR: Y[n, c, h, w] = X[n, ((h%b)*b + w%b)*C/b^2 + c, h/b, w/b];
 ///   CRD: Y[n, c, h, w] = X[n, c*b^2 + (h%b)*b + w%b, h/b, w/b].
@@ -54,10 +64,8 @@ struct DepthToSpaceLowering : OpConversionPattern<ONNX::DepthToSpaceOp> {
     Value x = adaptor.getInput();
     auto xt = cast<RankedTensorType>(x.getType());
     int64_t bs = op.getBlocksize();
-    if (xt.getRank() != 4)
-      return op.emitOpError("input must be 4-D (N, C, H, W)");
-    if (bs <= 0)
-      return op.emitOpError("blocksize must be positive");
+    if (failed(checkBlockInput(op, xt, bs)))
+      return failure();
     StringRef mode = op.getMode();
     if (mode != "DCR" && mode != "CRD")
       return op.emitOpError("unsupported mode '") << mode << "'";
@@ -97,10 +105,8 @@ struct SpaceToDepthLowering : OpConversionPattern<ONNX::SpaceToDepthOp> {
     Value x = adaptor.getInput();
     auto xt = cast<RankedTensorType>(x.getType());
     int64_t bs = op.getBlocksize();
-    if (xt.getRank() != 4)
-      return op.emitOpError("input must be 4-D (N, C, H, W)");
-    if (bs <= 0)
-      return op.emitOpError("blocksize must be positive");
+    if (failed(checkBlockInput(op, xt, bs)))
+      return failure();
     int64_t c = xt.getDimSize(1);
     if (ShapedType::isDynamic(c))
       return op.emitOpError("the channel dim must be static");

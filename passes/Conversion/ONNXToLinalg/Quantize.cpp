@@ -77,6 +77,34 @@ void checkParamLength(OpBuilder &b, Location loc, Value param, Value x,
                    "quantization parameter length does not match the axis");
 }
 
+/// The inputs and indexing maps of a (de)quantization generic over x:
+/// appends the scale and, when `zp` is non-null, the zero point (after
+/// checking their layouts and emitting the run-time length checks), then
+/// the output's identity map.
+LogicalResult quantParamInputs(OpBuilder &b, Operation *op, Value x,
+                               Value scale, StringRef scaleName, Value zp,
+                               StringRef zpName, int64_t rank, int64_t axis,
+                               SmallVectorImpl<Value> &ins,
+                               SmallVectorImpl<AffineMap> &maps) {
+  Location loc = op->getLoc();
+  ins.push_back(scale);
+  auto sMap = paramMap(op, scale, rank, axis, scaleName);
+  if (failed(sMap))
+    return failure();
+  maps.push_back(*sMap);
+  checkParamLength(b, loc, scale, x, axis);
+  if (zp) {
+    auto zMap = paramMap(op, zp, rank, axis, zpName);
+    if (failed(zMap))
+      return failure();
+    ins.push_back(zp);
+    maps.push_back(*zMap);
+    checkParamLength(b, loc, zp, x, axis);
+  }
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  return success();
+}
+
 /// QuantizeLinear: y = saturate(roundeven(x / y_scale) + y_zero_point).
 struct QuantizeLinearLowering : OpConversionPattern<ONNX::QuantizeLinearOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -93,23 +121,12 @@ struct QuantizeLinearLowering : OpConversionPattern<ONNX::QuantizeLinearOp> {
     int64_t rank = type.getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     bool hasZp = !isa<NoneType>(op.getYZeroPoint().getType());
-    SmallVector<Value> ins = {x, scale};
+    SmallVector<Value> ins = {x};
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
-    auto sMap = paramMap(op, scale, rank, axis, "y_scale");
-    if (failed(sMap))
+    if (failed(quantParamInputs(rewriter, op, x, scale, "y_scale",
+                                hasZp ? adaptor.getYZeroPoint() : Value(),
+                                "y_zero_point", rank, axis, ins, maps)))
       return failure();
-    maps.push_back(*sMap);
-    checkParamLength(rewriter, loc, scale, x, axis);
-    if (hasZp) {
-      auto zMap = paramMap(op, adaptor.getYZeroPoint(), rank, axis,
-                           "y_zero_point");
-      if (failed(zMap))
-        return failure();
-      ins.push_back(adaptor.getYZeroPoint());
-      maps.push_back(*zMap);
-      checkParamLength(rewriter, loc, adaptor.getYZeroPoint(), x, axis);
-    }
-    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
     Type onnxX = getElementType(op.getX());
     Type onnxScale = getElementType(op.getYScale());
     Type onnxZp = hasZp ? getElementType(op.getYZeroPoint()) : Type();
@@ -150,23 +167,12 @@ struct DequantizeLinearLowering
     int64_t rank = type.getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     bool hasZp = !isa<NoneType>(op.getXZeroPoint().getType());
-    SmallVector<Value> ins = {x, scale};
+    SmallVector<Value> ins = {x};
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
-    auto sMap = paramMap(op, scale, rank, axis, "x_scale");
-    if (failed(sMap))
+    if (failed(quantParamInputs(rewriter, op, x, scale, "x_scale",
+                                hasZp ? adaptor.getXZeroPoint() : Value(),
+                                "x_zero_point", rank, axis, ins, maps)))
       return failure();
-    maps.push_back(*sMap);
-    checkParamLength(rewriter, loc, scale, x, axis);
-    if (hasZp) {
-      auto zMap = paramMap(op, adaptor.getXZeroPoint(), rank, axis,
-                           "x_zero_point");
-      if (failed(zMap))
-        return failure();
-      ins.push_back(adaptor.getXZeroPoint());
-      maps.push_back(*zMap);
-      checkParamLength(rewriter, loc, adaptor.getXZeroPoint(), x, axis);
-    }
-    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
     Type onnxX = getElementType(op.getX());
     Type onnxScale = getElementType(op.getXScale());
     Type onnxZp = hasZp ? getElementType(op.getXZeroPoint()) : Type();

@@ -683,6 +683,18 @@ Value withReduced(OpBuilder &b, Location loc, Value x, Value r, int64_t axis,
       .getResult(0);
 }
 
+/// The maximum of the float tensor `x` over the `reduced` dims (from -inf).
+Value reduceMax(OpBuilder &b, Location loc, Value x, ArrayRef<bool> reduced) {
+  auto ft =
+      cast<FloatType>(cast<RankedTensorType>(x.getType()).getElementType());
+  return reduce(
+      b, loc, x, reduced, ft,
+      b.getFloatAttr(ft, APFloat::getInf(ft.getFloatSemantics(), true)),
+      [](OpBuilder &nb, Location l, Value v, Value a) -> Value {
+        return arith::MaximumFOp::create(nb, l, v, a);
+      });
+}
+
 /// Softmax: exp(x - max) / sum(exp(x - max)) along `axis`; LogSoftmax:
 /// x - max - log(sum(exp(x - max))).
 template <typename OpTy, bool IsLog>
@@ -699,13 +711,7 @@ struct SoftmaxLowering : OpConversionPattern<OpTy> {
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     SmallVector<bool> reduced(rank, false);
     reduced[axis] = true;
-    auto ft = cast<FloatType>(elt);
-    Value mx = reduce(rewriter, loc, x, reduced, elt,
-                      rewriter.getFloatAttr(
-                          ft, APFloat::getInf(ft.getFloatSemantics(), true)),
-                      [](OpBuilder &b, Location l, Value v, Value a) -> Value {
-                        return arith::MaximumFOp::create(b, l, v, a);
-                      });
+    Value mx = reduceMax(rewriter, loc, x, reduced);
     Value shifted = withReduced(
         rewriter, loc, x, mx, axis, elt,
         [](OpBuilder &b, Location l, Value v, Value m) -> Value {
@@ -715,11 +721,11 @@ struct SoftmaxLowering : OpConversionPattern<OpTy> {
                         [](OpBuilder &b, Location l, Value v) {
                           return mathF32<math::ExpOp>(b, l, v);
                         });
-    Value sum = reduce(rewriter, loc, e, reduced, elt,
-                       rewriter.getFloatAttr(ft, 0.0),
-                       [](OpBuilder &b, Location l, Value v, Value a) -> Value {
-                         return arith::AddFOp::create(b, l, v, a);
-                       });
+    Value sum =
+        reduce(rewriter, loc, e, reduced, elt, rewriter.getFloatAttr(elt, 0.0),
+               [](OpBuilder &b, Location l, Value v, Value a) -> Value {
+                 return arith::AddFOp::create(b, l, v, a);
+               });
     Value r;
     if (IsLog)
       r = withReduced(rewriter, loc, shifted, sum, axis, elt,
@@ -751,13 +757,7 @@ struct HardmaxLowering : OpConversionPattern<ONNX::HardmaxOp> {
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     SmallVector<bool> reduced(rank, false);
     reduced[axis] = true;
-    auto ft = cast<FloatType>(elt);
-    Value mx = reduce(rewriter, loc, x, reduced, elt,
-                      rewriter.getFloatAttr(
-                          ft, APFloat::getInf(ft.getFloatSemantics(), true)),
-                      [](OpBuilder &b, Location l, Value v, Value a) -> Value {
-                        return arith::MaximumFOp::create(b, l, v, a);
-                      });
+    Value mx = reduceMax(rewriter, loc, x, reduced);
     // The first index holding the maximum: min over i of (x == max ? i : n).
     auto i64 = rewriter.getI64Type();
     Value n = createIntConstant(rewriter, loc, i64, INT64_MAX);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/IndexingCommon.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
@@ -25,10 +26,6 @@ using namespace mlir::onnxc;
 using namespace mlir::onnxc::linalg_conv;
 
 namespace {
-
-RankedTensorType convertedType(const TypeConverter *tc, Value v) {
-  return cast<RankedTensorType>(tc->convertType(v.getType()));
-}
 
 /// Element `i` of the 1-D integer tensor `t` as an index value.
 Value extractIndex(OpBuilder &b, Location loc, Value t, int64_t i) {
@@ -67,7 +64,7 @@ struct ShapeLowering : OpConversionPattern<ONNX::ShapeOp> {
     for (int64_t d = start; d < end; ++d)
       dims.push_back(arith::IndexCastOp::create(
           rewriter, loc, rewriter.getI64Type(), getDimValue(rewriter, loc, data, d)));
-    auto type = convertedType(getTypeConverter(), op.getShape());
+    auto type = convertedTensorType(getTypeConverter(), op.getShape());
     rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, type, dims);
     return success();
   }
@@ -82,11 +79,9 @@ struct SizeLowering : OpConversionPattern<ONNX::SizeOp> {
     Location loc = op.getLoc();
     Value data = adaptor.getData();
     int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
-    Value n = createIndexConstant(rewriter, loc, 1);
-    for (int64_t d = 0; d < rank; ++d)
-      n = mulIdx(rewriter, loc, n, getDimValue(rewriter, loc, data, d));
+    Value n = dimProduct(rewriter, loc, data, 0, rank);
     n = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), n);
-    auto type = convertedType(getTypeConverter(), op.getSize());
+    auto type = convertedTensorType(getTypeConverter(), op.getSize());
     rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, type, n);
     return success();
   }
@@ -111,7 +106,7 @@ struct ConstantOfShapeLowering : OpConversionPattern<ONNX::ConstantOfShapeOp> {
   matchAndRewrite(ONNX::ConstantOfShapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = convertedType(getTypeConverter(), op.getOutput());
+    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
     Type elt = type.getElementType();
     TypedAttr scalar;
     if (auto v = op.getValueAttr()) {
@@ -142,7 +137,7 @@ struct ReshapeLowering : OpConversionPattern<ONNX::ReshapeOp> {
   matchAndRewrite(ONNX::ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = convertedType(getTypeConverter(), op.getReshaped());
+    auto type = convertedTensorType(getTypeConverter(), op.getReshaped());
     Value data = adaptor.getData();
     auto inType = cast<RankedTensorType>(data.getType());
     bool allowZero = op.getAllowzero() != 0;
@@ -166,9 +161,7 @@ struct ReshapeLowering : OpConversionPattern<ONNX::ReshapeOp> {
       dims[i] = v;
     }
     if (dynamic) {
-      Value total = createIndexConstant(rewriter, loc, 1);
-      for (int64_t d = 0; d < inType.getRank(); ++d)
-        total = mulIdx(rewriter, loc, total, getDimValue(rewriter, loc, data, d));
+      Value total = dimProduct(rewriter, loc, data, 0, inType.getRank());
       Value mone = createIndexConstant(rewriter, loc, -1);
       for (int64_t i = 0; i < rank; ++i) {
         if (!type.isDynamicDim(i))
@@ -237,7 +230,7 @@ struct FlattenLowering : OpConversionPattern<ONNX::FlattenOp> {
   matchAndRewrite(ONNX::FlattenOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = convertedType(getTypeConverter(), op.getOutput());
+    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
     Value data = adaptor.getInput();
     int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
@@ -249,9 +242,7 @@ struct FlattenLowering : OpConversionPattern<ONNX::FlattenOp> {
       rewriter.replaceOp(op, castTo(rewriter, loc, r, type));
       return success();
     }
-    Value n = createIndexConstant(rewriter, loc, 1);
-    for (int64_t d = 0; d < rank; ++d)
-      n = mulIdx(rewriter, loc, n, getDimValue(rewriter, loc, data, d));
+    Value n = dimProduct(rewriter, loc, data, 0, rank);
     Value one = createIndexConstant(rewriter, loc, 1);
     SmallVector<Value> dims = axis == 0 ? SmallVector<Value>{one, n}
                                         : SmallVector<Value>{n, one};
@@ -284,7 +275,7 @@ struct SqueezeLowering : OpConversionPattern<ONNX::SqueezeOp> {
   matchAndRewrite(ONNX::SqueezeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = convertedType(getTypeConverter(), op.getSqueezed());
+    auto type = convertedTensorType(getTypeConverter(), op.getSqueezed());
     Value data = adaptor.getData();
     auto inType = cast<RankedTensorType>(data.getType());
     int64_t rank = inType.getRank();
@@ -325,7 +316,7 @@ struct UnsqueezeLowering : OpConversionPattern<ONNX::UnsqueezeOp> {
   matchAndRewrite(ONNX::UnsqueezeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = convertedType(getTypeConverter(), op.getExpanded());
+    auto type = convertedTensorType(getTypeConverter(), op.getExpanded());
     Value data = adaptor.getData();
     int64_t rank = type.getRank();
     SmallVector<bool> unit(rank, false);
@@ -363,7 +354,7 @@ struct TransposeLowering : OpConversionPattern<ONNX::TransposeOp> {
   matchAndRewrite(ONNX::TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = convertedType(getTypeConverter(), op.getTransposed());
+    auto type = convertedTensorType(getTypeConverter(), op.getTransposed());
     Value data = adaptor.getData();
     int64_t rank = type.getRank();
     SmallVector<int64_t> perm;
@@ -392,7 +383,7 @@ struct ConcatLowering : OpConversionPattern<ONNX::ConcatOp> {
   matchAndRewrite(ONNX::ConcatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = convertedType(getTypeConverter(), op.getConcatResult());
+    auto type = convertedTensorType(getTypeConverter(), op.getConcatResult());
     int64_t rank = type.getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     ValueRange inputs = adaptor.getInputs();
@@ -445,7 +436,7 @@ struct ExpandLowering : OpConversionPattern<ONNX::ExpandOp> {
   matchAndRewrite(ONNX::ExpandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = convertedType(getTypeConverter(), op.getOutput());
+    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
     Value data = adaptor.getInput();
     auto inType = cast<RankedTensorType>(data.getType());
     int64_t rank = type.getRank();
@@ -485,7 +476,7 @@ struct TileLowering : OpConversionPattern<ONNX::TileOp> {
   matchAndRewrite(ONNX::TileOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = convertedType(getTypeConverter(), op.getOutput());
+    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
     Value data = adaptor.getInput();
     int64_t rank = type.getRank();
     SmallVector<Value> sizes(rank), inDims;
@@ -620,7 +611,7 @@ struct SliceLowering : OpConversionPattern<ONNX::SliceOp> {
   matchAndRewrite(ONNX::SliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = convertedType(getTypeConverter(), op.getOutput());
+    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
     Value data = adaptor.getData();
     auto inType = cast<RankedTensorType>(data.getType());
     int64_t rank = inType.getRank();
@@ -729,7 +720,7 @@ struct RangeLowering : OpConversionPattern<ONNX::RangeOp> {
   matchAndRewrite(ONNX::RangeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = convertedType(getTypeConverter(), op.getOutput());
+    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
     Type elt = type.getElementType();
     bool f = isFloat(elt);
     Value start = tensor::ExtractOp::create(rewriter, loc, adaptor.getStart(),
@@ -832,7 +823,7 @@ struct SplitLowering : OpConversionPattern<ONNX::SplitOp> {
     SmallVector<Value> results;
     OpFoldResult offset = rewriter.getIndexAttr(0);
     for (int64_t i = 0; i < n; ++i) {
-      auto type = convertedType(getTypeConverter(), op->getResult(i));
+      auto type = convertedTensorType(getTypeConverter(), op->getResult(i));
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
       SmallVector<OpFoldResult> sizes;

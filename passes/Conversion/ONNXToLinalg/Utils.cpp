@@ -257,8 +257,7 @@ namespace {
 enum class DimKind { Identity, Broadcast, Dynamic };
 } // namespace
 
-/// The symbolic name of dim `dim` of an onnx value, "" if none.
-static StringRef dimName(Value orig, int64_t dim) {
+StringRef dimName(Value orig, int64_t dim) {
   if (!orig)
     return "";
   auto t = dyn_cast<RankedTensorType>(orig.getType());

@@ -195,6 +195,8 @@ SymDim toSymDim(const onnx::TensorShapeProto::Dimension &d);
 
 /// Integer attribute `name` of `op`, or `dflt`.
 int64_t getIntAttr(Operation *op, StringRef name, int64_t dflt);
+/// The `axes` attribute of `op` as written, or all of [0, rank) without one.
+SmallVector<int64_t> getAxesOrAll(Operation *op, int64_t rank);
 /// An AttributeProto of kind INT / INTS.
 onnx::AttributeProto makeIntAttr(const std::string &name, int64_t value);
 onnx::AttributeProto makeIntsAttr(const std::string &name,

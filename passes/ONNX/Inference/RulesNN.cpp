@@ -135,12 +135,7 @@ static LogicalResult inferResize(Operation *op, const ONNX::OpInfo &info,
     return success();
   if (!in)
     return refineResult(op, 0, UnrankedTensorType::get(elt));
-  SmallVector<int64_t> axes;
-  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("axes"))
-    axes.assign(a.asArrayRef().begin(), a.asArrayRef().end());
-  else
-    for (int64_t i = 0; i < in.getRank(); ++i)
-      axes.push_back(i);
+  SmallVector<int64_t> axes = getAxesOrAll(op, in.getRank());
   SmallVector<SymDim> dims = getSymDims(in);
   auto sizes = isAbsent(op, 3)
                    ? std::nullopt

@@ -298,12 +298,7 @@ static LogicalResult inferCenterCropPad(Operation *op, const ONNX::OpInfo &,
     return success();
   if (!in)
     return refineResult(op, 0, UnrankedTensorType::get(elt));
-  SmallVector<int64_t> axes;
-  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("axes"))
-    axes.assign(a.asArrayRef().begin(), a.asArrayRef().end());
-  else
-    for (int64_t i = 0; i < in.getRank(); ++i)
-      axes.push_back(i);
+  SmallVector<int64_t> axes = getAxesOrAll(op, in.getRank());
   RankedTensorType shapeType = getRankedOperand(op, 1);
   if (shapeType && shapeType.getRank() == 1 && shapeType.hasStaticShape() &&
       shapeType.getDimSize(0) != (int64_t)axes.size())

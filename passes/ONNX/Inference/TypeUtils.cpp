@@ -351,6 +351,16 @@ int64_t mlir::onnxc::getIntAttr(Operation *op, StringRef name, int64_t dflt) {
   return dflt;
 }
 
+SmallVector<int64_t> mlir::onnxc::getAxesOrAll(Operation *op, int64_t rank) {
+  SmallVector<int64_t> axes;
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("axes"))
+    axes.assign(a.asArrayRef().begin(), a.asArrayRef().end());
+  else
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  return axes;
+}
+
 onnx::AttributeProto mlir::onnxc::makeIntAttr(const std::string &name,
                                               int64_t value) {
   onnx::AttributeProto a;
