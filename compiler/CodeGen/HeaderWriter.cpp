@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CodeGen/HeaderWriter.h"
+#include "dialects/ONNX/Proto/ProtoBridge.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -62,13 +63,6 @@ const char *dtypeConstant(int32_t dtype) {
   }
 }
 
-const char *dtypeName(int32_t dtype) {
-  static const char *const names[] = {
-      "undefined", "float",  "uint8",     "int8",       "uint16",  "int16",
-      "int32",     "int64",  "string",    "bool",       "float16", "double",
-      "uint32",    "uint64", "complex64", "complex128", "bfloat16"};
-  return dtype >= 0 && dtype <= 16 ? names[dtype] : "unknown";
-}
 
 /// `s` as a C string literal: printable ASCII as is, everything else (and
 /// '?', which could start a trigraph) escaped.
@@ -111,7 +105,7 @@ std::string commentText(llvm::StringRef s) {
 
 /// "float[N, 4]" with the ONNX symbol names; "?" for data-dependent dims.
 std::string describe(const ModelSignature &sig, const ValueSignature &v) {
-  std::string s = dtypeName(v.dtype);
+  std::string s = proto::getDataTypeName(v.dtype);
   s += '[';
   for (size_t d = 0; d < v.dims.size(); ++d) {
     if (d)

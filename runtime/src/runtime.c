@@ -56,6 +56,14 @@ fail(onnxc_status status, const char *fmt, ...) {
   return status;
 }
 
+const char *onnxc_dtype_name(int32_t dtype) {
+  static const char *const names[] = {
+      "undefined", "float",  "uint8",     "int8",       "uint16",  "int16",
+      "int32",     "int64",  "string",    "bool",       "float16", "double",
+      "uint32",    "uint64", "complex64", "complex128", "bfloat16"};
+  return dtype >= 0 && dtype <= 16 ? names[dtype] : "unknown";
+}
+
 size_t onnxc_dtype_size(int32_t dtype) {
   switch (dtype) {
   case ONNXC_DTYPE_UINT8:

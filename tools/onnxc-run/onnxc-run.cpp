@@ -155,13 +155,7 @@ std::string shapeString(const int64_t *dims, int32_t rank) {
   return s + "]";
 }
 
-const char *dtypeName(int32_t dtype) {
-  static const char *const names[] = {
-      "undefined", "float",  "uint8",     "int8",       "uint16",  "int16",
-      "int32",     "int64",  "string",    "bool",       "float16", "double",
-      "uint32",    "uint64", "complex64", "complex128", "bfloat16"};
-  return dtype >= 0 && dtype <= 16 ? names[dtype] : "unknown";
-}
+const char *dtypeName(int32_t dtype) { return onnxc_dtype_name(dtype); }
 
 /// A tensor read from or written to a .pb file: dtype, shape, bytes.
 struct HostTensor {

@@ -103,6 +103,9 @@ typedef struct onnxc_model_info {
 /** Size in bytes of one element of `dtype`; 0 for strings and unknown. */
 size_t onnxc_dtype_size(int32_t dtype);
 
+/** "float", "int64", ...: a static string naming `dtype` ("unknown" if none). */
+const char *onnxc_dtype_name(int32_t dtype);
+
 /** A static string naming `status`. */
 const char *onnxc_status_string(onnxc_status status);
 
