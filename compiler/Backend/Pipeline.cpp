@@ -162,6 +162,10 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
     // Padding as fill + contiguous copy instead of a gather per element.
     pm.addNestedPass<func::FuncOp>(createPadToCopy());
     pm.addPass(createLinalgToUkernel());
+    // Memory planning: the statically shaped intermediates that only the
+    // runtime's kernels touch share one arena, offsets planned from their
+    // lifetimes; the others are freed right after their last use.
+    pm.addNestedPass<func::FuncOp>(createPlanBuffers());
   }
   // Weights as flat arrays: one LLVM constant each instead of one per
   // innermost row (compile time and memory; every level).

@@ -107,7 +107,7 @@ std::string commentText(llvm::StringRef s) {
 /// "optional<sequence<float[?]>>" (their dims are per item, not symbols).
 std::string describe(const ModelSignature &sig, const ValueSignature &v) {
   std::string s = proto::getDataTypeName(v.dtype);
-  s += v.ranked ? "[" : "[*"; // items of any rank, one per sequence
+  s += v.ranked ? "[" : "[*"; // items of any rank, each its own
   for (size_t d = 0; d < v.dims.size(); ++d) {
     if (d)
       s += ", ";

@@ -137,8 +137,9 @@ FailureOr<RawValue> readValue(func::FuncOp func, Type type,
     content = seq.getElementType();
   }
   // The items of a sequence may have no known rank: a sequence crosses as
-  // a flat data memref and an n x rank shapes memref, whatever the rank. A
-  // tensor (or an optional's) crosses as a memref of its own rank.
+  // a flat data memref and a shapes memref that holds each item's rank
+  // (runtime_abi.h). A tensor (or an optional's) crosses as a memref of its
+  // own rank.
   auto unranked = llvm::dyn_cast<UnrankedTensorType>(content);
   if (unranked && raw.sig.contentKind() != ValueKind::Sequence)
     return func.emitError()

@@ -33,8 +33,8 @@ struct ValueSignature {
   std::vector<int32_t> symbols; ///< per dim: index into symbols, or -1
                                 ///< (always -1 outside plain tensors)
   std::vector<std::string> dimNames; ///< per dim: the ONNX name, or ""
-  /// False for a sequence whose items have no known rank (dims empty): the
-  /// items of one sequence then share a rank known at run time.
+  /// False for a sequence whose items have no known rank (dims empty): each
+  /// item then has its own, known at run time.
   bool ranked = true;
   /// onnxc_value_info::rank: the rank, or -1 when not ranked.
   int32_t rank() const { return ranked ? (int32_t)dims.size() : -1; }

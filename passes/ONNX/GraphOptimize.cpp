@@ -9,7 +9,14 @@
 //     disappears;
 //   - Reshape of a Reshape becomes one Reshape when the outer shape is a
 //     constant that does not copy dims (no 0 entries), and a Reshape whose
-//     result type equals its static input type disappears.
+//     result type equals its static input type disappears;
+//   - a loop body's product of one row of a loop-invariant tensor (a Loop's
+//     Gather(X, i) by the iteration number, a Scan input's slice) with a
+//     loop-invariant matrix is computed for every row once before the loop
+//     (one 2-D MatMul or Gemm), and the body reads its row; a
+//     loop-invariant bias Add of such a row follows it. This is what turns
+//     an RNN stepped by a Loop from two matrix-vector products per step
+//     into one (Recurrent.cpp does the same for the RNN/GRU/LSTM ops).
 // Constants are read from dense or resource attributes; folded constants
 // above 1 KiB are resource blobs again.
 //
@@ -20,10 +27,12 @@
 #include "dialects/ONNX/IR/ONNXOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -324,12 +333,468 @@ struct ComposeReshape : OpRewritePattern<ONNX::ReshapeOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Loop-invariant row products
+//===----------------------------------------------------------------------===//
+
+/// `v` seen through onnx.Identity ops.
+Value skipIdentity(Value v) {
+  while (auto id = v.getDefiningOp<ONNX::IdentityOp>())
+    v = id.getInput();
+  return v;
+}
+
+/// Whether `v` is defined inside (a region of) `loop`.
+bool definedIn(Value v, Operation *loop) {
+  return loop->isAncestor(v.getParentRegion()->getParentOp());
+}
+
+/// Whether `v` has the same value at every iteration of `loop` and can be
+/// read before it: defined outside, or an operand-free onnx.Constant or
+/// onnx.NoValue inside (cloned before the loop by `hoistedValue`).
+bool isInvariant(Value v, Operation *loop) {
+  if (!definedIn(v, loop))
+    return true;
+  Operation *def = v.getDefiningOp();
+  return def && isa<ONNX::ConstantOp, ONNX::NoValueOp>(def) &&
+         def->getNumOperands() == 0;
+}
+
+/// `v` (isInvariant) as a value available right before `loop`.
+Value hoistedValue(PatternRewriter &rewriter, Value v, Operation *loop) {
+  if (!definedIn(v, loop))
+    return v;
+  OpBuilder::InsertionGuard g(rewriter);
+  rewriter.setInsertionPoint(loop);
+  return rewriter.clone(*v.getDefiningOp())->getResult(0);
+}
+
+/// The single integer of a constant (i64 or i32, any rank, one element).
+std::optional<int64_t> getConstantScalar(Value v) {
+  auto bytes = getConstantBytes(skipIdentity(v));
+  if (!bytes)
+    return std::nullopt;
+  Type t = getElementTypeOrSelf(skipIdentity(v).getType());
+  if (t.isInteger(64) && bytes->size() == 8) {
+    int64_t x;
+    std::memcpy(&x, bytes->data(), 8);
+    return x;
+  }
+  if (t.isInteger(32) && bytes->size() == 4) {
+    int32_t x;
+    std::memcpy(&x, bytes->data(), 4);
+    return x;
+  }
+  return std::nullopt;
+}
+
+/// Whether `v` is a constant single true bool.
+bool isConstantTrue(Value v) {
+  auto c = skipIdentity(v).getDefiningOp<ONNX::ConstantOp>();
+  auto dense = c && c.getValueAttr()
+                   ? dyn_cast<DenseElementsAttr>(c.getValueAttr())
+                   : DenseElementsAttr();
+  return dense && dense.getNumElements() == 1 &&
+         dense.getElementType().isInteger(1) &&
+         *dense.getValues<bool>().begin();
+}
+
+/// Whether the trip count `m` is, at run time, dim `axis` of `x` (rank
+/// `rank`) read with Shape: Gather(Shape(x), axis) or Shape(x, start =
+/// axis, end = axis + 1), through Identity, Squeeze and Reshape (the forms
+/// `for t in range(x.size(0))` exports to).
+bool isDimOf(Value m, Value x, int64_t axis, int64_t rank) {
+  for (;;) {
+    m = skipIdentity(m);
+    if (auto sq = m.getDefiningOp<ONNX::SqueezeOp>())
+      m = sq.getData();
+    else if (auto re = m.getDefiningOp<ONNX::ReshapeOp>())
+      m = re.getData();
+    else
+      break;
+  }
+  auto shapeBounds = [&](ONNX::ShapeOp shape, int64_t &start, int64_t &end) {
+    auto clampDim = [&](int64_t d) {
+      d = d < 0 ? d + rank : d;
+      return std::clamp<int64_t>(d, 0, rank);
+    };
+    start = clampDim(shape.getStartAttr()
+                         ? shape.getStartAttr().getValue().getSExtValue()
+                         : 0);
+    end = clampDim(shape.getEndAttr()
+                       ? shape.getEndAttr().getValue().getSExtValue()
+                       : rank);
+    return skipIdentity(shape.getData()) == skipIdentity(x);
+  };
+  int64_t start, end;
+  if (auto shape = m.getDefiningOp<ONNX::ShapeOp>())
+    return shapeBounds(shape, start, end) && start == axis && end == axis + 1;
+  auto gather = m.getDefiningOp<ONNX::GatherOp>();
+  if (!gather || gather.getAxisAttr().getValue().getSExtValue() != 0)
+    return false;
+  auto shape = skipIdentity(gather.getData()).getDefiningOp<ONNX::ShapeOp>();
+  std::optional<int64_t> index = getConstantScalar(gather.getIndices());
+  if (!shape || !index || !shapeBounds(shape, start, end))
+    return false;
+  int64_t pos = *index < 0 ? *index + (end - start) : *index;
+  return pos >= 0 && start + pos < end && start + pos == axis;
+}
+
+/// A loop body reading the rows of a loop-invariant tensor one per
+/// iteration: at iteration i, `slice` is row i of `source` along `axis`
+/// (the dim removed). For Loop, `slice` is Gather(source, i, axis) with i
+/// the body's iteration number; for Scan it is the body's argument for a
+/// scan input. A function f of the slice with otherwise loop-invariant
+/// operands, computed row-wise, is then row i of f(source): replaceRows
+/// computes f(source) once before the loop and reads its row i instead.
+struct RowAccess {
+  Operation *loop;
+  Value slice;
+  Value source;
+  int64_t axis;
+  /// Loop: the Gather's index (the iteration number). Scan: null.
+  Value index;
+  /// Scan: the scan input position of `slice` (0-based among the scan
+  /// inputs).
+  unsigned scanInput = 0;
+};
+
+/// Whether `loop` runs its body on every row of dim `axis` of `x`: it runs
+/// exactly M iterations (no condition, or a constant true passed through
+/// unchanged) and M is at least that dim (a constant at least its static
+/// size, or the dim itself read with Shape). With a larger M the
+/// iteration past the last row fails in the Gather either way (an index
+/// past dim `axis`, the same check on the same row count), so hoisting
+/// changes neither the error nor the work: every row computed before the
+/// loop is one the loop reads.
+bool visitsEveryRow(ONNX::LoopOp loop, Value x, int64_t axis) {
+  Block &body = loop.getBody().front();
+  auto yield = cast<ONNX::YieldOp>(body.getTerminator());
+  if (!isa<NoneType>(loop.getCond().getType()) &&
+      (!isConstantTrue(loop.getCond()) ||
+       skipIdentity(yield.getValues()[0]) != body.getArgument(1)))
+    return false;
+  if (isa<NoneType>(loop.getM().getType()))
+    return false;
+  auto type = cast<RankedTensorType>(x.getType());
+  if (std::optional<int64_t> m = getConstantScalar(loop.getM()))
+    return !type.isDynamicDim(axis) && *m >= type.getDimSize(axis);
+  return isDimOf(loop.getM(), x, axis, type.getRank());
+}
+
+/// The row access `slice` is, if any (see RowAccess), for `user` in the
+/// loop's body block itself (not in a nested region, which may not run at
+/// every iteration).
+std::optional<RowAccess> matchRowAccess(Value slice, Operation *user) {
+  if (auto arg = dyn_cast<BlockArgument>(slice)) {
+    auto scan = dyn_cast<ONNX::ScanOp>(arg.getOwner()->getParentOp());
+    if (!scan || user->getParentOp() != scan)
+      return std::nullopt;
+    unsigned numInputs = scan->getNumOperands();
+    unsigned numScan = scan.getNumScanInputs();
+    unsigned pos = arg.getArgNumber();
+    if (numScan > numInputs || pos < numInputs - numScan)
+      return std::nullopt;
+    unsigned k = pos - (numInputs - numScan);
+    Value source = scan->getOperand(pos);
+    auto type = dyn_cast<RankedTensorType>(source.getType());
+    if (!type)
+      return std::nullopt;
+    int64_t axis = 0;
+    if (auto axes = scan.getScanInputAxes())
+      axis = (*axes)[k];
+    axis = axis < 0 ? axis + type.getRank() : axis;
+    if (axis < 0 || axis >= type.getRank())
+      return std::nullopt;
+    return RowAccess{scan, slice, source, axis, Value(), k};
+  }
+  auto gather = slice.getDefiningOp<ONNX::GatherOp>();
+  if (!gather)
+    return std::nullopt;
+  auto loop = dyn_cast<ONNX::LoopOp>(gather->getParentOp());
+  auto type = dyn_cast<RankedTensorType>(gather.getData().getType());
+  auto indexType = dyn_cast<RankedTensorType>(gather.getIndices().getType());
+  if (!loop || user->getParentOp() != loop || !type || !indexType ||
+      indexType.getRank() != 0 ||
+      skipIdentity(gather.getIndices()) != loop.getBody().getArgument(0) ||
+      !isInvariant(gather.getData(), loop))
+    return std::nullopt;
+  int64_t axis = gather.getAxisAttr().getValue().getSExtValue();
+  axis = axis < 0 ? axis + type.getRank() : axis;
+  if (axis < 0 || axis >= type.getRank() ||
+      !visitsEveryRow(loop, gather.getData(), axis))
+    return std::nullopt;
+  return RowAccess{loop, slice, gather.getData(), axis, gather.getIndices()};
+}
+
+/// The slice type of `allRows` with dim `axis` removed.
+RankedTensorType rowType(RankedTensorType allRows, int64_t axis) {
+  SmallVector<int64_t> shape(allRows.getShape());
+  shape.erase(shape.begin() + axis);
+  return RankedTensorType::get(shape, allRows.getElementType());
+}
+
+/// Replaces `op` (a function of `access.slice`, computed row-wise) by row i
+/// of `allRows` (that function of every row, computed before the loop):
+/// Gather(allRows, i, axis) in a Loop body; in a Scan, a new scan input
+/// with the axis and direction of the slice's, whose body argument
+/// replaces `op`. A scan input nothing reads any more is dropped.
+void replaceRows(PatternRewriter &rewriter, const RowAccess &access,
+                 Operation *op, Value allRows) {
+  auto allType = cast<RankedTensorType>(allRows.getType());
+  if (auto loop = dyn_cast<ONNX::LoopOp>(access.loop)) {
+    rewriter.setInsertionPoint(op);
+    Value row = ONNX::GatherOp::create(rewriter, op->getLoc(),
+                                       op->getResult(0).getType(), allRows,
+                                       access.index, access.axis);
+    rewriter.replaceOp(op, row);
+    return;
+  }
+  auto scan = cast<ONNX::ScanOp>(access.loop);
+  Block &body = scan.getBody().front();
+  unsigned numScan = scan.getNumScanInputs();
+  auto axes = scan.getScanInputAxes();
+  auto dirs = scan.getScanInputDirections();
+  rewriter.modifyOpInPlace(scan, [&] {
+    scan->insertOperands(scan->getNumOperands(), allRows);
+    scan.setNumScanInputs(numScan + 1);
+    if (axes) {
+      SmallVector<int64_t> a(axes->begin(), axes->end());
+      a.push_back(a[access.scanInput]);
+      scan.setScanInputAxes(ArrayRef<int64_t>(a));
+    }
+    if (dirs) {
+      SmallVector<int64_t> d(dirs->begin(), dirs->end());
+      d.push_back(d[access.scanInput]);
+      scan.setScanInputDirections(ArrayRef<int64_t>(d));
+    }
+  });
+  BlockArgument row =
+      body.addArgument(rowType(allType, access.axis), op->getLoc());
+  rewriter.replaceOp(op, row);
+  if (!access.slice.use_empty())
+    return;
+  // Nothing reads the old scan input: drop it (there is another now).
+  unsigned pos = cast<BlockArgument>(access.slice).getArgNumber();
+  auto axes2 = scan.getScanInputAxes();
+  auto dirs2 = scan.getScanInputDirections();
+  rewriter.modifyOpInPlace(scan, [&] {
+    scan->eraseOperand(pos);
+    body.eraseArgument(pos);
+    scan.setNumScanInputs(numScan);
+    if (axes2) {
+      SmallVector<int64_t> a(axes2->begin(), axes2->end());
+      a.erase(a.begin() + access.scanInput);
+      scan.setScanInputAxes(ArrayRef<int64_t>(a));
+    }
+    if (dirs2) {
+      SmallVector<int64_t> d(dirs2->begin(), dirs2->end());
+      d.erase(d.begin() + access.scanInput);
+      scan.setScanInputDirections(ArrayRef<int64_t>(d));
+    }
+  });
+}
+
+/// An i64 shape constant.
+Value shapeConstant(PatternRewriter &rewriter, Location loc,
+                    ArrayRef<int64_t> shape) {
+  auto type = RankedTensorType::get({static_cast<int64_t>(shape.size())},
+                                    rewriter.getI64Type());
+  return ONNX::ConstantOp::create(
+      rewriter, loc, TypeRange{type}, ValueRange{},
+      ArrayRef<NamedAttribute>{rewriter.getNamedAttr(
+          "value", DenseElementsAttr::get(type, shape))});
+}
+
+/// `source` [..., K] (K static and > 0) as [-1, K]; unchanged when 2-D.
+Value flattenRows(PatternRewriter &rewriter, Location loc, Value source) {
+  auto type = cast<RankedTensorType>(source.getType());
+  if (type.getRank() == 2)
+    return source;
+  int64_t k = type.getShape().back();
+  int64_t rows = type.hasStaticShape() ? type.getNumElements() / k
+                                       : ShapedType::kDynamic;
+  return ONNX::ReshapeOp::create(
+      rewriter, loc, RankedTensorType::get({rows, k}, type.getElementType()),
+      source, shapeConstant(rewriter, loc, {-1, k}));
+}
+
+/// The 2-D product `flat` [rows, N] back to the shape of `source` [..., K]
+/// with N for K (unchanged when `source` is 2-D). The shape is a constant
+/// with at most one -1 (and no 0: the patterns leave empty static dims
+/// alone), or, when several dims are only known at run time,
+/// Concat(Shape(source, end = -1), [N]) with allowzero.
+Value unflattenRows(PatternRewriter &rewriter, Location loc, Value flat,
+                    Value source) {
+  auto flatType = cast<RankedTensorType>(flat.getType());
+  auto srcType = cast<RankedTensorType>(source.getType());
+  int64_t rank = srcType.getRank();
+  if (rank == 2)
+    return flat;
+  int64_t n = flatType.getShape().back();
+  SmallVector<int64_t> shape(srcType.getShape()), spec;
+  shape.back() = n;
+  for (int64_t d : shape)
+    spec.push_back(ShapedType::isDynamic(d) ? -1 : d);
+  auto type = RankedTensorType::get(shape, flatType.getElementType());
+  Value shapeValue;
+  uint64_t allowZero = 0;
+  if (llvm::count(spec, -1) <= 1) {
+    shapeValue = shapeConstant(rewriter, loc, spec);
+  } else {
+    // Every dim explicit; a run-time 0 is an empty dim, not a copy.
+    allowZero = 1;
+    Type i64 = rewriter.getI64Type();
+    Value lead = ONNX::ShapeOp::create(
+        rewriter, loc, RankedTensorType::get({rank - 1}, i64), source,
+        rewriter.getIntegerAttr(i64, rank - 1),
+        rewriter.getIntegerAttr(i64, 0));
+    shapeValue = ONNX::ConcatOp::create(
+        rewriter, loc, RankedTensorType::get({rank}, i64),
+        ValueRange{lead, shapeConstant(rewriter, loc, {n})},
+        rewriter.getIntegerAttr(i64, 0));
+  }
+  return ONNX::ReshapeOp::create(rewriter, loc, type, flat, shapeValue,
+                                 allowZero);
+}
+
+/// MatMul(slice, W) with W loop-invariant and 2-D -> row i of
+/// MatMul(source, W), computed once before the loop as one 2-D product
+/// ([rows, K] x [K, N], reshaped). Only for a slice axis that is a row
+/// (batch or M) axis of the product, not the contraction axis.
+struct HoistRowMatMul : OpRewritePattern<ONNX::MatMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNX::MatMulOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<RowAccess> access = matchRowAccess(op.getA(), op);
+    if (!access || !isInvariant(op.getB(), access->loop))
+      return failure();
+    auto src = cast<RankedTensorType>(access->source.getType());
+    auto w = dyn_cast<RankedTensorType>(op.getB().getType());
+    auto y = dyn_cast<RankedTensorType>(op.getType());
+    if (!w || !y || w.getRank() != 2 || !w.hasStaticShape() ||
+        src.getRank() < 2 || access->axis >= src.getRank() - 1 ||
+        llvm::is_contained(src.getShape(), 0) ||
+        src.getShape().back() != w.getDimSize(0) || w.getDimSize(0) == 0 ||
+        src.getElementType() != w.getElementType())
+      return failure();
+    SmallVector<int64_t> allShape(src.getShape());
+    allShape.back() = w.getDimSize(1);
+    auto allType = RankedTensorType::get(allShape, src.getElementType());
+    if (rowType(allType, access->axis) != y)
+      return failure();
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(access->loop);
+    Value flat = flattenRows(rewriter, loc, access->source);
+    auto flatType = cast<RankedTensorType>(flat.getType());
+    Value product = ONNX::MatMulOp::create(
+        rewriter, loc,
+        RankedTensorType::get({flatType.getDimSize(0), w.getDimSize(1)},
+                              src.getElementType()),
+        flat, hoistedValue(rewriter, op.getB(), access->loop));
+    replaceRows(rewriter, *access, op,
+                unflattenRows(rewriter, loc, product, access->source));
+    return success();
+  }
+};
+
+/// Gemm(slice, B, C) (no transA, slice 2-D, B and C loop-invariant, C the
+/// same for every row: rank <= 1 or [1, N]) -> row i of the Gemm of every
+/// row, computed once before the loop on source reshaped to [rows, K].
+struct HoistRowGemm : OpRewritePattern<ONNX::GemmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNX::GemmOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<RowAccess> access = matchRowAccess(op.getA(), op);
+    if (!access || op.getTransA() != 0 ||
+        !isInvariant(op.getB(), access->loop) ||
+        !isInvariant(op.getC(), access->loop))
+      return failure();
+    auto src = cast<RankedTensorType>(access->source.getType());
+    auto b = dyn_cast<RankedTensorType>(op.getB().getType());
+    auto y = dyn_cast<RankedTensorType>(op.getType());
+    if (!b || !y || b.getRank() != 2 || !b.hasStaticShape() ||
+        src.getRank() != 3 || access->axis >= 2 ||
+        llvm::is_contained(src.getShape(), 0) ||
+        src.getElementType() != b.getElementType())
+      return failure();
+    int64_t k = op.getTransB() ? b.getDimSize(1) : b.getDimSize(0);
+    int64_t n = op.getTransB() ? b.getDimSize(0) : b.getDimSize(1);
+    if (src.getShape().back() != k || k == 0)
+      return failure();
+    if (!isa<NoneType>(op.getC().getType())) {
+      auto c = dyn_cast<RankedTensorType>(op.getC().getType());
+      if (!c || !c.hasStaticShape() ||
+          (c.getRank() == 2 && c.getDimSize(0) != 1) || c.getRank() > 2)
+        return failure();
+    }
+    SmallVector<int64_t> allShape(src.getShape());
+    allShape.back() = n;
+    auto allType = RankedTensorType::get(allShape, src.getElementType());
+    if (rowType(allType, access->axis) != y)
+      return failure();
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(access->loop);
+    Value flat = flattenRows(rewriter, loc, access->source);
+    auto flatType = cast<RankedTensorType>(flat.getType());
+    Value gemm = ONNX::GemmOp::create(
+        rewriter, loc,
+        TypeRange{RankedTensorType::get({flatType.getDimSize(0), n},
+                                        src.getElementType())},
+        flat, hoistedValue(rewriter, op.getB(), access->loop),
+        hoistedValue(rewriter, op.getC(), access->loop), op.getAlphaAttr(),
+        op.getBetaAttr(), op.getTransAAttr(), op.getTransBAttr());
+    replaceRows(rewriter, *access, op,
+                unflattenRows(rewriter, loc, gemm, access->source));
+    return success();
+  }
+};
+
+/// Add(slice, c) or Add(c, slice) with c loop-invariant and broadcasting
+/// only within a row (its rank at most the number of dims after the slice
+/// axis, the result the slice's type) -> row i of Add(source, c), computed
+/// once before the loop. Only when the Add is the slice's only reader, so
+/// that the loop reads one row instead of two (a hoisted MatMul's Gather
+/// plus its bias).
+struct HoistRowAdd : OpRewritePattern<ONNX::AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNX::AddOp op,
+                                PatternRewriter &rewriter) const override {
+    for (unsigned s = 0; s < 2; ++s) {
+      Value slice = op->getOperand(s), c = op->getOperand(1 - s);
+      if (!slice.hasOneUse() || slice == c)
+        continue;
+      std::optional<RowAccess> access = matchRowAccess(slice, op);
+      if (!access || !isInvariant(c, access->loop))
+        continue;
+      auto src = cast<RankedTensorType>(access->source.getType());
+      auto ct = dyn_cast<RankedTensorType>(c.getType());
+      if (!ct || !ct.hasStaticShape() ||
+          ct.getRank() > src.getRank() - 1 - access->axis ||
+          op.getType() != slice.getType() ||
+          rowType(src, access->axis) != op.getType() ||
+          ct.getElementType() != src.getElementType())
+        continue;
+      rewriter.setInsertionPoint(access->loop);
+      Value cv = hoistedValue(rewriter, c, access->loop);
+      Value all = s == 0 ? ONNX::AddOp::create(rewriter, op.getLoc(), src,
+                                               access->source, cv)
+                         : ONNX::AddOp::create(rewriter, op.getLoc(), src, cv,
+                                               access->source);
+      replaceRows(rewriter, *access, op, all);
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct ONNXGraphOptimizePass
     : public onnxc::impl::ONNXGraphOptimizeBase<ONNXGraphOptimizePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldConvBatchNorm, FoldConstantTranspose, ComposeTranspose,
-                 ComposeReshape>(&getContext());
+                 ComposeReshape, HoistRowMatMul, HoistRowGemm, HoistRowAdd>(
+        &getContext());
     GreedyRewriteConfig config;
     config.setMaxIterations(8);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),

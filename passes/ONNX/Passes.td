@@ -51,8 +51,13 @@ def ONNXGraphOptimize : Pass<"onnx-graph-optimize", "func::FuncOp"> {
     of a constant into a constant; composes Transpose of Transpose and
     removes identity Transposes; composes Reshape of Reshape when the outer
     shape is a constant without 0 entries, and removes a Reshape to its own
-    static type. Runs after shape inference: every rewrite keeps the result
-    types.
+    static type. Moves loop-invariant row products out of loops: in a Loop
+    body, MatMul(Gather(X, i), W) (i the iteration number, X and W defined
+    outside) becomes Gather(MatMul(X, W), i) with the product computed once
+    before the loop, when the loop visits every row of X (docs/pipeline.md
+    gives the conditions); likewise Gemm, a Scan input's slice (the product
+    becomes a new scan input), and a loop-invariant bias Add of such a row.
+    Runs after shape inference: every rewrite keeps the result types.
   }];
 }
 

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
@@ -70,11 +71,17 @@ constexpr int64_t kPanel = 32; // ONNXC_SGEMM_PANEL
 constexpr int32_t kAccumulate = 1, kBPacked = 2;
 constexpr StringLiteral kSgemm = "onnxc_rt_sgemm";
 constexpr StringLiteral kSgemmBatched = "onnxc_rt_sgemm_batched";
+constexpr StringLiteral kSgemmEp = "onnxc_rt_sgemm_ep";
+constexpr StringLiteral kSgemmBatchedEp = "onnxc_rt_sgemm_batched_ep";
+// ONNXC_SGEMM_BIAS_ROW, ONNXC_SGEMM_BIAS_COL, ONNXC_SGEMM_CLAMP
+constexpr int32_t kBiasRow = 4, kBiasCol = 8, kClamp = 16;
 constexpr StringLiteral kConv = "onnxc_rt_sconv2d";
-constexpr int64_t kConvParams = 30; // int64_t slots of onnxc_conv2d_params
+constexpr int64_t kConvParams = 34; // int64_t slots of onnxc_conv2d_params
 constexpr int64_t kConvWPacked = 1; // ONNXC_CONV_W_PACKED
 constexpr int64_t kConvBias = 2;    // ONNXC_CONV_BIAS
 constexpr int64_t kConvClamp = 4;   // ONNXC_CONV_CLAMP
+constexpr int64_t kConvPadded = 8;  // ONNXC_CONV_PADDED
+constexpr int64_t kConvInPlace = 16; // ONNXC_CONV_IN_PLACE
 
 bool isF32Memref(Value v) {
   auto t = dyn_cast<MemRefType>(v.getType());
@@ -299,11 +306,34 @@ bool touches(Operation *op, ArrayRef<Value> aliases) {
   return found;
 }
 
-/// The op that made `buf` all zeros right before `op` (a `linalg.fill` of
-/// +0.0 of exactly `buf`, or a `memref.copy` into it from such a buffer),
-/// when nothing between them touches `buf` or a view of it. `buf` must be
-/// a fresh allocation, so that nothing else can alias it.
-Operation *zeroInitOf(Operation *op, Value buf, unsigned depth = 0) {
+/// `op` reads one of `aliases` but writes none: a copy from it, or a
+/// linalg op with it as an input only (and no nested op using it).
+bool onlyReads(Operation *op, ArrayRef<Value> aliases) {
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return !llvm::is_contained(aliases, copy.getTarget());
+  auto l = dyn_cast<linalg::LinalgOp>(op);
+  if (!l || !l.hasPureBufferSemantics() ||
+      llvm::any_of(l.getDpsInits(),
+                   [&](Value v) { return llvm::is_contained(aliases, v); }))
+    return false;
+  bool nested = false;
+  op->walk([&](Operation *inner) {
+    if (inner != op && llvm::any_of(inner->getOperands(), [&](Value v) {
+          return llvm::is_contained(aliases, v);
+        }))
+      nested = true;
+  });
+  return !nested;
+}
+
+/// The op that made `buf` all zeros before `op` (a `linalg.fill` of +0.0
+/// of exactly `buf`, or a `memref.copy` into it from such a buffer), when
+/// nothing between them writes `buf` or a view of it. `erasable`: nothing
+/// in between reads it either, so the op can go. `buf` must be a fresh
+/// allocation, so that nothing else can alias it.
+Operation *zeroInitOf(Operation *op, Value buf, bool &erasable,
+                      unsigned depth = 0) {
+  erasable = true;
   if (depth > 2 || !buf.getDefiningOp<memref::AllocOp>())
     return nullptr;
   SmallVector<Value> aliases = aliasesOf(buf);
@@ -314,8 +344,15 @@ Operation *zeroInitOf(Operation *op, Value buf, unsigned depth = 0) {
         return fill;
     }
     if (auto copy = dyn_cast<memref::CopyOp>(prev)) {
+      bool sourceErasable;
       if (copy.getTarget() == buf)
-        return zeroInitOf(copy, copy.getSource(), depth + 1) ? copy : nullptr;
+        return zeroInitOf(copy, copy.getSource(), sourceErasable, depth + 1)
+                   ? copy
+                   : nullptr;
+    }
+    if (onlyReads(prev, aliases)) {
+      erasable = false;
+      continue;
     }
     if (touches(prev, aliases))
       return nullptr;
@@ -452,6 +489,312 @@ std::optional<Clamp> convClamp(Operation *op, Value buf,
         if (vu != op)
           return std::nullopt;
   return c;
+}
+
+/// The buffer a view is of (through view ops).
+Value viewRoot(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// A zero padding in front of a convolution, to fuse into the call
+/// (ONNXC_CONV_PADDED): the convolution's input `x` is a fresh buffer `buf`
+/// (or an expand_shape of it) that was filled with +0.0 and then got `src`
+/// copied into the window `to` of it, whole along the non-spatial dims;
+/// nothing touched `buf` since, and nothing touched `src` but its
+/// deallocations (moved after the call).
+struct FusedPad {
+  Value buf, src;
+  memref::ExpandShapeOp expand; ///< x = expand(buf), or null when x = buf
+  linalg::FillOp fill;
+  Operation *copy = nullptr;
+  memref::SubViewOp to;
+  SmallVector<OpFoldResult> low, size; ///< of the spatial dims of buf
+  SmallVector<Operation *> srcDeallocs;
+};
+
+/// The FusedPad of the convolution `op` (input rank `rank`, spatial dims
+/// from 3 on), whose input was written last by the fill + copy that
+/// onnxc-pad-to-copy makes of a padding gather.
+std::optional<FusedPad> matchFusedPad(Operation *op, Value x, unsigned rank) {
+  FusedPad p;
+  p.expand = x.getDefiningOp<memref::ExpandShapeOp>();
+  p.buf = p.expand ? p.expand.getSrc() : x;
+  if (!p.buf.getDefiningOp<memref::AllocOp>())
+    return std::nullopt;
+  auto bufType = cast<MemRefType>(p.buf.getType());
+  // Which dims of buf are spatial: those of the convolution's dims from 3
+  // on, each one alone in its reassociation group.
+  SmallVector<ReassociationIndices> groups;
+  if (p.expand)
+    groups = p.expand.getReassociationIndices();
+  else
+    for (unsigned i = 0; i < rank; ++i)
+      groups.push_back({(int64_t)i});
+  SmallVector<bool> spatial;
+  for (const ReassociationIndices &g : groups) {
+    bool any = llvm::any_of(g, [](int64_t d) { return d >= 3; });
+    if (any && g.size() != 1)
+      return std::nullopt;
+    spatial.push_back(any);
+  }
+  // The last writer of buf: the copy, and before it the fill.
+  SmallVector<Value> aliases = aliasesOf(p.buf);
+  Operation *prev = op->getPrevNode();
+  while (prev && !touches(prev, aliases))
+    prev = prev->getPrevNode();
+  if (!prev)
+    return std::nullopt;
+  Value from, to;
+  if (auto copy = dyn_cast<linalg::CopyOp>(prev)) {
+    if (!copy.hasPureBufferSemantics())
+      return std::nullopt;
+    from = copy.getInputs()[0];
+    to = copy.getOutputs()[0];
+  } else if (auto copy = dyn_cast<memref::CopyOp>(prev)) {
+    from = copy.getSource();
+    to = copy.getTarget();
+  } else {
+    return std::nullopt;
+  }
+  p.copy = prev;
+  p.to = to.getDefiningOp<memref::SubViewOp>();
+  if (!p.to || p.to.getSource() != p.buf || from == to)
+    return std::nullopt;
+  prev = prev->getPrevNode();
+  while (prev && !touches(prev, aliases))
+    prev = prev->getPrevNode();
+  p.fill = dyn_cast_or_null<linalg::FillOp>(prev);
+  if (!p.fill || !p.fill.hasPureBufferSemantics() ||
+      p.fill.getDpsInits()[0] != p.buf ||
+      !matchPattern(p.fill.getInputs()[0], m_PosZeroFloat()))
+    return std::nullopt;
+  // The window: unit strides; whole along n and the channels.
+  for (auto [r, off, sz, st] :
+       llvm::enumerate(p.to.getMixedOffsets(), p.to.getMixedSizes(),
+                       p.to.getMixedStrides())) {
+    if (getConstantIntValue(st) != 1)
+      return std::nullopt;
+    if (spatial[r]) {
+      p.low.push_back(off);
+      p.size.push_back(sz);
+      continue;
+    }
+    std::optional<int64_t> size = getConstantIntValue(sz);
+    if (getConstantIntValue(off) != 0 || !size ||
+        bufType.isDynamicDim(r) || *size != bufType.getDimSize(r))
+      return std::nullopt;
+  }
+  if (p.low.empty() || p.low.size() > 2)
+    return std::nullopt;
+  // From the copy to the convolution, the source stays as it was.
+  p.src = from;
+  Value srcRoot = viewRoot(from);
+  SmallVector<Value> srcAliases = aliasesOf(srcRoot);
+  for (Operation *o = p.copy->getNextNode(); o && o != op; o = o->getNextNode()) {
+    if (!touches(o, srcAliases))
+      continue;
+    auto dealloc = dyn_cast<memref::DeallocOp>(o);
+    if (!dealloc || dealloc.getMemref() != srcRoot)
+      return std::nullopt;
+    p.srcDeallocs.push_back(o);
+  }
+  return p;
+}
+
+/// `v = min(max(x, lo), hi)` or `v = max(x, lo)` with constant f32 bounds
+/// (a Relu or Clip as convert-onnx-to-linalg writes them): x and the
+/// bounds, the ops of the chain counted in `ops`.
+std::optional<Value> clampChain(Value v, float &lo, float &hi, unsigned &ops) {
+  auto bound = [](Operation *cmp, Value &other) -> std::optional<float> {
+    for (unsigned i = 0; i < 2; ++i) {
+      FloatAttr attr;
+      if (matchPattern(cmp->getOperand(i), m_Constant(&attr)) &&
+          attr.getType().isF32()) {
+        other = cmp->getOperand(1 - i);
+        return attr.getValue().convertToFloat();
+      }
+    }
+    return std::nullopt;
+  };
+  lo = -INFINITY;
+  hi = INFINITY;
+  ops = 0;
+  if (auto mn = v.getDefiningOp<arith::MinimumFOp>()) {
+    std::optional<float> h = bound(mn, v);
+    if (!h)
+      return std::nullopt;
+    hi = *h;
+    ++ops;
+  }
+  auto mx = v.getDefiningOp<arith::MaximumFOp>();
+  if (!mx)
+    return std::nullopt;
+  std::optional<float> l = bound(mx, v);
+  if (!l || !(*l <= hi))
+    return std::nullopt;
+  lo = *l;
+  ++ops;
+  return v;
+}
+
+/// The epilogue of a matrix product to fuse into its call (ONNXC_SGEMM_BIAS_*,
+/// ONNXC_SGEMM_CLAMP): the elementwise generic that reads the product's
+/// output C next, as a Gemm (or MatMul + Add) and a Relu / Clip after it
+/// lower,
+///   out[i..] = clamp(C[i..] + bias[m or n])   (identity maps on C and out)
+/// with the bias broadcast along C's M or N dim and unit-strided along it,
+/// the bias or the clamp optional. The product must overwrite C, a fresh
+/// buffer that nothing reads afterwards; the kernel then writes `out`.
+struct MatmulEpilogue {
+  linalg::GenericOp op;
+  Value out;
+  Value bias;           ///< null: none
+  bool biasPerRow = false;
+  bool clamp = false;
+  float lo = 0.0f, hi = 0.0f;
+};
+
+/// `v` is defined before `op` runs (in op's block or an enclosing one).
+bool definedBefore(Value v, Operation *op) {
+  Operation *anc = v.getParentBlock()->findAncestorOpInBlock(*op);
+  if (!anc)
+    return false;
+  Operation *def = v.getDefiningOp();
+  return !def || (def != anc && def->isBeforeInBlock(anc));
+}
+
+std::optional<MatmulEpilogue> matchMatmulEpilogue(linalg::LinalgOp op,
+                                                  const Contraction &c) {
+  Value cv = op.getDpsInits()[0];
+  if (!cv.getDefiningOp<memref::AllocOp>())
+    return std::nullopt;
+  SmallVector<Value> cAliases = aliasesOf(cv);
+  Operation *next = op->getNextNode();
+  SmallVector<Operation *> between;
+  while (next && !touches(next, cAliases)) {
+    between.push_back(next);
+    next = next->getNextNode();
+  }
+  auto g = dyn_cast_or_null<linalg::GenericOp>(next);
+  if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInits() != 1 ||
+      g.getNumReductionLoops() != 0 || g.getNumDpsInputs() < 1 ||
+      g.getNumDpsInputs() > 2)
+    return std::nullopt;
+  MatmulEpilogue e;
+  e.op = g;
+  e.out = g.getDpsInits()[0];
+  auto outType = dyn_cast<MemRefType>(e.out.getType());
+  auto cType = cast<MemRefType>(cv.getType());
+  if (!outType || outType.getShape() != cType.getShape() ||
+      outType.getElementType() != cType.getElementType() ||
+      !g.getIndexingMapsArray().back().isIdentity())
+    return std::nullopt;
+  // Which input is C (read through the identity), which the bias.
+  Block &body = g.getRegion().front();
+  std::optional<unsigned> cArg;
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    if (in->get() == cv && g.getMatchingIndexingMap(in).isIdentity() &&
+        !cArg)
+      cArg = in->getOperandNumber();
+    else if (in->get() == cv)
+      return std::nullopt;
+  }
+  if (!cArg)
+    return std::nullopt;
+  // The body: [add C and the bias], then [the clamp], then yield.
+  Value v = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
+  unsigned ops = 0;
+  if (std::optional<Value> x = clampChain(v, e.lo, e.hi, ops)) {
+    e.clamp = true;
+    v = *x;
+  }
+  Value cIn = body.getArgument(*cArg);
+  if (auto add = v.getDefiningOp<arith::AddFOp>()) {
+    if (g.getNumDpsInputs() != 2)
+      return std::nullopt;
+    Value biasIn = body.getArgument(1 - *cArg);
+    if (!((add.getLhs() == cIn && add.getRhs() == biasIn) ||
+          (add.getLhs() == biasIn && add.getRhs() == cIn)))
+      return std::nullopt;
+    OpOperand *biasOperand = g.getDpsInputOperand(1 - *cArg);
+    e.bias = biasOperand->get();
+    if (!definedBefore(e.bias, op) || viewRoot(e.bias) == viewRoot(cv) ||
+        viewRoot(e.bias) == viewRoot(e.out))
+      return std::nullopt;
+    ++ops;
+    v = cIn;
+    // The bias: indexed by one loop dim of the generic (the others are
+    // 0), which is C's dim of M or of N, with a unit stride along it.
+    auto biasType = dyn_cast<MemRefType>(e.bias.getType());
+    auto dims = operandDims(g.getMatchingIndexingMap(biasOperand));
+    if (!biasType || !biasType.getElementType().isF32() || !dims)
+      return std::nullopt;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(biasType.getStridesAndOffset(strides, offset)))
+      return std::nullopt;
+    std::optional<int64_t> used;
+    for (auto [i, d] : llvm::enumerate(*dims)) {
+      if (d < 0)
+        continue;
+      if (used || strides[i] != 1)
+        return std::nullopt;
+      used = d;
+    }
+    if (!used)
+      return std::nullopt;
+    int64_t loop = c.dims[2][*used];
+    if (c.m && loop == (int64_t)*c.m)
+      e.biasPerRow = true;
+    else if (!c.n || loop != (int64_t)*c.n)
+      return std::nullopt;
+  }
+  if (v != cIn || body.getOperations().size() != ops + 1 ||
+      (!e.bias && !e.clamp))
+    return std::nullopt;
+  // Where the kernel writes: C itself, or a buffer allocated in this block
+  // (so no loop-carried value, argument or operand of the product can be a
+  // view of it) that nothing touches before the generic.
+  SmallVector<Value> reads = {op.getDpsInputs()[0], op.getDpsInputs()[1]};
+  if (e.bias)
+    reads.push_back(e.bias);
+  if (e.out != cv) {
+    Value outRoot = viewRoot(e.out);
+    auto alloc = outRoot.getDefiningOp<memref::AllocOp>();
+    if (!alloc || alloc->getBlock() != op->getBlock())
+      return std::nullopt;
+    for (Value r : reads)
+      if (viewRoot(r) == outRoot)
+        return std::nullopt;
+    // Defined before the product, or an allocation that can move there.
+    if (!definedBefore(e.out, op) &&
+        (e.out != outRoot ||
+         !llvm::all_of(alloc->getOperands(), [&](Value operand) {
+           return definedBefore(operand, op);
+         })))
+      return std::nullopt;
+  }
+  // Nothing between the product and the generic touches the output or
+  // writes the bias (the kernel now writes and reads them at the product).
+  SmallVector<Value> outAliases = aliasesOf(viewRoot(e.out));
+  SmallVector<Value> biasAliases =
+      e.bias ? aliasesOf(viewRoot(e.bias)) : SmallVector<Value>();
+  for (Operation *o : between)
+    if (o != e.out.getDefiningOp() &&
+        (touches(o, outAliases) || touches(o, biasAliases)))
+      return std::nullopt;
+  // When the kernel writes elsewhere, C is read by nobody else: its users
+  // are the product, the generic, deallocations and what came before the
+  // product.
+  if (e.out != cv)
+    for (Operation *user : cv.getUsers())
+      if (user != op.getOperation() && user != g.getOperation() &&
+          !isa<memref::DeallocOp>(user) &&
+          !(user->getBlock() == op->getBlock() && user->isBeforeInBlock(op)))
+        return std::nullopt;
+  return e;
 }
 
 /// The float data of a constant global, or nothing.
@@ -709,19 +1052,39 @@ struct Rewriter {
     b.setInsertionPoint(op);
     Value av = op.getDpsInputs()[0], bv = op.getDpsInputs()[1],
           cv = op.getDpsInits()[0];
+    // C known to be zero: the kernel overwrites it; the zero fill goes
+    // unless something else reads it.
     int32_t flags = kAccumulate;
-    if (Operation *init = zeroInitOf(op, cv);
+    bool erasable;
+    if (Operation *init = zeroInitOf(op, cv, erasable);
         init && !llvm::is_contained(aliasesOf(cv), av) &&
         !llvm::is_contained(aliasesOf(cv), bv)) {
-      erase(init);
+      if (erasable)
+        erase(init);
       flags = 0;
+    }
+    // Epilogue fusion: a bias add and / or Relu / Clip reading the
+    // product next (a Gemm's) goes into the call, which then writes their
+    // output buffer instead of C.
+    std::optional<MatmulEpilogue> ep;
+    if (fuseEpilogues && flags == 0)
+      ep = matchMatmulEpilogue(op, c);
+    Value dst = cv;
+    if (ep) {
+      dst = ep->out;
+      if (!definedBefore(dst, op))
+        dst.getDefiningOp()->moveBefore(op);
+      if (ep->bias)
+        flags |= ep->biasPerRow ? kBiasRow : kBiasCol;
+      if (ep->clamp)
+        flags |= kClamp;
     }
     memref::GlobalOp packedB = packConstants ? packB(op, c) : nullptr;
     SmallVector<Value> sizes;
     for (Range r : op.createLoopRanges(b, loc))
       sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
     // A packed B is not read in place: no view of it (its global may go).
-    View va = describe(loc, av), vc = describe(loc, cv);
+    View va = describe(loc, av), vc = describe(loc, dst);
     View vb = packedB ? View{idx(loc, 0), idx(loc, 0),
                              SmallVector<Value>(c.dims[1].size(), idx(loc, 0))}
                       : describe(loc, bv);
@@ -777,9 +1140,32 @@ struct Rewriter {
     } else {
       args = {m, n, k, pa, rsa, csa, pb, rsb, csb, pc, rsc, csc, fl};
     }
+    if (ep) {
+      // The _ep entries: the same arguments, then bias, lo, hi.
+      callee = inner ? kSgemmBatchedEp : kSgemmEp;
+      Value bias;
+      if (ep->bias) {
+        View vbias = describe(loc, ep->bias);
+        bias = pointer(loc, vbias.aligned, vbias.offset);
+      } else {
+        bias = LLVM::ZeroOp::create(b, loc,
+                                    LLVM::LLVMPointerType::get(b.getContext()));
+      }
+      args.push_back(bias);
+      args.push_back(arith::ConstantOp::create(
+          b, loc, b.getF32FloatAttr(ep->clamp ? ep->lo : 0.0f)));
+      args.push_back(arith::ConstantOp::create(
+          b, loc, b.getF32FloatAttr(ep->clamp ? ep->hi : 0.0f)));
+    }
     declare(callee, ValueRange(args).getTypes());
     func::CallOp::create(b, loc, callee, TypeRange{}, args);
     erase(op);
+    if (ep) {
+      erase(ep->op);
+      // C itself is dead when the kernel wrote the epilogue's buffer.
+      if (dst != cv)
+        eraseIfDead(cv);
+    }
   }
 
   void rewriteConvolution(linalg::LinalgOp op, const Convolution &cv) {
@@ -808,6 +1194,15 @@ struct Rewriter {
     auto yView = y.getDefiningOp<memref::ExpandShapeOp>();
     if (yView)
       yRoot = yView.getSrc();
+    // A zero padding in front (a Conv's pads, a Pad): the kernel reads the
+    // unpadded source around the padding (ONNXC_CONV_PADDED), and the
+    // padded buffer goes. Not when the convolution writes over the source.
+    std::optional<FusedPad> pad = fusedPad(op, x, 3 + cv.o.size());
+    if (pad && viewRoot(pad->src) == viewRoot(y))
+      pad.reset();
+    if (pad)
+      flags |= kConvPadded;
+    b.setInsertionPoint(op);
     Value bias;
     Operation *init = fuseEpilogues ? convInit(op, yRoot, bias) : nullptr;
     std::optional<Clamp> clamp;
@@ -816,6 +1211,16 @@ struct Rewriter {
       erase(init);
       b.setInsertionPoint(op);
       clamp = convClamp(op, yRoot, {x, w});
+      // A clamp that writes the fused padding's source back (bufferization
+      // reuses the input's buffer): only for a depthwise convolution whose
+      // output is laid out exactly as its input (ONNXC_CONV_IN_PLACE, which
+      // the runtime supports); else no clamp fusion.
+      if (clamp && pad && viewRoot(clamp->out) == viewRoot(pad->src)) {
+        if (inPlaceDepthwise(*pad, clamp->out, sizes[cv.c], sizes[cv.m]))
+          flags |= kConvInPlace;
+        else
+          clamp.reset();
+      }
     }
     if (clamp) {
       flags |= kConvClamp;
@@ -828,7 +1233,9 @@ struct Rewriter {
       erase(clamp->op);
       b.setInsertionPoint(op);
     }
-    View vx = describe(loc, x), vy = describe(loc, y);
+    View vx = pad ? describeExpanded(loc, pad->src, pad->expand)
+                  : describe(loc, x);
+    View vy = describe(loc, y);
     // Packed weights are not read in place: no view of them (their global
     // may go); their strides are ignored by the runtime.
     View vw = packedW ? View{idx(loc, 0), idx(loc, 0),
@@ -872,6 +1279,18 @@ struct Rewriter {
     std::memcpy(&loBits, &lo, sizeof lo);
     std::memcpy(&hiBits, &hi, sizeof hi);
     fields.push_back(idx(loc, (int64_t)(((uint64_t)hiBits << 32) | loBits)));
+    // pad_top, pad_left, in_h, in_w (read only with ONNXC_CONV_PADDED).
+    if (pad) {
+      auto value = [&](OpFoldResult f) {
+        return getValueOrCreateConstantIndexOp(b, loc, f);
+      };
+      fields.push_back(twoD ? value(pad->low[0]) : zero);
+      fields.push_back(value(pad->low.back()));
+      fields.push_back(twoD ? value(pad->size[0]) : one);
+      fields.push_back(value(pad->size.back()));
+    } else {
+      fields.append({zero, zero, zero, zero});
+    }
     for (auto [i, f] : llvm::enumerate(fields))
       memref::StoreOp::create(b, loc, i64(loc, f), params,
                               ValueRange{idx(loc, i)});
@@ -889,12 +1308,108 @@ struct Rewriter {
                 : pointer(loc, vw.aligned, vw.offset),
         pointer(loc, vy.aligned, vy.offset)};
     declare(kConv, ValueRange(args).getTypes());
-    func::CallOp::create(b, loc, kConv, TypeRange{}, args);
+    auto call = func::CallOp::create(b, loc, kConv, TypeRange{}, args);
     erase(op);
+    if (pad) {
+      for (Operation *d : pad->srcDeallocs)
+        d->moveAfter(call);
+      erasePadIfDead(*pad);
+    }
     // Y itself is dead when the clamp's buffer took its place: drop its
     // views, deallocations and allocation.
     if (clamp)
       eraseIfDead(yRoot);
+  }
+
+  /// The FusedPad of a convolution (matchFusedPad), turning a padding
+  /// gather that writes its input into fill + copy first.
+  std::optional<FusedPad> fusedPad(Operation *op, Value x, unsigned rank) {
+    Value buf = x;
+    if (auto expand = x.getDefiningOp<memref::ExpandShapeOp>())
+      buf = expand.getSrc();
+    if (!buf.getDefiningOp<memref::AllocOp>())
+      return std::nullopt;
+    SmallVector<Value> aliases = aliasesOf(buf);
+    Operation *prev = op->getPrevNode();
+    while (prev && !touches(prev, aliases))
+      prev = prev->getPrevNode();
+    if (auto gather = dyn_cast_or_null<linalg::GenericOp>(prev)) {
+      if (gather.getNumDpsInits() == 1 && gather.getDpsInits()[0] == buf &&
+          ukernel::rewritePadAsCopy(gather))
+        erased.insert(prev); // on the pass's list; never dereferenced again
+    }
+    return matchFusedPad(op, x, rank);
+  }
+
+  /// Whether a depthwise convolution (one input and one output channel per
+  /// group) may write `out` when it reads the padding's source: `out` and
+  /// the source are the same elements (same buffer, static shape, strides
+  /// and offset).
+  static bool inPlaceDepthwise(const FusedPad &pad, Value out, Value inC,
+                               Value outM) {
+    if (getConstantIntValue(inC) != 1 || getConstantIntValue(outM) != 1)
+      return false;
+    auto a = cast<MemRefType>(pad.src.getType());
+    auto b = cast<MemRefType>(out.getType());
+    SmallVector<int64_t> sa, sb;
+    int64_t oa, ob;
+    return a.hasStaticShape() && a.getShape() == b.getShape() &&
+           succeeded(a.getStridesAndOffset(sa, oa)) &&
+           succeeded(b.getStridesAndOffset(sb, ob)) && sa == sb && oa == ob &&
+           !ShapedType::isDynamic(oa) &&
+           llvm::none_of(sa, ShapedType::isDynamic) &&
+           viewRoot(pad.src) == viewRoot(out) &&
+           // The same start: both views of the root at static offset `oa`
+           // (the root itself has an identity layout and offset 0 when a
+           // view of it has a static offset; the root's type decides).
+           cast<MemRefType>(viewRoot(out).getType()).getLayout().isIdentity();
+  }
+
+  /// The 5-D (4-D for 1-D) view `x` of a convolution's input (an
+  /// expand_shape of its buffer, or the buffer itself), laid over `src` (of
+  /// the buffer's rank) instead: src's strides split as `expand` splits.
+  View describeExpanded(Location loc, Value src, memref::ExpandShapeOp expand) {
+    View s = describe(loc, src);
+    if (!expand)
+      return s;
+    View v{s.aligned, s.offset, {}};
+    SmallVector<OpFoldResult> shape = expand.getMixedOutputShape();
+    v.strides.resize(shape.size());
+    for (auto [r, group] : llvm::enumerate(expand.getReassociationIndices())) {
+      Value stride = s.strides[r];
+      for (int64_t d : llvm::reverse(group)) {
+        v.strides[d] = stride;
+        stride = mul(loc, stride, getValueOrCreateConstantIndexOp(b, loc, shape[d]));
+      }
+    }
+    return v;
+  }
+
+  /// Erases a fused padding (its fill and copy, and the buffer when that
+  /// leaves it unused) once nothing reads what they wrote: nothing touches
+  /// the buffer after the copy until it is filled again, deallocated or its
+  /// block ends (bufferization may pad into one buffer several times).
+  void erasePadIfDead(FusedPad &p) {
+    Operation *alloc = p.buf.getDefiningOp();
+    if (alloc->getBlock() != p.copy->getBlock())
+      return;
+    SmallVector<Value> aliases = aliasesOf(p.buf);
+    for (Operation *o = p.copy->getNextNode(); o; o = o->getNextNode()) {
+      if (auto fill = dyn_cast<linalg::FillOp>(o);
+          fill && fill.hasPureBufferSemantics() &&
+          fill.getDpsInits()[0] == p.buf)
+        break;
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(o);
+          dealloc && dealloc.getMemref() == p.buf)
+        break;
+      if (touches(o, aliases))
+        return;
+    }
+    erase(p.copy);
+    if (p.to->use_empty())
+      erase(p.to);
+    erase(p.fill);
+    eraseIfDead(p.buf);
   }
 
   /// Erases `buf` (an allocation) when it has no users but deallocations

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Transforms/Passes.h"
+#include "passes/Transforms/Ukernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -101,10 +102,17 @@ std::optional<PadMatch> matchPad(linalg::GenericOp op) {
   if (rank != op.getNumLoops() ||
       cast<MemRefType>(m.src.getType()).getRank() != rank)
     return std::nullopt;
+  auto srcType = cast<MemRefType>(m.src.getType());
+  auto outType = cast<MemRefType>(m.out.getType());
   SmallVector<Value> oks;
   for (auto [k, index] : llvm::enumerate(load.getIndices())) {
     PadDim d;
-    if (isIndex(index, k)) {
+    // An untouched dim: index k itself or, for a dim of static size 1 in
+    // both (the batch of 1, where canonicalization folds linalg.index to
+    // 0), the constant 0.
+    if (isIndex(index, k) ||
+        (matchPattern(index, m_Zero()) && srcType.getDimSize(k) == 1 &&
+         outType.getDimSize(k) == 1)) {
       m.dims.push_back(d);
       continue;
     }
@@ -175,6 +183,18 @@ void rewritePad(linalg::GenericOp op, const PadMatch &m) {
   linalg::CopyOp::create(b, loc, from, to);
   op.erase();
 }
+
+} // namespace
+
+bool mlir::onnxc::ukernel::rewritePadAsCopy(linalg::GenericOp op) {
+  std::optional<PadMatch> m = matchPad(op);
+  if (!m)
+    return false;
+  rewritePad(op, *m);
+  return true;
+}
+
+namespace {
 
 struct PadToCopyPass : public onnxc::impl::PadToCopyBase<PadToCopyPass> {
   void runOnOperation() override {

@@ -83,7 +83,9 @@ def PadToCopy : Pass<"onnxc-pad-to-copy", "func::FuncOp"> {
     can only vectorize with gathers. On buffers, this pass rewrites such a
     generic (no inputs, identity output, one `memref.load` of the source
     whose indices are the loop indices, shifted by `low` and clamped where
-    padded) into a `linalg.fill` of the pad value and a `linalg.copy` of the
+    padded; or the constant 0 for a dim of static size 1 in both, such as
+    the batch of 1, where canonicalization folds `linalg.index`) into a
+    `linalg.fill` of the pad value and a `linalg.copy` of the
     source into the interior subview, whose loops are contiguous and
     vectorize. The interior is computed at run time (clamped to the buffer),
     so dynamic sizes work. Generics of any other form, e.g. with input
@@ -130,6 +132,44 @@ def MarkAllocator : Pass<"onnxc-mark-allocator", "ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def PlanBuffers : Pass<"onnxc-plan-buffers", "func::FuncOp"> {
+  let summary = "Place a function's statically shaped buffers in one arena";
+  let description = [{
+    Static memory planning. The ownership-based deallocation pipeline frees
+    buffers at the end of the function. Here the buffers a function
+    allocates (`memref.alloc` with a static shape and identity layout) and
+    frees (`memref.dealloc`, once) in its top-level block get lifetimes:
+    from the alloc to the last top-level op that uses the buffer or a value
+    derived from it (views, extracted pointers, address arithmetic, results
+    of region ops). Those that only calls and linalg ops without reduction
+    loops access become `memref.view`s at fixed offsets of one arena
+    (`memref<N x i8>`, 64-byte aligned), allocated at the function's start
+    and freed before its return; buffers whose lifetimes do not overlap
+    share bytes. The others keep their allocation (LLVM needs a distinct
+    noalias pointer to keep a reduction's sum in a register) and their
+    dealloc moves right after their last use. Placement is
+    greedy by size: largest first, at the lowest 64-byte aligned offset that
+    overlaps no placed buffer live at the same time.
+
+    What stays as it was: dynamically shaped buffers, buffers
+    allocated inside loops and branches, buffers freed conditionally or not
+    at all (returned), and functions whose body has more than one block.
+
+    Input invariant: bufferized IR with deallocations placed (the buffer
+    deallocation pipeline and convert-bufferization-to-memref have run).
+    Output IR: the same, with one alloc/dealloc pair for the planned buffers.
+  }];
+  let options = [
+    Option<"minBuffers", "min-buffers", "unsigned", "2",
+           "Plan only when at least this many buffers qualify">,
+    Option<"arena", "arena", "bool", "true",
+           "Place the buffers in one arena (else only free each right after "
+           "its last use)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def LinalgToUkernel : Pass<"onnxc-linalg-to-ukernel", "ModuleOp"> {
   let summary = "Replace fp32 matrix products and convolutions by calls to "
                 "the runtime's kernels";
@@ -148,7 +188,16 @@ def LinalgToUkernel : Pass<"onnxc-linalg-to-ukernel", "ModuleOp"> {
     - the grouped direct convolution convert-onnx-to-linalg emits for 1-D and
       2-D Conv (loops n, g, m, o..., c, k..., input indexed o * s + k * d)
       becomes an `onnxc_rt_sconv2d` call with an `onnxc_conv2d_params` array
-      (28 int64 fields) built in an alloca at the top of the function.
+      (34 int64 fields) built in an alloca at the top of the function. When
+      its input is a buffer that was zero-filled and then had a source
+      copied into a window of it, whole along batch and channels (the
+      fill + copy of onnxc-pad-to-copy, or the padding gather itself, which
+      is rewritten so first): the call reads the source in place with the
+      window's offsets as pads and its sizes as the input's
+      (`ONNXC_CONV_PADDED`), and the fill, the copy and the padded buffer
+      go once nothing else reads them. Not when something writes the
+      source between the copy and the convolution (its deallocation moves
+      after the call), or the convolution writes it.
 
     When B is a constant global with static K x N, it is packed at compile
     time into the kernel's panel layout (a new private global,
@@ -157,14 +206,28 @@ def LinalgToUkernel : Pass<"onnxc-linalg-to-ukernel", "ModuleOp"> {
     the runtime's indirect-GEMM convolution, which then needs no im2col
     copy). A global that packing leaves unused is erased. When the output buffer was just zero-filled
     (`linalg.fill` of 0, possibly copied in with `memref.copy`) and nothing
-    reads it in between, the fill or copy is dropped and the kernel
-    overwrites the output instead of accumulating. Likewise for a
+    writes it in between, the kernel overwrites the output instead of
+    accumulating, and the fill or copy is dropped unless something read
+    it in between. A product that overwrites its output then takes the
+    elementwise generic that reads that output next as its epilogue when
+    the generic is `clamp(C + bias)` with identity maps on C and its
+    output, the bias (optional) broadcast along C's M or N dim with a unit
+    stride, the clamp (optional) a Relu or Clip with constant bounds (a
+    Gemm or MatMul + Add with a Relu / Clip after it): the call becomes
+    `onnxc_rt_sgemm_ep` / `onnxc_rt_sgemm_batched_ep`
+    (`ONNXC_SGEMM_BIAS_ROW` / `_COL`, `ONNXC_SGEMM_CLAMP`) writing the
+    generic's output, and the generic and C's own buffer go. Not when that
+    output may alias an operand of the product (it must be C or an
+    allocation of the same block) or C is read again. Likewise for a
     convolution: the bias broadcast (or zero fill) that initialized its
     output goes into the call (`ONNXC_CONV_BIAS`, the bias pointer in the
     parameters), and a Relu or Clip (`min(max(y, lo), hi)` with constant
     bounds) that reads the output next and is its last reader becomes the
     kernel's epilogue (`ONNXC_CONV_CLAMP`): the kernel writes the clamp's
-    output buffer, and the convolution's own buffer goes.
+    output buffer, and the convolution's own buffer goes. A clamp that
+    writes the fused padding's source back (bufferization reuses the
+    input's buffer) is fused only into a depthwise convolution whose
+    output has exactly the input's layout (`ONNXC_CONV_IN_PLACE`).
 
     Input invariant: bufferized IR (memrefs) with deallocations placed; the
     rewritten ops are erased in place, so the deallocations stay after the
@@ -180,8 +243,8 @@ def LinalgToUkernel : Pass<"onnxc-linalg-to-ukernel", "ModuleOp"> {
     Option<"convolutions", "convolutions", "bool", "true",
            "Also rewrite convolutions">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", "true",
-           "Fuse a convolution's bias initialization and a following "
-           "Relu / Clip into the kernel call">,
+           "Fuse a convolution's bias initialization, a product's bias add, "
+           "and a following Relu / Clip into the kernel call">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

@@ -15,6 +15,9 @@
  * environment forces the portable kernel (for tests).
  *===----------------------------------------------------------------------===*/
 
+#include "gemm.h"
+#include "internal.h"
+
 #include "onnxc/runtime_abi.h"
 
 #include <stdint.h>
@@ -37,15 +40,7 @@ typedef int64_t i64;
 
 static i64 min64(i64 a, i64 b) { return a < b ? a : b; }
 
-/* What a tile store does besides writing A * B: C's value is added
- * (accumulate), or else a bias per row and/or per column; then the result
- * may be clamped to [lo, hi] (a fused Relu or Clip, on the last K block).
- * Bias pointers are relative to the tile's first row / column. */
-typedef struct tile_ep {
-  const float *row_bias, *col_bias;
-  int clamp;
-  float lo, hi;
-} tile_ep;
+/* tile_ep (what a tile store does besides writing A * B) is in gemm.h. */
 
 static float apply_ep(float v, float c, int accumulate, const tile_ep *ep,
                       i64 r, i64 col) {
@@ -63,8 +58,9 @@ static float apply_ep(float v, float c, int accumulate, const tile_ep *ep,
 }
 
 /* A block: C[m x nc] (+)= A[m x kc] * Bp, Bp holding ceil(nc / NR) panels of
- * kc x NR floats, panel_stride floats apart. `row_bias` (when not
- * accumulating) and the clamp as in tile_ep. */
+ * kc x NR floats, panel_stride floats apart. `row_bias` and `col_bias`
+ * (when not accumulating; relative to the block's first row and column)
+ * and the clamp as in tile_ep. */
 typedef struct block_args {
   i64 m, nc, kc;
   const float *a;
@@ -74,17 +70,19 @@ typedef struct block_args {
   float *c;
   i64 rsc, csc;
   int accumulate;
-  const float *row_bias;
+  const float *row_bias, *col_bias;
   int clamp;
   float lo, hi;
 } block_args;
 
-/* The tile_ep of the tile at row `r0` of a block, or NULL for none. */
-static const tile_ep *block_ep(const block_args *x, i64 r0, tile_ep *ep) {
-  if (!x->clamp && (x->accumulate || !x->row_bias))
+/* The tile_ep of the tile at row `r0` and column `c0` of a block, or NULL
+ * for none. */
+static const tile_ep *block_ep(const block_args *x, i64 r0, i64 c0,
+                               tile_ep *ep) {
+  if (!x->clamp && (x->accumulate || (!x->row_bias && !x->col_bias)))
     return NULL;
   ep->row_bias = x->row_bias ? x->row_bias + r0 : NULL;
-  ep->col_bias = NULL;
+  ep->col_bias = x->col_bias ? x->col_bias + c0 : NULL;
   ep->clamp = x->clamp;
   ep->lo = x->lo;
   ep->hi = x->hi;
@@ -125,6 +123,7 @@ static void set_block_ep(block_args *b, const onnxc_conv2d_params *q, i64 g,
   const tile_ep *e = conv_block_ep(q, g, m0, first, last, 1, &accumulate, &ep);
   b->accumulate = accumulate;
   b->row_bias = e ? e->row_bias : NULL;
+  b->col_bias = NULL;
   b->clamp = e ? e->clamp : 0;
   b->lo = q->clamp_lo;
   b->hi = q->clamp_hi;
@@ -135,7 +134,7 @@ static void set_block_ep(block_args *b, const onnxc_conv2d_params *q, i64 g,
 static void block_generic(const block_args *x) {
   i64 i, j, p, col;
   tile_ep ep_storage;
-  const tile_ep *ep = block_ep(x, 0, &ep_storage);
+  const tile_ep *ep = block_ep(x, 0, 0, &ep_storage);
   for (i = 0; i < x->m; ++i) {
     for (j = 0; j < x->nc; j += NR) {
       const float *panel = x->bp + (j / NR) * x->panel_stride;
@@ -312,7 +311,7 @@ ONNXC_AVX512 static void block_avx512(const block_args *x) {
         tile_ep ep;
         kernels[rows](x->kc, x->a + (ic + ir) * x->rsa, x->rsa, x->csa, panel,
                       x->c + (ic + ir) * x->rsc + j * x->csc, x->rsc, x->csc,
-                      nw, x->accumulate, block_ep(x, ic + ir, &ep));
+                      nw, x->accumulate, block_ep(x, ic + ir, j, &ep));
       }
     }
   }
@@ -348,12 +347,19 @@ ONNXC_AVX512 static void pack_im2col_rows_avx512(const float *const *src,
   }
 }
 
-/* Adds an 8 x 16 tile (row r = position r, column = channel) into Y at
- * c[channel * csc + r]: an in-register transpose, then one 8-float vector
- * per channel. Only the first `nch` channels are written. */
+/* Adds (or writes) a tile of up to 8 rows x 16 channels (row r =
+ * position r, column = channel; rows past `rows` are ignored) into Y at
+ * c[channel * csc + r]: an in-register transpose, then one vector of
+ * `rows` floats per channel (masked when rows < 8), the sum with Y clamped
+ * when `clamp` (the last K block of a fused Relu / Clip). Only the first
+ * `nch` channels are written. */
 ONNXC_AVX512 static void transpose_add_8x16(const __m512 *v, float *c, i64 csc,
-                                            i64 nch, int accumulate) {
+                                            i64 nch, int rows, int accumulate,
+                                            const tile_ep *clamp) {
   __m512 t[8], u[8];
+  const __mmask16 rmask = (__mmask16)((1u << rows) - 1u);
+  const __m512 vlo = _mm512_set1_ps(clamp ? clamp->lo : 0.0f);
+  const __m512 vhi = _mm512_set1_ps(clamp ? clamp->hi : 0.0f);
   int i;
   for (i = 0; i < 4; ++i) {
     t[2 * i] = _mm512_unpacklo_ps(v[2 * i], v[2 * i + 1]);
@@ -371,59 +377,75 @@ ONNXC_AVX512 static void transpose_add_8x16(const __m512 *v, float *c, i64 csc,
     __m512 w01 = _mm512_shuffle_f32x4(u[i], u[4 + i], 0x44);
     __m512 w23 = _mm512_shuffle_f32x4(u[i], u[4 + i], 0xEE);
     __m512 halves[2];
-    int h;
+    int h, k;
     halves[0] = _mm512_shuffle_f32x4(w01, w01, 0xD8);
     halves[1] = _mm512_shuffle_f32x4(w23, w23, 0xD8);
     for (h = 0; h < 2; ++h) {
-      i64 lo_ch = 8 * h + i, hi_ch = 8 * h + 4 + i;
-      __m256 lo = _mm512_castps512_ps256(halves[h]);
-      __m256 hi = _mm256_castpd_ps(
-          _mm512_extractf64x4_pd(_mm512_castps_pd(halves[h]), 1));
-      if (lo_ch < nch) {
-        float *p = c + lo_ch * csc;
-        _mm256_storeu_ps(p, accumulate ? _mm256_add_ps(_mm256_loadu_ps(p), lo)
-                                       : lo);
+      if (rows == MR) {
+        /* Channels 8h + i and 8h + 4 + i: the two halves of halves[h]. */
+        __m256 part[2];
+        part[0] = _mm512_castps512_ps256(halves[h]);
+        part[1] = _mm256_castpd_ps(
+            _mm512_extractf64x4_pd(_mm512_castps_pd(halves[h]), 1));
+        for (k = 0; k < 2; ++k) {
+          i64 ch = 8 * h + 4 * k + i;
+          float *p = c + ch * csc;
+          __m256 r = part[k];
+          if (ch >= nch)
+            continue;
+          if (accumulate)
+            r = _mm256_add_ps(_mm256_loadu_ps(p), r);
+          if (clamp)
+            r = _mm256_min_ps(_mm512_castps512_ps256(vhi),
+                              _mm256_max_ps(_mm512_castps512_ps256(vlo), r));
+          _mm256_storeu_ps(p, r);
+        }
+        continue;
       }
-      if (hi_ch < nch) {
-        float *p = c + hi_ch * csc;
-        _mm256_storeu_ps(p, accumulate ? _mm256_add_ps(_mm256_loadu_ps(p), hi)
-                                       : hi);
+      for (k = 0; k < 2; ++k) {
+        /* Fewer rows: channel 8h + 4k + i from lanes 8k .. 8k + 7 of
+         * halves[h], moved to lanes 0-7, masked. */
+        i64 ch = 8 * h + 4 * k + i;
+        __m512 r = k ? _mm512_shuffle_f32x4(halves[h], halves[h], 0xEE)
+                     : halves[h];
+        float *p = c + ch * csc;
+        if (ch >= nch)
+          continue;
+        if (accumulate)
+          r = _mm512_add_ps(r, _mm512_maskz_loadu_ps(rmask, p));
+        if (clamp)
+          r = _mm512_min_ps(vhi, _mm512_max_ps(vlo, r));
+        _mm512_mask_storeu_ps(p, rmask, r);
       }
     }
   }
 }
 
 /* Adds (or writes) a tile of `rows` positions x `nw` channels into Y at
- * c[ch * csc + r], with the epilogue `ep` (per-channel bias as col_bias). A
- * clamp needs the sum with Y first, so it goes through the scalar path
- * when accumulating. */
+ * c[ch * csc + r], with the epilogue `ep` (per-channel bias as col_bias,
+ * applied before the transpose; the clamp after the sum with Y, in it). */
 ONNXC_AVX512 ONNXC_INLINE static void store_tile_t(int rows, __m512 *lo, __m512 *hi,
                                       float *c, i64 csc, i64 nw, int accumulate,
                                       const tile_ep *ep) {
-  float tmp[MR][NR];
+  __m512 vl[MR], vh[MR];
+  const tile_ep *clamp = ep && ep->clamp ? ep : NULL;
   int r;
-  i64 ch;
   if (ep)
     tile_ep_apply(rows, lo, hi, nw, accumulate, ep);
-  if (rows == MR && !(ep && ep->clamp && accumulate)) {
-    if (ep && ep->clamp)
-      tile_clamp(rows, lo, hi, ep);
-    transpose_add_8x16(lo, c, csc, nw < 16 ? nw : 16, accumulate);
-    if (nw > 16)
-      transpose_add_8x16(hi, c + 16 * csc, csc, nw - 16, accumulate);
-    return;
+  /* Overwriting: clamp before the transpose (whole vectors, half the
+   * instructions); accumulating, after the sum with Y, in it. */
+  if (clamp && !accumulate) {
+    tile_clamp(rows, lo, hi, ep);
+    clamp = NULL;
   }
-  for (r = 0; r < rows; ++r) {
-    _mm512_storeu_ps(tmp[r], lo[r]);
-    _mm512_storeu_ps(tmp[r] + 16, hi[r]);
+  for (r = 0; r < MR; ++r) {
+    vl[r] = r < rows ? lo[r] : _mm512_setzero_ps();
+    vh[r] = r < rows ? hi[r] : _mm512_setzero_ps();
   }
-  for (ch = 0; ch < nw; ++ch)
-    for (r = 0; r < rows; ++r) {
-      float v = accumulate ? c[ch * csc + r] + tmp[r][ch] : tmp[r][ch];
-      if (ep && ep->clamp)
-        v = v < ep->lo ? ep->lo : v > ep->hi ? ep->hi : v;
-      c[ch * csc + r] = v;
-    }
+  transpose_add_8x16(vl, c, csc, nw < 16 ? nw : 16, rows, accumulate, clamp);
+  if (nw > 16)
+    transpose_add_8x16(vh, c + 16 * csc, csc, nw - 16, rows, accumulate,
+                       clamp);
 }
 
 /* ikernel_R: the convolution as an indirect GEMM. R output positions (rows)
@@ -474,6 +496,11 @@ static const ikernel_fn ikernels[MR + 1] = {0,         ikernel_1, ikernel_2,
                                             ikernel_6, ikernel_7, ikernel_8};
 
 #define MCP 128 /* output positions per block (their windows stay in L2) */
+/* Depth of an indirect-GEMM block: the whole K of a 3 x 3 convolution of
+ * 256 channels, so that each tile has one epilogue (a transposed store)
+ * instead of one per 256; its 2304 x 32 weight panel (288 KiB) stays in
+ * L2. 5-10% on ResNet's convolutions against KC. */
+#define KCI 2304
 
 /* The convolution over packed weights `wp` ([groups][panels][K][32],
  * runtime_abi.h) with Y laid out flat (ys[4] == 1, ys[3] == out_w).
@@ -486,19 +513,25 @@ ONNXC_AVX512 static void conv_igemm_avx512(const onnxc_conv2d_params *q,
   i64 kdim = q->in_channels * q->kernel_h * q->kernel_w;
   i64 panels = (q->out_channels + NR - 1) / NR;
   i64 npos = q->out_h * q->out_w;
+  i64 kcb = KCI;
   const float *xr[MCP];
   i64 n, g, pc, ic, j, ir, t;
   for (n = 0; n < q->batch; ++n)
     for (g = 0; g < q->groups; ++g) {
       const float *xg = x + n * xs[0] + g * xs[1];
       float *yg = y + n * ys[0] + g * ys[1];
-      for (pc = 0; pc < kdim; pc += KC) {
-        i64 kc = min64(KC, kdim - pc);
+      for (pc = 0; pc < kdim; pc += kcb) {
+        i64 kc = min64(kcb, kdim - pc);
         for (ic = 0; ic < npos; ic += MCP) {
           i64 mc = min64(MCP, npos - ic);
+          /* Position ic + t's window; (oh, ow) stepped, not divided. */
+          i64 oh = ic / q->out_w, ow = ic % q->out_w;
           for (t = 0; t < mc; ++t) {
-            i64 pos = ic + t, oh = pos / q->out_w, ow = pos % q->out_w;
             xr[t] = xg + oh * q->stride_h * xs[3] + ow * q->stride_w * xs[4];
+            if (++ow == q->out_w) {
+              ow = 0;
+              ++oh;
+            }
           }
           for (j = 0; j < panels; ++j) {
             const float *panel = wp + ((g * panels + j) * kdim + pc) * NR;
@@ -508,11 +541,15 @@ ONNXC_AVX512 static void conv_igemm_avx512(const onnxc_conv2d_params *q,
             const tile_ep *ep = conv_block_ep(q, g, j * NR, pc == 0,
                                               pc + kc == kdim, 0, &accumulate,
                                               &storage);
-            for (ir = 0; ir < mc; ir += MR) {
-              i64 rows = min64(MR, mc - ir);
+            /* Tiles of equal height (49 positions: 7 of 7, not 6 of 8
+             * and 1 of 1, whose one row costs a third of a full tile). */
+            for (ir = 0; ir < mc;) {
+              i64 left = mc - ir, tiles = (left + MR - 1) / MR;
+              i64 rows = (left + tiles - 1) / tiles;
               ikernels[rows](kc, xr + ir, koff + pc, panel,
                              yg + j * NR * ys[2] + ic + ir, ys[2], nw,
                              accumulate, ep);
+              ir += rows;
             }
           }
         }
@@ -520,67 +557,348 @@ ONNXC_AVX512 static void conv_igemm_avx512(const onnxc_conv2d_params *q,
     }
 }
 
-/* Depthwise 3 x 3 with unit-stride input rows and stride S (1 or 2) along
- * the row: the nine weights stay in registers, each 16 outputs take nine
- * (S = 1) or eighteen (S = 2, deinterleaved) loads and nine FMAs. */
-#define ONNXC_DEFINE_DW3X3(S)                                                  \
-  ONNXC_AVX512 static void dw3x3_s##S(                                         \
-      const float *xc, i64 xrow, i64 sh, i64 dh, i64 dw, const float *wc,      \
-      i64 wrow, i64 wcol, float *yc, i64 yrow, i64 out_h, i64 out_w,           \
-      const float *bias, const tile_ep *ep) {                                  \
-    const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14,  \
-                                          12, 10, 8, 6, 4, 2, 0);              \
-    __m512 wk[9];                                                              \
-    i64 oh, ow;                                                                \
-    int i;                                                                     \
-    (void)even;                                                                \
-    for (i = 0; i < 9; ++i)                                                    \
-      wk[i] = _mm512_set1_ps(wc[(i / 3) * wrow + (i % 3) * wcol]);             \
-    for (oh = 0; oh < out_h; ++oh) {                                           \
-      const float *r0 = xc + oh * sh * xrow;                                   \
-      const float *rows[3];                                                    \
-      float *yr = yc + oh * yrow;                                              \
-      rows[0] = r0;                                                            \
-      rows[1] = r0 + dh * xrow;                                                \
-      rows[2] = r0 + 2 * dh * xrow;                                            \
-      for (ow = 0; ow < out_w; ow += 16) {                                     \
-        i64 nw = min64(16, out_w - ow);                                        \
-        __mmask16 mask =                                                       \
-            nw == 16 ? (__mmask16)0xffff : (__mmask16)((1u << nw) - 1u);      \
-        i64 span = 2 * nw - 1;                                                 \
-        __mmask16 lo = span >= 16 ? (__mmask16)0xffff                          \
-                                  : (__mmask16)((1u << span) - 1u);            \
-        __mmask16 hi = span <= 16 ? (__mmask16)0                               \
-                                  : (__mmask16)((1u << (span - 16)) - 1u);     \
-        __m512 acc = bias ? _mm512_set1_ps(*bias)                              \
-                          : _mm512_maskz_loadu_ps(mask, yr + ow);              \
-        int a, b;                                                              \
-        (void)lo;                                                              \
-        (void)hi;                                                              \
-        for (a = 0; a < 3; ++a)                                                \
-          for (b = 0; b < 3; ++b) {                                            \
-            const float *src = rows[a] + ow * S + b * dw;                      \
-            __m512 v = S == 1 ? _mm512_maskz_loadu_ps(mask, src)               \
-                              : _mm512_permutex2var_ps(                        \
-                                    _mm512_maskz_loadu_ps(lo, src), even,      \
-                                    _mm512_maskz_loadu_ps(hi, src + 16));      \
-            acc = _mm512_fmadd_ps(wk[a * 3 + b], v, acc);                      \
-          }                                                                    \
-        if (ep)                                                                \
-          acc = _mm512_min_ps(_mm512_set1_ps(ep->hi),                          \
-                              _mm512_max_ps(_mm512_set1_ps(ep->lo), acc));     \
-        _mm512_mask_storeu_ps(yr + ow, mask, acc);                             \
-      }                                                                        \
-    }                                                                          \
-  }
+/* The lanes [0, n) of a vector, n clamped to [0, 16]. */
+static __mmask16 lanes_below(i64 n) {
+  return n >= 16 ? (__mmask16)0xffff
+         : n <= 0 ? (__mmask16)0
+                  : (__mmask16)((1u << n) - 1u);
+}
 
-ONNXC_DEFINE_DW3X3(1)
-ONNXC_DEFINE_DW3X3(2)
+/* Depthwise 3 x 3 of one channel with unit-stride input rows and stride S
+ * (1 or 2) along the row; the nine weights stay in registers.
+ *
+ * Blocks of 16 outputs with dilation 1 stream each input row: every
+ * vector is loaded once, and the taps shifted by one and two columns are
+ * lane shifts (valignd) of it and the next vector (S = 1), or, for S = 2,
+ * the even and odd lanes of a pair of vectors (vpermt2ps) and the even
+ * lanes shifted by one. Per 16 outputs: 3 (S = 1) or 6 (S = 2) loads, 6
+ * shuffles, 9 FMAs in three chains (one per row), instead of 9 or 18 loads
+ * that mostly straddle cache lines, in one chain of 9 FMAs. The loads are
+ * masked to the columns the windows read, so nothing past them is read
+ * (the last block of a row may have fewer than 16 outputs). Other
+ * dilations load each tap, masked. */
+/* The zero padding around an unpadded input (ONNXC_CONV_PADDED), for the
+ * depthwise strip kernels that read it in place: in_h x in_w, the window
+ * of output (0, 0) starting at row -pad_top, column -pad_left. */
+typedef struct dw_geom {
+  i64 pad_top, pad_left, in_h, in_w;
+} dw_geom;
+
+/* The lanes l of a 16-float load from column c with 0 <= c + l < n. */
+static __mmask16 cols_in(i64 c, i64 n) {
+  return (__mmask16)(lanes_below(n - c) & ~lanes_below(-c));
+}
+
+ONNXC_AVX512 ONNXC_INLINE static void dw3x3(
+    int S, const float *xc, i64 xrow, i64 sh, i64 dh, i64 dw, const float *wc,
+    i64 wrow, i64 wcol, float *yc, i64 yrow, i64 out_h, i64 out_w,
+    const dw_geom *gm, const float *bias, const tile_ep *ep) {
+  const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14,
+                                        12, 10, 8, 6, 4, 2, 0);
+  const __m512i odd = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15,
+                                       13, 11, 9, 7, 5, 3, 1);
+  const __m512 vbias = _mm512_set1_ps(bias ? *bias : 0.0f);
+  const __m512 vlo = _mm512_set1_ps(ep ? ep->lo : 0.0f);
+  const __m512 vhi = _mm512_set1_ps(ep ? ep->hi : 0.0f);
+  /* Columns of a row that the windows read. */
+  const i64 xw = (out_w - 1) * S + 2 * dw + 1;
+  __m512 wk[9];
+  i64 oh, ow;
+  int i;
+  for (i = 0; i < 9; ++i)
+    wk[i] = _mm512_set1_ps(wc[(i / 3) * wrow + (i % 3) * wcol]);
+  /* The strips below read the input in place around its padding when `gm`
+   * is given (rows outside it are zero taps, columns outside masked out
+   * of the loads); else every window is inside. */
+  const i64 pad_top = gm ? gm->pad_top : 0, pad_left = gm ? gm->pad_left : 0;
+  const i64 in_h = gm ? gm->in_h : (out_h - 1) * sh + 2 * dh + 1;
+  const i64 in_w = gm ? gm->in_w : xw;
+  if (S == 1 && sh == 1 && dh == 1 && dw == 1) {
+    /* Strips of 16 output columns, rows rolling down each strip: every
+     * input row of the strip is loaded and shifted once, for the three
+     * output rows that read it (instead of three times), and the strip's
+     * rows are in L1 (the input is a plane or at most a few rows wide).
+     * tap[a][b]: row a of the window, shifted by b columns. */
+    for (ow = 0; ow < out_w; ow += 16) {
+      const __mmask16 mask = lanes_below(out_w - ow);
+      const i64 c = ow - pad_left;
+      const __mmask16 m0 = cols_in(c, in_w), m1 = cols_in(c + 16, in_w);
+      /* No address formed for a load without lanes. */
+      const i64 off0 = m0 ? c : 0, off1 = m1 ? c + 16 : 0;
+      __m512 tap[3][3];
+      i64 r;
+      int a, b;
+      for (a = 0; a < 3; ++a)
+        for (b = 0; b < 3; ++b)
+          tap[a][b] = _mm512_setzero_ps();
+      for (r = 0; r < out_h + 2; ++r) {
+        i64 ir = r - pad_top;
+        int in = ir >= 0 && ir < in_h;
+        const float *row = xc + (in ? ir : 0) * xrow;
+        __m512 v = _mm512_maskz_loadu_ps(in ? m0 : 0, row + off0);
+        __m512 next = _mm512_maskz_loadu_ps(in ? m1 : 0, row + off1);
+        __m512 acc;
+        float *yr;
+        tap[0][0] = tap[1][0];
+        tap[0][1] = tap[1][1];
+        tap[0][2] = tap[1][2];
+        tap[1][0] = tap[2][0];
+        tap[1][1] = tap[2][1];
+        tap[1][2] = tap[2][2];
+        tap[2][0] = v;
+        tap[2][1] = _mm512_castsi512_ps(_mm512_alignr_epi32(
+            _mm512_castps_si512(next), _mm512_castps_si512(v), 1));
+        tap[2][2] = _mm512_castsi512_ps(_mm512_alignr_epi32(
+            _mm512_castps_si512(next), _mm512_castps_si512(v), 2));
+        if (r < 2)
+          continue;
+        /* Output row r - 2 reads input rows r - 2, r - 1, r. */
+        yr = yc + (r - 2) * yrow + ow;
+        {
+          __m512 p0 = bias ? vbias : _mm512_maskz_loadu_ps(mask, yr);
+          __m512 p1 = _mm512_mul_ps(wk[3], tap[1][0]);
+          __m512 p2 = _mm512_mul_ps(wk[6], tap[2][0]);
+          p0 = _mm512_fmadd_ps(wk[0], tap[0][0], p0);
+          p0 = _mm512_fmadd_ps(wk[1], tap[0][1], p0);
+          p1 = _mm512_fmadd_ps(wk[4], tap[1][1], p1);
+          p2 = _mm512_fmadd_ps(wk[7], tap[2][1], p2);
+          p0 = _mm512_fmadd_ps(wk[2], tap[0][2], p0);
+          p1 = _mm512_fmadd_ps(wk[5], tap[1][2], p1);
+          p2 = _mm512_fmadd_ps(wk[8], tap[2][2], p2);
+          acc = _mm512_add_ps(_mm512_add_ps(p0, p1), p2);
+        }
+        if (ep)
+          acc = _mm512_min_ps(vhi, _mm512_max_ps(vlo, acc));
+        _mm512_mask_storeu_ps(yr, mask, acc);
+      }
+    }
+    return;
+  }
+  if (S == 2 && sh == 2 && dh == 1 && dw == 1) {
+    /* The same for stride 2: rows 2 oh, 2 oh + 1, 2 oh + 2 of the input,
+     * the last shared with the next output row. A row's taps: its even
+     * columns, its odd ones, and the even ones shifted by one. */
+    for (ow = 0; ow < out_w; ow += 16) {
+      const i64 c = 2 * ow - pad_left;
+      const __mmask16 mask = lanes_below(out_w - ow);
+      const __mmask16 ma = cols_in(c, in_w), mb = cols_in(c + 16, in_w);
+      const __mmask16 mc = (__mmask16)(cols_in(c + 32, in_w) & 1u);
+      const i64 offa = ma ? c : 0, offb = mb ? c + 16 : 0, offc = mc ? c + 32 : 0;
+      __m512 tap[3][3];
+      int a;
+      /* The taps of input row IR (zeros outside the input). */
+#define ONNXC_DW_TAPS2(T, IR)                                                  \
+  do {                                                                         \
+    i64 ir_ = (IR);                                                            \
+    int in_ = ir_ >= 0 && ir_ < in_h;                                          \
+    const float *r_ = xc + (in_ ? ir_ : 0) * xrow;                             \
+    __m512 v0_ = _mm512_maskz_loadu_ps(in_ ? ma : 0, r_ + offa);               \
+    __m512 v1_ = _mm512_maskz_loadu_ps(in_ ? mb : 0, r_ + offb);               \
+    __m512 n0_ = _mm512_maskz_loadu_ps(in_ ? mc : 0, r_ + offc);               \
+    (T)[0] = _mm512_permutex2var_ps(v0_, even, v1_);                           \
+    (T)[1] = _mm512_permutex2var_ps(v0_, odd, v1_);                            \
+    (T)[2] = _mm512_castsi512_ps(_mm512_alignr_epi32(                          \
+        _mm512_castps_si512(n0_), _mm512_castps_si512((T)[0]), 1));            \
+  } while (0)
+      ONNXC_DW_TAPS2(tap[0], -pad_top);
+      for (oh = 0; oh < out_h; ++oh) {
+        float *yr = yc + oh * yrow + ow;
+        __m512 p0, p1, p2, acc;
+        ONNXC_DW_TAPS2(tap[1], 2 * oh + 1 - pad_top);
+        ONNXC_DW_TAPS2(tap[2], 2 * oh + 2 - pad_top);
+        p0 = bias ? vbias : _mm512_maskz_loadu_ps(mask, yr);
+        p1 = _mm512_mul_ps(wk[3], tap[1][0]);
+        p2 = _mm512_mul_ps(wk[6], tap[2][0]);
+        p0 = _mm512_fmadd_ps(wk[0], tap[0][0], p0);
+        p0 = _mm512_fmadd_ps(wk[1], tap[0][1], p0);
+        p1 = _mm512_fmadd_ps(wk[4], tap[1][1], p1);
+        p2 = _mm512_fmadd_ps(wk[7], tap[2][1], p2);
+        p0 = _mm512_fmadd_ps(wk[2], tap[0][2], p0);
+        p1 = _mm512_fmadd_ps(wk[5], tap[1][2], p1);
+        p2 = _mm512_fmadd_ps(wk[8], tap[2][2], p2);
+        acc = _mm512_add_ps(_mm512_add_ps(p0, p1), p2);
+        if (ep)
+          acc = _mm512_min_ps(vhi, _mm512_max_ps(vlo, acc));
+        _mm512_mask_storeu_ps(yr, mask, acc);
+        for (a = 0; a < 3; ++a)
+          tap[0][a] = tap[2][a];
+      }
+#undef ONNXC_DW_TAPS2
+    }
+    return;
+  }
+  for (oh = 0; oh < out_h; ++oh) {
+    const float *r0 = xc + oh * sh * xrow;
+    const float *rows[3];
+    float *yr = yc + oh * yrow;
+    int a, b;
+    rows[0] = r0;
+    rows[1] = r0 + dh * xrow;
+    rows[2] = r0 + 2 * dh * xrow;
+    ow = 0;
+    if (dw == 1) {
+      /* cur[a]: the vector at the block's first column (S = 1); v0, v1
+       * and ev: the block's 32 columns and their even lanes (S = 2). */
+      __m512 cur[3], v0[3], v1[3], ev[3];
+      for (a = 0; a < 3; ++a) {
+        cur[a] = v0[a] = _mm512_maskz_loadu_ps(lanes_below(xw), rows[a]);
+        v1[a] = ev[a] = v0[a];
+        if (S == 2) {
+          v1[a] = _mm512_maskz_loadu_ps(lanes_below(xw - 16), rows[a] + 16);
+          ev[a] = _mm512_permutex2var_ps(v0[a], even, v1[a]);
+        }
+      }
+      for (; ow < out_w; ow += 16) {
+        __mmask16 mask = lanes_below(out_w - ow);
+        __m512 part[3], acc;
+        for (a = 0; a < 3; ++a) {
+          __m512 t0, t1, t2;
+          if (S == 1) {
+            __m512 next = _mm512_maskz_loadu_ps(lanes_below(xw - ow - 16),
+                                                rows[a] + ow + 16);
+            t0 = cur[a];
+            t1 = _mm512_castsi512_ps(_mm512_alignr_epi32(
+                _mm512_castps_si512(next), _mm512_castps_si512(cur[a]), 1));
+            t2 = _mm512_castsi512_ps(_mm512_alignr_epi32(
+                _mm512_castps_si512(next), _mm512_castps_si512(cur[a]), 2));
+            cur[a] = next;
+          } else {
+            const float *nx = rows[a] + 2 * ow + 32;
+            __m512 n0 = _mm512_maskz_loadu_ps(lanes_below(xw - 2 * ow - 32), nx);
+            __m512 n1 =
+                _mm512_maskz_loadu_ps(lanes_below(xw - 2 * ow - 48), nx + 16);
+            __m512 en = _mm512_permutex2var_ps(n0, even, n1);
+            t0 = ev[a];
+            t1 = _mm512_permutex2var_ps(v0[a], odd, v1[a]);
+            t2 = _mm512_castsi512_ps(_mm512_alignr_epi32(
+                _mm512_castps_si512(en), _mm512_castps_si512(ev[a]), 1));
+            v0[a] = n0;
+            v1[a] = n1;
+            ev[a] = en;
+          }
+          part[a] = a > 0  ? _mm512_setzero_ps()
+                    : bias ? vbias
+                           : _mm512_maskz_loadu_ps(mask, yr + ow);
+          part[a] = _mm512_fmadd_ps(wk[a * 3], t0, part[a]);
+          part[a] = _mm512_fmadd_ps(wk[a * 3 + 1], t1, part[a]);
+          part[a] = _mm512_fmadd_ps(wk[a * 3 + 2], t2, part[a]);
+        }
+        acc = _mm512_add_ps(_mm512_add_ps(part[0], part[1]), part[2]);
+        if (ep)
+          acc = _mm512_min_ps(vhi, _mm512_max_ps(vlo, acc));
+        _mm512_mask_storeu_ps(yr + ow, mask, acc);
+      }
+    }
+    for (; ow < out_w; ow += 16) {
+      i64 nw = min64(16, out_w - ow);
+      __mmask16 mask = lanes_below(nw);
+      /* S = 2 reads columns 0 .. 2 * nw - 2 of the window. */
+      __mmask16 lo = lanes_below(2 * nw - 1), hi = lanes_below(2 * nw - 17);
+      __m512 acc = bias ? vbias : _mm512_maskz_loadu_ps(mask, yr + ow);
+      for (a = 0; a < 3; ++a)
+        for (b = 0; b < 3; ++b) {
+          const float *src = rows[a] + ow * S + b * dw;
+          __m512 v = S == 1 ? _mm512_maskz_loadu_ps(mask, src)
+                            : _mm512_permutex2var_ps(
+                                  _mm512_maskz_loadu_ps(lo, src), even,
+                                  _mm512_maskz_loadu_ps(hi, src + 16));
+          acc = _mm512_fmadd_ps(wk[a * 3 + b], v, acc);
+        }
+      if (ep)
+        acc = _mm512_min_ps(vhi, _mm512_max_ps(vlo, acc));
+      _mm512_mask_storeu_ps(yr + ow, mask, acc);
+    }
+  }
+}
+
+ONNXC_AVX512 static void dw3x3_s1(const float *xc, i64 xrow, i64 sh, i64 dh,
+                                  i64 dw, const float *wc, i64 wrow, i64 wcol,
+                                  float *yc, i64 yrow, i64 out_h, i64 out_w,
+                                  const dw_geom *gm, const float *bias,
+                                  const tile_ep *ep) {
+  dw3x3(1, xc, xrow, sh, dh, dw, wc, wrow, wcol, yc, yrow, out_h, out_w, gm,
+        bias, ep);
+}
+
+ONNXC_AVX512 static void dw3x3_s2(const float *xc, i64 xrow, i64 sh, i64 dh,
+                                  i64 dw, const float *wc, i64 wrow, i64 wcol,
+                                  float *yc, i64 yrow, i64 out_h, i64 out_w,
+                                  const dw_geom *gm, const float *bias,
+                                  const tile_ep *ep) {
+  dw3x3(2, xc, xrow, sh, dh, dw, wc, wrow, wcol, yc, yrow, out_h, out_w, gm,
+        bias, ep);
+}
+
+/* A 64-byte aligned buffer (below, with the packing). */
+static float *alloc_panels(i64 floats, void **raw);
+static float *alloc_scratch(i64 floats, void **raw);
+static void free_scratch(void *raw);
+
+/* dst[0, n) = src[0, n): 16 floats a step, the tail masked (rows of a
+ * depthwise plane are short: a memcpy call would cost more). */
+ONNXC_AVX512 static void copy_row_avx512(float *dst, const float *src, i64 n) {
+  i64 i;
+  for (i = 0; i + 16 <= n; i += 16)
+    _mm512_storeu_ps(dst + i, _mm512_loadu_ps(src + i));
+  if (i < n) {
+    __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
+    _mm512_mask_storeu_ps(dst + i, m, _mm512_maskz_loadu_ps(m, src + i));
+  }
+}
+
+/* A row of a padded input: dst[0, wp) is src[c - lo] for c in [lo, hi),
+ * else 0: the zeros on either side (a few floats), then whole vectors and
+ * a masked tail, no libc call (rows are short: 7 to 230 floats in the
+ * CNNs of the bench). */
+ONNXC_AVX512 static void pad_row_avx512(float *dst, i64 wp, i64 lo, i64 hi,
+                                        const float *src) {
+  i64 i, n = hi - lo;
+  for (i = 0; i < lo; ++i)
+    dst[i] = 0.0f;
+  dst += lo;
+  for (i = 0; i + 16 <= n; i += 16)
+    _mm512_storeu_ps(dst + i, _mm512_loadu_ps(src + i));
+  if (i < n) {
+    __mmask16 m = lanes_below(n - i);
+    _mm512_mask_storeu_ps(dst + i, m, _mm512_maskz_loadu_ps(m, src + i));
+  }
+  for (i = n; i < wp - lo; ++i)
+    dst[i] = 0.0f;
+}
+
+/* Rows [from, to) of a depthwise plane (see depthwise_avx512): columns
+ * [c0, c1) from input row r - pad_top, column c - pad_left, of channel
+ * `xc`; the rest of the plane stays zero. */
+ONNXC_AVX512 static void fill_plane(const onnxc_conv2d_params *q,
+                                    const float *xc, float *plane, i64 wp,
+                                    i64 c0, i64 c1, i64 from, i64 to) {
+  const i64 *xs = q->x_strides;
+  i64 r, col;
+  for (r = from; r < to; ++r) {
+    const float *src =
+        xc + (r - q->pad_top) * xs[3] + (c0 - q->pad_left) * xs[4];
+    float *dst = plane + r * wp + c0;
+    if (xs[4] == 1)
+      copy_row_avx512(dst, src, c1 - c0);
+    else
+      for (col = 0; col < c1 - c0; ++col)
+        dst[col] = src[col * xs[4]];
+  }
+}
 
 /* One input channel per group (depthwise): each output row is a sum of
  * KH * KW shifted input rows times a scalar, 16 outputs per vector. Stride
  * 1 loads the shifted row, stride 2 deinterleaves two loads, other strides
- * gather. Y holds the bias; its rows have unit stride (the caller checks). */
+ * gather. Y holds the bias; its rows have unit stride (the caller checks).
+ * ONNXC_CONV_PADDED: the 3 x 3 strip kernels of dw3x3 read the input in
+ * place, masking the padding out of their loads. Otherwise (y over x:
+ * ONNXC_CONV_IN_PLACE; other kernels) each input channel is first copied
+ * into a zeroed scratch plane of exactly the rows and columns its windows
+ * read (the padding is zeroed once per call; each channel rewrites only
+ * the part that comes from the input), whole before any of its outputs
+ * is written; the plane stays in L1 / L2, and the kernels see no border.
+ * Either costs less than a padded copy of the whole tensor through
+ * memory. */
 ONNXC_AVX512 static void depthwise_avx512(const onnxc_conv2d_params *q,
                                           const float *x, const float *w,
                                           float *y) {
@@ -589,15 +907,59 @@ ONNXC_AVX512 static void depthwise_avx512(const onnxc_conv2d_params *q,
                                         12, 10, 8, 6, 4, 2, 0);
   __m512i lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4,
                                    3, 2, 1, 0);
-  __m512i gather_idx =
-      _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int)(q->stride_w * xs[4])));
+  __m512i gather_idx;
+  int padded = (q->flags & ONNXC_CONV_PADDED) != 0;
+  /* The padded plane: hp x wp; columns [c0, c1) of its rows [r0, r1)
+   * come from the input (row r - pad_top, column c - pad_left). */
+  i64 hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
+  i64 wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
+  i64 c0 = 0, c1 = 0, r0 = 0, r1 = 0, xrow = xs[3], xcol = xs[4];
+  float *plane = NULL;
+  void *raw = NULL;
   i64 n, g, m, oh, ow, kh, kw;
-  int fast3x3 = q->kernel_h == 3 && q->kernel_w == 3 && xs[4] == 1 &&
-                (q->stride_w == 1 || q->stride_w == 2);
+  int fast3x3;
+  /* A 3 x 3 with unit dilation and equal strides 1 or 2: the strip
+   * kernels read the input in place around the padding (no plane). Not
+   * when y is x, except with one strip (out_w <= 16) of stride 1: output
+   * row oh is stored after input row oh + 2 - pad_top is loaded, and no
+   * later step loads a row it overwrote when pad_top < 3. */
+  int direct = padded && q->kernel_h == 3 && q->kernel_w == 3 &&
+               xs[4] == 1 && q->dilation_h == 1 && q->dilation_w == 1 &&
+               q->stride_h == q->stride_w &&
+               (q->stride_w == 1 || q->stride_w == 2) &&
+               (!(q->flags & ONNXC_CONV_IN_PLACE) ||
+                (q->stride_w == 1 && q->out_w <= 16 && q->pad_top < 3));
+  dw_geom geom;
+  geom.pad_top = q->pad_top;
+  geom.pad_left = q->pad_left;
+  geom.in_h = q->in_h;
+  geom.in_w = q->in_w;
+  if (padded && !direct) {
+    c0 = q->pad_left < 0 ? 0 : min64(q->pad_left, wp);
+    c1 = min64(q->pad_left + q->in_w, wp);
+    c1 = c1 < c0 ? c0 : c1;
+    r0 = q->pad_top < 0 ? 0 : min64(q->pad_top, hp);
+    r1 = min64(q->pad_top + q->in_h, hp);
+    r1 = r1 < r0 ? r0 : r1;
+    plane = alloc_scratch(hp * wp, &raw);
+    memset(plane, 0, (size_t)(hp * wp) * sizeof(float));
+    xrow = wp;
+    xcol = 1;
+  }
+  fast3x3 = q->kernel_h == 3 && q->kernel_w == 3 && xcol == 1 &&
+            (q->stride_w == 1 || q->stride_w == 2);
+  gather_idx =
+      _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int)(q->stride_w * xcol)));
   for (n = 0; n < q->batch; ++n)
-    for (g = 0; g < q->groups; ++g)
+    for (g = 0; g < q->groups; ++g) {
+      const float *xc = x + n * xs[0] + g * xs[1];
+      /* The whole channel before any of its outputs: y may be x itself
+       * (ONNXC_CONV_IN_PLACE). */
+      if (plane && c1 > c0)
+        fill_plane(q, xc, plane, wp, c0, c1, r0, r1);
+      if (plane)
+        xc = plane;
       for (m = 0; m < q->out_channels; ++m) {
-        const float *xc = x + n * xs[0] + g * xs[1];
         const float *wc = w + g * ws[0] + m * ws[1];
         float *yc = y + n * ys[0] + g * ys[1] + m * ys[2];
         /* The fused bias (written, not added) and clamp. */
@@ -614,8 +976,9 @@ ONNXC_AVX512 static void depthwise_avx512(const onnxc_conv2d_params *q,
         }
         if (fast3x3) {
           (q->stride_w == 1 ? dw3x3_s1 : dw3x3_s2)(
-              xc, xs[3], q->stride_h, q->dilation_h, q->dilation_w, wc, ws[3],
-              ws[4], yc, ys[3], q->out_h, q->out_w, bias, ep);
+              xc, xrow, q->stride_h, q->dilation_h, q->dilation_w, wc, ws[3],
+              ws[4], yc, ys[3], q->out_h, q->out_w, direct ? &geom : NULL,
+              bias, ep);
           continue;
         }
         for (oh = 0; oh < q->out_h; ++oh) {
@@ -633,15 +996,15 @@ ONNXC_AVX512 static void depthwise_avx512(const onnxc_conv2d_params *q,
             __m512 acc = bias ? _mm512_set1_ps(*bias)
                               : _mm512_maskz_loadu_ps(mask, yrow + ow);
             for (kh = 0; kh < q->kernel_h; ++kh) {
-              const float *xrow =
-                  xc + (oh * q->stride_h + kh * q->dilation_h) * xs[3];
+              const float *row =
+                  xc + (oh * q->stride_h + kh * q->dilation_h) * xrow;
               for (kw = 0; kw < q->kernel_w; ++kw) {
                 const float *src =
-                    xrow + (ow * q->stride_w + kw * q->dilation_w) * xs[4];
+                    row + (ow * q->stride_w + kw * q->dilation_w) * xcol;
                 __m512 v;
-                if (q->stride_w == 1 && xs[4] == 1) {
+                if (q->stride_w == 1 && xcol == 1) {
                   v = _mm512_maskz_loadu_ps(mask, src);
-                } else if (q->stride_w == 2 && xs[4] == 1) {
+                } else if (q->stride_w == 2 && xcol == 1) {
                   v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(lo, src),
                                              even,
                                              _mm512_maskz_loadu_ps(hi, src + 16));
@@ -660,7 +1023,10 @@ ONNXC_AVX512 static void depthwise_avx512(const onnxc_conv2d_params *q,
           }
         }
       }
+    }
+  free_scratch(raw);
 }
+
 
 /* pack_b for unit column stride: two (masked) vector copies per row of a
  * panel instead of a memcpy call for 32 floats. */
@@ -755,6 +1121,26 @@ static void pack_b(const float *b, i64 rsb, i64 csb, i64 kc, i64 nc,
   }
 }
 
+/* A convolution's scratch (padded input, padded plane, packed input
+ * panels): 64-byte aligned, from the models' allocator (alloc.c), which
+ * keeps a large freed block for the next call of the same size instead of
+ * letting glibc unmap it and the next call fault it in again. Released
+ * with free_scratch(*raw). */
+static float *alloc_scratch(i64 floats, void **raw) {
+  uintptr_t p;
+  *raw = _mlir_memref_to_llvm_alloc((size_t)floats * sizeof(float) + 64);
+  if (!*raw)
+    onnxc_rt_fail(ONNXC_ERROR_OUT_OF_MEMORY,
+                  "out of memory for a convolution's scratch buffer");
+  p = ((uintptr_t)*raw + 63u) & ~(uintptr_t)63u;
+  return (float *)p;
+}
+
+static void free_scratch(void *raw) {
+  if (raw)
+    _mlir_memref_to_llvm_free(raw);
+}
+
 static float *alloc_panels(i64 floats, void **raw) {
   uintptr_t p;
   *raw = malloc((size_t)floats * sizeof(float) + 64);
@@ -765,30 +1151,61 @@ static float *alloc_panels(i64 floats, void **raw) {
   return (float *)p;
 }
 
-static void zero_c(i64 m, i64 n, float *c, i64 rsc, i64 csc) {
+/* C = the epilogue alone (an empty K): the bias or zeros, or C itself
+ * when accumulating, then the clamp. */
+static void fill_c(i64 m, i64 n, float *c, i64 rsc, i64 csc, int accumulate,
+                   const tile_ep *ep) {
   i64 i, j;
   for (i = 0; i < m; ++i)
-    for (j = 0; j < n; ++j)
-      c[i * rsc + j * csc] = 0.0f;
+    for (j = 0; j < n; ++j) {
+      float *dst = c + i * rsc + j * csc;
+      *dst = apply_ep(0.0f, *dst, accumulate, ep, i, j);
+    }
 }
 
-void onnxc_rt_sgemm(int64_t m, int64_t n, int64_t k, const float *a,
-                    int64_t rsa, int64_t csa, const float *b, int64_t rsb,
-                    int64_t csb, float *c, int64_t rsc, int64_t csc,
-                    int32_t flags) {
+/* The tile_ep of onnxc_rt_sgemm_ep's flags and operands, or NULL. */
+static const tile_ep *sgemm_ep(int32_t flags, const float *bias, float lo,
+                               float hi, tile_ep *ep) {
+  if (!(flags & (ONNXC_SGEMM_BIAS_ROW | ONNXC_SGEMM_BIAS_COL |
+                 ONNXC_SGEMM_CLAMP)))
+    return NULL;
+  ep->row_bias = (flags & ONNXC_SGEMM_BIAS_ROW) ? bias : NULL;
+  ep->col_bias = (flags & ONNXC_SGEMM_BIAS_COL) ? bias : NULL;
+  ep->clamp = (flags & ONNXC_SGEMM_CLAMP) != 0;
+  ep->lo = lo;
+  ep->hi = hi;
+  return ep;
+}
+
+/* onnxc_rt_sgemm_ep on this thread (parallel.c splits the calls). */
+void onnxc_rt_sgemm_ep_serial(int64_t m, int64_t n, int64_t k, const float *a,
+                              int64_t rsa, int64_t csa, const float *b,
+                              int64_t rsb, int64_t csb, float *c, int64_t rsc,
+                              int64_t csc, int32_t flags, const float *bias,
+                              float lo, float hi) {
   block_fn block = select_block();
   int packed = (flags & ONNXC_SGEMM_B_PACKED) != 0;
-  int accumulate = (flags & ONNXC_SGEMM_ACCUMULATE) != 0;
+  /* A bias replaces C's contents. */
+  int accumulate = (flags & ONNXC_SGEMM_ACCUMULATE) &&
+                   !(flags & (ONNXC_SGEMM_BIAS_ROW | ONNXC_SGEMM_BIAS_COL));
+  tile_ep ep_storage;
+  const tile_ep *ep = sgemm_ep(flags, bias, lo, hi, &ep_storage);
   void *raw = NULL;
   float *buf = NULL;
   i64 jc, pc;
   if (m <= 0 || n <= 0)
     return;
   if (k <= 0) {
-    if (!accumulate)
-      zero_c(m, n, c, rsc, csc);
+    fill_c(m, n, c, rsc, csc, accumulate, ep);
     return;
   }
+#ifdef ONNXC_GEMM_X86
+  /* Few rows or columns: gemv.c. */
+  if (use_avx512() &&
+      onnxc_rt_sgemm_small(m, n, k, a, rsa, csa, b, rsb, csb, packed, c, rsc,
+                           csc, accumulate, ep))
+    return;
+#endif
   if (!packed)
     buf = alloc_panels(KC * min64(NC, (n + NR - 1) / NR * NR), &raw);
   for (jc = 0; jc < n; jc += NC) {
@@ -813,14 +1230,47 @@ void onnxc_rt_sgemm(int64_t m, int64_t n, int64_t k, const float *a,
       x.c = c + jc * csc;
       x.rsc = rsc;
       x.csc = csc;
+      /* The bias with the first K block, the clamp with the last. */
       x.accumulate = accumulate || pc > 0;
-      x.row_bias = NULL;
-      x.clamp = 0;
-      x.lo = x.hi = 0.0f;
+      x.row_bias = ep && pc == 0 ? ep->row_bias : NULL;
+      x.col_bias = ep && pc == 0 && ep->col_bias ? ep->col_bias + jc : NULL;
+      x.clamp = ep && ep->clamp && pc + x.kc == k;
+      x.lo = lo;
+      x.hi = hi;
       block(&x);
     }
   }
   free(raw);
+}
+
+void onnxc_rt_sgemm(int64_t m, int64_t n, int64_t k, const float *a,
+                    int64_t rsa, int64_t csa, const float *b, int64_t rsb,
+                    int64_t csb, float *c, int64_t rsc, int64_t csc,
+                    int32_t flags) {
+  onnxc_rt_sgemm_ep(m, n, k, a, rsa, csa, b, rsb, csb, c, rsc, csc,
+                    flags & (ONNXC_SGEMM_ACCUMULATE | ONNXC_SGEMM_B_PACKED),
+                    NULL, 0.0f, 0.0f);
+}
+
+/* onnxc_rt_sgemm_batched_ep on this thread (parallel.c splits). */
+void onnxc_rt_sgemm_batched_ep_serial(
+    int64_t batch, int64_t m, int64_t n, int64_t k, const float *a,
+    int64_t sba, int64_t rsa, int64_t csa, const float *b, int64_t sbb,
+    int64_t rsb, int64_t csb, float *c, int64_t sbc, int64_t rsc, int64_t csc,
+    int32_t flags, const float *bias, float lo, float hi) {
+  i64 i;
+  /* A batch over rows of A and C against one B is one taller product
+   * (unless a bias per row has to start again with every product). */
+  if (batch > 1 && sbb == 0 && sba == m * rsa && sbc == m * rsc &&
+      !(flags & ONNXC_SGEMM_BIAS_ROW)) {
+    onnxc_rt_sgemm_ep_serial(batch * m, n, k, a, rsa, csa, b, rsb, csb, c,
+                             rsc, csc, flags, bias, lo, hi);
+    return;
+  }
+  for (i = 0; i < batch; ++i)
+    onnxc_rt_sgemm_ep_serial(m, n, k, a + i * sba, rsa, csa, b + i * sbb,
+                             rsb, csb, c + i * sbc, rsc, csc, flags, bias, lo,
+                             hi);
 }
 
 void onnxc_rt_sgemm_batched(int64_t batch, int64_t m, int64_t n, int64_t k,
@@ -828,16 +1278,10 @@ void onnxc_rt_sgemm_batched(int64_t batch, int64_t m, int64_t n, int64_t k,
                             int64_t csa, const float *b, int64_t sbb,
                             int64_t rsb, int64_t csb, float *c, int64_t sbc,
                             int64_t rsc, int64_t csc, int32_t flags) {
-  i64 i;
-  /* A batch over rows of A and C against one B is one taller product. */
-  if (batch > 1 && sbb == 0 && sba == m * rsa && sbc == m * rsc) {
-    onnxc_rt_sgemm(batch * m, n, k, a, rsa, csa, b, rsb, csb, c, rsc, csc,
-                   flags);
-    return;
-  }
-  for (i = 0; i < batch; ++i)
-    onnxc_rt_sgemm(m, n, k, a + i * sba, rsa, csa, b + i * sbb, rsb, csb,
-                   c + i * sbc, rsc, csc, flags);
+  onnxc_rt_sgemm_batched_ep(
+      batch, m, n, k, a, sba, rsa, csa, b, sbb, rsb, csb, c, sbc, rsc, csc,
+      flags & (ONNXC_SGEMM_ACCUMULATE | ONNXC_SGEMM_B_PACKED), NULL, 0.0f,
+      0.0f);
 }
 
 /* ---- Convolution ------------------------------------------------------ */
@@ -894,7 +1338,7 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
   i64 panels = (q->out_channels + NR - 1) / NR;
   block_fn block = select_block();
   void *raw;
-  float *buf = alloc_panels(KC * min64(NC, (npos + NR - 1) / NR * NR), &raw);
+  float *buf = alloc_scratch(KC * min64(NC, (npos + NR - 1) / NR * NR), &raw);
   i64 n, g, jc, pc, j;
   for (n = 0; n < q->batch; ++n)
     for (g = 0; g < q->groups; ++g) {
@@ -924,7 +1368,7 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
         }
       }
     }
-  free(raw);
+  free_scratch(raw);
 }
 
 /* Packed weights back to W[g, m, ci, kh, kw] (contiguous), for the paths
@@ -944,15 +1388,129 @@ static void unpack_conv_weights(const onnxc_conv2d_params *q, const float *wp,
 static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
                           const float *w, float *y);
 
-void onnxc_rt_sconv2d(const onnxc_conv2d_params *q, const float *x,
-                      const float *w, float *y) {
+/* Whether depthwise_avx512 takes this convolution: one input channel per
+ * group, unit-stride output rows, and the column offsets of its gathers
+ * (strides other than 1 and 2, or strided input rows; the padded plane
+ * has unit stride) in int32. */
+static int depthwise_direct(const onnxc_conv2d_params *q) {
+  i64 xcol = (q->flags & ONNXC_CONV_PADDED) ? 1
+             : q->x_strides[4] < 0          ? -q->x_strides[4]
+                                            : q->x_strides[4];
+  return q->in_channels == 1 && q->y_strides[4] == 1 && use_avx512() &&
+         q->stride_w <= INT32_MAX / 16 &&
+         (xcol == 0 || q->stride_w * 16 <= INT32_MAX / xcol);
+}
+
+/* The input of an ONNXC_CONV_PADDED call with its padding materialized,
+ * for the paths that read a padded input: exactly the rows and columns the
+ * windows reach, contiguous per channel ([batch][groups][in_channels][hp]
+ * [wp]), each row a copy of the input's columns and zeros around them.
+ * `p` becomes the parameters for it (flag cleared, new strides); the
+ * caller releases `*raw` with free_scratch. */
+static const float *pad_input(const onnxc_conv2d_params *q, const float *x,
+                              onnxc_conv2d_params *p, void **raw) {
+  const i64 *xs = q->x_strides;
+  i64 hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
+  i64 wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
+  /* Columns [lo, hi) of a padded row come from the input, from column
+   * lo - pad_left on; the rest are zeros. */
+  i64 lo = q->pad_left < 0 ? 0 : min64(q->pad_left, wp);
+  i64 hi = q->pad_left + q->in_w;
+  i64 n, g, c, r;
+  float *buf;
+  hi = hi < lo ? lo : min64(hi, wp);
+  buf = alloc_scratch(q->batch * q->groups * q->in_channels * hp * wp, raw);
+  for (n = 0; n < q->batch; ++n)
+    for (g = 0; g < q->groups; ++g)
+      for (c = 0; c < q->in_channels; ++c) {
+        const float *src = x + n * xs[0] + g * xs[1] + c * xs[2];
+        float *dst = buf + ((n * q->groups + g) * q->in_channels + c) * hp * wp;
+        for (r = 0; r < hp; ++r, dst += wp) {
+          i64 ih = r - q->pad_top, col;
+          const float *row;
+          if (ih < 0 || ih >= q->in_h || hi == lo) {
+            memset(dst, 0, (size_t)wp * sizeof(float));
+            continue;
+          }
+          row = src + ih * xs[3] + (lo - q->pad_left) * xs[4];
+#ifdef ONNXC_GEMM_X86
+          if (xs[4] == 1 && use_avx512()) {
+            pad_row_avx512(dst, wp, lo, hi, row);
+            continue;
+          }
+#endif
+          memset(dst, 0, (size_t)lo * sizeof(float));
+          if (xs[4] == 1)
+            memcpy(dst + lo, row, (size_t)(hi - lo) * sizeof(float));
+          else
+            for (col = lo; col < hi; ++col)
+              dst[col] = row[(col - lo) * xs[4]];
+          memset(dst + hi, 0, (size_t)(wp - hi) * sizeof(float));
+        }
+      }
+  *p = *q;
+  p->flags &= ~(int64_t)(ONNXC_CONV_PADDED | ONNXC_CONV_IN_PLACE);
+  p->x_strides[4] = 1;
+  p->x_strides[3] = wp;
+  p->x_strides[2] = hp * wp;
+  p->x_strides[1] = q->in_channels * hp * wp;
+  p->x_strides[0] = q->groups * q->in_channels * hp * wp;
+  return buf;
+}
+
+/* For parallel.c, which pads the input once before it splits a call (its
+ * parts would each pad their rows and the rows around them, or all of the
+ * input): whether onnxc_rt_sconv2d_serial below pads this call's input
+ * into a copy (mirrors its test: a mismatch costs time, not results), the
+ * copy, and its release. */
+int onnxc_rt_sconv2d_pads_input(const onnxc_conv2d_params *q) {
+  if (!(q->flags & ONNXC_CONV_PADDED))
+    return 0;
+#ifdef ONNXC_GEMM_X86
+  if (!(q->flags & ONNXC_CONV_W_PACKED) && depthwise_direct(q))
+    return 0;
+#endif
+  return 1;
+}
+
+const float *onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q,
+                                        const float *x,
+                                        onnxc_conv2d_params *padded,
+                                        void **raw) {
+  return pad_input(q, x, padded, raw);
+}
+
+void onnxc_rt_sconv2d_free_input(void *raw) { free_scratch(raw); }
+
+/* onnxc_rt_sconv2d on this thread (parallel.c splits the calls). */
+void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
+                             const float *w, float *y) {
   i64 khw = q->kernel_h * q->kernel_w;
   i64 kdim = q->in_channels * khw;
   int packed = (q->flags & ONNXC_CONV_W_PACKED) != 0;
   int y_flat = q->y_strides[4] == 1 && q->y_strides[3] == q->out_w;
   if (q->batch <= 0 || q->groups <= 0 || q->out_channels <= 0 ||
-      q->out_h * q->out_w <= 0)
+      q->out_h <= 0 || q->out_w <= 0)
     return;
+  if (q->flags & ONNXC_CONV_PADDED) {
+    onnxc_conv2d_params padded;
+    void *raw;
+    const float *xp;
+#ifdef ONNXC_GEMM_X86
+    /* The depthwise kernel pads each channel into a small plane itself. */
+    if (!packed && depthwise_direct(q)) {
+      depthwise_avx512(q, x, w, y);
+      return;
+    }
+#endif
+    /* The GEMM paths: a padded copy (one pass over the input, small next
+     * to the product; all of it read before y is written, as
+     * ONNXC_CONV_IN_PLACE needs). */
+    xp = pad_input(q, x, &padded, &raw);
+    onnxc_rt_sconv2d_serial(&padded, xp, w, y);
+    free_scratch(raw);
+    return;
+  }
 #ifdef ONNXC_GEMM_X86
   /* Weights packed (by the compiler: constant weights of convolutions with
    * several input channels per group) and Y flat: the indirect GEMM.
@@ -963,24 +1521,33 @@ void onnxc_rt_sconv2d(const onnxc_conv2d_params *q, const float *x,
    * matrix, the GEMM's own orientation (packed weights as A, one 32-channel
    * panel at a time: rows 1 float apart, k 32 floats apart; X packed into
    * panels per block as B). No transposed stores, unlike the indirect
-   * GEMM, whose epilogue dominates such small-K convolutions. */
+   * GEMM, whose epilogue dominates such small-K convolutions. With narrow
+   * maps and a deeper K, the indirect GEMM is faster (rows are positions:
+   * no 32-wide panel of positions mostly empty, as 49 or 196 give, deeper
+   * K blocks, and the transposed stores matter less): 10-20% on
+   * MobileNetV2's 28 x 28 to 7 x 7 layers. The choice depends on the row
+   * width, not the row count, so that every band of rows of a split call
+   * takes the same path (the two sum in different K blocks). */
   if (packed && use_avx512() && y_flat && q->kernel_h == 1 &&
       q->kernel_w == 1 && q->stride_h == 1 && q->stride_w == 1 &&
-      q->x_strides[4] == 1 && q->x_strides[3] == q->out_w) {
+      q->x_strides[4] == 1 && q->x_strides[3] == q->out_w &&
+      !(q->out_w <= 32 && kdim >= 64)) {
     conv1x1_packed(q, x, w, y);
     return;
   }
   if (packed && use_avx512() && y_flat && kdim > 0) {
     void *kraw;
     i64 *koff;
-    i64 k;
+    i64 k = 0, ci, kh, kw;
     const float *wp = w;
     koff = (i64 *)alloc_panels(kdim * 2, &kraw); /* kdim int64 */
-    for (k = 0; k < kdim; ++k) {
-      i64 ci = k / khw, kh = (k % khw) / q->kernel_w, kw = k % q->kernel_w;
-      koff[k] = ci * q->x_strides[2] + kh * q->dilation_h * q->x_strides[3] +
-                kw * q->dilation_w * q->x_strides[4];
-    }
+    /* k = (ci, kh, kw) in that order (no division: K reaches thousands). */
+    for (ci = 0; ci < q->in_channels; ++ci)
+      for (kh = 0; kh < q->kernel_h; ++kh)
+        for (kw = 0; kw < q->kernel_w; ++kw)
+          koff[k++] = ci * q->x_strides[2] +
+                      kh * q->dilation_h * q->x_strides[3] +
+                      kw * q->dilation_w * q->x_strides[4];
     conv_igemm_avx512(q, x, wp, y, koff);
     free(kraw);
     return;
@@ -1024,8 +1591,7 @@ static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
   int y_flat = ys[4] == 1 && ys[3] == q->out_w;
 #ifdef ONNXC_GEMM_X86
   /* Depthwise: a direct kernel (im2col would copy 9 values per product). */
-  if (q->in_channels == 1 && ys[4] == 1 && use_avx512() &&
-      q->stride_w * xs[4] * 16 <= INT32_MAX) {
+  if (depthwise_direct(q)) {
     depthwise_avx512(q, x, w, y);
     return;
   }

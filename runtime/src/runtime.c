@@ -9,13 +9,14 @@
  * the error message and the jump target of a run are thread-local.
  *===----------------------------------------------------------------------===*/
 
-#include "onnxc/runtime_abi.h"
+#include "internal.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 /* initial-exec: a model library then needs no __tls_get_addr from the
@@ -223,6 +224,72 @@ static int invoke_protected(onnxc_invoke_fn invoke, void **args) {
   return 1;
 }
 
+int32_t onnxc_rt_try(void (*fn)(void *), void *arg, char *msg, size_t cap) {
+  jmp_buf env;
+  jmp_buf *volatile previous = fail_target;
+  fail_target = &env;
+  if (setjmp(env) != 0) {
+    fail_target = previous;
+    if (cap > 0)
+      snprintf(msg, cap, "%s", error_buf);
+    return fail_code != 0 ? fail_code : ONNXC_ERROR_RUNTIME;
+  }
+  fn(arg);
+  fail_target = previous;
+  return 0;
+}
+
+/*===-------------------------- Threads -----------------------------------===*/
+
+/* The thread count (onnxc_set_num_threads). It lives here, not with the
+ * pool (threads.c), so that every model library exports the setter even
+ * when it links no kernel that uses the pool. 0: not set yet. */
+static int32_t num_threads;
+
+#define ONNXC_MAX_THREADS 64
+
+/* 0 (one per online CPU) resolved and the count capped. */
+static int32_t resolve_threads(long n) {
+  if (n == 0)
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > ONNXC_MAX_THREADS ? ONNXC_MAX_THREADS : (int32_t)n;
+}
+
+onnxc_status onnxc_set_num_threads(int32_t n) {
+  if (n < 0)
+    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+                "onnxc_set_num_threads: negative thread count %d", (int)n);
+  __atomic_store_n(&num_threads, resolve_threads(n), __ATOMIC_RELAXED);
+  return ONNXC_OK;
+}
+
+int32_t onnxc_get_num_threads(void) {
+  int32_t n = __atomic_load_n(&num_threads, __ATOMIC_RELAXED);
+  if (n == 0) {
+    /* First use: ONNXC_NUM_THREADS, else 1. A bad value counts as unset,
+     * with a warning. Threads racing here compute the same value. */
+    const char *env = getenv("ONNXC_NUM_THREADS");
+    long v = 1;
+    int32_t unset = 0;
+    if (env && env[0]) {
+      char *end = NULL;
+      v = strtol(env, &end, 10);
+      if (*end != '\0' || v < 0) {
+        fprintf(stderr,
+                "onnxc: ignoring ONNXC_NUM_THREADS='%s' (not a thread count)\n",
+                env);
+        v = 1;
+      }
+    }
+    n = resolve_threads(v);
+    /* An onnxc_set_num_threads that came in between wins. */
+    if (!__atomic_compare_exchange_n(&num_threads, &unset, n, 0,
+                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      n = unset;
+  }
+  return n;
+}
+
 /*===-------------------------- Layout ------------------------------------===*/
 
 /* The kind of an info value's contents: the value's own kind, or for an
@@ -233,8 +300,11 @@ static int32_t content_kind(const onnxc_value_info *vi) {
 
 /* The memrefs one graph value flattens into (runtime_abi.h): at most an
  * optional's flag, then a tensor's memref or a sequence's data (1-D, the
- * items' elements one item after the other) and shapes (n x r). */
+ * items' elements one item after the other) and shapes: n x r for items of
+ * a declared rank r, else (rank -1) n rows of SEQ_ROW_WIDTH, 1-D, each
+ * holding an item's rank, its dims and zeros. */
 #define MAX_MEMREFS 3
+#define SEQ_ROW_WIDTH (1 + ONNXC_MAX_RANK)
 typedef struct layout {
   int32_t count;
   int32_t ranks[MAX_MEMREFS];
@@ -247,7 +317,7 @@ static layout value_layout(const onnxc_value_info *vi) {
     l.ranks[l.count++] = 0;
   if (content_kind(vi) == ONNXC_VALUE_SEQUENCE) {
     l.ranks[l.count++] = 1;
-    l.ranks[l.count++] = 2;
+    l.ranks[l.count++] = vi->rank < 0 ? 1 : 2;
   } else {
     l.ranks[l.count++] = vi->rank;
   }
@@ -414,7 +484,6 @@ static onnxc_status check_sequence(const onnxc_model_info *info,
                                    const onnxc_tensor *t, const char *label) {
   char item_label[sizeof error_buf];
   int64_t i, numel;
-  int32_t rank;
   onnxc_status status;
   if (t->kind != ONNXC_VALUE_SEQUENCE)
     return fail(ONNXC_ERROR_DTYPE, "%s: expected a sequence, got %s", label,
@@ -424,21 +493,19 @@ static onnxc_status check_sequence(const onnxc_model_info *info,
                 label, (long long)t->num_items);
   if (t->num_items > 0 && !t->items)
     return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s: items is null", label);
-  /* Items of no declared rank share the first item's. */
-  rank = vi->rank;
-  if (rank < 0 && t->num_items > 0) {
-    rank = t->items[0].rank;
-    if (rank < 0 || rank > ONNXC_MAX_RANK)
-      return fail(ONNXC_ERROR_SHAPE, "%s item 0: rank %d is outside [0, %d]",
-                  label, (int)rank, ONNXC_MAX_RANK);
-  }
+  /* Their rows of shapes must be addressable. */
+  if (vi->rank < 0 &&
+      (uint64_t)t->num_items >
+          (uint64_t)(SIZE_MAX / (SEQ_ROW_WIDTH * sizeof(int64_t))))
+    return fail(ONNXC_ERROR_SHAPE, "%s: too many items", label);
   for (i = 0; i < t->num_items; ++i) {
+    /* Items of no declared rank each have their own. */
+    int32_t rank = vi->rank >= 0 ? vi->rank : t->items[i].rank;
     snprintf(item_label, sizeof item_label, "%s item %lld", label,
              (long long)i);
-    if (vi->rank < 0 && t->items[i].rank != rank)
-      return fail(ONNXC_ERROR_SHAPE,
-                  "%s: expected rank %d (the rank of item 0), got %d",
-                  item_label, (int)rank, (int)t->items[i].rank);
+    if (rank < 0 || rank > ONNXC_MAX_RANK)
+      return fail(ONNXC_ERROR_SHAPE, "%s: rank %d is outside [0, %d]",
+                  item_label, (int)rank, ONNXC_MAX_RANK);
     status = check_tensor(info, vi, rank, &t->items[i], item_label, -1, NULL);
     if (status != ONNXC_OK)
       return status;
@@ -672,35 +739,44 @@ static onnxc_status put_tensor(builder *b, const onnxc_value_info *vi,
 
 /* The data and shapes memrefs of sequence `seq` (checked; NULL: the empty
  * sequence of an absent optional). The items are copied one after the other
- * into one buffer. */
+ * into one buffer; their shapes are n x r, or rows (value_layout). */
 static onnxc_status put_sequence(builder *b, const onnxc_value_info *vi,
                                  const onnxc_tensor *seq, const char *label) {
   int64_t total = sequence_numel(seq), n = seq ? seq->num_items : 0, i;
   int64_t shape_dims[2];
-  /* The items' rank: declared, or the items' own (0 for no items). */
-  int32_t r = n > 0 ? seq->items[0].rank : vi->rank < 0 ? 0 : vi->rank, d;
+  /* Row i of the shapes starts at i * width (zero-filled buffer). */
+  int rows = vi->rank < 0;
+  int32_t width = rows ? SEQ_ROW_WIDTH : vi->rank, d;
   size_t esize = onnxc_dtype_size(vi->dtype), offset = 0;
   char *data;
   int64_t *shapes;
 
-  /* check_sequence bounded the total size. */
+  /* check_sequence bounded the total size and the rows. */
   data = (char *)temp_buffer(b, (size_t)total * esize);
-  shapes = (int64_t *)temp_buffer(b, (size_t)(n * r) * sizeof(int64_t));
+  shapes = (int64_t *)temp_buffer(b, (size_t)(n * width) * sizeof(int64_t));
   if (!data || !shapes)
     return fail(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
   for (i = 0; i < n; ++i) {
     const onnxc_tensor *item = &seq->items[i];
-    size_t bytes = (size_t)shape_numel(item->shape, r) * esize;
-    for (d = 0; d < r; ++d)
-      shapes[i * r + d] = item->shape[d];
+    int64_t *row = shapes + i * width;
+    size_t bytes = (size_t)shape_numel(item->shape, item->rank) * esize;
+    if (rows)
+      *row++ = item->rank;
+    for (d = 0; d < item->rank; ++d)
+      row[d] = item->shape[d];
     if (bytes)
       memcpy(data + offset, item->data, bytes);
     offset += bytes;
   }
-  shape_dims[0] = n;
-  shape_dims[1] = r;
   put_descriptor(b, data, &total, 1);
-  put_descriptor(b, shapes, shape_dims, 2);
+  if (rows) {
+    shape_dims[0] = n * width;
+    put_descriptor(b, shapes, shape_dims, 1);
+  } else {
+    shape_dims[0] = n;
+    shape_dims[1] = width;
+    put_descriptor(b, shapes, shape_dims, 2);
+  }
   return ONNXC_OK;
 }
 
@@ -843,9 +919,15 @@ static void set_container(onnxc_tensor *out, int32_t kind, int32_t dtype,
 static onnxc_status fill_sequence(const onnxc_value_info *vi, const char *label,
                                   const slot *data_desc,
                                   const slot *shapes_desc, onnxc_tensor *out) {
-  const int64_t *ssizes = &shapes_desc[3].i64, *sstrides = ssizes + 2;
-  /* Items of no declared rank: the model's shapes say it. */
-  int64_t r = vi->rank >= 0 ? vi->rank : ssizes[1];
+  /* Items of no declared rank: rows (value_layout), each with the item's
+   * rank before its dims. */
+  int rows = vi->rank < 0;
+  const int64_t *ssizes = &shapes_desc[3].i64;
+  const int64_t *sstrides = ssizes + (rows ? 1 : 2);
+  /* Item i's dims start at i * row_stride, dim d at d * dim_stride. */
+  int64_t row_stride = rows ? SEQ_ROW_WIDTH * sstrides[0] : sstrides[0];
+  int64_t dim_stride = rows ? sstrides[0] : sstrides[1];
+  int64_t r = vi->rank;
   int32_t d;
   int64_t size = data_desc[3].i64, stride = data_desc[4].i64;
   size_t esize = onnxc_dtype_size(vi->dtype);
@@ -853,20 +935,27 @@ static onnxc_status fill_sequence(const onnxc_value_info *vi, const char *label,
       (const char *)data_desc[1].ptr + data_desc[2].i64 * (int64_t)esize;
   const int64_t *sbase =
       (const int64_t *)shapes_desc[1].ptr + shapes_desc[2].i64;
-  int64_t n = ssizes[0], i, start = 0;
+  int64_t n = rows ? ssizes[0] / SEQ_ROW_WIDTH : ssizes[0], i, start = 0;
   onnxc_tensor *items;
   onnxc_status status = ONNXC_OK;
 
+  if (rows && (ssizes[0] < 0 || ssizes[0] % SEQ_ROW_WIDTH != 0))
+    return fail(ONNXC_ERROR_RUNTIME,
+                "%s: the model produced %lld shapes, not rows of %d", label,
+                (long long)ssizes[0], SEQ_ROW_WIDTH);
   /* No items: whatever the width of the shapes. */
   if (n == 0) {
     set_container(out, ONNXC_VALUE_SEQUENCE, vi->dtype, NULL, 0);
     return ONNXC_OK;
   }
-  if (n < 0 || ssizes[1] != r || r < 0 || r > ONNXC_MAX_RANK || size < 0)
+  if (!rows && (n < 0 || ssizes[1] != r))
     return fail(ONNXC_ERROR_RUNTIME,
                 "%s: the model produced %lld x %lld shapes for items of rank "
                 "%d",
                 label, (long long)n, (long long)ssizes[1], (int)vi->rank);
+  if (size < 0)
+    return fail(ONNXC_ERROR_RUNTIME, "%s: the model produced %lld elements",
+                label, (long long)size);
   if ((uint64_t)n > (uint64_t)(SIZE_MAX / sizeof(onnxc_tensor)))
     return fail(ONNXC_ERROR_OUT_OF_MEMORY, "%s: too many items", label);
   items = (onnxc_tensor *)calloc((size_t)n, sizeof(onnxc_tensor));
@@ -874,11 +963,22 @@ static onnxc_status fill_sequence(const onnxc_value_info *vi, const char *label,
     return fail(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
   for (i = 0; i < n && status == ONNXC_OK; ++i) {
     onnxc_tensor *item = &items[i];
+    const int64_t *dims = sbase + i * row_stride;
     int64_t numel;
     size_t bytes;
     void *buf;
+    if (rows) {
+      r = dims[0];
+      dims += dim_stride;
+      if (r < 0 || r > ONNXC_MAX_RANK) {
+        status = fail(ONNXC_ERROR_RUNTIME,
+                      "%s item %lld: the model produced rank %lld", label,
+                      (long long)i, (long long)r);
+        break;
+      }
+    }
     for (d = 0; d < r && status == ONNXC_OK; ++d) {
-      int64_t got = sbase[i * sstrides[0] + d * sstrides[1]];
+      int64_t got = dims[d * dim_stride];
       if (got < 0)
         status = fail(ONNXC_ERROR_RUNTIME,
                       "%s item %lld dim %d: the model produced %lld", label,

@@ -5,7 +5,9 @@
  *
  * Shapes cover the kernel's edges: rows and columns not multiples of the
  * tile (MR = 8, panel 32), depths across the KC = 256 block, transposed and
- * strided operands, packed B, accumulation, batches, and convolutions with
+ * strided operands, packed B, accumulation, batches, products with few
+ * rows or columns (gemv.c), epilogues (bias per row or column, clamp;
+ * onnxc_rt_sgemm_ep), and convolutions with
  * strides, dilations, groups and strided views. Run it once as is and once
  * with ONNXC_DISABLE_AVX512=1 for the portable kernel.
  *===----------------------------------------------------------------------===*/
@@ -59,58 +61,104 @@ static void pack_b(const float *b, long k, long n, long rsb, long csb,
       }
 }
 
-/* One product M x K by K x N with the given layouts. */
+/* Test-only flag of check_gemm: C stored transposed (unit row stride). */
+#define TRANS_C 256
+#define EP_FLAGS \
+  (ONNXC_SGEMM_BIAS_ROW | ONNXC_SGEMM_BIAS_COL | ONNXC_SGEMM_CLAMP)
+
+/* The epilogue of onnxc_rt_sgemm_ep on the exact sum s (row i, column j):
+ * the clamp bounds are the tests' -0.5 and 0.75. */
+static double ref_ep(double s, const float *bias, long i, long j, int flags) {
+  if (flags & ONNXC_SGEMM_BIAS_ROW)
+    s += bias[i];
+  if (flags & ONNXC_SGEMM_BIAS_COL)
+    s += bias[j];
+  if (flags & ONNXC_SGEMM_CLAMP)
+    s = s < -0.5 ? -0.5 : s > 0.75 ? 0.75 : s;
+  return s;
+}
+
+/* One product M x K by K x N with the given layouts; with epilogue flags
+ * through onnxc_rt_sgemm_ep. */
 static void check_gemm(long m, long n, long k, int transA, int transB,
                        long pad, int flags) {
-  long lda = (transA ? m : k) + pad, ldb = (transB ? k : n) + pad,
-       ldc = n + pad;
+  int transC = (flags & TRANS_C) != 0;
+  int abi_flags = flags & ~TRANS_C;
+  int biased = (flags & (ONNXC_SGEMM_BIAS_ROW | ONNXC_SGEMM_BIAS_COL)) != 0;
+  long lda = (transA ? m : k) + pad, ldb = (transB ? k : n) + pad;
+  long rows_c = transC ? n : m, cols_c = transC ? m : n, ldc = cols_c + pad;
   long rsa = transA ? 1 : lda, csa = transA ? lda : 1;
   long rsb = transB ? 1 : ldb, csb = transB ? ldb : 1;
+  long rsc = transC ? 1 : ldc, csc = transC ? ldc : 1;
   float *a = rand_buf((transA ? k : m) * lda);
   float *b = rand_buf((transB ? n : k) * ldb);
-  float *c = rand_buf(m * ldc), *c0 = malloc(sizeof(float) * (size_t)(m * ldc + 1));
+  float *c = rand_buf(rows_c * ldc);
+  float *c0 = malloc(sizeof(float) * (size_t)(rows_c * ldc + 1));
+  float *bias = rand_buf(m > n ? m : n);
   float *bp = NULL;
   long i, j, p;
   char what[160];
-  memcpy(c0, c, sizeof(float) * (size_t)(m * ldc));
+  memcpy(c0, c, sizeof(float) * (size_t)(rows_c * ldc));
   if (flags & ONNXC_SGEMM_B_PACKED) {
     bp = malloc(sizeof(float) * (size_t)(((n + 31) / 32) * 32 * (k ? k : 1)));
     pack_b(b, k, n, rsb, csb, bp);
   }
-  onnxc_rt_sgemm(m, n, k, a, rsa, csa, bp ? bp : b, rsb, csb, c, ldc, 1,
-                 flags);
+  if (flags & EP_FLAGS)
+    onnxc_rt_sgemm_ep(m, n, k, a, rsa, csa, bp ? bp : b, rsb, csb, c, rsc,
+                      csc, abi_flags, bias, -0.5f, 0.75f);
+  else
+    onnxc_rt_sgemm(m, n, k, a, rsa, csa, bp ? bp : b, rsb, csb, c, rsc, csc,
+                   abi_flags);
   sprintf(what, "sgemm %ldx%ldx%ld tA=%d tB=%d pad=%ld flags=%d", m, n, k,
           transA, transB, pad, flags);
   for (i = 0; i < m; ++i) {
     for (j = 0; j < n; ++j) {
-      double s = (flags & ONNXC_SGEMM_ACCUMULATE) ? c0[i * ldc + j] : 0.0;
+      double s = (flags & ONNXC_SGEMM_ACCUMULATE) && !biased
+                     ? c0[i * rsc + j * csc]
+                     : 0.0;
       double mag = fabs(s);
       for (p = 0; p < k; ++p) {
         double t = (double)a[i * rsa + p * csa] * b[p * rsb + j * csb];
         s += t;
         mag += fabs(t);
       }
-      expect_close(what, c[i * ldc + j], s, mag);
+      /* The bias is one more term; the clamp never widens the error. */
+      if (flags & ONNXC_SGEMM_BIAS_ROW)
+        mag += fabs(bias[i]);
+      if (flags & ONNXC_SGEMM_BIAS_COL)
+        mag += fabs(bias[j]);
+      expect_close(what, c[i * rsc + j * csc], ref_ep(s, bias, i, j, flags),
+                   mag);
     }
-    /* The padding columns of C stay untouched. */
-    for (j = n; j < ldc; ++j)
-      expect_close(what, c[i * ldc + j], c0[i * ldc + j], 0);
   }
+  /* The padding of C stays untouched. */
+  for (i = 0; i < rows_c; ++i)
+    for (j = cols_c; j < ldc; ++j)
+      expect_close(what, c[i * ldc + j], c0[i * ldc + j], 0);
   free(a);
   free(b);
   free(c);
   free(c0);
+  free(bias);
   free(bp);
 }
 
-static void check_batched(long batch, long m, long n, long k, int shareB) {
+/* `batch` products; with epilogue flags through onnxc_rt_sgemm_batched_ep
+ * (one bias for every product). */
+static void check_batched(long batch, long m, long n, long k, int shareB,
+                          int flags) {
   long sba = m * k, sbb = shareB ? 0 : k * n, sbc = m * n, i, j, p, t;
   float *a = rand_buf(batch * sba), *b = rand_buf(shareB ? k * n : batch * sbb);
-  float *c = rand_buf(batch * sbc);
+  float *c = rand_buf(batch * sbc), *bias = rand_buf(m > n ? m : n);
   char what[120];
-  onnxc_rt_sgemm_batched(batch, m, n, k, a, sba, k, 1, b, sbb, n, 1, c, sbc, n,
-                         1, 0);
-  sprintf(what, "batched %ld x %ldx%ldx%ld shareB=%d", batch, m, n, k, shareB);
+  if (flags)
+    onnxc_rt_sgemm_batched_ep(batch, m, n, k, a, sba, k, 1, b, sbb, n, 1, c,
+                              sbc, n, 1, flags, bias, -0.5f, 0.75f);
+  else
+    onnxc_rt_sgemm_batched(batch, m, n, k, a, sba, k, 1, b, sbb, n, 1, c, sbc,
+                           n, 1, 0);
+  sprintf(what, "batched %ld x %ldx%ldx%ld shareB=%d flags=%d", batch, m, n,
+          k, shareB, flags);
   for (t = 0; t < batch; ++t)
     for (i = 0; i < m; ++i)
       for (j = 0; j < n; ++j) {
@@ -120,11 +168,17 @@ static void check_batched(long batch, long m, long n, long k, int shareB) {
           s += v;
           mag += fabs(v);
         }
-        expect_close(what, c[t * sbc + i * n + j], s, mag);
+        if (flags & ONNXC_SGEMM_BIAS_ROW)
+          mag += fabs(bias[i]);
+        if (flags & ONNXC_SGEMM_BIAS_COL)
+          mag += fabs(bias[j]);
+        expect_close(what, c[t * sbc + i * n + j], ref_ep(s, bias, i, j, flags),
+                     mag);
       }
   free(a);
   free(b);
   free(c);
+  free(bias);
 }
 
 /* Conv over a padded NCHW input with groups; `wpad` > 0 gives W a
@@ -147,21 +201,27 @@ static float *pack_conv(const float *wt, long groups, long m, long cin,
   return p;
 }
 
-static void check_conv(long nb, long groups, long m, long cin, long h, long w,
-                       long kh, long kw, long sh, long sw, long dh, long dw,
-                       long wpad, int packed, int fuse) {
+/* A convolution of an h x w input with `oh` x `ow` outputs. padded: the
+ * call gets x unpadded with ONNXC_CONV_PADDED and pads pt (top) and pl
+ * (left), any integers, the bottom and right padding being whatever oh
+ * and ow reach; else x is read as padded already (pt = pl = 0, every
+ * window inside). The reference reads 0 outside the input. */
+static void check_conv_ex(long nb, long groups, long m, long cin, long h,
+                          long w, long kh, long kw, long sh, long sw, long dh,
+                          long dw, long wpad, long pt, long pl, long oh,
+                          long ow, int padded, int packed, int fuse) {
   onnxc_conv2d_params q;
-  long oh = (h - (kh - 1) * dh - 1) / sh + 1, ow = (w - (kw - 1) * dw - 1) / sw + 1;
   long xsz = nb * groups * cin * h * w;
   long wstride_c = kh * kw + wpad;
   long wsz = groups * m * cin * wstride_c;
   long ysz = nb * groups * m * oh * ow;
   float *x = rand_buf(xsz), *wt = rand_buf(wsz), *y = rand_buf(ysz);
   float *bias = rand_buf(groups * m);
-  float *y0 = malloc(sizeof(float) * (size_t)ysz);
+  float *y0 = malloc(sizeof(float) * (size_t)(ysz > 0 ? ysz : 1));
   long n, g, mm, a, b, c, i, j;
-  char what[160];
+  char what[200];
   memcpy(y0, y, sizeof(float) * (size_t)ysz);
+  memset(&q, 0, sizeof q);
   q.batch = nb; q.groups = groups; q.out_channels = m; q.in_channels = cin;
   q.out_h = oh; q.out_w = ow; q.kernel_h = kh; q.kernel_w = kw;
   q.stride_h = sh; q.stride_w = sw; q.dilation_h = dh; q.dilation_w = dw;
@@ -179,6 +239,10 @@ static void check_conv(long nb, long groups, long m, long cin, long h, long w,
     q.flags |= ONNXC_CONV_BIAS;
   if (fuse & 2)
     q.flags |= ONNXC_CONV_CLAMP;
+  if (padded) {
+    q.flags |= ONNXC_CONV_PADDED;
+    q.pad_top = pt; q.pad_left = pl; q.in_h = h; q.in_w = w;
+  }
   if (packed) {
     float *wp = pack_conv(wt, groups, m, cin, kh * kw, wstride_c);
     q.flags |= ONNXC_CONV_W_PACKED;
@@ -187,8 +251,9 @@ static void check_conv(long nb, long groups, long m, long cin, long h, long w,
   } else {
     onnxc_rt_sconv2d(&q, x, wt, y);
   }
-  sprintf(what, "conv n%ld g%ld m%ld c%ld %ldx%ld k%ldx%ld s%ld,%ld d%ld,%ld wpad%ld packed%d fuse%d",
-          nb, groups, m, cin, h, w, kh, kw, sh, sw, dh, dw, wpad, packed, fuse);
+  sprintf(what, "conv n%ld g%ld m%ld c%ld %ldx%ld k%ldx%ld s%ld,%ld d%ld,%ld wpad%ld pads%d %ld,%ld out %ldx%ld packed%d fuse%d",
+          nb, groups, m, cin, h, w, kh, kw, sh, sw, dh, dw, wpad, padded, pt,
+          pl, oh, ow, packed, fuse);
   for (n = 0; n < nb; ++n)
     for (g = 0; g < groups; ++g)
       for (mm = 0; mm < m; ++mm)
@@ -202,9 +267,11 @@ static void check_conv(long nb, long groups, long m, long cin, long h, long w,
             for (c = 0; c < cin; ++c)
               for (a = 0; a < kh; ++a)
                 for (b = 0; b < kw; ++b) {
-                  double v =
-                      (double)x[(((n * groups + g) * cin + c) * h + i * sh + a * dh) * w +
-                                j * sw + b * dw] *
+                  long ih = i * sh - pt + a * dh, iw = j * sw - pl + b * dw;
+                  double v;
+                  if (ih < 0 || ih >= h || iw < 0 || iw >= w)
+                    continue;
+                  v = (double)x[(((n * groups + g) * cin + c) * h + ih) * w + iw] *
                       wt[((g * m + mm) * cin + c) * wstride_c + a * kw + b];
                   s += v;
                   mag += fabs(v);
@@ -220,6 +287,91 @@ static void check_conv(long nb, long groups, long m, long cin, long h, long w,
   free(wt);
   free(y);
   free(y0);
+}
+
+/* ONNXC_CONV_IN_PLACE: a depthwise 3 x 3, stride 1, pads pt (top),
+ * 2 - pt (bottom) and 1, 1, whose output is written over its input (same
+ * strides, same size). */
+static void check_conv_in_place(long nb, long groups, long h, long w, long pt,
+                                int packed, int fuse) {
+  onnxc_conv2d_params q;
+  long xsz = nb * groups * h * w, n, g, i, j, a, b;
+  float *x = rand_buf(xsz), *x0 = malloc(sizeof(float) * (size_t)xsz);
+  float *wt = rand_buf(groups * 9), *bias = rand_buf(groups);
+  char what[160];
+  memcpy(x0, x, sizeof(float) * (size_t)xsz);
+  memset(&q, 0, sizeof q);
+  q.batch = nb; q.groups = groups; q.out_channels = 1; q.in_channels = 1;
+  q.out_h = h; q.out_w = w; q.kernel_h = 3; q.kernel_w = 3;
+  q.stride_h = q.stride_w = q.dilation_h = q.dilation_w = 1;
+  q.x_strides[4] = 1; q.x_strides[3] = w; q.x_strides[2] = h * w;
+  q.x_strides[1] = h * w; q.x_strides[0] = groups * h * w;
+  memcpy(q.y_strides, q.x_strides, sizeof q.y_strides);
+  q.w_strides[4] = 1; q.w_strides[3] = 3; q.w_strides[2] = 9;
+  q.w_strides[1] = 9; q.w_strides[0] = 9;
+  q.flags = ONNXC_CONV_PADDED | ONNXC_CONV_IN_PLACE | ONNXC_CONV_BIAS;
+  q.bias = bias;
+  q.clamp_lo = -0.5f;
+  q.clamp_hi = 0.75f;
+  if (fuse & 2)
+    q.flags |= ONNXC_CONV_CLAMP;
+  q.pad_top = pt; q.pad_left = 1; q.in_h = h; q.in_w = w;
+  if (packed) {
+    float *wp = pack_conv(wt, groups, 1, 1, 9, 9);
+    q.flags |= ONNXC_CONV_W_PACKED;
+    onnxc_rt_sconv2d(&q, x, wp, x);
+    free(wp);
+  } else {
+    onnxc_rt_sconv2d(&q, x, wt, x);
+  }
+  sprintf(what, "conv in place n%ld g%ld %ldx%ld pad_top %ld packed%d fuse%d",
+          nb, groups, h, w, pt, packed, fuse);
+  for (n = 0; n < nb; ++n)
+    for (g = 0; g < groups; ++g)
+      for (i = 0; i < h; ++i)
+        for (j = 0; j < w; ++j) {
+          const float *xc = x0 + (n * groups + g) * h * w;
+          double s = bias[g], mag = fabs(s);
+          for (a = 0; a < 3; ++a)
+            for (b = 0; b < 3; ++b) {
+              long ih = i - pt + a, iw = j - 1 + b;
+              double v;
+              if (ih < 0 || ih >= h || iw < 0 || iw >= w)
+                continue;
+              v = (double)xc[ih * w + iw] * wt[g * 9 + a * 3 + b];
+              s += v;
+              mag += fabs(v);
+            }
+          if (fuse & 2) {
+            s = s < -0.5 ? -0.5 : s > 0.75 ? 0.75 : s;
+            mag = fabs(s) + 1e-3;
+          }
+          expect_close(what, x[((n * groups + g) * h + i) * w + j], s, mag);
+        }
+  free(x);
+  free(x0);
+  free(wt);
+  free(bias);
+}
+
+/* Over an input padded already: every window inside. */
+static void check_conv(long nb, long groups, long m, long cin, long h, long w,
+                       long kh, long kw, long sh, long sw, long dh, long dw,
+                       long wpad, int packed, int fuse) {
+  check_conv_ex(nb, groups, m, cin, h, w, kh, kw, sh, sw, dh, dw, wpad, 0, 0,
+                (h - (kh - 1) * dh - 1) / sh + 1,
+                (w - (kw - 1) * dw - 1) / sw + 1, 0, packed, fuse);
+}
+
+/* ONNXC_CONV_PADDED with pads pt, pb (top, bottom), pl, pr (left, right):
+ * the output size they give. */
+static void check_conv_pad(long nb, long groups, long m, long cin, long h,
+                           long w, long kh, long kw, long sh, long sw, long dh,
+                           long dw, long pt, long pb, long pl, long pr,
+                           int packed, int fuse) {
+  check_conv_ex(nb, groups, m, cin, h, w, kh, kw, sh, sw, dh, dw, 0, pt, pl,
+                (h + pt + pb - (kh - 1) * dh - 1) / sh + 1,
+                (w + pl + pr - (kw - 1) * dw - 1) / sw + 1, 1, packed, fuse);
 }
 
 static double now(void) {
@@ -270,8 +422,58 @@ int main(int argc, char **argv) {
   check_gemm(3, 10, 0, 0, 0, 0, 0);             /* empty depth: C = 0 */
   check_gemm(3, 10, 0, 0, 0, 0, ONNXC_SGEMM_ACCUMULATE);
   check_gemm(0, 10, 5, 0, 0, 0, 0);
-  check_batched(3, 9, 40, 17, 0);
-  check_batched(4, 9, 40, 17, 1);               /* folded into one product */
+  check_batched(3, 9, 40, 17, 0, 0);
+  check_batched(4, 9, 40, 17, 1, 0);            /* folded into one product */
+  /* Epilogues: a bias per row starts again with each product (no fold). */
+  check_batched(3, 9, 40, 17, 1, ONNXC_SGEMM_BIAS_ROW);
+  check_batched(3, 9, 40, 17, 1, ONNXC_SGEMM_BIAS_COL | ONNXC_SGEMM_CLAMP);
+  check_batched(2, 3, 70, 17, 0, ONNXC_SGEMM_BIAS_COL);
+  /* Few rows (gemv.c): up to 4 rows against panels of 128 columns and
+   * their tails, odd and even depths, B row-major, transposed (dot
+   * products) and packed, C transposed; few columns as C^T = B^T A^T. */
+  for (i = 1; i <= 5; ++i)
+    for (j = 0; j < 6; ++j) {
+      static const long ns[] = {1, 16, 100, 129, 300, 4};
+      long n = ns[j], k = 127 + (long)j;
+      check_gemm((long)i, n, k, 0, 0, 0, 0);
+      check_gemm((long)i, n, k, 1, 0, 2, ONNXC_SGEMM_ACCUMULATE);
+      check_gemm((long)i, n, k, 0, 1, 1, 0);
+      check_gemm((long)i, n, k, 0, 1, 0, ONNXC_SGEMM_ACCUMULATE | TRANS_C);
+      check_gemm((long)i, n, k, 0, 0, 3, ONNXC_SGEMM_B_PACKED);
+      check_gemm((long)i, n, k, 0, 1, 0, ONNXC_SGEMM_B_PACKED | TRANS_C);
+      check_gemm(n, (long)i, k, 0, 1, 0, 0);
+      check_gemm(n, (long)i, k, 1, 0, 1, ONNXC_SGEMM_ACCUMULATE | TRANS_C);
+    }
+  /* A packed B of 1 MiB and more: several panels at once, then the rest. */
+  for (i = 1; i <= 4; ++i) {
+    check_gemm((long)i, 300, 900, 0, 0, 0, ONNXC_SGEMM_B_PACKED);
+    check_gemm((long)i, 300, 900, 0, 1, 0,
+               ONNXC_SGEMM_B_PACKED | ONNXC_SGEMM_BIAS_COL | ONNXC_SGEMM_CLAMP);
+  }
+  /* Epilogues (bias per row or column, clamp) on every path: few rows or
+   * columns, the blocked GEMM across KC (the bias with the first block,
+   * the clamp with the last) and NC, packed B, strided C, empty depth. */
+  for (i = 0; i < 7; ++i) {
+    static const int eps[] = {
+        ONNXC_SGEMM_BIAS_COL,
+        ONNXC_SGEMM_BIAS_ROW,
+        ONNXC_SGEMM_CLAMP,
+        ONNXC_SGEMM_BIAS_COL | ONNXC_SGEMM_CLAMP,
+        ONNXC_SGEMM_BIAS_ROW | ONNXC_SGEMM_CLAMP,
+        ONNXC_SGEMM_ACCUMULATE | ONNXC_SGEMM_CLAMP,
+        ONNXC_SGEMM_ACCUMULATE | ONNXC_SGEMM_BIAS_COL, /* C ignored */
+    };
+    int f = eps[i];
+    check_gemm(1, 300, 77, 0, 0, 0, f);
+    check_gemm(3, 70, 40, 0, 1, 1, f);
+    check_gemm(2, 45, 33, 0, 0, 0, f | ONNXC_SGEMM_B_PACKED | TRANS_C);
+    check_gemm(50, 3, 64, 0, 1, 0, f);
+    check_gemm(20, 70, 300, 0, 0, 0, f);
+    check_gemm(37, 1100, 20, 0, 1, 0, f | ONNXC_SGEMM_B_PACKED);
+    check_gemm(17, 45, 270, 1, 0, 2, f | ONNXC_SGEMM_B_PACKED);
+    check_gemm(9, 33, 300, 0, 0, 1, f | TRANS_C);
+    check_gemm(3, 10, 0, 0, 0, 0, f);
+  }
   /* fuse: 1 bias, 2 clamp, 4 zero start (null bias), and combinations. */
   for (i = 0; i < 14; ++i) {
     int packed = (int)(i & 1), fuse = (int)(i >> 1);
@@ -281,10 +483,44 @@ int main(int argc, char **argv) {
     check_conv(1, 1, 33, 70, 6, 6, 1, 1, 1, 1, 1, 1, 0, packed, fuse); /* 1x1 */
     check_conv(1, 2, 70, 300, 33, 33, 1, 1, 1, 1, 1, 1, 0, packed, fuse); /* 1x1, K > KC, > NC positions */
     check_conv(1, 1, 70, 40, 15, 15, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* > 128 positions */
+    /* K > 2304: the indirect GEMM's two K blocks (not clamped: the clamp
+     * checks' tolerance is for short sums). */
+    if (!(fuse & 2))
+      check_conv(1, 1, 9, 260, 6, 7, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
     check_conv(1, 6, 1, 1, 9, 37, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* depthwise */
     check_conv(2, 5, 1, 1, 12, 45, 3, 3, 2, 2, 1, 1, 0, packed, fuse); /* depthwise, stride 2 */
     check_conv(1, 3, 2, 1, 11, 40, 3, 3, 1, 3, 2, 2, 0, packed, fuse); /* x2 multiplier, stride 3 */
     check_conv(1, 4, 1, 1, 7, 33, 5, 5, 1, 2, 1, 1, 2, packed, fuse); /* 5x5, W padded */
+    /* ONNXC_CONV_PADDED: the padding read around the input (depthwise)
+     * or copied in (the GEMM paths). */
+    check_conv_pad(1, 5, 1, 1, 9, 37, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse); /* depthwise 3x3 pad 1 */
+    check_conv_pad(2, 3, 1, 1, 12, 45, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, packed, fuse); /* stride 2 */
+    check_conv_pad(1, 3, 1, 1, 11, 35, 3, 3, 2, 2, 1, 1, 0, 1, 0, 1, packed, fuse); /* bottom / right only */
+    check_conv_pad(1, 2, 1, 1, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse); /* 7x7, one masked block */
+    check_conv_pad(1, 2, 1, 1, 14, 40, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, packed, fuse); /* dilated */
+    check_conv_pad(1, 3, 2, 1, 11, 40, 3, 3, 1, 3, 2, 2, 2, 1, 3, 2, packed, fuse); /* gather, multiplier 2 */
+    check_conv_pad(1, 2, 1, 1, 10, 20, 5, 5, 2, 1, 1, 1, 2, 2, 2, 2, packed, fuse); /* 5x5 */
+    check_conv_pad(1, 1, 8, 3, 9, 11, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse); /* GEMM path */
+    check_conv_pad(2, 1, 17, 5, 12, 40, 3, 3, 2, 2, 1, 1, 1, 0, 2, 1, packed, fuse);
+    check_conv_pad(1, 2, 6, 4, 10, 9, 3, 2, 1, 2, 2, 1, 2, 1, 0, 3, packed, fuse);
+    check_conv_pad(1, 1, 33, 20, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse); /* 1x1 padded */
+    /* Bands of rows, as a thread pool splits them: negative pad_top (the
+     * window starts inside the input) and pad_top past the kernel (rows of
+     * zeros above), same x. Columns too. */
+    check_conv_ex(1, 4, 1, 1, 12, 30, 3, 3, 1, 1, 1, 1, 0, -5, 1, 4, 30, 1, packed, fuse);
+    check_conv_ex(1, 4, 1, 1, 12, 30, 3, 3, 2, 2, 1, 1, 0, -3, -2, 6, 13, 1, packed, fuse);
+    check_conv_ex(1, 3, 1, 1, 12, 30, 3, 3, 1, 1, 1, 1, 0, 5, 1, 10, 30, 1, packed, fuse);
+    check_conv_ex(1, 3, 1, 1, 12, 30, 3, 3, 1, 1, 1, 1, 0, 3, 20, 14, 14, 1, packed, fuse);
+    check_conv_ex(1, 2, 1, 1, 12, 30, 3, 3, 2, 3, 1, 1, 0, -4, -7, 5, 9, 1, packed, fuse);
+    check_conv_ex(1, 1, 8, 3, 12, 30, 3, 3, 1, 1, 1, 1, 0, -5, 1, 4, 30, 1, packed, fuse);
+    check_conv_ex(1, 1, 8, 3, 12, 30, 3, 3, 1, 1, 1, 1, 0, 6, -2, 9, 26, 1, packed, fuse);
+    check_conv_ex(1, 1, 33, 20, 6, 6, 1, 1, 1, 1, 1, 1, 0, -2, 0, 3, 6, 1, packed, fuse);
+    check_conv_ex(1, 2, 1, 1, 12, 30, 3, 3, 1, 1, 1, 1, 0, 40, 1, 3, 30, 1, packed, fuse); /* all zeros */
+    check_conv_in_place(2, 5, 9, 37, 1, packed, fuse);
+    check_conv_in_place(1, 3, 7, 7, 1, packed, fuse);
+    check_conv_in_place(1, 2, 6, 16, 0, packed, fuse); /* one strip */
+    check_conv_in_place(1, 2, 6, 14, 2, packed, fuse);
+    check_conv_in_place(1, 2, 5, 20, 2, packed, fuse); /* two strips */
   }
   printf("%d checks, %d failed\n", checks, failures);
   return failures != 0;

@@ -974,6 +974,9 @@ static void test_sequences(void) {
 
 /*===-------- sequences whose items have no declared rank (rank -1) -------===*/
 
+/* Their shapes are rows of 1 + ONNXC_MAX_RANK: the item's rank, its dims,
+ * zeros (runtime_abi.h). */
+#define ROW (1 + ONNXC_MAX_RANK)
 static const onnxc_value_info useq_in[] = {
     {"S", ONNXC_DTYPE_FLOAT, -1, NULL, NULL, ONNXC_VALUE_SEQUENCE, 0}};
 static const onnxc_value_info useq_out[] = {
@@ -982,53 +985,96 @@ static const onnxc_model_info useq_info = {"useq",   1, 1,   useq_in,
                                            useq_out, 0, NULL};
 typedef struct useq_results {
   memref1 data;
-  memref2 shapes;
+  memref1 shapes;
 } useq_results;
-static int64_t useq_rank;
+static int64_t useq_shapes[3 * ROW], useq_size;
+static int useq_break; /* 1: rows of a bad width; 2: an item of rank 17 */
 
 /* T = S, its data and shapes aliased. */
 static void useq_invoke(void **args) {
   useq_results *r = (useq_results *)args[0];
+  int64_t i;
   r->data = *(const memref1 *)args[1];
-  r->shapes = *(const memref2 *)args[2];
-  useq_rank = r->shapes.sizes[1];
+  r->shapes = *(const memref1 *)args[2];
+  useq_size = r->shapes.sizes[0];
+  for (i = 0; i < useq_size && i < 3 * ROW; ++i)
+    useq_shapes[i] = ((const int64_t *)r->shapes.aligned)[i];
+  if (useq_break == 1)
+    r->shapes.sizes[0] = ROW + 1;
+  if (useq_break == 2) {
+    /* A copy: the input's rows are only read. */
+    static int64_t bad[ROW];
+    bad[0] = ONNXC_MAX_RANK + 1;
+    r->shapes.allocated = GLOBAL;
+    r->shapes.aligned = bad;
+    r->shapes.sizes[0] = ROW;
+  }
 }
 
 static void test_unranked_sequences(void) {
-  float a[6] = {1, 2, 3, 4, 5, 6}, b[3] = {7, 8, 9};
-  onnxc_tensor items[2], in, out;
+  float a[6] = {1, 2, 3, 4, 5, 6}, b[3] = {7, 8, 9}, c = 10;
+  onnxc_tensor items[3], in, out;
+  int64_t k;
   items[0] = tensor(a, ONNXC_DTYPE_FLOAT, 2, 2, 3);
   items[1] = tensor(b, ONNXC_DTYPE_FLOAT, 2, 1, 3);
   in = onnxc_make_sequence(items, 2);
   memset(&out, 0, sizeof out);
   CHECK(onnxc_run_model(&useq_info, useq_invoke, &in, 1, &out, 1) == ONNXC_OK);
-  CHECK(useq_rank == 2 && out.num_items == 2);
+  /* One row per item: rank, dims, zeros. */
+  CHECK(useq_size == 2 * ROW);
+  CHECK(useq_shapes[0] == 2 && useq_shapes[1] == 2 && useq_shapes[2] == 3 &&
+        useq_shapes[3] == 0 && useq_shapes[ROW - 1] == 0);
+  CHECK(useq_shapes[ROW] == 2 && useq_shapes[ROW + 1] == 1 &&
+        useq_shapes[ROW + 2] == 3);
+  CHECK(out.num_items == 2);
   CHECK(out.items[0].rank == 2 && out.items[0].shape[0] == 2 &&
         out.items[0].shape[1] == 3 && floats_equal(&out.items[0], a, 6));
   CHECK(out.items[1].rank == 2 && out.items[1].shape[0] == 1 &&
         floats_equal(&out.items[1], b, 3));
   onnxc_tensor_release(&out);
-  /* Scalars: shapes of 0 columns. */
-  items[0] = tensor(a, ONNXC_DTYPE_FLOAT, 0, 0, 0);
-  items[1] = tensor(b, ONNXC_DTYPE_FLOAT, 0, 0, 0);
+  /* Items of different ranks: a scalar, a vector, a matrix. */
+  items[0] = tensor(&c, ONNXC_DTYPE_FLOAT, 0, 0, 0);
+  items[1] = tensor(b, ONNXC_DTYPE_FLOAT, 1, 3, 0);
+  items[2] = tensor(a, ONNXC_DTYPE_FLOAT, 2, 3, 2);
+  in = onnxc_make_sequence(items, 3);
   CHECK(onnxc_run_model(&useq_info, useq_invoke, &in, 1, &out, 1) == ONNXC_OK);
-  CHECK(useq_rank == 0 && out.num_items == 2 && out.items[1].rank == 0 &&
-        *(float *)out.items[1].data == 7);
+  CHECK(useq_size == 3 * ROW && useq_shapes[0] == 0 && useq_shapes[1] == 0 &&
+        useq_shapes[ROW] == 1 && useq_shapes[ROW + 1] == 3 &&
+        useq_shapes[2 * ROW] == 2 && useq_shapes[2 * ROW + 1] == 3 &&
+        useq_shapes[2 * ROW + 2] == 2);
+  for (k = 0; k < 3 * ROW; ++k)
+    if (k % ROW > (k < ROW ? 0 : k < 2 * ROW ? 1 : 2))
+      CHECK(useq_shapes[k] == 0);
+  CHECK(out.num_items == 3);
+  CHECK(out.items[0].rank == 0 && *(float *)out.items[0].data == 10);
+  CHECK(out.items[1].rank == 1 && out.items[1].shape[0] == 3 &&
+        floats_equal(&out.items[1], b, 3));
+  CHECK(out.items[2].rank == 2 && out.items[2].shape[0] == 3 &&
+        out.items[2].shape[1] == 2 && floats_equal(&out.items[2], a, 6));
   onnxc_tensor_release(&out);
-  /* No items: rank 0. */
+  /* No items: no rows. */
   in = onnxc_make_sequence(NULL, 0);
   CHECK(onnxc_run_model(&useq_info, useq_invoke, &in, 1, &out, 1) == ONNXC_OK);
-  CHECK(useq_rank == 0 && out.num_items == 0);
-  /* The items share one rank. */
-  in = onnxc_make_sequence(items, 2);
-  items[1] = tensor(b, ONNXC_DTYPE_FLOAT, 1, 3, 0);
+  CHECK(useq_size == 0 && out.num_items == 0);
+  /* Ranks must fit a row. */
+  in = onnxc_make_sequence(items, 3);
+  items[1].rank = ONNXC_MAX_RANK + 1;
   CHECK_ERROR(onnxc_run_model(&useq_info, useq_invoke, &in, 1, &out, 1),
               ONNXC_ERROR_SHAPE,
-              "input 'S' item 1: expected rank 0 (the rank of item 0), got 1");
-  items[0].rank = ONNXC_MAX_RANK + 1;
+              "input 'S' item 1: rank 17 is outside [0, 16]");
+  items[1].rank = 1;
+  /* Rows the model got wrong. */
+  useq_break = 1;
   CHECK_ERROR(onnxc_run_model(&useq_info, useq_invoke, &in, 1, &out, 1),
-              ONNXC_ERROR_SHAPE,
-              "input 'S' item 0: rank 17 is outside [0, 16]");
+              ONNXC_ERROR_RUNTIME,
+              "output 'T': the model produced 18 shapes, not rows of 17");
+  CHECK(out.num_items == 0 && out.items == NULL);
+  useq_break = 2;
+  CHECK_ERROR(onnxc_run_model(&useq_info, useq_invoke, &in, 1, &out, 1),
+              ONNXC_ERROR_RUNTIME,
+              "output 'T' item 0: the model produced rank 17");
+  CHECK(out.num_items == 0 && out.items == NULL);
+  useq_break = 0;
   /* Only sequences may leave their rank open. */
   {
     static const onnxc_value_info bad_in[] = {

@@ -2,6 +2,7 @@
 //
 //   onnxc-run LIB.so [--inputs DIR] [--save DIR] [--expect DIR]
 //             [--rtol R] [--atol A] [--runs N] [--warmup N] [--name M]
+//             [--threads N]
 //
 // Loads a model library (dlopen), reads DIR/input_<i>.pb in graph-input
 // order (an ONNX TensorProto, or a SequenceProto or OptionalProto where the
@@ -11,6 +12,8 @@
 // NaN equals NaN, integers and bools exact; sequences item by item, after
 // their item counts; optionals after their presence). Exit codes: 0 ok, 1
 // an output differs, 2 a usage, I/O or run error (one line on stderr).
+// --threads sets the library's thread count (onnxc_set_num_threads)
+// before the first run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,11 +43,14 @@ using InfoFn = const onnxc_model_info *(*)();
 using RunFn = onnxc_status (*)(const onnxc_tensor *, int32_t, onnxc_tensor *,
                                int32_t);
 using LastErrorFn = const char *(*)();
+using SetThreadsFn = onnxc_status (*)(int32_t);
+using GetThreadsFn = int32_t (*)();
 
 const char *const kUsage =
     "usage: onnxc-run LIB.so [--inputs DIR] [--save DIR] [--expect DIR]\n"
     "                 [--rtol R] [--atol A] [--runs N] [--warmup N] [--name "
     "M]\n"
+    "                 [--threads N]\n"
     "  --inputs DIR  input_0.pb, input_1.pb, ... in graph-input order\n"
     "                (TensorProto; SequenceProto, OptionalProto where the\n"
     "                model takes sequences, optionals)\n"
@@ -53,12 +59,19 @@ const char *const kUsage =
     "  --rtol R, --atol A  tolerances: |got - exp| <= atol + rtol * |exp|\n"
     "                (defaults 1e-3 and 1e-7, as ONNX's backend tests)\n"
     "  --runs N, --warmup N  time N runs after N warm-up runs\n"
-    "  --name M      symbol prefix (default: the library's file name stem)\n";
+    "  --memory      print the resident set before loading the model and its\n"
+    "                peak (VmHWM) after the runs, in KB\n"
+    "  --name M      symbol prefix (default: the library's file name stem)\n"
+    "  --threads N   threads for the model's large matrix products and\n"
+    "                convolutions (0: one per CPU; default: the environment's\n"
+    "                ONNXC_NUM_THREADS, else 1)\n";
 
 struct Options {
   std::string library, inputs, save, expect, name;
   double rtol = 1e-3, atol = 1e-7;
   long runs = 0, warmup = 0;
+  long threads = -1; // -1: leave the library's default
+  bool memory = false;
 };
 
 [[noreturn]] void die(const std::string &msg) {
@@ -117,6 +130,13 @@ Options parseArgs(int argc, char **argv) {
       std::string v = next();
       if (!parseCount(v.c_str(), a == "--runs" ? o.runs : o.warmup))
         die("option '" + a + "' needs a non-negative integer, got '" + v + "'");
+    } else if (a == "--memory") {
+      o.memory = true;
+    } else if (a == "--threads") {
+      std::string v = next();
+      if (!parseCount(v.c_str(), o.threads) || o.threads > 64)
+        die("option '--threads' needs an integer from 0 to 64, got '" + v +
+            "'");
     } else if (a.size() > 1 && a[0] == '-') {
       die("unknown option '" + a + "' (see --help)");
     } else if (o.library.empty()) {
@@ -631,6 +651,16 @@ std::string describeValue(const onnxc_tensor &t) {
   return s;
 }
 
+// Threads of this process (Linux: /proc/self/status), -1 if unknown.
+long processThreads() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("Threads:", 0) == 0)
+      return std::strtol(line.c_str() + 8, nullptr, 10);
+  return -1;
+}
+
 void releaseAll(std::vector<onnxc_tensor> &outs) {
   for (onnxc_tensor &t : outs) {
     onnxc_tensor_release(&t);
@@ -640,8 +670,27 @@ void releaseAll(std::vector<onnxc_tensor> &outs) {
 
 } // namespace
 
+/// A "Vm...:" figure of /proc/self/status in KiB, or -1.
+long procStatusKB(const char *key) {
+  std::FILE *f = std::fopen("/proc/self/status", "r");
+  if (!f)
+    return -1;
+  char line[256];
+  long kb = -1;
+  size_t n = std::strlen(key);
+  while (std::fgets(line, sizeof line, f))
+    if (!std::strncmp(line, key, n) && line[n] == ':') {
+      kb = std::strtol(line + n + 1, nullptr, 10);
+      break;
+    }
+  std::fclose(f);
+  return kb;
+}
+
 int main(int argc, char **argv) {
   Options o = parseArgs(argc, argv);
+  // The process before the model: what --memory subtracts.
+  long rssBeforeKB = procStatusKB("VmRSS");
   if (!fileExists(o.library))
     die("cannot read '" + o.library + "'");
   std::string path =
@@ -660,6 +709,16 @@ int main(int argc, char **argv) {
   const onnxc_model_info *mi = info();
   if (!mi)
     die(m + "_info() returned null");
+  if (o.threads >= 0) {
+    auto setThreads =
+        (SetThreadsFn)::dlsym(lib, "onnxc_set_num_threads");
+    if (!setThreads)
+      die("'" + o.library +
+          "' does not export onnxc_set_num_threads (built by an onnxc "
+          "without threads): --threads cannot apply");
+    if (setThreads((int32_t)o.threads) != ONNXC_OK)
+      die("onnxc_set_num_threads(" + std::to_string(o.threads) + ") failed");
+  }
 
   for (const std::string *dir : {&o.inputs, &o.save, &o.expect})
     if (!dir->empty() && !isDirectory(*dir))
@@ -692,8 +751,8 @@ int main(int argc, char **argv) {
     if (h.dtype != vi.dtype)
       die(label + ": dtype " + dtypeName(h.dtype) + ", the model expects " +
           dtypeName(vi.dtype));
-    // Rank -1: the items of a sequence of no declared rank (the runtime
-    // checks that they share one).
+    // Rank -1: the items of a sequence of no declared rank, each of its
+    // own.
     if (vi.rank >= 0 && (int32_t)h.dims.size() != vi.rank)
       die(label + ": rank " + std::to_string(h.dims.size()) +
           ", the model expects " + std::to_string(vi.rank));
@@ -768,6 +827,16 @@ int main(int argc, char **argv) {
     runOnce();
   }
 
+  if (o.memory)
+    std::printf("memory: %ld KB before loading the model, peak %ld KB\n",
+                rssBeforeKB, procStatusKB("VmHWM"));
+
+  if (o.threads >= 0) {
+    // Whether the model did use them: the pool's workers stay after a run.
+    auto getThreads = (GetThreadsFn)::dlsym(lib, "onnxc_get_num_threads");
+    std::printf("threads: %d (%ld in the process after the runs)\n",
+                getThreads ? (int)getThreads() : -1, processThreads());
+  }
   for (int32_t k = 0; k < mi->num_outputs; ++k)
     std::printf("output %d '%s': %s\n", k, mi->outputs[k].name,
                 describeValue(outputs[k]).c_str());

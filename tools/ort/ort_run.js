@@ -42,6 +42,8 @@ const USAGE = `usage: node ort_run.js MODEL [--inputs DIR] [--save DIR] [--threa
   --opt-level L  disabled, basic, extended, layout or all (default all)
   --log-level N  ORT's log severity, 0 (verbose) to 4 (fatal); default 3
   --allow-spinning 0|1  session.intra_op.allow_spinning (default 0)
+  --memory       print the resident set before creating the session and its
+                 peak (VmHWM) after the runs, in KB
 `;
 
 function die(msg) {
@@ -72,6 +74,7 @@ function parseArgs(argv) {
       if (i + 1 >= argv.length) die(`option '${a}' needs a value`);
       return argv[++i];
     };
+    if (a === '--memory') { o.memory = true; continue; }
     if (a === '--inputs') o.inputs = next();
     else if (a === '--save') o.save = next();
     else if (a === '--opt-level') {
@@ -262,6 +265,17 @@ function median(sorted) {
   return n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
+// A "Vm...:" figure of /proc/self/status in KiB, or -1.
+function procStatusKB(key) {
+  try {
+    const m = fs.readFileSync('/proc/self/status', 'utf8').match(
+        new RegExp(`^${key}:\\s*(\\d+)`, 'm'));
+    return m ? Number(m[1]) : -1;
+  } catch (e) {
+    return -1;
+  }
+}
+
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const ort = loadOrt();
@@ -278,6 +292,8 @@ async function main() {
     // session's config_options).
     extra: { session: { intra_op: { allow_spinning: String(o.spinning) } } },
   };
+  // The process before the model: what --memory subtracts.
+  const rssBeforeKB = procStatusKB('VmRSS');
   let session;
   try {
     session = await ort.InferenceSession.create(o.model, options);
@@ -325,6 +341,10 @@ async function main() {
   } else {
     results = await run();
   }
+
+  if (o.memory)
+    console.log(`memory: ${rssBeforeKB} KB before loading the model, ` +
+                `peak ${procStatusKB('VmHWM')} KB`);
 
   session.outputNames.forEach((name, k) => {
     const t = results[name];

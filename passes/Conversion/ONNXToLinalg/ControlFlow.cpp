@@ -43,6 +43,14 @@ Value linalg_conv::castChecked(OpBuilder &b, Location loc, Value v, Type to,
                                StringRef message) {
   if (v.getType() == to)
     return v;
+  if (isSeqShapesLayoutChange(v.getType(), to)) {
+    auto toT = cast<RankedTensorType>(to);
+    if (toT.getRank() == 1)
+      return castChecked(b, loc, seqShapesToRows(b, loc, v), to, message);
+    return castChecked(b, loc,
+                       seqShapesFromRows(b, loc, v, toT.getDimSize(1), message),
+                       to, message);
+  }
   auto from = cast<RankedTensorType>(v.getType());
   auto toT = cast<RankedTensorType>(to);
   Value ok;
@@ -350,7 +358,8 @@ struct YieldLowering : OpConversionPattern<ONNX::YieldOp> {
     for (auto [v, t] : llvm::zip(flat, expected)) {
       auto vt = dyn_cast<RankedTensorType>(v.getType());
       auto tt = dyn_cast<RankedTensorType>(t);
-      if (!vt || !tt || vt.getRank() != tt.getRank() ||
+      if (!vt || !tt ||
+          (vt.getRank() != tt.getRank() && !isSeqShapesLayoutChange(vt, tt)) ||
           vt.getElementType() != tt.getElementType())
         return op.emitOpError("yields a value of type ")
                << v.getType() << " where " << t << " is expected";
@@ -401,6 +410,101 @@ struct IfLowering : OpConversionPattern<ONNX::IfOp> {
 // Loop
 //===----------------------------------------------------------------------===//
 
+/// The loop-carried values of a Loop, flattened: as the body takes them
+/// (`in`, what the loop carries), as it yields them and as the loop returns
+/// them. Opset-16 bodies may take an optional<T> and yield a T (a present
+/// optional), and the result is then a T (test_loop16_seq_none); `in` stays
+/// the optional.
+struct Carried {
+  SmallVector<Type> onnxIn, onnxYield, onnxOut;
+  SmallVector<Type> in, yield, out;
+  SmallVector<unsigned> inCounts, yieldCounts, outCounts;
+
+  /// Converts the types; fails (with an error on `op`) for a type with no
+  /// conversion or kinds that differ other than by an optional.
+  LogicalResult init(Operation *op, const TypeConverter &tc, TypeRange bodyIn,
+                     TypeRange bodyOut, TypeRange results) {
+    onnxIn.assign(bodyIn.begin(), bodyIn.end());
+    onnxYield.assign(bodyOut.begin(), bodyOut.end());
+    onnxOut.assign(results.begin(), results.end());
+    if (failed(convertFlat(op, tc, bodyIn, "a loop-carried value", in,
+                           &inCounts)) ||
+        failed(convertFlat(op, tc, bodyOut, "a loop-carried value", yield,
+                           &yieldCounts)) ||
+        failed(convertFlat(op, tc, results, "a result", out, &outCounts)))
+      return failure();
+    for (unsigned k = 0; k < onnxIn.size(); ++k)
+      if (!fits(onnxYield[k], yieldCounts[k], onnxIn[k], inCounts[k]) ||
+          !fits(onnxIn[k], inCounts[k], onnxOut[k], outCounts[k]))
+        return op->emitOpError("loop-carried value ")
+               << k << " is a " << onnxIn[k] << " in the body, yielded as a "
+               << onnxYield[k] << " and returned as a " << onnxOut[k];
+    return success();
+  }
+
+  /// Whether a value of onnx type `from` (`n` converted values) can become
+  /// one of type `to` (`m`): the same kind, or an optional more or less.
+  static bool fits(Type from, unsigned n, Type to, unsigned m) {
+    bool fromOpt = isa<ONNX::OptType>(from), toOpt = isa<ONNX::OptType>(to);
+    return n + (toOpt && !fromOpt) == m + (fromOpt && !toOpt);
+  }
+
+  /// `values`, converted values of onnx types `from` (grouped by
+  /// `counts`), as values of onnx types `to` (converted: `toTypes`, grouped
+  /// by `toCounts`): a T becomes a present optional<T>; an optional<T> a T,
+  /// checked at run time to be present; every value is cast (checked).
+  static SmallVector<Value> adapt(OpBuilder &b, Location loc,
+                                  ValueRange values, ArrayRef<Type> from,
+                                  ArrayRef<unsigned> counts, ArrayRef<Type> to,
+                                  ArrayRef<Type> toTypes,
+                                  ArrayRef<unsigned> toCounts,
+                                  StringRef message) {
+    SmallVector<Value> out;
+    unsigned pos = 0, toPos = 0;
+    for (unsigned k = 0; k < from.size(); ++k) {
+      ValueRange group = values.slice(pos, counts[k]);
+      ArrayRef<Type> types = toTypes.slice(toPos, toCounts[k]);
+      pos += counts[k];
+      toPos += toCounts[k];
+      bool fromOpt = isa<ONNX::OptType>(from[k]);
+      bool toOpt = isa<ONNX::OptType>(to[k]);
+      if (fromOpt && !toOpt) {
+        emitRuntimeCheck(
+            b, loc, tensor::ExtractOp::create(b, loc, group[0], ValueRange{}),
+            "Loop: an empty optional where the loop-carried value must be "
+            "present");
+        group = group.drop_front();
+      } else if (!fromOpt && toOpt) {
+        out.push_back(arith::ConstantOp::create(
+            b, loc,
+            DenseElementsAttr::get(RankedTensorType::get({}, b.getI1Type()),
+                                   true)));
+        types = types.drop_front();
+      }
+      for (auto [v, t] : llvm::zip_equal(group, types))
+        out.push_back(castChecked(b, loc, v, t, message));
+    }
+    return out;
+  }
+
+  /// The body's yielded values as the loop carries them.
+  SmallVector<Value> fromYield(OpBuilder &b, Location loc,
+                               ValueRange values) const {
+    return adapt(b, loc, values, onnxYield, yieldCounts, onnxIn, in, inCounts,
+                 "Loop: a loop-carried value does not fit the body's input "
+                 "shape");
+  }
+  /// The carried values as the loop's results, one group per result.
+  SmallVector<SmallVector<Value>> toResults(OpBuilder &b, Location loc,
+                                            ValueRange values) const {
+    return regroup(adapt(b, loc, values, onnxIn, inCounts, onnxOut, out,
+                         outCounts,
+                         "Loop: a loop-carried value does not fit the "
+                         "output's shape"),
+                   outCounts);
+  }
+};
+
 /// Loop(M, cond, v_initial...) -> scf.while carrying (i, cond, v..., one
 /// accumulator per scan output); a sequence or an optional v is carried as
 /// its several values. The before region tests `cond && i < M`; the after
@@ -414,9 +518,7 @@ struct LoopLowering : OpConversionPattern<ONNX::LoopOp> {
   static void lowerCounted(ONNX::LoopOp op,
                            ConversionPatternRewriter &rewriter, Region &body,
                            const TypeConverter &tc, Value tripCount,
-                           ArrayRef<Value> initial, ArrayRef<Type> carriedIn,
-                           ArrayRef<Type> carriedOut,
-                           ArrayRef<unsigned> carriedCounts,
+                           ArrayRef<Value> initial, const Carried &carried,
                            ArrayRef<Type> rowTypes, ArrayRef<Type> scanTypes,
                            Type iterNumType, Type condType, Type condOutType);
   LogicalResult
@@ -436,28 +538,25 @@ struct LoopLowering : OpConversionPattern<ONNX::LoopOp> {
              << yield.getValues().size() << " outputs for " << numCarried
              << " loop-carried values and " << numResults << " results";
 
-    // Flattened types: the carried values as the body takes them and as
-    // the loop returns them; the scan rows (tensors) and outputs.
-    SmallVector<Type> carriedIn, carriedOut, rowTypes, scanTypes;
-    SmallVector<unsigned> carriedCounts, outCounts;
+    // Flattened types: the carried values (Carried); the scan rows
+    // (tensors) and outputs.
+    Carried carried;
+    SmallVector<Type> rowTypes, scanTypes;
+    SmallVector<unsigned> outCounts;
     TypeRange bodyArgTypes = body.getArgumentTypes();
     TypeRange yieldTypes = yield.getValues().getTypes();
     TypeRange resultTypes = op.getResultTypes();
-    if (failed(convertFlat(op, tc, bodyArgTypes.drop_front(2),
-                           "a loop-carried value", carriedIn,
-                           &carriedCounts)) ||
-        failed(convertFlat(op, tc,
-                           resultTypes.take_front(numCarried),
-                           "a result", carriedOut)) ||
+    if (failed(carried.init(op, tc, bodyArgTypes.drop_front(2),
+                            yieldTypes.slice(1, numCarried),
+                            resultTypes.take_front(numCarried))) ||
         failed(convertFlat(op, tc, yieldTypes.drop_front(1 + numCarried),
                            "a scan output", rowTypes, &outCounts)) ||
         failed(convertFlat(op, tc, resultTypes.drop_front(numCarried),
                            "a scan output", scanTypes)))
       return failure();
-    if (carriedIn.size() != carriedOut.size() || rowTypes.size() != numScan ||
-        scanTypes.size() != numScan)
-      return op.emitOpError("loop-carried values and results differ in kind "
-                            "(scan outputs must be tensors)");
+    ArrayRef<Type> carriedIn = carried.in;
+    if (rowTypes.size() != numScan || scanTypes.size() != numScan)
+      return op.emitOpError("scan outputs must be tensors");
     for (unsigned k = 0; k < numScan; ++k)
       if (cast<RankedTensorType>(scanTypes[k]).getRank() !=
           cast<RankedTensorType>(rowTypes[k]).getRank() + 1)
@@ -501,12 +600,24 @@ struct LoopLowering : OpConversionPattern<ONNX::LoopOp> {
                             "Loop: cond must hold a single element");
     }
 
-    SmallVector<Value> initial;
-    for (ValueRange group : adaptor.getVInitial())
-      initial.append(group.begin(), group.end());
-    if (initial.size() != carriedIn.size())
-      return op.emitOpError("initial values and the body's inputs differ in "
-                            "kind");
+    // The initial values as the loop carries them.
+    SmallVector<Value> initialFlat;
+    SmallVector<unsigned> initialCounts;
+    for (ValueRange group : adaptor.getVInitial()) {
+      initialFlat.append(group.begin(), group.end());
+      initialCounts.push_back(group.size());
+    }
+    SmallVector<Type> initialTypes(op.getVInitial().getTypes());
+    for (unsigned k = 0; k < numCarried; ++k)
+      if (!Carried::fits(initialTypes[k], initialCounts[k], carried.onnxIn[k],
+                         carried.inCounts[k]))
+        return op.emitOpError("initial value ")
+               << k << " is a " << initialTypes[k] << ", the body takes a "
+               << carried.onnxIn[k];
+    SmallVector<Value> initial = Carried::adapt(
+        rewriter, loc, initialFlat, initialTypes, initialCounts,
+        carried.onnxIn, carried.in, carried.inCounts,
+        "Loop: an initial value does not fit the body's input shape");
 
     // A loop that always runs M iterations (no condition, or one that is
     // constant true and passed through unchanged, as exporters write a
@@ -514,19 +625,16 @@ struct LoopLowering : OpConversionPattern<ONNX::LoopOp> {
     // every carried tensor whose buffer the body replaces on each
     // iteration, scf.for does not.
     if (hasM && isCountedLoop(op, carriedIn, rowTypes)) {
-      lowerCounted(op, rewriter, body, tc, tripCount, initial, carriedIn,
-                   carriedOut, carriedCounts, rowTypes, scanTypes,
-                   iterNumTypes[0], condTypes[0], condOutTypes[0]);
+      lowerCounted(op, rewriter, body, tc, tripCount, initial, carried,
+                   rowTypes, scanTypes, iterNumTypes[0], condTypes[0],
+                   condOutTypes[0]);
       return success();
     }
 
     // Initial values: the iteration number, the condition, the carried
     // values (in the body's input types), the empty accumulators.
     SmallVector<Value> inits{zero64, cond0};
-    for (auto [v, t] : llvm::zip(initial, carriedIn))
-      inits.push_back(castChecked(
-          rewriter, loc, v, t,
-          "Loop: an initial value does not fit the body's input shape"));
+    inits.append(initial.begin(), initial.end());
     for (Type row : rowTypes)
       inits.push_back(emptyAccumulator(
           rewriter, loc, accumulatorType(cast<RankedTensorType>(row), 0)));
@@ -564,11 +672,12 @@ struct LoopLowering : OpConversionPattern<ONNX::LoopOp> {
                     condTypes[0], "Loop: condition shape")};
     for (unsigned k = 0; k < numFlatCarried; ++k)
       bodyArgs.push_back(after->getArgument(k + 2));
-    // The body's outputs: the condition, the carried values in the body's
-    // input types, the scan rows as the body produces them.
+    // The body's outputs: the condition, the carried values and the scan
+    // rows as the body produces them.
     SmallVector<Type> execTypes{condOutTypes[0]};
-    execTypes.append(carriedIn.begin(), carriedIn.end());
+    execTypes.append(carried.yield.begin(), carried.yield.end());
     execTypes.append(rowTypes.begin(), rowTypes.end());
+    unsigned numFlatYield = carried.yield.size();
 
     auto block = convertBody(op, body, tc, rewriter);
     if (failed(block))
@@ -588,8 +697,8 @@ struct LoopLowering : OpConversionPattern<ONNX::LoopOp> {
     }
     SmallVector<Value> yields{arith::AddIOp::create(rewriter, loc, iter, one64),
                               next};
-    for (unsigned k = 0; k < numFlatCarried; ++k)
-      yields.push_back(exec.getResult(k + 1));
+    yields.append(carried.fromYield(
+        rewriter, loc, exec.getResults().slice(1, numFlatYield)));
     Value pos = arith::IndexCastOp::create(rewriter, loc,
                                            rewriter.getIndexType(), iter);
     auto newCapacity = [&](OpBuilder &b, Location l, Value cap) -> Value {
@@ -612,20 +721,15 @@ struct LoopLowering : OpConversionPattern<ONNX::LoopOp> {
     for (unsigned k = 0; k < numScan; ++k)
       yields.push_back(appendRow(rewriter, loc,
                                  after->getArgument(2 + numFlatCarried + k),
-                                 exec.getResult(1 + numFlatCarried + k), pos,
+                                 exec.getResult(1 + numFlatYield + k), pos,
                                  0, newCapacity, "Loop"));
     scf::YieldOp::create(rewriter, loc, yields);
 
     // Results: the carried values, then the filled rows of each scan
     // output.
     rewriter.setInsertionPointAfter(whileOp);
-    SmallVector<Value> carriedResults;
-    for (unsigned k = 0; k < numFlatCarried; ++k)
-      carriedResults.push_back(castChecked(
-          rewriter, loc, whileOp.getResult(k + 2), carriedOut[k],
-          "Loop: a loop-carried value does not fit the output's shape"));
-    SmallVector<SmallVector<Value>> results =
-        regroup(carriedResults, carriedCounts);
+    SmallVector<SmallVector<Value>> results = carried.toResults(
+        rewriter, loc, whileOp.getResults().slice(2, numFlatCarried));
     Value count = arith::IndexCastOp::create(
         rewriter, loc, rewriter.getIndexType(), whileOp.getResult(0));
     for (unsigned k = 0; k < numScan; ++k)
@@ -675,10 +779,8 @@ bool LoopLowering::isCountedLoop(ONNX::LoopOp op, ArrayRef<Type> carriedIn,
 void LoopLowering::lowerCounted(
     ONNX::LoopOp op, ConversionPatternRewriter &rewriter, Region &body,
     const TypeConverter &tc, Value tripCount, ArrayRef<Value> initial,
-    ArrayRef<Type> carriedIn, ArrayRef<Type> carriedOut,
-    ArrayRef<unsigned> carriedCounts, ArrayRef<Type> rowTypes,
-    ArrayRef<Type> scanTypes, Type iterNumType, Type condType,
-    Type condOutType) {
+    const Carried &carried, ArrayRef<Type> rowTypes, ArrayRef<Type> scanTypes,
+    Type iterNumType, Type condType, Type condOutType) {
   Location loc = op.getLoc();
   Type i64 = rewriter.getI64Type();
   Type i1 = rewriter.getI1Type();
@@ -687,11 +789,7 @@ void LoopLowering::lowerCounted(
                                    createIntConstant(rewriter, loc, i64, 0));
   Value count = arith::IndexCastOp::create(rewriter, loc,
                                            rewriter.getIndexType(), m);
-  SmallVector<Value> inits;
-  for (auto [v, t] : llvm::zip(initial, carriedIn))
-    inits.push_back(castChecked(
-        rewriter, loc, v, t,
-        "Loop: an initial value does not fit the body's input shape"));
+  SmallVector<Value> inits(initial);
   // Scan outputs: M rows (isCountedLoop made sure M is a small constant).
   int64_t rows = 0;
   if (!rowTypes.empty())
@@ -703,47 +801,50 @@ void LoopLowering::lowerCounted(
     inits.push_back(createLoopInit(
         rewriter, loc, RankedTensorType::get(shape, rt.getElementType()), {}));
   }
+  // The iteration number's tensor, carried last: written with tensor.insert
+  // at each step, which bufferizes in place, so the loop allocates it once
+  // (a tensor.from_elements is a malloc and a free per iteration).
+  inits.push_back(createLoopInit(rewriter, loc,
+                                 RankedTensorType::get({}, i64), {}));
   Value zero = createIndexConstant(rewriter, loc, 0);
   Value one = createIndexConstant(rewriter, loc, 1);
   auto forOp = scf::ForOp::create(rewriter, loc, zero, count, one, inits);
   rewriter.setInsertionPointToStart(forOp.getBody());
   Value iv = forOp.getInductionVar();
   Value iter = arith::IndexCastOp::create(rewriter, loc, i64, iv);
+  Value iterT = tensor::InsertOp::create(rewriter, loc, iter,
+                                         forOp.getRegionIterArgs().back(),
+                                         ValueRange{});
   SmallVector<Value> bodyArgs{
-      castChecked(rewriter, loc,
-                  tensor::FromElementsOp::create(
-                      rewriter, loc, RankedTensorType::get({}, i64), iter),
-                  iterNumType, "Loop: iteration number shape"),
+      castChecked(rewriter, loc, iterT, iterNumType,
+                  "Loop: iteration number shape"),
       castChecked(rewriter, loc,
                   tensor::FromElementsOp::create(
                       rewriter, loc, RankedTensorType::get({}, i1),
                       createIntConstant(rewriter, loc, i1, 1)),
                   condType, "Loop: condition shape")};
-  unsigned numFlat = carriedIn.size();
+  unsigned numFlat = carried.in.size();
+  unsigned numFlatYield = carried.yield.size();
   for (unsigned k = 0; k < numFlat; ++k)
     bodyArgs.push_back(forOp.getRegionIterArgs()[k]);
   SmallVector<Type> execTypes{condOutType};
-  execTypes.append(carriedIn.begin(), carriedIn.end());
+  execTypes.append(carried.yield.begin(), carried.yield.end());
   execTypes.append(rowTypes.begin(), rowTypes.end());
   Block *block = *convertBody(op, body, tc, rewriter);
   rewriter.setInsertionPointToEnd(forOp.getBody());
   auto exec = inlineBody(rewriter, loc, block, bodyArgs, execTypes);
-  SmallVector<Value> yields;
-  for (unsigned k = 0; k < numFlat; ++k)
-    yields.push_back(exec.getResult(1 + k));
+  SmallVector<Value> yields = carried.fromYield(
+      rewriter, loc, exec.getResults().slice(1, numFlatYield));
   for (unsigned k = 0; k < rowTypes.size(); ++k)
     yields.push_back(insertRow(rewriter, loc,
                                forOp.getRegionIterArgs()[numFlat + k],
-                               exec.getResult(1 + numFlat + k), iv, 0));
+                               exec.getResult(1 + numFlatYield + k), iv, 0));
+  yields.push_back(iterT);
   scf::YieldOp::create(rewriter, loc, yields);
 
   rewriter.setInsertionPointAfter(forOp);
-  SmallVector<Value> carried;
-  for (unsigned k = 0; k < numFlat; ++k)
-    carried.push_back(castChecked(
-        rewriter, loc, forOp.getResult(k), carriedOut[k],
-        "Loop: a loop-carried value does not fit the output's shape"));
-  SmallVector<SmallVector<Value>> results = regroup(carried, carriedCounts);
+  SmallVector<SmallVector<Value>> results = carried.toResults(
+      rewriter, loc, forOp.getResults().take_front(numFlat));
   for (unsigned k = 0; k < rowTypes.size(); ++k)
     results.push_back({castChecked(
         rewriter, loc, forOp.getResult(numFlat + k), scanTypes[k],

@@ -68,6 +68,13 @@ void checkEveryElement(
     function_ref<Value(OpBuilder &, Location, Value, ValueRange)> ok) {
   MLIRContext *ctx = b.getContext();
   int64_t rank = cast<RankedTensorType>(indices.getType()).getRank();
+  if (rank == 0) {
+    // One index: a scalar test, no i1 tensor to allocate (a Gather by a
+    // loop's iteration number checks once per iteration).
+    Value v = tensor::ExtractOp::create(b, loc, indices, ValueRange{});
+    emitRuntimeCheck(b, loc, ok(b, loc, v, {}), message);
+    return;
+  }
   auto i1 = b.getI1Type();
   Value init = linalg::FillOp::create(
                    b, loc,
@@ -185,13 +192,31 @@ struct GatherLowering : OpConversionPattern<ONNX::GatherOp> {
     SmallVector<AffineExpr> idxExprs;
     for (int64_t j = 0; j < q; ++j)
       idxExprs.push_back(getAffineDimExpr(axis + j, ctx));
-    SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, idxExprs, ctx),
-                                   rewriter.getMultiDimIdentityMap(rank)};
+    // A single index is read once, outside the loop nest: the generic
+    // then reads a row at a loop-invariant offset (contiguous, so the loop
+    // vectorizes), not an index from memory at every element.
+    Value scalarIndex;
+    if (q == 0)
+      scalarIndex = normalizeIndex(
+          rewriter, loc,
+          toIndex(rewriter, loc,
+                  tensor::ExtractOp::create(rewriter, loc, indices,
+                                            ValueRange{})),
+          axisDim);
+    SmallVector<Value> ins;
+    SmallVector<AffineMap> maps;
+    if (!scalarIndex) {
+      ins.push_back(indices);
+      maps.push_back(AffineMap::get(rank, 0, idxExprs, ctx));
+    }
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, ValueRange{indices}, ValueRange{init},
-        maps, parallelIterators(rank),
+        rewriter, loc, TypeRange{type}, ins, ValueRange{init}, maps,
+        parallelIterators(rank),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value i = normalizeIndex(b, l, toIndex(b, l, args[0]), axisDim);
+          Value i = scalarIndex ? scalarIndex
+                                : normalizeIndex(b, l, toIndex(b, l, args[0]),
+                                                 axisDim);
           SmallVector<Value> idx;
           for (int64_t k = 0; k < axis; ++k)
             idx.push_back(linalg::IndexOp::create(b, l, k));

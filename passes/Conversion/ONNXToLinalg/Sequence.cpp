@@ -2,10 +2,16 @@
 //
 // A sequence of tensors is two values (TypeConversion.cpp): `data`, a 1-D
 // tensor holding every item's elements, item after item, each row-major;
-// and `shapes`, a tensor<n x r x i64> with one row of dims per item (r is
-// dynamic when the items' rank is unknown). Item i starts at the sum of the
-// element counts of the items before it. Sequences are values: every op
-// builds new tensors, and bufferization decides what is copied.
+// and `shapes`, the items' dims. When the items' type has a rank r, shapes
+// is a tensor<n x r x i64> with one row of dims per item. When it has none,
+// the items may differ in rank (a Loop appending 1-D slices to a sequence
+// that starts with a scalar): shapes is then a 1-D tensor<? x i64> of rows
+// of kSeqRowWidth elements, each an item's rank, its dims and zeros
+// (Subgraph.h). Where a sequence of one layout meets a type of the other,
+// castChecked converts its shapes; the common case, a static rank, pays
+// nothing for the other. Item i starts at the sum of the element counts of
+// the items before it. Sequences are values: every op builds new tensors,
+// and bufferization decides what is copied.
 //
 // An optional is a tensor<i1> presence flag followed by its payload's
 // values; an absent payload is empty (zero-sized tensors, an empty
@@ -44,10 +50,15 @@ Value toI64(OpBuilder &b, Location l, Value v) {
   return arith::IndexCastOp::create(b, l, b.getI64Type(), v);
 }
 
+/// Where row `i` of a shapes tensor of rows starts.
+Value rowStart(OpBuilder &b, Location l, Value i) {
+  return arith::MulIOp::create(b, l, i, idx(b, l, kSeqRowWidth));
+}
+
 /// The converted values of one sequence.
 struct Seq {
   Value data;   // tensor<?xT>
-  Value shapes; // tensor<?xRxi64>
+  Value shapes; // tensor<?xRxi64>, or rows: tensor<?xi64>
 
   static Seq of(ValueRange values) {
     assert(values.size() == 2 && "a sequence converts to two values");
@@ -56,21 +67,58 @@ struct Seq {
   Type elementType() const {
     return cast<RankedTensorType>(data.getType()).getElementType();
   }
-  Value length(OpBuilder &b, Location l) const {
-    return getDimValue(b, l, shapes, 0);
+  /// Whether every item has its own rank (shapes are rows).
+  bool hasRows() const {
+    return cast<RankedTensorType>(shapes.getType()).getRank() == 1;
   }
-  /// The static item rank, or nullopt.
+  Value length(OpBuilder &b, Location l) const {
+    Value n = getDimValue(b, l, shapes, 0);
+    if (hasRows())
+      n = arith::DivUIOp::create(b, l, n, idx(b, l, kSeqRowWidth));
+    return n;
+  }
+  /// The static item rank, or nullopt (rows).
   std::optional<int64_t> staticRank() const {
-    auto t = cast<RankedTensorType>(shapes.getType());
-    if (t.isDynamicDim(1))
+    if (hasRows())
       return std::nullopt;
-    return t.getDimSize(1);
+    return cast<RankedTensorType>(shapes.getType()).getDimSize(1);
   }
 };
 
+/// The rank of item `i` (index).
+Value itemRank(OpBuilder &b, Location l, const Seq &s, Value i) {
+  if (auto r = s.staticRank())
+    return idx(b, l, *r);
+  return toIndex(
+      b, l,
+      tensor::ExtractOp::create(b, l, s.shapes, ValueRange{rowStart(b, l, i)}));
+}
+
 /// Dim `k` of item `i` (index).
 Value itemDim(OpBuilder &b, Location l, const Seq &s, Value i, Value k) {
+  if (s.hasRows()) {
+    Value at = arith::AddIOp::create(
+        b, l, rowStart(b, l, i), arith::AddIOp::create(b, l, k, idx(b, l, 1)));
+    return toIndex(b, l, tensor::ExtractOp::create(b, l, s.shapes, at));
+  }
   return toIndex(b, l, tensor::ExtractOp::create(b, l, s.shapes, ValueRange{i, k}));
+}
+
+/// Checks at run time that every item of `s` has rank `r`.
+void checkItemRanks(OpBuilder &b, Location l, const Seq &s, int64_t r,
+                    StringRef message) {
+  if (!s.hasRows())
+    return; // the verifier and inference keep static ranks consistent
+  // No body builder: the run-time check needs the loop in the module.
+  auto loop =
+      scf::ForOp::create(b, l, idx(b, l, 0), s.length(b, l), idx(b, l, 1));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  emitRuntimeCheck(b, l,
+                   cmpI(b, l, arith::CmpIPredicate::eq,
+                        itemRank(b, l, s, loop.getInductionVar()),
+                        idx(b, l, r)),
+                   message);
 }
 
 /// The element count of item `i`.
@@ -82,7 +130,7 @@ Value itemNumel(OpBuilder &b, Location l, const Seq &s, Value i) {
     return n;
   }
   auto loop = scf::ForOp::create(
-      b, l, idx(b, l, 0), getDimValue(b, l, s.shapes, 1), idx(b, l, 1),
+      b, l, idx(b, l, 0), itemRank(b, l, s, i), idx(b, l, 1),
       ValueRange{idx(b, l, 1)},
       [&](OpBuilder &nb, Location nl, Value k, ValueRange acc) {
         Value n = arith::MulIOp::create(nb, nl, acc[0],
@@ -209,22 +257,9 @@ Value shapeRow(OpBuilder &b, Location l, Value t) {
   return dimsRow(b, l, dims);
 }
 
-/// The item rank of `s` where a tensor of rank `r` meets it (an insert):
-/// a sequence of unknown rank must have rank r or be empty.
-void checkRank(OpBuilder &b, Location l, const Seq &s, int64_t r,
-               StringRef message) {
-  if (auto sr = s.staticRank()) {
-    (void)sr; // the verifier and inference keep static ranks consistent
-    return;
-  }
-  Value same = cmpI(b, l, arith::CmpIPredicate::eq,
-                    getDimValue(b, l, s.shapes, 1), idx(b, l, r));
-  Value empty = cmpI(b, l, arith::CmpIPredicate::eq, s.length(b, l),
-                     idx(b, l, 0));
-  emitRuntimeCheck(b, l, arith::OrIOp::create(b, l, same, empty), message);
-}
-
-/// `s` with `t` inserted before item `p` (p in [0, n]).
+/// `s` with `t` inserted before item `p` (p in [0, n]). With static ranks,
+/// `t` has the items' rank; with rows, any rank up to kSeqMaxItemRank
+/// (checkInsertable).
 Seq insertItem(OpBuilder &b, Location l, const Seq &s, Value t, Value p) {
   auto tType = cast<RankedTensorType>(t.getType());
   int64_t r = tType.getRank();
@@ -247,6 +282,32 @@ Seq insertItem(OpBuilder &b, Location l, const Seq &s, Value t, Value p) {
   data = copyRange(b, l, s.data, off, arith::SubIOp::create(b, l, total, off),
                    data, arith::AddIOp::create(b, l, off, tn));
 
+  if (s.hasRows()) {
+    // Rows: the new one is t's rank, its dims, zeros.
+    Value w = idx(b, l, kSeqRowWidth);
+    Value at = rowStart(b, l, p);
+    Value size = getDimValue(b, l, s.shapes, 0);
+    Value shapes = tensor::EmptyOp::create(
+        b, l, ArrayRef<int64_t>{ShapedType::kDynamic}, b.getI64Type(),
+        ValueRange{arith::AddIOp::create(b, l, size, w)});
+    shapes = copyRange(b, l, s.shapes, zero, at, shapes, zero);
+    SmallVector<Value> row{createIntConstant(b, l, b.getI64Type(), r)};
+    for (int64_t d = 0; d < r; ++d)
+      row.push_back(toI64(b, l, getDimValue(b, l, t, d)));
+    while ((int64_t)row.size() < kSeqRowWidth)
+      row.push_back(createIntConstant(b, l, b.getI64Type(), 0));
+    Value rowT = tensor::FromElementsOp::create(
+        b, l, RankedTensorType::get({kSeqRowWidth}, b.getI64Type()), row);
+    shapes = tensor::InsertSliceOp::create(
+        b, l, rowT, shapes, ArrayRef<OpFoldResult>{at},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(kSeqRowWidth)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    shapes = copyRange(b, l, s.shapes, at,
+                       arith::SubIOp::create(b, l, size, at), shapes,
+                       arith::AddIOp::create(b, l, at, w));
+    return {data, shapes};
+  }
+
   Value rIdx = idx(b, l, r);
   Value shapes = tensor::EmptyOp::create(
       b, l, ArrayRef<int64_t>{ShapedType::kDynamic, r}, b.getI64Type(),
@@ -266,10 +327,10 @@ Seq insertItem(OpBuilder &b, Location l, const Seq &s, Value t, Value p) {
 Value itemAt(OpBuilder &b, Location l, const Seq &s, Value i,
              RankedTensorType type, StringRef message) {
   int64_t r = type.getRank();
-  if (!s.staticRank())
+  if (s.hasRows())
     emitRuntimeCheck(b, l,
                      cmpI(b, l, arith::CmpIPredicate::eq,
-                          getDimValue(b, l, s.shapes, 1), idx(b, l, r)),
+                          itemRank(b, l, s, i), idx(b, l, r)),
                      message);
   Value off = itemOffset(b, l, s, i);
   Value n = itemNumel(b, l, s, i);
@@ -300,7 +361,8 @@ Value itemAt(OpBuilder &b, Location l, const Seq &s, Value i,
   return castChecked(b, l, item, type, message);
 }
 
-/// An empty sequence of `dataType`/`shapesType` (converted types).
+/// An empty sequence of `dataType`/`shapesType` (converted types, either
+/// layout).
 Seq emptySeq(OpBuilder &b, Location l, Type dataType, Type shapesType) {
   auto dt = cast<RankedTensorType>(dataType);
   auto st = cast<RankedTensorType>(shapesType);
@@ -329,6 +391,32 @@ SmallVector<Value> castAll(OpBuilder &b, Location l, ValueRange values,
   return out;
 }
 
+/// `s` in the layout of the converted sequence types `types` (static item
+/// ranks must agree: inference keeps them so).
+FailureOr<Seq> toLayout(Operation *op, OpBuilder &b, const Seq &s,
+                        TypeRange types, StringRef message) {
+  auto want = cast<RankedTensorType>(types[1]);
+  if (want.getRank() == 2 && s.staticRank() &&
+      *s.staticRank() != want.getDimSize(1))
+    return op->emitOpError("items of rank ")
+           << *s.staticRank() << " where the result's have rank "
+           << want.getDimSize(1);
+  return Seq{s.data, castChecked(b, op->getLoc(), s.shapes, want, message)};
+}
+
+/// Whether a tensor of type `t` can be inserted into `s`: as an item of the
+/// same rank, or, with rows, of a rank that fits a row.
+LogicalResult checkInsertable(Operation *op, const Seq &s, Type t) {
+  int64_t r = cast<RankedTensorType>(t).getRank();
+  if (auto sr = s.staticRank(); sr && *sr != r)
+    return op->emitOpError("a tensor of rank ")
+           << r << " does not fit items of rank " << *sr;
+  if (r > kSeqMaxItemRank)
+    return op->emitOpError("a sequence item has rank ")
+           << r << ", above " << kSeqMaxItemRank;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
@@ -341,47 +429,9 @@ struct SequenceEmptyLowering : OpConversionPattern<ONNX::SequenceEmptyOp> {
     auto types = convertedTypes(op, *getTypeConverter(), op.getType());
     if (failed(types))
       return failure();
-    // Items of unknown rank: take the rank from a use that knows it, so
-    // that the empty shapes tensor has the right number of columns where
-    // it meets a ranked sequence (0 x 0 cast to ? x r is not a valid cast
-    // once its shape is folded).
-    Type shapesType = (*types)[1];
-    auto st = cast<RankedTensorType>(shapesType);
-    if (st.isDynamicDim(1))
-      if (std::optional<int64_t> r = rankFromUses(op.getResult()))
-        shapesType = RankedTensorType::get({ShapedType::kDynamic, *r},
-                                           st.getElementType());
-    Seq s = emptySeq(rewriter, op.getLoc(), (*types)[0], shapesType);
-    rewriter.replaceOpWithMultiple(
-        op, {castAll(rewriter, op.getLoc(), {s.data, s.shapes}, *types,
-                     "SequenceEmpty")});
+    Seq s = emptySeq(rewriter, op.getLoc(), (*types)[0], (*types)[1]);
+    rewriter.replaceOpWithMultiple(op, {{s.data, s.shapes}});
     return success();
-  }
-
-  /// The item rank a use of the empty sequence `v` implies: the tensor
-  /// inserted into it, or the ranked sequence a Loop body takes it as.
-  static std::optional<int64_t> rankFromUses(Value v) {
-    auto itemRank = [](Type t) -> std::optional<int64_t> {
-      if (auto seq = dyn_cast<ONNX::SeqType>(t))
-        t = seq.getElementType();
-      if (auto tt = dyn_cast<RankedTensorType>(t))
-        return tt.getRank();
-      return std::nullopt;
-    };
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto ins = dyn_cast<ONNX::SequenceInsertOp>(user)) {
-        if (use.getOperandNumber() == 0)
-          if (auto r = itemRank(ins.getTensor().getType()))
-            return r;
-      } else if (auto loop = dyn_cast<ONNX::LoopOp>(user)) {
-        unsigned i = use.getOperandNumber();
-        if (i >= 2 && i < loop.getBody().getNumArguments())
-          if (auto r = itemRank(loop.getBody().getArgument(i).getType()))
-            return r;
-      }
-    }
-    return std::nullopt;
   }
 };
 
@@ -396,8 +446,11 @@ struct SequenceConstructLowering
     if (failed(types))
       return failure();
     Seq s = emptySeq(rewriter, l, (*types)[0], (*types)[1]);
-    for (auto [k, item] : llvm::enumerate(adaptor.getInputs()))
+    for (auto [k, item] : llvm::enumerate(adaptor.getInputs())) {
+      if (failed(checkInsertable(op, s, item.front().getType())))
+        return failure();
       s = insertItem(rewriter, l, s, item.front(), idx(rewriter, l, k));
+    }
     rewriter.replaceOpWithMultiple(
         op, {castAll(rewriter, l, {s.data, s.shapes}, *types,
                      "SequenceConstruct: item shapes")});
@@ -414,18 +467,23 @@ struct SequenceInsertLowering : OpConversionPattern<ONNX::SequenceInsertOp> {
     auto types = convertedTypes(op, *getTypeConverter(), op.getType());
     if (failed(types))
       return failure();
-    Seq s = Seq::of(adaptor.getInputSequence());
+    // The result's layout first: items of a static rank become rows when
+    // a tensor of another rank joins them.
+    auto s = toLayout(op, rewriter, Seq::of(adaptor.getInputSequence()),
+                      *types,
+                      "SequenceInsert: the tensor's rank differs from the "
+                      "items'");
     Value t = adaptor.getTensor().front();
-    checkRank(rewriter, l, s, cast<RankedTensorType>(t.getType()).getRank(),
-              "SequenceInsert: the tensor's rank differs from the items'");
-    Value n = s.length(rewriter, l);
+    if (failed(s) || failed(checkInsertable(op, *s, t.getType())))
+      return failure();
+    Value n = s->length(rewriter, l);
     Value p = isa<NoneType>(op.getPosition().getType())
                   ? n
                   : normalizePosition(rewriter, l,
                                       adaptor.getPosition().front(), n,
                                       /*allowEnd=*/true,
                                       "SequenceInsert: position out of range");
-    Seq r = insertItem(rewriter, l, s, t, p);
+    Seq r = insertItem(rewriter, l, *s, t, p);
     rewriter.replaceOpWithMultiple(
         op, {castAll(rewriter, l, {r.data, r.shapes}, *types,
                      "SequenceInsert: item shapes")});
@@ -467,18 +525,33 @@ struct SequenceEraseLowering : OpConversionPattern<ONNX::SequenceEraseOp> {
     data = copyRange(rewriter, l, s.data, zero, off, data, zero);
     data = copyRange(rewriter, l, s.data, end,
                      arith::SubIOp::create(rewriter, l, total, end), data, off);
-    auto shapesType = cast<RankedTensorType>(s.shapes.getType());
-    Value r = getDimValue(rewriter, l, s.shapes, 1);
-    SmallVector<Value> dyn{arith::SubIOp::create(rewriter, l, n, one)};
-    if (shapesType.isDynamicDim(1))
-      dyn.push_back(r);
-    Value shapes = tensor::EmptyOp::create(rewriter, l, shapesType.getShape(),
-                                           shapesType.getElementType(), dyn);
-    shapes = copyRows(rewriter, l, s.shapes, zero, p, shapes, zero, r);
-    Value next = arith::AddIOp::create(rewriter, l, p, one);
-    shapes = copyRows(rewriter, l, s.shapes, next,
-                      arith::SubIOp::create(rewriter, l, n, next), shapes, p,
-                      r);
+    Value shapes;
+    if (s.hasRows()) {
+      Value at = rowStart(rewriter, l, p);
+      Value next = arith::AddIOp::create(rewriter, l, at,
+                                         idx(rewriter, l, kSeqRowWidth));
+      Value size = getDimValue(rewriter, l, s.shapes, 0);
+      shapes = tensor::EmptyOp::create(
+          rewriter, l, ArrayRef<int64_t>{ShapedType::kDynamic},
+          rewriter.getI64Type(),
+          ValueRange{arith::SubIOp::create(rewriter, l, size,
+                                           idx(rewriter, l, kSeqRowWidth))});
+      shapes = copyRange(rewriter, l, s.shapes, zero, at, shapes, zero);
+      shapes = copyRange(rewriter, l, s.shapes, next,
+                         arith::SubIOp::create(rewriter, l, size, next), shapes,
+                         at);
+    } else {
+      auto shapesType = cast<RankedTensorType>(s.shapes.getType());
+      Value r = getDimValue(rewriter, l, s.shapes, 1);
+      shapes = tensor::EmptyOp::create(
+          rewriter, l, shapesType.getShape(), shapesType.getElementType(),
+          ValueRange{arith::SubIOp::create(rewriter, l, n, one)});
+      shapes = copyRows(rewriter, l, s.shapes, zero, p, shapes, zero, r);
+      Value next = arith::AddIOp::create(rewriter, l, p, one);
+      shapes = copyRows(rewriter, l, s.shapes, next,
+                        arith::SubIOp::create(rewriter, l, n, next), shapes, p,
+                        r);
+    }
     rewriter.replaceOpWithMultiple(
         op, {castAll(rewriter, l, {data, shapes}, *types,
                      "SequenceErase: item shapes")});
@@ -695,12 +768,8 @@ struct ConcatFromSequenceLowering
     emitRuntimeCheck(rewriter, l,
                      cmpI(rewriter, l, arith::CmpIPredicate::sgt, n, zero),
                      "ConcatFromSequence: the sequence is empty");
-    if (!s.staticRank())
-      emitRuntimeCheck(rewriter, l,
-                       cmpI(rewriter, l, arith::CmpIPredicate::eq,
-                            getDimValue(rewriter, l, s.shapes, 1),
-                            idx(rewriter, l, r)),
-                       "ConcatFromSequence: the items' rank does not fit");
+    checkItemRanks(rewriter, l, s, r,
+                   "ConcatFromSequence: the items' rank does not fit");
     // The result's sizes: item 0's dims, with the axis the sum (concat) or
     // n (stack).
     Value axisLen = n;
@@ -957,6 +1026,77 @@ struct OptionalGetElementLowering
 };
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Layouts of the shapes (Subgraph.h)
+//===----------------------------------------------------------------------===//
+
+bool linalg_conv::isSeqShapesLayoutChange(Type from, Type to) {
+  auto f = dyn_cast<RankedTensorType>(from);
+  auto t = dyn_cast<RankedTensorType>(to);
+  if (!f || !t || !f.getElementType().isInteger(64) ||
+      !t.getElementType().isInteger(64))
+    return false;
+  auto isTable = [](RankedTensorType x) {
+    return x.getRank() == 2 && !x.isDynamicDim(1);
+  };
+  return (f.getRank() == 1 && isTable(t)) || (isTable(f) && t.getRank() == 1);
+}
+
+Value linalg_conv::seqShapesToRows(OpBuilder &b, Location l, Value table) {
+  auto type = cast<RankedTensorType>(table.getType());
+  int64_t r = type.getDimSize(1);
+  assert(r <= kSeqMaxItemRank && "the type converter keeps ranks in a row");
+  Value n = getDimValue(b, l, table, 0);
+  Value init = createLoopInit(
+      b, l, RankedTensorType::get({ShapedType::kDynamic}, b.getI64Type()),
+      {rowStart(b, l, n)});
+  auto loop = scf::ForOp::create(
+      b, l, idx(b, l, 0), n, idx(b, l, 1), ValueRange{init},
+      [&](OpBuilder &nb, Location nl, Value i, ValueRange acc) {
+        SmallVector<Value> row{createIntConstant(nb, nl, nb.getI64Type(), r)};
+        for (int64_t k = 0; k < r; ++k)
+          row.push_back(tensor::ExtractOp::create(
+              nb, nl, table, ValueRange{i, idx(nb, nl, k)}));
+        while ((int64_t)row.size() < kSeqRowWidth)
+          row.push_back(createIntConstant(nb, nl, nb.getI64Type(), 0));
+        Value rowT = tensor::FromElementsOp::create(
+            nb, nl, RankedTensorType::get({kSeqRowWidth}, nb.getI64Type()),
+            row);
+        Value next = tensor::InsertSliceOp::create(
+            nb, nl, rowT, acc[0], ArrayRef<OpFoldResult>{rowStart(nb, nl, i)},
+            ArrayRef<OpFoldResult>{nb.getIndexAttr(kSeqRowWidth)},
+            ArrayRef<OpFoldResult>{nb.getIndexAttr(1)});
+        scf::YieldOp::create(nb, nl, next);
+      });
+  return loop.getResult(0);
+}
+
+Value linalg_conv::seqShapesFromRows(OpBuilder &b, Location l, Value rows,
+                                     int64_t r, StringRef message) {
+  Seq s{Value(), rows};
+  Value n = s.length(b, l);
+  auto tableType =
+      RankedTensorType::get({ShapedType::kDynamic, r}, b.getI64Type());
+  Value init = createLoopInit(b, l, tableType, {n, Value()});
+  // No body builder: the run-time check needs the loop in the module.
+  auto loop = scf::ForOp::create(b, l, idx(b, l, 0), n, idx(b, l, 1),
+                                 ValueRange{init});
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value i = loop.getInductionVar();
+  emitRuntimeCheck(b, l,
+                   cmpI(b, l, arith::CmpIPredicate::eq, itemRank(b, l, s, i),
+                        idx(b, l, r)),
+                   message);
+  Value table = loop.getRegionIterArgs()[0];
+  for (int64_t k = 0; k < r; ++k)
+    table = tensor::InsertOp::create(
+        b, l, toI64(b, l, itemDim(b, l, s, i, idx(b, l, k))), table,
+        ValueRange{i, idx(b, l, k)});
+  scf::YieldOp::create(b, l, table);
+  return loop.getResult(0);
+}
 
 void mlir::onnxc::populateSequencePatterns(TypeConverter &tc,
                                            RewritePatternSet &patterns) {

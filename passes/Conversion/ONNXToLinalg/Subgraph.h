@@ -18,8 +18,30 @@ namespace mlir::onnxc::linalg_conv {
 /// every dim that is dynamic in `v` and static in `to`. A tensor with no
 /// rows (dim 0 is 0, and `to` keeps dim 0 dynamic or 0) passes: it holds no
 /// elements whatever its other dims say (an empty sequence's shapes).
+/// The shapes of a sequence meeting the other layout (isSeqShapesLayoutChange)
+/// are converted instead.
 Value castChecked(OpBuilder &b, Location loc, Value v, Type to,
                   StringRef message);
+
+/// The shapes of a sequence (Sequence.cpp) have one of two layouts. Items of
+/// a static rank r: a tensor<n x r x i64>, row i item i's dims. Items of no
+/// static rank, each with its own: a 1-D tensor<? x i64> of n rows of
+/// kSeqRowWidth elements, item i's rank, then its dims, then zeros.
+constexpr int64_t kSeqMaxItemRank = 16; // ONNXC_MAX_RANK
+constexpr int64_t kSeqRowWidth = 1 + kSeqMaxItemRank;
+
+/// Whether a value of type `from` and one of type `to` are the shapes of a
+/// sequence in different layouts (an i64 tensor of rank 1 and one of rank 2;
+/// no other values of different ranks meet).
+bool isSeqShapesLayoutChange(Type from, Type to);
+
+/// Shapes of items of static rank (n x r) as rows.
+Value seqShapesToRows(OpBuilder &b, Location loc, Value table);
+
+/// Rows as shapes of items of rank `r` (n x r), checking at run time that
+/// every item has rank r.
+Value seqShapesFromRows(OpBuilder &b, Location loc, Value rows, int64_t r,
+                        StringRef message);
 
 /// An uninitialized tensor of `type` (dynamic dims from `sizes`, one per
 /// dim) to start a loop-carried value from: a bufferization.alloc_tensor,

@@ -7,6 +7,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/Subgraph.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
@@ -35,13 +36,14 @@ void mlir::onnxc::populateONNXToLinalgTypeConversion(TypeConverter &tc) {
   });
   // A sequence is two tensors: `data`, the items' elements concatenated
   // (each item row-major), and `shapes`, one row of dims per item
-  // (tensor<n x r x i64>; r is dynamic when the items' rank is unknown).
-  // An optional is a tensor<i1> presence flag followed by its payload's
-  // values. See docs/codegen.md for how they cross the C API.
+  // (tensor<n x r x i64>), or, when the items' rank is unknown, one row of
+  // kSeqRowWidth per item holding its rank and dims (tensor<? x i64>;
+  // Subgraph.h). An optional is a tensor<i1> presence flag followed by its
+  // payload's values. See docs/codegen.md for how they cross the C API.
   tc.addConversion([&tc](ONNX::SeqType t, SmallVectorImpl<Type> &results)
                        -> std::optional<LogicalResult> {
     auto item = dyn_cast<TensorType>(t.getElementType());
-    if (!item)
+    if (!item || (item.hasRank() && item.getRank() > kSeqMaxItemRank))
       return failure();
     Type converted = tc.convertType(
         item.hasRank() ? item
@@ -49,11 +51,14 @@ void mlir::onnxc::populateONNXToLinalgTypeConversion(TypeConverter &tc) {
     if (!converted)
       return failure();
     Type elem = cast<TensorType>(converted).getElementType();
-    int64_t rank = item.hasRank() ? item.getRank() : ShapedType::kDynamic;
     MLIRContext *ctx = t.getContext();
     results.push_back(RankedTensorType::get({ShapedType::kDynamic}, elem));
-    results.push_back(RankedTensorType::get({ShapedType::kDynamic, rank},
-                                            IntegerType::get(ctx, 64)));
+    if (item.hasRank())
+      results.push_back(RankedTensorType::get(
+          {ShapedType::kDynamic, item.getRank()}, IntegerType::get(ctx, 64)));
+    else
+      results.push_back(RankedTensorType::get({ShapedType::kDynamic},
+                                              IntegerType::get(ctx, 64)));
     return success();
   });
   tc.addConversion([&tc](ONNX::OptType t, SmallVectorImpl<Type> &results)

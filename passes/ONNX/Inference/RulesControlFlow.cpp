@@ -1,4 +1,4 @@
-//===- RulesControlFlow.cpp - onnxc's inference rule for Loop -------------===//
+//===- RulesControlFlow.cpp - onnxc's inference rules for Loop and If -----===//
 //
 // A loop-carried value may change type across iterations. libonnx 1.12
 // drops the shape of every carried value; onnxc infers the body to a fixed
@@ -6,6 +6,7 @@
 // operands; while the body yields a type the current one does not cover, the
 // two are joined (dims that differ become dynamic, ranks that differ
 // unranked) and the body is inferred again from the types it had before.
+// If is libonnx's, with the sequence results it joins wrongly redone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +45,19 @@ public:
       v.setType(t);
   }
 
+  /// Forgets what is known of the sequences (and optionals of sequences)
+  /// the region defines: they may have been inferred from a declaration
+  /// that turned out wrong.
+  void generalizeSequences() {
+    for (auto &[v, t] : saved) {
+      Type c = t;
+      if (auto o = llvm::dyn_cast<ONNX::OptType>(c))
+        c = o.getElementType();
+      if (llvm::isa<ONNX::SeqType>(c))
+        t = generalizeType(t);
+    }
+  }
+
 private:
   void addArguments(Region &r) {
     for (Block &block : r)
@@ -66,6 +80,40 @@ static LogicalResult setArgument(Operation *op, BlockArgument arg, Type before,
            << "body input #" << arg.getArgNumber() << ": " << error;
   arg.setType(*merged);
   return success();
+}
+
+/// A declared body input is merged with what flows in, so a declaration
+/// narrower than what the body yields hides the yielded type from the next
+/// iteration. For a sequence that is a declaration the body breaks
+/// (test_loop16_seq_none declares items of rank 0 and appends 1-D slices):
+/// it is dropped (`declared` becomes unknown), with what the body inferred
+/// of its sequences, so that the carried value gets the type of what flows
+/// in alone. Tensors keep their declarations (their
+/// shapes are checked at run time). Returns whether one was dropped.
+static bool dropBrokenDeclarations(Block &block, Operation *yield,
+                                   unsigned numCarried,
+                                   SmallVectorImpl<Type> &declared,
+                                   RegionTypes &before) {
+  bool dropped = false;
+  for (unsigned i = 0; i < numCarried; ++i) {
+    Type d = declared[i + 2];
+    if (auto o = llvm::dyn_cast<ONNX::OptType>(d))
+      d = o.getElementType();
+    if (!llvm::isa<ONNX::SeqType>(d))
+      continue;
+    Type arg = block.getArgument(i + 2).getType();
+    std::string error;
+    FailureOr<Type> joined =
+        joinTypes(arg, yield->getOperand(i + 1).getType(), error);
+    if (succeeded(joined) && *joined != arg) {
+      declared[i + 2] = ONNX::UnknownType::get(block.getParent()->getContext());
+      dropped = true;
+    }
+  }
+  // What the body inferred from the declaration goes with it.
+  if (dropped)
+    before.generalizeSequences();
+  return dropped;
 }
 
 /// Loop(M, cond, v_initial...) with body (iter, cond, v...) -> (cond, v...,
@@ -115,8 +163,11 @@ static LogicalResult inferLoop(Operation *op, const ONNX::OpInfo &,
         return failure();
     if (failed(inferRegionTypes(body, state)))
       return failure();
-    if (general)
+    if (general) {
+      if (dropBrokenDeclarations(block, yield, numCarried, argsBefore, before))
+        continue;
       break;
+    }
     bool changed = false;
     for (unsigned i = 0; i < numCarried; ++i) {
       std::string error;
@@ -128,8 +179,11 @@ static LogicalResult inferLoop(Operation *op, const ONNX::OpInfo &,
       changed |= *joined != carried[i];
       carried[i] = *joined;
     }
-    if (!changed)
+    if (!changed) {
+      if (dropBrokenDeclarations(block, yield, numCarried, argsBefore, before))
+        continue;
       break;
+    }
     if (impl.fixpointBudget == 0 || iteration + 1 >= kMaxLoopIterations) {
       general = true;
       for (Type &t : carried)
@@ -171,7 +225,55 @@ static LogicalResult inferLoop(Operation *op, const ONNX::OpInfo &,
   return success();
 }
 
+/// Whether `t` is a sequence or an optional of one.
+static bool isSequenceLike(Type t) {
+  if (auto o = llvm::dyn_cast<ONNX::OptType>(t))
+    t = o.getElementType();
+  return llvm::isa<ONNX::SeqType>(t);
+}
+
+/// If: libonnx's inference, except that a result that is a sequence gets
+/// the join of the branches' types. libonnx 1.12 joins a sequence of items
+/// of no shape with one of scalars into one of scalars (UnionTypeInfo reads
+/// the missing shape as rank 0), a type the other branch's items break.
+static LogicalResult inferIf(Operation *op, const ONNX::OpInfo &info,
+                             InferenceState &state) {
+  SmallVector<Type> before(op->getResultTypes());
+  SchemaCall call;
+  call.version = info.libonnxInferenceVersion;
+  if (failed(inferWithLibOnnx(op, info, state, call)))
+    return failure();
+  if (op->getNumRegions() != 2)
+    return success();
+  auto yieldOf = [](Region &r) -> Operation * {
+    return r.empty() || r.front().empty() ? nullptr : &r.front().back();
+  };
+  Operation *thenYield = yieldOf(op->getRegion(0));
+  Operation *elseYield = yieldOf(op->getRegion(1));
+  // Arity mismatches are the verifier's to report.
+  if (!thenYield || !elseYield ||
+      thenYield->getNumOperands() != op->getNumResults() ||
+      elseYield->getNumOperands() != op->getNumResults())
+    return success();
+  for (unsigned k = 0; k < op->getNumResults(); ++k) {
+    if (!isSequenceLike(op->getResult(k).getType()))
+      continue;
+    std::string error;
+    FailureOr<Type> joined =
+        joinTypes(thenYield->getOperand(k).getType(),
+                  elseYield->getOperand(k).getType(), error);
+    if (failed(joined))
+      continue; // libonnx reported what it found wrong
+    FailureOr<Type> merged = mergeTypes(before[k], *joined, error);
+    if (failed(merged))
+      return op->emitOpError() << "result #" << k << ": " << error;
+    op->getResult(k).setType(*merged);
+  }
+  return success();
+}
+
 void mlir::onnxc::registerControlFlowRules(
     llvm::StringMap<InferenceRule> &rules) {
   rules["onnx.Loop"] = inferLoop;
+  rules["onnx.If"] = inferIf;
 }

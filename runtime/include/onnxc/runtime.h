@@ -113,7 +113,8 @@ typedef struct onnxc_tensor {
 typedef struct onnxc_value_info {
   const char *name;       /* the ONNX name */
   int32_t dtype;          /* onnxc_dtype */
-  int32_t rank;
+  int32_t rank;           /* -1: a sequence's items of any rank, each its
+                             own */
   const int64_t *dims;    /* rank entries; -1 for a dynamic dim */
   const int32_t *symbols; /* rank entries; index into symbol_names, or -1 */
   int32_t kind;           /* onnxc_value_kind */
@@ -155,6 +156,22 @@ void onnxc_tensor_release(onnxc_tensor *tensor);
  * null, its rank is outside [0, ONNXC_MAX_RANK], a dim is negative or the
  * product overflows. */
 int64_t onnxc_tensor_numel(const onnxc_tensor *tensor);
+
+/** Threads: a model runs on the calling thread, except that its large
+ * matrix products and convolutions may be split over up to `num_threads`
+ * threads: the caller's and workers of a pool that the runtime starts on
+ * first need (the model code in between stays on the caller's thread). The
+ * setting is for the whole process, every model and every caller (a call
+ * that finds the pool busy with another's runs on its own thread). 0 means
+ * one thread per online CPU; at most 64. Without a call, the environment
+ * variable ONNXC_NUM_THREADS (read once; same meaning) sets it, else it is
+ * 1. Returns ONNXC_ERROR_INVALID_ARGUMENT for a negative count. Results do
+ * not depend on the thread count. */
+onnxc_status onnxc_set_num_threads(int32_t num_threads);
+
+/** The thread count in effect (>= 1): what onnxc_set_num_threads or
+ * ONNXC_NUM_THREADS set, 0 resolved to the online CPUs. */
+int32_t onnxc_get_num_threads(void);
 
 /** An input sequence of `num_items` tensors (the caller keeps `items`). */
 static inline onnxc_tensor onnxc_make_sequence(const onnxc_tensor *items,

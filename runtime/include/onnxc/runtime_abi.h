@@ -18,7 +18,10 @@
  *     holding the items' elements one item after the other, each
  *     row-major (item i starts after the elements of items 0..i-1), then
  *     `shapes`, a memref<n x r x i64> whose row i is item i's dims
- *     (passes/Conversion/ONNXToLinalg/Sequence.cpp);
+ *     (passes/Conversion/ONNXToLinalg/Sequence.cpp); when the items have
+ *     no declared rank (rank -1), each has its own and `shapes` is a
+ *     memref<(n * (1 + ONNXC_MAX_RANK)) x i64>: row i holds item i's rank,
+ *     its dims, then zeros;
  *   - optional: a memref<i1> presence flag (one byte, 1 = present), then
  *     the memrefs of its value as above. When absent, the value's memrefs
  *     are valid but unspecified: the runtime passes zero-filled buffers with
@@ -95,7 +98,10 @@ void memrefCopy(int64_t elem_size, struct onnxc_unranked_memref *src,
  * above the compiler (onnxc-linalg-to-ukernel) replaces fp32 contractions
  * by these calls. Matrices are addressed by element strides: A[i, p] is
  * a[i * rsa + p * csa], likewise B and C; any stride (0, transposed) works,
- * unit column strides are fastest.
+ * unit column strides are fastest. A large call is split over the thread
+ * count of onnxc_set_num_threads (runtime/src/parallel.c): the parts
+ * write disjoint parts of C (or Y), and the call returns when all are
+ * done, with the values one thread computes.
  *
  * With ONNXC_SGEMM_B_PACKED, `b` is not strided but packed (the compiler
  * packs constant weights at compile time): ceil(n / ONNXC_SGEMM_PANEL)
@@ -120,15 +126,54 @@ void onnxc_rt_sgemm_batched(int64_t batch, int64_t m, int64_t n, int64_t k,
                             int64_t rsb, int64_t csb, float *c, int64_t sbc,
                             int64_t rsc, int64_t csc, int32_t flags);
 
+/*
+ * The products above with an epilogue (a Gemm's bias and a following Relu
+ * or Clip, fused by the compiler), selected by more flags:
+ *   ONNXC_SGEMM_BIAS_ROW: C = A * B + bias[i] (row i of C), bias holding m
+ *     contiguous floats;
+ *   ONNXC_SGEMM_BIAS_COL: C = A * B + bias[j] (column j), n floats;
+ * with either, C's contents are ignored (ONNXC_SGEMM_ACCUMULATE is);
+ * ONNXC_SGEMM_CLAMP: then each element is clamped to [lo, hi], NaN staying
+ * NaN (max(v, lo) then min(v, hi), as Relu and Clip compute it). bias, lo
+ * and hi are ignored without their flags. Every product of a batch uses
+ * the same bias.
+ */
+#define ONNXC_SGEMM_BIAS_ROW 4
+#define ONNXC_SGEMM_BIAS_COL 8
+#define ONNXC_SGEMM_CLAMP 16
+
+void onnxc_rt_sgemm_ep(int64_t m, int64_t n, int64_t k, const float *a,
+                       int64_t rsa, int64_t csa, const float *b, int64_t rsb,
+                       int64_t csb, float *c, int64_t rsc, int64_t csc,
+                       int32_t flags, const float *bias, float lo, float hi);
+
+void onnxc_rt_sgemm_batched_ep(int64_t batch, int64_t m, int64_t n, int64_t k,
+                               const float *a, int64_t sba, int64_t rsa,
+                               int64_t csa, const float *b, int64_t sbb,
+                               int64_t rsb, int64_t csb, float *c,
+                               int64_t sbc, int64_t rsc, int64_t csc,
+                               int32_t flags, const float *bias, float lo,
+                               float hi);
+
 /**
- * A grouped 2-D convolution over an input padded already, accumulated into
- * y (which holds the bias or zeros):
+ * A grouped 2-D convolution, accumulated into y (which holds the bias or
+ * zeros):
  *   Y[n, g, m, oh, ow] += sum over c, kh, kw of
  *     X[n, g, c, oh * stride_h + kh * dilation_h, ow * stride_w + kw * dilation_w]
  *     * W[g, m, c, kh, kw]
  * with element strides per dim of X (n, g, c, h, w), W (g, m, c, kh, kw)
  * and Y (n, g, m, oh, ow). out_channels and in_channels are per group.
- * The compiler fills the struct as an array of 30 int64_t in field order
+ * Without ONNXC_CONV_PADDED, X is padded already: every index above is in
+ * range. With it, x is the unpadded input, in_h x in_w per channel, and
+ * the row read is ih = oh * stride_h - pad_top + kh * dilation_h, the
+ * column iw = ow * stride_w - pad_left + kw * dilation_w; X is 0 outside
+ * [0, in_h) x [0, in_w). pad_top and pad_left may be any integers
+ * (negative: the window starts inside the input; larger than the kernel:
+ * whole rows of zeros), so that a band of output rows [r0, r1) is the same
+ * call with out_h = r1 - r0, y advanced by r0 rows and
+ * pad_top - r0 * stride_h. For a 1-D convolution out_h = kernel_h = 1,
+ * pad_top = 0, in_h = 1.
+ * The compiler fills the struct as an array of 34 int64_t in field order
  * (64-bit little-endian targets: the pointer takes one, the two floats
  * share one).
  */
@@ -137,9 +182,13 @@ typedef struct onnxc_conv2d_params {
   int64_t out_h, out_w, kernel_h, kernel_w;
   int64_t stride_h, stride_w, dilation_h, dilation_w;
   int64_t x_strides[5], w_strides[5], y_strides[5];
-  int64_t flags; /* ONNXC_CONV_W_PACKED, ONNXC_CONV_BIAS, ONNXC_CONV_CLAMP */
+  /* ONNXC_CONV_W_PACKED, ONNXC_CONV_BIAS, ONNXC_CONV_CLAMP,
+   * ONNXC_CONV_PADDED, ONNXC_CONV_IN_PLACE */
+  int64_t flags;
   const float *bias;         /* ONNXC_CONV_BIAS: groups * out_channels */
   float clamp_lo, clamp_hi;  /* ONNXC_CONV_CLAMP (one int64 slot, lo first) */
+  int64_t pad_top, pad_left; /* ONNXC_CONV_PADDED: zero rows / columns */
+  int64_t in_h, in_w;        /* before X; the input's rows and columns */
 } onnxc_conv2d_params;
 
 /*
@@ -158,9 +207,46 @@ typedef struct onnxc_conv2d_params {
  */
 #define ONNXC_CONV_BIAS 2
 #define ONNXC_CONV_CLAMP 4
+/* ONNXC_CONV_PADDED: x is unpadded; pad_top, pad_left, in_h and in_w
+ * describe the zero padding around it (the compiler fuses a zero Pad, or a
+ * Conv's pads, into the call instead of materializing the padded input). */
+#define ONNXC_CONV_PADDED 8
+/*
+ * ONNXC_CONV_IN_PLACE (with ONNXC_CONV_PADDED, depthwise only: one input
+ * and one output channel per group, out_h = in_h, out_w = in_w): y is x
+ * itself, same strides (the compiler fuses a Relu / Clip that writes the
+ * convolution's input buffer back). The runtime reads each input channel
+ * in full before it writes that channel's output, so a caller that splits
+ * such a call must split it by images or groups, never by rows.
+ */
+#define ONNXC_CONV_IN_PLACE 16
 
 void onnxc_rt_sconv2d(const onnxc_conv2d_params *params, const float *x,
                       const float *w, float *y);
+
+/*
+ * 2-D fp32 max pooling (runtime/src/pool.c; the compiler's MaxPool without
+ * Indices): for every n, c, oh, ow
+ *   Y[n, c, oh, ow] = max over kh < kernel_h, kw < kernel_w with ih, iw in
+ *                     [0, in_h) x [0, in_w) of X[n, c, ih, iw],
+ *   ih = oh * stride_h - pad_top + kh * dilation_h,
+ *   iw = ow * stride_w - pad_left + kw * dilation_w,
+ * starting from -inf (a window entirely in the padding gives -inf), with
+ * the semantics of arith.maximumf / llvm.maximum: a NaN anywhere in the
+ * window gives NaN, and +0 is larger than -0. Y's previous contents are
+ * ignored. The padding is never read, so X is the unpadded input. Strides
+ * are in elements, X and Y in (n, c, h, w) order. The compiler fills the
+ * struct as an array of 22 int64_t in field order.
+ */
+typedef struct onnxc_maxpool2d_params {
+  int64_t batch, channels, out_h, out_w, kernel_h, kernel_w;
+  int64_t stride_h, stride_w, dilation_h, dilation_w;
+  int64_t pad_top, pad_left, in_h, in_w;
+  int64_t x_strides[4], y_strides[4];
+} onnxc_maxpool2d_params;
+
+void onnxc_rt_smaxpool2d(const onnxc_maxpool2d_params *params,
+                         const float *x, float *y);
 
 /*
  * The allocator of models compiled at -O1 and above (MLIR's memref lowering

@@ -386,6 +386,85 @@ def loop_rnn(root):
               [([X, h0, W, R, bias], [h.astype(np.float32), np.array(hs, np.float32)])])
 
 
+def loop_row_products(root):
+    """Row products that onnx-graph-optimize moves out of a Loop: a Gemm of
+    Gather(X, i) (transB, alpha, a per-column C) and a vector row of a 2-D
+    X times W plus a bias; the trip count is a constant equal to X's row
+    count. With every dim symbolic the rewrite does not apply: both forms
+    must give the same numbers."""
+    body = helper.make_graph(
+        [
+            helper.make_node("Gather", ["X", "i"], ["xt"], axis=0),
+            helper.make_node("Gemm", ["xt", "B", "C"], ["g"], alpha=0.5, transB=1),
+            helper.make_node("Gather", ["V", "i"], ["vt"], axis=0),
+            helper.make_node("MatMul", ["vt", "W"], ["vw"]),
+            helper.make_node("Add", ["vw", "b"], ["vb"]),
+            helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+        ],
+        "rows_body",
+        [vi("i", I64, []), vi("cond_in", B, [])],
+        [vi("cond_out", B, []), vi("g", F, [2, 5]), vi("vb", F, [2])],
+    )
+    graph = helper.make_graph(
+        [
+            const("m", np.array(4, np.int64)),
+            const("go", np.array(True)),
+            helper.make_node("Loop", ["m", "go"], ["gs", "vbs"], body=body),
+        ],
+        "loop_row_products",
+        [vi("X", F, [4, 2, 3]), vi("B", F, [5, 3]), vi("C", F, [5]),
+         vi("V", F, [4, 3]), vi("W", F, [3, 2]), vi("b", F, [2])],
+        [vi("gs", F, [4, 2, 5]), vi("vbs", F, [4, 2])],
+    )
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((4, 2, 3)).astype(np.float32)
+    Bm = rng.standard_normal((5, 3)).astype(np.float32)
+    C = rng.standard_normal(5).astype(np.float32)
+    V = rng.standard_normal((4, 3)).astype(np.float32)
+    W = rng.standard_normal((3, 2)).astype(np.float32)
+    b = rng.standard_normal(2).astype(np.float32)
+    gs = np.array([0.5 * (X[t] @ Bm.T) + C for t in range(4)], np.float32)
+    vbs = np.array([V[t] @ W + b for t in range(4)], np.float32)
+    save_case(root, "loop_row_products", graph,
+              [([X, Bm, C, V, W, b], [gs, vbs])])
+
+
+def scan_row_products(root):
+    """A Scan body multiplying its scan input's slice (axis 1, read in
+    reverse) by an outer-scope W into a running sum, and reading the slice
+    itself too: the product becomes a second scan input, the first
+    stays."""
+    body = helper.make_graph(
+        [
+            helper.make_node("MatMul", ["xt", "W"], ["xw"]),
+            helper.make_node("Add", ["s_in", "xw"], ["s_out"]),
+            helper.make_node("Mul", ["xt", "xt"], ["sq"]),
+        ],
+        "rows_body",
+        [vi("s_in", F, [2, 4]), vi("xt", F, [2, 3])],
+        [vi("s_out", F, [2, 4]), vi("sq", F, [2, 3])],
+    )
+    graph = helper.make_graph(
+        [helper.make_node("Scan", ["s0", "X"], ["s", "sqs"], body=body,
+                          num_scan_inputs=1, scan_input_axes=[1],
+                          scan_input_directions=[1])],
+        "scan_row_products",
+        [vi("s0", F, [2, 4]), vi("X", F, [2, 5, 3]), vi("W", F, [3, 4])],
+        [vi("s", F, [2, 4]), vi("sqs", F, [5, 2, 3])],
+    )
+    rng = np.random.default_rng(8)
+    s0 = rng.standard_normal((2, 4)).astype(np.float32)
+    X = rng.standard_normal((2, 5, 3)).astype(np.float32)
+    W = rng.standard_normal((3, 4)).astype(np.float32)
+    s, sqs = s0.astype(np.float64), []
+    for t in range(5):
+        xt = X[:, 4 - t, :]
+        s = s + xt @ W
+        sqs.append(xt * xt)
+    save_case(root, "scan_row_products", graph,
+              [([s0, X, W], [s.astype(np.float32), np.array(sqs, np.float32)])])
+
+
 def errors(root):
     """Inputs that only run time can reject: an If condition of symbolic
     shape given two elements; Scan inputs of different symbolic lengths."""
@@ -435,7 +514,7 @@ def main():
         return
     for fn in (loop_converge, loop_long_scan, loop_concat, loop_nested_if, if_shapes,
                scan_axes, scan_twin_outputs, loop_zero_steps, loop_counted,
-               loop_rnn):
+               loop_rnn, loop_row_products, scan_row_products):
         fn(root)
 
 

@@ -101,6 +101,58 @@ def main(root):
           [opt(None), tensor(np.array(False)), opt([], onnx.OptionalProto.SEQUENCE),
            tensor(np.array(True))])])
 
+    # Items of no declared rank, each of its own: a scalar, a vector and a
+    # matrix cross the C API, a 3-D tensor is inserted among them, the first
+    # item erased; also with no items. (SequenceAt would give an unranked
+    # tensor, which does not cross the C API once --dynamic drops the
+    # outputs' shapes.)
+    mixed = [np.array(1.5, np.float32),
+             rng.standard_normal(3).astype(np.float32),
+             rng.standard_normal((2, 3)).astype(np.float32)]
+    cube = np.arange(8, dtype=np.float32).reshape(2, 2, 2)
+    one = np.array(1, np.int64)
+    write_case(
+        root, "seq_mixed_ranks",
+        [helper.make_node("Identity", ["s"], ["same"]),
+         helper.make_node("SequenceInsert", ["s", "x", "at"], ["inserted"]),
+         helper.make_node("SequenceErase", ["inserted", "zero"], ["erased"]),
+         helper.make_node("SequenceLength", ["inserted"], ["n"])],
+        [typed("s", seq_type(F, None)), helper.make_tensor_value_info("x", F, [2, 2, 2]),
+         helper.make_tensor_value_info("at", I64, []),
+         helper.make_tensor_value_info("zero", I64, [])],
+        [typed("same", seq_type(F, None)), typed("inserted", seq_type(F, None)),
+         typed("erased", seq_type(F, None)), helper.make_tensor_value_info("n", I64, [])],
+        [([seq(mixed), tensor(cube), tensor(one), tensor(zero)],
+          [seq(mixed), seq([mixed[0], cube] + mixed[1:]), seq([cube] + mixed[1:]),
+           tensor(np.array(4, np.int64))]),
+         ([seq([]), tensor(cube), tensor(zero), tensor(zero)],
+          [seq([]), seq([cube]), seq([]), tensor(np.array(1, np.int64))])])
+
+    # A Loop whose body declares items of rank 1 carrying a sequence of no
+    # declared rank: the items' rows become a table on the way in (each
+    # item's rank checked), and the body appends to it.
+    v = rng.standard_normal(3).astype(np.float32)
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+         helper.make_node("SequenceInsert", ["acc_in", "v"], ["acc_out"])],
+        "body",
+        [helper.make_tensor_value_info("i", I64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         typed("acc_in", seq_type(F, [None]))],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         typed("acc_out", seq_type(F, [None]))])
+    vecs = [rng.standard_normal(2).astype(np.float32),
+            rng.standard_normal(4).astype(np.float32)]
+    write_case(
+        root, "seq_loop_ranked_body",
+        [helper.make_node("Loop", ["m", "", "s"], ["out"], body=body)],
+        [typed("s", seq_type(F, None)), helper.make_tensor_value_info("m", I64, []),
+         helper.make_tensor_value_info("v", F, [3])],
+        [typed("out", seq_type(F, [None]))],
+        [([seq(vecs), tensor(np.array(2, np.int64)), tensor(v)],
+          [seq(vecs + [v, v])]),
+         ([seq([]), tensor(np.array(1, np.int64)), tensor(v)], [seq([v])])])
+
 
 if __name__ == "__main__":
     main(sys.argv[1])

@@ -126,12 +126,18 @@ func.func @scan_dynamic_rows(%s0: tensor<?xf32>, %a: tensor<4x?xf32>) -> (tensor
 
 // A constant trip count and a constant true condition the body passes
 // through: a for loop (scf.for, no scf.while), the scan output
-// preallocated to its 3 rows and written in place.
+// preallocated to its 3 rows and written in place; the iteration number's
+// tensor carried and overwritten (tensor.insert: one buffer for the loop,
+// not a tensor.from_elements per iteration).
 // CHECK-LABEL: func.func @loop_counted
 // CHECK: %[[ACC:.+]] = bufferization.alloc_tensor() : tensor<3x2xf32>
-// CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %[[A:.+]] = %[[ACC]]) -> (tensor<2xf32>, tensor<3x2xf32>)
+// CHECK: %[[IT0:.+]] = bufferization.alloc_tensor() : tensor<i64>
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %[[A:.+]] = %[[ACC]], %[[ITA:.+]] = %[[IT0]]) -> (tensor<2xf32>, tensor<3x2xf32>, tensor<i64>)
+// CHECK: %[[IT:.+]] = tensor.insert %{{.+}} into %[[ITA]][] : tensor<i64>
+// CHECK-NOT: tensor.from_elements {{.+}} : tensor<i64>
 // CHECK: scf.execute_region
-// CHECK: tensor.insert_slice %{{.+}} into %[[A]][%[[I]], 0] [1, 2] [1, 1] : tensor<2xf32> into tensor<3x2xf32>
+// CHECK: %[[ROW:.+]] = tensor.insert_slice %{{.+}} into %[[A]][%[[I]], 0] [1, 2] [1, 1] : tensor<2xf32> into tensor<3x2xf32>
+// CHECK: scf.yield %{{.+}}, %[[ROW]], %[[IT]] : tensor<2xf32>, tensor<3x2xf32>, tensor<i64>
 // CHECK-NOT: scf.while
 func.func @loop_counted(%y0: tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
   %m = "onnx.Constant"() <{value = dense<3> : tensor<i64>}> : () -> tensor<i64>

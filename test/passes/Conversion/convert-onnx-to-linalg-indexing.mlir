@@ -21,6 +21,32 @@ func.func @gather_checked(%x: tensor<5x3xf32>, %i: tensor<2xi64>) -> tensor<2x3x
 
 // -----
 
+// A single (rank-0) index is checked as a scalar (no i1 tensor) and read
+// once, outside the generic, which reads the row at that loop-invariant
+// offset (a Gather by a loop's iteration number: once per iteration, and
+// the row's loop vectorizes).
+// CHECK-LABEL: func.func @gather_scalar_index
+// CHECK-SAME: (%[[X:.+]]: tensor<5x3xf32>, %[[I:.+]]: tensor<i64>)
+// CHECK-NOT: tensor<i1>
+// CHECK: %[[V:.+]] = tensor.extract %[[I]][] : tensor<i64>
+// CHECK: %[[IV:.+]] = arith.index_cast %[[V]] : i64 to index
+// CHECK: arith.cmpi sge, %[[IV]]
+// CHECK: arith.cmpi slt, %[[IV]]
+// CHECK: scf.if
+// CHECK: func.call @onnxc_rt_fail
+// CHECK-NOT: tensor<i1>
+// CHECK: %[[NEG:.+]] = arith.cmpi slt, %[[J:.+]], %{{.+}} : index
+// CHECK: %[[N:.+]] = arith.select %[[NEG]], %{{.+}}, %[[J]] : index
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}], iterator_types = ["parallel"]} outs(%{{.+}} : tensor<3xf32>)
+// CHECK: %[[K:.+]] = linalg.index 0 : index
+// CHECK: tensor.extract %[[X]][%[[N]], %[[K]]] : tensor<5x3xf32>
+func.func @gather_scalar_index(%x: tensor<5x3xf32>, %i: tensor<i64>) -> tensor<3xf32> {
+  %0 = "onnx.Gather"(%x, %i) {axis = 0 : i64} : (tensor<5x3xf32>, tensor<i64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
 // GatherElements: out[i, j] = data[i, norm(indices[i, j])].
 // CHECK-LABEL: func.func @gather_elements
 // CHECK-SAME: (%[[X:.+]]: tensor<3x3xf32>, %[[I:.+]]: tensor<2x3xi32>)

@@ -292,6 +292,55 @@ func.func @loop_optional_carried(%m: tensor<i64>, %c: tensor<i1>, %v: !onnx.opt<
 
 // -----
 
+// A body input declared as a sequence of scalars that the body appends 1-D
+// slices to (ONNX's test_loop16_seq_none): the declaration is dropped with
+// what the body inferred from it, and the carried value, the If result and
+// the OptionalGetElement become sequences of unranked items.
+// CHECK-LABEL: func.func @loop_broken_sequence_declaration
+// CHECK: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: !onnx.opt<!onnx.seq<tensor<*xf32>>>):
+// CHECK: "onnx.SequenceConstruct"{{.*}} -> !onnx.seq<tensor<f32>>
+// CHECK: "onnx.OptionalGetElement"{{.*}} -> !onnx.seq<tensor<*xf32>>
+// CHECK: }) : (tensor<i1>) -> !onnx.seq<tensor<*xf32>>
+// CHECK: "onnx.SequenceInsert"{{.*}} -> !onnx.seq<tensor<*xf32>>
+// CHECK: }) : (tensor<i64>, tensor<i1>, !onnx.opt<!onnx.seq<tensor<f32>>>) -> !onnx.seq<tensor<*xf32>>
+func.func @loop_broken_sequence_declaration(%m: tensor<i64>, %c: tensor<i1>, %v: !onnx.opt<!onnx.seq<tensor<f32>>>, %x: tensor<?xf32>, %z: tensor<f32>) -> !onnx.seq<tensor<*xf32>> {
+  %none = "onnx.NoValue"() : () -> none
+  %0 = "onnx.Loop"(%m, %c, %v) ({
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %acc: !onnx.opt<!onnx.seq<tensor<f32>>>):
+    %has = "onnx.OptionalHasElement"(%acc) : (!onnx.opt<!onnx.seq<tensor<f32>>>) -> tensor<i1>
+    %empty = "onnx.Not"(%has) : (tensor<i1>) -> tensor<i1>
+    %s = "onnx.If"(%empty) ({
+      %new = "onnx.SequenceConstruct"(%z) : (tensor<f32>) -> !onnx.seq<tensor<f32>>
+      onnx.Yield %new : !onnx.seq<tensor<f32>>
+    }, {
+      %got = "onnx.OptionalGetElement"(%acc) : (!onnx.opt<!onnx.seq<tensor<f32>>>) -> !onnx.seq<tensor<f32>>
+      onnx.Yield %got : !onnx.seq<tensor<f32>>
+    }) : (tensor<i1>) -> !onnx.seq<tensor<f32>>
+    %s2 = "onnx.SequenceInsert"(%s, %x, %none) : (!onnx.seq<tensor<f32>>, tensor<?xf32>, none) -> !onnx.seq<tensor<*xf32>>
+    onnx.Yield %cond, %s2 : tensor<i1>, !onnx.seq<tensor<*xf32>>
+  }) : (tensor<i64>, tensor<i1>, !onnx.opt<!onnx.seq<tensor<f32>>>) -> !onnx.seq<tensor<*xf32>>
+  return %0 : !onnx.seq<tensor<*xf32>>
+}
+
+// -----
+
+// If: a sequence result is the join of the branches' (libonnx 1.12 would
+// take the then branch's scalars over the else branch's unranked items);
+// tensor results are libonnx's.
+// CHECK-LABEL: func.func @if_sequence_join
+// CHECK: }) : (tensor<i1>) -> (!onnx.seq<tensor<*xf32>>, tensor<?xf32>)
+func.func @if_sequence_join(%c: tensor<i1>, %z: tensor<f32>, %s: !onnx.seq<tensor<*xf32>>, %a: tensor<2xf32>, %b: tensor<3xf32>) -> (!onnx.seq<tensor<*xf32>>, tensor<*xf32>) {
+  %0:2 = "onnx.If"(%c) ({
+    %t = "onnx.SequenceConstruct"(%z) : (tensor<f32>) -> !onnx.seq<tensor<f32>>
+    onnx.Yield %t, %a : !onnx.seq<tensor<f32>>, tensor<2xf32>
+  }, {
+    onnx.Yield %s, %b : !onnx.seq<tensor<*xf32>>, tensor<3xf32>
+  }) : (tensor<i1>) -> (!onnx.seq<tensor<*xf32>>, tensor<*xf32>)
+  return %0#0, %0#1 : !onnx.seq<tensor<*xf32>>, tensor<*xf32>
+}
+
+// -----
+
 // Gradient: output i has the type of input i (the value of xs[i]).
 // CHECK-LABEL: func.func @gradient
 // CHECK: "onnx.training.Gradient"{{.*}} -> (tensor<2x3xf32>, tensor<3xf32>)

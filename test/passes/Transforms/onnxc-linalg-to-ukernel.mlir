@@ -98,11 +98,11 @@ func.func @copied_zero(%a: memref<4x4xf32>, %b: memref<4x4xf32>) -> (memref<4x4x
 // -----
 
 // A fill that something reads before the product: kept, and the kernel
-// accumulates.
+// still overwrites (C is known to be zero).
 // CHECK-LABEL: func.func @fill_read_between
 // CHECK: linalg.fill
 // CHECK: memref.copy
-// CHECK: call @onnxc_rt_sgemm({{.+}}, %c1_i32)
+// CHECK: call @onnxc_rt_sgemm({{.+}}, %c0_i32)
 func.func @fill_read_between(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %o: memref<4x4xf32>) -> memref<4x4xf32> {
   %cst = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<4x4xf32>
@@ -171,14 +171,233 @@ func.func @vecmat(%a: memref<4xf32>, %b: memref<4x3xf32>, %c: memref<3xf32>) {
 
 // -----
 
+// Gemm + Relu: a product into a zero-filled buffer, then the bias added
+// per column and the Relu in one generic that reads it next. All of it
+// goes into onnxc_rt_sgemm_ep (BIAS_COL | CLAMP = 24, lo 0, hi +inf),
+// which writes the generic's output; C and its deallocation go.
+// CHECK: func.func private @onnxc_rt_sgemm_ep(i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i32, !llvm.ptr, f32, f32)
+// CHECK-LABEL: func.func @gemm_bias_relu
+// CHECK-SAME: (%[[A:.+]]: memref<4x30xf32>, %[[B:.+]]: memref<30x20xf32>, %[[BIAS:.+]]: memref<20xf32>)
+// CHECK-DAG: %[[INF:.+]] = arith.constant 0x7F800000 : f32
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[OUT:.+]] = memref.alloc() {alignment = 64 : i64} : memref<4x20xf32>
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.
+// CHECK-DAG: %[[IO:.+]] = memref.extract_aligned_pointer_as_index %[[OUT]]
+// CHECK-DAG: %[[XO:.+]] = arith.index_cast %[[IO]] : index to i64
+// CHECK-DAG: %[[PO:.+]] = llvm.inttoptr %[[XO]]
+// CHECK-DAG: %[[IBIAS:.+]] = memref.extract_aligned_pointer_as_index %[[BIAS]]
+// CHECK-DAG: %[[XBIAS:.+]] = arith.index_cast %[[IBIAS]] : index to i64
+// CHECK-DAG: %[[PBIAS:.+]] = llvm.inttoptr %[[XBIAS]]
+// CHECK: call @onnxc_rt_sgemm_ep(%c4_i64, %c20_i64, %c30_i64, %{{.+}}, %c30_i64, %c1_i64, %{{.+}}, %c20_i64, %c1_i64, %[[PO]], %c20_i64, %c1_i64, %c24_i32, %[[PBIAS]], %[[ZERO]], %[[INF]])
+// CHECK-NOT: linalg.
+// CHECK-NOT: memref.dealloc
+// CHECK: return %[[OUT]]
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @gemm_bias_relu(%a: memref<4x30xf32>, %b: memref<30x20xf32>, %bias: memref<20xf32>) -> memref<4x20xf32> {
+  %cst = arith.constant 0.0 : f32
+  %out = memref.alloc() {alignment = 64 : i64} : memref<4x20xf32>
+  %c = memref.alloc() {alignment = 64 : i64} : memref<4x20xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<4x20xf32>)
+  linalg.matmul ins(%a, %b : memref<4x30xf32>, memref<30x20xf32>) outs(%c : memref<4x20xf32>)
+  linalg.generic {indexing_maps = [#id2, #col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<4x20xf32>, memref<20xf32>) outs(%out : memref<4x20xf32>) {
+  ^bb0(%in: f32, %bv: f32, %o: f32):
+    %0 = arith.addf %in, %bv : f32
+    %1 = arith.maximumf %0, %cst : f32
+    linalg.yield %1 : f32
+  }
+  memref.dealloc %c : memref<4x20xf32>
+  return %out : memref<4x20xf32>
+}
+
+// -----
+
+// A bias per row (a Gemm's C of shape [M, 1]) added first, then a Clip
+// (BIAS_ROW | CLAMP = 20, lo -1, hi 6). The output is allocated after the
+// product: the allocation moves before the call.
+// CHECK-LABEL: func.func @gemm_row_bias_clip
+// CHECK-DAG: %[[LO:.+]] = arith.constant -1.000000e+00 : f32
+// CHECK-DAG: %[[HI:.+]] = arith.constant 6.000000e+00 : f32
+// CHECK: %[[OUT:.+]] = memref.alloc() : memref<5x7xf32>
+// CHECK-NOT: memref.alloc
+// CHECK: call @onnxc_rt_sgemm_ep(%c5_i64, %c7_i64, %c3_i64, {{.+}}, %c20_i32, %{{.+}}, %[[LO]], %[[HI]])
+// CHECK-NOT: linalg.
+// CHECK: return %[[OUT]]
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0, 0)>
+func.func @gemm_row_bias_clip(%a: memref<5x3xf32>, %b: memref<3x7xf32>, %bias: memref<5x1xf32>) -> memref<5x7xf32> {
+  %cst = arith.constant 0.0 : f32
+  %lo = arith.constant -1.0 : f32
+  %hi = arith.constant 6.0 : f32
+  %c = memref.alloc() : memref<5x7xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<5x7xf32>)
+  linalg.matmul ins(%a, %b : memref<5x3xf32>, memref<3x7xf32>) outs(%c : memref<5x7xf32>)
+  %out = memref.alloc() : memref<5x7xf32>
+  linalg.generic {indexing_maps = [#row, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%bias, %c : memref<5x1xf32>, memref<5x7xf32>) outs(%out : memref<5x7xf32>) {
+  ^bb0(%bv: f32, %in: f32, %o: f32):
+    %0 = arith.addf %bv, %in : f32
+    %1 = arith.maximumf %0, %lo : f32
+    %2 = arith.minimumf %1, %hi : f32
+    linalg.yield %2 : f32
+  }
+  memref.dealloc %c : memref<5x7xf32>
+  return %out : memref<5x7xf32>
+}
+
+// -----
+
+// A Relu in place on the product (no bias): CLAMP (16) with a null bias;
+// C stays, the kernel writes it.
+// CHECK-LABEL: func.func @matmul_relu_in_place
+// CHECK-DAG: %[[C:.+]] = memref.alloc() : memref<2x6xf32>
+// CHECK-DAG: %[[NULL:.+]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: %[[INF:.+]] = arith.constant 0x7F800000 : f32
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: call @onnxc_rt_sgemm_ep(%c2_i64, %c6_i64, %c3_i64, {{.+}}, %c16_i32, %[[NULL]], %[[ZERO]], %[[INF]])
+// CHECK-NOT: linalg.
+// CHECK: return %[[C]]
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @matmul_relu_in_place(%a: memref<2x3xf32>, %b: memref<3x6xf32>) -> memref<2x6xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<2x6xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<2x6xf32>)
+  linalg.matmul ins(%a, %b : memref<2x3xf32>, memref<3x6xf32>) outs(%c : memref<2x6xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<2x6xf32>) outs(%c : memref<2x6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %cst : f32
+    linalg.yield %0 : f32
+  }
+  return %c : memref<2x6xf32>
+}
+
+// -----
+
+// A 3-D activation times a constant 2-D weight plus a bias (a Linear layer
+// in a transformer): onnxc_rt_sgemm_batched_ep with the packed weight
+// (BIAS_COL | B_PACKED = 10).
+// CHECK-LABEL: func.func @batched_bias
+// CHECK: call @onnxc_rt_sgemm_batched_ep(%c2_i64, %c5_i64, %c6_i64, %c7_i64, {{.+}}, %c10_i32, %{{.+}}, %cst, %cst)
+// CHECK-NOT: linalg.
+memref.global "private" constant @w7x6 : memref<7x6xf32> = dense<1.0>
+func.func @batched_bias(%a: memref<2x5x7xf32>, %bias: memref<6xf32>) -> memref<2x5x6xf32> {
+  %cst = arith.constant 0.0 : f32
+  %b = memref.get_global @w7x6 : memref<7x6xf32>
+  %c = memref.alloc() : memref<2x5x6xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<2x5x6xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<2x5x7xf32>, memref<7x6xf32>) outs(%c : memref<2x5x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %out = memref.alloc() : memref<2x5x6xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%bias, %c : memref<6xf32>, memref<2x5x6xf32>) outs(%out : memref<2x5x6xf32>) {
+  ^bb0(%bv: f32, %in: f32, %o: f32):
+    %0 = arith.addf %bv, %in : f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %c : memref<2x5x6xf32>
+  return %out : memref<2x5x6xf32>
+}
+
+// -----
+
+// Epilogues that stay generics: the output is the product's A (the kernel
+// would overwrite A while reading it); C read again later; C not zero
+// (accumulating); a bias over both dims; more than a bias and a clamp.
+// CHECK-LABEL: func.func @epilogue_not_fused
+// CHECK-NOT: onnxc_rt_sgemm_ep
+// CHECK: call @onnxc_rt_sgemm({{.+}}, %c0_i32)
+// CHECK-NEXT: linalg.generic
+// CHECK-NOT: onnxc_rt_sgemm_ep
+// CHECK: call @onnxc_rt_sgemm({{.+}}, %c0_i32)
+// CHECK-NOT: onnxc_rt_sgemm_ep
+// CHECK: linalg.generic
+// CHECK-NOT: onnxc_rt_sgemm_ep
+// CHECK: call @onnxc_rt_sgemm({{.+}}, %c1_i32)
+// CHECK-NEXT: linalg.generic
+// CHECK-NOT: onnxc_rt_sgemm_ep
+// CHECK: call @onnxc_rt_sgemm({{.+}}, %c0_i32)
+// CHECK-NEXT: linalg.generic
+// CHECK-NOT: onnxc_rt_sgemm_ep
+// CHECK: call @onnxc_rt_sgemm({{.+}}, %c0_i32)
+// CHECK-NEXT: linalg.generic
+// CHECK: math.tanh
+// CHECK-NOT: onnxc_rt_sgemm_ep
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @epilogue_not_fused(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %bias: memref<4xf32>,
+                              %full: memref<4x4xf32>, %acc: memref<4x4xf32>) -> (memref<4x4xf32>, memref<4x4xf32>, memref<4x4xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<4x4xf32>
+  memref.copy %a, %x : memref<4x4xf32> to memref<4x4xf32>
+  %c1 = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%cst : f32) outs(%c1 : memref<4x4xf32>)
+  linalg.matmul ins(%x, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c1 : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [#id2, #col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c1, %bias : memref<4x4xf32>, memref<4xf32>) outs(%x : memref<4x4xf32>) {
+  ^bb0(%in: f32, %bv: f32, %o: f32):
+    %0 = arith.addf %in, %bv : f32
+    linalg.yield %0 : f32
+  }
+  %c2 = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%cst : f32) outs(%c2 : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c2 : memref<4x4xf32>)
+  %o2 = memref.alloc() : memref<4x4xf32>
+  linalg.generic {indexing_maps = [#id2, #col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c2, %bias : memref<4x4xf32>, memref<4xf32>) outs(%o2 : memref<4x4xf32>) {
+  ^bb0(%in: f32, %bv: f32, %o: f32):
+    %0 = arith.addf %in, %bv : f32
+    linalg.yield %0 : f32
+  }
+  memref.copy %c2, %full : memref<4x4xf32> to memref<4x4xf32>
+  linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%acc : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [#id2, #col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%acc, %bias : memref<4x4xf32>, memref<4xf32>) outs(%acc : memref<4x4xf32>) {
+  ^bb0(%in: f32, %bv: f32, %o: f32):
+    %0 = arith.addf %in, %bv : f32
+    linalg.yield %0 : f32
+  }
+  %c4 = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%cst : f32) outs(%c4 : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c4 : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c4, %full : memref<4x4xf32>, memref<4x4xf32>) outs(%c4 : memref<4x4xf32>) {
+  ^bb0(%in: f32, %bv: f32, %o: f32):
+    %0 = arith.addf %in, %bv : f32
+    linalg.yield %0 : f32
+  }
+  %c5 = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%cst : f32) outs(%c5 : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c5 : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [#id2, #col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c5, %bias : memref<4x4xf32>, memref<4xf32>) outs(%c5 : memref<4x4xf32>) {
+  ^bb0(%in: f32, %bv: f32, %o: f32):
+    %0 = arith.addf %in, %bv : f32
+    %1 = math.tanh %0 : f32
+    linalg.yield %1 : f32
+  }
+  return %x, %c4, %c5 : memref<4x4xf32>, memref<4x4xf32>, memref<4x4xf32>
+}
+
+// -----
+
 // The grouped convolution of convert-onnx-to-linalg (2 groups, stride 2,
-// dilation 1 x 2): onnxc_rt_sconv2d with its 30 parameter slots stored
+// dilation 1 x 2): onnxc_rt_sconv2d with its 34 parameter slots stored
 // into an alloca at the top of the function. The weights are an argument:
 // read in place; Y is an argument: accumulated into (flags 0, no bias, no
 // clamp).
 // CHECK: func.func private @onnxc_rt_sconv2d(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr)
 // CHECK-LABEL: func.func @conv2d
-// CHECK: %[[P:.+]] = memref.alloca() : memref<30xi64>
+// CHECK: %[[P:.+]] = memref.alloca() : memref<34xi64>
 // Batch, groups, out and in channels per group, out h x w, kernel h x w.
 // CHECK: memref.store %c1_i64, %[[P]][%c0]
 // CHECK: memref.store %c2_i64, %[[P]][%c1]
@@ -212,6 +431,11 @@ func.func @vecmat(%a: memref<4xf32>, %b: memref<4x3xf32>, %c: memref<3xf32>) {
 // CHECK: memref.store %c0_i64, %[[P]][%c27]
 // CHECK: memref.store %c0_i64, %[[P]][%c28]
 // CHECK: memref.store %c0_i64, %[[P]][%c29]
+// No fused padding: pad_top, pad_left, in_h, in_w unused (0).
+// CHECK: memref.store %c0_i64, %[[P]][%c30]
+// CHECK: memref.store %c0_i64, %[[P]][%c31]
+// CHECK: memref.store %c0_i64, %[[P]][%c32]
+// CHECK: memref.store %c0_i64, %[[P]][%c33]
 // CHECK: call @onnxc_rt_sconv2d(
 // CHECK-NOT: linalg.generic
 #x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw * 2)>
@@ -336,6 +560,312 @@ func.func @conv_epilogue(%x: memref<1x1x3x6x6xf32>, %w: memref<1x4x3x3x3xf32>, %
     linalg.yield %s : f32
   }
   return %y2 : memref<1x4x4x4xf32>
+}
+
+// -----
+
+// Padding fusion (ONNXC_CONV_PADDED = 8): the depthwise convolution reads a
+// buffer that onnxc-pad-to-copy filled with zeros and copied the source
+// into at [1, 1] (pads 1 on h and w). The call reads the source instead,
+// with its strides split as the expand_shape splits the buffer's (n 144,
+// g 36, c 36, h 6, w 1), and pad_top 1, pad_left 1, in_h 6, in_w 6 in slots
+// 30-33; the fill, the copy and the padded buffer go.
+// CHECK-LABEL: func.func @conv_fused_pad
+// CHECK-SAME: (%[[SRC:.+]]: memref<1x4x6x6xf32>,
+// CHECK-NOT: memref.alloc()
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: linalg.copy
+// CHECK-DAG: memref.extract_aligned_pointer_as_index %{{.+}} : memref<1x4x6x6xf32, strided<[144, 36, 6, 1]>>
+// CHECK-DAG: memref.store %c144_i64, %[[P:.+]][%c12]
+// CHECK-DAG: memref.store %c36_i64, %[[P]][%c13]
+// CHECK-DAG: memref.store %c36_i64, %[[P]][%c14]
+// CHECK-DAG: memref.store %c6_i64, %[[P]][%c15]
+// CHECK-DAG: memref.store %c1_i64, %[[P]][%c16]
+// CHECK-DAG: memref.store %c8_i64, %[[P]][%c27]
+// CHECK-DAG: memref.store %c1_i64, %[[P]][%c30]
+// CHECK-DAG: memref.store %c1_i64, %[[P]][%c31]
+// CHECK-DAG: memref.store %c6_i64, %[[P]][%c32]
+// CHECK-DAG: memref.store %c6_i64, %[[P]][%c33]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK-NOT: memref.alloc()
+// CHECK-NOT: linalg.copy
+// CHECK: return
+#px = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#pw = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#py = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+func.func @conv_fused_pad(%src: memref<1x4x6x6xf32>, %w: memref<4x1x1x3x3xf32>, %y: memref<1x4x1x6x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %buf = memref.alloc() : memref<1x4x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%buf : memref<1x4x8x8xf32>)
+  %from = memref.subview %src[0, 0, 0, 0] [1, 4, 6, 6] [1, 1, 1, 1] : memref<1x4x6x6xf32> to memref<1x4x6x6xf32, strided<[144, 36, 6, 1]>>
+  %to = memref.subview %buf[0, 0, 1, 1] [1, 4, 6, 6] [1, 1, 1, 1] : memref<1x4x8x8xf32> to memref<1x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%from : memref<1x4x6x6xf32, strided<[144, 36, 6, 1]>>) outs(%to : memref<1x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>)
+  %x = memref.expand_shape %buf [[0], [1, 2], [3], [4]] output_shape [1, 4, 1, 8, 8] : memref<1x4x8x8xf32> into memref<1x4x1x8x8xf32>
+  linalg.generic {indexing_maps = [#px, #pw, #py], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x4x1x8x8xf32>, memref<4x1x1x3x3xf32>) outs(%y : memref<1x4x1x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %buf : memref<1x4x8x8xf32>
+  return
+}
+
+// -----
+
+// The padding gather itself (batch index folded to the constant 0, as
+// canonicalization leaves it) in front of the convolution: rewritten as
+// fill + copy, then fused (top and left pads 2 and 0, bottom and right 0
+// and 1: the kernel needs only the top and left ones). Two pads into one
+// buffer (bufferization reuses it) both go; a deallocation of the source
+// between the copy and the convolution moves after the call.
+// CHECK-LABEL: func.func @conv_fused_pad_gather
+// CHECK-SAME: (%[[SRC:.+]]: memref<1x2x5x5xf32>,
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: linalg.copy
+// CHECK-DAG: memref.store %c8_i64, %[[P:.+]][%c27]
+// CHECK-DAG: memref.store %c2_i64, %[[P]][%c30]
+// CHECK-DAG: memref.store %c0_i64, %[[P]][%c31]
+// CHECK-DAG: memref.store %c5_i64, %[[P]][%c32]
+// CHECK-DAG: memref.store %c5_i64, %[[P]][%c33]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK-NOT: linalg.copy
+// CHECK: %[[S2:.+]] = memref.alloc() : memref<1x2x5x5xf32>
+// CHECK-NOT: linalg.copy
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK-NEXT: memref.dealloc %[[S2]]
+// CHECK-NOT: memref.alloc()
+// CHECK: return
+#px = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#pw = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#py = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+#gid = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @conv_fused_pad_gather(%src: memref<1x2x5x5xf32>, %w: memref<2x1x1x3x3xf32>, %y: memref<1x2x1x5x4xf32>, %y2: memref<1x2x1x5x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c5 = arith.constant 5 : index
+  %zero = arith.constant 0.0 : f32
+  %buf = memref.alloc() : memref<1x2x7x6xf32>
+  linalg.generic {indexing_maps = [#gid], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%buf : memref<1x2x7x6xf32>) {
+  ^bb0(%o: f32):
+    %c = linalg.index 1 : index
+    %h = linalg.index 2 : index
+    %jh = arith.subi %h, %c2 : index
+    %lth = arith.cmpi slt, %jh, %c5 : index
+    %geh = arith.cmpi sge, %jh, %c0 : index
+    %okh = arith.andi %geh, %lth : i1
+    %ih = arith.select %okh, %jh, %c0 : index
+    %wi = linalg.index 3 : index
+    %jw = arith.subi %wi, %c0 : index
+    %ltw = arith.cmpi slt, %jw, %c5 : index
+    %gew = arith.cmpi sge, %jw, %c0 : index
+    %okw = arith.andi %gew, %ltw : i1
+    %iw = arith.select %okw, %jw, %c0 : index
+    %ok = arith.andi %okh, %okw : i1
+    %v = memref.load %src[%c0, %c, %ih, %iw] : memref<1x2x5x5xf32>
+    %r = arith.select %ok, %v, %zero : f32
+    linalg.yield %r : f32
+  }
+  %x = memref.expand_shape %buf [[0], [1, 2], [3], [4]] output_shape [1, 2, 1, 7, 6] : memref<1x2x7x6xf32> into memref<1x2x1x7x6xf32>
+  linalg.generic {indexing_maps = [#px, #pw, #py], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x2x1x7x6xf32>, memref<2x1x1x3x3xf32>) outs(%y : memref<1x2x1x5x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %src2 = memref.alloc() : memref<1x2x5x5xf32>
+  memref.copy %src, %src2 : memref<1x2x5x5xf32> to memref<1x2x5x5xf32>
+  linalg.fill ins(%zero : f32) outs(%buf : memref<1x2x7x6xf32>)
+  %to = memref.subview %buf[0, 0, 2, 0] [1, 2, 5, 5] [1, 1, 1, 1] : memref<1x2x7x6xf32> to memref<1x2x5x5xf32, strided<[84, 42, 6, 1], offset: 12>>
+  linalg.copy ins(%src2 : memref<1x2x5x5xf32>) outs(%to : memref<1x2x5x5xf32, strided<[84, 42, 6, 1], offset: 12>>)
+  memref.dealloc %src2 : memref<1x2x5x5xf32>
+  %x2 = memref.expand_shape %buf [[0], [1, 2], [3], [4]] output_shape [1, 2, 1, 7, 6] : memref<1x2x7x6xf32> into memref<1x2x1x7x6xf32>
+  linalg.generic {indexing_maps = [#px, #pw, #py], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x2, %w : memref<1x2x1x7x6xf32>, memref<2x1x1x3x3xf32>) outs(%y2 : memref<1x2x1x5x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %buf : memref<1x2x7x6xf32>
+  return
+}
+
+// -----
+
+// Not fused: the source changes between the copy and the convolution (the
+// kernel must read the copy); a pad along the channels (the kernel pads
+// only h and w); a nonzero pad value. When the padded buffer is read again
+// after the convolution, the call still reads the source, but the pad
+// stays for that reader.
+// CHECK-LABEL: func.func @conv_pad_not_fused
+// CHECK: linalg.copy
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[SRC:.+]] :
+// CHECK: memref.store %c0_i64, %{{.+}}[%c27]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK: linalg.copy
+// CHECK: memref.store %c0_i64, %{{.+}}[%c27]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK: linalg.fill ins(%[[ONE:.+]] : f32)
+// CHECK: linalg.copy
+// CHECK: memref.store %c0_i64, %{{.+}}[%c27]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[B4:.+]] :
+// CHECK: linalg.copy
+// CHECK: memref.store %c8_i64, %{{.+}}[%c27]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK: memref.copy %[[B4]]
+#px = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#pw = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#py = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+func.func @conv_pad_not_fused(%src: memref<1x2x6x6xf32>, %w: memref<2x1x1x3x3xf32>, %y: memref<1x2x1x6x6xf32>,
+                              %csrc: memref<1x1x6x6xf32>, %keep: memref<1x2x8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %buf = memref.alloc() : memref<1x2x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%buf : memref<1x2x8x8xf32>)
+  %to = memref.subview %buf[0, 0, 1, 1] [1, 2, 6, 6] [1, 1, 1, 1] : memref<1x2x8x8xf32> to memref<1x2x6x6xf32, strided<[128, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%src : memref<1x2x6x6xf32>) outs(%to : memref<1x2x6x6xf32, strided<[128, 64, 8, 1], offset: 9>>)
+  linalg.fill ins(%one : f32) outs(%src : memref<1x2x6x6xf32>)
+  %x = memref.expand_shape %buf [[0], [1, 2], [3], [4]] output_shape [1, 2, 1, 8, 8] : memref<1x2x8x8xf32> into memref<1x2x1x8x8xf32>
+  linalg.generic {indexing_maps = [#px, #pw, #py], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x2x1x8x8xf32>, memref<2x1x1x3x3xf32>) outs(%y : memref<1x2x1x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %cbuf = memref.alloc() : memref<1x2x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%cbuf : memref<1x2x8x8xf32>)
+  %cto = memref.subview %cbuf[0, 1, 1, 1] [1, 1, 6, 6] [1, 1, 1, 1] : memref<1x2x8x8xf32> to memref<1x1x6x6xf32, strided<[128, 64, 8, 1], offset: 73>>
+  linalg.copy ins(%csrc : memref<1x1x6x6xf32>) outs(%cto : memref<1x1x6x6xf32, strided<[128, 64, 8, 1], offset: 73>>)
+  %cx = memref.expand_shape %cbuf [[0], [1, 2], [3], [4]] output_shape [1, 2, 1, 8, 8] : memref<1x2x8x8xf32> into memref<1x2x1x8x8xf32>
+  linalg.generic {indexing_maps = [#px, #pw, #py], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%cx, %w : memref<1x2x1x8x8xf32>, memref<2x1x1x3x3xf32>) outs(%y : memref<1x2x1x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %obuf = memref.alloc() : memref<1x2x8x8xf32>
+  linalg.fill ins(%one : f32) outs(%obuf : memref<1x2x8x8xf32>)
+  %oto = memref.subview %obuf[0, 0, 1, 1] [1, 2, 6, 6] [1, 1, 1, 1] : memref<1x2x8x8xf32> to memref<1x2x6x6xf32, strided<[128, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%src : memref<1x2x6x6xf32>) outs(%oto : memref<1x2x6x6xf32, strided<[128, 64, 8, 1], offset: 9>>)
+  %ox = memref.expand_shape %obuf [[0], [1, 2], [3], [4]] output_shape [1, 2, 1, 8, 8] : memref<1x2x8x8xf32> into memref<1x2x1x8x8xf32>
+  linalg.generic {indexing_maps = [#px, #pw, #py], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%ox, %w : memref<1x2x1x8x8xf32>, memref<2x1x1x3x3xf32>) outs(%y : memref<1x2x1x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %b4 = memref.alloc() : memref<1x2x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%b4 : memref<1x2x8x8xf32>)
+  %to4 = memref.subview %b4[0, 0, 1, 1] [1, 2, 6, 6] [1, 1, 1, 1] : memref<1x2x8x8xf32> to memref<1x2x6x6xf32, strided<[128, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%src : memref<1x2x6x6xf32>) outs(%to4 : memref<1x2x6x6xf32, strided<[128, 64, 8, 1], offset: 9>>)
+  %x4 = memref.expand_shape %b4 [[0], [1, 2], [3], [4]] output_shape [1, 2, 1, 8, 8] : memref<1x2x8x8xf32> into memref<1x2x1x8x8xf32>
+  linalg.generic {indexing_maps = [#px, #pw, #py], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x4, %w : memref<1x2x1x8x8xf32>, memref<2x1x1x3x3xf32>) outs(%y : memref<1x2x1x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %b4, %keep : memref<1x2x8x8xf32> to memref<1x2x8x8xf32>
+  return
+}
+
+// -----
+
+// A Relu6 that writes its result back over the padded convolution's input
+// (bufferization reuses the dead input's buffer): fused when the
+// convolution is depthwise and the output is laid out exactly as the input
+// (flags 30 = BIAS | CLAMP | PADDED | IN_PLACE: x and y are the same
+// buffer); with two input channels per group it is not (flags 10, the
+// clamp stays).
+// CHECK-LABEL: func.func @conv_pad_clamp_in_place
+// CHECK: memref.store %c30_i64, %{{.+}}[%c27]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK-NOT: arith.minimumf
+// CHECK: memref.store %c10_i64, %{{.+}}[%c27]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK: linalg.generic
+// CHECK: arith.minimumf
+#ix = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#iw = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#iy = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+#ib = affine_map<(d0, d1, d2, d3) -> (d1)>
+#i4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @conv_pad_clamp_in_place(%w: memref<2x1x1x3x3xf32>, %b: memref<2xf32>,
+                                   %w2: memref<1x2x2x3x3xf32>) -> (memref<1x2x6x6xf32>, memref<1x2x6x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %six = arith.constant 6.0 : f32
+  %src = memref.alloc() : memref<1x2x6x6xf32>
+  linalg.fill ins(%one : f32) outs(%src : memref<1x2x6x6xf32>)
+  %buf = memref.alloc() : memref<1x2x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%buf : memref<1x2x8x8xf32>)
+  %to = memref.subview %buf[0, 0, 1, 1] [1, 2, 6, 6] [1, 1, 1, 1] : memref<1x2x8x8xf32> to memref<1x2x6x6xf32, strided<[128, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%src : memref<1x2x6x6xf32>) outs(%to : memref<1x2x6x6xf32, strided<[128, 64, 8, 1], offset: 9>>)
+  %y = memref.alloc() : memref<1x2x6x6xf32>
+  linalg.generic {indexing_maps = [#ib, #i4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : memref<2xf32>) outs(%y : memref<1x2x6x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  %x = memref.expand_shape %buf [[0], [1, 2], [3], [4]] output_shape [1, 2, 1, 8, 8] : memref<1x2x8x8xf32> into memref<1x2x1x8x8xf32>
+  %yv = memref.expand_shape %y [[0], [1, 2], [3], [4]] output_shape [1, 2, 1, 6, 6] : memref<1x2x6x6xf32> into memref<1x2x1x6x6xf32>
+  linalg.generic {indexing_maps = [#ix, #iw, #iy], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x2x1x8x8xf32>, memref<2x1x1x3x3xf32>) outs(%yv : memref<1x2x1x6x6xf32>) {
+  ^bb0(%a: f32, %bb: f32, %acc: f32):
+    %p = arith.mulf %a, %bb : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#i4, #i4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y : memref<1x2x6x6xf32>) outs(%src : memref<1x2x6x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %lo = arith.maximumf %in, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  }
+  memref.dealloc %y : memref<1x2x6x6xf32>
+  memref.dealloc %buf : memref<1x2x8x8xf32>
+  // Not depthwise: 1 group of 2 input channels.
+  %src2 = memref.alloc() : memref<1x2x6x6xf32>
+  linalg.fill ins(%one : f32) outs(%src2 : memref<1x2x6x6xf32>)
+  %buf2 = memref.alloc() : memref<1x2x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%buf2 : memref<1x2x8x8xf32>)
+  %to2 = memref.subview %buf2[0, 0, 1, 1] [1, 2, 6, 6] [1, 1, 1, 1] : memref<1x2x8x8xf32> to memref<1x2x6x6xf32, strided<[128, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%src2 : memref<1x2x6x6xf32>) outs(%to2 : memref<1x2x6x6xf32, strided<[128, 64, 8, 1], offset: 9>>)
+  %y2 = memref.alloc() : memref<1x2x6x6xf32>
+  linalg.generic {indexing_maps = [#ib, #i4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : memref<2xf32>) outs(%y2 : memref<1x2x6x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  %x2 = memref.expand_shape %buf2 [[0], [1, 2], [3], [4]] output_shape [1, 1, 2, 8, 8] : memref<1x2x8x8xf32> into memref<1x1x2x8x8xf32>
+  %yv2 = memref.expand_shape %y2 [[0], [1, 2], [3], [4]] output_shape [1, 1, 2, 6, 6] : memref<1x2x6x6xf32> into memref<1x1x2x6x6xf32>
+  linalg.generic {indexing_maps = [#ix, #iw, #iy], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x2, %w2 : memref<1x1x2x8x8xf32>, memref<1x2x2x3x3xf32>) outs(%yv2 : memref<1x1x2x6x6xf32>) {
+  ^bb0(%a: f32, %bb: f32, %acc: f32):
+    %p = arith.mulf %a, %bb : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#i4, #i4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y2 : memref<1x2x6x6xf32>) outs(%src2 : memref<1x2x6x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %lo = arith.maximumf %in, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  }
+  memref.dealloc %y2 : memref<1x2x6x6xf32>
+  memref.dealloc %buf2 : memref<1x2x8x8xf32>
+  return %src, %src2 : memref<1x2x6x6xf32>, memref<1x2x6x6xf32>
 }
 
 // -----

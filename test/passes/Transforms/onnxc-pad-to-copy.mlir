@@ -43,6 +43,74 @@ func.func @pad_hw(%src: memref<1x2x4x5xf32>, %out: memref<1x2x6x7xf32>) {
 
 // -----
 
+// Canonicalization folds linalg.index 0 of the batch dim of size 1 to the
+// constant 0: still an untouched dim when both sides have size 1 there.
+// CHECK-LABEL: func.func @pad_batch1_const_index
+// CHECK: linalg.fill
+// CHECK: %[[FROM:.+]] = memref.subview %arg0[0, 0, 0, 0] [1, 2, 4, 5] [1, 1, 1, 1]
+// CHECK: %[[TO:.+]] = memref.subview %arg1[0, 0, 1, 1] [1, 2, 4, 5] [1, 1, 1, 1]
+// CHECK: linalg.copy ins(%[[FROM]] : {{.+}}) outs(%[[TO]] : {{.+}})
+// CHECK-NOT: linalg.generic
+#idb = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @pad_batch1_const_index(%src: memref<1x2x4x5xf32>, %out: memref<1x2x6x7xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %pad = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#idb], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%out : memref<1x2x6x7xf32>) {
+  ^bb0(%o: f32):
+    %c = linalg.index 1 : index
+    %h = linalg.index 2 : index
+    %jh = arith.subi %h, %c1 : index
+    %lth = arith.cmpi slt, %jh, %c4 : index
+    %geh = arith.cmpi sge, %jh, %c0 : index
+    %okh = arith.andi %geh, %lth : i1
+    %ih = arith.select %okh, %jh, %c0 : index
+    %w = linalg.index 3 : index
+    %jw = arith.subi %w, %c1 : index
+    %ltw = arith.cmpi slt, %jw, %c5 : index
+    %gew = arith.cmpi sge, %jw, %c0 : index
+    %okw = arith.andi %gew, %ltw : i1
+    %ok = arith.andi %okh, %okw : i1
+    %iw = arith.select %okw, %jw, %c0 : index
+    %v = memref.load %src[%c0, %c, %ih, %iw] : memref<1x2x4x5xf32>
+    %r = arith.select %ok, %v, %pad : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// The constant 0 for a dim of size 2 reads one row for all: a broadcast,
+// not a pad; left alone.
+// CHECK-LABEL: func.func @const_index_not_size1
+// CHECK-NOT: linalg.copy
+// CHECK: linalg.generic
+#idc = affine_map<(d0, d1) -> (d0, d1)>
+func.func @const_index_not_size1(%src: memref<2x4xf32>, %out: memref<2x6xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %pad = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#idc], iterator_types = ["parallel", "parallel"]} outs(%out : memref<2x6xf32>) {
+  ^bb0(%o: f32):
+    %w = linalg.index 1 : index
+    %jw = arith.subi %w, %c1 : index
+    %ltw = arith.cmpi slt, %jw, %c4 : index
+    %gew = arith.cmpi sge, %jw, %c0 : index
+    %okw = arith.andi %gew, %ltw : i1
+    %iw = arith.select %okw, %jw, %c0 : index
+    %v = memref.load %src[%c0, %iw] : memref<2x4xf32>
+    %r = arith.select %okw, %v, %pad : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // Dynamic sizes and pads: the interior is computed at run time.
 // CHECK-LABEL: func.func @pad_dynamic
 // CHECK: linalg.fill

@@ -1,0 +1,87 @@
+/*===- internal.h - Functions shared between the runtime's sources --------===*
+ *
+ * Not part of any API: hidden symbols, so that a model library exports only
+ * what runtime.h and runtime_abi.h declare. (A program that links the
+ * runtime archive statically, such as the unit tests, may still call them.)
+ *===----------------------------------------------------------------------===*/
+#ifndef ONNXC_RUNTIME_INTERNAL_H
+#define ONNXC_RUNTIME_INTERNAL_H
+
+#include "onnxc/runtime_abi.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ONNXC_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define ONNXC_HIDDEN
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- runtime.c -------------------------------------------------------- */
+
+/* Calls fn(arg) with onnxc_rt_fail caught: returns 0 when fn returned, else
+ * the failure's code (never 0: ONNXC_ERROR_RUNTIME stands for a code 0),
+ * with its message copied into msg[cap]. For threads that run parts of a
+ * kernel: a failure must come back to the caller of the parallel region,
+ * not unwind it. */
+ONNXC_HIDDEN int32_t onnxc_rt_try(void (*fn)(void *), void *arg, char *msg,
+                                  size_t cap);
+
+/* ---- threads.c: the thread pool --------------------------------------- */
+
+/* Runs task(arg, i) for every i in [0, chunks), on up to `threads` threads:
+ * the calling thread and workers of the pool, each taking the next chunk
+ * until none is left. Chunks must be independent. Returns when all have
+ * run. Runs every chunk on the calling thread when threads <= 1, or when
+ * the pool is busy (another thread's region, or a region nested in a
+ * chunk). A chunk that calls onnxc_rt_fail stops the region: the chunks not
+ * yet started are skipped, and the failure is raised again in the calling
+ * thread once every thread has left the region. */
+typedef void (*onnxc_rt_task_fn)(void *arg, int64_t chunk);
+ONNXC_HIDDEN void onnxc_rt_parallel_for(int64_t chunks, int threads,
+                                        onnxc_rt_task_fn task, void *arg);
+
+/* How many threads a kernel call of `flop` floating-point operations
+ * should use: 1 below ONNXC_PARALLEL_MIN_FLOP (where splitting costs more
+ * than it saves), else onnxc_get_num_threads(). */
+ONNXC_HIDDEN int onnxc_rt_threads_for(double flop);
+
+/* For tests: the regions handed to workers, and the chunks the
+ * workers ran, since the start of the process. */
+ONNXC_HIDDEN void onnxc_rt_pool_stats(int64_t *regions, int64_t *worker_chunks);
+
+/* ---- gemm.c: the kernels on the calling thread ------------------------ */
+
+/* onnxc_rt_sgemm_ep, onnxc_rt_sgemm_batched_ep and onnxc_rt_sconv2d
+ * (runtime_abi.h) on one thread; parallel.c's entry points split a call
+ * into parts and run these on each. */
+ONNXC_HIDDEN void onnxc_rt_sgemm_ep_serial(
+    int64_t m, int64_t n, int64_t k, const float *a, int64_t rsa, int64_t csa,
+    const float *b, int64_t rsb, int64_t csb, float *c, int64_t rsc,
+    int64_t csc, int32_t flags, const float *bias, float lo, float hi);
+ONNXC_HIDDEN void onnxc_rt_sgemm_batched_ep_serial(
+    int64_t batch, int64_t m, int64_t n, int64_t k, const float *a,
+    int64_t sba, int64_t rsa, int64_t csa, const float *b, int64_t sbb,
+    int64_t rsb, int64_t csb, float *c, int64_t sbc, int64_t rsc, int64_t csc,
+    int32_t flags, const float *bias, float lo, float hi);
+ONNXC_HIDDEN void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *params,
+                                          const float *x, const float *w,
+                                          float *y);
+
+/* Whether onnxc_rt_sconv2d_serial pads the input of this call into a copy
+ * (ONNXC_CONV_PADDED on the GEMM paths); the copy, with *padded the
+ * parameters for it (unpadded: ONNXC_CONV_PADDED and ONNXC_CONV_IN_PLACE
+ * cleared); its release. parallel.c pads once before it splits. */
+ONNXC_HIDDEN int onnxc_rt_sconv2d_pads_input(const onnxc_conv2d_params *q);
+ONNXC_HIDDEN const float *
+onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q, const float *x,
+                           onnxc_conv2d_params *padded, void **raw);
+ONNXC_HIDDEN void onnxc_rt_sconv2d_free_input(void *raw);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONNXC_RUNTIME_INTERNAL_H */

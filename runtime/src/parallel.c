@@ -1,0 +1,386 @@
+/*===- parallel.c - The kernels' entry points, split over threads ---------===*
+ *
+ * onnxc_rt_sgemm_ep, onnxc_rt_sgemm_batched_ep and onnxc_rt_sconv2d
+ * (runtime_abi.h; gemm.c's onnxc_rt_sgemm and onnxc_rt_sgemm_batched call
+ * the first two) as generated code calls them: a call large enough to pay
+ * for a parallel region (onnxc_rt_threads_for) is split into parts that
+ * write disjoint parts of the output, and the pool (threads.c) runs the
+ * one-thread kernels of gemm.c on each. Every output element is computed
+ * by the same operations in the same order as on one thread, so results do
+ * not depend on the thread count.
+ *
+ * A part is a range of whole units: 32-column panels (128 columns for
+ * products of at most 4 rows) or 8-row tiles of a product, products of a
+ * batch, images, groups, 32-channel panels or output rows of a
+ * convolution. A call is cut into about CHUNKS_PER_THREAD parts per thread,
+ * taken by the threads as they come free, so that a thread that is
+ * descheduled (the machine is shared) or slower holds up the others by one
+ * small part, not half the work.
+ *===----------------------------------------------------------------------===*/
+
+#include "internal.h"
+
+#include <stdint.h>
+
+typedef int64_t i64;
+
+#define NR ONNXC_SGEMM_PANEL /* columns of a packed panel */
+#define MR 8                 /* rows of the GEMM kernel's tile */
+#define SMALL_GROUP (4 * NR) /* gemv.c's widest group of columns (W1) */
+#define CHUNKS_PER_THREAD 4
+
+static i64 min64(i64 a, i64 b) { return a < b ? a : b; }
+static i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
+
+/* A split of `len` elements (rows, columns, images, ...) into ranges of
+ * whole units of `unit` elements, about `per_thread` per thread: every
+ * range has `*step` elements, except the last, which takes the rest (from
+ * *step to 2 * *step - 1), so that no range is a small tail: the kernels
+ * take other paths, with other rounding, for products of a few rows or
+ * columns. Returns the number of ranges. */
+static i64 split(i64 len, i64 unit, int threads, int per_thread, i64 *step) {
+  i64 units = ceil_div(len, unit);
+  i64 chunks = min64(units, (i64)threads * per_thread);
+  *step = ceil_div(units, chunks) * unit;
+  chunks = len / *step;
+  return chunks < 1 ? 1 : chunks;
+}
+
+/* Elements in range `chunk` of `chunks` (split). */
+static i64 range_len(i64 len, i64 step, int64_t chunk, i64 chunks) {
+  return chunk == chunks - 1 ? len - chunk * step : step;
+}
+
+/* ---- Matrix products -------------------------------------------------- */
+
+typedef struct sgemm_job {
+  i64 m, n, k;
+  const float *a;
+  i64 rsa, csa;
+  const float *b;
+  i64 rsb, csb;
+  float *c;
+  i64 rsc, csc;
+  int32_t flags;
+  const float *bias;
+  float lo, hi;
+  int by_rows;      /* rows of A and C, else columns of B and C */
+  i64 step, chunks; /* rows or columns per chunk (split) */
+} sgemm_job;
+
+static void sgemm_chunk(void *p, int64_t chunk) {
+  const sgemm_job *j = p;
+  i64 lo = chunk * j->step;
+  if (j->by_rows) {
+    i64 rows = range_len(j->m, j->step, chunk, j->chunks);
+    const float *bias =
+        j->bias && (j->flags & ONNXC_SGEMM_BIAS_ROW) ? j->bias + lo : j->bias;
+    onnxc_rt_sgemm_ep_serial(rows, j->n, j->k, j->a + lo * j->rsa, j->rsa,
+                             j->csa, j->b, j->rsb, j->csb, j->c + lo * j->rsc,
+                             j->rsc, j->csc, j->flags, bias, j->lo, j->hi);
+  } else {
+    /* A packed B is a sequence of whole-K panels: columns from lo (a
+     * multiple of the panel) start at panel lo / NR. */
+    i64 cols = range_len(j->n, j->step, chunk, j->chunks);
+    const float *b = (j->flags & ONNXC_SGEMM_B_PACKED)
+                         ? j->b + (lo / NR) * j->k * NR
+                         : j->b + lo * j->csb;
+    const float *bias =
+        j->bias && (j->flags & ONNXC_SGEMM_BIAS_COL) ? j->bias + lo : j->bias;
+    onnxc_rt_sgemm_ep_serial(j->m, cols, j->k, j->a, j->rsa, j->csa, b,
+                             j->rsb, j->csb, j->c + lo * j->csc, j->rsc,
+                             j->csc, j->flags, bias, j->lo, j->hi);
+  }
+}
+
+/* The product on `threads` threads (> 1): by columns when there are panels
+ * enough for every thread (each part then packs or reads only its columns
+ * of B), else by rows (each part packs all of B, which is then narrow).
+ * Products of at most 4 rows (or, B not packed, columns) go to gemv.c,
+ * whose kernels take 128 columns (rows) at a time, each group with its own
+ * unrolling: their parts are whole groups, so that every element sums in
+ * the same order as on one thread. */
+static int sgemm_split(i64 m, i64 n, i64 k, const float *a, i64 rsa, i64 csa,
+                       const float *b, i64 rsb, i64 csb, float *c, i64 rsc,
+                       i64 csc, int32_t flags, const float *bias, float lo,
+                       float hi, int threads) {
+  sgemm_job j;
+  int packed = (flags & ONNXC_SGEMM_B_PACKED) != 0;
+  i64 col_unit = m <= 4 ? SMALL_GROUP : NR;
+  i64 row_unit = n <= 4 && !packed ? SMALL_GROUP : MR;
+  i64 cols = ceil_div(n, col_unit), rows = ceil_div(m, row_unit);
+  j.m = m;
+  j.n = n;
+  j.k = k;
+  j.a = a;
+  j.rsa = rsa;
+  j.csa = csa;
+  j.b = b;
+  j.rsb = rsb;
+  j.csb = csb;
+  j.c = c;
+  j.rsc = rsc;
+  j.csc = csc;
+  j.flags = flags;
+  j.bias = bias;
+  j.lo = lo;
+  j.hi = hi;
+  if (cols >= 2 * (i64)threads || (cols >= threads && rows < cols)) {
+    j.by_rows = 0;
+    j.chunks = split(n, col_unit, threads, CHUNKS_PER_THREAD, &j.step);
+  } else if (rows >= threads) {
+    /* Every part packs all of a B that is not packed already: one part
+     * per thread then. */
+    j.by_rows = 1;
+    j.chunks = split(m, row_unit, threads, packed ? CHUNKS_PER_THREAD : 1,
+                     &j.step);
+  } else {
+    return 0;
+  }
+  onnxc_rt_parallel_for(j.chunks, threads, sgemm_chunk, &j);
+  return 1;
+}
+
+void onnxc_rt_sgemm_ep(int64_t m, int64_t n, int64_t k, const float *a,
+                       int64_t rsa, int64_t csa, const float *b, int64_t rsb,
+                       int64_t csb, float *c, int64_t rsc, int64_t csc,
+                       int32_t flags, const float *bias, float lo, float hi) {
+  int threads = m > 0 && n > 0 && k > 0
+                    ? onnxc_rt_threads_for(2.0 * (double)m * (double)n *
+                                           (double)k)
+                    : 1;
+  if (threads > 1 && sgemm_split(m, n, k, a, rsa, csa, b, rsb, csb, c, rsc,
+                                 csc, flags, bias, lo, hi, threads))
+    return;
+  onnxc_rt_sgemm_ep_serial(m, n, k, a, rsa, csa, b, rsb, csb, c, rsc, csc,
+                           flags, bias, lo, hi);
+}
+
+typedef struct batched_job {
+  i64 m, n, k;
+  const float *a;
+  i64 sba, rsa, csa;
+  const float *b;
+  i64 sbb, rsb, csb;
+  float *c;
+  i64 sbc, rsc, csc;
+  int32_t flags;
+  const float *bias;
+  float lo, hi;
+  i64 batch, step, chunks; /* products per chunk (split) */
+} batched_job;
+
+static void batched_chunk(void *p, int64_t chunk) {
+  const batched_job *j = p;
+  i64 lo = chunk * j->step;
+  onnxc_rt_sgemm_batched_ep_serial(
+      range_len(j->batch, j->step, chunk, j->chunks), j->m, j->n, j->k,
+      j->a + lo * j->sba, j->sba, j->rsa, j->csa, j->b + lo * j->sbb, j->sbb,
+      j->rsb, j->csb, j->c + lo * j->sbc, j->sbc, j->rsc, j->csc, j->flags,
+      j->bias, j->lo, j->hi);
+}
+
+void onnxc_rt_sgemm_batched_ep(int64_t batch, int64_t m, int64_t n, int64_t k,
+                               const float *a, int64_t sba, int64_t rsa,
+                               int64_t csa, const float *b, int64_t sbb,
+                               int64_t rsb, int64_t csb, float *c,
+                               int64_t sbc, int64_t rsc, int64_t csc,
+                               int32_t flags, const float *bias, float lo,
+                               float hi) {
+  int threads =
+      batch > 0 && m > 0 && n > 0 && k > 0
+          ? onnxc_rt_threads_for(2.0 * (double)batch * (double)m *
+                                 (double)n * (double)k)
+          : 1;
+  i64 i;
+  if (threads <= 1) {
+    onnxc_rt_sgemm_batched_ep_serial(batch, m, n, k, a, sba, rsa, csa, b,
+                                     sbb, rsb, csb, c, sbc, rsc, csc, flags,
+                                     bias, lo, hi);
+    return;
+  }
+  /* Products over rows of A and C against one B are one taller product
+   * (as gemm.c does it, unless a bias per row starts again with every
+   * product): split that. */
+  if (batch > 1 && sbb == 0 && sba == m * rsa && sbc == m * rsc &&
+      !(flags & ONNXC_SGEMM_BIAS_ROW)) {
+    onnxc_rt_sgemm_ep(batch * m, n, k, a, rsa, csa, b, rsb, csb, c, rsc, csc,
+                      flags, bias, lo, hi);
+    return;
+  }
+  if (batch >= threads) {
+    batched_job j;
+    j.m = m;
+    j.n = n;
+    j.k = k;
+    j.a = a;
+    j.sba = sba;
+    j.rsa = rsa;
+    j.csa = csa;
+    j.b = b;
+    j.sbb = sbb;
+    j.rsb = rsb;
+    j.csb = csb;
+    j.c = c;
+    j.sbc = sbc;
+    j.rsc = rsc;
+    j.csc = csc;
+    j.flags = flags;
+    j.bias = bias;
+    j.lo = lo;
+    j.hi = hi;
+    j.batch = batch;
+    j.chunks = split(batch, 1, threads, CHUNKS_PER_THREAD, &j.step);
+    onnxc_rt_parallel_for(j.chunks, threads, batched_chunk, &j);
+    return;
+  }
+  /* Fewer products than threads: each one split. */
+  for (i = 0; i < batch; ++i)
+    onnxc_rt_sgemm_ep(m, n, k, a + i * sba, rsa, csa, b + i * sbb, rsb, csb,
+                      c + i * sbc, rsc, csc, flags, bias, lo, hi);
+}
+
+/* ---- Convolutions ----------------------------------------------------- */
+
+enum conv_split { BY_IMAGES, BY_GROUPS, BY_CHANNELS, BY_ROWS };
+
+typedef struct conv_job {
+  const onnxc_conv2d_params *q;
+  const float *x, *w;
+  float *y;
+  enum conv_split by;
+  i64 len, step, chunks; /* images, groups, channels or rows (split) */
+} conv_job;
+
+static void conv_chunk(void *p, int64_t chunk) {
+  const conv_job *j = p;
+  const onnxc_conv2d_params *q = j->q;
+  onnxc_conv2d_params part = *q;
+  const float *x = j->x, *w = j->w;
+  float *y = j->y;
+  int packed = (q->flags & ONNXC_CONV_W_PACKED) != 0;
+  i64 lo = chunk * j->step;
+  i64 count = range_len(j->len, j->step, chunk, j->chunks);
+  i64 kdim = q->in_channels * q->kernel_h * q->kernel_w;
+  switch (j->by) {
+  case BY_IMAGES:
+    part.batch = count;
+    x += lo * q->x_strides[0];
+    y += lo * q->y_strides[0];
+    break;
+  case BY_GROUPS:
+    /* Packed weights: [groups][panels][K][32] (runtime_abi.h). */
+    part.groups = count;
+    x += lo * q->x_strides[1];
+    y += lo * q->y_strides[1];
+    w += packed ? lo * ceil_div(q->out_channels, NR) * kdim * NR
+                : lo * q->w_strides[0];
+    if (part.bias)
+      part.bias += lo * q->out_channels;
+    break;
+  case BY_CHANNELS:
+    /* One group; lo is a multiple of the panel. */
+    part.out_channels = count;
+    y += lo * q->y_strides[2];
+    w += packed ? (lo / NR) * kdim * NR : lo * q->w_strides[1];
+    if (part.bias)
+      part.bias += lo;
+    break;
+  case BY_ROWS:
+    /* The band's windows start at row lo * stride_h of the padded input:
+     * an unpadded input (ONNXC_CONV_PADDED) has that many fewer rows of
+     * padding before them (a negative count starts inside it), a padded
+     * one starts there. */
+    part.out_h = count;
+    if (q->flags & ONNXC_CONV_PADDED)
+      part.pad_top -= lo * q->stride_h;
+    else
+      x += lo * q->stride_h * q->x_strides[3];
+    y += lo * q->y_strides[3];
+    break;
+  }
+  onnxc_rt_sconv2d_serial(&part, x, w, y);
+}
+
+/* How evenly `units` split into parts of whole units over `threads`
+ * threads: the share of the threads' time that is busy, 1 at best. */
+static double balance(i64 units, int threads) {
+  return (double)units / (double)(threads * ceil_div(units, threads));
+}
+
+/* The convolution on `threads` threads (> 1), its input padded already
+ * unless the kernel reads around the padding itself. Images, then groups
+ * (depthwise convolutions have one per channel), then within one image
+ * and group the channel panels or the rows, whichever splits more evenly
+ * (a 7 x 7 map with 256 channels: the channels; a 56 x 56 map with 64: the
+ * rows). Rows share the weights, channels the input. A band of rows has at
+ * least MIN_BAND output positions: the kernel works on tiles of 8
+ * positions, and a part's last tile is mostly empty. */
+#define MIN_BAND 128
+static void conv_split(const onnxc_conv2d_params *q, const float *x,
+                       const float *w, float *y, int threads) {
+  conv_job j;
+  i64 panels = ceil_div(q->out_channels, NR);
+  i64 band = ceil_div(MIN_BAND, q->out_w); /* rows */
+  j.q = q;
+  j.x = x;
+  j.w = w;
+  j.y = y;
+  j.len = 0;
+  if (q->batch >= threads) {
+    j.by = BY_IMAGES;
+    j.len = q->batch;
+  } else if (q->groups >= threads) {
+    j.by = BY_GROUPS;
+    j.len = q->groups;
+  } else if (q->groups == 1 && panels >= threads &&
+             (q->out_h < band * threads ||
+              balance(panels, threads) > balance(q->out_h, threads))) {
+    j.by = BY_CHANNELS;
+    j.len = q->out_channels;
+  } else if (q->out_h >= band * threads &&
+             !(q->flags & ONNXC_CONV_IN_PLACE)) {
+    /* Not in place: a band would overwrite input rows that the next
+     * band's windows still read (runtime_abi.h). */
+    j.by = BY_ROWS;
+    j.len = q->out_h;
+  }
+  if (j.len == 0) {
+    onnxc_rt_sconv2d_serial(q, x, w, y);
+    return;
+  }
+  /* Channels go by panels (packed weights are panels), rows by bands. */
+  j.chunks = split(j.len,
+                   j.by == BY_CHANNELS ? NR : j.by == BY_ROWS ? band : 1,
+                   threads, CHUNKS_PER_THREAD, &j.step);
+  onnxc_rt_parallel_for(j.chunks, threads, conv_chunk, &j);
+}
+
+void onnxc_rt_sconv2d(const onnxc_conv2d_params *q, const float *x,
+                      const float *w, float *y) {
+  double flop = 2.0 * (double)q->batch * (double)q->groups *
+                (double)q->out_channels * (double)q->out_h *
+                (double)q->out_w * (double)q->in_channels *
+                (double)q->kernel_h * (double)q->kernel_w;
+  int threads = q->batch > 0 && q->groups > 0 && q->out_channels > 0 &&
+                        q->out_h > 0 && q->out_w > 0
+                    ? onnxc_rt_threads_for(flop)
+                    : 1;
+  if (threads <= 1) {
+    onnxc_rt_sconv2d_serial(q, x, w, y);
+    return;
+  }
+  if (onnxc_rt_sconv2d_pads_input(q)) {
+    /* The kernel would pad the input into a copy: once here, not per part
+     * (a band needs its rows and the rows around them, a panel of channels
+     * all of them). The copy is read in full before y is written, as an
+     * in-place call needs. */
+    onnxc_conv2d_params padded;
+    void *raw;
+    const float *xp = onnxc_rt_sconv2d_pad_input(q, x, &padded, &raw);
+    conv_split(&padded, xp, w, y, threads);
+    onnxc_rt_sconv2d_free_input(raw);
+    return;
+  }
+  conv_split(q, x, w, y, threads);
+}

@@ -1,0 +1,740 @@
+/*===- parallel_test.c - The kernels on several threads, and the pool -----===*
+ *
+ *   onnxc-parallel-test           every check below; prints a summary
+ *   onnxc-parallel-test threads   prints onnxc_get_num_threads()
+ *   onnxc-parallel-test bench gemm M N K RUNS THREADS
+ *   onnxc-parallel-test bench conv C M HW KHW STRIDE RUNS THREADS
+ *                                 median time of one call (batch 1,
+ *                                 padded input, packed weights)
+ *
+ * Every product and convolution runs on 1, 2 and 3 threads: the 1-thread
+ * result must match plain loops, and the others must equal it bit for bit
+ * (a split computes every element as one thread does). Shapes are chosen
+ * so that each way of splitting is taken (columns, rows, batches, images,
+ * groups, channel panels, output rows), with sizes off the 8 x 32 tile.
+ * Run it with ONNXC_PARALLEL_MIN_FLOP=0 so that even small calls split.
+ * Then: a failure inside a chunk (on the caller and on a worker) comes
+ * back to the caller and leaves the pool usable; two application threads
+ * share the pool; a forked child runs regions of its own; the workers did
+ * run chunks.
+ *===----------------------------------------------------------------------===*/
+
+#define _POSIX_C_SOURCE 200809L
+#include "../src/internal.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NR ONNXC_SGEMM_PANEL
+
+static int checks, failures;
+static unsigned long long rng = 88172645463325252ull;
+
+static float rnd(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (float)((double)(rng % 2001) / 1000.0 - 1.0);
+}
+
+static float *rand_buf(long n) {
+  float *p = malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
+  long i;
+  for (i = 0; i < n; ++i)
+    p[i] = rnd();
+  return p;
+}
+
+static float *copy_buf(const float *src, long n) {
+  float *p = malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
+  memcpy(p, src, sizeof(float) * (size_t)n);
+  return p;
+}
+
+static void check(int ok, const char *what, const char *detail) {
+  ++checks;
+  if (!ok && ++failures <= 20)
+    printf("FAIL %s: %s\n", what, detail);
+}
+
+/* The 1-thread result against plain loops: |got - exp| <= 1e-5 + 1e-4 *
+ * (sum of |terms|). */
+static void check_close(const char *what, const float *got, const double *exp,
+                        const double *mag, long n) {
+  long i;
+  char detail[120];
+  for (i = 0; i < n; ++i)
+    if (!(fabs(got[i] - exp[i]) <= 1e-5 + 1e-4 * mag[i])) {
+      sprintf(detail, "element %ld: got %g expected %g", i, got[i], exp[i]);
+      check(0, what, detail);
+      return;
+    }
+  check(1, what, "");
+}
+
+static void check_same(const char *what, int threads, const float *got,
+                       const float *ref, long n) {
+  long i;
+  char detail[120];
+  for (i = 0; i < n; ++i)
+    if (memcmp(&got[i], &ref[i], sizeof(float)) != 0) {
+      sprintf(detail, "%d threads, element %ld: %g, on one thread %g", threads,
+              i, got[i], ref[i]);
+      check(0, what, detail);
+      return;
+    }
+  check(1, what, "");
+}
+
+static void set_threads(int n) {
+  if (onnxc_set_num_threads(n) != ONNXC_OK) {
+    printf("FAIL onnxc_set_num_threads(%d)\n", n);
+    exit(1);
+  }
+}
+
+/* ---- Products --------------------------------------------------------- */
+
+static float *pack_b(const float *b, long k, long n, long rsb, long csb) {
+  long panels = (n + NR - 1) / NR, j, p, c;
+  float *bp = malloc(sizeof(float) * (size_t)(panels * NR * (k ? k : 1)));
+  for (j = 0; j < panels; ++j)
+    for (p = 0; p < k; ++p)
+      for (c = 0; c < NR; ++c) {
+        long col = j * NR + c;
+        bp[(j * k + p) * NR + c] = col < n ? b[p * rsb + col * csb] : 0.0f;
+      }
+  return bp;
+}
+
+/* Epilogues of gemm_case and batched_case. */
+enum { NO_EP, BIAS_COL_CLAMP, BIAS_ROW };
+#define LO (-0.5f)
+#define HI 0.75f
+
+/* The epilogue `ep` on the exact product s (row i, column j). */
+static double apply_ep(int ep, double s, const float *bias, long i, long j,
+                       double *mag) {
+  if (ep == BIAS_ROW)
+    return s + bias[i];
+  if (ep == BIAS_COL_CLAMP) {
+    s += bias[j];
+    s = s < LO ? LO : s > HI ? HI : s;
+    *mag = fabs(s) + 1e-3;
+  }
+  return s;
+}
+
+static int ep_flags(int ep) {
+  return ep == BIAS_ROW         ? ONNXC_SGEMM_BIAS_ROW
+         : ep == BIAS_COL_CLAMP ? ONNXC_SGEMM_BIAS_COL | ONNXC_SGEMM_CLAMP
+                                : 0;
+}
+
+/* C (m x n, rows ldc = n + 3 apart: the 3 extra columns must stay) = or +=
+ * A B, A transposed or not, B packed or not, with an epilogue (through
+ * onnxc_rt_sgemm_ep) or not (onnxc_rt_sgemm). */
+static void gemm_case(long m, long n, long k, int transA, int packed,
+                      int accumulate, int ep) {
+  long ldc = n + 3, rsa = transA ? 1 : k, csa = transA ? m : 1, i, j, p;
+  int flags = (packed ? ONNXC_SGEMM_B_PACKED : 0) |
+              (accumulate ? ONNXC_SGEMM_ACCUMULATE : 0) | ep_flags(ep);
+  float *a = rand_buf(m * k), *b = rand_buf(k * n), *c0 = rand_buf(m * ldc);
+  float *bias = rand_buf(m > n ? m : n);
+  float *bp = packed ? pack_b(b, k, n, n, 1) : NULL, *ref = NULL;
+  double *exp = malloc(sizeof(double) * (size_t)(m * ldc));
+  double *mag = malloc(sizeof(double) * (size_t)(m * ldc));
+  int t;
+  char what[120];
+  sprintf(what, "sgemm %ldx%ldx%ld transA=%d packed=%d accumulate=%d ep=%d",
+          m, n, k, transA, packed, accumulate, ep);
+  for (i = 0; i < m; ++i)
+    for (j = 0; j < ldc; ++j) {
+      double s = j >= n || (accumulate && !ep) ? c0[i * ldc + j] : 0.0,
+             g = fabs(s);
+      for (p = 0; j < n && p < k; ++p) {
+        double v = (double)a[i * rsa + p * csa] * b[p * n + j];
+        s += v;
+        g += fabs(v);
+      }
+      exp[i * ldc + j] = j < n ? apply_ep(ep, s, bias, i, j, &g) : s;
+      mag[i * ldc + j] = g;
+    }
+  for (t = 1; t <= 3; ++t) {
+    float *c = copy_buf(c0, m * ldc);
+    set_threads(t);
+    if (ep)
+      onnxc_rt_sgemm_ep(m, n, k, a, rsa, csa, packed ? bp : b, n, 1, c, ldc,
+                        1, flags, bias, LO, HI);
+    else
+      onnxc_rt_sgemm(m, n, k, a, rsa, csa, packed ? bp : b, n, 1, c, ldc, 1,
+                     flags);
+    if (t == 1) {
+      check_close(what, c, exp, mag, m * ldc);
+      ref = c;
+    } else {
+      check_same(what, t, c, ref, m * ldc);
+      free(c);
+    }
+  }
+  free(a);
+  free(b);
+  free(c0);
+  free(bias);
+  free(bp);
+  free(ref);
+  free(exp);
+  free(mag);
+}
+
+/* `batch` products of m x k by k x n, B shared (sbb 0) or not, C rows
+ * contiguous (the batch then folds into one taller product) or not, with
+ * an epilogue (onnxc_rt_sgemm_batched_ep) or not. */
+static void batched_case(long batch, long m, long n, long k, int shareB,
+                         long cpad, int ep) {
+  long sba = m * k, sbb = shareB ? 0 : k * n, sbc = m * n + cpad;
+  long csize = batch * sbc, i, j, p, u;
+  float *a = rand_buf(batch * sba), *b = rand_buf(shareB ? k * n : batch * sbb);
+  float *c0 = rand_buf(csize), *ref = NULL, *bias = rand_buf(m > n ? m : n);
+  double *exp = malloc(sizeof(double) * (size_t)csize);
+  double *mag = malloc(sizeof(double) * (size_t)csize);
+  int t;
+  char what[120];
+  sprintf(what, "batched %ld x %ldx%ldx%ld shareB=%d cpad=%ld ep=%d", batch, m,
+          n, k, shareB, cpad, ep);
+  for (i = 0; i < csize; ++i) {
+    exp[i] = c0[i];
+    mag[i] = 0;
+  }
+  for (u = 0; u < batch; ++u)
+    for (i = 0; i < m; ++i)
+      for (j = 0; j < n; ++j) {
+        double s = 0, g = 0;
+        for (p = 0; p < k; ++p) {
+          double v = (double)a[u * sba + i * k + p] * b[u * sbb + p * n + j];
+          s += v;
+          g += fabs(v);
+        }
+        exp[u * sbc + i * n + j] = apply_ep(ep, s, bias, i, j, &g);
+        mag[u * sbc + i * n + j] = g;
+      }
+  for (t = 1; t <= 3; ++t) {
+    float *c = copy_buf(c0, csize);
+    set_threads(t);
+    if (ep)
+      onnxc_rt_sgemm_batched_ep(batch, m, n, k, a, sba, k, 1, b, sbb, n, 1, c,
+                                sbc, n, 1, ep_flags(ep), bias, LO, HI);
+    else
+      onnxc_rt_sgemm_batched(batch, m, n, k, a, sba, k, 1, b, sbb, n, 1, c,
+                             sbc, n, 1, 0);
+    if (t == 1) {
+      check_close(what, c, exp, mag, csize);
+      ref = c;
+    } else {
+      check_same(what, t, c, ref, csize);
+      free(c);
+    }
+  }
+  free(a);
+  free(b);
+  free(c0);
+  free(bias);
+  free(ref);
+  free(exp);
+  free(mag);
+}
+
+/* ---- Convolutions ----------------------------------------------------- */
+
+/* W[g, m, c, kh, kw] (contiguous) as ONNXC_CONV_W_PACKED panels. */
+static float *pack_conv(const float *wt, long groups, long m, long kdim) {
+  long panels = (m + NR - 1) / NR, g, j, k, c;
+  float *p = malloc(sizeof(float) * (size_t)(groups * panels * kdim * NR));
+  for (g = 0; g < groups; ++g)
+    for (j = 0; j < panels; ++j)
+      for (k = 0; k < kdim; ++k)
+        for (c = 0; c < NR; ++c) {
+          long mm = j * NR + c;
+          p[((g * panels + j) * kdim + k) * NR + c] =
+              mm < m ? wt[(g * m + mm) * kdim + k] : 0.0f;
+        }
+  return p;
+}
+
+/* A convolution over an NCHW input (h x w): padded already (pad < 0), or
+ * with `pad` rows and columns of zeros on every side (ONNXC_CONV_PADDED).
+ * `ypad` extra floats after each output row (Y then is not flat: the plain
+ * loops, or the depthwise kernel, run). fuse: 1 bias, 2 clamp. */
+static void conv_case(long nb, long groups, long m, long cin, long h, long w,
+                      long kh, long kw, long s, long d, int packed, int fuse,
+                      long ypad, long pad) {
+  onnxc_conv2d_params q;
+  long pd = pad < 0 ? 0 : pad;
+  long oh = (h + 2 * pd - (kh - 1) * d - 1) / s + 1,
+       ow = (w + 2 * pd - (kw - 1) * d - 1) / s + 1;
+  long yrow = ow + ypad, kdim = cin * kh * kw;
+  long xsz = nb * groups * cin * h * w, wsz = groups * m * kdim;
+  long ysz = nb * groups * m * oh * yrow;
+  float *x = rand_buf(xsz), *wt = rand_buf(wsz), *y0 = rand_buf(ysz);
+  float *bias = rand_buf(groups * m), *ref = NULL;
+  float *wp = packed ? pack_conv(wt, groups, m, kdim) : NULL;
+  double *exp = malloc(sizeof(double) * (size_t)ysz);
+  double *mag = malloc(sizeof(double) * (size_t)ysz);
+  long n, g, mm, a, b, c, i, j;
+  int t;
+  char what[160];
+  sprintf(what,
+          "conv n%ld g%ld m%ld c%ld %ldx%ld k%ldx%ld s%ld d%ld packed%d "
+          "fuse%d ypad%ld pad%ld",
+          nb, groups, m, cin, h, w, kh, kw, s, d, packed, fuse, ypad, pad);
+  memset(&q, 0, sizeof q);
+  q.batch = nb;
+  q.groups = groups;
+  q.out_channels = m;
+  q.in_channels = cin;
+  q.out_h = oh;
+  q.out_w = ow;
+  q.kernel_h = kh;
+  q.kernel_w = kw;
+  q.stride_h = q.stride_w = s;
+  q.dilation_h = q.dilation_w = d;
+  q.x_strides[4] = 1;
+  q.x_strides[3] = w;
+  q.x_strides[2] = h * w;
+  q.x_strides[1] = cin * h * w;
+  q.x_strides[0] = groups * cin * h * w;
+  q.w_strides[4] = 1;
+  q.w_strides[3] = kw;
+  q.w_strides[2] = kh * kw;
+  q.w_strides[1] = kdim;
+  q.w_strides[0] = m * kdim;
+  q.y_strides[4] = 1;
+  q.y_strides[3] = yrow;
+  q.y_strides[2] = oh * yrow;
+  q.y_strides[1] = m * oh * yrow;
+  q.y_strides[0] = groups * m * oh * yrow;
+  q.flags = (packed ? ONNXC_CONV_W_PACKED : 0) |
+            (fuse & 1 ? ONNXC_CONV_BIAS : 0) |
+            (fuse & 2 ? ONNXC_CONV_CLAMP : 0);
+  if (pad >= 0) {
+    q.flags |= ONNXC_CONV_PADDED;
+    q.pad_top = q.pad_left = pad;
+    q.in_h = h;
+    q.in_w = w;
+  }
+  q.bias = bias;
+  q.clamp_lo = -0.5f;
+  q.clamp_hi = 0.75f;
+  for (i = 0; i < ysz; ++i) {
+    exp[i] = y0[i];
+    mag[i] = 0;
+  }
+  for (n = 0; n < nb; ++n)
+    for (g = 0; g < groups; ++g)
+      for (mm = 0; mm < m; ++mm)
+        for (i = 0; i < oh; ++i)
+          for (j = 0; j < ow; ++j) {
+            long yo = (((n * groups + g) * m + mm) * oh + i) * yrow + j;
+            double v = fuse & 1 ? bias[g * m + mm] : y0[yo], e = fabs(v);
+            for (c = 0; c < cin; ++c)
+              for (a = 0; a < kh; ++a)
+                for (b = 0; b < kw; ++b) {
+                  long ih = i * s + a * d - pd, iw = j * s + b * d - pd;
+                  double p;
+                  if (ih < 0 || ih >= h || iw < 0 || iw >= w)
+                    continue;
+                  p = (double)x[(((n * groups + g) * cin + c) * h + ih) * w +
+                                iw] *
+                      wt[((g * m + mm) * cin + c) * kh * kw + a * kw + b];
+                  v += p;
+                  e += fabs(p);
+                }
+            if (fuse & 2) {
+              v = v < -0.5 ? -0.5 : v > 0.75 ? 0.75 : v;
+              e = fabs(v) + 1e-3;
+            }
+            exp[yo] = v;
+            mag[yo] = e;
+          }
+  for (t = 1; t <= 3; ++t) {
+    float *y = copy_buf(y0, ysz);
+    set_threads(t);
+    onnxc_rt_sconv2d(&q, x, packed ? wp : wt, y);
+    if (t == 1) {
+      check_close(what, y, exp, mag, ysz);
+      ref = y;
+    } else {
+      check_same(what, t, y, ref, ysz);
+      free(y);
+    }
+  }
+  free(x);
+  free(wt);
+  free(wp);
+  free(y0);
+  free(bias);
+  free(ref);
+  free(exp);
+  free(mag);
+}
+
+/* ---- The pool --------------------------------------------------------- */
+
+static pthread_t main_thread;
+static int ran[64];
+
+static void spin_us(long us) {
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  do
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+  while ((t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000 <
+         us);
+}
+
+/* `fail_on` 1: chunks on the calling thread fail, the others sleep 2 ms;
+ * 2: chunks on workers fail, the others sleep. Sleeping, not spinning,
+ * so that the failing thread gets its turn on a loaded machine: a thread
+ * would have to wait 128 ms to miss every chunk. 0: chunks spin 20 us. */
+static int fail_on;
+static void task(void *arg, int64_t i) {
+  int on_caller = pthread_equal(pthread_self(), main_thread);
+  struct timespec ms2 = {0, 2000000};
+  (void)arg;
+  if ((fail_on == 1 && on_caller) || (fail_on == 2 && !on_caller))
+    onnxc_rt_fail(ONNXC_ERROR_OUT_OF_MEMORY, "chunk failed");
+  if (fail_on)
+    nanosleep(&ms2, NULL);
+  else
+    spin_us(20);
+  __atomic_fetch_add(&ran[i], 1, __ATOMIC_RELAXED);
+}
+
+static void region(void *arg) {
+  (void)arg;
+  onnxc_rt_parallel_for(64, 2, task, NULL);
+}
+
+static void check_failures(void) {
+  int mode, i, all_once;
+  char msg[64];
+  main_thread = pthread_self();
+  for (mode = 1; mode <= 2; ++mode) {
+    int32_t code;
+    char what[64];
+    sprintf(what, "failure on the %s", mode == 1 ? "caller" : "worker");
+    fail_on = mode;
+    memset(msg, 0, sizeof msg);
+    code = onnxc_rt_try(region, NULL, msg, sizeof msg);
+    check(code == ONNXC_ERROR_OUT_OF_MEMORY && strcmp(msg, "chunk failed") == 0,
+          what, msg);
+    /* The pool still works: a region runs every chunk once. */
+    fail_on = 0;
+    memset(ran, 0, sizeof ran);
+    code = onnxc_rt_try(region, NULL, msg, sizeof msg);
+    for (i = 0, all_once = 1; i < 64; ++i)
+      all_once &= ran[i] == 1;
+    check(code == 0 && all_once, what, "the next region did not run cleanly");
+  }
+}
+
+/* Two application threads, each its own products, at the same time. */
+typedef struct caller_arg {
+  float *a, *b, *ref;
+  int ok;
+} caller_arg;
+
+#define CN 96
+static void *caller(void *p) {
+  caller_arg *ca = p;
+  float *c = malloc(sizeof(float) * CN * CN);
+  int r;
+  ca->ok = 1;
+  for (r = 0; r < 200; ++r) {
+    onnxc_rt_sgemm(CN, CN, CN, ca->a, CN, 1, ca->b, CN, 1, c, CN, 1, 0);
+    ca->ok &= memcmp(c, ca->ref, sizeof(float) * CN * CN) == 0;
+  }
+  free(c);
+  return NULL;
+}
+
+static void check_callers(void) {
+  caller_arg args[2];
+  pthread_t th[2];
+  int i;
+  set_threads(2);
+  for (i = 0; i < 2; ++i) {
+    args[i].a = rand_buf(CN * CN);
+    args[i].b = rand_buf(CN * CN);
+    args[i].ref = malloc(sizeof(float) * CN * CN);
+    set_threads(1);
+    onnxc_rt_sgemm(CN, CN, CN, args[i].a, CN, 1, args[i].b, CN, 1,
+                   args[i].ref, CN, 1, 0);
+  }
+  set_threads(2);
+  for (i = 0; i < 2; ++i)
+    pthread_create(&th[i], NULL, caller, &args[i]);
+  for (i = 0; i < 2; ++i) {
+    pthread_join(th[i], NULL);
+    check(args[i].ok, "two callers", "a result differs");
+    free(args[i].a);
+    free(args[i].b);
+    free(args[i].ref);
+  }
+}
+
+/* After a fork, the child has no workers: its regions must not wait for
+ * the parent's. */
+static void check_fork(void) {
+  int status = 0;
+  pid_t pid;
+  set_threads(2);
+  fflush(stdout);
+  pid = fork();
+  if (pid == 0) {
+    int64_t before, after, chunks;
+    alarm(30); /* a deadlock fails the check instead of hanging */
+    onnxc_rt_pool_stats(&before, &chunks);
+    fail_on = 0;
+    memset(ran, 0, sizeof ran);
+    region(NULL);
+    onnxc_rt_pool_stats(&after, &chunks);
+    _exit(after == before + 1 && ran[0] == 1 && ran[63] == 1 ? 0 : 1);
+  }
+  check(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+            WEXITSTATUS(status) == 0,
+        "fork", "the child's region failed");
+}
+
+/* ---- Bench ------------------------------------------------------------ */
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return a < b ? -1 : a > b;
+}
+
+/* Median time of `runs` calls of op(ctx) after 3 warm-up calls. */
+static double time_median(void (*op)(void *), void *ctx, int runs) {
+  double *t = malloc(sizeof(double) * (size_t)runs), med;
+  int i;
+  for (i = 0; i < 3; ++i)
+    op(ctx);
+  for (i = 0; i < runs; ++i) {
+    double t0 = now();
+    op(ctx);
+    t[i] = now() - t0;
+  }
+  qsort(t, (size_t)runs, sizeof(double), cmp_double);
+  med = t[runs / 2];
+  free(t);
+  return med;
+}
+
+typedef struct bench_gemm_ctx {
+  long m, n, k;
+  float *a, *b, *c;
+} bench_gemm_ctx;
+
+static void bench_gemm_op(void *p) {
+  bench_gemm_ctx *x = p;
+  onnxc_rt_sgemm(x->m, x->n, x->k, x->a, x->k, 1, x->b, 0, 0, x->c, x->n, 1,
+                 ONNXC_SGEMM_B_PACKED);
+}
+
+typedef struct bench_conv_ctx {
+  onnxc_conv2d_params q;
+  float *x, *w, *y;
+} bench_conv_ctx;
+
+static void bench_conv_op(void *p) {
+  bench_conv_ctx *x = p;
+  onnxc_rt_sconv2d(&x->q, x->x, x->w, x->y);
+}
+
+static int bench(int argc, char **argv) {
+  double flop, t1, tn;
+  int64_t regions0, chunks0, regions, chunks;
+  int runs, threads;
+  void (*op)(void *);
+  void *ctx;
+  bench_gemm_ctx g;
+  bench_conv_ctx c;
+  if (argc == 8 && strcmp(argv[2], "gemm") == 0) {
+    g.m = atol(argv[3]);
+    g.n = atol(argv[4]);
+    g.k = atol(argv[5]);
+    runs = atoi(argv[6]);
+    threads = atoi(argv[7]);
+    g.a = rand_buf(g.m * g.k);
+    g.b = rand_buf(((g.n + NR - 1) / NR) * NR * g.k);
+    g.c = rand_buf(g.m * g.n);
+    flop = 2.0 * g.m * g.n * g.k;
+    op = bench_gemm_op;
+    ctx = &g;
+    printf("sgemm %ldx%ldx%ld (packed B)", g.m, g.n, g.k);
+  } else if (argc == 10 && strcmp(argv[2], "conv") == 0) {
+    long cin = atol(argv[3]), m = atol(argv[4]), hw = atol(argv[5]);
+    long khw = atol(argv[6]), s = atol(argv[7]);
+    long in = (hw - 1) * s + khw, kdim = cin * khw * khw;
+    runs = atoi(argv[8]);
+    threads = atoi(argv[9]);
+    memset(&c.q, 0, sizeof c.q);
+    c.q.batch = c.q.groups = 1;
+    c.q.out_channels = m;
+    c.q.in_channels = cin;
+    c.q.out_h = c.q.out_w = hw;
+    c.q.kernel_h = c.q.kernel_w = khw;
+    c.q.stride_h = c.q.stride_w = s;
+    c.q.dilation_h = c.q.dilation_w = 1;
+    c.q.x_strides[4] = 1;
+    c.q.x_strides[3] = in;
+    c.q.x_strides[2] = in * in;
+    c.q.x_strides[1] = c.q.x_strides[0] = cin * in * in;
+    c.q.y_strides[4] = 1;
+    c.q.y_strides[3] = hw;
+    c.q.y_strides[2] = hw * hw;
+    c.q.y_strides[1] = c.q.y_strides[0] = m * hw * hw;
+    c.q.flags = ONNXC_CONV_W_PACKED | ONNXC_CONV_BIAS;
+    c.x = rand_buf(cin * in * in);
+    c.w = rand_buf(((m + NR - 1) / NR) * NR * kdim);
+    c.y = rand_buf(m * hw * hw);
+    c.q.bias = rand_buf(m);
+    flop = 2.0 * m * hw * hw * kdim;
+    op = bench_conv_op;
+    ctx = &c;
+    printf("conv %ld->%ld %ldx%ld k%ld s%ld", cin, m, hw, hw, khw, s);
+  } else {
+    fprintf(stderr, "usage: see the header of parallel_test.c\n");
+    return 2;
+  }
+  set_threads(1);
+  t1 = time_median(op, ctx, runs);
+  set_threads(threads);
+  onnxc_rt_pool_stats(&regions0, &chunks0);
+  tn = time_median(op, ctx, runs);
+  onnxc_rt_pool_stats(&regions, &chunks);
+  printf(" %.2f MFLOP: 1 thread %.1f us, %d threads %.1f us (x%.2f); "
+         "%.1f chunks per call on workers\n",
+         flop * 1e-6, t1 * 1e6, threads, tn * 1e6, t1 / tn,
+         (double)(chunks - chunks0) / (runs + 3));
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  int64_t regions, worker_chunks;
+  if (argc >= 2 && strcmp(argv[1], "threads") == 0) {
+    printf("threads: %d\n", (int)onnxc_get_num_threads());
+    return 0;
+  }
+  if (argc >= 2 && strcmp(argv[1], "bench") == 0)
+    return bench(argc, argv);
+
+  /* The thread count API. */
+  check(onnxc_set_num_threads(-1) == ONNXC_ERROR_INVALID_ARGUMENT,
+        "onnxc_set_num_threads(-1)", "accepted");
+  set_threads(0);
+  check(onnxc_get_num_threads() == (int32_t)sysconf(_SC_NPROCESSORS_ONLN) ||
+            onnxc_get_num_threads() == 64,
+        "onnxc_set_num_threads(0)", "not the online CPUs");
+  set_threads(1000);
+  check(onnxc_get_num_threads() == 64, "onnxc_set_num_threads(1000)",
+        "not capped at 64");
+
+  /* Products: by columns (unpacked, packed, transposed A, accumulating),
+   * by rows (narrow C), a single row, a single column, empty K. */
+  gemm_case(37, 301, 67, 0, 0, 0, NO_EP);
+  gemm_case(37, 301, 67, 0, 1, 0, NO_EP);
+  gemm_case(45, 200, 300, 1, 0, 1, NO_EP);
+  gemm_case(19, 97, 5, 0, 1, 1, NO_EP);
+  gemm_case(203, 20, 33, 0, 0, 0, NO_EP);
+  gemm_case(203, 20, 33, 1, 1, 1, NO_EP);
+  gemm_case(1, 1000, 50, 0, 0, 0, NO_EP);
+  gemm_case(1, 1000, 50, 0, 1, 0, NO_EP);
+  gemm_case(500, 1, 40, 0, 0, 0, NO_EP);
+  gemm_case(64, 64, 0, 0, 0, 0, NO_EP);
+  /* Epilogues: a column bias follows a split by columns, a row bias one by
+   * rows; the clamp of every part. */
+  gemm_case(37, 301, 67, 0, 1, 0, BIAS_COL_CLAMP);
+  gemm_case(29, 150, 300, 1, 0, 1, BIAS_COL_CLAMP);
+  gemm_case(203, 20, 33, 0, 1, 0, BIAS_ROW);
+  gemm_case(203, 20, 33, 0, 0, 0, BIAS_COL_CLAMP);
+  gemm_case(1, 1000, 50, 0, 1, 0, BIAS_COL_CLAMP);
+  gemm_case(3, 1000, 70, 0, 0, 1, NO_EP);
+  gemm_case(2, 700, 70, 1, 1, 0, BIAS_ROW);
+  gemm_case(1000, 3, 70, 0, 0, 0, BIAS_COL_CLAMP);
+  gemm_case(1000, 2, 70, 1, 0, 0, BIAS_ROW);
+  /* Batches: split by products, one taller product, fewer products than
+   * threads. */
+  batched_case(7, 13, 40, 9, 0, 0, NO_EP);
+  batched_case(20, 5, 17, 6, 0, 2, NO_EP);
+  batched_case(5, 9, 70, 11, 1, 3, NO_EP);
+  batched_case(4, 11, 33, 20, 1, 0, NO_EP);
+  batched_case(1, 30, 130, 17, 0, 0, NO_EP);
+  batched_case(2, 30, 130, 17, 0, 5, NO_EP);
+  batched_case(6, 9, 70, 11, 1, 0, BIAS_ROW);
+  batched_case(6, 9, 70, 11, 1, 0, BIAS_COL_CLAMP);
+  batched_case(20, 5, 17, 6, 0, 2, BIAS_COL_CLAMP);
+  /* Convolutions: by images, by groups (depthwise 3 x 3 stride 1 and 2,
+   * grouped, packed grouped), by channel panels (7 x 7 map, 5 panels), by
+   * rows (1 x 1 packed, 3 x 3 packed, unpacked im2col, strided, dilated,
+   * non-flat Y). */
+  conv_case(3, 1, 20, 5, 9, 9, 3, 3, 1, 1, 1, 1, 0, -1);
+  conv_case(1, 37, 1, 1, 19, 23, 3, 3, 1, 1, 0, 3, 0, -1);
+  conv_case(1, 37, 1, 1, 19, 23, 3, 3, 2, 1, 0, 1, 0, -1);
+  conv_case(2, 4, 6, 3, 10, 11, 3, 3, 1, 1, 0, 1, 0, -1);
+  conv_case(1, 3, 40, 8, 10, 10, 3, 3, 1, 1, 1, 3, 0, -1);
+  conv_case(1, 1, 150, 16, 9, 9, 3, 3, 1, 1, 1, 3, 0, -1);
+  conv_case(1, 1, 150, 16, 7, 7, 1, 1, 1, 1, 1, 1, 0, -1);
+  conv_case(1, 1, 40, 24, 30, 29, 1, 1, 1, 1, 1, 3, 0, -1);
+  conv_case(1, 1, 33, 9, 31, 27, 3, 3, 1, 1, 1, 1, 0, -1);
+  conv_case(1, 1, 33, 9, 31, 27, 3, 3, 1, 1, 0, 2, 0, -1);
+  conv_case(1, 1, 17, 4, 33, 33, 5, 5, 2, 1, 1, 1, 0, -1);
+  conv_case(1, 1, 17, 4, 25, 25, 3, 3, 1, 2, 0, 0, 0, -1);
+  conv_case(1, 1, 8, 3, 12, 12, 3, 3, 1, 1, 0, 1, 4, -1);
+  conv_case(1, 2, 1, 1, 15, 15, 3, 3, 2, 1, 0, 3, 5, -1);
+  /* Unpadded inputs (ONNXC_CONV_PADDED), padded once before the split
+   * for the GEMM paths: by rows, by groups (depthwise), by images, by
+   * channel panels. One input channel (the direct kernel, which reads
+   * around the padding): by rows, every band with its own padding above
+   * (none, or negative, past the first). */
+  conv_case(1, 1, 16, 1, 40, 37, 3, 3, 1, 1, 0, 3, 0, 1);
+  conv_case(1, 1, 8, 1, 41, 39, 3, 3, 2, 1, 0, 1, 0, 2);
+  conv_case(1, 1, 33, 9, 31, 27, 3, 3, 1, 1, 1, 1, 0, 1);
+  conv_case(1, 1, 33, 9, 31, 27, 3, 3, 1, 1, 0, 3, 0, 1);
+  conv_case(1, 1, 17, 4, 33, 33, 5, 5, 2, 1, 1, 1, 0, 2);
+  conv_case(1, 1, 17, 4, 26, 25, 3, 3, 2, 2, 1, 3, 0, 3);
+  conv_case(1, 1, 40, 24, 30, 29, 1, 1, 1, 1, 1, 3, 0, 0);
+  conv_case(1, 37, 1, 1, 19, 23, 3, 3, 1, 1, 0, 3, 0, 1);
+  conv_case(1, 37, 1, 1, 19, 23, 3, 3, 2, 1, 0, 1, 0, 1);
+  conv_case(3, 1, 20, 5, 9, 9, 3, 3, 1, 1, 1, 1, 0, 1);
+  conv_case(1, 1, 150, 16, 7, 7, 3, 3, 1, 1, 1, 3, 0, 1);
+  conv_case(1, 1, 8, 3, 12, 12, 3, 3, 1, 1, 0, 1, 4, 2);
+
+  check_failures();
+  check_callers();
+  check_fork();
+
+  /* The workers did take part (with ONNXC_PARALLEL_MIN_FLOP=0 nearly every
+   * call above splits; one region with no chunk on a worker is possible,
+   * all of them is not). */
+  onnxc_rt_pool_stats(&regions, &worker_chunks);
+  check(regions > 0 && worker_chunks > 0, "pool",
+        "no region ran chunks on a worker");
+  printf("pool: %s\n", regions > 0 && worker_chunks > 0
+                           ? "workers ran chunks"
+                           : "workers ran no chunk");
+  printf("%d checks, %d failed\n", checks, failures);
+  return failures != 0;
+}
