@@ -1,8 +1,8 @@
 //===- FuseElementwise.cpp - The --onnxc-fuse-elementwise pass ------------===//
 //
 // linalg's elementwise fusion on tensors with onnxc's control: only
-// single-use producers, and nothing but data movement into contractions so
-// that onnxc-linalg-to-ukernel still recognizes them.
+// single-use producers, and nothing but data movement into contractions and
+// max pools so that onnxc-linalg-to-ukernel still recognizes them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +44,10 @@ bool controlFusion(OpOperand *fused) {
   auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
   if (consumer && ukernel::hasMulAddBody(consumer) &&
       consumer.getNumReductionLoops() > 0)
+    return isDataMovement(producer);
+  // A max pool's padding stays a padding (onnxc-linalg-to-ukernel folds it
+  // into the pool kernel's call); a gather fused into the pool would not.
+  if (consumer && ukernel::matchMaxPool2d(consumer))
     return isDataMovement(producer);
   return true;
 }

@@ -2,7 +2,8 @@
 //
 // fp32 contractions and convolutions on buffers -> calls to the runtime's
 // packed-GEMM kernels (runtime/src/gemm.c; the contract, including the
-// packed layout of constant B operands, is in runtime_abi.h). Works on
+// packed layout of constant B operands, is in runtime_abi.h), and fp32 2-D
+// max pools -> its pool kernel (runtime/src/pool.c). Works on
 // memrefs so that operands of any layout arrive as a pointer and element
 // strides, and runs after buffer deallocation so that the deallocations,
 // placed after the linalg op, stay after the call that replaces it.
@@ -40,6 +41,10 @@ namespace mlir::onnxc {
 using namespace mlir;
 using namespace mlir::onnxc;
 
+namespace {
+bool linearForm(AffineExpr e, int64_t scale, DenseMap<unsigned, int64_t> &coef);
+} // namespace
+
 bool ukernel::hasMulAddBody(linalg::LinalgOp op) {
   if (op->getNumRegions() != 1 || op->getRegion(0).empty())
     return false;
@@ -64,6 +69,52 @@ bool ukernel::hasMulAddBody(linalg::LinalgOp op) {
          (mul.getLhs() == b && mul.getRhs() == a);
 }
 
+std::optional<ukernel::MaxPool2d> ukernel::matchMaxPool2d(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != 6 ||
+      !(op.hasPureBufferSemantics() || op.hasPureTensorSemantics()))
+    return std::nullopt;
+  for (OpOperand &o : op->getOpOperands())
+    if (!getElementTypeOrSelf(o.get().getType()).isF32())
+      return std::nullopt;
+  // yield maximumf(x, y): NaN-propagating, as the kernel is (maxnumf is not).
+  if (op->getNumRegions() != 1 || op->getRegion(0).empty())
+    return std::nullopt;
+  Block &body = op->getRegion(0).front();
+  if (body.getNumArguments() != 3 || body.getOperations().size() != 2)
+    return std::nullopt;
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  auto max = yield && yield.getNumOperands() == 1
+                 ? yield.getOperand(0).getDefiningOp<arith::MaximumFOp>()
+                 : arith::MaximumFOp();
+  Value in = body.getArgument(0), acc = body.getArgument(2);
+  if (!max || !((max.getLhs() == in && max.getRhs() == acc) ||
+                (max.getLhs() == acc && max.getRhs() == in)))
+    return std::nullopt;
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (unsigned i = 0; i < 6; ++i)
+    if ((iters[i] == utils::IteratorType::reduction) != (i >= 4))
+      return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[2] != AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx) ||
+      maps[1] != AffineMap::get(6, 0, {d(4), d(5)}, ctx) ||
+      maps[0].getNumResults() != 4 || maps[0].getResult(0) != d(0) ||
+      maps[0].getResult(1) != d(1))
+    return std::nullopt;
+  MaxPool2d mp;
+  for (unsigned i = 0; i < 2; ++i) {
+    DenseMap<unsigned, int64_t> coef;
+    if (!linearForm(maps[0].getResult(2 + i), 1, coef) || coef.size() != 2 ||
+        coef.lookup(2 + i) < 1 || coef.lookup(4 + i) < 1)
+      return std::nullopt;
+    mp.stride[i] = coef[2 + i];
+    mp.dilation[i] = coef[4 + i];
+  }
+  return mp;
+}
+
 namespace {
 
 // runtime_abi.h
@@ -82,6 +133,8 @@ constexpr int64_t kConvBias = 2;    // ONNXC_CONV_BIAS
 constexpr int64_t kConvClamp = 4;   // ONNXC_CONV_CLAMP
 constexpr int64_t kConvPadded = 8;  // ONNXC_CONV_PADDED
 constexpr int64_t kConvInPlace = 16; // ONNXC_CONV_IN_PLACE
+constexpr StringLiteral kMaxPool = "onnxc_rt_smaxpool2d";
+constexpr int64_t kMaxPoolParams = 22; // slots of onnxc_maxpool2d_params
 
 bool isF32Memref(Value v) {
   auto t = dyn_cast<MemRefType>(v.getType());
@@ -498,6 +551,13 @@ Value viewRoot(Value v) {
   return v;
 }
 
+/// `v` is the constant -inf.
+bool isNegInf(Value v) {
+  FloatAttr attr;
+  return matchPattern(v, m_Constant(&attr)) && attr.getValue().isInfinity() &&
+         attr.getValue().isNegative();
+}
+
 /// A zero padding in front of a convolution, to fuse into the call
 /// (ONNXC_CONV_PADDED): the convolution's input `x` is a fresh buffer `buf`
 /// (or an expand_shape of it) that was filled with +0.0 and then got `src`
@@ -515,9 +575,12 @@ struct FusedPad {
 };
 
 /// The FusedPad of the convolution `op` (input rank `rank`, spatial dims
-/// from 3 on), whose input was written last by the fill + copy that
-/// onnxc-pad-to-copy makes of a padding gather.
-std::optional<FusedPad> matchFusedPad(Operation *op, Value x, unsigned rank) {
+/// from `firstSpatial` on), whose input was written last by the fill +
+/// copy that onnxc-pad-to-copy makes of a padding gather: a fill of +0.0,
+/// or of -inf for a max pool (`lowest`).
+std::optional<FusedPad> matchFusedPad(Operation *op, Value x, unsigned rank,
+                                      unsigned firstSpatial = 3,
+                                      bool lowest = false) {
   FusedPad p;
   p.expand = x.getDefiningOp<memref::ExpandShapeOp>();
   p.buf = p.expand ? p.expand.getSrc() : x;
@@ -534,7 +597,8 @@ std::optional<FusedPad> matchFusedPad(Operation *op, Value x, unsigned rank) {
       groups.push_back({(int64_t)i});
   SmallVector<bool> spatial;
   for (const ReassociationIndices &g : groups) {
-    bool any = llvm::any_of(g, [](int64_t d) { return d >= 3; });
+    bool any =
+        llvm::any_of(g, [&](int64_t d) { return d >= (int64_t)firstSpatial; });
     if (any && g.size() != 1)
       return std::nullopt;
     spatial.push_back(any);
@@ -568,7 +632,8 @@ std::optional<FusedPad> matchFusedPad(Operation *op, Value x, unsigned rank) {
   p.fill = dyn_cast_or_null<linalg::FillOp>(prev);
   if (!p.fill || !p.fill.hasPureBufferSemantics() ||
       p.fill.getDpsInits()[0] != p.buf ||
-      !matchPattern(p.fill.getInputs()[0], m_PosZeroFloat()))
+      !(lowest ? isNegInf(p.fill.getInputs()[0])
+               : matchPattern(p.fill.getInputs()[0], m_PosZeroFloat())))
     return std::nullopt;
   // The window: unit strides; whole along n and the channels.
   for (auto [r, off, sz, st] :
@@ -1323,7 +1388,9 @@ struct Rewriter {
 
   /// The FusedPad of a convolution (matchFusedPad), turning a padding
   /// gather that writes its input into fill + copy first.
-  std::optional<FusedPad> fusedPad(Operation *op, Value x, unsigned rank) {
+  std::optional<FusedPad> fusedPad(Operation *op, Value x, unsigned rank,
+                                   unsigned firstSpatial = 3,
+                                   bool lowest = false) {
     Value buf = x;
     if (auto expand = x.getDefiningOp<memref::ExpandShapeOp>())
       buf = expand.getSrc();
@@ -1338,7 +1405,95 @@ struct Rewriter {
           ukernel::rewritePadAsCopy(gather))
         erased.insert(prev); // on the pass's list; never dereferenced again
     }
-    return matchFusedPad(op, x, rank);
+    return matchFusedPad(op, x, rank, firstSpatial, lowest);
+  }
+
+  /// The max pool `op` -> onnxc_rt_smaxpool2d, when Y was filled with -inf
+  /// last (the kernel writes every element, so the fill goes). A -inf
+  /// padding in front (a fill + copy) goes too: the kernel clips windows to
+  /// the source, which is the same under max.
+  void rewriteMaxPool(linalg::LinalgOp op, const ukernel::MaxPool2d &mp) {
+    Location loc = op.getLoc();
+    Value x = op.getDpsInputs()[0], window = op.getDpsInputs()[1],
+          y = op.getDpsInits()[0];
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    if (!func || func.getFunctionBody().empty())
+      return;
+    Value yRoot = viewRoot(y);
+    if (!yRoot.getDefiningOp<memref::AllocOp>())
+      return;
+    SmallVector<Value> yAliases = aliasesOf(yRoot);
+    linalg::FillOp init;
+    for (Operation *prev = op->getPrevNode(); prev && !init;
+         prev = prev->getPrevNode()) {
+      auto fill = dyn_cast<linalg::FillOp>(prev);
+      if (fill && fill.hasPureBufferSemantics() && fill.getDpsInits()[0] == y &&
+          isNegInf(fill.getInputs()[0]))
+        init = fill;
+      else if (touches(prev, yAliases))
+        return;
+    }
+    if (!init)
+      return;
+    std::optional<FusedPad> pad = fusedPad(op, x, 4, /*firstSpatial=*/2,
+                                           /*lowest=*/true);
+    if (pad && (pad->expand || viewRoot(pad->src) == yRoot))
+      pad.reset();
+    // The parameter block lives in the function's frame (see the
+    // convolution's).
+    b.setInsertionPointToStart(&func.getFunctionBody().front());
+    Value params = memref::AllocaOp::create(
+        b, loc, MemRefType::get({kMaxPoolParams}, b.getI64Type()));
+    b.setInsertionPoint(op);
+    SmallVector<Value> sizes;
+    for (Range r : op.createLoopRanges(b, loc))
+      sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+    Value src = pad ? pad->src : x;
+    View vx = describe(loc, src), vy = describe(loc, y);
+    auto value = [&](OpFoldResult f) {
+      return getValueOrCreateConstantIndexOp(b, loc, f);
+    };
+    SmallVector<Value> fields = {sizes[0],
+                                 sizes[1],
+                                 sizes[2],
+                                 sizes[3],
+                                 sizes[4],
+                                 sizes[5],
+                                 idx(loc, mp.stride[0]),
+                                 idx(loc, mp.stride[1]),
+                                 idx(loc, mp.dilation[0]),
+                                 idx(loc, mp.dilation[1])};
+    if (pad) {
+      fields.append({value(pad->low[0]), value(pad->low[1]),
+                     value(pad->size[0]), value(pad->size[1])});
+    } else {
+      fields.append({idx(loc, 0), idx(loc, 0),
+                     b.createOrFold<memref::DimOp>(loc, x, 2),
+                     b.createOrFold<memref::DimOp>(loc, x, 3)});
+    }
+    fields.append(vx.strides.begin(), vx.strides.end());
+    fields.append(vy.strides.begin(), vy.strides.end());
+    for (auto [i, f] : llvm::enumerate(fields))
+      memref::StoreOp::create(b, loc, i64(loc, f), params,
+                              ValueRange{idx(loc, i)});
+    Value zero = idx(loc, 0);
+    SmallVector<Value> args = {
+        pointer(loc,
+                memref::ExtractAlignedPointerAsIndexOp::create(b, loc, params),
+                zero),
+        pointer(loc, vx.aligned, vx.offset),
+        pointer(loc, vy.aligned, vy.offset)};
+    declare(kMaxPool, ValueRange(args).getTypes());
+    auto call = func::CallOp::create(b, loc, kMaxPool, TypeRange{}, args);
+    erase(op);
+    erase(init);
+    if (pad) {
+      for (Operation *d : pad->srcDeallocs)
+        d->moveAfter(call);
+      erasePadIfDead(*pad);
+    }
+    // The kernel-shaped operand only gave the loops their bounds.
+    eraseIfDead(viewRoot(window));
   }
 
   /// Whether a depthwise convolution (one input and one output channel per
@@ -1469,9 +1624,12 @@ struct LinalgToUkernelPass
         continue;
       if (auto c = matchContraction(op))
         r.rewriteContraction(op, *c);
-      else if (convolutions)
-        if (auto cv = matchConvolution(op))
-          r.rewriteConvolution(op, *cv);
+      else if (auto cv = convolutions ? matchConvolution(op) : std::nullopt)
+        r.rewriteConvolution(op, *cv);
+      else if (auto mp = op.hasPureBufferSemantics()
+                             ? ukernel::matchMaxPool2d(op)
+                             : std::nullopt)
+        r.rewriteMaxPool(op, *mp);
     }
     r.cleanup();
   }

@@ -198,6 +198,13 @@ def LinalgToUkernel : Pass<"onnxc-linalg-to-ukernel", "ModuleOp"> {
       go once nothing else reads them. Not when something writes the
       source between the copy and the convolution (its deallocation moves
       after the call), or the convolution writes it.
+    - the fp32 2-D max pool convert-onnx-to-linalg emits (loops n, c, oh, ow,
+      kh, kw; input indexed oh * sh + kh * dh; a kernel-shaped operand for
+      the bounds; body `maximumf(x, y)`) whose output was just filled with
+      -inf becomes an `onnxc_rt_smaxpool2d` call (runtime/src/pool.c,
+      `onnxc_maxpool2d_params`: 22 int64 fields in an alloca); the fill
+      goes, and so does a -inf padding in front (fill + copy, as for the
+      convolution): the kernel clips windows to the source.
 
     When B is a constant global with static K x N, it is packed at compile
     time into the kernel's panel layout (a new private global,

@@ -131,3 +131,56 @@ func.func @exp_into_sum(%x: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4xf
   } -> tensor<4xf32>
   return %sum : tensor<4xf32>
 }
+
+// -----
+
+// A max pool keeps its -inf padding gather as a separate generic
+// (onnxc-linalg-to-ukernel folds the padding into onnxc_rt_smaxpool2d).
+// CHECK-LABEL: func.func @maxpool_pad_unfused
+// CHECK: %[[PAD:.+]] = linalg.generic
+// CHECK: tensor.extract
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[PAD]], %{{.+}} : tensor<1x4x11x11xf32>, tensor<3x3xf32>)
+// CHECK-NOT: tensor.extract
+// CHECK: arith.maximumf
+// CHECK: return
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#px = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>
+#pk = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+#py = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+func.func @maxpool_pad_unfused(%x: tensor<1x4x9x9xf32>) -> tensor<1x4x5x5xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x4x11x11xf32>
+  %pad = linalg.generic {indexing_maps = [#id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%e : tensor<1x4x11x11xf32>) {
+  ^bb0(%o: f32):
+    %c = linalg.index 1 : index
+    %h = linalg.index 2 : index
+    %w = linalg.index 3 : index
+    %ih = arith.subi %h, %c1 : index
+    %iw = arith.subi %w, %c1 : index
+    %h0 = arith.cmpi sge, %ih, %c0 : index
+    %h1 = arith.cmpi slt, %ih, %c9 : index
+    %w0 = arith.cmpi sge, %iw, %c0 : index
+    %w1 = arith.cmpi slt, %iw, %c9 : index
+    %hok = arith.andi %h0, %h1 : i1
+    %wok = arith.andi %w0, %w1 : i1
+    %ok = arith.andi %hok, %wok : i1
+    %sh = arith.select %hok, %ih, %c0 : index
+    %sw = arith.select %wok, %iw, %c0 : index
+    %v = tensor.extract %x[%c0, %c, %sh, %sw] : tensor<1x4x9x9xf32>
+    %r = arith.select %ok, %v, %ninf : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x11x11xf32>
+  %win = tensor.empty() : tensor<3x3xf32>
+  %ye = tensor.empty() : tensor<1x4x5x5xf32>
+  %init = linalg.fill ins(%ninf : f32) outs(%ye : tensor<1x4x5x5xf32>) -> tensor<1x4x5x5xf32>
+  %pool = linalg.generic {indexing_maps = [#px, #pk, #py], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%pad, %win : tensor<1x4x11x11xf32>, tensor<3x3xf32>) outs(%init : tensor<1x4x5x5xf32>) {
+  ^bb0(%in: f32, %k: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x5x5xf32>
+  return %pool : tensor<1x4x5x5xf32>
+}

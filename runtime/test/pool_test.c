@@ -1,0 +1,160 @@
+/*===- pool_test.c - onnxc_rt_smaxpool2d against plain loops --------------===*
+ *
+ *   onnxc-pool-test      checks every case, prints a summary
+ *
+ * Shapes cover the kernel's paths: strides 1, 2 and 3, dilations, padding
+ * on every side (also larger than the kernel: windows wholly outside give
+ * -inf), widths around the 16-lane vector (odd, < 16, 16, 17, 33), strided
+ * views of X and Y, and inputs with NaN, -inf, +inf and signed zeros, whose
+ * results must be bit for bit those of arith.maximumf (NaN wins, +0 over
+ * -0). Run it once as is and once with ONNXC_DISABLE_AVX512=1 for the
+ * portable kernel.
+ *===----------------------------------------------------------------------===*/
+
+#include "onnxc/runtime_abi.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int checks, failures;
+static unsigned long long rng = 88172645463325252ull;
+
+static unsigned long long next(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+
+/* Mostly values in [-1, 1]; with `special`, also NaN, +-inf and +-0. */
+static float value(int special) {
+  unsigned long long r = next();
+  if (special)
+    switch (r % 23) {
+    case 0:
+      return NAN;
+    case 1:
+      return -INFINITY;
+    case 2:
+      return INFINITY;
+    case 3:
+      return 0.0f;
+    case 4:
+      return -0.0f;
+    }
+  return (float)((double)(r % 2001) / 1000.0 - 1.0);
+}
+
+/* The reference: arith.maximumf over the window, from -inf. */
+static float ref_max(float a, float b) {
+  if (isnan(a) || isnan(b))
+    return NAN;
+  if (a == 0.0f && b == 0.0f)
+    return signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+
+static int same(float a, float b) {
+  if (isnan(a) || isnan(b))
+    return isnan(a) && isnan(b);
+  return memcmp(&a, &b, sizeof a) == 0; /* -0 != +0 */
+}
+
+static void check(long h, long w, long kh, long kw, long sh, long sw, long dh,
+                  long dw, long pt, long pl, long pb, long pr, int special,
+                  int xpad, int ypad) {
+  long n = 2, c = 3;
+  long oh = (h + pt + pb - ((kh - 1) * dh + 1)) / sh + 1;
+  long ow = (w + pl + pr - ((kw - 1) * dw + 1)) / sw + 1;
+  /* Row pitches wider than the rows when xpad / ypad (strided views). */
+  long xw = w + xpad, yw = ow + ypad;
+  long xsize = n * c * h * xw, ysize = n * c * oh * yw;
+  float *x = malloc(sizeof(float) * (size_t)xsize);
+  float *y = malloc(sizeof(float) * (size_t)ysize);
+  onnxc_maxpool2d_params q;
+  long i, b, ch, r, col, a1, a2;
+  if (oh <= 0 || ow <= 0) {
+    free(x);
+    free(y);
+    return;
+  }
+  for (i = 0; i < xsize; ++i)
+    x[i] = value(special);
+  for (i = 0; i < ysize; ++i)
+    y[i] = 12345.0f;
+  q.batch = n;
+  q.channels = c;
+  q.out_h = oh;
+  q.out_w = ow;
+  q.kernel_h = kh;
+  q.kernel_w = kw;
+  q.stride_h = sh;
+  q.stride_w = sw;
+  q.dilation_h = dh;
+  q.dilation_w = dw;
+  q.pad_top = pt;
+  q.pad_left = pl;
+  q.in_h = h;
+  q.in_w = w;
+  q.x_strides[0] = c * h * xw;
+  q.x_strides[1] = h * xw;
+  q.x_strides[2] = xw;
+  q.x_strides[3] = 1;
+  q.y_strides[0] = c * oh * yw;
+  q.y_strides[1] = oh * yw;
+  q.y_strides[2] = yw;
+  q.y_strides[3] = 1;
+  onnxc_rt_smaxpool2d(&q, x, y);
+  for (b = 0; b < n; ++b)
+    for (ch = 0; ch < c; ++ch)
+      for (r = 0; r < oh; ++r)
+        for (col = 0; col < yw; ++col) {
+          float got = y[((b * c + ch) * oh + r) * yw + col];
+          float exp = -INFINITY;
+          if (col >= ow) { /* past the row: untouched */
+            exp = 12345.0f;
+          } else {
+            for (a1 = 0; a1 < kh; ++a1)
+              for (a2 = 0; a2 < kw; ++a2) {
+                long ih = r * sh - pt + a1 * dh, iw = col * sw - pl + a2 * dw;
+                if (ih >= 0 && ih < h && iw >= 0 && iw < w)
+                  exp = ref_max(exp, x[((b * c + ch) * h + ih) * xw + iw]);
+              }
+          }
+          ++checks;
+          if (!same(got, exp) && ++failures <= 10)
+            printf("FAIL %ldx%ld k%ldx%ld s%ld,%ld d%ld,%ld p%ld,%ld,%ld,%ld "
+                   "special %d at n%ld c%ld oh%ld ow%ld: got %g expected %g\n",
+                   h, w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr, special, b, ch,
+                   r, col, got, exp);
+        }
+  free(x);
+  free(y);
+}
+
+int main(void) {
+  static const long widths[] = {1, 5, 15, 16, 17, 31, 33, 112};
+  unsigned wi;
+  int special, s, p, k;
+  for (special = 0; special < 2; ++special)
+    for (wi = 0; wi < sizeof widths / sizeof widths[0]; ++wi) {
+      long w = widths[wi], h = w > 20 ? 9 : w + 2;
+      for (s = 1; s <= 3; ++s)
+        for (p = 0; p <= 2; ++p)
+          for (k = 1; k <= 3; ++k) {
+            /* Symmetric pads, then the ResNet-like uneven ones. */
+            check(h, w, k, k, s, s, 1, 1, p, p, p, p, special, 0, 0);
+            check(h, w, k, k + 1, s, s, 1, 1, p, p, 0, p + 1, special, 3, 2);
+          }
+      /* Dilations; pads larger than the kernel; stride only in w. */
+      check(h, w, 3, 3, 1, 2, 2, 2, 2, 2, 2, 2, special, 0, 0);
+      check(h, w, 2, 2, 2, 2, 1, 1, 3, 3, 3, 3, special, 1, 0);
+      check(h, w, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1, special, 0, 1);
+    }
+  /* ResNet's 3x3 / 2, pads 1, on 112 x 112. */
+  check(112, 112, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 0);
+  printf("%d checks, %d failed\n", checks, failures);
+  return failures != 0;
+}
