@@ -136,6 +136,20 @@ constexpr int64_t kConvInPlace = 16; // ONNXC_CONV_IN_PLACE
 constexpr StringLiteral kMaxPool = "onnxc_rt_smaxpool2d";
 constexpr int64_t kMaxPoolParams = 22; // slots of onnxc_maxpool2d_params
 
+/// The constant f32 operand of the binary op `cmp` (a min or max), with
+/// the other operand in `other`; none when neither operand is one.
+std::optional<float> constantBound(Operation *cmp, Value &other) {
+  for (unsigned i = 0; i < 2; ++i) {
+    FloatAttr attr;
+    if (matchPattern(cmp->getOperand(i), m_Constant(&attr)) &&
+        attr.getType().isF32()) {
+      other = cmp->getOperand(1 - i);
+      return attr.getValue().convertToFloat();
+    }
+  }
+  return std::nullopt;
+}
+
 bool isF32Memref(Value v) {
   auto t = dyn_cast<MemRefType>(v.getType());
   return t && t.getElementType().isF32();
@@ -505,19 +519,8 @@ std::optional<Clamp> convClamp(Operation *op, Value buf,
   if (body.getOperations().size() > 3)
     return std::nullopt;
   Value v = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
-  auto bound = [&](Operation *cmp, Value &other) -> std::optional<float> {
-    for (unsigned i = 0; i < 2; ++i) {
-      FloatAttr attr;
-      if (matchPattern(cmp->getOperand(i), m_Constant(&attr)) &&
-          attr.getType().isF32()) {
-        other = cmp->getOperand(1 - i);
-        return attr.getValue().convertToFloat();
-      }
-    }
-    return std::nullopt;
-  };
   if (auto mn = v.getDefiningOp<arith::MinimumFOp>()) {
-    auto hi = bound(mn, v);
+    auto hi = constantBound(mn, v);
     if (!hi)
       return std::nullopt;
     c.hi = *hi;
@@ -525,7 +528,7 @@ std::optional<Clamp> convClamp(Operation *op, Value buf,
   auto mx = v.getDefiningOp<arith::MaximumFOp>();
   if (!mx)
     return std::nullopt;
-  auto lo = bound(mx, v);
+  auto lo = constantBound(mx, v);
   if (!lo || v != body.getArgument(0) || !(*lo <= c.hi))
     return std::nullopt;
   c.lo = *lo;
@@ -672,22 +675,11 @@ std::optional<FusedPad> matchFusedPad(Operation *op, Value x, unsigned rank,
 /// (a Relu or Clip as convert-onnx-to-linalg writes them): x and the
 /// bounds, the ops of the chain counted in `ops`.
 std::optional<Value> clampChain(Value v, float &lo, float &hi, unsigned &ops) {
-  auto bound = [](Operation *cmp, Value &other) -> std::optional<float> {
-    for (unsigned i = 0; i < 2; ++i) {
-      FloatAttr attr;
-      if (matchPattern(cmp->getOperand(i), m_Constant(&attr)) &&
-          attr.getType().isF32()) {
-        other = cmp->getOperand(1 - i);
-        return attr.getValue().convertToFloat();
-      }
-    }
-    return std::nullopt;
-  };
   lo = -INFINITY;
   hi = INFINITY;
   ops = 0;
   if (auto mn = v.getDefiningOp<arith::MinimumFOp>()) {
-    std::optional<float> h = bound(mn, v);
+    std::optional<float> h = constantBound(mn, v);
     if (!h)
       return std::nullopt;
     hi = *h;
@@ -696,7 +688,7 @@ std::optional<Value> clampChain(Value v, float &lo, float &hi, unsigned &ops) {
   auto mx = v.getDefiningOp<arith::MaximumFOp>();
   if (!mx)
     return std::nullopt;
-  std::optional<float> l = bound(mx, v);
+  std::optional<float> l = constantBound(mx, v);
   if (!l || !(*l <= hi))
     return std::nullopt;
   lo = *l;

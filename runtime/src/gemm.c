@@ -589,6 +589,22 @@ static __mmask16 cols_in(i64 c, i64 n) {
   return (__mmask16)(lanes_below(n - c) & ~lanes_below(-c));
 }
 
+/* p0 + the nine products of a 3 x 3 window, tap[r][c] holding the inputs
+ * of window row r, column c for 16 outputs: three FMA chains, one per row. */
+ONNXC_AVX512 ONNXC_INLINE static __m512 dw3x3_sum(const __m512 *wk,
+                                                  __m512 tap[3][3], __m512 p0) {
+  __m512 p1 = _mm512_mul_ps(wk[3], tap[1][0]);
+  __m512 p2 = _mm512_mul_ps(wk[6], tap[2][0]);
+  p0 = _mm512_fmadd_ps(wk[0], tap[0][0], p0);
+  p0 = _mm512_fmadd_ps(wk[1], tap[0][1], p0);
+  p1 = _mm512_fmadd_ps(wk[4], tap[1][1], p1);
+  p2 = _mm512_fmadd_ps(wk[7], tap[2][1], p2);
+  p0 = _mm512_fmadd_ps(wk[2], tap[0][2], p0);
+  p1 = _mm512_fmadd_ps(wk[5], tap[1][2], p1);
+  p2 = _mm512_fmadd_ps(wk[8], tap[2][2], p2);
+  return _mm512_add_ps(_mm512_add_ps(p0, p1), p2);
+}
+
 ONNXC_AVX512 ONNXC_INLINE static void dw3x3(
     int S, const float *xc, i64 xrow, i64 sh, i64 dh, i64 dw, const float *wc,
     i64 wrow, i64 wcol, float *yc, i64 yrow, i64 out_h, i64 out_w,
@@ -655,17 +671,8 @@ ONNXC_AVX512 ONNXC_INLINE static void dw3x3(
         /* Output row r - 2 reads input rows r - 2, r - 1, r. */
         yr = yc + (r - 2) * yrow + ow;
         {
-          __m512 p0 = bias ? vbias : _mm512_maskz_loadu_ps(mask, yr);
-          __m512 p1 = _mm512_mul_ps(wk[3], tap[1][0]);
-          __m512 p2 = _mm512_mul_ps(wk[6], tap[2][0]);
-          p0 = _mm512_fmadd_ps(wk[0], tap[0][0], p0);
-          p0 = _mm512_fmadd_ps(wk[1], tap[0][1], p0);
-          p1 = _mm512_fmadd_ps(wk[4], tap[1][1], p1);
-          p2 = _mm512_fmadd_ps(wk[7], tap[2][1], p2);
-          p0 = _mm512_fmadd_ps(wk[2], tap[0][2], p0);
-          p1 = _mm512_fmadd_ps(wk[5], tap[1][2], p1);
-          p2 = _mm512_fmadd_ps(wk[8], tap[2][2], p2);
-          acc = _mm512_add_ps(_mm512_add_ps(p0, p1), p2);
+          acc = dw3x3_sum(wk, tap,
+                          bias ? vbias : _mm512_maskz_loadu_ps(mask, yr));
         }
         if (ep)
           acc = _mm512_min_ps(vhi, _mm512_max_ps(vlo, acc));
@@ -703,20 +710,10 @@ ONNXC_AVX512 ONNXC_INLINE static void dw3x3(
       ONNXC_DW_TAPS2(tap[0], -pad_top);
       for (oh = 0; oh < out_h; ++oh) {
         float *yr = yc + oh * yrow + ow;
-        __m512 p0, p1, p2, acc;
+        __m512 acc;
         ONNXC_DW_TAPS2(tap[1], 2 * oh + 1 - pad_top);
         ONNXC_DW_TAPS2(tap[2], 2 * oh + 2 - pad_top);
-        p0 = bias ? vbias : _mm512_maskz_loadu_ps(mask, yr);
-        p1 = _mm512_mul_ps(wk[3], tap[1][0]);
-        p2 = _mm512_mul_ps(wk[6], tap[2][0]);
-        p0 = _mm512_fmadd_ps(wk[0], tap[0][0], p0);
-        p0 = _mm512_fmadd_ps(wk[1], tap[0][1], p0);
-        p1 = _mm512_fmadd_ps(wk[4], tap[1][1], p1);
-        p2 = _mm512_fmadd_ps(wk[7], tap[2][1], p2);
-        p0 = _mm512_fmadd_ps(wk[2], tap[0][2], p0);
-        p1 = _mm512_fmadd_ps(wk[5], tap[1][2], p1);
-        p2 = _mm512_fmadd_ps(wk[8], tap[2][2], p2);
-        acc = _mm512_add_ps(_mm512_add_ps(p0, p1), p2);
+        acc = dw3x3_sum(wk, tap, bias ? vbias : _mm512_maskz_loadu_ps(mask, yr));
         if (ep)
           acc = _mm512_min_ps(vhi, _mm512_max_ps(vlo, acc));
         _mm512_mask_storeu_ps(yr, mask, acc);
@@ -1047,9 +1044,10 @@ ONNXC_AVX512 static void pack_b_rows_avx512(const float *b, i64 rsb, i64 kc,
   }
 }
 
-/* AVX-512F usable: the CPU has it and the OS saves the opmask and zmm
- * state (XCR0 bits 1, 2, 5, 6, 7). */
-static int detect_avx512(void) {
+/* AVX-512F (and DQ when `need_dq`) usable: the CPU has it and the OS
+ * saves the opmask and zmm state (XCR0 bits 1, 2, 5, 6, 7); never with
+ * ONNXC_DISABLE_AVX512 set. Shared with pool.c (internal.h). */
+int onnxc_rt_detect_avx512(int need_dq) {
   unsigned eax, ebx, ecx, edx, lo, hi;
   const char *off = getenv("ONNXC_DISABLE_AVX512");
   if (off && off[0] && strcmp(off, "0") != 0)
@@ -1062,7 +1060,7 @@ static int detect_avx512(void) {
     return 0;
   if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
     return 0;
-  return (ebx & (1u << 16)) != 0;
+  return (ebx & (1u << 16)) != 0 && (!need_dq || (ebx & (1u << 17)) != 0);
 }
 #endif /* ONNXC_GEMM_X86 */
 
@@ -1074,7 +1072,7 @@ static int use_avx512(void) {
 #ifdef ONNXC_GEMM_X86
   static volatile int cached = -1;
   if (cached < 0)
-    cached = detect_avx512();
+    cached = onnxc_rt_detect_avx512(0);
   return cached;
 #else
   return 0;

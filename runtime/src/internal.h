@@ -54,6 +54,11 @@ ONNXC_HIDDEN void onnxc_rt_pool_stats(int64_t *regions, int64_t *worker_chunks);
 
 /* ---- gemm.c: the kernels on the calling thread ------------------------ */
 
+/* Whether the AVX-512 kernels may run: AVX-512F (and DQ with `need_dq`)
+ * present and enabled by the OS, and ONNXC_DISABLE_AVX512 unset. x86 only;
+ * callers cache the answer. */
+ONNXC_HIDDEN int onnxc_rt_detect_avx512(int need_dq);
+
 /* onnxc_rt_sgemm_ep, onnxc_rt_sgemm_batched_ep and onnxc_rt_sconv2d
  * (runtime_abi.h) on one thread; parallel.c's entry points split a call
  * into parts and run these on each. */

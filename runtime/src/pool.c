@@ -160,23 +160,6 @@ ONNXC_POOL_AVX512 static void row_avx512(const float *row, i64 rstride,
   }
 }
 
-/* AVX-512F and DQ usable: the CPU has them and the OS saves the opmask and
- * zmm state (XCR0 bits 1, 2, 5, 6, 7); not with ONNXC_DISABLE_AVX512. */
-static int detect_avx512(void) {
-  unsigned eax, ebx, ecx, edx, lo, hi;
-  const char *off = getenv("ONNXC_DISABLE_AVX512");
-  if (off && off[0] && strcmp(off, "0") != 0)
-    return 0;
-  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & (1u << 27)))
-    return 0;
-  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  (void)hi;
-  if ((lo & 0xe6u) != 0xe6u)
-    return 0;
-  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
-    return 0;
-  return (ebx & (1u << 16)) && (ebx & (1u << 17)); /* F, DQ */
-}
 #endif /* ONNXC_POOL_X86 */
 
 /* Cached; every thread racing on the first call writes the same value. */
@@ -184,7 +167,7 @@ static int use_avx512(void) {
 #ifdef ONNXC_POOL_X86
   static volatile int cached = -1;
   if (cached < 0)
-    cached = detect_avx512();
+    cached = onnxc_rt_detect_avx512(1);
   return cached;
 #else
   return 0;
