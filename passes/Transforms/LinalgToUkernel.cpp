@@ -432,6 +432,15 @@ Operation *zeroInitOf(Operation *op, Value buf, bool &erasable,
 /// broadcast convert-onnx-to-linalg emits (a generic reading a 1-D f32 bias
 /// at loop dim 1 and yielding it) or by a fill of +0.0: that op, with
 /// `bias` set to the bias buffer (null for zeros).
+/// A 1-D memref whose elements are contiguous: the kernels read a bias
+/// through a plain pointer.
+bool hasUnitStride(MemRefType t) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(t.getStridesAndOffset(strides, offset)) &&
+         strides.size() == 1 && strides[0] == 1;
+}
+
 Operation *convInit(Operation *op, Value buf, Value &bias) {
   if (!buf.getDefiningOp<memref::AllocOp>())
     return nullptr;
@@ -455,7 +464,7 @@ Operation *convInit(Operation *op, Value buf, Value &bias) {
         if (maps[1].isIdentity() && maps[0].getNumResults() == 1 &&
             maps[0].getResult(0) == getAffineDimExpr(1, g.getContext()) &&
             inType && inType.getRank() == 1 && inType.getElementType().isF32() &&
-            body.getOperations().size() == 1 &&
+            hasUnitStride(inType) && body.getOperations().size() == 1 &&
             yield.getOperand(0) == body.getArgument(0)) {
           bias = g.getDpsInputs()[0];
           return g;

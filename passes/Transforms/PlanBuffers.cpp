@@ -161,6 +161,22 @@ std::optional<Liveness> liveness(memref::AllocOp alloc,
       if (!top || isa<func::ReturnOp>(top))
         return std::nullopt;
       l.last = std::max(l.last, position[top]);
+      // The address stored into memory (a kernel's parameter block): the
+      // buffer lives as long as that memory is read.
+      Value stored;
+      if (auto store = dyn_cast<memref::StoreOp>(user);
+          store && store.getValueToStore() == v)
+        stored = store.getMemRef();
+      if (auto store = dyn_cast<LLVM::StoreOp>(user);
+          store && store.getValue() == v)
+        stored = store.getAddr();
+      if (stored) {
+        Operation *def = stored.getDefiningOp();
+        if (!def || !block.findAncestorOpInBlock(*def))
+          return std::nullopt;
+        if (seen.insert(stored).second)
+          work.push_back(stored);
+      }
       if (top != user || !(isAddressOnly(user) || isa<func::CallOp>(user) ||
                            isParallelLinalg(user)))
         l.callsOnly = false;

@@ -148,3 +148,33 @@ func.func @reduction_reader(%sum: memref<4xf32>) {
   memref.dealloc %y : memref<4xf32>
   return
 }
+
+// -----
+
+// A buffer whose address goes into a parameter block (how a convolution's
+// bias reaches the kernel) lives until the call that reads the block, not
+// only until the store.
+// CHECK-LABEL: func.func @address_in_params
+// CHECK: %[[B:.+]] = memref.alloc() : memref<8xf32>
+// CHECK: memref.store %{{.+}}, %[[P:.+]][%{{.+}}] : memref<4xi64>
+// CHECK-NOT: memref.dealloc %[[B]]
+// CHECK: call @params_kernel
+// CHECK-NEXT: memref.dealloc %[[B]]
+// CHECK: return
+func.func private @k8b(memref<8xf32>)
+func.func private @params_kernel(!llvm.ptr)
+func.func @address_in_params() {
+  %c0 = arith.constant 0 : index
+  %b = memref.alloc() : memref<8xf32>
+  call @k8b(%b) : (memref<8xf32>) -> ()
+  %params = memref.alloca() : memref<4xi64>
+  %p = memref.extract_aligned_pointer_as_index %b : memref<8xf32> -> index
+  %pi = arith.index_cast %p : index to i64
+  memref.store %pi, %params[%c0] : memref<4xi64>
+  %q = memref.extract_aligned_pointer_as_index %params : memref<4xi64> -> index
+  %qi = arith.index_cast %q : index to i64
+  %ptr = llvm.inttoptr %qi : i64 to !llvm.ptr
+  call @params_kernel(%ptr) : (!llvm.ptr) -> ()
+  memref.dealloc %b : memref<8xf32>
+  return
+}

@@ -1,0 +1,74 @@
+"""Models whose kernel calls take operands that are not plain weights, with
+numpy references (conv_cases below): the cases that the runtime-kernel
+rewrite (onnxc-linalg-to-ukernel) and memory planning (onnxc-plan-buffers)
+must keep right. Writes ROOT/kernels/NAME/ for run_conformance.py --data.
+
+usage: gen_kernel_cases.py ROOT"""
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "Utils"))
+from testcases import save_case, vi  # noqa: E402
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+
+
+def conv2d(x, w, b, pad):
+    """NCHW convolution, stride 1, symmetric zero padding `pad`."""
+    n, c, h, wd = x.shape
+    m, _, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    oh, ow = h + 2 * pad - kh + 1, wd + 2 * pad - kw + 1
+    y = np.zeros((n, m, oh, ow), np.float64)
+    for i in range(kh):
+        for j in range(kw):
+            patch = xp[:, :, i:i + oh, j:j + ow].astype(np.float64)
+            y += np.einsum("nchw,mc->nmhw", patch, w[:, :, i, j].astype(np.float64))
+    return (y + b.astype(np.float64)[None, :, None, None]).astype(np.float32)
+
+
+def conv_cases(root):
+    rng = np.random.default_rng(0)
+    # The bias computed in the model (ReduceMax of an input): a buffer of
+    # its own, whose address reaches the kernel through the parameter
+    # block; memory planning must keep it alive until the call.
+    w = rng.standard_normal((64, 8, 3, 3)).astype(np.float32)
+    x = rng.standard_normal((1, 8, 16, 16)).astype(np.float32)
+    b0 = rng.standard_normal((64, 4)).astype(np.float32)
+    g = helper.make_graph(
+        [helper.make_node("ReduceMax", ["b0"], ["b"], axes=[1], keepdims=0),
+         helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[1, 1, 1, 1])],
+        "conv_bias_computed", [vi("x", F, [1, 8, 16, 16]), vi("b0", F, [64, 4])],
+        [vi("y", F, [1, 64, 16, 16])], initializer=[numpy_helper.from_array(w, "w")])
+    save_case(root, "kernels", "conv_bias_computed", g,
+              [([x, b0], [conv2d(x, w, b0.max(axis=1), 1)])])
+    # The bias a strided view (every other element): the kernel reads a
+    # bias through a plain pointer, so it must get a contiguous one.
+    w = rng.standard_normal((8, 8, 3, 3)).astype(np.float32)
+    x = rng.standard_normal((1, 8, 8, 8)).astype(np.float32)
+    b0 = np.arange(16, dtype=np.float32)
+    g = helper.make_graph(
+        [helper.make_node("Slice", ["b0", "st", "en", "ax", "sp"], ["b"]),
+         helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[1, 1, 1, 1])],
+        "conv_bias_strided", [vi("x", F, [1, 8, 8, 8]), vi("b0", F, [16])],
+        [vi("y", F, [1, 8, 8, 8])],
+        initializer=[numpy_helper.from_array(w, "w")] + [
+            numpy_helper.from_array(np.array([v], np.int64), n)
+            for n, v in (("st", 0), ("en", 16), ("ax", 0), ("sp", 2))])
+    save_case(root, "kernels", "conv_bias_strided", g,
+              [([x, b0], [conv2d(x, w, b0[::2], 1)])])
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit(__doc__)
+    conv_cases(argv[1])
+
+
+if __name__ == "__main__":
+    main(sys.argv)
