@@ -29,6 +29,8 @@ static bool hasNonUnitInts(Operation *op, StringRef name) {
   return a && llvm::any_of(a.asArrayRef(), [](int64_t v) { return v != 1; });
 }
 
+static std::optional<LogicalResult> inferCeilModePool(Operation *op);
+
 static SchemaCall asMaxPool(std::vector<std::string> hidden) {
   SchemaCall call;
   call.version = 12;
@@ -41,6 +43,8 @@ static SchemaCall asMaxPool(std::vector<std::string> hidden) {
 /// AveragePool-19 adds `dilations`.
 static LogicalResult inferAveragePool(Operation *op, const ONNX::OpInfo &info,
                                       InferenceState &state) {
+  if (std::optional<LogicalResult> r = inferCeilModePool(op))
+    return *r;
   if (!hasNonUnitInts(op, "dilations")) {
     SchemaCall call;
     call.version = 11;
@@ -53,6 +57,8 @@ static LogicalResult inferAveragePool(Operation *op, const ONNX::OpInfo &info,
 /// LpPool-18 adds `ceil_mode`.
 static LogicalResult inferLpPool(Operation *op, const ONNX::OpInfo &info,
                                  InferenceState &state) {
+  if (std::optional<LogicalResult> r = inferCeilModePool(op))
+    return *r;
   if (getIntAttr(op, "ceil_mode", 0) == 0) {
     SchemaCall call;
     call.version = 11;
@@ -75,6 +81,76 @@ static SmallVector<int64_t> getSpatialInts(Operation *op, StringRef name,
   if (a && (int64_t)a.size() == n)
     return SmallVector<int64_t>(a.asArrayRef());
   return SmallVector<int64_t>(n, dflt);
+}
+
+/// The result dims of a pooling op with ceil_mode = 1 and explicit pads when
+/// its last window along some axis would start in the end padding, which
+/// ONNX Runtime and onnxc's lowering (Window.cpp) drop and libonnx 1.12's
+/// formula counts: out = ceil((in + pads - ((k - 1) d + 1)) / s) + 1, minus
+/// one when (out - 1) s >= in + pad_begin. None otherwise (libonnx then
+/// infers, with the same result).
+static std::optional<SmallVector<SymDim>> ceilModePoolDims(Operation *op) {
+  if (getIntAttr(op, "ceil_mode", 0) == 0)
+    return std::nullopt;
+  if (auto autoPad = op->getAttrOfType<StringAttr>("auto_pad"))
+    if (!autoPad.getValue().empty() && autoPad.getValue() != "NOTSET")
+      return std::nullopt;
+  RankedTensorType x = getRankedOperand(op, 0);
+  auto kernel = op->getAttrOfType<DenseI64ArrayAttr>("kernel_shape");
+  if (!x || x.getRank() < 3 || !kernel ||
+      (int64_t)kernel.size() != x.getRank() - 2)
+    return std::nullopt;
+  int64_t n = x.getRank() - 2;
+  SmallVector<int64_t> strides = getSpatialInts(op, "strides", n, 1);
+  SmallVector<int64_t> dilations = getSpatialInts(op, "dilations", n, 1);
+  SmallVector<int64_t> pads = getSpatialInts(op, "pads", 2 * n, 0);
+  SmallVector<SymDim> dims{SymDim::of(x, 0), SymDim::of(x, 1)};
+  bool dropped = false;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t in = x.getDimSize(i + 2), s = strides[i];
+    if (ShapedType::isDynamic(in)) {
+      dims.push_back(SymDim());
+      continue;
+    }
+    int64_t span = in + pads[i] + pads[i + n] - ((kernel[i] - 1) * dilations[i] + 1);
+    if (span < 0 || s <= 0)
+      return std::nullopt; // libonnx reports it
+    int64_t out = (span + s - 1) / s + 1;
+    if ((out - 1) * s >= in + pads[i]) {
+      --out;
+      dropped = true;
+    }
+    SymDim d;
+    d.size = out;
+    dims.push_back(d);
+  }
+  if (!dropped)
+    return std::nullopt;
+  return dims;
+}
+
+/// Results of a pooling op from ceilModePoolDims (Indices as int64).
+static std::optional<LogicalResult> inferCeilModePool(Operation *op) {
+  std::optional<SmallVector<SymDim>> dims = ceilModePoolDims(op);
+  if (!dims)
+    return std::nullopt;
+  if (failed(refineResult(
+          op, 0, getSymTensorType(*dims, getElementTypeOf(op->getOperand(0))))))
+    return failure();
+  if (op->getNumResults() > 1 && !isa<NoneType>(op->getResult(1).getType()))
+    return refineResult(op, 1,
+                        getSymTensorType(*dims, IntegerType::get(op->getContext(), 64)));
+  return success();
+}
+
+/// MaxPool: libonnx, except for a dropped last ceil_mode window.
+static LogicalResult inferMaxPool(Operation *op, const ONNX::OpInfo &info,
+                                  InferenceState &state) {
+  if (std::optional<LogicalResult> r = inferCeilModePool(op))
+    return *r;
+  SchemaCall call;
+  call.version = info.libonnxInferenceVersion;
+  return inferWithLibOnnx(op, info, state, call);
 }
 
 /// What a convolution's result is without its kernel shape. libonnx (Conv,
@@ -356,6 +432,7 @@ static LogicalResult inferAffineGrid(Operation *op, const ONNX::OpInfo &,
 
 void mlir::onnxc::registerNNRules(llvm::StringMap<InferenceRule> &rules) {
   rules["onnx.AveragePool"] = inferAveragePool;
+  rules["onnx.MaxPool"] = inferMaxPool;
   rules["onnx.LpPool"] = inferLpPool;
   rules["onnx.MaxUnpool"] = inferMaxUnpool;
   rules["onnx.Conv"] = inferConv<0, 1, false>;

@@ -1,7 +1,7 @@
-"""Models whose kernel calls take operands that are not plain weights, with
-numpy references (conv_cases below): the cases that the runtime-kernel
-rewrite (onnxc-linalg-to-ukernel) and memory planning (onnxc-plan-buffers)
-must keep right. Writes ROOT/kernels/NAME/ for run_conformance.py --data.
+"""Models for the runtime-kernel rewrite (onnxc-linalg-to-ukernel) and
+memory planning (onnxc-plan-buffers), with numpy references: convolutions
+whose bias is computed or a strided view, and a ceil_mode max pool whose
+last window is dropped. Writes ROOT/kernels/NAME/ for run_conformance.py --data.
 
 usage: gen_kernel_cases.py ROOT"""
 import os
@@ -64,10 +64,27 @@ def conv_cases(root):
               [([x, b0], [conv2d(x, w, b0[::2], 1)])])
 
 
+def pool_cases(root):
+    rng = np.random.default_rng(1)
+    # ceil_mode with a last window along H that would start past the input
+    # (rows 0, 2, then 4 of 4): dropped, 2 rows; along W every window starts
+    # inside: 4 columns.
+    x = rng.standard_normal((2, 3, 4, 7)).astype(np.float32)
+    g = helper.make_graph(
+        [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[1, 3], strides=[2, 2],
+                          pads=[0, 1, 0, 1], ceil_mode=1)],
+        "maxpool_ceil_dropped", [vi("x", F, [2, 3, 4, 7])], [vi("y", F, [2, 3, 2, 4])])
+    xp = np.pad(x, ((0, 0), (0, 0), (0, 0), (1, 1)), constant_values=-np.inf)
+    y = np.stack([np.stack([xp[:, :, r, 2 * j:2 * j + 3].max(axis=-1) for j in range(4)], -1)
+                  for r in (0, 2)], -2)
+    save_case(root, "kernels", "maxpool_ceil_dropped", g, [([x], [y])])
+
+
 def main(argv):
     if len(argv) != 2:
         sys.exit(__doc__)
     conv_cases(argv[1])
+    pool_cases(argv[1])
 
 
 if __name__ == "__main__":

@@ -26,6 +26,27 @@ func.func @conv_pool(%x: tensor<1x3x32x32xf32>, %w: tensor<16x3x3x3xf32>, %b: te
 
 // -----
 
+// ceil_mode: along H (4 rows, kernel 1, stride 2, no pads) the windows start
+// at 0 and 2; a third would start at row 4, past the input, and is dropped
+// (as ONNX Runtime does and the lowering computes), although libonnx 1.12's
+// formula counts it. Along W (7, kernel 3, stride 2, pads 1 and 1) every
+// window starts inside: 4. AveragePool and Indices the same.
+// CHECK-LABEL: func.func @pool_ceil_mode
+// CHECK: "onnx.MaxPool"{{.*}} -> (tensor<2x3x2x4xf32>, tensor<2x3x2x4xi64>)
+// CHECK: "onnx.AveragePool"{{.*}} -> tensor<2x3x2x4xf32>
+// Without a dropped window, libonnx's result: H with kernel 2 and a begin
+// pad of 1 gives ceil(3 / 2) + 1 = 3 (floor would give 2), the last window
+// starting at row 4 - 1 = 3, inside the input.
+// CHECK: "onnx.MaxPool"{{.*}} -> (tensor<2x3x3x4xf32>, none)
+func.func @pool_ceil_mode(%x: tensor<2x3x4x7xf32>) -> (tensor<*xf32>, tensor<*xi64>, tensor<*xf32>, tensor<*xf32>) {
+  %0:2 = "onnx.MaxPool"(%x) {ceil_mode = 1 : i64, kernel_shape = array<i64: 1, 3>, pads = array<i64: 0, 1, 0, 1>, strides = array<i64: 2, 2>} : (tensor<2x3x4x7xf32>) -> (tensor<*xf32>, tensor<*xi64>)
+  %1 = "onnx.AveragePool"(%x) {ceil_mode = 1 : i64, kernel_shape = array<i64: 1, 3>, pads = array<i64: 0, 1, 0, 1>, strides = array<i64: 2, 2>} : (tensor<2x3x4x7xf32>) -> tensor<*xf32>
+  %2:2 = "onnx.MaxPool"(%x) {ceil_mode = 1 : i64, kernel_shape = array<i64: 2, 3>, pads = array<i64: 1, 1, 0, 1>, strides = array<i64: 2, 2>} : (tensor<2x3x4x7xf32>) -> (tensor<*xf32>, none)
+  return %0#0, %0#1, %1, %2#0 : tensor<*xf32>, tensor<*xi64>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
 // Shape -> Gather -> Unsqueeze -> Concat -> Reshape: static.
 // CHECK-LABEL: func.func @reshape_static_chain
 // CHECK: "onnx.Shape"{{.*}} -> tensor<3xi64>
