@@ -30,16 +30,11 @@
 
 #include <stdint.h>
 
-typedef int64_t i64;
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-#define NR ONNXC_SGEMM_PANEL
-#define ONNXC_AVX512 __attribute__((target("avx512f")))
-#define ONNXC_INLINE __attribute__((always_inline)) inline
 
-static i64 min64(i64 a, i64 b) { return a < b ? a : b; }
 
 /* The first `w` of 16 lanes (none when w <= 0). */
 static __mmask16 lanes(i64 w) {

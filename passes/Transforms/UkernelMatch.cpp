@@ -1,0 +1,788 @@
+//===- UkernelMatch.cpp - The matchers of --onnxc-linalg-to-ukernel -------===//
+//
+// What onnxc-linalg-to-ukernel matches (UkernelMatch.h), and the forms
+// that onnxc-fuse-elementwise and onnxc-pad-to-copy share with it
+// (Ukernel.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Transforms/Ukernel.h"
+#include "passes/Transforms/UkernelMatch.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <tuple>
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+using namespace mlir::onnxc::ukernel;
+
+namespace mlir::onnxc::ukernel {
+static bool linearForm(AffineExpr e, int64_t scale,
+                       DenseMap<unsigned, int64_t> &coef);
+} // namespace mlir::onnxc::ukernel
+
+bool ukernel::hasMulAddBody(linalg::LinalgOp op) {
+  if (op->getNumRegions() != 1 || op->getRegion(0).empty())
+    return false;
+  Block &body = op->getRegion(0).front();
+  if (body.getNumArguments() != 3 || body.getOperations().size() != 3)
+    return false;
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  if (!yield || yield.getNumOperands() != 1)
+    return false;
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value acc = body.getArgument(2);
+  Value prod = add.getLhs() == acc   ? add.getRhs()
+               : add.getRhs() == acc ? add.getLhs()
+                                     : Value();
+  auto mul = prod ? prod.getDefiningOp<arith::MulFOp>() : arith::MulFOp();
+  if (!mul)
+    return false;
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  return (mul.getLhs() == a && mul.getRhs() == b) ||
+         (mul.getLhs() == b && mul.getRhs() == a);
+}
+
+std::optional<ukernel::MaxPool2d> ukernel::matchMaxPool2d(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != 6 ||
+      !(op.hasPureBufferSemantics() || op.hasPureTensorSemantics()))
+    return std::nullopt;
+  for (OpOperand &o : op->getOpOperands())
+    if (!getElementTypeOrSelf(o.get().getType()).isF32())
+      return std::nullopt;
+  // yield maximumf(x, y): NaN-propagating, as the kernel is (maxnumf is not).
+  if (op->getNumRegions() != 1 || op->getRegion(0).empty())
+    return std::nullopt;
+  Block &body = op->getRegion(0).front();
+  if (body.getNumArguments() != 3 || body.getOperations().size() != 2)
+    return std::nullopt;
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  auto max = yield && yield.getNumOperands() == 1
+                 ? yield.getOperand(0).getDefiningOp<arith::MaximumFOp>()
+                 : arith::MaximumFOp();
+  Value in = body.getArgument(0), acc = body.getArgument(2);
+  if (!max || !((max.getLhs() == in && max.getRhs() == acc) ||
+                (max.getLhs() == acc && max.getRhs() == in)))
+    return std::nullopt;
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (unsigned i = 0; i < 6; ++i)
+    if ((iters[i] == utils::IteratorType::reduction) != (i >= 4))
+      return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[2] != AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx) ||
+      maps[1] != AffineMap::get(6, 0, {d(4), d(5)}, ctx) ||
+      maps[0].getNumResults() != 4 || maps[0].getResult(0) != d(0) ||
+      maps[0].getResult(1) != d(1))
+    return std::nullopt;
+  MaxPool2d mp;
+  for (unsigned i = 0; i < 2; ++i) {
+    DenseMap<unsigned, int64_t> coef;
+    if (!linearForm(maps[0].getResult(2 + i), 1, coef) || coef.size() != 2 ||
+        coef.lookup(2 + i) < 1 || coef.lookup(4 + i) < 1)
+      return std::nullopt;
+    mp.stride[i] = coef[2 + i];
+    mp.dilation[i] = coef[4 + i];
+  }
+  return mp;
+}
+
+namespace mlir::onnxc::ukernel {
+
+/// The constant f32 operand of the binary op `cmp` (a min or max), with
+/// the other operand in `other`; none when neither operand is one.
+static std::optional<float> constantBound(Operation *cmp, Value &other) {
+  for (unsigned i = 0; i < 2; ++i) {
+    FloatAttr attr;
+    if (matchPattern(cmp->getOperand(i), m_Constant(&attr)) &&
+        attr.getType().isF32()) {
+      other = cmp->getOperand(1 - i);
+      return attr.getValue().convertToFloat();
+    }
+  }
+  return std::nullopt;
+}
+
+static bool isF32Memref(Value v) {
+  auto t = dyn_cast<MemRefType>(v.getType());
+  return t && t.getElementType().isF32();
+}
+
+/// The loop dim of each result of `map` (-1 for the constant 0), or nothing
+/// when a result is anything else or a dim appears twice.
+static std::optional<SmallVector<int64_t>> operandDims(AffineMap map) {
+  SmallVector<int64_t> dims;
+  for (AffineExpr e : map.getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      if (llvm::is_contained(dims, (int64_t)d.getPosition()))
+        return std::nullopt;
+      dims.push_back(d.getPosition());
+    } else if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() == 0) {
+      dims.push_back(-1);
+    } else {
+      return std::nullopt;
+    }
+  }
+  return dims;
+}
+
+std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op->getNumResults() != 0)
+    return std::nullopt;
+  for (OpOperand &o : op->getOpOperands())
+    if (!isF32Memref(o.get()))
+      return std::nullopt;
+  if (!ukernel::hasMulAddBody(op))
+    return std::nullopt;
+  Contraction c;
+  for (AffineMap map : op.getIndexingMapsArray()) {
+    auto d = operandDims(map);
+    if (!d)
+      return std::nullopt;
+    c.dims.push_back(std::move(*d));
+  }
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  auto in = [&](unsigned operand, unsigned loop) {
+    return llvm::is_contained(c.dims[operand], (int64_t)loop);
+  };
+  // C is indexed by parallel loop dims only (every element written once).
+  for (int64_t d : c.dims[2])
+    if (d < 0 || iters[d] != utils::IteratorType::parallel)
+      return std::nullopt;
+  std::optional<unsigned> k;
+  SmallVector<unsigned> mLike, nLike;
+  for (unsigned l = 0, e = op.getNumLoops(); l < e; ++l) {
+    bool a = in(0, l), b = in(1, l), out = in(2, l);
+    if (iters[l] == utils::IteratorType::reduction) {
+      if (k || !a || !b || out)
+        return std::nullopt;
+      k = l;
+      continue;
+    }
+    if (!out)
+      return std::nullopt;
+    if (a && !b)
+      mLike.push_back(l);
+    else if (b && !a)
+      nLike.push_back(l);
+    else
+      c.batch.push_back(l);
+  }
+  if (!k)
+    return std::nullopt;
+  c.k = *k;
+  // Several dims of A and C only (a 3-D A times a 2-D B): the one C varies
+  // fastest along is M, the others are batch dims in which B does not move
+  // (the runtime folds such a batch into M when the strides line up). Same
+  // for N.
+  auto innermostInC = [&](ArrayRef<unsigned> dims) {
+    unsigned best = dims.front();
+    for (unsigned d : dims)
+      if (llvm::find(c.dims[2], (int64_t)d) > llvm::find(c.dims[2], (int64_t)best))
+        best = d;
+    return best;
+  };
+  if (!nLike.empty()) {
+    c.n = innermostInC(nLike);
+    for (unsigned d : nLike)
+      if (d != *c.n)
+        c.batch.push_back(d);
+  }
+  // A batch of dot products (no M, no N) would use 1/32 of each kernel
+  // step: left to the loops.
+  if (mLike.empty() && nLike.empty())
+    return std::nullopt;
+  if (!mLike.empty()) {
+    c.m = innermostInC(mLike);
+    // Last, so that the innermost batch dim (the one the call gets) is the
+    // one next to M.
+    for (unsigned d : mLike)
+      if (d != *c.m)
+        c.batch.push_back(d);
+  }
+  return c;
+}
+
+/// Coefficients of the loop dims in `e` (a sum of dims times constants);
+/// false for anything else or a nonzero constant term.
+static bool linearForm(AffineExpr e, int64_t scale, DenseMap<unsigned, int64_t> &coef) {
+  if (auto d = dyn_cast<AffineDimExpr>(e)) {
+    coef[d.getPosition()] += scale;
+    return true;
+  }
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return c.getValue() == 0;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return false;
+  if (bin.getKind() == AffineExprKind::Add)
+    return linearForm(bin.getLHS(), scale, coef) &&
+           linearForm(bin.getRHS(), scale, coef);
+  if (bin.getKind() == AffineExprKind::Mul) {
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+      return linearForm(bin.getLHS(), scale * c.getValue(), coef);
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
+      return linearForm(bin.getRHS(), scale * c.getValue(), coef);
+  }
+  return false;
+}
+
+std::optional<Convolution> matchConvolution(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op->getNumResults() != 0)
+    return std::nullopt;
+  for (OpOperand &o : op->getOpOperands())
+    if (!isF32Memref(o.get()))
+      return std::nullopt;
+  if (!ukernel::hasMulAddBody(op))
+    return std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned rank = maps[2].getNumResults();
+  if (rank != 4 && rank != 5)
+    return std::nullopt;
+  if (maps[0].getNumResults() != rank || maps[1].getNumResults() != rank)
+    return std::nullopt;
+  auto y = operandDims(maps[2]), w = operandDims(maps[1]);
+  if (!y || !w || llvm::is_contained(*y, -1) || llvm::is_contained(*w, -1))
+    return std::nullopt;
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  auto isRed = [&](int64_t d) {
+    return iters[d] == utils::IteratorType::reduction;
+  };
+  Convolution cv;
+  cv.n = (*y)[0];
+  cv.g = (*y)[1];
+  cv.m = (*y)[2];
+  cv.c = (*w)[2];
+  if ((*w)[0] != cv.g || (*w)[1] != cv.m || !isRed(cv.c))
+    return std::nullopt;
+  ArrayRef<AffineExpr> xe = maps[0].getResults();
+  auto isDim = [](AffineExpr e, unsigned d) {
+    auto de = dyn_cast<AffineDimExpr>(e);
+    return de && de.getPosition() == d;
+  };
+  if (!isDim(xe[0], cv.n) || !isDim(xe[1], cv.g) || !isDim(xe[2], cv.c))
+    return std::nullopt;
+  for (unsigned i = 3; i < rank; ++i) {
+    unsigned o = (*y)[i], k = (*w)[i];
+    if (isRed(o) || !isRed(k))
+      return std::nullopt;
+    DenseMap<unsigned, int64_t> coef;
+    if (!linearForm(xe[i], 1, coef) || coef.size() != 2 || !coef.count(o) ||
+        !coef.count(k) || coef[o] < 1 || coef[k] < 1)
+      return std::nullopt;
+    cv.o.push_back(o);
+    cv.k.push_back(k);
+    cv.stride.push_back(coef[o]);
+    cv.dilation.push_back(coef[k]);
+  }
+  // Every loop is one of the above (no extra loops).
+  if (op.getNumLoops() != 4 + 2 * (rank - 3))
+    return std::nullopt;
+  return cv;
+}
+
+SmallVector<Value> aliasesOf(Value root) {
+  SmallVector<Value> all = {root};
+  for (unsigned i = 0; i < all.size(); ++i)
+    for (Operation *user : all[i].getUsers())
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+        if (view.getViewSource() == all[i])
+          all.append(user->result_begin(), user->result_end());
+  return all;
+}
+
+bool touches(Operation *op, ArrayRef<Value> aliases) {
+  if (isMemoryEffectFree(op) && op->getNumRegions() == 0)
+    return false;
+  bool found = false;
+  op->walk([&](Operation *nested) {
+    for (Value v : nested->getOperands())
+      if (llvm::is_contained(aliases, v))
+        found = true;
+  });
+  return found;
+}
+
+/// `op` reads one of `aliases` but writes none: a copy from it, or a
+/// linalg op with it as an input only (and no nested op using it).
+static bool onlyReads(Operation *op, ArrayRef<Value> aliases) {
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return !llvm::is_contained(aliases, copy.getTarget());
+  auto l = dyn_cast<linalg::LinalgOp>(op);
+  if (!l || !l.hasPureBufferSemantics() ||
+      llvm::any_of(l.getDpsInits(),
+                   [&](Value v) { return llvm::is_contained(aliases, v); }))
+    return false;
+  bool nested = false;
+  op->walk([&](Operation *inner) {
+    if (inner != op && llvm::any_of(inner->getOperands(), [&](Value v) {
+          return llvm::is_contained(aliases, v);
+        }))
+      nested = true;
+  });
+  return !nested;
+}
+
+Operation *zeroInitOf(Operation *op, Value buf, bool &erasable,
+                      unsigned depth) {
+  erasable = true;
+  if (depth > 2 || !buf.getDefiningOp<memref::AllocOp>())
+    return nullptr;
+  SmallVector<Value> aliases = aliasesOf(buf);
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
+      if (fill.hasPureBufferSemantics() && fill.getDpsInits()[0] == buf &&
+          matchPattern(fill.getInputs()[0], m_PosZeroFloat()))
+        return fill;
+    }
+    if (auto copy = dyn_cast<memref::CopyOp>(prev)) {
+      bool sourceErasable;
+      if (copy.getTarget() == buf)
+        return zeroInitOf(copy, copy.getSource(), sourceErasable, depth + 1)
+                   ? copy
+                   : nullptr;
+    }
+    if (onlyReads(prev, aliases)) {
+      erasable = false;
+      continue;
+    }
+    if (touches(prev, aliases))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// A 1-D memref whose elements are contiguous: the kernels read a bias
+/// through a plain pointer.
+static bool hasUnitStride(MemRefType t) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(t.getStridesAndOffset(strides, offset)) &&
+         strides.size() == 1 && strides[0] == 1;
+}
+
+Operation *convInit(Operation *op, Value buf, Value &bias) {
+  if (!buf.getDefiningOp<memref::AllocOp>())
+    return nullptr;
+  SmallVector<Value> aliases = aliasesOf(buf);
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
+      if (fill.hasPureBufferSemantics() && fill.getDpsInits()[0] == buf &&
+          matchPattern(fill.getInputs()[0], m_PosZeroFloat())) {
+        bias = nullptr;
+        return fill;
+      }
+    }
+    if (auto g = dyn_cast<linalg::GenericOp>(prev)) {
+      if (g.hasPureBufferSemantics() && g.getNumDpsInputs() == 1 &&
+          g.getNumDpsInits() == 1 && g.getDpsInits()[0] == buf &&
+          g.getNumReductionLoops() == 0) {
+        SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+        Block &body = g.getRegion().front();
+        auto yield = cast<linalg::YieldOp>(body.getTerminator());
+        auto inType = dyn_cast<MemRefType>(g.getDpsInputs()[0].getType());
+        if (maps[1].isIdentity() && maps[0].getNumResults() == 1 &&
+            maps[0].getResult(0) == getAffineDimExpr(1, g.getContext()) &&
+            inType && inType.getRank() == 1 && inType.getElementType().isF32() &&
+            hasUnitStride(inType) && body.getOperations().size() == 1 &&
+            yield.getOperand(0) == body.getArgument(0)) {
+          bias = g.getDpsInputs()[0];
+          return g;
+        }
+      }
+    }
+    if (touches(prev, aliases))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+std::optional<Clamp> convClamp(Operation *op, Value buf,
+                               ArrayRef<Value> keepApart) {
+  SmallVector<Value> aliases = aliasesOf(buf);
+  Operation *next = op->getNextNode();
+  SmallVector<Operation *> between;
+  while (next && !touches(next, aliases)) {
+    between.push_back(next);
+    next = next->getNextNode();
+  }
+  auto g = dyn_cast_or_null<linalg::GenericOp>(next);
+  if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInputs() != 1 ||
+      g.getNumDpsInits() != 1 || g.getDpsInputs()[0] != buf ||
+      g.getNumReductionLoops() != 0 ||
+      !llvm::all_of(g.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return std::nullopt;
+  Clamp c;
+  c.op = g;
+  c.out = g.getDpsInits()[0];
+  if (c.out.getType() != buf.getType() || c.out == buf)
+    return std::nullopt;
+  // The output: untouched until the clamp, and not a buffer the
+  // convolution reads.
+  SmallVector<Value> outAliases = aliasesOf(c.out);
+  for (Operation *o : between)
+    if (touches(o, outAliases))
+      return std::nullopt;
+  Value outRoot = c.out;
+  while (auto view = outRoot.getDefiningOp<ViewLikeOpInterface>())
+    outRoot = view.getViewSource();
+  for (Value v : keepApart) {
+    Value root = v;
+    while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
+      root = view.getViewSource();
+    if (root == outRoot)
+      return std::nullopt;
+  }
+  // The body: max with a constant lower bound, then maybe min with an upper.
+  Block &body = g.getRegion().front();
+  if (body.getOperations().size() > 3)
+    return std::nullopt;
+  Value v = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
+  if (auto mn = v.getDefiningOp<arith::MinimumFOp>()) {
+    auto hi = constantBound(mn, v);
+    if (!hi)
+      return std::nullopt;
+    c.hi = *hi;
+  }
+  auto mx = v.getDefiningOp<arith::MaximumFOp>();
+  if (!mx)
+    return std::nullopt;
+  auto lo = constantBound(mx, v);
+  if (!lo || v != body.getArgument(0) || !(*lo <= c.hi))
+    return std::nullopt;
+  c.lo = *lo;
+  // Nothing else reads `buf` afterwards: its other users are the
+  // initialization, the convolution (through views) and deallocations.
+  for (Operation *user : buf.getUsers())
+    if (user != g.getOperation() && !isa<memref::DeallocOp>(user) &&
+        !isa<ViewLikeOpInterface>(user) && user != op &&
+        !user->isBeforeInBlock(op))
+      return std::nullopt;
+  for (Operation *user : buf.getUsers())
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+      for (Operation *vu : user->getUsers())
+        if (vu != op)
+          return std::nullopt;
+  return c;
+}
+
+Value viewRoot(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+bool isNegInf(Value v) {
+  FloatAttr attr;
+  return matchPattern(v, m_Constant(&attr)) && attr.getValue().isInfinity() &&
+         attr.getValue().isNegative();
+}
+
+std::optional<FusedPad> matchFusedPad(Operation *op, Value x, unsigned rank,
+                                      unsigned firstSpatial,
+                                      bool lowest) {
+  FusedPad p;
+  p.expand = x.getDefiningOp<memref::ExpandShapeOp>();
+  p.buf = p.expand ? p.expand.getSrc() : x;
+  if (!p.buf.getDefiningOp<memref::AllocOp>())
+    return std::nullopt;
+  auto bufType = cast<MemRefType>(p.buf.getType());
+  // Which dims of buf are spatial: those of the convolution's dims from 3
+  // on, each one alone in its reassociation group.
+  SmallVector<ReassociationIndices> groups;
+  if (p.expand)
+    groups = p.expand.getReassociationIndices();
+  else
+    for (unsigned i = 0; i < rank; ++i)
+      groups.push_back({(int64_t)i});
+  SmallVector<bool> spatial;
+  for (const ReassociationIndices &g : groups) {
+    bool any =
+        llvm::any_of(g, [&](int64_t d) { return d >= (int64_t)firstSpatial; });
+    if (any && g.size() != 1)
+      return std::nullopt;
+    spatial.push_back(any);
+  }
+  // The last writer of buf: the copy, and before it the fill.
+  SmallVector<Value> aliases = aliasesOf(p.buf);
+  Operation *prev = op->getPrevNode();
+  while (prev && !touches(prev, aliases))
+    prev = prev->getPrevNode();
+  if (!prev)
+    return std::nullopt;
+  Value from, to;
+  if (auto copy = dyn_cast<linalg::CopyOp>(prev)) {
+    if (!copy.hasPureBufferSemantics())
+      return std::nullopt;
+    from = copy.getInputs()[0];
+    to = copy.getOutputs()[0];
+  } else if (auto copy = dyn_cast<memref::CopyOp>(prev)) {
+    from = copy.getSource();
+    to = copy.getTarget();
+  } else {
+    return std::nullopt;
+  }
+  p.copy = prev;
+  p.to = to.getDefiningOp<memref::SubViewOp>();
+  if (!p.to || p.to.getSource() != p.buf || from == to)
+    return std::nullopt;
+  prev = prev->getPrevNode();
+  while (prev && !touches(prev, aliases))
+    prev = prev->getPrevNode();
+  p.fill = dyn_cast_or_null<linalg::FillOp>(prev);
+  if (!p.fill || !p.fill.hasPureBufferSemantics() ||
+      p.fill.getDpsInits()[0] != p.buf ||
+      !(lowest ? isNegInf(p.fill.getInputs()[0])
+               : matchPattern(p.fill.getInputs()[0], m_PosZeroFloat())))
+    return std::nullopt;
+  // The window: unit strides; whole along n and the channels.
+  for (auto [r, off, sz, st] :
+       llvm::enumerate(p.to.getMixedOffsets(), p.to.getMixedSizes(),
+                       p.to.getMixedStrides())) {
+    if (getConstantIntValue(st) != 1)
+      return std::nullopt;
+    if (spatial[r]) {
+      p.low.push_back(off);
+      p.size.push_back(sz);
+      continue;
+    }
+    std::optional<int64_t> size = getConstantIntValue(sz);
+    if (getConstantIntValue(off) != 0 || !size ||
+        bufType.isDynamicDim(r) || *size != bufType.getDimSize(r))
+      return std::nullopt;
+  }
+  if (p.low.empty() || p.low.size() > 2)
+    return std::nullopt;
+  // From the copy to the convolution, the source stays as it was.
+  p.src = from;
+  Value srcRoot = viewRoot(from);
+  SmallVector<Value> srcAliases = aliasesOf(srcRoot);
+  for (Operation *o = p.copy->getNextNode(); o && o != op; o = o->getNextNode()) {
+    if (!touches(o, srcAliases))
+      continue;
+    auto dealloc = dyn_cast<memref::DeallocOp>(o);
+    if (!dealloc || dealloc.getMemref() != srcRoot)
+      return std::nullopt;
+    p.srcDeallocs.push_back(o);
+  }
+  return p;
+}
+
+/// `v = min(max(x, lo), hi)` or `v = max(x, lo)` with constant f32 bounds
+/// (a Relu or Clip as convert-onnx-to-linalg writes them): x and the
+/// bounds, the ops of the chain counted in `ops`.
+static std::optional<Value> clampChain(Value v, float &lo, float &hi, unsigned &ops) {
+  lo = -INFINITY;
+  hi = INFINITY;
+  ops = 0;
+  if (auto mn = v.getDefiningOp<arith::MinimumFOp>()) {
+    std::optional<float> h = constantBound(mn, v);
+    if (!h)
+      return std::nullopt;
+    hi = *h;
+    ++ops;
+  }
+  auto mx = v.getDefiningOp<arith::MaximumFOp>();
+  if (!mx)
+    return std::nullopt;
+  std::optional<float> l = constantBound(mx, v);
+  if (!l || !(*l <= hi))
+    return std::nullopt;
+  lo = *l;
+  ++ops;
+  return v;
+}
+
+bool definedBefore(Value v, Operation *op) {
+  Operation *anc = v.getParentBlock()->findAncestorOpInBlock(*op);
+  if (!anc)
+    return false;
+  Operation *def = v.getDefiningOp();
+  return !def || (def != anc && def->isBeforeInBlock(anc));
+}
+
+std::optional<MatmulEpilogue> matchMatmulEpilogue(linalg::LinalgOp op,
+                                                  const Contraction &c) {
+  Value cv = op.getDpsInits()[0];
+  if (!cv.getDefiningOp<memref::AllocOp>())
+    return std::nullopt;
+  SmallVector<Value> cAliases = aliasesOf(cv);
+  Operation *next = op->getNextNode();
+  SmallVector<Operation *> between;
+  while (next && !touches(next, cAliases)) {
+    between.push_back(next);
+    next = next->getNextNode();
+  }
+  auto g = dyn_cast_or_null<linalg::GenericOp>(next);
+  if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInits() != 1 ||
+      g.getNumReductionLoops() != 0 || g.getNumDpsInputs() < 1 ||
+      g.getNumDpsInputs() > 2)
+    return std::nullopt;
+  MatmulEpilogue e;
+  e.op = g;
+  e.out = g.getDpsInits()[0];
+  auto outType = dyn_cast<MemRefType>(e.out.getType());
+  auto cType = cast<MemRefType>(cv.getType());
+  if (!outType || outType.getShape() != cType.getShape() ||
+      outType.getElementType() != cType.getElementType() ||
+      !g.getIndexingMapsArray().back().isIdentity())
+    return std::nullopt;
+  // Which input is C (read through the identity), which the bias.
+  Block &body = g.getRegion().front();
+  std::optional<unsigned> cArg;
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    if (in->get() == cv && g.getMatchingIndexingMap(in).isIdentity() &&
+        !cArg)
+      cArg = in->getOperandNumber();
+    else if (in->get() == cv)
+      return std::nullopt;
+  }
+  if (!cArg)
+    return std::nullopt;
+  // The body: [add C and the bias], then [the clamp], then yield.
+  Value v = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
+  unsigned ops = 0;
+  if (std::optional<Value> x = clampChain(v, e.lo, e.hi, ops)) {
+    e.clamp = true;
+    v = *x;
+  }
+  Value cIn = body.getArgument(*cArg);
+  if (auto add = v.getDefiningOp<arith::AddFOp>()) {
+    if (g.getNumDpsInputs() != 2)
+      return std::nullopt;
+    Value biasIn = body.getArgument(1 - *cArg);
+    if (!((add.getLhs() == cIn && add.getRhs() == biasIn) ||
+          (add.getLhs() == biasIn && add.getRhs() == cIn)))
+      return std::nullopt;
+    OpOperand *biasOperand = g.getDpsInputOperand(1 - *cArg);
+    e.bias = biasOperand->get();
+    if (!definedBefore(e.bias, op) || viewRoot(e.bias) == viewRoot(cv) ||
+        viewRoot(e.bias) == viewRoot(e.out))
+      return std::nullopt;
+    ++ops;
+    v = cIn;
+    // The bias: indexed by one loop dim of the generic (the others are
+    // 0), which is C's dim of M or of N, with a unit stride along it.
+    auto biasType = dyn_cast<MemRefType>(e.bias.getType());
+    auto dims = operandDims(g.getMatchingIndexingMap(biasOperand));
+    if (!biasType || !biasType.getElementType().isF32() || !dims)
+      return std::nullopt;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(biasType.getStridesAndOffset(strides, offset)))
+      return std::nullopt;
+    std::optional<int64_t> used;
+    for (auto [i, d] : llvm::enumerate(*dims)) {
+      if (d < 0)
+        continue;
+      if (used || strides[i] != 1)
+        return std::nullopt;
+      used = d;
+    }
+    if (!used)
+      return std::nullopt;
+    int64_t loop = c.dims[2][*used];
+    if (c.m && loop == (int64_t)*c.m)
+      e.biasPerRow = true;
+    else if (!c.n || loop != (int64_t)*c.n)
+      return std::nullopt;
+  }
+  if (v != cIn || body.getOperations().size() != ops + 1 ||
+      (!e.bias && !e.clamp))
+    return std::nullopt;
+  // Where the kernel writes: C itself, or a buffer allocated in this block
+  // (so no loop-carried value, argument or operand of the product can be a
+  // view of it) that nothing touches before the generic.
+  SmallVector<Value> reads = {op.getDpsInputs()[0], op.getDpsInputs()[1]};
+  if (e.bias)
+    reads.push_back(e.bias);
+  if (e.out != cv) {
+    Value outRoot = viewRoot(e.out);
+    auto alloc = outRoot.getDefiningOp<memref::AllocOp>();
+    if (!alloc || alloc->getBlock() != op->getBlock())
+      return std::nullopt;
+    for (Value r : reads)
+      if (viewRoot(r) == outRoot)
+        return std::nullopt;
+    // Defined before the product, or an allocation that can move there.
+    if (!definedBefore(e.out, op) &&
+        (e.out != outRoot ||
+         !llvm::all_of(alloc->getOperands(), [&](Value operand) {
+           return definedBefore(operand, op);
+         })))
+      return std::nullopt;
+  }
+  // Nothing between the product and the generic touches the output or
+  // writes the bias (the kernel now writes and reads them at the product).
+  SmallVector<Value> outAliases = aliasesOf(viewRoot(e.out));
+  SmallVector<Value> biasAliases =
+      e.bias ? aliasesOf(viewRoot(e.bias)) : SmallVector<Value>();
+  for (Operation *o : between)
+    if (o != e.out.getDefiningOp() &&
+        (touches(o, outAliases) || touches(o, biasAliases)))
+      return std::nullopt;
+  // When the kernel writes elsewhere, C is read by nobody else: its users
+  // are the product, the generic, deallocations and what came before the
+  // product.
+  if (e.out != cv)
+    for (Operation *user : cv.getUsers())
+      if (user != op.getOperation() && user != g.getOperation() &&
+          !isa<memref::DeallocOp>(user) &&
+          !(user->getBlock() == op->getBlock() && user->isBeforeInBlock(op)))
+        return std::nullopt;
+  return e;
+}
+
+std::optional<SmallVector<float>> constantData(memref::GlobalOp global) {
+  if (!global.getConstant() || !global.getInitialValue())
+    return std::nullopt;
+  int64_t count = global.getType().getNumElements();
+  Attribute init = *global.getInitialValue();
+  if (auto res = dyn_cast<DenseResourceElementsAttr>(init)) {
+    AsmResourceBlob *blob = res.getRawHandle().getBlob();
+    if (!blob || blob->getData().size() != (size_t)count * sizeof(float))
+      return std::nullopt;
+    SmallVector<float> data(count);
+    std::memcpy(data.data(), blob->getData().data(), count * sizeof(float));
+    return data;
+  }
+  if (auto dense = dyn_cast<DenseElementsAttr>(init)) {
+    if (!dense.getElementType().isF32())
+      return std::nullopt;
+    SmallVector<float> data;
+    data.reserve(count);
+    for (float v : dense.getValues<float>())
+      data.push_back(v);
+    if ((int64_t)data.size() != count)
+      return std::nullopt;
+    return data;
+  }
+  return std::nullopt;
+}
+
+} // namespace mlir::onnxc::ukernel

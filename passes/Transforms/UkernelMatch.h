@@ -1,0 +1,135 @@
+//===- UkernelMatch.h - Forms onnxc-linalg-to-ukernel rewrites --*- C++ -*-===//
+//
+// The matchers of onnxc-linalg-to-ukernel (UkernelMatch.cpp): which linalg
+// ops on buffers are products, convolutions and pools the runtime's
+// kernels compute, and which neighbouring ops (zero fills, bias
+// broadcasts, clamps, padding) fold into the kernel call. Private to the
+// pass (LinalgToUkernel.cpp does the rewriting).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXC_PASSES_TRANSFORMS_UKERNELMATCH_H
+#define ONNXC_PASSES_TRANSFORMS_UKERNELMATCH_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include <cmath>
+#include <optional>
+
+namespace mlir::onnxc::ukernel {
+
+/// C[batch..., m, n] (+)= sum_k A[.., m, k] * B[.., k, n] in any layout.
+struct Contraction {
+  SmallVector<unsigned> batch; ///< parallel dims of C that are not m or n
+  std::optional<unsigned> m, n;
+  unsigned k = 0;
+  SmallVector<SmallVector<int64_t>> dims; ///< per operand A, B, C
+};
+
+std::optional<Contraction> matchContraction(linalg::LinalgOp op);
+
+/// The grouped convolution of convert-onnx-to-linalg (Conv.cpp): loops
+/// n, g, m, o_i (parallel) and c, k_i (reduction), maps
+/// X[n, g, c, o_i * s_i + k_i * d_i], W[g, m, c, k_i], Y[n, g, m, o_i];
+/// one or two spatial dims.
+struct Convolution {
+  unsigned n = 0, g = 0, m = 0, c = 0;
+  SmallVector<unsigned> o, k;
+  SmallVector<int64_t> stride, dilation;
+};
+
+std::optional<Convolution> matchConvolution(linalg::LinalgOp op);
+
+/// Every value that views the buffer `root` (root included).
+SmallVector<Value> aliasesOf(Value root);
+
+/// `op` reads or writes one of `aliases` (views, which touch no memory,
+/// do not count).
+bool touches(Operation *op, ArrayRef<Value> aliases);
+
+/// The op that made `buf` all zeros before `op` (a `linalg.fill` of +0.0
+/// of exactly `buf`, or a `memref.copy` into it from such a buffer), when
+/// nothing between them writes `buf` or a view of it. `erasable`: nothing
+/// in between reads it either, so the op can go. `buf` must be a fresh
+/// allocation, so that nothing else can alias it.
+Operation *zeroInitOf(Operation *op, Value buf, bool &erasable,
+                      unsigned depth = 0);
+
+/// The convolution's output buffer `buf` (a fresh allocation) was just
+/// initialized, with nothing touching it since, by the per-channel bias
+/// broadcast convert-onnx-to-linalg emits (a generic reading a 1-D f32 bias
+/// at loop dim 1 and yielding it) or by a fill of +0.0: that op, with
+/// `bias` set to the bias buffer (null for zeros).
+Operation *convInit(Operation *op, Value buf, Value &bias);
+
+/// An elementwise clamp `out = min(max(in, lo), hi)` (or Relu's
+/// `max(in, lo)`) reading `buf` right after `op`: the generic, its output
+/// buffer and the bounds.
+struct Clamp {
+  linalg::GenericOp op;
+  Value out;
+  float lo = -INFINITY, hi = INFINITY;
+};
+
+std::optional<Clamp> convClamp(Operation *op, Value buf,
+                               ArrayRef<Value> keepApart);
+
+/// The buffer a view is of (through view ops).
+Value viewRoot(Value v);
+
+/// `v` is the constant -inf.
+bool isNegInf(Value v);
+
+/// A zero padding in front of a convolution, to fuse into the call
+/// (ONNXC_CONV_PADDED): the convolution's input `x` is a fresh buffer `buf`
+/// (or an expand_shape of it) that was filled with +0.0 and then got `src`
+/// copied into the window `to` of it, whole along the non-spatial dims;
+/// nothing touched `buf` since, and nothing touched `src` but its
+/// deallocations (moved after the call).
+struct FusedPad {
+  Value buf, src;
+  memref::ExpandShapeOp expand; ///< x = expand(buf), or null when x = buf
+  linalg::FillOp fill;
+  Operation *copy = nullptr;
+  memref::SubViewOp to;
+  SmallVector<OpFoldResult> low, size; ///< of the spatial dims of buf
+  SmallVector<Operation *> srcDeallocs;
+};
+
+/// The FusedPad of the convolution `op` (input rank `rank`, spatial dims
+/// from `firstSpatial` on), whose input was written last by the fill +
+/// copy that onnxc-pad-to-copy makes of a padding gather: a fill of +0.0,
+/// or of -inf for a max pool (`lowest`).
+std::optional<FusedPad> matchFusedPad(Operation *op, Value x, unsigned rank,
+                                      unsigned firstSpatial = 3,
+                                      bool lowest = false);
+
+/// The epilogue of a matrix product to fuse into its call (ONNXC_SGEMM_BIAS_*,
+/// ONNXC_SGEMM_CLAMP): the elementwise generic that reads the product's
+/// output C next, as a Gemm (or MatMul + Add) and a Relu / Clip after it
+/// lower,
+///   out[i..] = clamp(C[i..] + bias[m or n])   (identity maps on C and out)
+/// with the bias broadcast along C's M or N dim and unit-strided along it,
+/// the bias or the clamp optional. The product must overwrite C, a fresh
+/// buffer that nothing reads afterwards; the kernel then writes `out`.
+struct MatmulEpilogue {
+  linalg::GenericOp op;
+  Value out;
+  Value bias;           ///< null: none
+  bool biasPerRow = false;
+  bool clamp = false;
+  float lo = 0.0f, hi = 0.0f;
+};
+
+/// `v` is defined before `op` runs (in op's block or an enclosing one).
+bool definedBefore(Value v, Operation *op);
+
+std::optional<MatmulEpilogue> matchMatmulEpilogue(linalg::LinalgOp op,
+                                                  const Contraction &c);
+
+/// The float data of a constant global, or nothing.
+std::optional<SmallVector<float>> constantData(memref::GlobalOp global);
+
+} // namespace mlir::onnxc::ukernel
+
+#endif // ONNXC_PASSES_TRANSFORMS_UKERNELMATCH_H
