@@ -306,9 +306,7 @@ LogicalResult mlir::onnxc::inferOpTypes(Operation *op, InferenceState &state) {
   if (InferenceRule rule = getInferenceRules().lookup(name)) {
     result = rule(op, *info, state);
   } else if (info->libonnxInferenceVersion > 0) {
-    SchemaCall call;
-    call.version = info->libonnxInferenceVersion;
-    result = inferWithLibOnnx(op, *info, state, call);
+    result = inferWithLibOnnx(op, *info, state);
   }
   if (succeeded(result))
     result = refineWithShapeData(op, state);

@@ -103,6 +103,15 @@ struct SchemaCall {
 LogicalResult inferWithLibOnnx(Operation *op, const ONNX::OpInfo &info,
                                InferenceState &state, const SchemaCall &call);
 
+/// The same with the op's own schema at its libonnx inference version
+/// (what ops without a rule of their own get).
+inline LogicalResult inferWithLibOnnx(Operation *op, const ONNX::OpInfo &info,
+                                      InferenceState &state) {
+  SchemaCall call;
+  call.version = info.libonnxInferenceVersion;
+  return inferWithLibOnnx(op, info, state, call);
+}
+
 /// True if libonnx has a schema `name` (domain of `info`) at `version`.
 bool hasLibOnnxSchema(const ONNX::OpInfo &info, StringRef name, int version);
 

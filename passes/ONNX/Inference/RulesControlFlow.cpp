@@ -239,9 +239,7 @@ static bool isSequenceLike(Type t) {
 static LogicalResult inferIf(Operation *op, const ONNX::OpInfo &info,
                              InferenceState &state) {
   SmallVector<Type> before(op->getResultTypes());
-  SchemaCall call;
-  call.version = info.libonnxInferenceVersion;
-  if (failed(inferWithLibOnnx(op, info, state, call)))
+  if (failed(inferWithLibOnnx(op, info, state)))
     return failure();
   if (op->getNumRegions() != 2)
     return success();

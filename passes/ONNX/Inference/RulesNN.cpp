@@ -148,9 +148,7 @@ static LogicalResult inferMaxPool(Operation *op, const ONNX::OpInfo &info,
                                   InferenceState &state) {
   if (std::optional<LogicalResult> r = inferCeilModePool(op))
     return *r;
-  SchemaCall call;
-  call.version = info.libonnxInferenceVersion;
-  return inferWithLibOnnx(op, info, state, call);
+  return inferWithLibOnnx(op, info, state);
 }
 
 /// What a convolution's result is without its kernel shape. libonnx (Conv,
@@ -220,9 +218,7 @@ static LogicalResult refineConvResult(Operation *op, unsigned xIndex,
 template <unsigned XIndex, unsigned WIndex, bool Transpose>
 static LogicalResult inferConv(Operation *op, const ONNX::OpInfo &info,
                                InferenceState &state) {
-  SchemaCall call;
-  call.version = info.libonnxInferenceVersion;
-  if (failed(inferWithLibOnnx(op, info, state, call)))
+  if (failed(inferWithLibOnnx(op, info, state)))
     return failure();
   return refineConvResult(op, XIndex, WIndex, Transpose);
 }
@@ -244,9 +240,7 @@ static LogicalResult inferDeformConv(Operation *op, const ONNX::OpInfo &info,
 /// output_shape operand are unknown, although the result has X's rank.
 static LogicalResult inferMaxUnpool(Operation *op, const ONNX::OpInfo &info,
                                     InferenceState &state) {
-  SchemaCall call;
-  call.version = info.libonnxInferenceVersion;
-  if (failed(inferWithLibOnnx(op, info, state, call)))
+  if (failed(inferWithLibOnnx(op, info, state)))
     return failure();
   RankedTensorType x = getRankedOperand(op, 0);
   if (!x || isa<RankedTensorType>(op->getResult(0).getType()))

@@ -78,9 +78,7 @@ static LogicalResult refineReduceKeepDims(Operation *op) {
 /// unranked when its values are unknown.
 static LogicalResult inferReduceSum(Operation *op, const ONNX::OpInfo &info,
                                     InferenceState &state) {
-  SchemaCall call;
-  call.version = info.libonnxInferenceVersion;
-  if (failed(inferWithLibOnnx(op, info, state, call)))
+  if (failed(inferWithLibOnnx(op, info, state)))
     return failure();
   if (isAbsent(op, 1) || state.getImpl().getKnownInts(op->getOperand(1)))
     return success();
@@ -222,9 +220,7 @@ static LogicalResult inferSplit(Operation *op, const ONNX::OpInfo &info,
 /// input's shape with that dim dynamic (the number of true conditions).
 static LogicalResult inferCompress(Operation *op, const ONNX::OpInfo &info,
                                    InferenceState &state) {
-  SchemaCall call;
-  call.version = info.libonnxInferenceVersion;
-  if (failed(inferWithLibOnnx(op, info, state, call)))
+  if (failed(inferWithLibOnnx(op, info, state)))
     return failure();
   Type elt = getElementTypeOf(op->getOperand(0));
   if (!elt)
@@ -441,9 +437,7 @@ static std::optional<int64_t> getKnownScalar(Operation *op, unsigned index,
 /// known and nothing otherwise; the result is 1-D either way.
 static LogicalResult inferWindow(Operation *op, const ONNX::OpInfo &info,
                                  InferenceState &state) {
-  SchemaCall call;
-  call.version = info.libonnxInferenceVersion;
-  if (failed(inferWithLibOnnx(op, info, state, call)))
+  if (failed(inferWithLibOnnx(op, info, state)))
     return failure();
   Type elt = getElementTypeOf(op->getResult(0));
   if (!elt)
@@ -456,9 +450,7 @@ static LogicalResult inferWindow(Operation *op, const ONNX::OpInfo &info,
 static LogicalResult inferMelWeightMatrix(Operation *op,
                                           const ONNX::OpInfo &info,
                                           InferenceState &state) {
-  SchemaCall call;
-  call.version = info.libonnxInferenceVersion;
-  if (failed(inferWithLibOnnx(op, info, state, call)))
+  if (failed(inferWithLibOnnx(op, info, state)))
     return failure();
   Type elt = getElementTypeOf(op->getResult(0));
   if (!elt)
