@@ -813,3 +813,25 @@ func.func @unique_indices_rank(%x: tensor<6xf32>) -> tensor<?xf32> {
   %0:4 = "onnx.Unique"(%x) : (tensor<6xf32>) -> (tensor<?xf32>, tensor<?x1xi64>, none, none)
   return %0#0 : tensor<?xf32>
 }
+
+// -----
+
+// A sequence whose items may have any rank stores each item's dims in a
+// row of fixed width: an item of rank 17 does not fit (at most 16).
+func.func @sequence_item_rank_too_high(%x: tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32>) -> !onnx.seq<tensor<*xf32>> {
+  %none = "onnx.NoValue"() : () -> none
+  %e = "onnx.SequenceEmpty"() {dtype = 1 : i64} : () -> !onnx.seq<tensor<*xf32>>
+  // expected-error @+1 {{a sequence item has rank 17, above 16}}
+  %s = "onnx.SequenceInsert"(%e, %x, %none) : (!onnx.seq<tensor<*xf32>>, tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1xf32>, none) -> !onnx.seq<tensor<*xf32>>
+  return %s : !onnx.seq<tensor<*xf32>>
+}
+
+// -----
+
+// A sequence of 1-D items takes no 2-D tensor.
+func.func @sequence_item_rank_mismatch(%s: !onnx.seq<tensor<?xf32>>, %x: tensor<2x2xf32>) -> !onnx.seq<tensor<?xf32>> {
+  %none = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{a tensor of rank 2 does not fit items of rank 1}}
+  %r = "onnx.SequenceInsert"(%s, %x, %none) : (!onnx.seq<tensor<?xf32>>, tensor<2x2xf32>, none) -> !onnx.seq<tensor<?xf32>>
+  return %r : !onnx.seq<tensor<?xf32>>
+}
