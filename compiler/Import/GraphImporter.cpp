@@ -18,6 +18,14 @@ using namespace mlir::onnxc::import;
 /// controls the depth of the importer's recursion).
 static constexpr unsigned kMaxDepth = 64;
 
+/// Whether `vi` declares a type. Exporters write subgraph outputs whose
+/// TypeProto is present but empty (no tensor, sequence, map or optional
+/// set): that declares nothing, as an absent type, and inference decides.
+static bool hasType(const onnx::ValueInfoProto &vi) {
+  return vi.has_type() &&
+         vi.type().value_case() != onnx::TypeProto::VALUE_NOT_SET;
+}
+
 int64_t import::maxSupportedOpset(StringRef domain) {
   if (domain.empty())
     return 21;
@@ -308,7 +316,7 @@ LogicalResult GraphImporter::importGraph(
     if (isMain && initializerNames.count(in.name()))
       continue;
     Type type;
-    if (in.has_type()) {
+    if (hasType(in)) {
       std::string error;
       FailureOr<Type> t = proto::importType(ctx, in.type(), error);
       if (failed(t))
@@ -327,7 +335,7 @@ LogicalResult GraphImporter::importGraph(
 
   llvm::StringMap<onnx::TypeProto *> valueInfo;
   for (onnx::ValueInfoProto &vi : *graph.mutable_value_info())
-    if (vi.has_type())
+    if (hasType(vi))
       valueInfo[vi.name()] = vi.mutable_type();
 
   std::vector<onnx::NodeProto *> nodes;
@@ -342,7 +350,7 @@ LogicalResult GraphImporter::importGraph(
     Value v = scope.lookup(out.name());
     if (!v)
       return fail("output '" + out.name() + "' is not produced by any node");
-    if (out.has_type()) {
+    if (hasType(out)) {
       std::string error;
       FailureOr<Type> t = mergeDeclaredType(v, out.type(), error);
       if (failed(t))
@@ -757,15 +765,43 @@ LogicalResult GraphImporter::buildOp(
   // it: libonnx's inference functions trust them (a zero stride divides).
   if (failed(ONNX::verifyONNXOp(op)) || failed(inferOpTypes(op, *inference)))
     return failure();
+  SmallVector<Value> results(op->getResults());
+  if (StringRef(info.opName) == "onnx.If")
+    results = foldKnownIf(op);
   for (size_t i = 0; i < numResults; ++i) {
     std::string name = i < (size_t)node.output_size() ? node.output(i) : "";
     if (name.empty())
       continue;
-    if (llvm::isa<ONNX::UnknownType>(op->getResult(i).getType()))
+    if (llvm::isa<ONNX::UnknownType>(results[i].getType()))
       return nodeError(n, "cannot infer the type of output '" + name + "'");
-    scope.values[name] = op->getResult(i);
+    scope.values[name] = results[i];
   }
   return success();
+}
+
+/// An If whose condition inference knows (exporters turn `if x.dim() == 1`
+/// into If(Equal(Size(Shape(x)), 1))) becomes the branch it takes: its ops
+/// move before the If, which goes. The other branch may yield another rank,
+/// which would leave the If's results unranked. Returns the values that
+/// stand for the If's results (its own when the condition is not known).
+SmallVector<Value> GraphImporter::foldKnownIf(Operation *op) {
+  SmallVector<Value> results(op->getResults());
+  std::optional<int64_t> cond = getKnownScalar(op->getOperand(0), *inference);
+  if (!cond || op->getNumRegions() != 2)
+    return results;
+  Region &taken = op->getRegion(*cond ? 0 : 1);
+  if (taken.empty() || taken.front().empty())
+    return results;
+  Block &body = taken.front();
+  Operation *yield = &body.back();
+  if (yield->getNumOperands() != op->getNumResults())
+    return results;
+  results.assign(yield->getOperands().begin(), yield->getOperands().end());
+  op->getBlock()->getOperations().splice(op->getIterator(),
+                                         body.getOperations(), body.begin(),
+                                         yield->getIterator());
+  eraseInferredOp(op, *inference);
+  return results;
 }
 
 //===----------------------------------------------------------------------===//

@@ -96,6 +96,7 @@ private:
   LogicalResult buildOp(NodeState &n, Scope &scope,
                         const llvm::StringMap<onnx::TypeProto *> &valueInfo,
                         const OpsetMap &opsets);
+  SmallVector<Value> foldKnownIf(Operation *op);
   LogicalResult inlineFunction(const onnx::FunctionProto &fn, NodeState &n,
                                Scope &scope);
   LogicalResult normalizeConstant(NodeState &n);

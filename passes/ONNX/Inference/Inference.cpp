@@ -62,11 +62,15 @@ const onnx::TensorShapeProto *InferenceState::Impl::getShapeData(Value v) {
   if (!type || !dense || type.getRank() > 1 ||
       type.getNumElements() > kMaxShapeDataElements ||
       !type.getElementType().isSignlessInteger() ||
-      type.getElementType().getIntOrFloatBitWidth() < 32)
+      (type.getElementType().getIntOrFloatBitWidth() < 32 &&
+       !type.getElementType().isInteger(1)))
     return nullptr;
+  // Bools are known as 0 and 1 (an If condition computed from shapes).
+  bool isBool = type.getElementType().isInteger(1);
   auto data = std::make_unique<onnx::TensorShapeProto>();
   for (const APInt &x : dense.getValues<APInt>())
-    data->add_dim()->set_dim_value(x.getSExtValue());
+    data->add_dim()->set_dim_value(isBool ? x.getZExtValue()
+                                          : x.getSExtValue());
   return (shapeData[v] = std::move(data)).get();
 }
 
@@ -123,6 +127,14 @@ const onnx::TensorProto *InferenceState::Impl::getTensorData(Value v) {
       tensor->add_int32_data((int32_t)x);
   }
   return (tensors[v] = std::move(tensor)).get();
+}
+
+std::optional<int64_t> mlir::onnxc::getKnownScalar(Value v,
+                                                   InferenceState &state) {
+  std::optional<SmallVector<int64_t>> ints = state.getImpl().getKnownInts(v);
+  if (!ints || ints->size() != 1)
+    return std::nullopt;
+  return ints->front();
 }
 
 std::optional<SmallVector<int64_t>>
@@ -194,6 +206,19 @@ void InferenceState::Impl::forgetRegion(Region &region) {
     for (Region &r : op->getRegions())
       forgetArgs(r);
   });
+}
+
+void mlir::onnxc::eraseInferredOp(Operation *op, InferenceState &state) {
+  InferenceState::Impl &impl = state.getImpl();
+  for (Value result : op->getResults()) {
+    impl.shapeData.erase(result);
+    impl.tensors.erase(result);
+    impl.floatData.erase(result);
+    impl.seqElements.erase(result);
+  }
+  for (Region &r : op->getRegions())
+    impl.forgetRegion(r);
+  op->erase();
 }
 
 //===----------------------------------------------------------------------===//

@@ -22,6 +22,7 @@
 #include "mlir/Support/LLVM.h"
 
 #include <memory>
+#include <optional>
 
 namespace mlir::onnxc {
 
@@ -54,6 +55,15 @@ std::unique_ptr<InferenceState> createInferenceState();
 /// surfaced as such). An op with an operand of type !onnx.unknown, or for
 /// which nothing can be inferred, keeps its result types and succeeds.
 LogicalResult inferOpTypes(Operation *op, InferenceState &state);
+
+/// The value of the scalar (or one-element) integer or bool `v` when
+/// inference knows it (constants, shape arithmetic, comparisons of known
+/// values; bools as 0 and 1).
+std::optional<int64_t> getKnownScalar(Value v, InferenceState &state);
+
+/// Erases `op` (which must have no uses left) and forgets what `state`
+/// knows of the values it and its regions define.
+void eraseInferredOp(Operation *op, InferenceState &state);
 
 /// Runs inferOpTypes on every op nested in `region`, in order (the ops of a
 /// subgraph are inferred through their parent op). Stops at the first error.

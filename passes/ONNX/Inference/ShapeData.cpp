@@ -438,11 +438,62 @@ static void propagateConcat(Operation *op, InferenceState &state) {
   impl.setShapeData(result, std::move(data));
 }
 
+/// Size of a static shape; comparisons of known numbers and logic of known
+/// bools (bools known as 0 and 1): the condition of an If that tests a rank
+/// or a dim (`Equal(Size(Shape(x)), 1)`) is then known, and the importer
+/// keeps only the branch taken.
+static void propagateLogic(Operation *op, InferenceState &state) {
+  InferenceState::Impl &impl = state.getImpl();
+  StringRef name = op->getName().getStringRef();
+  Value result = op->getResult(0);
+  if (impl.shapeData.count(result))
+    return;
+  if (name == "onnx.Size") {
+    auto in = llvm::dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    if (!in || !in.hasStaticShape() || !isModeledInt(getElementTypeOf(result)))
+      return;
+    onnx::TensorShapeProto data;
+    data.add_dim()->set_dim_value(in.getNumElements());
+    impl.setShapeData(result, std::move(data));
+    return;
+  }
+  Type elt = getElementTypeOf(result);
+  if (!elt || !elt.isInteger(1))
+    return;
+  using Compare = bool (*)(double, double);
+  Compare compare =
+      llvm::StringSwitch<Compare>(name)
+          .Case("onnx.Equal", [](double a, double b) { return a == b; })
+          .Case("onnx.Greater", [](double a, double b) { return a > b; })
+          .Case("onnx.Less", [](double a, double b) { return a < b; })
+          .Case("onnx.GreaterOrEqual",
+                [](double a, double b) { return a >= b; })
+          .Case("onnx.LessOrEqual", [](double a, double b) { return a <= b; })
+          .Case("onnx.And", [](double a, double b) { return a && b; })
+          .Case("onnx.Or", [](double a, double b) { return a || b; })
+          .Case("onnx.Xor", [](double a, double b) { return bool(a) != bool(b); })
+          .Default(nullptr);
+  bool isNot = name == "onnx.Not";
+  if ((!compare && !isNot) || op->getNumOperands() != (isNot ? 1u : 2u))
+    return;
+  size_t count = 0;
+  auto in = getElementwiseOperands(op, state, count);
+  if (!in)
+    return;
+  onnx::TensorShapeProto data;
+  for (size_t i = 0; i < count; ++i)
+    data.add_dim()->set_dim_value(isNot ? (*in)[0][i] == 0
+                                        : compare((*in)[0][i], (*in)[1][i]));
+  impl.setShapeData(result, std::move(data));
+}
+
 LogicalResult mlir::onnxc::refineWithShapeData(Operation *op,
                                                InferenceState &state) {
   StringRef name = op->getName().getStringRef();
-  if (op->getNumResults() == 1 && getElementTypeOf(op->getResult(0)))
+  if (op->getNumResults() == 1 && getElementTypeOf(op->getResult(0))) {
     propagateNumbers(op, state);
+    propagateLogic(op, state);
+  }
   if (name == "onnx.Range")
     return refineRange(op, state);
   if (name == "onnx.Slice")
