@@ -260,8 +260,10 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   PassManager toLinalg(&ctx);
   // Graph rewrites (Conv+BatchNorm folding, constant transposes, ...) from
   // -O1 up; -O0 lowers the graph as imported.
-  if (opts.optLevel > 0)
+  if (opts.optLevel > 0) {
+    toLinalg.addNestedPass<func::FuncOp>(createONNXPromoteF16());
     toLinalg.addNestedPass<func::FuncOp>(createONNXGraphOptimize());
+  }
   backend::buildONNXToLinalgPipeline(toLinalg);
   if (failed(toLinalg.run(*module)) || failedOnce)
     return failedOnce ? 1 : fail(opts.input + ": lowering to linalg failed");

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/ONNX/Passes.h"
+#include "passes/ONNX/Constants.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
@@ -45,103 +46,6 @@ using namespace mlir;
 using namespace mlir::onnxc;
 
 namespace {
-
-constexpr size_t kResourceThresholdBytes = 1024;
-
-/// Bytes per element of a fixed-width element type (0 if not byte-sized).
-size_t elementBytes(Type t) {
-  unsigned bits = t.getIntOrFloatBitWidth();
-  return bits % 8 == 0 ? bits / 8 : 0;
-}
-
-/// The raw contents (row-major, every element) of an onnx.Constant with a
-/// dense or resource `value` of a byte-sized int or float type.
-std::optional<std::vector<char>> getConstantBytes(Value v) {
-  auto c = v.getDefiningOp<ONNX::ConstantOp>();
-  if (!c || !c.getValueAttr())
-    return std::nullopt;
-  auto type = dyn_cast<RankedTensorType>(c.getValueAttr().getType());
-  if (!type || !type.hasStaticShape() ||
-      !type.getElementType().isIntOrFloat() ||
-      type.getElementType().isInteger(1))
-    return std::nullopt;
-  size_t eb = elementBytes(type.getElementType());
-  if (!eb)
-    return std::nullopt;
-  size_t n = type.getNumElements();
-  std::vector<char> out(n * eb);
-  if (auto dense = dyn_cast<DenseElementsAttr>(c.getValueAttr())) {
-    ArrayRef<char> raw = dense.getRawData();
-    if (dense.isSplat()) {
-      for (size_t i = 0; i < n; ++i)
-        std::memcpy(out.data() + i * eb, raw.data(), eb);
-      return out;
-    }
-    if (raw.size() != out.size())
-      return std::nullopt;
-    std::memcpy(out.data(), raw.data(), raw.size());
-    return out;
-  }
-  if (auto res = dyn_cast<DenseResourceElementsAttr>(c.getValueAttr())) {
-    AsmResourceBlob *blob = res.getRawHandle().getBlob();
-    if (!blob || blob->getData().size() != out.size())
-      return std::nullopt;
-    std::memcpy(out.data(), blob->getData().data(), out.size());
-    return out;
-  }
-  return std::nullopt;
-}
-
-/// An onnx.Constant of `type` holding `bytes`.
-Value createConstant(PatternRewriter &rewriter, Location loc,
-                     RankedTensorType type, ArrayRef<char> bytes,
-                     StringRef name) {
-  ElementsAttr attr;
-  if (bytes.size() <= kResourceThresholdBytes) {
-    attr = DenseElementsAttr::getFromRawBuffer(type, bytes);
-  } else {
-    size_t align = std::min<size_t>(elementBytes(type.getElementType()), 16);
-    AsmResourceBlob blob =
-        HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, align);
-    attr = DenseResourceElementsAttr::get(type, name, std::move(blob));
-  }
-  return ONNX::ConstantOp::create(
-      rewriter, loc, TypeRange{type}, ValueRange{},
-      ArrayRef<NamedAttribute>{rewriter.getNamedAttr("value", attr)});
-}
-
-/// Float values of constant bytes of element type f32 or f64.
-std::optional<std::vector<double>> asDoubles(ArrayRef<char> bytes, Type t) {
-  std::vector<double> out;
-  if (t.isF32()) {
-    out.resize(bytes.size() / 4);
-    for (size_t i = 0; i < out.size(); ++i) {
-      float f;
-      std::memcpy(&f, bytes.data() + 4 * i, 4);
-      out[i] = f;
-    }
-    return out;
-  }
-  if (t.isF64()) {
-    out.resize(bytes.size() / 8);
-    std::memcpy(out.data(), bytes.data(), bytes.size());
-    return out;
-  }
-  return std::nullopt;
-}
-
-std::vector<char> fromDoubles(ArrayRef<double> values, Type t) {
-  std::vector<char> out(values.size() * (t.isF32() ? 4 : 8));
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (t.isF32()) {
-      float f = static_cast<float>(values[i]);
-      std::memcpy(out.data() + 4 * i, &f, 4);
-    } else {
-      std::memcpy(out.data() + 8 * i, &values[i], 8);
-    }
-  }
-  return out;
-}
 
 /// Conv(X, W, B) -> BatchNormalization(scale, bias, mean, var) with every
 /// parameter constant and the Conv used only there:

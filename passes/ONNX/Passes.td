@@ -61,4 +61,42 @@ def ONNXGraphOptimize : Pass<"onnx-graph-optimize", "func::FuncOp"> {
   }];
 }
 
+def ONNXPromoteF16 : Pass<"onnx-promote-f16", "func::FuncOp"> {
+  let summary = "Compute float16 ops in float32";
+  let description = [{
+    CPUs without native half arithmetic (and the lowering, which has no
+    half kernels) compute f16 one element at a time, converting each
+    operand and result. This pass makes every f16 op compute in f32, as
+    ONNX Runtime's CPU provider does for models converted to float16: the
+    op's f16 operands are replaced by f32 twins (a constant's twin is the
+    converted constant, folded at compile time; any other value gets one
+    Cast after its definition), its f16 results become f32, and a Cast back
+    to f16 follows for the users that still want f16 (function results,
+    ops that stay f16). A Cast from f16 to f32 of a promoted value reads its
+    f32 twin. So a chain of f16 ops keeps its intermediates in f32: results
+    are rounded to f16 where the graph hands them out, not between ops
+    (more precise than per-op f16 rounding; ONNX Runtime drops the same
+    Cast pairs). Conv, MatMul and the rest then take the fp32 kernels.
+
+    Kept in f16: ops whose element type comes from an attribute or enters
+    their arithmetic (Cast, CastLike, Constant, ConstantOfShape, EyeLike,
+    Range, the random ops, Quantize/DequantizeLinear), Shape and Size, ops
+    with regions (If, Loop, Scan: the ops in their bodies are promoted one
+    by one), ops on sequences or optionals, and the ai.onnx.ml and training
+    domains.
+
+    Input invariant: inferred onnx ops. Output IR: the same graph with f32
+    arithmetic and Casts at the f16 boundaries. Runs from -O1 up, before
+    onnx-graph-optimize.
+
+    ```mlir
+    %y = "onnx.Relu"(%x) : (tensor<4xf16>) -> tensor<4xf16>
+    // becomes
+    %0 = "onnx.Cast"(%x) <{to = 1 : i64}> : (tensor<4xf16>) -> tensor<4xf32>
+    %1 = "onnx.Relu"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+    %y = "onnx.Cast"(%1) <{to = 10 : i64}> : (tensor<4xf32>) -> tensor<4xf16>
+    ```
+  }];
+}
+
 #endif // ONNXC_PASSES_ONNX_PASSES_TD
