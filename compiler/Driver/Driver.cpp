@@ -258,6 +258,8 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (failed(backend::prepareEntryFunction(*module, modelName)))
     return 1;
   PassManager toLinalg(&ctx);
+  // Gradient ops become the ONNX ops that compute them (every level).
+  toLinalg.addNestedPass<func::FuncOp>(createONNXAutodiff());
   // Graph rewrites (Conv+BatchNorm folding, constant transposes, ...) from
   // -O1 up; -O0 lowers the graph as imported.
   if (opts.optLevel > 0) {

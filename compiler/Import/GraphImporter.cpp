@@ -180,9 +180,25 @@ OwningOpRef<ModuleOp> GraphImporter::importModel(onnx::ModelProto &model) {
   if (!model.producer_name().empty())
     (*module)->setAttr("onnx.producer", b.getStringAttr(model.producer_name()));
 
-  builder.setInsertionPointToEnd(module->getBody());
-  auto func = func::FuncOp::create(builder, fileLoc, "main_graph",
-                                           builder.getFunctionType({}, {}));
+  if (!importFunction(*model.mutable_graph(), "main_graph", opsets, *module))
+    return nullptr;
+  if (model.training_info_size() > 0 &&
+      failed(importTraining(model, opsets, *module)))
+    return nullptr;
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+func::FuncOp GraphImporter::importFunction(onnx::GraphProto &graph,
+                                           StringRef name,
+                                           const OpsetMap &opsets,
+                                           ModuleOp module) {
+  Location fileLoc = FileLineColLoc::get(ctx, fileName, 0, 0);
+  Builder b(ctx);
+  builder.setInsertionPointToEnd(module.getBody());
+  auto func = func::FuncOp::create(builder, fileLoc, name,
+                                   builder.getFunctionType({}, {}));
   mainBlock = func.addEntryBlock();
   builder.setInsertionPointToStart(mainBlock);
   {
@@ -193,7 +209,7 @@ OwningOpRef<ModuleOp> GraphImporter::importModel(onnx::ModelProto &model) {
   Scope scope;
   SmallVector<Type> resultTypes;
   SmallVector<std::string> inputNames, outputNames;
-  if (failed(importGraph(*model.mutable_graph(), mainBlock, scope, opsets,
+  if (failed(importGraph(graph, mainBlock, scope, opsets,
                          /*isMain=*/true, &resultTypes, &inputNames,
                          &outputNames)))
     return nullptr;
@@ -202,13 +218,12 @@ OwningOpRef<ModuleOp> GraphImporter::importModel(onnx::ModelProto &model) {
     func.setArgAttr(i, "onnx.name", b.getStringAttr(name));
   for (auto [i, name] : llvm::enumerate(outputNames))
     func.setResultAttr(i, "onnx.name", b.getStringAttr(name));
-  if (!model.graph().name().empty())
-    func->setAttr("onnx.graph_name", b.getStringAttr(model.graph().name()));
+  if (!graph.name().empty())
+    func->setAttr("onnx.graph_name", b.getStringAttr(graph.name()));
   if (cachedNoValue.use_empty())
     cachedNoValue.getDefiningOp()->erase();
-  if (failed(verify(*module)))
-    return nullptr;
-  return module;
+  cachedNoValue = nullptr;
+  return func;
 }
 
 //===----------------------------------------------------------------------===//
@@ -478,6 +493,11 @@ LogicalResult GraphImporter::importNodes(
   std::vector<size_t> pending(nodes.size(), 0);
   for (size_t i = 0; i < nodes.size(); ++i) {
     std::set<std::string> needs(nodes[i]->input().begin(), nodes[i]->input().end());
+    // A Gradient reads the tensor its `y` attribute names.
+    if (nodes[i]->op_type() == "Gradient")
+      for (auto &a : nodes[i]->attribute())
+        if (a.name() == "y")
+          needs.insert(a.s());
     if (hasSubgraphs(*nodes[i]))
       for (auto &a : nodes[i]->attribute()) {
         if (a.has_g())
@@ -668,6 +688,19 @@ LogicalResult GraphImporter::buildOp(
     Value v = scope.lookup(name);
     if (!v)
       return nodeError(n, "input '" + name + "' is not defined");
+    operands.push_back(v);
+  }
+
+  // Gradient: the tensor `y` names follows the inputs (xs, zs) as the last
+  // operand (onnx-autodiff differentiates it; Verify.cpp checks the count).
+  if (StringRef(info.opName) == "onnx.training.Gradient") {
+    std::string y;
+    for (const onnx::AttributeProto &a : node.attribute())
+      if (a.name() == "y")
+        y = a.s();
+    Value v = y.empty() ? Value() : scope.lookup(y);
+    if (!v)
+      return nodeError(n, "y '" + y + "' is not a tensor of the graph");
     operands.push_back(v);
   }
 

@@ -13,6 +13,7 @@
 #include "dialects/ONNX/Proto/ProtoBridge.h"
 #include "passes/ONNX/Inference/Inference.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -103,6 +104,14 @@ private:
   /// Rewrites `n` from its signature version to the canonical one; may
   /// instead build the replacement itself and set `handled`.
   LogicalResult upgradeNode(NodeState &n, Scope &scope, bool &handled);
+  /// Builds `func.func @name` in `module` from `graph` (a main graph: its
+  /// inputs are the arguments, its initializers constants); null after an
+  /// error.
+  func::FuncOp importFunction(onnx::GraphProto &graph, llvm::StringRef name,
+                              const OpsetMap &opsets, ModuleOp module);
+  /// The functions of the model's TrainingInfoProto (Training.cpp).
+  LogicalResult importTraining(onnx::ModelProto &model, const OpsetMap &opsets,
+                               ModuleOp module);
   Value importInitializer(onnx::TensorProto &t);
   Value importSparseInitializer(onnx::SparseTensorProto &t);
   FailureOr<Type> mergeDeclaredType(Value v, const onnx::TypeProto &declared,

@@ -99,4 +99,42 @@ def ONNXPromoteF16 : Pass<"onnx-promote-f16", "func::FuncOp"> {
   }];
 }
 
+def ONNXAutodiff : Pass<"onnx-autodiff", "func::FuncOp"> {
+  let summary = "Replace Gradient ops by the ONNX ops that compute them";
+  let description = [{
+    Reverse-mode differentiation of `ai.onnx.preview.training.Gradient`
+    (`onnx.training.Gradient`, whose last operand is the tensor its `y`
+    names). In the Gradient's block, the active ops are those that depend on
+    one of its `xs` (through operands, or through outer values their
+    regions read) and that `y` depends on. From dy = ones of y's shape (the
+    spec's gradient of a non-scalar y is that of the sum of its elements),
+    the active ops are visited in reverse order; each op's gradient rule
+    (passes/ONNX/Autodiff/Rules*.cpp, one file per op category) gets the
+    gradients of its results and builds, out of ONNX ops, the gradients of
+    its inputs, which are summed where a value has several users.
+    Broadcasting is summed back to each input's shape (statically where the
+    types tell, at run time for a dynamic dim that may be 1). The
+    Gradient's results become the gradients of its xs, and the op goes.
+    The backward ops are ordinary onnx ops: inference, folding, fusion, the
+    kernels and buffer planning apply to them as to the forward ones, and
+    the forward values they read stay alive only as long as they need.
+
+    Errors (one line, naming the Gradient node or the op): an x that is not
+    a graph input or initializer, or not a float tensor; y not depending on
+    an x; an op on a path from an x to y with no rule, or whose rule gives
+    no gradient for an input that depends on an x (never a silent zero).
+
+    Input invariant: inferred onnx ops. Output IR: no onnx.training.Gradient.
+    Runs first in the pipeline, at every optimization level.
+
+    ```mlir
+    %y = "onnx.Mul"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %g:2 = "onnx.training.Gradient"(%a, %b, %y) <{xs = ["a", "b"], y = "y"}>
+    // becomes (dy = 1)
+    %da = "onnx.Mul"(%one, %b)    // dy * b
+    %db = "onnx.Mul"(%one, %a)    // dy * a
+    ```
+  }];
+}
+
 #endif // ONNXC_PASSES_ONNX_PASSES_TD

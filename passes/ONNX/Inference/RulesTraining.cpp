@@ -19,14 +19,15 @@ static size_t getNumStrings(Operation *op, StringRef name) {
 
 /// Gradient-1: the inputs are the values of the tensors named by `xs`, then
 /// `zs`; output i is the gradient of `y` with respect to xs[i] and has the
-/// type of input i.
+/// type of input i. In the dialect the tensor `y` follows as the last operand
+/// (the importer adds it).
 static LogicalResult inferGradient(Operation *op, const ONNX::OpInfo &,
                                    InferenceState &) {
   size_t numXs = getNumStrings(op, "xs");
   size_t numZs = getNumStrings(op, "zs");
-  if (op->getNumOperands() != numXs + numZs)
+  if (op->getNumOperands() != numXs + numZs + 1)
     return op->emitOpError()
-           << "has " << op->getNumOperands()
+           << "has " << op->getNumOperands() - 1
            << " inputs but 'xs' and 'zs' name " << numXs + numZs << " tensors";
   if (op->getNumResults() != numXs)
     return op->emitOpError()

@@ -1,0 +1,197 @@
+//===- Autodiff.cpp - The onnx-autodiff pass -------------------------------===//
+//
+// Reverse-mode differentiation of onnx.training.Gradient (Passes.td has the
+// contract). For each Gradient op, in its block:
+//   1. the active ops: those that depend on one of its xs (through operands
+//      or through values their regions read) and that y depends on;
+//   2. the seed: dy = ones of y's shape;
+//   3. the active ops in reverse order: each op's rule gets the gradients of
+//      its results and adds the gradients of its inputs, which accumulate
+//      (fan-out sums);
+//   4. the Gradient's results are the gradients of its xs.
+// The backward ops go right before the Gradient op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/ONNX/Autodiff/GradientBuilder.h"
+
+#include "mlir/IR/TypeUtilities.h"
+#include "passes/ONNX/Passes.h"
+
+#include "dialects/ONNX/IR/ONNXDialect.h"
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "onnx-autodiff"
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_ONNXAUTODIFF
+#include "passes/ONNX/Passes.h.inc"
+} // namespace mlir::onnxc
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::autodiff;
+
+namespace {
+
+/// The node name and op type of `op`, to name the Gradient in messages on
+/// other ops: "node 'n' (training.Gradient)".
+std::string describe(Operation *op) {
+  std::string name;
+  if (auto loc = dyn_cast<NameLoc>(op->getLoc()))
+    name = loc.getName().str();
+  StringRef type = op->getName().getStringRef();
+  type.consume_front("onnx.");
+  return "node '" + name + "' (" + type.str() + ")";
+}
+
+/// Values `op` reads: its operands, and the outer values its regions use.
+SmallVector<Value> inputsOf(Operation *op) {
+  llvm::SetVector<Value> in(op->operand_begin(), op->operand_end());
+  for (Region &r : op->getRegions())
+    r.walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (!op->isAncestor(v.getParentBlock()->getParentOp()))
+          in.insert(v);
+    });
+  return in.takeVector();
+}
+
+bool isFloatTensor(Type t) {
+  auto tt = dyn_cast<TensorType>(t);
+  return tt && isa<FloatType>(tt.getElementType());
+}
+
+LogicalResult differentiate(Operation *gradOp, InferenceState &state) {
+  Block *block = gradOp->getBlock();
+  auto xsAttr = gradOp->getAttrOfType<ArrayAttr>("xs");
+  unsigned numXs = xsAttr ? xsAttr.size() : 0;
+  if (gradOp->getNumOperands() == 0 || gradOp->getNumResults() != numXs)
+    return gradOp->emitOpError("malformed Gradient (its verifier runs first)");
+  Value y = gradOp->getOperands().back();
+  std::string gname = describe(gradOp);
+
+  SmallVector<Value> xs;
+  for (unsigned i = 0; i < numXs; ++i) {
+    Value x = gradOp->getOperand(i);
+    StringRef xname = cast<StringAttr>(xsAttr[i]).getValue();
+    Operation *def = x.getDefiningOp();
+    if (def && !isa<ONNX::ConstantOp>(def))
+      return gradOp->emitOpError()
+             << "x '" << xname << "' is not a graph input or initializer";
+    if (!isFloatTensor(x.getType()))
+      return gradOp->emitOpError() << "x '" << xname
+                                   << "' is not a float tensor";
+    xs.push_back(x);
+  }
+  if (!isFloatTensor(y.getType()))
+    return gradOp->emitOpError("y is not a float tensor");
+
+  // Ops of the block that depend on an x (forward from the xs).
+  llvm::DenseSet<Value> dependsOnX(xs.begin(), xs.end());
+  SmallVector<Operation *> forward;
+  for (Operation &op : *block) {
+    if (&op == gradOp)
+      break;
+    bool dep = false;
+    for (Value v : inputsOf(&op))
+      dep |= dependsOnX.contains(v);
+    if (!dep)
+      continue;
+    forward.push_back(&op);
+    for (Value r : op.getResults())
+      dependsOnX.insert(r);
+  }
+  // Of those, the ones y depends on (backward from y).
+  llvm::DenseSet<Value> reachesY{y};
+  SmallVector<Operation *> active;
+  for (Operation *op : llvm::reverse(forward)) {
+    bool used = false;
+    for (Value r : op->getResults())
+      used |= reachesY.contains(r);
+    if (!used)
+      continue;
+    active.push_back(op); // reverse block order
+    for (Value v : inputsOf(op))
+      if (dependsOnX.contains(v))
+        reachesY.insert(v);
+  }
+  for (unsigned i = 0; i < numXs; ++i)
+    if (!reachesY.contains(xs[i]))
+      return gradOp->emitOpError()
+             << "y does not depend on x '"
+             << cast<StringAttr>(xsAttr[i]).getValue() << "'";
+
+  OpBuilder b(gradOp);
+  GradientBuilder gb(b, state, gradOp->getLoc());
+  InputGrads grads;
+  grads[y] = gb.filledLike(y, 1.0);
+  const llvm::StringMap<GradientRule> &rules = getGradientRules();
+  for (Operation *op : active) {
+    SmallVector<Value> resultGrads;
+    bool any = false;
+    for (Value r : op->getResults()) {
+      Value g = grads.lookup(r);
+      resultGrads.push_back(g);
+      any |= bool(g);
+    }
+    if (!any)
+      continue;
+    auto it = rules.find(op->getName().getStringRef());
+    if (it == rules.end())
+      return op->emitOpError()
+             << "has no gradient rule (it is on the path from an x to y of "
+             << gname << ")";
+    InputGrads opGrads;
+    gb.loc = op->getLoc();
+    if (failed(it->second(op, resultGrads, gb, opGrads)) || gb.failed)
+      return failure();
+    // Every active float input must get a gradient: a rule that gives none
+    // for one would silently give zeros.
+    for (Value v : inputsOf(op))
+      if (reachesY.contains(v) && isFloatTensor(v.getType()) &&
+          !opGrads.lookup(v))
+        return op->emitOpError()
+               << "gives no gradient for an input that depends on an x of "
+               << gname;
+    for (auto &[v, g] : opGrads)
+      if (reachesY.contains(v))
+        accumulate(gb, grads, v, g);
+    if (gb.failed)
+      return failure();
+  }
+  for (unsigned i = 0; i < numXs; ++i) {
+    Value g = grads.lookup(xs[i]);
+    if (g.getType() != gradOp->getResult(i).getType())
+      g = gb.sumToShapeOf(g, xs[i]);
+    if (!g)
+      return failure();
+    gradOp->getResult(i).replaceAllUsesWith(g);
+  }
+  gradOp->erase();
+  LLVM_DEBUG(llvm::dbgs() << "onnx-autodiff: " << gname << ": "
+                          << active.size() << " active ops\n");
+  return success();
+}
+
+struct ONNXAutodiffPass
+    : public onnxc::impl::ONNXAutodiffBase<ONNXAutodiffPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> gradients;
+    getOperation().walk([&](Operation *op) {
+      if (op->getName().getStringRef() == "onnx.training.Gradient")
+        gradients.push_back(op);
+    });
+    if (gradients.empty())
+      return;
+    std::unique_ptr<InferenceState> state = createInferenceState();
+    for (Operation *op : gradients)
+      if (failed(differentiate(op, *state)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,110 @@
+//===- GradientBuilder.h - Building gradients out of onnx ops ---*- C++ -*-===//
+//
+// What the gradient rules of onnx-autodiff share (Autodiff.cpp runs them):
+// a builder of onnx ops with inferred types, the rule signature and the
+// registry, which the Rules*.cpp files fill (one file per op category, as
+// the lowerings are grouped).
+//
+// A rule gets the forward op and the gradient flowing into each of its
+// results (null where none flows: the result does not reach y), and adds
+// the gradient of each input it differentiates to `grads`: an operand, or an
+// outer value a region reads (If, Loop, Scan). An input it leaves out gets
+// no gradient (integer inputs, indices, shapes). Rules build ONNX ops only,
+// so the backward graph goes through the same inference, folding, fusion and
+// lowering as the forward one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXC_PASSES_ONNX_AUTODIFF_GRADIENTBUILDER_H
+#define ONNXC_PASSES_ONNX_AUTODIFF_GRADIENTBUILDER_H
+
+#include "passes/ONNX/Inference/Inference.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::onnxc::autodiff {
+
+/// Builds onnx ops at the builder's insertion point, each inferred as the
+/// importer infers them (symbolic dims kept). Every helper returns null
+/// after an error (emitted on the op being differentiated).
+class GradientBuilder {
+public:
+  GradientBuilder(OpBuilder &b, InferenceState &state, Location loc)
+      : b(b), state(state), loc(loc) {}
+
+  OpBuilder &b;
+  InferenceState &state;
+  Location loc;
+
+  /// onnx op `name` ("Add", "ReduceSum", ...) with `numResults` results of
+  /// inferred types.
+  Operation *create(StringRef name, ValueRange operands,
+                    ArrayRef<NamedAttribute> attrs = {},
+                    unsigned numResults = 1);
+  /// The same, for one result.
+  Value op(StringRef name, ValueRange operands,
+           ArrayRef<NamedAttribute> attrs = {});
+
+  NamedAttribute attr(StringRef name, int64_t v);
+  NamedAttribute attr(StringRef name, float v);
+  NamedAttribute attr(StringRef name, ArrayRef<int64_t> v);
+  NamedAttribute attr(StringRef name, StringRef v);
+
+  Value add(Value a, Value c) { return op("Add", {a, c}); }
+  Value sub(Value a, Value c) { return op("Sub", {a, c}); }
+  Value mul(Value a, Value c) { return op("Mul", {a, c}); }
+  Value div(Value a, Value c) { return op("Div", {a, c}); }
+  Value neg(Value a) { return op("Neg", {a}); }
+  /// The absent operand (onnx.NoValue).
+  Value none();
+
+  /// A rank-0 constant `v` of float or int element type `elt`.
+  Value scalar(double v, Type elt);
+  /// A 1-D i64 constant.
+  Value i64s(ArrayRef<int64_t> values);
+  /// A tensor of `like`'s shape and element type, filled with `v`.
+  Value filledLike(Value like, double v);
+  /// The i64 shape of `v` (Shape).
+  Value shapeOf(Value v) { return op("Shape", {v}); }
+
+  /// `grad` (the gradient of a broadcast result) summed over the dims that
+  /// broadcasting added or stretched to `x`'s shape, then given x's shape:
+  /// the gradient of `x`. Dims are matched statically (1 against another
+  /// size, equal sizes or equal symbols); a dynamic dim of x that may be 1
+  /// where the result's is not is summed at run time.
+  Value sumToShapeOf(Value grad, Value x);
+
+  /// `v` cast to the element type of `like` (no-op when equal).
+  Value castLike(Value v, Value like);
+
+  /// Whether an error was emitted.
+  bool failed = false;
+};
+
+/// The gradients of one op's inputs, accumulated by value.
+using InputGrads = llvm::MapVector<Value, Value>;
+
+/// Adds to `grads` the gradient of each input of `op` it differentiates,
+/// given the gradient flowing into each result (null: none). Returns
+/// failure after emitting an error on `op`.
+using GradientRule = LogicalResult (*)(Operation *op,
+                                       ArrayRef<Value> resultGrads,
+                                       GradientBuilder &gb, InputGrads &grads);
+
+/// The rules, by op name ("onnx.Add").
+const llvm::StringMap<GradientRule> &getGradientRules();
+
+/// Each category file registers its rules.
+void registerElementwiseGradients(llvm::StringMap<GradientRule> &rules);
+void registerLinalgGradients(llvm::StringMap<GradientRule> &rules);
+void registerReductionGradients(llvm::StringMap<GradientRule> &rules);
+void registerTensorGradients(llvm::StringMap<GradientRule> &rules);
+
+/// Adds `g` to the gradient of `v` in `grads` (a sum when one is there).
+void accumulate(GradientBuilder &gb, InputGrads &grads, Value v, Value g);
+
+} // namespace mlir::onnxc::autodiff
+
+#endif // ONNXC_PASSES_ONNX_AUTODIFF_GRADIENTBUILDER_H
