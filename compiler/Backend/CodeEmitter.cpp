@@ -15,6 +15,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -86,7 +87,16 @@ public:
       : m(m), ctx(m.getContext()), sig(sig), ptrTy(llvm::PointerType::get(ctx, 0)),
         i32(llvm::Type::getInt32Ty(ctx)), i64(llvm::Type::getInt64Ty(ctx)) {}
 
-  bool emit(llvm::Function *entry, std::string &error);
+  /// Emits M_info, M_invoke and M_run (exported when `exported`: the
+  /// training functions' are internal, reached through M_train_info);
+  /// returns the info global and the invoke function in `info`, `invoke`.
+  bool emit(llvm::Function *entry, std::string &error, bool exported = true,
+            llvm::GlobalVariable **info = nullptr,
+            llvm::Function **invoke = nullptr);
+
+  /// M_train_info(): the onnxc_train_info of the training functions.
+  void emitTrainInfo(llvm::ArrayRef<llvm::GlobalVariable *> infos,
+                     llvm::ArrayRef<llvm::Function *> invokes);
 
 private:
   llvm::Constant *string(llvm::StringRef s) {
@@ -142,7 +152,9 @@ llvm::Constant *ABIEmitter::valueInfos(llvm::ArrayRef<codegen::ValueSignature> v
                                   sig.name + "." + what);
 }
 
-bool ABIEmitter::emit(llvm::Function *entry, std::string &error) {
+bool ABIEmitter::emit(llvm::Function *entry, std::string &error, bool exported,
+                      llvm::GlobalVariable **infoOut,
+                      llvm::Function **invokeOut) {
   // One argument per memref of the inputs (a sequence is two, an optional
   // one more than its value: runtime_abi.h), after the results struct.
   size_t expectedArgs = sig.outputs.empty() ? 0 : 1;
@@ -179,10 +191,12 @@ bool ABIEmitter::emit(llvm::Function *entry, std::string &error) {
       sig.name + ".info");
 
   llvm::IRBuilder<> b(ctx);
+  llvm::GlobalValue::LinkageTypes linkage =
+      exported ? llvm::GlobalValue::ExternalLinkage
+               : llvm::GlobalValue::InternalLinkage;
   // const onnxc_model_info *M_info(void)
   auto *infoFn = llvm::Function::Create(llvm::FunctionType::get(ptrTy, false),
-                                        llvm::GlobalValue::ExternalLinkage,
-                                        sig.name + "_info", m);
+                                        linkage, sig.name + "_info", m);
   b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "", infoFn));
   b.CreateRet(info);
 
@@ -205,12 +219,48 @@ bool ABIEmitter::emit(llvm::Function *entry, std::string &error) {
       "onnxc_run_model",
       llvm::FunctionType::get(i32, {ptrTy, ptrTy, ptrTy, i32, ptrTy, i32}, false));
   auto *run = llvm::Function::Create(
-      llvm::FunctionType::get(i32, {ptrTy, i32, ptrTy, i32}, false),
-      llvm::GlobalValue::ExternalLinkage, sig.name + "_run", m);
+      llvm::FunctionType::get(i32, {ptrTy, i32, ptrTy, i32}, false), linkage,
+      sig.name + "_run", m);
   b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "", run));
   b.CreateRet(b.CreateCall(runModel, {info, invoke, run->getArg(0), run->getArg(1),
                                       run->getArg(2), run->getArg(3)}));
+  if (infoOut)
+    *infoOut = info;
+  if (invokeOut)
+    *invokeOut = invoke;
   return true;
+}
+
+void ABIEmitter::emitTrainInfo(llvm::ArrayRef<llvm::GlobalVariable *> infos,
+                               llvm::ArrayRef<llvm::Function *> invokes) {
+  // struct onnxc_train_info { const onnxc_model_info *init, *step, *infer;
+  //   onnxc_invoke_fn init_invoke, step_invoke, infer_invoke;
+  //   int32_t num_state, num_updates; }
+  auto *trainTy = llvm::StructType::get(
+      ctx, {ptrTy, ptrTy, ptrTy, ptrTy, ptrTy, ptrTy, i32, i32});
+  auto *info = new llvm::GlobalVariable(
+      m, trainTy, true, llvm::GlobalValue::InternalLinkage,
+      llvm::ConstantStruct::get(
+          trainTy, {infos[0], infos[1], infos[2], invokes[0], invokes[1],
+                    invokes[2], llvm::ConstantInt::get(i32, sig.numState),
+                    llvm::ConstantInt::get(i32, sig.numUpdates)}),
+      sig.name + ".train_info");
+  // const onnxc_train_info *M_train_info(void)
+  auto *fn = llvm::Function::Create(llvm::FunctionType::get(ptrTy, false),
+                                    llvm::GlobalValue::ExternalLinkage,
+                                    sig.name + "_train_info", m);
+  llvm::IRBuilder<> b(ctx);
+  b.SetInsertPoint(llvm::BasicBlock::Create(ctx, "", fn));
+  b.CreateRet(info);
+  // The training API (runtime/src/train.c) comes into the library with the
+  // model: nothing in the model calls it, so a kept reference pulls it out
+  // of the runtime archive.
+  llvm::FunctionCallee create = m.getOrInsertFunction(
+      "onnxc_train_create", llvm::FunctionType::get(i32, {ptrTy, ptrTy}, false));
+  auto *ref = new llvm::GlobalVariable(
+      m, ptrTy, true, llvm::GlobalValue::InternalLinkage,
+      llvm::cast<llvm::Constant>(create.getCallee()), sig.name + ".train_api");
+  llvm::appendToUsed(m, {ref});
 }
 
 } // namespace
@@ -241,9 +291,30 @@ backend::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
     if (!g.isDeclaration())
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
   std::string error;
-  if (!ABIEmitter(*m, signature).emit(entry, error)) {
+  ABIEmitter abi(*m, signature);
+  if (!abi.emit(entry, error)) {
     module.emitError(error);
     return nullptr;
+  }
+  // The training functions: internal M_train_*_info / _invoke, reached
+  // through the exported M_train_info.
+  if (!signature.training.empty()) {
+    SmallVector<llvm::GlobalVariable *> infos;
+    SmallVector<llvm::Function *> invokes;
+    for (const codegen::ModelSignature &t : signature.training) {
+      std::string name = "_mlir_ciface_" + entryFunctionName(t.name);
+      llvm::Function *f = m->getFunction(name);
+      llvm::GlobalVariable *info = nullptr;
+      llvm::Function *invoke = nullptr;
+      if (!f || !ABIEmitter(*m, t).emit(f, error, /*exported=*/false, &info,
+                                        &invoke)) {
+        module.emitError(f ? error : "the lowered model has no function " + name);
+        return nullptr;
+      }
+      infos.push_back(info);
+      invokes.push_back(invoke);
+    }
+    abi.emitTrainInfo(infos, invokes);
   }
   std::string verifyErrors;
   llvm::raw_string_ostream os(verifyErrors);

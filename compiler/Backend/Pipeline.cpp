@@ -85,12 +85,19 @@ LogicalResult backend::prepareEntryFunction(ModuleOp module, StringRef modelName
   auto entry = module.lookupSymbol<func::FuncOp>("main_graph");
   if (!entry)
     return module.emitError("the module has no @main_graph");
-  if (failed(SymbolTable::replaceAllSymbolUses(
-          entry, StringAttr::get(module.getContext(), entryFunctionName(modelName)),
-          module)))
-    return failure();
-  SymbolTable::setSymbolName(entry, entryFunctionName(modelName));
-  entry->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
+  // @main_graph, then the training functions (ModelSignature.h names them).
+  SmallVector<std::pair<func::FuncOp, std::string>> entries = {
+      {entry, entryFunctionName(modelName)}};
+  for (const char *name : codegen::kTrainingFunctionNames)
+    if (auto f = module.lookupSymbol<func::FuncOp>(name))
+      entries.push_back({f, entryFunctionName((modelName + "_" + name).str())});
+  for (auto &[f, name] : entries) {
+    if (failed(SymbolTable::replaceAllSymbolUses(
+            f, StringAttr::get(module.getContext(), name), module)))
+      return failure();
+    SymbolTable::setSymbolName(f, name);
+    f->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
+  }
   return success();
 }
 

@@ -258,8 +258,20 @@ void writeValueMacros(llvm::raw_ostream &os, const ModelSignature &sig,
   os << "\n";
 }
 
-void writeTypedRun(llvm::raw_ostream &os, const ModelSignature &sig) {
-  const std::string &m = sig.name;
+/// How a typed wrapper is named and what it calls: M_run_typed calls
+/// M_run; the training wrappers take the state first and call the
+/// runtime's onnxc_train_step / onnxc_train_infer.
+struct TypedRun {
+  std::string fn;      ///< the wrapper's name
+  std::string m;       ///< the model's prefix (its helper M_set_tensor_)
+  std::string leading; ///< a first parameter ("" for none)
+  std::string call;    ///< the call up to its first argument
+  bool emitHelper = true;
+};
+
+void writeTypedRun(llvm::raw_ostream &os, const ModelSignature &sig,
+                   const TypedRun &run) {
+  const std::string &m = run.m;
   size_t numIn = sig.inputs.size(), numOut = sig.outputs.size();
   std::vector<Param> params = typedParams(sig);
 
@@ -267,32 +279,35 @@ void writeTypedRun(llvm::raw_ostream &os, const ModelSignature &sig) {
   // g++ warns (-Wmaybe-uninitialized) when the not yet written buffer of an
   // output is passed as one to a function it does not inline; inputs cast
   // their constness away at the call.
-  os << "/* Fills one onnxc_tensor of " << m << "_run_typed. */\n"
-     << "static inline void " << m
-     << "_set_tensor_(onnxc_tensor *t, void *data, int32_t dtype,\n"
-     << "    int32_t rank, const int64_t *shape) {\n"
-     << "  int32_t d;\n"
-     << "  t->data = data;\n"
-     << "  t->rank = rank;\n"
-     << "  t->dtype = dtype;\n"
-     << "  t->owner = 0;\n"
-     << "  t->kind = ONNXC_VALUE_TENSOR;\n"
-     << "  t->num_items = 0;\n"
-     << "  t->items = 0;\n"
-     << "  for (d = 0; d < ONNXC_MAX_RANK; ++d)\n"
-     << "    t->shape[d] = d < rank ? shape[d] : 0;\n"
-     << "}\n\n";
+  if (run.emitHelper) {
+    os << "/* Fills one onnxc_tensor of " << m << "_run_typed. */\n"
+       << "static inline void " << m
+       << "_set_tensor_(onnxc_tensor *t, void *data, int32_t dtype,\n"
+       << "    int32_t rank, const int64_t *shape) {\n"
+       << "  int32_t d;\n"
+       << "  t->data = data;\n"
+       << "  t->rank = rank;\n"
+       << "  t->dtype = dtype;\n"
+       << "  t->owner = 0;\n"
+       << "  t->kind = ONNXC_VALUE_TENSOR;\n"
+       << "  t->num_items = 0;\n"
+       << "  t->items = 0;\n"
+       << "  for (d = 0; d < ONNXC_MAX_RANK; ++d)\n"
+       << "    t->shape[d] = d < rank ? shape[d] : 0;\n"
+       << "}\n\n";
+  }
 
   os << "/*\n * Runs the model on typed buffers (row-major, dense):\n";
   for (const Param &p : params)
     os << " *   " << p.name << ": " << p.doc << "\n";
   os << " * Returns ONNXC_OK, or an error status and onnxc_last_error() says "
         "why.\n */\n";
-  os << "static inline onnxc_status " << m << "_run_typed(";
-  if (params.empty())
+  os << "static inline onnxc_status " << run.fn << "(";
+  if (params.empty() && run.leading.empty())
     os << "void";
+  os << run.leading;
   for (size_t i = 0; i < params.size(); ++i)
-    os << (i ? ",\n    " : "") << params[i].decl;
+    os << (i || !run.leading.empty() ? ",\n    " : "") << params[i].decl;
   os << ") {\n";
   os << "  onnxc_tensor onnxc_in_[" << std::max<size_t>(numIn, 1) << "];\n";
   os << "  onnxc_tensor onnxc_out_[" << std::max<size_t>(numOut, 1) << "];\n";
@@ -346,7 +361,7 @@ void writeTypedRun(llvm::raw_ostream &os, const ModelSignature &sig) {
       os << "  " << m << "_set_tensor_(&onnxc_out_[" << k << "], 0, "
          << dtypeConstant(v.dtype) << ", 0, 0);\n";
   }
-  os << "  onnxc_status_ = " << m << "_run(onnxc_in_, " << numIn
+  os << "  onnxc_status_ = " << run.call << "onnxc_in_, " << numIn
      << ", onnxc_out_, " << numOut << ");\n";
   for (size_t k = 0; k < numOut; ++k) {
     const ValueSignature &v = sig.outputs[k];
@@ -359,6 +374,48 @@ void writeTypedRun(llvm::raw_ostream &os, const ModelSignature &sig) {
     }
   }
   os << "  return onnxc_status_;\n}\n\n";
+}
+
+/// The training API of a model with training info: M_train_info and
+/// wrappers of the runtime's onnxc_train_* for this model, untyped and
+/// typed (the step's and inference's inputs without the state).
+void writeTraining(llvm::raw_ostream &os, const ModelSignature &sig) {
+  const std::string &m = sig.name;
+  auto withoutState = [&](const ModelSignature &t) {
+    ModelSignature r = t;
+    r.inputs.erase(r.inputs.begin(), r.inputs.begin() + sig.numState);
+    return r;
+  };
+  ModelSignature step =
+      withoutState(sig.training[(int)TrainingFunction::Step]);
+  ModelSignature infer =
+      withoutState(sig.training[(int)TrainingFunction::Infer]);
+  step.outputs.resize(step.outputs.size() - sig.numUpdates);
+  os << "/* Training (docs/training.md): the state holds " << sig.numState
+     << " tensor(s). */\n";
+  os << "#define " << m << "_TRAIN_NUM_PARAMS " << sig.numState << "\n";
+  os << "#define " << m << "_TRAIN_STEP_NUM_INPUTS " << step.inputs.size()
+     << "\n";
+  os << "#define " << m << "_TRAIN_STEP_NUM_OUTPUTS " << step.outputs.size()
+     << "\n\n";
+  os << "const onnxc_train_info *" << m << "_train_info(void);\n\n";
+  os << "static inline onnxc_status " << m
+     << "_train_create(onnxc_train_state **state) {\n"
+     << "  return onnxc_train_create(" << m << "_train_info(), state);\n}\n\n";
+  for (const char *what : {"step", "infer"}) {
+    os << "static inline onnxc_status " << m << "_train_" << what
+       << "(onnxc_train_state *state,\n"
+       << "    const onnxc_tensor *inputs, int32_t num_inputs,\n"
+       << "    onnxc_tensor *outputs, int32_t num_outputs) {\n"
+       << "  return onnxc_train_" << what
+       << "(state, inputs, num_inputs, outputs, num_outputs);\n}\n\n";
+  }
+  writeTypedRun(os, step,
+                {m + "_train_step_typed", m, "onnxc_train_state *state",
+                 "onnxc_train_step(state, ", false});
+  writeTypedRun(os, infer,
+                {m + "_train_infer_typed", m, "onnxc_train_state *state",
+                 "onnxc_train_infer(state, ", false});
 }
 
 void writeCxxWrapper(llvm::raw_ostream &os, const ModelSignature &sig) {
@@ -488,7 +545,9 @@ std::string codegen::writeModelHeader(const ModelSignature &sig) {
   os << "onnxc_status " << m
      << "_run(const onnxc_tensor *inputs, int32_t num_inputs,\n"
      << "    onnxc_tensor *outputs, int32_t num_outputs);\n\n";
-  writeTypedRun(os, sig);
+  writeTypedRun(os, sig, {m + "_run_typed", m, "", m + "_run(", true});
+  if (!sig.training.empty())
+    writeTraining(os, sig);
   os << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n";
   writeCxxWrapper(os, sig);
   os << "#endif /* " << guard << " */\n";

@@ -282,3 +282,28 @@ FailureOr<ModelSignature> codegen::extractSignature(func::FuncOp func,
     sig.symbolCNames.push_back(uniquer.get(s));
   return sig;
 }
+
+LogicalResult codegen::extractTrainingSignatures(ModuleOp module,
+                                                 ModelSignature &sig) {
+  auto step = module.lookupSymbol<func::FuncOp>(
+      kTrainingFunctionNames[(int)TrainingFunction::Step]);
+  if (!step)
+    return success();
+  for (const char *name : kTrainingFunctionNames) {
+    auto f = module.lookupSymbol<func::FuncOp>(name);
+    if (!f)
+      return module.emitError("training info without @") << name;
+    FailureOr<ModelSignature> s =
+        extractSignature(f, sig.name + "_" + name);
+    if (failed(s))
+      return failure();
+    sig.training.push_back(std::move(*s));
+  }
+  auto state = step->getAttrOfType<ArrayAttr>("onnx.state");
+  auto updates = step->getAttrOfType<IntegerAttr>("onnx.num_updates");
+  if (!state || !updates)
+    return module.emitError("@train_step lacks its state attributes");
+  sig.numState = state.size();
+  sig.numUpdates = updates.getInt();
+  return success();
+}

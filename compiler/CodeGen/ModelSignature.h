@@ -10,6 +10,7 @@
 #define ONNXC_COMPILER_CODEGEN_MODELSIGNATURE_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -63,7 +64,22 @@ struct ModelSignature {
   std::vector<std::string> symbolCNames; ///< unique C identifiers
   /// True for symbols that appear in some input (known before the run).
   std::vector<bool> symbolFromInput;
+
+  /// Models with a TrainingInfoProto: the signatures of the training
+  /// functions, in the order of TrainingFunction (names "<M>_train_init",
+  /// ...); empty otherwise. The state is the init function's outputs and
+  /// the first numState inputs of the step and infer functions; the step's
+  /// last numUpdates outputs update the first numUpdates state tensors.
+  std::vector<ModelSignature> training;
+  int32_t numState = 0, numUpdates = 0;
 };
+
+/// The training functions the importer makes (compiler/Import/Training.cpp),
+/// by their `onnx.training` kind.
+enum class TrainingFunction { Init = 0, Step = 1, Infer = 2 };
+inline constexpr const char *kTrainingFunctionNames[] = {"train_init",
+                                                         "train_step",
+                                                         "train_infer"};
 
 /// Reads the signature of `func` (the onnx dialect's @main_graph, typed by
 /// shape inference). Tensors, sequences of tensors (whose items may have no
@@ -73,6 +89,11 @@ struct ModelSignature {
 /// ONNXC_MAX_RANK.
 FailureOr<ModelSignature> extractSignature(func::FuncOp func,
                                            llvm::StringRef modelName);
+
+/// Adds the signatures of `module`'s training functions to `sig` (nothing
+/// for a model without training info). Fails, with an error, when one has
+/// no C equivalent.
+LogicalResult extractTrainingSignatures(ModuleOp module, ModelSignature &sig);
 
 /// `name` as a C identifier: invalid characters become '_', a leading digit
 /// or a C keyword gets a '_' prefix. Not uniqued.

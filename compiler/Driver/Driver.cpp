@@ -242,7 +242,8 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     return fail(opts.input + ": the imported module has no @main_graph");
   FailureOr<codegen::ModelSignature> signature =
       codegen::extractSignature(entry, modelName);
-  if (failed(signature))
+  if (failed(signature) ||
+      failed(codegen::extractTrainingSignatures(*module, *signature)))
     return 1;
   std::string headerPath =
       stage == Stage::Header ? output : withExtension(output, ".h");

@@ -29,6 +29,14 @@ extern "C" {
 ONNXC_HIDDEN int32_t onnxc_rt_try(void (*fn)(void *), void *arg, char *msg,
                                   size_t cap);
 
+/* Sets this thread's onnxc_last_error() message (printf format) and
+ * returns `status`. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+ONNXC_HIDDEN onnxc_status onnxc_rt_error(onnxc_status status, const char *fmt,
+                                         ...);
+
 /* ---- threads.c: the thread pool --------------------------------------- */
 
 /* Runs task(arg, i) for every i in [0, chunks), on up to `threads` threads:

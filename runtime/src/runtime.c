@@ -57,6 +57,14 @@ fail(onnxc_status status, const char *fmt, ...) {
   return status;
 }
 
+onnxc_status onnxc_rt_error(onnxc_status status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(error_buf, sizeof error_buf, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
 const char *onnxc_dtype_name(int32_t dtype) {
   static const char *const names[] = {
       "undefined", "float",  "uint8",     "int8",       "uint16",  "int16",

@@ -173,6 +173,82 @@ onnxc_status onnxc_set_num_threads(int32_t num_threads);
  * ONNXC_NUM_THREADS set, 0 resolved to the online CPUs. */
 int32_t onnxc_get_num_threads(void);
 
+/*
+ * Training (models with a TrainingInfoProto; docs/training.md). Such a
+ * library also exports
+ *   const onnxc_train_info *M_train_info(void);
+ * and M.h wraps the functions below as M_train_create(&state), ... . A
+ * state holds the model's mutable tensors (the update_binding and
+ * initialization_binding keys: parameters, optimizer moments, step
+ * counters), in the order onnxc_train_param_name gives. States are
+ * independent: several may live in one process, each used by one thread at
+ * a time.
+ */
+typedef struct onnxc_train_info onnxc_train_info;
+typedef struct onnxc_train_state onnxc_train_state;
+
+/** A new state, initialized from the initializers and the
+ * `initialization` graph. */
+onnxc_status onnxc_train_create(const onnxc_train_info *info,
+                                onnxc_train_state **state);
+
+/** Frees `state` and its tensors (no-op for NULL). */
+void onnxc_train_destroy(onnxc_train_state *state);
+
+/** One training step: runs the algorithm on `inputs` (the main graph's
+ * inputs in graph order, then the algorithm's) and applies update_binding.
+ * `outputs` receive the algorithm's outputs that no key is updated from
+ * (the loss, say), as M_run's outputs do. All or nothing: after an error
+ * the state is unchanged. */
+onnxc_status onnxc_train_step(onnxc_train_state *state,
+                              const onnxc_tensor *inputs, int32_t num_inputs,
+                              onnxc_tensor *outputs, int32_t num_outputs);
+
+/** Inference with the state's current parameters (the main graph's inputs
+ * and outputs, as M_run). */
+onnxc_status onnxc_train_infer(const onnxc_train_state *state,
+                               const onnxc_tensor *inputs, int32_t num_inputs,
+                               onnxc_tensor *outputs, int32_t num_outputs);
+
+/** The signatures of the step and of inference (inputs and outputs as the
+ * caller passes them, without the state). */
+const onnxc_model_info *onnxc_train_step_info(const onnxc_train_state *state);
+const onnxc_model_info *onnxc_train_infer_info(const onnxc_train_state *state);
+
+/** The state's tensors: count, names (the initializers' names). */
+int32_t onnxc_train_num_params(const onnxc_train_state *state);
+const char *onnxc_train_param_name(const onnxc_train_state *state,
+                                   int32_t index);
+
+/** `*out` views the tensor `name` of the state (data owned by the state,
+ * valid until the next step, set or load; owner NULL). */
+onnxc_status onnxc_train_get_param(const onnxc_train_state *state,
+                                   const char *name, onnxc_tensor *out);
+
+/** Copies `value` into the tensor `name` (same dtype and shape, else
+ * ONNXC_ERROR_DTYPE / ONNXC_ERROR_SHAPE and nothing changes). */
+onnxc_status onnxc_train_set_param(onnxc_train_state *state, const char *name,
+                                   const onnxc_tensor *value);
+
+/** The state as bytes (format in docs/training.md), in a malloc'ed buffer
+ * the caller frees with free(); and the same read back (all tensors of the
+ * model, same names, dtypes and shapes, else an error and nothing
+ * changes). */
+onnxc_status onnxc_train_save_buffer(const onnxc_train_state *state,
+                                     void **data, size_t *size);
+onnxc_status onnxc_train_load_buffer(onnxc_train_state *state,
+                                     const void *data, size_t size);
+/** The same through a file. */
+onnxc_status onnxc_train_save(const onnxc_train_state *state,
+                              const char *path);
+onnxc_status onnxc_train_load(onnxc_train_state *state, const char *path);
+
+/** The tensor `name` as a serialized ONNX TensorProto (name, dims,
+ * data_type, raw_data), in a malloc'ed buffer the caller frees. */
+onnxc_status onnxc_train_export_param(const onnxc_train_state *state,
+                                      const char *name, void **data,
+                                      size_t *size);
+
 /** An input sequence of `num_items` tensors (the caller keeps `items`). */
 static inline onnxc_tensor onnxc_make_sequence(const onnxc_tensor *items,
                                                int64_t num_items) {

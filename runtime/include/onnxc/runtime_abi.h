@@ -70,6 +70,20 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
                              onnxc_tensor *outputs, int32_t num_outputs);
 
 /**
+ * What M_train_info() returns for a model with training info
+ * (compiler/Import/Training.cpp makes the functions): each function's
+ * metadata and invoke function as M_info / M_invoke. The state is the init
+ * function's outputs, and the first num_state inputs of the step and infer
+ * functions; the step's last num_updates outputs replace the first
+ * num_updates state tensors.
+ */
+struct onnxc_train_info {
+  const onnxc_model_info *init, *step, *infer;
+  onnxc_invoke_fn init_invoke, step_invoke, infer_invoke;
+  int32_t num_state, num_updates;
+};
+
+/**
  * Called by generated code when a run-time check fails (code is an
  * onnxc_status; `message` may be NULL). Does not return: control goes back
  * to the innermost onnxc_run_model of this thread. Outside a run it prints
