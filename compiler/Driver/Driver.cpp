@@ -261,6 +261,7 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   PassManager toLinalg(&ctx);
   // Gradient ops become the ONNX ops that compute them (every level).
   toLinalg.addNestedPass<func::FuncOp>(createONNXAutodiff());
+  toLinalg.addNestedPass<func::FuncOp>(createONNXDecomposeOptimizers());
   // Graph rewrites (Conv+BatchNorm folding, constant transposes, ...) from
   // -O1 up; -O0 lowers the graph as imported.
   if (opts.optLevel > 0) {

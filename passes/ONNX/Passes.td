@@ -137,4 +137,29 @@ def ONNXAutodiff : Pass<"onnx-autodiff", "func::FuncOp"> {
   }];
 }
 
+def ONNXDecomposeOptimizers : Pass<"onnx-decompose-optimizers", "func::FuncOp"> {
+  let summary = "Expand Adagrad, Momentum and Adam into elementwise onnx ops";
+  let description = [{
+    The ai.onnx.preview.training optimizers become the elementwise ops of
+    their definition (onnx-graph-optimize and the elementwise fusion then
+    make each tensor's update one loop). Inputs R (learning rate), T (the
+    update count, int64), then n tensors X, n gradients G and the states;
+    for each tensor, with G' = norm_coefficient * X + G:
+      - Adagrad (states H): r = R / (1 + T * decay_factor),
+        H' = H + G'^2, X' = X - r * G' / (sqrt(H') + epsilon);
+      - Momentum (states V): beta' = beta if T > 0 else 1,
+        V' = alpha * V + beta' * G', X' = X - R * V' ("standard") or
+        X - R * (G' + alpha * V') ("nesterov");
+      - Adam (states V, H): V' = alpha * V + (1 - alpha) * G',
+        H' = beta * H + (1 - beta) * G'^2, r = R * sqrt(1 - beta^T) /
+        (1 - alpha^T) if T > 0 else R,
+        X' = (1 - norm_coefficient_post) * (X - r * V' / (sqrt(H') + epsilon)).
+    Results: the new X's, then the new states in input order. Errors: input
+    counts that do not divide into groups, an unknown Momentum mode.
+
+    Input invariant: inferred onnx ops. Output IR: no optimizer ops. Runs
+    after onnx-autodiff, at every optimization level.
+  }];
+}
+
 #endif // ONNXC_PASSES_ONNX_PASSES_TD
