@@ -23,6 +23,9 @@ struct onnxc_train_state {
   const onnxc_train_info *info;
   int32_t count;
   onnxc_tensor *tensors; /* owned */
+  /* The step's and inference's signatures as the caller sees them: the
+   * state inputs (and the step's updates) left out. */
+  onnxc_model_info step_view, infer_view;
 };
 
 static const char kMagic[8] = {'O', 'N', 'N', 'X', 'C', 'T', 'S', '1'};
@@ -52,7 +55,10 @@ onnxc_status onnxc_train_create(const onnxc_train_info *info,
   if (!info || !state || !info->init || !info->step || !info->infer ||
       info->num_state <= 0 || info->num_updates < 0 ||
       info->num_updates > info->num_state ||
-      info->init->num_outputs != info->num_state)
+      info->init->num_outputs != info->num_state ||
+      info->step->num_inputs < info->num_state ||
+      info->step->num_outputs < info->num_updates ||
+      info->infer->num_inputs < info->num_state)
     return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                           "onnxc_train_create: bad arguments or train info");
   *state = NULL;
@@ -73,6 +79,13 @@ onnxc_status onnxc_train_create(const onnxc_train_info *info,
     free(s);
     return st;
   }
+  s->step_view = *info->step;
+  s->step_view.inputs += s->count;
+  s->step_view.num_inputs -= s->count;
+  s->step_view.num_outputs -= info->num_updates;
+  s->infer_view = *info->infer;
+  s->infer_view.inputs += s->count;
+  s->infer_view.num_inputs -= s->count;
   *state = s;
   return ONNXC_OK;
 }
@@ -170,11 +183,11 @@ onnxc_status onnxc_train_infer(const onnxc_train_state *state,
 }
 
 const onnxc_model_info *onnxc_train_step_info(const onnxc_train_state *state) {
-  return state ? state->info->step : NULL;
+  return state ? &state->step_view : NULL;
 }
 
 const onnxc_model_info *onnxc_train_infer_info(const onnxc_train_state *state) {
-  return state ? state->info->infer : NULL;
+  return state ? &state->infer_view : NULL;
 }
 
 int32_t onnxc_train_num_params(const onnxc_train_state *state) {

@@ -35,6 +35,7 @@
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -51,6 +52,8 @@ const char *const kUsage =
     "                 [--rtol R] [--atol A] [--runs N] [--warmup N] [--name "
     "M]\n"
     "                 [--threads N]\n"
+    "       onnxc-run LIB.so --train-steps N --inputs DIR [--save-params DIR]\n"
+    "                 [--quiet]\n"
     "  --inputs DIR  input_0.pb, input_1.pb, ... in graph-input order\n"
     "                (TensorProto; SequenceProto, OptionalProto where the\n"
     "                model takes sequences, optionals)\n"
@@ -64,7 +67,14 @@ const char *const kUsage =
     "  --name M      symbol prefix (default: the library's file name stem)\n"
     "  --threads N   threads for the model's large matrix products and\n"
     "                convolutions (0: one per CPU; default: the environment's\n"
-    "                ONNXC_NUM_THREADS, else 1)\n";
+    "                ONNXC_NUM_THREADS, else 1)\n"
+    "  --train-steps N  (a model with training info) create a training state,\n"
+    "                run N train steps on the inputs in DIR (input_K.pb: the\n"
+    "                main graph's inputs in graph order, then the\n"
+    "                algorithm's), printing each step's outputs (the loss)\n"
+    "  --save-params DIR  then write <key>.pb (a TensorProto named after the\n"
+    "                key) for every tensor of the training state\n"
+    "  --quiet       do not print the steps' outputs\n";
 
 struct Options {
   std::string library, inputs, save, expect, name;
@@ -72,6 +82,9 @@ struct Options {
   long runs = 0, warmup = 0;
   long threads = -1; // -1: leave the library's default
   bool memory = false;
+  long trainSteps = -1; // -1: inference
+  std::string saveParams;
+  bool quiet = false;
 };
 
 [[noreturn]] void die(const std::string &msg) {
@@ -132,6 +145,15 @@ Options parseArgs(int argc, char **argv) {
         die("option '" + a + "' needs a non-negative integer, got '" + v + "'");
     } else if (a == "--memory") {
       o.memory = true;
+    } else if (a == "--train-steps") {
+      std::string v = next();
+      if (!parseCount(v.c_str(), o.trainSteps))
+        die("option '--train-steps' needs a non-negative integer, got '" + v +
+            "'");
+    } else if (a == "--save-params") {
+      o.saveParams = next();
+    } else if (a == "--quiet") {
+      o.quiet = true;
     } else if (a == "--threads") {
       std::string v = next();
       if (!parseCount(v.c_str(), o.threads) || o.threads > 64)
@@ -149,6 +171,10 @@ Options parseArgs(int argc, char **argv) {
     die("no model library given (see --help)");
   if (o.warmup > 0 && o.runs == 0)
     die("--warmup needs --runs");
+  if (o.trainSteps < 0 && (!o.saveParams.empty() || o.quiet))
+    die("--save-params and --quiet need --train-steps");
+  if (o.trainSteps >= 0 && (o.runs > 0 || !o.expect.empty() || !o.save.empty()))
+    die("--train-steps does not combine with --runs, --expect or --save");
   return o;
 }
 
@@ -687,6 +713,98 @@ long procStatusKB(const char *key) {
   return kb;
 }
 
+/// The training API of a library with training info (runtime.h).
+struct TrainApi {
+  const onnxc_train_info *(*info)() = nullptr;
+  onnxc_status (*create)(const onnxc_train_info *, onnxc_train_state **) =
+      nullptr;
+  void (*destroy)(onnxc_train_state *) = nullptr;
+  onnxc_status (*step)(onnxc_train_state *, const onnxc_tensor *, int32_t,
+                       onnxc_tensor *, int32_t) = nullptr;
+  const onnxc_model_info *(*stepInfo)(const onnxc_train_state *) = nullptr;
+  int32_t (*numParams)(const onnxc_train_state *) = nullptr;
+  const char *(*paramName)(const onnxc_train_state *, int32_t) = nullptr;
+  onnxc_status (*exportParam)(const onnxc_train_state *, const char *, void **,
+                              size_t *) = nullptr;
+  onnxc_train_state *state = nullptr;
+};
+
+TrainApi loadTrainApi(void *lib, const std::string &m,
+                      const std::string &library) {
+  TrainApi t;
+  t.info = (decltype(t.info))::dlsym(lib, (m + "_train_info").c_str());
+  if (!t.info)
+    die("'" + library + "' does not export " + m +
+        "_train_info: the model has no training info (--train-steps needs "
+        "a model with a TrainingInfoProto)");
+  auto sym = [&](auto &fn, const char *name) {
+    fn = (std::remove_reference_t<decltype(fn)>)::dlsym(lib, name);
+    if (!fn)
+      die("'" + library + "' does not export " + name);
+  };
+  sym(t.create, "onnxc_train_create");
+  sym(t.destroy, "onnxc_train_destroy");
+  sym(t.step, "onnxc_train_step");
+  sym(t.stepInfo, "onnxc_train_step_info");
+  sym(t.numParams, "onnxc_train_num_params");
+  sym(t.paramName, "onnxc_train_param_name");
+  sym(t.exportParam, "onnxc_train_export_param");
+  return t;
+}
+
+/// --train-steps N: N steps, each step's outputs printed ("step K: name
+/// value" for scalars, the shape otherwise), then --save-params.
+int runTraining(const Options &o, TrainApi &train, const onnxc_model_info *mi,
+                std::vector<onnxc_tensor> &inputs,
+                std::vector<onnxc_tensor> &outputs,
+                LastErrorFn lastError) {
+  for (long step = 0; step < o.trainSteps; ++step) {
+    releaseAll(outputs);
+    onnxc_status s = train.step(train.state, inputs.data(), mi->num_inputs,
+                                outputs.data(), mi->num_outputs);
+    if (s != ONNXC_OK)
+      die("train step " + std::to_string(step) + " failed (" +
+          onnxc_status_string(s) + "): " +
+          (lastError ? lastError() : "(no message)"));
+    if (o.quiet)
+      continue;
+    std::printf("step %ld:", step);
+    for (int32_t k = 0; k < mi->num_outputs; ++k) {
+      const onnxc_tensor &t = outputs[k];
+      std::printf(" %s", mi->outputs[k].name);
+      if (t.kind == ONNXC_VALUE_TENSOR && onnxc_tensor_numel(&t) == 1 &&
+          (t.dtype == ONNXC_DTYPE_FLOAT || t.dtype == ONNXC_DTYPE_DOUBLE))
+        std::printf(" %.9g", t.dtype == ONNXC_DTYPE_FLOAT
+                                 ? (double)*(const float *)t.data
+                                 : *(const double *)t.data);
+      else
+        std::printf(" %s", describeValue(t).c_str());
+    }
+    std::printf("\n");
+  }
+  releaseAll(outputs);
+  if (!o.saveParams.empty()) {
+    if (!isDirectory(o.saveParams))
+      die("'" + o.saveParams + "' is not a directory");
+    for (int32_t i = 0; i < train.numParams(train.state); ++i) {
+      const char *name = train.paramName(train.state, i);
+      void *data = nullptr;
+      size_t size = 0;
+      if (train.exportParam(train.state, name, &data, &size) != ONNXC_OK)
+        die(std::string("exporting '") + name + "' failed");
+      std::string file = o.saveParams + "/" + name + ".pb";
+      std::ofstream out(file, std::ios::binary);
+      out.write((const char *)data, (std::streamsize)size);
+      std::free(data);
+      if (!out)
+        die("cannot write '" + file + "'");
+    }
+  }
+  train.destroy(train.state);
+  std::fflush(stdout);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   Options o = parseArgs(argc, argv);
   // The process before the model: what --memory subtracts.
@@ -700,7 +818,7 @@ int main(int argc, char **argv) {
     die(std::string("cannot load '") + o.library + "': " + ::dlerror());
   std::string m = o.name.empty() ? defaultName(o.library) : o.name;
   auto info = (InfoFn)::dlsym(lib, (m + "_info").c_str());
-  auto run = (RunFn)::dlsym(lib, (m + "_run").c_str());
+  RunFn run = (RunFn)::dlsym(lib, (m + "_run").c_str());
   if (!info || !run)
     die("'" + o.library + "' does not export " + m + "_info and " + m + "_run" +
         (o.name.empty() ? " (set the model name with --name)" : ""));
@@ -709,6 +827,16 @@ int main(int argc, char **argv) {
   const onnxc_model_info *mi = info();
   if (!mi)
     die(m + "_info() returned null");
+  // Training: the step's signature (without the state) replaces the model's.
+  TrainApi train;
+  if (o.trainSteps >= 0) {
+    train = loadTrainApi(lib, m, o.library);
+    if (train.create(train.info(), &train.state) != ONNXC_OK)
+      die(std::string("creating the training state failed: ") +
+          (lastError ? lastError() : "(no message)"));
+    mi = train.stepInfo(train.state);
+    run = nullptr;
+  }
   if (o.threads >= 0) {
     auto setThreads =
         (SetThreadsFn)::dlsym(lib, "onnxc_set_num_threads");
@@ -797,6 +925,8 @@ int main(int argc, char **argv) {
   }
 
   std::vector<onnxc_tensor> outputs((size_t)mi->num_outputs);
+  if (o.trainSteps >= 0)
+    return runTraining(o, train, mi, inputs, outputs, lastError);
   auto runOnce = [&]() {
     releaseAll(outputs);
     onnxc_status s =
