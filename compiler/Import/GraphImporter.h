@@ -98,6 +98,7 @@ private:
                         const llvm::StringMap<onnx::TypeProto *> &valueInfo,
                         const OpsetMap &opsets);
   SmallVector<Value> foldKnownIf(Operation *op);
+  SmallVector<Value> foldKnownResults(Operation *op);
   LogicalResult inlineFunction(const onnx::FunctionProto &fn, NodeState &n,
                                Scope &scope);
   LogicalResult normalizeConstant(NodeState &n);
