@@ -318,6 +318,18 @@ LogicalResult GraphImporter::importGraph(
       return failure();
     scope.values[name] = v;
   }
+  // Constants the training functions share with the main graph (imported
+  // once: a weight's data is not copied again; Training.cpp).
+  if (isMain && sharedConstants)
+    for (const auto &[name, value] : *sharedConstants) {
+      if (!initializerNames.insert(name.str()).second)
+        return fail("initializer '" + name.str() + "' is defined twice");
+      OperationState st(NameLoc::get(StringAttr::get(ctx, name)),
+                        "onnx.Constant");
+      st.addAttribute("value", value);
+      st.addTypes(value.getType());
+      scope.values[name] = builder.create(st)->getResult(0);
+    }
 
   // Inputs. In the main graph an input that is also an initializer is a
   // constant (older exporters list every weight as an input); a subgraph's

@@ -126,6 +126,9 @@ private:
   std::map<std::pair<std::string, std::string>, const onnx::FunctionProto *>
       functions;
   unsigned depth = 0;
+  /// Named constants the next importFunction adds to its main graph's
+  /// initializers (Training.cpp); null for none.
+  const llvm::StringMap<ElementsAttr> *sharedConstants = nullptr;
   Value cachedNoValue;
   Block *mainBlock = nullptr;
 };
