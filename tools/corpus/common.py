@@ -17,21 +17,24 @@ class Model:
     heavy: left out of the default lit suite (compile or ORT run too slow
     there; run with ONNXC_CORPUS=full). variants: more input sets, each a
     {input name: value} that replaces that input of set 0 (e.g. another
-    sample rate, to run the other branch of an If)."""
+    sample rate, to run the other branch of an If). reference:
+    fn(dynamic) -> the fp32 model this one was converted from (the int8
+    class is judged against it). bench: in bench/run's corpus set (not
+    the minimal reproducers)."""
 
-    def __init__(self, name, build, cls, what, heavy, variants):
+    def __init__(self, name, build, cls, what, heavy, variants, reference, bench):
         self.name, self.build, self.cls, self.what, self.heavy = (
             name, build, cls, what, heavy)
-        self.variants = variants or []
+        self.variants, self.reference, self.bench = variants or [], reference, bench
 
 
 MODELS = []
 
 
-def register(name, cls, what, heavy=False, variants=None):
+def register(name, cls, what, heavy=False, variants=None, reference=None, bench=True):
     """Decorator: fn(dynamic) -> ModelProto becomes corpus model NAME."""
     def deco(fn):
-        MODELS.append(Model(name, fn, cls, what, heavy, variants))
+        MODELS.append(Model(name, fn, cls, what, heavy, variants, reference, bench))
         return fn
     return deco
 

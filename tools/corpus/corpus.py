@@ -39,6 +39,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -63,16 +64,16 @@ GENERATORS = ("torchnets", "unet", "fp16", "quant", "ocr", "audio", "vad")
 
 # --- Tolerances: the one place they are stated ------------------------------------
 #
-# An element passes when |got - ort| <= atol + rtol * |ort|, with atol a
-# fraction of the output's largest magnitude (max |ort| over that output):
-# a network's outputs are sums of many products, and an absolute bound on
-# the elements near zero only means something relative to the scale of the
-# whole output. `steps` (int8 only) replaces atol by a count of output
-# quantization steps. `outliers` is the share of elements allowed beyond
-# that (0 for every class but int8).
+# fp32, fp16: an element passes when |got - ort| <= atol * max|ort| + rtol *
+# |ort|: atol is a fraction of the output's largest magnitude, because a
+# network's outputs are sums of many products and an absolute bound on the
+# elements near zero only means something relative to the scale of the
+# whole output. int8: onnxc's error against the fp32 model the int8 one was
+# made from (reference_<k>.pb beside ORT's outputs) must be within
+# rms_ratio (rms) and max_ratio (largest element) of ORT's.
 TOLERANCES = {
     "fp32": dict(
-        rtol=1e-3, atol=1e-4, steps=None, outliers=0.0,
+        rtol=1e-3, atol=1e-4,
         why="Both engines compute in fp32 (unit roundoff 6e-8) but sum in different "
             "orders (blocking, FMA, Winograd/im2col in ORT's MLAS): per layer the "
             "difference is about sqrt(K) * 6e-8 of the output's scale for a reduction "
@@ -81,7 +82,7 @@ TOLERANCES = {
             "relative) bounds that with margin, and a wrong kernel (an element off by "
             "its own size) still fails it by orders of magnitude."),
     "fp16": dict(
-        rtol=1e-2, atol=1e-2, steps=None, outliers=0.0,
+        rtol=1e-2, atol=1e-2,
         why="fp16 keeps an 11-bit significand: unit roundoff u = 2^-11 = 4.9e-4. ORT "
             "on x86 computes most fp16 ops in fp32 and rounds each op's output to "
             "fp16; onnxc may round at other points (fused epilogues, fp16 or fp32 "
@@ -91,24 +92,31 @@ TOLERANCES = {
             "sqrt(layers) * 1e-3 = 5e-3 of the scale at the output). 1e-2 of the "
             "largest magnitude (plus 1e-2 relative: ten ulps) allows that and no more: "
             "an fp16 kernel that accumulates a 4608-term dot product in fp16 loses "
-            "about sqrt(4608) * u = 3e-2 and fails it."),
+            "about sqrt(4608) * u = 3e-2 and fails it. Measured on the fp16 U-Net: "
+            "ORT and an independent emulation (torch, fp32 accumulation, each op's "
+            "output rounded to fp16) differ by 5.0e-3 of the scale."),
     "int8": dict(
-        rtol=0.0, atol=None, steps=1, outliers=0.01,
-        why="Integer arithmetic is exact (uint8/int8 products summed in int32), so both "
-            "engines agree except where a float-to-integer rounding differs: "
-            "QuantizeLinear and the requantization of QLinearConv/QLinearMatMul "
-            "round x / scale (or acc * (sx*sw/sy)) half to even, and computing that "
-            "multiplier or the division in another order (fp32 products, a "
-            "reciprocal, FMA) moves a value that sits within an ulp of a .5 tie to "
-            "the other integer: one quantization step. Such ties are rare (a few in "
-            "10^4 elements per layer) but a step in one layer moves the next layer's "
-            "accumulators and can flip further roundings downstream. So: every "
-            "element within 1 step of ORT's, where a step is the output's "
-            "quantization scale (DequantizeLinear's scale, or for a float output of "
-            "dynamic quantization 1/255 of the output's range), and at most 1% of "
-            "the elements beyond that (downstream of a flipped tie), each within 1% "
-            "of the output's range; a wrong kernel moves most elements by many "
-            "steps."),
+        rtol=None, atol=None, rms_ratio=1.25, max_ratio=1.5,
+        why="Integer products are exact (int32 sums), but every float-to-integer "
+            "rounding (QuantizeLinear, DynamicQuantizeLinear, the requantization of "
+            "QLinearConv/QLinearMatMul, the Q of a QDQ pair) sends a value within an "
+            "ulp of a .5 tie to either integer depending on the order of the float "
+            "arithmetic before it, and a flipped step changes the next layer's "
+            "accumulators, so flips cascade with depth; with DynamicQuantizeLinear a "
+            "1-ulp change of a tensor's min or max rescales the whole tensor. Two "
+            "correct engines therefore differ by several output steps on many "
+            "elements: ORT against itself with graph optimizations disabled (the "
+            "literal DQ -> float op -> Q semantics instead of its fused integer "
+            "kernels) differs by 7 steps on 54% of MobileNetV2-QDQ's outputs, and one "
+            "1-ulp GELU difference in BERT's first layer flips 12% of the quantized "
+            "activations by layer 2. No elementwise bound against ORT is both safe and "
+            "meaningful. What every correct engine shares is its accuracy: against "
+            "the fp32 model the int8 one was made from (same weights and inputs), "
+            "onnxc's error must be no worse than ORT's: rms within 1.25x and largest "
+            "element within 1.5x of ORT's (ORT with and without its optimizations and "
+            "onnxc all land within 2% (rms) and 10% (max) of each other on the "
+            "corpus). A wrong kernel (zero point, scale, saturation, rounding "
+            "direction) multiplies the error and fails."),
 }
 
 
@@ -137,21 +145,32 @@ def load_all():
             __import__(mod)
 
 
-# Bump when generate() or write_inputs() change what they write.
-DATA_VERSION = 1
+# Bump when generate() or write_inputs() change what they write (they are
+# not part of the stamp).
+DATA_VERSION = 2
 
 
-def sources_stamp():
-    """A hash of what the models are made from (the generator modules,
-    common.py, tools/ort/gen_models.py): a cached model is regenerated when
-    any of them changes."""
+def sources_stamp(m):
+    """A hash of what model m is made from: common.py,
+    tools/ort/gen_models.py, the generator module that defines it and the
+    generator modules that one imports (transitively). A cached model is
+    regenerated when any of them changes."""
     h = hashlib.sha256(b"%d" % DATA_VERSION)
-    files = [os.path.join(HERE, f + ".py") for f in ("common",) + GENERATORS]
-    files.append(os.path.join(SRC, "tools", "ort", "gen_models.py"))
-    for path in files:
-        if os.path.exists(path):
-            with open(path, "rb") as fh:
-                h.update(os.path.basename(path).encode() + b"\0" + fh.read())
+    todo, seen = [m.build.__module__, "common"], set()
+    while todo:
+        mod = todo.pop()
+        if mod in seen:
+            continue
+        seen.add(mod)
+        with open(os.path.join(HERE, mod + ".py"), "rb") as fh:
+            text = fh.read()
+        h.update(mod.encode() + b"\0" + text)
+        for dep in GENERATORS:
+            if re.search(rb"^\s*(from %s import|import %s\b)" % (dep.encode(), dep.encode()),
+                         text, re.M):
+                todo.append(dep)
+    with open(os.path.join(SRC, "tools", "ort", "gen_models.py"), "rb") as fh:
+        h.update(fh.read())
     return h.hexdigest()[:16]
 
 
@@ -210,7 +229,7 @@ def read_pb(path):
 
 
 def generate(m, d, dynamic, ort, cache):
-    stamp = json.dumps({"sources": sources_stamp(), "name": m.name, "dynamic": dynamic,
+    stamp = json.dumps({"sources": sources_stamp(m), "name": m.name, "dynamic": dynamic,
                         "ort": ort})
     stamp_file = os.path.join(d, "stamp.json")
     if cache and os.path.exists(stamp_file):
@@ -230,12 +249,28 @@ def generate(m, d, dynamic, ort, cache):
     onnx.save(model, path)
     sets = [(1, 1, None)] + [(1, 1, v) for v in m.variants] + (
         [(2, 2, None)] if dynamic else [])
+    if m.cls == "int8" and not m.reference:
+        raise SystemExit("corpus: %s: an int8 model needs its fp32 reference" % m.name)
+    ref_path = None
+    if m.reference and ort:
+        ref_path = os.path.join(d, "reference.onnx")
+        onnx.save(m.reference(dynamic), ref_path)
     for k, (batch, seed, overrides) in enumerate(sets):
         sd = os.path.join(d, "test_data_set_%d" % k)
         write_inputs(model, sd, batch, seed, overrides)
         if ort:
             run_ort(path, sd, sd)
             check_outputs(m, sd)
+        if ref_path:
+            # ORT's outputs of the fp32 model (reference_<k>.pb), for the
+            # int8 comparison.
+            with tempfile.TemporaryDirectory() as t:
+                run_ort(ref_path, sd, t)
+                j = 0
+                while os.path.exists(os.path.join(t, "output_%d.pb" % j)):
+                    shutil.move(os.path.join(t, "output_%d.pb" % j),
+                                os.path.join(sd, "reference_%d.pb" % j))
+                    j += 1
     with open(stamp_file, "w") as f:
         f.write(stamp)
 
@@ -313,24 +348,30 @@ def compare(m, got_dir, exp_dir, model_path=None, quiet_verdict=False, stats=Non
         r, g = r[finite], g[finite]
         err = np.abs(g - r)
         scale = float(np.max(np.abs(r))) if r.size else 0.0
-        if tol["steps"] is not None:
+        if m.cls == "int8":
+            refp = os.path.join(exp_dir, "reference_%d.pb" % k)
+            if not os.path.exists(refp):
+                print("output %d: no fp32 reference (%s)" % (k, refp))
+                ok = False
+                k += 1
+                continue
+            f = read_pb(refp).astype(np.float64).ravel()[finite.ravel()]
+            rms = lambda a: float(np.sqrt(np.mean(a * a))) if a.size else 0.0
+            floor = 1e-6 * scale
+            e_ort, e_got = r - f, g - f
+            rms_q = (rms(e_got) + floor) / (rms(e_ort) + floor)
+            max_q = (float(np.max(np.abs(e_got))) + floor) / (float(np.max(np.abs(e_ort))) + floor)
+            passed = rms_q <= tol["rms_ratio"] and max_q <= tol["max_ratio"]
             step = quant_step(model_path, k) if model_path else None
-            if step is None:
-                step = (float(r.max() - r.min()) / 255.0) if r.size else 0.0
-            bound = tol["steps"] * step * (1 + 1e-6)
-            beyond = err > bound
-            n_beyond = int(np.count_nonzero(beyond))
-            far = float(r.max() - r.min()) * 0.01 if r.size else 0.0
-            passed = (n_beyond <= tol["outliers"] * r.size and
-                      (n_beyond == 0 or float(err.max()) <= max(far, bound)))
-            print("output %d: %s%s, max abs err %.3g (%.2f steps of %.3g), %d of %d "
-                  "beyond %d step%s %s" % (
-                      k, ref.dtype, list(ref.shape), float(err.max()) if err.size else 0.0,
+            step = step or ((float(r.max() - r.min()) / 255.0) if r.size else 0.0)
+            print("output %d: %s%s, against fp32: rms err %.3g (ORT %.3g, x%.2f), max err %.3g "
+                  "(ORT %.3g, x%.2f); against ORT: max %.3g (%.1f steps of %.3g) %s" % (
+                      k, ref.dtype, list(ref.shape), rms(e_got), rms(e_ort), rms_q,
+                      float(np.max(np.abs(e_got))), float(np.max(np.abs(e_ort))), max_q,
+                      float(err.max()) if err.size else 0.0,
                       float(err.max()) / step if err.size and step else 0.0, step,
-                      n_beyond, r.size, tol["steps"], "s" if tol["steps"] > 1 else "",
                       "ok" if passed else "FAILED"))
-            stats.append("%.2f steps%s" % (float(err.max()) / step if err.size and step else 0.0,
-                                           ", %d beyond 1" % n_beyond if n_beyond else ""))
+            stats.append("x%.2f rms, x%.2f max" % (rms_q, max_q))
         else:
             bound = tol["atol"] * scale + tol["rtol"] * np.abs(r)
             n_beyond = int(np.count_nonzero(err > bound))
@@ -440,8 +481,8 @@ def main(argv):
         return 0
     if args.cmd == "classes":
         for cls, t in TOLERANCES.items():
-            print("%s: rtol %s, atol %s, steps %s, outliers %s\n  %s" % (
-                cls, t["rtol"], t["atol"], t["steps"], t["outliers"], t["why"]))
+            print("%s: %s\n  %s" % (cls, ", ".join("%s %s" % (k, v) for k, v in t.items()
+                                                  if k != "why"), t["why"]))
         return 0
     m = by_name(args.name)
     if args.cmd == "model":

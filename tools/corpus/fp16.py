@@ -126,21 +126,24 @@ def to_float16(model, keep_io_types=True):
 
 @register("unet_fp16", "fp16", "the U-Net converted to fp16 as onnxconverter-common writes it "
           "(keep_io_types: float input and output, Cast to/from float16 at the graph I/O; "
-          "weights, activations, Resize in float16)")
+          "weights, activations, Resize in float16)",
+          heavy=True)
 def unet_fp16(dynamic):
     from unet import unet_model
     return to_float16(unet_model(dynamic), keep_io_types=True)
 
 
 @register("unet_fp16_io", "fp16", "the fp16 U-Net with float16 graph input and output "
-          "(converter without keep_io_types)")
+          "(converter without keep_io_types)",
+          heavy=True)
 def unet_fp16_io(dynamic):
     from unet import unet_model
     return to_float16(unet_model(dynamic), keep_io_types=False)
 
 
 @register("mobilenet_v2_fp16", "fp16", "torchvision mobilenet_v2 converted to fp16 "
-          "(keep_io_types), Clip bounds in float16")
+          "(keep_io_types), Clip bounds in float16",
+          heavy=True)
 def mobilenet_v2_fp16(dynamic):
     from torchnets import mobilenet_v2
     return to_float16(mobilenet_v2(dynamic), keep_io_types=True)

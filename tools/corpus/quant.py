@@ -422,17 +422,29 @@ def opset_at_least(model, v):
 
 @register("unet_dynq", "int8", "the U-Net dynamically quantized (ORT quantize_dynamic form): "
           "DynamicQuantizeLinear + ConvInteger (uint8 weights, zero points) + Cast + Mul "
-          "scales + Reshape/Add bias per conv")
+          "scales + Reshape/Add bias per conv", reference=lambda d: _unet(d),
+          heavy=True)
 def unet_dynq(dynamic_):
     from unet import unet_model
     return dynamic(unet_model(dynamic_), U8)
 
 
 @register("unet_dynq_s8", "int8", "the U-Net dynamically quantized with int8 symmetric "
-          "weights (ConvInteger uint8 x int8)")
+          "weights (ConvInteger uint8 x int8)", reference=lambda d: _unet(d),
+          heavy=True)
 def unet_dynq_s8(dynamic_):
     from unet import unet_model
     return dynamic(unet_model(dynamic_), I8)
+
+
+def _unet(dynamic_):
+    from unet import unet_model
+    return unet_model(dynamic_)
+
+
+def _tv(name, dynamic_):
+    import torchnets
+    return getattr(torchnets, name)(dynamic_)
 
 
 def _bert(dynamic_):
@@ -451,7 +463,8 @@ def _bert(dynamic_):
 
 @register("bert_dynq", "int8", "BERT encoder (gen_models.transformer: 4 layers, d 256, 4 "
           "heads, FFN 1024, seq 128) dynamically quantized: DynamicQuantizeLinear + "
-          "MatMulInteger (int8 weights) + Cast + Mul scales per MatMul")
+          "MatMulInteger (int8 weights) + Cast + Mul scales per MatMul",
+          reference=lambda d: _bert(d))
 def bert_dynq(dynamic_):
     return dynamic(_bert(dynamic_), I8, ops=("MatMul",))
 
@@ -465,14 +478,18 @@ def _static(build, fmt, per_channel, dynamic_):
 
 @register("resnet18_qop", "int8", "torchvision resnet18 statically quantized, QOperator "
           "form: QuantizeLinear, QLinearConv (int8 weights per tensor, Relu folded), uint8 "
-          "MaxPool, DequantizeLinear/Add/QuantizeLinear residuals, QLinearMatMul head")
+          "MaxPool, DequantizeLinear/Add/QuantizeLinear residuals, QLinearMatMul head",
+          reference=lambda d: _tv("resnet18", d),
+          heavy=True)
 def resnet18_qop(dynamic_):
     from torchnets import resnet18
     return _static(resnet18, "qop", False, dynamic_)
 
 
 @register("resnet18_qop_pc", "int8", "resnet18 QOperator form with per-channel weight "
-          "scales (QLinearConv with a scale and zero point per output channel)")
+          "scales (QLinearConv with a scale and zero point per output channel)",
+          reference=lambda d: _tv("resnet18", d),
+          heavy=True)
 def resnet18_qop_pc(dynamic_):
     from torchnets import resnet18
     return _static(resnet18, "qop", True, dynamic_)
@@ -481,14 +498,16 @@ def resnet18_qop_pc(dynamic_):
 @register("resnet18_qdq", "int8", "resnet18 statically quantized, QDQ form: "
           "QuantizeLinear/DequantizeLinear pairs around every Conv, Add, MaxPool, "
           "GlobalAveragePool and the Gemm; int8 per-channel weights behind a "
-          "DequantizeLinear, int32 biases")
+          "DequantizeLinear, int32 biases",
+          reference=lambda d: _tv("resnet18", d))
 def resnet18_qdq(dynamic_):
     from torchnets import resnet18
     return _static(resnet18, "qdq", True, dynamic_)
 
 
 @register("mobilenet_v2_qdq", "int8", "torchvision mobilenet_v2 statically quantized, QDQ "
-          "form (per-channel int8 weights, Clip(0, 6) folded into the conv's output range)")
+          "form (per-channel int8 weights, Clip(0, 6) folded into the conv's output range)",
+          reference=lambda d: _tv("mobilenet_v2", d))
 def mobilenet_v2_qdq(dynamic_):
     from torchnets import mobilenet_v2
     return _static(mobilenet_v2, "qdq", True, dynamic_)
@@ -496,7 +515,9 @@ def mobilenet_v2_qdq(dynamic_):
 
 @register("mobilenet_v2_qop", "int8", "torchvision mobilenet_v2 QOperator form, per-channel "
           "weights: QLinearConv everywhere (depthwise included), residual Add through "
-          "DequantizeLinear/QuantizeLinear")
+          "DequantizeLinear/QuantizeLinear",
+          reference=lambda d: _tv("mobilenet_v2", d),
+          heavy=True)
 def mobilenet_v2_qop(dynamic_):
     from torchnets import mobilenet_v2
     return _static(mobilenet_v2, "qop", True, dynamic_)

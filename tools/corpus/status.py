@@ -11,7 +11,8 @@ batch, run every data set and compare with the class tolerance
 --runs N --threads 1` against `ort_run.js MODEL --inputs SET0 --runs N
 --threads 1` (N for about --seconds of runs each, medians; one batch each,
 not the bench's alternation: a first look, the bench is the measure).
-Writes the Markdown table (and the error of every failure) to -o.
+Writes the Markdown table (and the error of every failure) to -o; a
+section of that file from a line `## Findings` on (written by hand) is kept.
 """
 
 import argparse
@@ -74,7 +75,7 @@ def one_mode(m, dynamic, cache, work, tools):
             finally:
                 sys.stdout = old
     r["match"] = "ok" if ok else "FAILED"
-    r["err"] = max(stats, key=lambda s: float(s.split()[0])) if stats else None
+    r["err"] = max(stats, key=lambda s: float(s.split()[0].strip("x,"))) if stats else None
     return r
 
 
@@ -141,9 +142,11 @@ def markdown(results, order, header):
             err = (e.get(key) or {}).get("error")
             if err:
                 errors.append("- `%s` (%s): `%s`" % (name, key, err.replace("`", "'")))
-    lines += ["", "Max err: the largest |onnxc - ORT| over the outputs and data sets, as a "
-              "share of the output's largest magnitude (fp32, fp16) or in output quantization "
-              "steps (int8); the tolerances are in tools/corpus/corpus.py (TOLERANCES)."]
+    lines += ["", "Max err: fp32 and fp16, the largest |onnxc - ORT| over the outputs and data "
+              "sets as a share of the output's largest magnitude (tolerances 1e-4 and 1e-2); "
+              "int8, onnxc's error against the fp32 source model as a multiple of ORT's (rms, "
+              "largest element; tolerances x1.25, x1.5). tools/corpus/corpus.py TOLERANCES "
+              "says why."]
     if errors:
         lines += ["", "## Errors (exact, first line)", ""] + errors
     return "\n".join(lines) + "\n"
@@ -190,6 +193,12 @@ def main(argv):
               "look, not the bench (bench/run --corpus). The machine is shared: ratios "
               "are noisy to +-20%%." % args.seconds, ""]
     text = markdown(results, [m.name for m in corpus.MODELS], header)
+    # Hand-written findings (from a line "## Findings" on) are kept.
+    if args.output and os.path.exists(args.output):
+        with open(args.output) as f:
+            old = f.read()
+        if "\n## Findings" in old:
+            text += "\n" + old[old.index("\n## Findings") + 1:]
     if args.output:
         with open(args.output, "w") as f:
             f.write(text)

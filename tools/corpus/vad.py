@@ -289,3 +289,57 @@ def vad(dynamic):
           variants=[{"sr": np.array(8000, np.int64)}])
 def vad_typed(dynamic):
     return vad_model(dynamic, typed=True)
+
+
+# --- Minimal reproducers of the two failures ---------------------------------
+
+def _tiny_if(typed):
+    """Y = If(cond, then: X + 1, else: X * 2) * 0.5, X [N, 4]. typed=False: the
+    then branch's output has an empty TypeProto; typed=True with the
+    branches of different ranks (then Unsqueeze), as If_12 of the VAD."""
+    then_nodes = [const_node("one", np.ones((1, 4), np.float32)),
+                  helper.make_node("Add", ["X", "one"], ["t"], name="/then/Add")]
+    then_out = vi("t", typed=False, empty=True)
+    if typed:
+        then_nodes.append(const_node("ax", np.array([0], np.int64)))
+        then_nodes.append(helper.make_node("Unsqueeze", ["t", "ax"], ["tu"], name="/then/Unsq"))
+        then_out = vi("tu", F, [1, "N", 4])
+    else_g = helper.make_graph(
+        [const_node("two", np.full((1, 4), 2.0, np.float32)),
+         helper.make_node("Mul", ["X", "two"], ["e"], name="/else/Mul")],
+        "sub_graph2", [], [vi("e", F, ["N", 4])])
+    then_g = helper.make_graph(then_nodes, "sub_graph1", [], [then_out])
+    return helper.make_graph(
+        [helper.make_node("If", ["cond"], ["y_if"], name="If_0", then_branch=then_g,
+                          else_branch=else_g),
+         const_node("half", np.full((1, 4), 0.5, np.float32)),
+         helper.make_node("Mul", ["y_if", "half"], ["Y"], name="/Mul")],
+        "tiny_if", [vi("X", F, ["N", 4]), vi("cond", onnx.TensorProto.BOOL, [])],
+        [vi("Y", F, ["N", 4])])
+
+
+def tiny_if_model(dynamic, typed):
+    g = _tiny_if(typed)
+    if not dynamic:
+        for v in list(g.input) + list(g.output):
+            for d in v.type.tensor_type.shape.dim:
+                if d.dim_param == "N":
+                    d.dim_value = 1
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 15)])
+    m.ir_version = 8
+    helper.set_model_props(m, {"onnxc.gen.inputs": '{"cond": {"int_range": [0, 1]}}'})
+    return m
+
+
+@register("if_untyped", "fp32", "reproducer of the VAD's first failure: an If whose then "
+          "branch output has an empty TypeProto (Y = If(cond, X + 1, X * 2) * 0.5); cond false",
+          variants=[{"cond": np.array(True)}], bench=False)
+def if_untyped(dynamic):
+    return tiny_if_model(dynamic, typed=False)
+
+
+@register("if_rank", "fp32", "reproducer of vad_typed's failure: an If whose branches "
+          "have different ranks (then Unsqueeze [1,N,4], else [N,4]), run with cond false",
+          bench=False)
+def if_rank(dynamic):
+    return tiny_if_model(dynamic, typed=True)
