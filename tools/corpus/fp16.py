@@ -40,7 +40,10 @@ def _half_tensor(t):
     return numpy_helper.from_array(_half(numpy_helper.to_array(t)), t.name)
 
 
-def to_float16(model, keep_io_types=True):
+def to_float16(model, keep_io_types=True, sort=True):
+    """sort=False appends the input Casts after the other nodes, as
+    onnxconverter-common did before it topologically sorted its output (a
+    graph that is not sorted: ONNX requires the order, runtimes sort)."""
     g = model.graph
     nodes = list(g.node)
     # Values that must stay float: ALWAYS_FLOAT inputs and the inputs and
@@ -120,8 +123,8 @@ def to_float16(model, keep_io_types=True):
             if x.type.tensor_type.elem_type == F:
                 x.type.tensor_type.elem_type = F16
     del g.node[:]
-    g.node.extend(head + out_nodes + tail)
-    return check(model)
+    g.node.extend(head + out_nodes + tail if sort else out_nodes + tail + head)
+    return check(model, full=sort)
 
 
 @register("unet_fp16", "fp16", "the U-Net converted to fp16 as onnxconverter-common writes it "
@@ -142,8 +145,9 @@ def unet_fp16_io(dynamic):
 
 
 @register("mobilenet_v2_fp16", "fp16", "torchvision mobilenet_v2 converted to fp16 "
-          "(keep_io_types), Clip bounds in float16",
+          "(keep_io_types), Clip bounds in float16, by an older converter: the input Cast "
+          "appended after the other nodes (graph not topologically sorted)",
           heavy=True)
 def mobilenet_v2_fp16(dynamic):
     from torchnets import mobilenet_v2
-    return to_float16(mobilenet_v2(dynamic), keep_io_types=True)
+    return to_float16(mobilenet_v2(dynamic), keep_io_types=True, sort=False)

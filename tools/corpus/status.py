@@ -136,7 +136,7 @@ def markdown(results, order, header):
         o, r = e.get("onnxc_ms"), e.get("ort_ms")
         q = "%.2f" % (o / r) if o and r else "-"
         lines.append("| %s%s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            name, " (heavy)" if e.get("heavy") else "", e["class"], sc, sm, dc, dm,
+            name, " (heavy)" if corpus.by_name(name).heavy else "", e["class"], sc, sm, dc, dm,
             "%.3g" % o if o else "-", "%.3g" % r if r else "-", q))
         for key in ("static", "dynamic"):
             err = (e.get(key) or {}).get("error")

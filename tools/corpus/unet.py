@@ -54,13 +54,13 @@ def _unet(nn, F):
     return UNet()
 
 
-def unet_model(dynamic, opset=13):
+def unet_model(dynamic, opset=13, size=SIZE):
     seed(0)
     t = torch()
     net = _unet(t.nn, t.nn.functional)
     g = t.Generator().manual_seed(123)
-    randomize_bn(net, [t.randn(2, 3, SIZE, SIZE, generator=g)])
-    return export(net, (t.randn(1, 3, SIZE, SIZE),), opset, dynamic, ["input"], ["mask"])
+    randomize_bn(net, [t.randn(2, 3, size, size, generator=g)])
+    return export(net, (t.randn(1, 3, size, size),), opset, dynamic, ["input"], ["mask"])
 
 
 @register("unet", "fp32", "U-Net, 1x3x256x256, channels 16-32-64-128 (256 at the bottom), "
