@@ -64,13 +64,14 @@ GENERATORS = ("torchnets", "unet", "fp16", "quant", "ocr", "audio", "vad")
 
 # --- Tolerances: the one place they are stated ------------------------------------
 #
-# fp32, fp16: an element passes when |got - ort| <= atol * max|ort| + rtol *
-# |ort|: atol is a fraction of the output's largest magnitude, because a
-# network's outputs are sums of many products and an absolute bound on the
-# elements near zero only means something relative to the scale of the
-# whole output. int8: onnxc's error against the fp32 model the int8 one was
-# made from (reference_<k>.pb beside ORT's outputs) must be within
-# rms_ratio (rms) and max_ratio (largest element) of ORT's.
+# fp32: an element passes when |got - ort| <= atol * max|ort| + rtol * |ort|:
+# atol is a fraction of the output's largest magnitude, because a network's
+# outputs are sums of many products and an absolute bound on the elements
+# near zero only means something relative to the scale of the whole output.
+# fp16 and int8 (reference=True): onnxc's error against the fp32 model the
+# fp16 or int8 one was made from (ORT's outputs of it, reference_<k>.pb
+# beside ORT's own) must be within rms_ratio (rms) and max_ratio (largest
+# element) of ORT's error.
 TOLERANCES = {
     "fp32": dict(
         rtol=1e-3, atol=1e-4,
@@ -82,21 +83,24 @@ TOLERANCES = {
             "relative) bounds that with margin, and a wrong kernel (an element off by "
             "its own size) still fails it by orders of magnitude."),
     "fp16": dict(
-        rtol=1e-2, atol=1e-2,
-        why="fp16 keeps an 11-bit significand: unit roundoff u = 2^-11 = 4.9e-4. ORT "
-            "on x86 computes most fp16 ops in fp32 and rounds each op's output to "
-            "fp16; onnxc may round at other points (fused epilogues, fp16 or fp32 "
-            "accumulation). One rounding that differs moves an element by one ulp "
-            "(2u = 9.8e-4 relative), and such differences of ~1e-3 of the scale enter "
-            "at every one of the ~20-30 layers and propagate (random signs: about "
-            "sqrt(layers) * 1e-3 = 5e-3 of the scale at the output). 1e-2 of the "
-            "largest magnitude (plus 1e-2 relative: ten ulps) allows that and no more: "
-            "an fp16 kernel that accumulates a 4608-term dot product in fp16 loses "
-            "about sqrt(4608) * u = 3e-2 and fails it. Measured on the fp16 U-Net: "
-            "ORT and an independent emulation (torch, fp32 accumulation, each op's "
-            "output rounded to fp16) differ by 5.0e-3 of the scale."),
+        reference=True, rms_ratio=2.0, max_ratio=2.0,
+        why="fp16 keeps an 11-bit significand (unit roundoff u = 2^-11 = 4.9e-4). An "
+            "fp16 graph fixes its values to fp16 between ops but not how an op computes "
+            "or whether a fused chain rounds in between: ORT on x86 computes most "
+            "fp16 ops in fp32 and rounds their outputs, fusing some; an engine that "
+            "rounds every op's output (tools/corpus/fp16ref.py, torch with fp32 "
+            "products and sums) is as correct, and the two differ elementwise by up "
+            "to 1.1e-2 of the output's scale on MobileNetV2 (5e-3 on the U-Net): "
+            "the differences enter at every layer and propagate. So, as for int8, "
+            "the test is accuracy against the fp32 model the fp16 one was converted "
+            "from (same weights before rounding, same input): onnxc's rms error and "
+            "largest error within 2x ORT's. Rounding every op's output, the most "
+            "rounding fp16 semantics allows, costs 1.3-1.5x ORT's rms error and "
+            "1.5-1.7x its largest on the corpus; accumulating a K-term dot product in "
+            "fp16 adds about sqrt(K) * u per output (K = 4608: 3e-2 relative) and "
+            "fails."),
     "int8": dict(
-        rtol=None, atol=None, rms_ratio=1.25, max_ratio=1.5,
+        reference=True, rms_ratio=1.25, max_ratio=1.5,
         why="Integer products are exact (int32 sums), but every float-to-integer "
             "rounding (QuantizeLinear, DynamicQuantizeLinear, the requantization of "
             "QLinearConv/QLinearMatMul, the Q of a QDQ pair) sends a value within an "
@@ -249,12 +253,14 @@ def generate(m, d, dynamic, ort, cache):
     onnx.save(model, path)
     sets = [(1, 1, None)] + [(1, 1, v) for v in m.variants] + (
         [(2, 2, None)] if dynamic else [])
-    if m.cls == "int8" and not m.reference:
-        raise SystemExit("corpus: %s: an int8 model needs its fp32 reference" % m.name)
+    if tolerance(m.cls).get("reference") and not m.reference:
+        raise SystemExit("corpus: %s: a model of class %s needs its fp32 reference" % (
+            m.name, m.cls))
     ref_path = None
     if m.reference and ort:
         ref_path = os.path.join(d, "reference.onnx")
-        onnx.save(m.reference(dynamic), ref_path)
+        ref_model = m.reference(dynamic)
+        onnx.save(ref_model, ref_path)
     for k, (batch, seed, overrides) in enumerate(sets):
         sd = os.path.join(d, "test_data_set_%d" % k)
         write_inputs(model, sd, batch, seed, overrides)
@@ -265,7 +271,7 @@ def generate(m, d, dynamic, ort, cache):
             # ORT's outputs of the fp32 model (reference_<k>.pb), for the
             # int8 comparison.
             with tempfile.TemporaryDirectory() as t:
-                run_ort(ref_path, sd, t)
+                run_ort(ref_path, inputs_as(ref_model, sd, t), t)
                 j = 0
                 while os.path.exists(os.path.join(t, "output_%d.pb" % j)):
                     shutil.move(os.path.join(t, "output_%d.pb" % j),
@@ -273,6 +279,28 @@ def generate(m, d, dynamic, ort, cache):
                     j += 1
     with open(stamp_file, "w") as f:
         f.write(stamp)
+
+
+def inputs_as(model, d, t):
+    """d's inputs converted to model's input types (an fp16-I/O model's
+    float16 inputs for its fp32 reference), in t/in; d itself when they
+    already are."""
+    types = [i.type.tensor_type.elem_type for i in model.graph.input
+             if i.name not in {x.name for x in model.graph.initializer}]
+    out, changed, k = os.path.join(t, "in"), False, 0
+    os.makedirs(out)
+    while os.path.exists(os.path.join(d, "input_%d.pb" % k)):
+        proto = onnx.TensorProto()
+        with open(os.path.join(d, "input_%d.pb" % k), "rb") as f:
+            proto.ParseFromString(f.read())
+        if k < len(types) and proto.data_type != types[k]:
+            a = numpy_helper.to_array(proto).astype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[types[k]])
+            proto = numpy_helper.from_array(a, proto.name)
+            changed = True
+        with open(os.path.join(out, "input_%d.pb" % k), "wb") as f:
+            f.write(proto.SerializeToString())
+        k += 1
+    return out if changed else d
 
 
 def check_outputs(m, d):
@@ -348,7 +376,7 @@ def compare(m, got_dir, exp_dir, model_path=None, quiet_verdict=False, stats=Non
         r, g = r[finite], g[finite]
         err = np.abs(g - r)
         scale = float(np.max(np.abs(r))) if r.size else 0.0
-        if m.cls == "int8":
+        if tol.get("reference"):
             refp = os.path.join(exp_dir, "reference_%d.pb" % k)
             if not os.path.exists(refp):
                 print("output %d: no fp32 reference (%s)" % (k, refp))
@@ -362,14 +390,18 @@ def compare(m, got_dir, exp_dir, model_path=None, quiet_verdict=False, stats=Non
             rms_q = (rms(e_got) + floor) / (rms(e_ort) + floor)
             max_q = (float(np.max(np.abs(e_got))) + floor) / (float(np.max(np.abs(e_ort))) + floor)
             passed = rms_q <= tol["rms_ratio"] and max_q <= tol["max_ratio"]
-            step = quant_step(model_path, k) if model_path else None
-            step = step or ((float(r.max() - r.min()) / 255.0) if r.size else 0.0)
+            if m.cls == "int8":  # the elementwise difference, in output steps
+                step = quant_step(model_path, k) if model_path else None
+                step = step or ((float(r.max() - r.min()) / 255.0) if r.size else 0.0)
+                vs_ort = "%.1f steps of %.3g" % (
+                    float(err.max()) / step if err.size and step else 0.0, step)
+            else:
+                vs_ort = "%.3g of max |ort|" % (float(err.max()) / scale if scale else 0.0)
             print("output %d: %s%s, against fp32: rms err %.3g (ORT %.3g, x%.2f), max err %.3g "
-                  "(ORT %.3g, x%.2f); against ORT: max %.3g (%.1f steps of %.3g) %s" % (
+                  "(ORT %.3g, x%.2f); against ORT: max %.3g (%s) %s" % (
                       k, ref.dtype, list(ref.shape), rms(e_got), rms(e_ort), rms_q,
                       float(np.max(np.abs(e_got))), float(np.max(np.abs(e_ort))), max_q,
-                      float(err.max()) if err.size else 0.0,
-                      float(err.max()) / step if err.size and step else 0.0, step,
+                      float(err.max()) if err.size else 0.0, vs_ort,
                       "ok" if passed else "FAILED"))
             stats.append("x%.2f rms, x%.2f max" % (rms_q, max_q))
         else:

@@ -127,10 +127,20 @@ def to_float16(model, keep_io_types=True, sort=True):
     return check(model, full=sort)
 
 
+def _unet(dynamic):
+    from unet import unet_model
+    return unet_model(dynamic)
+
+
+def _mobilenet_v2(dynamic):
+    from torchnets import mobilenet_v2
+    return mobilenet_v2(dynamic)
+
+
 @register("unet_fp16", "fp16", "the U-Net converted to fp16 as onnxconverter-common writes it "
           "(keep_io_types: float input and output, Cast to/from float16 at the graph I/O; "
           "weights, activations, Resize in float16)",
-          heavy=True)
+          heavy=True, reference=lambda d: _unet(d))
 def unet_fp16(dynamic):
     from unet import unet_model
     return to_float16(unet_model(dynamic), keep_io_types=True)
@@ -138,7 +148,7 @@ def unet_fp16(dynamic):
 
 @register("unet_fp16_io", "fp16", "the fp16 U-Net with float16 graph input and output "
           "(converter without keep_io_types)",
-          heavy=True)
+          heavy=True, reference=lambda d: _unet(d))
 def unet_fp16_io(dynamic):
     from unet import unet_model
     return to_float16(unet_model(dynamic), keep_io_types=False)
@@ -147,7 +157,7 @@ def unet_fp16_io(dynamic):
 @register("mobilenet_v2_fp16", "fp16", "torchvision mobilenet_v2 converted to fp16 "
           "(keep_io_types), Clip bounds in float16, by an older converter: the input Cast "
           "appended after the other nodes (graph not topologically sorted)",
-          heavy=True)
+          heavy=True, reference=lambda d: _mobilenet_v2(d))
 def mobilenet_v2_fp16(dynamic):
     from torchnets import mobilenet_v2
     return to_float16(mobilenet_v2(dynamic), keep_io_types=True, sort=False)

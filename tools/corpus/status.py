@@ -142,11 +142,11 @@ def markdown(results, order, header):
             err = (e.get(key) or {}).get("error")
             if err:
                 errors.append("- `%s` (%s): `%s`" % (name, key, err.replace("`", "'")))
-    lines += ["", "Max err: fp32 and fp16, the largest |onnxc - ORT| over the outputs and data "
-              "sets as a share of the output's largest magnitude (tolerances 1e-4 and 1e-2); "
-              "int8, onnxc's error against the fp32 source model as a multiple of ORT's (rms, "
-              "largest element; tolerances x1.25, x1.5). tools/corpus/corpus.py TOLERANCES "
-              "says why."]
+    lines += ["", "Max err: fp32, the largest |onnxc - ORT| over the outputs and data sets as a "
+              "share of the output's largest magnitude (tolerance 1e-4 plus 1e-3 relative); "
+              "fp16 and int8, onnxc's error against the fp32 source model as a multiple of "
+              "ORT's (rms, largest element; tolerances x2, x2 for fp16 and x1.25, x1.5 for "
+              "int8). tools/corpus/corpus.py TOLERANCES says why."]
     if errors:
         lines += ["", "## Errors (exact, first line)", ""] + errors
     return "\n".join(lines) + "\n"

@@ -80,10 +80,10 @@ def squeezenet(dynamic):
     return classifier(lambda: tv().squeezenet1_1(), dynamic, 12)
 
 
-@register("efficientnet_b0", "fp32", "torchvision efficientnet_b0, 224x224, opset 13: SiLU "
+@register("efficientnet_b0", "fp32", "torchvision efficientnet_b0, 224x224, opset 16: SiLU "
           "as Sigmoid + Mul, SE blocks, depthwise 3x3 and 5x5")
 def efficientnet_b0(dynamic):
-    return classifier(lambda: tv().efficientnet_b0(), dynamic, 13)
+    return classifier(lambda: tv().efficientnet_b0(), dynamic, 16)
 
 
 @register("deeplab_aspp", "fp32", "torchvision deeplabv3_mobilenet_v3_large (random "
