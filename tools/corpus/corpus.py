@@ -9,7 +9,7 @@ Paddle-style Constant-node weights, a Silero-like If + LSTM model).
 Issue 10 lists the classes; docs/testing.md and bench/README.md say how
 the corpus is checked and timed.
 
-    corpus.py list [--all]            the models (name, class, what)
+    corpus.py list [--names]          the models (name, class, what)
     corpus.py classes                 the tolerance of each class, and why
     corpus.py model NAME -o DIR [--dynamic] [--ort] [--cache]
     corpus.py compare NAME GOT EXPECTED
@@ -17,15 +17,18 @@ the corpus is checked and timed.
 
 `model` writes DIR/model.onnx and DIR/test_data_set_0/input_*.pb (batch 1,
 seed 1). --dynamic names the batch dim "N" (dim_param) and adds
-test_data_set_1 at batch 2 (seed 2). --ort runs ONNX Runtime on every set
-(tools/ort/ort_run.js, 1 thread) and writes its output_*.pb beside the
-inputs. --cache does nothing when DIR already holds the same model (a
+test_data_set_1 at batch 2 (seed 2); some models add sets (the VAD at 8
+kHz). --ort runs ONNX Runtime on every set (tools/ort/ort_run.js, 1
+thread) and writes its output_*.pb beside the inputs, and for the fp16 and
+int8 models its outputs of the fp32 model they were made from
+(reference_*.pb, DIR/reference.onnx). --cache does nothing when DIR already holds the same model (a
 stamp of the generator sources, the name and the flags).
 
 `compare` checks onnxc's outputs (GOT/output_*.pb, as onnxc-run --save
-writes them) against ORT's (EXPECTED/output_*.pb) with the tolerance of
-the model's class (TOLERANCES below, the one place it is stated), prints
-one line per output and `OK` or `FAILED`, exit status 0 or 1.
+writes them) against ORT's (EXPECTED/output_*.pb; for fp16 and int8 with
+EXPECTED/reference_*.pb) with the tolerance of the model's class
+(TOLERANCES below, the one place it is stated), prints one line per
+output and `OK` or `FAILED`, exit status 0 or 1.
 
 `check` is what each test/corpus lit test runs: `model --ort --cache` into
 BUILD/corpus/NAME[-dynamic], onnxc (under a time and memory limit), then
@@ -475,7 +478,6 @@ def main(argv):
     sub = p.add_subparsers(dest="cmd", required=True)
     pl = sub.add_parser("list", help="the models")
     pl.add_argument("--names", action="store_true", help="names only")
-    pl.add_argument("--light", action="store_true", help="only those of the default suite")
     sub.add_parser("classes", help="the tolerance table")
     pm = sub.add_parser("model", help="write a model and its test data")
     pm.add_argument("name")
@@ -503,8 +505,6 @@ def main(argv):
     if args.cmd == "list":
         load_all()
         for m in MODELS:
-            if args.light and m.heavy:
-                continue
             if args.names:
                 print(m.name)
             else:
