@@ -225,7 +225,7 @@ def corpus_set():
     """The corpus as bench entries (tools/corpus/corpus.py list), in its
     order, without the minimal reproducers. quick: the models that ORT and
     onnxc both run in under ~10 and ~100 ms (on the machine of
-    CORPUS_STATUS.md)."""
+    docs/corpus-status.md)."""
     import corpus  # noqa: E402  (tools/corpus, found through the path above)
     corpus.load_all()
     slow = {"resnet18", "resnet18_bn", "resnext_small", "efficientnet_b0", "deeplab_aspp",

@@ -35,7 +35,7 @@ BUILD/corpus/NAME[-dynamic], onnxc (under a time and memory limit), then
 onnxc-run and `compare` on every data set; the last line is
 `NAME: OK (class C)` or `NAME: FAILED (class C)`, with the tool's error
 above it. status.py runs the same over the whole corpus and times it
-(CORPUS_STATUS.md).
+(docs/corpus-status.md).
 """
 
 import argparse

@@ -1,5 +1,5 @@
 """Compiling and running corpus models with onnxc, for `corpus.py check`
-(the lit tests) and status.py (CORPUS_STATUS.md). Every tool runs under a
+(the lit tests) and status.py (docs/corpus-status.md). Every tool runs under a
 time and address-space limit, as the lit suite's %onnxc does."""
 
 import os

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""status.py - where onnxc stands on the corpus: CORPUS_STATUS.md.
+"""status.py - where onnxc stands on the corpus: docs/corpus-status.md.
 
     status.py [--models a,b] [--build B] [-o FILE] [--json FILE] [--seconds S]
 
