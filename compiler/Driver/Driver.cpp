@@ -294,6 +294,10 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
       backend::translateToLLVMIR(*module, llvmContext, *signature, *tm);
   if (!llvmModule)
     return 1;
+  // The LLVM module has its own copy of the weights: the MLIR module and
+  // its weight blobs go (peak compile memory).
+  module = nullptr;
+  backend::releaseResourceBlobs(ctx);
   backend::optimizeModule(*llvmModule, *tm, opts.optLevel);
   if (stage == Stage::LLVMIR)
     return writeFile(output, [&](llvm::raw_pwrite_stream &os) {
@@ -316,6 +320,7 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   llvm::FileRemover removeObj(objPath);
   if (!writeFile(objPath, emit, error))
     return fail(error);
+  llvmModule.reset(); // the weights are in the object file now
   std::string runtimeLib = opts.runtimeLib;
   if (runtimeLib.empty())
     runtimeLib = backend::defaultRuntimeLibrary(
