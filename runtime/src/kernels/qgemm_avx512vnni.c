@@ -129,48 +129,64 @@ ONNXC_ZMM_INLINE static void store_tile(int rows, __m512i *lo, __m512i *hi,
   }
 }
 
-/* tile_R: rows x 32 columns; per group of 4 k the panel's two vectors and
- * one broadcast per row. */
-#define ONNXC_DEFINE_TILE_ZMM(R)                                               \
-  ONNXC_ZMM static void tile_##R(int64_t k4, const int8_t *a, int64_t lda,     \
-                                 const uint8_t *panel, int nw, const qepi *ep, \
-                                 void *c, int64_t rsc) {                       \
-    __m512i lo[R], hi[R];                                                      \
-    int r;                                                                     \
-    int64_t p;                                                                 \
-    _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) lo[r] = hi[r] =            \
-        _mm512_setzero_si512();                                                \
-    for (p = 0; p < k4; ++p, panel += 4 * QNR, a += 4) {                       \
-      __m512i b0 = _mm512_loadu_si512((const void *)panel);                    \
-      __m512i b1 = _mm512_loadu_si512((const void *)(panel + 64));             \
-      _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                        \
-        __m512i w = _mm512_set1_epi32(ld32(a + r * lda));                      \
-        lo[r] = _mm512_dpbusd_epi32(lo[r], b0, w);                             \
-        hi[r] = _mm512_dpbusd_epi32(hi[r], b1, w);                             \
-      }                                                                        \
-    }                                                                          \
-    store_tile(R, lo, hi, nw, ep, c, rsc);                                     \
+/* The tile: rows (<= 8) x 32 columns. GCC compiles the vpdpbusd
+ * intrinsic into register shuffles and spills around every instruction,
+ * so the K loop is assembly: 16 accumulators in zmm16-31, per group of 4 k
+ * the panel's two vectors in zmm0-1 and each row's 4 bytes broadcast by
+ * vpdpbusd's own {1to16} memory operand (its signed operand); the sums go
+ * to memory for the epilogue. Rows past `rows` repeat the last one
+ * (computed, not stored). */
+#define VD(r, c0, c1)                                                          \
+  "vpdpbusd (%[p" #r "],%[off])%{1to16%}, %%zmm0, %%zmm" #c0 "\n\t"            \
+  "vpdpbusd (%[p" #r "],%[off])%{1to16%}, %%zmm1, %%zmm" #c1 "\n\t"
+#define VZ(c) "vpxord %%zmm" #c ", %%zmm" #c ", %%zmm" #c "\n\t"
+#define VS(c, i) "vmovdqu64 %%zmm" #c ", " #i "(%[out])\n\t"
+
+ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
+                           const uint8_t *panel, int nw, const qepi *ep,
+                           void *c, int64_t rsc) {
+  __m512i acc[2 * MR], lo[MR], hi[MR];
+  const int8_t *p[MR];
+  int64_t off = 0, n = k4;
+  const uint8_t *pn = panel;
+  int r;
+  for (r = 0; r < MR; ++r)
+    p[r] = a + (r < rows ? r : rows - 1) * lda;
+  __asm__ volatile(
+      VZ(16) VZ(17) VZ(18) VZ(19) VZ(20) VZ(21) VZ(22) VZ(23)
+      VZ(24) VZ(25) VZ(26) VZ(27) VZ(28) VZ(29) VZ(30) VZ(31)
+      "test %[n], %[n]\n\t"
+      "jle 2f\n\t"
+      "1:\n\t"
+      "vmovdqu64 (%[pn]), %%zmm0\n\t"
+      "vmovdqu64 64(%[pn]), %%zmm1\n\t"
+      VD(0, 16, 17) VD(1, 18, 19) VD(2, 20, 21) VD(3, 22, 23)
+      VD(4, 24, 25) VD(5, 26, 27) VD(6, 28, 29) VD(7, 30, 31)
+      "add $4, %[off]\n\t"
+      "sub $-128, %[pn]\n\t"
+      "dec %[n]\n\t"
+      "jnz 1b\n\t"
+      "2:\n\t"
+      VS(16, 0) VS(17, 64) VS(18, 128) VS(19, 192) VS(20, 256) VS(21, 320)
+      VS(22, 384) VS(23, 448) VS(24, 512) VS(25, 576) VS(26, 640)
+      VS(27, 704) VS(28, 768) VS(29, 832) VS(30, 896) VS(31, 960)
+      : [off] "+r"(off), [pn] "+r"(pn), [n] "+r"(n)
+      : [p0] "r"(p[0]), [p1] "r"(p[1]), [p2] "r"(p[2]), [p3] "r"(p[3]),
+        [p4] "r"(p[4]), [p5] "r"(p[5]), [p6] "r"(p[6]), [p7] "r"(p[7]),
+        [out] "r"(acc)
+      : "cc", "memory", "xmm0", "xmm1", "xmm16", "xmm17", "xmm18", "xmm19",
+        "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26",
+        "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
+  for (r = 0; r < MR; ++r) {
+    lo[r] = acc[2 * r];
+    hi[r] = acc[2 * r + 1];
   }
-
-ONNXC_DEFINE_TILE_ZMM(1)
-ONNXC_DEFINE_TILE_ZMM(2)
-ONNXC_DEFINE_TILE_ZMM(3)
-ONNXC_DEFINE_TILE_ZMM(4)
-ONNXC_DEFINE_TILE_ZMM(5)
-ONNXC_DEFINE_TILE_ZMM(6)
-ONNXC_DEFINE_TILE_ZMM(7)
-ONNXC_DEFINE_TILE_ZMM(8)
-
-typedef void (*tile_r_fn)(int64_t, const int8_t *, int64_t, const uint8_t *,
-                          int, const qepi *, void *, int64_t);
-static const tile_r_fn tiles[MR + 1] = {0,      tile_1, tile_2, tile_3, tile_4,
-                                        tile_5, tile_6, tile_7, tile_8};
-
-static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
-                 const uint8_t *panel, int nw, const qepi *ep, void *c,
-                 int64_t rsc) {
-  tiles[rows](k4, a, lda, panel, nw, ep, c, rsc);
+  store_tile(rows, lo, hi, nw, ep, c, rsc);
 }
+
+#undef VD
+#undef VZ
+#undef VS
 
 ONNXC_ZMM static void minmax(const float *x, int64_t n, float *lo, float *hi) {
   __m512 l0 = _mm512_set1_ps(x[0]), h0 = l0, l1 = l0, h1 = l0;
