@@ -4,7 +4,7 @@
  *   onnxc-qgemm-test TIER        one tier (portable, avx2, avxvnni,
  *                                avx512vnni)
  *   onnxc-qgemm-test tier        prints the tier the kernels choose
- *   onnxc-qgemm-test bench M N K RUNS | benchconv C M H W K RUNS
+ *   onnxc-qgemm-test bench M N K RUNS | benchconv C M H W K RUNS [STRIDE]
  *                                times the default tier (median and min,
  *                                GOPS), or ONNXC_QGEMM_TEST_TIER's
  *
@@ -475,7 +475,7 @@ static int bench(int argc, char **argv) {
     printf("tier %s: not on this CPU\n", tier);
     return 2;
   }
-  if ((!conv && argc != 6) || (conv && argc != 8))
+  if ((!conv && argc != 6) || (conv && argc != 8 && argc != 9))
     return 2;
   memset(&p, 0, sizeof p);
   memset(&cp, 0, sizeof cp);
@@ -483,19 +483,29 @@ static int bench(int argc, char **argv) {
     cp.batch = cp.groups = 1;
     cp.in_channels = atol(argv[2]);
     cp.out_channels = atol(argv[3]);
-    cp.in_h = cp.out_h = atol(argv[4]);
-    cp.in_w = cp.out_w = atol(argv[5]);
+    cp.in_h = atol(argv[4]);
+    cp.in_w = atol(argv[5]);
     cp.kernel_h = cp.kernel_w = atol(argv[6]);
-    cp.stride_h = cp.stride_w = cp.dilation_h = cp.dilation_w = 1;
+    cp.stride_h = cp.stride_w = argc == 9 ? atol(argv[8]) : 1;
+    cp.dilation_h = cp.dilation_w = 1;
     cp.pad_top = cp.pad_left = cp.kernel_h / 2;
+    cp.out_h = (cp.in_h + 2 * cp.pad_top - cp.kernel_h) / cp.stride_h + 1;
+    cp.out_w = (cp.in_w + 2 * cp.pad_left - cp.kernel_w) / cp.stride_w + 1;
     cp.q.flags = ONNXC_Q_B_SIGNED | ONNXC_Q_OUT_F32;
     cp.q.a_scale = cp.q.b_scale = &one;
     runs = atol(argv[7]);
-    ops = 2.0 * cp.in_channels * cp.out_channels * cp.in_h * cp.in_w *
+    ops = 2.0 * cp.in_channels * cp.out_channels * cp.out_h * cp.out_w *
           cp.kernel_h * cp.kernel_w;
-    a = malloc((size_t)(cp.in_channels * cp.in_h * cp.in_w));
-    b = malloc((size_t)(cp.out_channels * cp.in_channels * cp.kernel_h * cp.kernel_w));
-    c = malloc((size_t)(4 * cp.out_channels * cp.in_h * cp.in_w));
+    a = calloc((size_t)(cp.in_channels * cp.in_h * cp.in_w), 1);
+    {
+      /* Packed weights, as the compiler passes constant ones. */
+      long k = cp.in_channels * cp.kernel_h * cp.kernel_w;
+      unsigned char *w = calloc((size_t)(cp.out_channels * k), 1);
+      b = pack_w(w, cp.out_channels, k, 1);
+      free(w);
+      cp.q.flags |= ONNXC_Q_B_PACKED;
+    }
+    c = malloc((size_t)(4 * cp.out_channels * cp.out_h * cp.out_w));
   } else {
     p.batch = 1;
     p.m = atol(argv[2]);

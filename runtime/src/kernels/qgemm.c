@@ -246,6 +246,8 @@ static size_t out_size(const onnxc_qparams *q) {
 
 /* ---- Convolution ------------------------------------------------------- */
 
+#define MAX_NC 1024 /* positions per packed block */
+
 typedef struct qconv_job {
   const onnxc_qconv2d_params *p;
   const qgemm_isa *isa;
@@ -261,57 +263,156 @@ typedef struct qconv_job {
   const float *scale, *bias;
 } qconv_job;
 
-/* Row k = (kh, kw) of the im2col of channel plane `xc` over positions
- * [p0, p0 + nc): the stored bytes, the padding outside the input. Either
- * written to dst or, when they lie in the input as they are, a pointer
- * into it. */
-static const uint8_t *im2col_row(const qconv_job *j, const uint8_t *xc, i64 kh,
-                                 i64 kw, i64 p0, i64 nc, uint8_t *dst) {
+/* The planes a block of positions [p0, p0 + nc) reads: the input rows
+ * from ih_lo (hp of them) and columns from iw = -pad_left (wp of them),
+ * padded, each row split into stride_w phases of wps columns (phase f
+ * holds columns f, f + s, f + 2s, ...: the columns of consecutive output
+ * positions for one kw are then consecutive in one phase). */
+typedef struct planes_geo {
+  i64 oh0, ih_lo, hp, wp, wps, row; /* row: bytes per input row */
+} planes_geo;
+
+static planes_geo planes_of(const onnxc_qconv2d_params *p, i64 p0, i64 nc) {
+  planes_geo g;
+  i64 oh1 = (p0 + nc - 1) / p->out_w;
+  g.oh0 = p0 / p->out_w;
+  g.ih_lo = g.oh0 * p->stride_h - p->pad_top;
+  g.hp = (oh1 - g.oh0) * p->stride_h + (p->kernel_h - 1) * p->dilation_h + 1;
+  g.wp = (p->out_w - 1) * p->stride_w + (p->kernel_w - 1) * p->dilation_w + 1;
+  g.wps = ceil_div(g.wp, p->stride_w);
+  g.row = p->stride_w * g.wps;
+  return g;
+}
+
+/* The block's planes ([channel][row][phase][column]): the input's bytes
+ * (x ^ xflip), the padding (the zero point's byte) around them. Only the
+ * rows and phases some (kh, kw) reads are written (a 1 x 1 convolution of
+ * stride 2 reads every other row, one phase). */
+static void fill_planes(const qconv_job *j, const uint8_t *xg,
+                        const planes_geo *g, uint8_t *planes) {
   const onnxc_qconv2d_params *p = j->p;
-  i64 dy = kh * p->dilation_h - p->pad_top;
-  i64 dx = kw * p->dilation_w - p->pad_left;
-  i64 oh = p0 / p->out_w, ow = p0 % p->out_w, done = 0;
-  if (!j->xflip && p->stride_w == 1) {
-    i64 ih = oh * p->stride_h + dy, iw = ow + dx;
-    if (ow + nc <= p->out_w && ih >= 0 && ih < p->in_h && iw >= 0 &&
-        iw + nc <= p->in_w)
-      return xc + ih * p->in_w + iw; /* one row of the input */
-    if (p->stride_h == 1 && p->out_w == p->in_w && dx == 0 && ih >= 0 &&
-        (p0 + nc - 1) / p->out_w + dy < p->in_h)
-      return xc + ih * p->in_w + ow; /* consecutive whole rows */
-  }
-  while (done < nc) {
-    i64 len = min64(nc - done, p->out_w - ow);
-    i64 ih = oh * p->stride_h + dy;
-    uint8_t *d = dst + done;
-    if (ih < 0 || ih >= p->in_h) {
-      memset(d, j->pad, (size_t)len);
-    } else {
-      const uint8_t *src = xc + ih * p->in_w;
-      i64 iw0 = ow * p->stride_w + dx, t;
-      if (p->stride_w == 1) {
-        i64 a = min64(max64(-iw0, 0), len);
-        i64 b = min64(max64(p->in_w - iw0, a), len);
-        memset(d, j->pad, (size_t)a);
-        if (j->xflip)
-          for (t = a; t < b; ++t)
-            d[t] = (uint8_t)(src[iw0 + t] ^ j->xflip);
+  i64 s = p->stride_w, outs = g->hp > 0 ? (g->hp - 1 - (p->kernel_h - 1) * p->dilation_h) / p->stride_h + 1 : 0;
+  i64 c, r, f, i, kh, kw;
+  /* Columns [lo, hi) of a padded row come from the input. */
+  i64 lo = min64(max64(p->pad_left, 0), g->wp);
+  i64 hi = min64(max64(p->pad_left + p->in_w, lo), g->wp);
+  unsigned char phase[64];
+  for (f = 0; f < s && f < 64; ++f)
+    phase[f] = s > 64; /* (more phases than that: all written) */
+  for (kw = 0; kw < p->kernel_w; ++kw)
+    if ((kw * p->dilation_w) % s < 64)
+      phase[(kw * p->dilation_w) % s] = 1;
+  for (r = 0; r < g->hp; ++r) {
+    i64 ih = g->ih_lo + r;
+    int needed = 0;
+    for (kh = 0; kh < p->kernel_h && !needed; ++kh) {
+      i64 d = r - kh * p->dilation_h;
+      needed = d >= 0 && d % p->stride_h == 0 && d / p->stride_h < outs;
+    }
+    if (!needed)
+      continue;
+    for (c = 0; c < p->in_channels; ++c) {
+      uint8_t *dst = planes + (c * g->hp + r) * g->row;
+      const uint8_t *src = xg + (c * p->in_h + ih) * p->in_w - p->pad_left;
+      if (ih < 0 || ih >= p->in_h || hi == lo) {
+        memset(dst, j->pad, (size_t)g->row);
+        continue;
+      }
+      for (f = 0; f < s; ++f) {
+        /* Phase f: columns f + i s, those in [lo, hi) from the input. */
+        uint8_t *d = dst + f * g->wps;
+        i64 a = lo > f ? ceil_div(lo - f, s) : 0;
+        i64 b = hi > f ? ceil_div(hi - f, s) : 0;
+        if (f < 64 && !phase[f])
+          continue;
+        a = min64(max64(a, 0), g->wps);
+        b = min64(max64(b, a), g->wps);
+        for (i = 0; i < a; ++i)
+          d[i] = j->pad;
+        if (s == 1 && !j->xflip)
+          memcpy(d + a, src + a, (size_t)(b - a));
         else
-          memcpy(d + a, src + iw0 + a, (size_t)(b - a));
-        memset(d + b, j->pad, (size_t)(len - b));
-      } else {
-        for (t = 0; t < len; ++t) {
-          i64 iw = iw0 + t * p->stride_w;
-          d[t] = iw >= 0 && iw < p->in_w ? (uint8_t)(src[iw] ^ j->xflip)
-                                         : j->pad;
-        }
+          for (i = a; i < b; ++i)
+            d[i] = (uint8_t)(src[f + i * s] ^ j->xflip);
+        for (i = b; i < g->wps; ++i)
+          d[i] = j->pad;
       }
     }
-    done += len;
-    ow = 0;
-    ++oh;
   }
-  return dst;
+  memset(planes + p->in_channels * g->hp * g->row, 0, QNR); /* slack */
+}
+
+/* The panels of positions [p0, p0 + nc) of one image and group from the
+ * block's planes, without im2col rows: for each k = (c, kh, kw) the 32
+ * positions of a panel are 32 consecutive bytes of one phase row when
+ * they lie in one output row, or two pieces of two rows when they span
+ * two, which the interleave reads in place (more rows, a last partial
+ * panel and the zero rows past K are gathered first). */
+static void pack_planes(const qconv_job *j, const planes_geo *g, i64 p0,
+                        i64 nc, const uint8_t *planes, uint8_t *packed,
+                        int32_t *cb) {
+  const onnxc_qconv2d_params *p = j->p;
+  i64 khw = p->kernel_h * p->kernel_w, ow_n = p->out_w;
+  i64 orow = p->stride_h * g->row; /* bytes between output rows */
+  i64 off1[MAX_NC / QNR], off2[MAX_NC / QNR], q4, t, pj, col;
+  int split[MAX_NC / QNR];
+  /* Where each panel's bytes are, relative to k's origin: one piece
+   * (split 32), two (split: the first's length), or gathered (-1). */
+  for (pj = 0; pj * QNR < nc; ++pj) {
+    i64 pos = p0 + pj * QNR, len = min64(QNR, nc - pj * QNR);
+    i64 oh = pos / ow_n, ow = pos % ow_n, first = ow_n - ow;
+    off1[pj] = (oh - g->oh0) * orow + ow;
+    split[pj] = len < QNR         ? -1
+                : first >= QNR    ? QNR
+                : first + ow_n >= QNR ? (int)first
+                                      : -1;
+    off2[pj] = (oh + 1 - g->oh0) * orow - (split[pj] > 0 ? split[pj] : 0);
+  }
+  for (q4 = 0; q4 < j->k4; ++q4) {
+    const uint8_t *base[4];
+    int full = 1;
+    for (t = 0; t < 4; ++t) {
+      i64 k = 4 * q4 + t, kh = (k % khw) / p->kernel_w;
+      i64 kw = (k % p->kernel_w) * p->dilation_w;
+      base[t] = k >= j->k ? NULL
+                          : planes + ((k / khw) * g->hp + kh * p->dilation_h) * g->row +
+                                (kw % p->stride_w) * g->wps + kw / p->stride_w;
+      full = full && base[t];
+    }
+    for (pj = 0; pj * QNR < nc; ++pj) {
+      i64 len = min64(QNR, nc - pj * QNR);
+      const uint8_t *src[4], *src2[4];
+      uint8_t tmp[4][QNR];
+      uint8_t *dst = packed + (pj * j->k4 + q4) * 4 * QNR;
+      if (full && split[pj] > 0) {
+        for (t = 0; t < 4; ++t) {
+          src[t] = base[t] + off1[pj];
+          src2[t] = base[t] + off2[pj];
+        }
+        j->isa->interleave(src, src2, split[pj], dst);
+      } else {
+        i64 pos = p0 + pj * QNR;
+        for (t = 0; t < 4; ++t) {
+          i64 done = 0, o = pos / ow_n, w = pos % ow_n;
+          memset(tmp[t], 0, QNR);
+          while (base[t] && done < len) {
+            i64 seg = min64(len - done, ow_n - w);
+            memcpy(tmp[t] + done, base[t] + (o - g->oh0) * orow + w,
+                   (size_t)seg);
+            done += seg;
+            w = 0;
+            ++o;
+          }
+          src[t] = tmp[t];
+        }
+        j->isa->interleave(src, src, QNR, dst);
+      }
+      if (cb)
+        for (col = 0; col < len; ++col)
+          cb[pj * QNR + col] +=
+              dst[4 * col] + dst[4 * col + 1] + dst[4 * col + 2] + dst[4 * col + 3];
+    }
+  }
 }
 
 static void qconv_chunk(void *arg, int64_t chunk) {
@@ -319,7 +420,6 @@ static void qconv_chunk(void *arg, int64_t chunk) {
   const onnxc_qconv2d_params *p = j->p;
   const qgemm_isa *isa = j->isa;
   i64 G = p->groups, M = p->out_channels, C = p->in_channels;
-  i64 khw = p->kernel_h * p->kernel_w;
   i64 ms = chunk % j->msplit, rest = chunk / j->msplit;
   i64 blk = rest % j->blocks, ng = rest / j->blocks;
   i64 g = ng % G, n = ng / G;
@@ -327,47 +427,21 @@ static void qconv_chunk(void *arg, int64_t chunk) {
   i64 panels = ceil_div(nc, QNR), width = panels * QNR;
   i64 m0 = ms * j->mstep, m1 = min64(M, m0 + j->mstep);
   const uint8_t *xg = j->x + (n * G + g) * C * p->in_h * p->in_w;
+  planes_geo geo = planes_of(p, p0, nc);
   void *raw;
-  uint8_t *packed = qalloc(j->k4 * 4 * width + 5 * width * 4, &raw);
-  int32_t *cb = (int32_t *)(packed + j->k4 * 4 * width);
-  uint8_t *rowbuf = (uint8_t *)(cb + width), *zeros = rowbuf + 4 * width;
-  i64 q4, t, pj, m, col;
+  uint8_t *packed, *planes;
+  int32_t *cb;
+  i64 pj, m;
   qepi ep = j->base;
-  memset(zeros, 0, (size_t)width);
+  /* The packed panels, the column sums, the planes. */
+  packed = qalloc(j->k4 * 4 * width + 4 * width + C * geo.hp * geo.row + QNR,
+                  &raw);
+  cb = (int32_t *)(packed + j->k4 * 4 * width);
+  planes = (uint8_t *)(cb + width);
   if (j->need_cb)
     memset(cb, 0, (size_t)width * sizeof(int32_t));
-  /* Pack: 4 im2col rows at a time, interleaved into the panels. */
-  for (q4 = 0; q4 < j->k4; ++q4) {
-    const uint8_t *rows[4];
-    for (t = 0; t < 4; ++t) {
-      i64 k = 4 * q4 + t;
-      if (k >= j->k) {
-        rows[t] = zeros;
-        continue;
-      }
-      rows[t] = im2col_row(j, xg + (k / khw) * p->in_h * p->in_w,
-                           (k % khw) / p->kernel_w, k % p->kernel_w, p0, nc,
-                           rowbuf + t * width);
-      if (j->need_cb)
-        for (col = 0; col < nc; ++col)
-          cb[col] += rows[t][col];
-    }
-    for (pj = 0; pj < panels; ++pj) {
-      const uint8_t *r4[4];
-      uint8_t tail[4][QNR];
-      for (t = 0; t < 4; ++t) {
-        r4[t] = rows[t] + pj * QNR;
-        if (pj * QNR + QNR > nc) {
-          /* A last partial panel: never read past the row (it may be
-           * the input itself). */
-          memset(tail[t], 0, QNR);
-          memcpy(tail[t], r4[t], (size_t)(nc - pj * QNR));
-          r4[t] = tail[t];
-        }
-      }
-      isa->interleave(r4, packed + (pj * j->k4 + q4) * 4 * QNR);
-    }
-  }
+  fill_planes(j, xg, &geo, planes);
+  pack_planes(j, &geo, p0, nc, planes, packed, j->need_cb ? cb : NULL);
   /* Multiply: tiles of output channels by panels of positions. */
   for (m = m0; m < m1; m += isa->mr) {
     int rows = (int)min64(isa->mr, m1 - m);
@@ -456,7 +530,7 @@ void onnxc_rt_qconv2d(const onnxc_qconv2d_params *p, const void *x,
   j.bias = fbias;
   epi_base(q, 1, &j.base);
   /* Blocks of positions: their packed im2col about 256 KiB (L2). */
-  j.nc = min64(1024, max64(QNR, (262144 / j.kp) / QNR * QNR));
+  j.nc = min64(MAX_NC, max64(QNR, (262144 / j.kp) / QNR * QNR));
   if (j.nc >= j.npos)
     j.nc = j.npos;
   j.blocks = ceil_div(j.npos, j.nc);
@@ -522,7 +596,7 @@ static void pack_panel(const qgemm_isa *isa, const uint8_t *b, i64 k, i64 ldb,
         sums[col] += tmp[t][col];
       }
     }
-    isa->interleave(rows, dst);
+    isa->interleave(rows, rows, QNR, dst);
   }
 }
 

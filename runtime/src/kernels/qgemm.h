@@ -64,8 +64,12 @@ typedef struct qgemm_isa {
   int mr; /* rows per tile */
   qtile_fn tile;
   /* The panel of 32 columns from 4 rows of 32 bytes: dst[4c + t] =
-   * rows[t][c]. */
-  void (*interleave)(const uint8_t *const rows[4], uint8_t *dst);
+   * rows[t][c] for c < split, hi[t][c] for c >= split (a row whose 32
+   * bytes come from two places: hi[t] points `split` bytes before the
+   * second). 32 bytes are read from rows[t] and, when split < 32, from
+   * hi[t]: the caller makes sure they are readable. */
+  void (*interleave)(const uint8_t *const rows[4], const uint8_t *const hi[4],
+                     int split, uint8_t *dst);
   /* The smallest and largest of x[0..n) (n > 0). */
   void (*minmax)(const float *x, int64_t n, float *lo, float *hi);
   /* y = saturate(round_half_even(x / scale) + zp) over [0, 255]. */
@@ -101,14 +105,16 @@ ONNXC_HIDDEN void onnxc_rt_qepi_store(int rows, int nw, const int32_t *acc,
                                       int64_t ldacc, const qepi *ep, void *c,
                                       int64_t rsc);
 ONNXC_HIDDEN void onnxc_rt_qinterleave_portable(const uint8_t *const rows[4],
-                                                uint8_t *dst);
+                                                const uint8_t *const hi[4],
+                                                int split, uint8_t *dst);
 ONNXC_HIDDEN void onnxc_rt_qquantize_portable(const float *x, int64_t n,
                                               uint8_t *y, float scale,
                                               int32_t zp);
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ONNXC_QGEMM_X86 1
 ONNXC_HIDDEN void onnxc_rt_qinterleave_avx2(const uint8_t *const rows[4],
-                                            uint8_t *dst);
+                                            const uint8_t *const hi[4],
+                                            int split, uint8_t *dst);
 ONNXC_HIDDEN void onnxc_rt_qminmax_avx2(const float *x, int64_t n, float *lo,
                                         float *hi);
 ONNXC_HIDDEN void onnxc_rt_qquantize_avx2(const float *x, int64_t n,

@@ -71,11 +71,28 @@ static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
 }
 
 ONNXC_YMM void onnxc_rt_qinterleave_avx2(const uint8_t *const rows[4],
+                                         const uint8_t *const hi[4], int split,
                                          uint8_t *dst) {
+  /* Bytes [32 - split, 64 - split): 0 (the first part) for the first
+   * split bytes, then 0xff (the second). */
+  static const uint8_t select[64] = {
+      0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+      0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+      0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0xff,
+      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
   __m256i r0 = _mm256_loadu_si256((const __m256i *)rows[0]);
   __m256i r1 = _mm256_loadu_si256((const __m256i *)rows[1]);
   __m256i r2 = _mm256_loadu_si256((const __m256i *)rows[2]);
   __m256i r3 = _mm256_loadu_si256((const __m256i *)rows[3]);
+  if (split < 32) {
+    __m256i sel = _mm256_loadu_si256((const __m256i *)(select + 32 - split));
+    r0 = _mm256_blendv_epi8(r0, _mm256_loadu_si256((const __m256i *)hi[0]), sel);
+    r1 = _mm256_blendv_epi8(r1, _mm256_loadu_si256((const __m256i *)hi[1]), sel);
+    r2 = _mm256_blendv_epi8(r2, _mm256_loadu_si256((const __m256i *)hi[2]), sel);
+    r3 = _mm256_blendv_epi8(r3, _mm256_loadu_si256((const __m256i *)hi[3]), sel);
+  }
   /* Per 128-bit lane: bytes of rows 0/1 and 2/3 paired, then words. */
   __m256i t0 = _mm256_unpacklo_epi8(r0, r1), t1 = _mm256_unpackhi_epi8(r0, r1);
   __m256i t2 = _mm256_unpacklo_epi8(r2, r3), t3 = _mm256_unpackhi_epi8(r2, r3);

@@ -80,11 +80,12 @@ static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
 }
 
 void onnxc_rt_qinterleave_portable(const uint8_t *const rows[4],
+                                   const uint8_t *const hi[4], int split,
                                    uint8_t *dst) {
   int col, t;
   for (col = 0; col < QNR; ++col)
     for (t = 0; t < 4; ++t)
-      dst[4 * col + t] = rows[t][col];
+      dst[4 * col + t] = col < split ? rows[t][col] : hi[t][col];
 }
 
 static void minmax(const float *x, int64_t n, float *lo, float *hi) {
