@@ -379,19 +379,19 @@ static void pack_planes(const qconv_job *j, const planes_geo *g, i64 p0,
                                 (kw % p->stride_w) * g->wps + kw / p->stride_w;
       full = full && base[t];
     }
-    for (pj = 0; pj * QNR < nc; ++pj) {
-      i64 len = min64(QNR, nc - pj * QNR);
-      const uint8_t *src[4], *src2[4];
-      uint8_t tmp[4][QNR];
+    /* Runs of panels read in place, one call each; the others gathered. */
+    for (pj = 0; pj * QNR < nc;) {
+      i64 len = min64(QNR, nc - pj * QNR), run = 0;
       uint8_t *dst = packed + (pj * j->k4 + q4) * 4 * QNR;
-      if (full && split[pj] > 0) {
-        for (t = 0; t < 4; ++t) {
-          src[t] = base[t] + off1[pj];
-          src2[t] = base[t] + off2[pj];
-        }
-        j->isa->interleave(src, src2, split[pj], dst);
+      while (full && (pj + run) * QNR < nc && split[pj + run] > 0)
+        ++run;
+      if (run) {
+        j->isa->interleave_panels(base, off1 + pj, off2 + pj, split + pj, run,
+                                  j->k4 * 4 * QNR, dst);
       } else {
         i64 pos = p0 + pj * QNR;
+        const uint8_t *src[4];
+        uint8_t tmp[4][QNR];
         for (t = 0; t < 4; ++t) {
           i64 done = 0, o = pos / ow_n, w = pos % ow_n;
           memset(tmp[t], 0, QNR);
@@ -406,11 +406,18 @@ static void pack_planes(const qconv_job *j, const planes_geo *g, i64 p0,
           src[t] = tmp[t];
         }
         j->isa->interleave(src, src, QNR, dst);
+        run = 1;
       }
       if (cb)
-        for (col = 0; col < len; ++col)
-          cb[pj * QNR + col] +=
-              dst[4 * col] + dst[4 * col + 1] + dst[4 * col + 2] + dst[4 * col + 3];
+        for (; run > 0; --run, ++pj) {
+          const uint8_t *d = packed + (pj * j->k4 + q4) * 4 * QNR;
+          len = min64(QNR, nc - pj * QNR);
+          for (col = 0; col < len; ++col)
+            cb[pj * QNR + col] +=
+                d[4 * col] + d[4 * col + 1] + d[4 * col + 2] + d[4 * col + 3];
+        }
+      else
+        pj += run;
     }
   }
 }

@@ -70,6 +70,12 @@ typedef struct qgemm_isa {
    * hi[t]: the caller makes sure they are readable. */
   void (*interleave)(const uint8_t *const rows[4], const uint8_t *const hi[4],
                      int split, uint8_t *dst);
+  /* interleave for `panels` panels: panel i's rows at base[t] + off1[i]
+   * (and base[t] + off2[i], split[i] as above), written to dst + i *
+   * stride. */
+  void (*interleave_panels)(const uint8_t *const base[4], const int64_t *off1,
+                            const int64_t *off2, const int *split,
+                            int64_t panels, int64_t stride, uint8_t *dst);
   /* The smallest and largest of x[0..n) (n > 0). */
   void (*minmax)(const float *x, int64_t n, float *lo, float *hi);
   /* y = saturate(round_half_even(x / scale) + zp) over [0, 255]. */
@@ -107,6 +113,9 @@ ONNXC_HIDDEN void onnxc_rt_qepi_store(int rows, int nw, const int32_t *acc,
 ONNXC_HIDDEN void onnxc_rt_qinterleave_portable(const uint8_t *const rows[4],
                                                 const uint8_t *const hi[4],
                                                 int split, uint8_t *dst);
+ONNXC_HIDDEN void onnxc_rt_qinterleave_panels_portable(
+    const uint8_t *const base[4], const int64_t *off1, const int64_t *off2,
+    const int *split, int64_t panels, int64_t stride, uint8_t *dst);
 ONNXC_HIDDEN void onnxc_rt_qquantize_portable(const float *x, int64_t n,
                                               uint8_t *y, float scale,
                                               int32_t zp);
@@ -115,6 +124,9 @@ ONNXC_HIDDEN void onnxc_rt_qquantize_portable(const float *x, int64_t n,
 ONNXC_HIDDEN void onnxc_rt_qinterleave_avx2(const uint8_t *const rows[4],
                                             const uint8_t *const hi[4],
                                             int split, uint8_t *dst);
+ONNXC_HIDDEN void onnxc_rt_qinterleave_panels_avx2(
+    const uint8_t *const base[4], const int64_t *off1, const int64_t *off2,
+    const int *split, int64_t panels, int64_t stride, uint8_t *dst);
 ONNXC_HIDDEN void onnxc_rt_qminmax_avx2(const float *x, int64_t n, float *lo,
                                         float *hi);
 ONNXC_HIDDEN void onnxc_rt_qquantize_avx2(const float *x, int64_t n,

@@ -70,29 +70,20 @@ static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
   tiles[rows](k4, a, lda, panel, nw, ep, c, rsc);
 }
 
-ONNXC_YMM void onnxc_rt_qinterleave_avx2(const uint8_t *const rows[4],
-                                         const uint8_t *const hi[4], int split,
-                                         uint8_t *dst) {
-  /* Bytes [32 - split, 64 - split): 0 (the first part) for the first
-   * split bytes, then 0xff (the second). */
-  static const uint8_t select[64] = {
-      0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-      0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-      0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0xff,
-      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-  __m256i r0 = _mm256_loadu_si256((const __m256i *)rows[0]);
-  __m256i r1 = _mm256_loadu_si256((const __m256i *)rows[1]);
-  __m256i r2 = _mm256_loadu_si256((const __m256i *)rows[2]);
-  __m256i r3 = _mm256_loadu_si256((const __m256i *)rows[3]);
-  if (split < 32) {
-    __m256i sel = _mm256_loadu_si256((const __m256i *)(select + 32 - split));
-    r0 = _mm256_blendv_epi8(r0, _mm256_loadu_si256((const __m256i *)hi[0]), sel);
-    r1 = _mm256_blendv_epi8(r1, _mm256_loadu_si256((const __m256i *)hi[1]), sel);
-    r2 = _mm256_blendv_epi8(r2, _mm256_loadu_si256((const __m256i *)hi[2]), sel);
-    r3 = _mm256_blendv_epi8(r3, _mm256_loadu_si256((const __m256i *)hi[3]), sel);
-  }
+/* Bytes [32 - split, 64 - split): 0 (the first piece) for the first
+ * split bytes, then 0xff (the second). */
+static const uint8_t select_bytes[64] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0xff,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+/* The panel of four rows: bytes c of rows 0-3 into dword c. */
+ONNXC_YMM_INLINE static void interleave_rows(__m256i r0, __m256i r1,
+                                             __m256i r2, __m256i r3,
+                                             uint8_t *dst) {
   /* Per 128-bit lane: bytes of rows 0/1 and 2/3 paired, then words. */
   __m256i t0 = _mm256_unpacklo_epi8(r0, r1), t1 = _mm256_unpackhi_epi8(r0, r1);
   __m256i t2 = _mm256_unpacklo_epi8(r2, r3), t3 = _mm256_unpackhi_epi8(r2, r3);
@@ -108,6 +99,48 @@ ONNXC_YMM void onnxc_rt_qinterleave_avx2(const uint8_t *const rows[4],
   _mm256_storeu_si256((__m256i *)(dst + 96),
                       _mm256_permute2x128_si256(u2, u3, 0x31));
 }
+
+#define LD(p) _mm256_loadu_si256((const __m256i *)(p))
+
+ONNXC_YMM void onnxc_rt_qinterleave_avx2(const uint8_t *const rows[4],
+                                         const uint8_t *const hi[4], int split,
+                                         uint8_t *dst) {
+  __m256i r0 = LD(rows[0]), r1 = LD(rows[1]), r2 = LD(rows[2]),
+          r3 = LD(rows[3]);
+  if (split < 32) {
+    __m256i sel = LD(select_bytes + 32 - split);
+    r0 = _mm256_blendv_epi8(r0, LD(hi[0]), sel);
+    r1 = _mm256_blendv_epi8(r1, LD(hi[1]), sel);
+    r2 = _mm256_blendv_epi8(r2, LD(hi[2]), sel);
+    r3 = _mm256_blendv_epi8(r3, LD(hi[3]), sel);
+  }
+  interleave_rows(r0, r1, r2, r3, dst);
+}
+
+ONNXC_YMM void onnxc_rt_qinterleave_panels_avx2(const uint8_t *const base[4],
+                                                const int64_t *off1,
+                                                const int64_t *off2,
+                                                const int *split,
+                                                int64_t panels, int64_t stride,
+                                                uint8_t *dst) {
+  const uint8_t *b0 = base[0], *b1 = base[1], *b2 = base[2], *b3 = base[3];
+  int64_t i;
+  for (i = 0; i < panels; ++i, dst += stride) {
+    int64_t o = off1[i];
+    __m256i r0 = LD(b0 + o), r1 = LD(b1 + o), r2 = LD(b2 + o), r3 = LD(b3 + o);
+    if (split[i] < 32) {
+      __m256i sel = LD(select_bytes + 32 - split[i]);
+      int64_t o2 = off2[i];
+      r0 = _mm256_blendv_epi8(r0, LD(b0 + o2), sel);
+      r1 = _mm256_blendv_epi8(r1, LD(b1 + o2), sel);
+      r2 = _mm256_blendv_epi8(r2, LD(b2 + o2), sel);
+      r3 = _mm256_blendv_epi8(r3, LD(b3 + o2), sel);
+    }
+    interleave_rows(r0, r1, r2, r3, dst);
+  }
+}
+
+#undef LD
 
 ONNXC_YMM void onnxc_rt_qminmax_avx2(const float *x, int64_t n, float *lo,
                                      float *hi) {
@@ -170,6 +203,7 @@ const qgemm_isa *onnxc_rt_qgemm_avx2(void) {
                                 MR,
                                 tile,
                                 onnxc_rt_qinterleave_avx2,
+                                onnxc_rt_qinterleave_panels_avx2,
                                 onnxc_rt_qminmax_avx2,
                                 onnxc_rt_qquantize_avx2};
   return &isa;

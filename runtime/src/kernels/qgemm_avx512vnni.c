@@ -228,8 +228,13 @@ ONNXC_ZMM static void quantize(const float *x, int64_t n, uint8_t *y,
 }
 
 const qgemm_isa *onnxc_rt_qgemm_avx512vnni(void) {
-  static const qgemm_isa isa = {"avx512vnni", MR,       tile,
-                                onnxc_rt_qinterleave_avx2, minmax, quantize};
+  static const qgemm_isa isa = {"avx512vnni",
+                                MR,
+                                tile,
+                                onnxc_rt_qinterleave_avx2,
+                                onnxc_rt_qinterleave_panels_avx2,
+                                minmax,
+                                quantize};
   return &isa;
 }
 

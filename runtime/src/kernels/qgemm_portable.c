@@ -88,6 +88,23 @@ void onnxc_rt_qinterleave_portable(const uint8_t *const rows[4],
       dst[4 * col + t] = col < split ? rows[t][col] : hi[t][col];
 }
 
+void onnxc_rt_qinterleave_panels_portable(const uint8_t *const base[4],
+                                          const int64_t *off1,
+                                          const int64_t *off2,
+                                          const int *split, int64_t panels,
+                                          int64_t stride, uint8_t *dst) {
+  int64_t i;
+  int t;
+  for (i = 0; i < panels; ++i) {
+    const uint8_t *lo[4], *hi[4];
+    for (t = 0; t < 4; ++t) {
+      lo[t] = base[t] + off1[i];
+      hi[t] = base[t] + off2[i];
+    }
+    onnxc_rt_qinterleave_portable(lo, hi, split[i], dst + i * stride);
+  }
+}
+
 static void minmax(const float *x, int64_t n, float *lo, float *hi) {
   float l = x[0], h = x[0];
   int64_t i;
@@ -114,8 +131,12 @@ void onnxc_rt_qquantize_portable(const float *x, int64_t n, uint8_t *y,
 }
 
 const qgemm_isa *onnxc_rt_qgemm_portable(void) {
-  static const qgemm_isa isa = {"portable", MR, tile,
-                                onnxc_rt_qinterleave_portable, minmax,
+  static const qgemm_isa isa = {"portable",
+                                MR,
+                                tile,
+                                onnxc_rt_qinterleave_portable,
+                                onnxc_rt_qinterleave_panels_portable,
+                                minmax,
                                 onnxc_rt_qquantize_portable};
   return &isa;
 }
