@@ -344,62 +344,67 @@ static void fill_planes(const qconv_job *j, const uint8_t *xg,
 
 /* The panels of positions [p0, p0 + nc) of one image and group from the
  * block's planes, without im2col rows: for each k = (c, kh, kw) the 32
- * positions of a panel are 32 consecutive bytes of one phase row when
- * they lie in one output row, or two pieces of two rows when they span
- * two, which the interleave reads in place (more rows, a last partial
- * panel and the zero rows past K are gathered first). */
+ * positions of a panel are consecutive bytes of one phase row per output
+ * row they span (a last partial panel reads on past nc: never stored),
+ * which the interleave reads in place, up to QSEG output rows (more, for
+ * maps narrower than 5: gathered first). Rows past K read `zero`, a plane
+ * of zeros. */
 static void pack_planes(const qconv_job *j, const planes_geo *g, i64 p0,
-                        i64 nc, const uint8_t *planes, uint8_t *packed,
-                        int32_t *cb) {
+                        i64 nc, const uint8_t *planes, const uint8_t *zero,
+                        uint8_t *packed, int32_t *cb) {
   const onnxc_qconv2d_params *p = j->p;
   i64 khw = p->kernel_h * p->kernel_w, ow_n = p->out_w;
   i64 orow = p->stride_h * g->row; /* bytes between output rows */
-  i64 off1[MAX_NC / QNR], off2[MAX_NC / QNR], q4, t, pj, col;
-  int split[MAX_NC / QNR];
-  /* Where each panel's bytes are, relative to k's origin: one piece
-   * (split 32), two (split: the first's length), or gathered (-1). */
-  for (pj = 0; pj * QNR < nc; ++pj) {
-    i64 pos = p0 + pj * QNR, len = min64(QNR, nc - pj * QNR);
-    i64 oh = pos / ow_n, ow = pos % ow_n, first = ow_n - ow;
-    off1[pj] = (oh - g->oh0) * orow + ow;
-    split[pj] = len < QNR         ? -1
-                : first >= QNR    ? QNR
-                : first + ow_n >= QNR ? (int)first
-                                      : -1;
-    off2[pj] = (oh + 1 - g->oh0) * orow - (split[pj] > 0 ? split[pj] : 0);
+  i64 panels = ceil_div(nc, QNR), pstride = j->k4 * 4 * QNR, q4, t, pj, col;
+  i64 off[MAX_NC / QNR][QSEG];
+  int start[MAX_NC / QNR][QSEG], seg[MAX_NC / QNR];
+  /* Each panel's pieces, relative to k's origin: output row o from column
+   * w, for panel columns [start, ...). */
+  for (pj = 0; pj < panels; ++pj) {
+    i64 pos = p0 + pj * QNR, o = pos / ow_n, w = pos % ow_n, c = 0;
+    int s = 0;
+    while (c < QNR && s < QSEG) {
+      off[pj][s] = (o - g->oh0) * orow + w - c;
+      start[pj][s] = (int)c;
+      c += ow_n - w;
+      w = 0;
+      ++o;
+      ++s;
+      if (pos + c >= p0 + nc)
+        break; /* the rest: past nc */
+    }
+    seg[pj] = c >= QNR || pos + c >= p0 + nc ? s : -1;
   }
   for (q4 = 0; q4 < j->k4; ++q4) {
     const uint8_t *base[4];
-    int full = 1;
     for (t = 0; t < 4; ++t) {
       i64 k = 4 * q4 + t, kh = (k % khw) / p->kernel_w;
       i64 kw = (k % p->kernel_w) * p->dilation_w;
-      base[t] = k >= j->k ? NULL
+      base[t] = k >= j->k ? zero
                           : planes + ((k / khw) * g->hp + kh * p->dilation_h) * g->row +
                                 (kw % p->stride_w) * g->wps + kw / p->stride_w;
-      full = full && base[t];
     }
     /* Runs of panels read in place, one call each; the others gathered. */
-    for (pj = 0; pj * QNR < nc;) {
-      i64 len = min64(QNR, nc - pj * QNR), run = 0;
-      uint8_t *dst = packed + (pj * j->k4 + q4) * 4 * QNR;
-      while (full && (pj + run) * QNR < nc && split[pj + run] > 0)
+    for (pj = 0; pj < panels;) {
+      i64 run = 0;
+      uint8_t *dst = packed + pj * pstride + q4 * 4 * QNR;
+      while (pj + run < panels && seg[pj + run] > 0)
         ++run;
       if (run) {
-        j->isa->interleave_panels(base, off1 + pj, off2 + pj, split + pj, run,
-                                  j->k4 * 4 * QNR, dst);
+        j->isa->interleave_panels(base, seg + pj, off + pj, start + pj, run,
+                                  pstride, dst);
       } else {
-        i64 pos = p0 + pj * QNR;
+        i64 pos = p0 + pj * QNR, len = min64(QNR, nc - pj * QNR);
         const uint8_t *src[4];
         uint8_t tmp[4][QNR];
         for (t = 0; t < 4; ++t) {
           i64 done = 0, o = pos / ow_n, w = pos % ow_n;
           memset(tmp[t], 0, QNR);
-          while (base[t] && done < len) {
-            i64 seg = min64(len - done, ow_n - w);
+          while (done < len) {
+            i64 piece = min64(len - done, ow_n - w);
             memcpy(tmp[t] + done, base[t] + (o - g->oh0) * orow + w,
-                   (size_t)seg);
-            done += seg;
+                   (size_t)piece);
+            done += piece;
             w = 0;
             ++o;
           }
@@ -408,16 +413,14 @@ static void pack_planes(const qconv_job *j, const planes_geo *g, i64 p0,
         j->isa->interleave(src, src, QNR, dst);
         run = 1;
       }
-      if (cb)
-        for (; run > 0; --run, ++pj) {
-          const uint8_t *d = packed + (pj * j->k4 + q4) * 4 * QNR;
-          len = min64(QNR, nc - pj * QNR);
+      for (; run > 0; --run, ++pj) {
+        const uint8_t *d = packed + pj * pstride + q4 * 4 * QNR;
+        i64 len = min64(QNR, nc - pj * QNR);
+        if (cb)
           for (col = 0; col < len; ++col)
             cb[pj * QNR + col] +=
                 d[4 * col] + d[4 * col + 1] + d[4 * col + 2] + d[4 * col + 3];
-        }
-      else
-        pj += run;
+      }
     }
   }
 }
@@ -440,15 +443,20 @@ static void qconv_chunk(void *arg, int64_t chunk) {
   int32_t *cb;
   i64 pj, m;
   qepi ep = j->base;
-  /* The packed panels, the column sums, the planes. */
-  packed = qalloc(j->k4 * 4 * width + 4 * width + C * geo.hp * geo.row + QNR,
+  /* The packed panels, the column sums, the planes, a plane of zeros
+   * (what rows past K read). */
+  packed = qalloc(j->k4 * 4 * width + 4 * width + (C + 1) * geo.hp * geo.row +
+                      QNR,
                   &raw);
   cb = (int32_t *)(packed + j->k4 * 4 * width);
   planes = (uint8_t *)(cb + width);
   if (j->need_cb)
     memset(cb, 0, (size_t)width * sizeof(int32_t));
   fill_planes(j, xg, &geo, planes);
-  pack_planes(j, &geo, p0, nc, planes, packed, j->need_cb ? cb : NULL);
+  if (j->k4 * 4 > j->k)
+    memset(planes + C * geo.hp * geo.row, 0, (size_t)(geo.hp * geo.row + QNR));
+  pack_planes(j, &geo, p0, nc, planes, planes + C * geo.hp * geo.row, packed,
+              j->need_cb ? cb : NULL);
   /* Multiply: tiles of output channels by panels of positions. */
   for (m = m0; m < m1; m += isa->mr) {
     int rows = (int)min64(isa->mr, m1 - m);

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #define QNR 32 /* columns of a panel (ONNXC_QGEMM_PANEL) */
+#define QSEG 8 /* pieces of a panel read in place (output rows it spans) */
 
 /* What a tile does with its int32 sums acc[r][c] (rows r < rows, columns
  * c < nw, pointers relative to the tile's first row and column):
@@ -70,11 +71,12 @@ typedef struct qgemm_isa {
    * hi[t]: the caller makes sure they are readable. */
   void (*interleave)(const uint8_t *const rows[4], const uint8_t *const hi[4],
                      int split, uint8_t *dst);
-  /* interleave for `panels` panels: panel i's rows at base[t] + off1[i]
-   * (and base[t] + off2[i], split[i] as above), written to dst + i *
-   * stride. */
-  void (*interleave_panels)(const uint8_t *const base[4], const int64_t *off1,
-                            const int64_t *off2, const int *split,
+  /* interleave for `panels` panels read in place: row t of panel i is
+   * the concatenation of seg[i] pieces, piece s (columns start[i][s] and
+   * on; start[i][0] = 0) 32 bytes at base[t] + off[i][s] (off already
+   * minus start[i][s]), written to dst + i * stride. */
+  void (*interleave_panels)(const uint8_t *const base[4], const int *seg,
+                            const int64_t (*off)[QSEG], const int (*start)[QSEG],
                             int64_t panels, int64_t stride, uint8_t *dst);
   /* The smallest and largest of x[0..n) (n > 0). */
   void (*minmax)(const float *x, int64_t n, float *lo, float *hi);
@@ -114,8 +116,8 @@ ONNXC_HIDDEN void onnxc_rt_qinterleave_portable(const uint8_t *const rows[4],
                                                 const uint8_t *const hi[4],
                                                 int split, uint8_t *dst);
 ONNXC_HIDDEN void onnxc_rt_qinterleave_panels_portable(
-    const uint8_t *const base[4], const int64_t *off1, const int64_t *off2,
-    const int *split, int64_t panels, int64_t stride, uint8_t *dst);
+    const uint8_t *const base[4], const int *seg, const int64_t (*off)[QSEG],
+    const int (*start)[QSEG], int64_t panels, int64_t stride, uint8_t *dst);
 ONNXC_HIDDEN void onnxc_rt_qquantize_portable(const float *x, int64_t n,
                                               uint8_t *y, float scale,
                                               int32_t zp);
@@ -125,8 +127,8 @@ ONNXC_HIDDEN void onnxc_rt_qinterleave_avx2(const uint8_t *const rows[4],
                                             const uint8_t *const hi[4],
                                             int split, uint8_t *dst);
 ONNXC_HIDDEN void onnxc_rt_qinterleave_panels_avx2(
-    const uint8_t *const base[4], const int64_t *off1, const int64_t *off2,
-    const int *split, int64_t panels, int64_t stride, uint8_t *dst);
+    const uint8_t *const base[4], const int *seg, const int64_t (*off)[QSEG],
+    const int (*start)[QSEG], int64_t panels, int64_t stride, uint8_t *dst);
 ONNXC_HIDDEN void onnxc_rt_qminmax_avx2(const float *x, int64_t n, float *lo,
                                         float *hi);
 ONNXC_HIDDEN void onnxc_rt_qquantize_avx2(const float *x, int64_t n,

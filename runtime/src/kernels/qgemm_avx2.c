@@ -118,23 +118,25 @@ ONNXC_YMM void onnxc_rt_qinterleave_avx2(const uint8_t *const rows[4],
 }
 
 ONNXC_YMM void onnxc_rt_qinterleave_panels_avx2(const uint8_t *const base[4],
-                                                const int64_t *off1,
-                                                const int64_t *off2,
-                                                const int *split,
+                                                const int *seg,
+                                                const int64_t (*off)[QSEG],
+                                                const int (*start)[QSEG],
                                                 int64_t panels, int64_t stride,
                                                 uint8_t *dst) {
   const uint8_t *b0 = base[0], *b1 = base[1], *b2 = base[2], *b3 = base[3];
   int64_t i;
+  int s;
   for (i = 0; i < panels; ++i, dst += stride) {
-    int64_t o = off1[i];
+    int64_t o = off[i][0];
     __m256i r0 = LD(b0 + o), r1 = LD(b1 + o), r2 = LD(b2 + o), r3 = LD(b3 + o);
-    if (split[i] < 32) {
-      __m256i sel = LD(select_bytes + 32 - split[i]);
-      int64_t o2 = off2[i];
-      r0 = _mm256_blendv_epi8(r0, LD(b0 + o2), sel);
-      r1 = _mm256_blendv_epi8(r1, LD(b1 + o2), sel);
-      r2 = _mm256_blendv_epi8(r2, LD(b2 + o2), sel);
-      r3 = _mm256_blendv_epi8(r3, LD(b3 + o2), sel);
+    for (s = 1; s < seg[i]; ++s) {
+      /* Columns start[i][s] and on from piece s. */
+      __m256i sel = LD(select_bytes + 32 - start[i][s]);
+      o = off[i][s];
+      r0 = _mm256_blendv_epi8(r0, LD(b0 + o), sel);
+      r1 = _mm256_blendv_epi8(r1, LD(b1 + o), sel);
+      r2 = _mm256_blendv_epi8(r2, LD(b2 + o), sel);
+      r3 = _mm256_blendv_epi8(r3, LD(b3 + o), sel);
     }
     interleave_rows(r0, r1, r2, r3, dst);
   }

@@ -89,20 +89,19 @@ void onnxc_rt_qinterleave_portable(const uint8_t *const rows[4],
 }
 
 void onnxc_rt_qinterleave_panels_portable(const uint8_t *const base[4],
-                                          const int64_t *off1,
-                                          const int64_t *off2,
-                                          const int *split, int64_t panels,
-                                          int64_t stride, uint8_t *dst) {
+                                          const int *seg,
+                                          const int64_t (*off)[QSEG],
+                                          const int (*start)[QSEG],
+                                          int64_t panels, int64_t stride,
+                                          uint8_t *dst) {
   int64_t i;
-  int t;
-  for (i = 0; i < panels; ++i) {
-    const uint8_t *lo[4], *hi[4];
-    for (t = 0; t < 4; ++t) {
-      lo[t] = base[t] + off1[i];
-      hi[t] = base[t] + off2[i];
-    }
-    onnxc_rt_qinterleave_portable(lo, hi, split[i], dst + i * stride);
-  }
+  int t, s, col;
+  for (i = 0; i < panels; ++i)
+    for (s = 0; s < seg[i]; ++s)
+      for (col = start[i][s]; col < (s + 1 < seg[i] ? start[i][s + 1] : QNR);
+           ++col)
+        for (t = 0; t < 4; ++t)
+          dst[i * stride + 4 * col + t] = base[t][off[i][s] + col];
 }
 
 static void minmax(const float *x, int64_t n, float *lo, float *hi) {
