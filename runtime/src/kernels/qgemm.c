@@ -331,6 +331,9 @@ static void fill_planes(const qconv_job *j, const uint8_t *xg,
           d[i] = j->pad;
         if (s == 1 && !j->xflip)
           memcpy(d + a, src + a, (size_t)(b - a));
+        else if (s == 2) /* a constant stride: vectorized */
+          for (i = a; i < b; ++i)
+            d[i] = (uint8_t)(src[f + 2 * i] ^ j->xflip);
         else
           for (i = a; i < b; ++i)
             d[i] = (uint8_t)(src[f + i * s] ^ j->xflip);
@@ -375,14 +378,26 @@ static void pack_planes(const qconv_job *j, const planes_geo *g, i64 p0,
     }
     seg[pj] = c >= QNR || pos + c >= p0 + nc ? s : -1;
   }
+  /* k = (c, kh, kw), stepped without dividing. */
+  i64 kc = 0, kh = 0, kw = 0;
+  (void)khw;
   for (q4 = 0; q4 < j->k4; ++q4) {
     const uint8_t *base[4];
     for (t = 0; t < 4; ++t) {
-      i64 k = 4 * q4 + t, kh = (k % khw) / p->kernel_w;
-      i64 kw = (k % p->kernel_w) * p->dilation_w;
-      base[t] = k >= j->k ? zero
-                          : planes + ((k / khw) * g->hp + kh * p->dilation_h) * g->row +
-                                (kw % p->stride_w) * g->wps + kw / p->stride_w;
+      i64 dw = kw * p->dilation_w;
+      if (4 * q4 + t >= j->k) {
+        base[t] = zero;
+        continue;
+      }
+      base[t] = planes + (kc * g->hp + kh * p->dilation_h) * g->row +
+                (dw % p->stride_w) * g->wps + dw / p->stride_w;
+      if (++kw == p->kernel_w) {
+        kw = 0;
+        if (++kh == p->kernel_h) {
+          kh = 0;
+          ++kc;
+        }
+      }
     }
     /* Runs of panels read in place, one call each; the others gathered. */
     for (pj = 0; pj < panels;) {
