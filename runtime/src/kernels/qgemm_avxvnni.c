@@ -82,6 +82,8 @@ const qgemm_isa *onnxc_rt_qgemm_avxvnni(void) {
   static const qgemm_isa isa = {"avxvnni",
                                 MR,
                                 tile,
+                                0,
+                                0,
                                 onnxc_rt_qinterleave_avx2,
                                 onnxc_rt_qinterleave_panels_avx2,
                                 onnxc_rt_qminmax_avx2,
