@@ -74,10 +74,20 @@ static unsigned cpu_tiers(void) {
   return tiers;
 }
 
+/* AVX-512 VBMI (vpermb: the depthwise rows). */
+static int cpu_vbmi(void) {
+#ifdef ONNXC_QGEMM_X86
+  unsigned a, b, c, d;
+  return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & (1u << 1));
+#else
+  return 0;
+#endif
+}
+
 static const qgemm_isa *tier(int t) {
   switch (t) {
   case T_AVX512VNNI:
-    return onnxc_rt_qgemm_avx512vnni();
+    return onnxc_rt_qgemm_avx512vnni(cpu_vbmi());
   case T_AVXVNNI:
     return onnxc_rt_qgemm_avxvnni();
   case T_AVX2:
@@ -573,6 +583,68 @@ static void qconv_chunk(void *arg, int64_t chunk) {
   qfree(raw);
 }
 
+/* Depthwise convolutions (one input and one output channel per group, no
+ * column dilation) on tiers with dw_row: per channel, the padded plane of
+ * the whole image, then each output row from groups of 4 taps that are
+ * consecutive bytes of a phase row (for a stride s, taps kw = f, f + s,
+ * ... of phase f). No packing, no 8-row tile for one channel. */
+#define DW_MAX 64 /* groups of 4 taps per output row */
+
+static int depthwise_rows(const qconv_job *j) {
+  const onnxc_qconv2d_params *p = j->p;
+  return j->isa->dw_row && p->in_channels == 1 && p->out_channels == 1 &&
+         p->dilation_w == 1 &&
+         p->kernel_h * p->stride_w * ceil_div(ceil_div(p->kernel_w, p->stride_w), 4) <=
+             DW_MAX;
+}
+
+static void dw_chunk(void *arg, int64_t chunk) {
+  const qconv_job *j = arg;
+  const onnxc_qconv2d_params *p = j->p;
+  i64 g = chunk % p->groups, n = chunk / p->groups;
+  i64 s = p->stride_w, oh, kh, f, c, t, nsrc = 0;
+  planes_geo geo = planes_of(p, 0, j->npos);
+  const int8_t *w = j->w + g * j->kp;
+  i64 off[DW_MAX], rowoff[DW_MAX];
+  int32_t wd[DW_MAX], ones[DW_MAX];
+  const uint8_t *src[DW_MAX];
+  void *raw;
+  uint8_t *planes = qalloc(geo.hp * geo.row + 128, &raw);
+  qepi ep = j->base;
+  fill_planes(j, j->x + (n * p->groups + g) * p->in_h * p->in_w, &geo, planes);
+  memset(planes + geo.hp * geo.row, 0, 128);
+  /* The groups of taps: kernel row kh, phase f, taps kw = f + s (4c + t). */
+  for (kh = 0; kh < p->kernel_h; ++kh)
+    for (f = 0; f < s && f < p->kernel_w; ++f)
+      for (c = 0; f + s * 4 * c < p->kernel_w; ++c) {
+        uint32_t wv = 0, ov = 0;
+        for (t = 0; t < 4; ++t) {
+          i64 kw = f + s * (4 * c + t);
+          if (kw < p->kernel_w) {
+            wv |= (uint32_t)(uint8_t)w[kh * p->kernel_w + kw] << (8 * t);
+            ov |= 1u << (8 * t);
+          }
+        }
+        wd[nsrc] = (int32_t)wv;
+        ones[nsrc] = (int32_t)ov;
+        rowoff[nsrc] = kh * p->dilation_h * geo.row;
+        off[nsrc] = f * geo.wps + 4 * c;
+        ++nsrc;
+      }
+  ep.radd = j->radd + g;
+  ep.rmul = j->rmul ? j->rmul + g : NULL;
+  ep.scale = j->scale ? j->scale + g : NULL;
+  ep.bias = j->bias ? j->bias + g : NULL;
+  for (oh = 0; oh < p->out_h; ++oh) {
+    for (c = 0; c < nsrc; ++c)
+      src[c] = planes + oh * p->stride_h * geo.row + rowoff[c] + off[c];
+    j->isa->dw_row(src, wd, ones, (int)nsrc, p->out_w, j->need_cb, &ep,
+                   j->y + ((n * p->groups + g) * j->npos + oh * p->out_w) *
+                              j->osize);
+  }
+  qfree(raw);
+}
+
 void onnxc_rt_qconv2d(const onnxc_qconv2d_params *p, const void *x,
                       const void *w, void *y) {
   const onnxc_qparams *q = &p->q;
@@ -640,14 +712,21 @@ void onnxc_rt_qconv2d(const onnxc_qconv2d_params *p, const void *x,
   j.scale = out == ONNXC_Q_OUT_I32 ? NULL : scale;
   j.bias = fbias;
   epi_base(q, 1, &j.base);
+  threads = onnxc_rt_threads_for(2.0 * (double)rows * (double)j.k *
+                                 (double)j.npos * (double)p->batch);
+  if (depthwise_rows(&j)) {
+    /* One channel per part. */
+    onnxc_rt_parallel_for(p->batch * p->groups, threads, dw_chunk, &j);
+    qfree(raw_arrays);
+    qfree(raw_w);
+    return;
+  }
   /* Blocks of positions: their packed im2col about 256 KiB (L2). */
   j.nc = min64(MAX_NC, max64(QNR, (262144 / j.kp) / QNR * QNR));
   if (j.nc >= j.npos)
     j.nc = j.npos;
   j.blocks = ceil_div(j.npos, j.nc);
   chunks = p->batch * p->groups * j.blocks;
-  threads = onnxc_rt_threads_for(2.0 * (double)rows * (double)j.k *
-                                 (double)j.npos * (double)p->batch);
   j.msplit = 1;
   j.mstep = p->out_channels;
   if (threads > 1 && chunks < (i64)threads * PARTS_PER_THREAD) {

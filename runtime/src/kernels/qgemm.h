@@ -86,6 +86,17 @@ typedef struct qgemm_isa {
   void (*interleave_panels)(const uint8_t *const base[4], const int *seg,
                             const int64_t (*off)[QSEG], const int (*start)[QSEG],
                             int64_t panels, int64_t stride, uint8_t *dst);
+  /* A depthwise convolution's output row (NULL: none; the drivers take
+   * the general path): out[o] for o < nout is the epilogue (row 0, column
+   * o) of sum over i < nsrc of the 4 bytes at src[i] + o times the 4
+   * signed bytes of wd[i] (4 taps of the kernel, consecutive in a phase row
+   * of the padded input; missing taps have weight 0); with `sums`, the
+   * epilogue's cmul is the same sums of those bytes times ones[i]'s (the
+   * window's sum: zero points of uint8 weights). src[i] + o + 64 must be
+   * readable. */
+  void (*dw_row)(const uint8_t *const *src, const int32_t *wd,
+                 const int32_t *ones, int nsrc, int64_t nout, int sums,
+                 const qepi *ep, void *out);
   /* The smallest and largest of x[0..n) (n > 0). */
   void (*minmax)(const float *x, int64_t n, float *lo, float *hi);
   /* y = saturate(round_half_even(x / scale) + zp) over [0, 255]. */
@@ -97,7 +108,7 @@ typedef struct qgemm_isa {
 ONNXC_HIDDEN const qgemm_isa *onnxc_rt_qgemm_portable(void);
 ONNXC_HIDDEN const qgemm_isa *onnxc_rt_qgemm_avx2(void);
 ONNXC_HIDDEN const qgemm_isa *onnxc_rt_qgemm_avxvnni(void);
-ONNXC_HIDDEN const qgemm_isa *onnxc_rt_qgemm_avx512vnni(void);
+ONNXC_HIDDEN const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi);
 
 /* The tier the kernels use: the best the CPU has (cpuid, and the OS saving
  * the registers), or what ONNXC_ISA asks for (portable, avx2: AVX-VNNI when

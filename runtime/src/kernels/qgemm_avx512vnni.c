@@ -320,7 +320,60 @@ ONNXC_ZMM static void quantize(const float *x, int64_t n, uint8_t *y,
   }
 }
 
-const qgemm_isa *onnxc_rt_qgemm_avx512vnni(void) {
+/* A depthwise output row, 32 outputs at a time: each group of 4 taps is
+ * one vpdpbusd per 16 outputs, the 16 dwords (bytes o .. o + 3 for o <
+ * 16) made from one 64-byte load by vpermb (VBMI). */
+#define ONNXC_ZMM_VBMI                                                         \
+  __attribute__((                                                              \
+      target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx512vbmi")))
+
+ONNXC_ZMM_VBMI static void dw_row(const uint8_t *const *src, const int32_t *wd,
+                                  const int32_t *ones, int nsrc, int64_t nout,
+                                  int sums, const qepi *ep, void *out) {
+  const __m512i idx0 = _mm512_set_epi8(
+      18, 17, 16, 15, 17, 16, 15, 14, 16, 15, 14, 13, 15, 14, 13, 12, 14, 13,
+      12, 11, 13, 12, 11, 10, 12, 11, 10, 9, 11, 10, 9, 8, 10, 9, 8, 7, 9, 8, 7,
+      6, 8, 7, 6, 5, 7, 6, 5, 4, 6, 5, 4, 3, 5, 4, 3, 2, 4, 3, 2, 1, 3, 2, 1, 0);
+  const __m512i idx1 = _mm512_add_epi8(idx0, _mm512_set1_epi8(16));
+  size_t esize = ep->out == ONNXC_Q_OUT_I32 || ep->out == ONNXC_Q_OUT_F32 ? 4 : 1;
+  int64_t o;
+  int i;
+  for (o = 0; o < nout; o += 32) {
+    __m512i lo[1], hi[1];
+    __m512i slo = _mm512_setzero_si512(), shi = slo;
+    int32_t colsum[32];
+    qepi e = *ep;
+    lo[0] = hi[0] = _mm512_setzero_si512();
+    for (i = 0; i < nsrc; ++i) {
+      __m512i v = _mm512_loadu_si512((const void *)(src[i] + o));
+      __m512i a = _mm512_permutexvar_epi8(idx0, v);
+      __m512i b = _mm512_permutexvar_epi8(idx1, v);
+      __m512i w = _mm512_set1_epi32(wd[i]);
+      lo[0] = _mm512_dpbusd_epi32(lo[0], a, w);
+      hi[0] = _mm512_dpbusd_epi32(hi[0], b, w);
+      if (sums) {
+        __m512i one = _mm512_set1_epi32(ones[i]);
+        slo = _mm512_dpbusd_epi32(slo, a, one);
+        shi = _mm512_dpbusd_epi32(shi, b, one);
+      }
+    }
+    if (sums) {
+      _mm512_storeu_si512((void *)colsum, slo);
+      _mm512_storeu_si512((void *)(colsum + 16), shi);
+      e.cmul = colsum;
+    }
+    if (!e.ch_row) {
+      if (e.scale)
+        e.scale += o;
+      if (e.bias)
+        e.bias += o;
+    }
+    store_tile(1, lo, hi, (int)(nout - o < 32 ? nout - o : 32), &e,
+               (uint8_t *)out + o * (int64_t)esize, 0);
+  }
+}
+
+const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
   static const qgemm_isa isa = {"avx512vnni",
                                 MR,
                                 tile,
@@ -328,13 +381,27 @@ const qgemm_isa *onnxc_rt_qgemm_avx512vnni(void) {
                                 tile2,
                                 onnxc_rt_qinterleave_avx2,
                                 onnxc_rt_qinterleave_panels_avx2,
+                                0,
                                 minmax,
                                 quantize};
-  return &isa;
+  static const qgemm_isa with_vbmi = {"avx512vnni",
+                                      MR,
+                                      tile,
+                                      MR2,
+                                      tile2,
+                                      onnxc_rt_qinterleave_avx2,
+                                      onnxc_rt_qinterleave_panels_avx2,
+                                      dw_row,
+                                      minmax,
+                                      quantize};
+  return vbmi ? &with_vbmi : &isa;
 }
 
 #else
 
-const qgemm_isa *onnxc_rt_qgemm_avx512vnni(void) { return 0; }
+const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
+  (void)vbmi;
+  return 0;
+}
 
 #endif

@@ -137,6 +137,7 @@ const qgemm_isa *onnxc_rt_qgemm_portable(void) {
                                 0,
                                 onnxc_rt_qinterleave_portable,
                                 onnxc_rt_qinterleave_panels_portable,
+                                0,
                                 minmax,
                                 onnxc_rt_qquantize_portable};
   return &isa;
