@@ -379,25 +379,64 @@ static planes_geo planes_of(const onnxc_qconv2d_params *p, i64 p0, i64 nc) {
 static void fill_planes(const qconv_job *j, const uint8_t *xg,
                         const planes_geo *g, uint8_t *planes) {
   const onnxc_qconv2d_params *p = j->p;
-  i64 s = p->stride_w, outs = g->hp > 0 ? (g->hp - 1 - (p->kernel_h - 1) * p->dilation_h) / p->stride_h + 1 : 0;
-  i64 c, r, f, i, kh, kw;
-  /* Columns [lo, hi) of a padded row come from the input. */
+  i64 s = p->stride_w, c, r, f, i, kh, o;
+  i64 outs = (g->hp - 1 - (p->kernel_h - 1) * p->dilation_h) / p->stride_h + 1;
+  /* Columns [lo, hi) of a padded row come from the input; of phase f,
+   * columns [pa[f], pb[f]). */
   i64 lo = min64(max64(p->pad_left, 0), g->wp);
   i64 hi = min64(max64(p->pad_left + p->in_w, lo), g->wp);
-  unsigned char phase[64];
-  for (f = 0; f < s && f < 64; ++f)
-    phase[f] = s > 64; /* (more phases than that: all written) */
-  for (kw = 0; kw < p->kernel_w; ++kw)
-    if ((kw * p->dilation_w) % s < 64)
-      phase[(kw * p->dilation_w) % s] = 1;
+  i64 pa[64], pb[64];
+  unsigned char phase[64], needed[1024];
+  int all_rows = g->hp > 1024;
+  if (s > 64) { /* more phases than the tables: the general loop */
+    for (c = 0; c < p->in_channels; ++c)
+      for (r = 0; r < g->hp; ++r) {
+        uint8_t *dst = planes + (c * g->hp + r) * g->row;
+        i64 ih = g->ih_lo + r, x;
+        const uint8_t *src = xg + (c * p->in_h + ih) * p->in_w - p->pad_left;
+        for (x = 0; x < g->row; ++x) {
+          i64 col = (x % g->wps) * s + x / g->wps;
+          dst[x] = ih >= 0 && ih < p->in_h && col >= lo && col < hi
+                       ? (uint8_t)(src[col] ^ j->xflip)
+                       : j->pad;
+        }
+      }
+    memset(planes + p->in_channels * g->hp * g->row, 0, QNR);
+    return;
+  }
+  if (s == 1 && !j->xflip && lo == 0 && hi == g->wp && g->wp == p->in_w) {
+    /* Whole input rows (no column padding): one copy per channel. */
+    i64 r0 = max64(-g->ih_lo, 0), r1 = min64(g->hp, p->in_h - g->ih_lo);
+    r1 = max64(r1, r0);
+    for (c = 0; c < p->in_channels; ++c) {
+      uint8_t *dst = planes + c * g->hp * g->row;
+      memset(dst, j->pad, (size_t)(r0 * g->row));
+      memcpy(dst + r0 * g->row,
+             xg + (c * p->in_h + g->ih_lo + r0) * p->in_w,
+             (size_t)((r1 - r0) * g->row));
+      memset(dst + r1 * g->row, j->pad, (size_t)((g->hp - r1) * g->row));
+    }
+    memset(planes + p->in_channels * g->hp * g->row, 0, QNR); /* slack */
+    return;
+  }
+  /* Only the phases and rows some (kh, kw) reads. */
+  for (f = 0; f < s; ++f) {
+    phase[f] = 0;
+    pa[f] = min64(lo > f ? ceil_div(lo - f, s) : 0, g->wps);
+    pb[f] = min64(max64(hi > f ? ceil_div(hi - f, s) : 0, pa[f]), g->wps);
+  }
+  for (i = 0; i < p->kernel_w; ++i)
+    phase[(i * p->dilation_w) % s] = 1;
+  if (!all_rows) {
+    memset(needed, p->stride_h == 1, (size_t)g->hp);
+    if (p->stride_h != 1)
+      for (o = 0; o < outs; ++o)
+        for (kh = 0; kh < p->kernel_h; ++kh)
+          needed[o * p->stride_h + kh * p->dilation_h] = 1;
+  }
   for (r = 0; r < g->hp; ++r) {
     i64 ih = g->ih_lo + r;
-    int needed = 0;
-    for (kh = 0; kh < p->kernel_h && !needed; ++kh) {
-      i64 d = r - kh * p->dilation_h;
-      needed = d >= 0 && d % p->stride_h == 0 && d / p->stride_h < outs;
-    }
-    if (!needed)
+    if (!all_rows && !needed[r])
       continue;
     for (c = 0; c < p->in_channels; ++c) {
       uint8_t *dst = planes + (c * g->hp + r) * g->row;
@@ -409,12 +448,9 @@ static void fill_planes(const qconv_job *j, const uint8_t *xg,
       for (f = 0; f < s; ++f) {
         /* Phase f: columns f + i s, those in [lo, hi) from the input. */
         uint8_t *d = dst + f * g->wps;
-        i64 a = lo > f ? ceil_div(lo - f, s) : 0;
-        i64 b = hi > f ? ceil_div(hi - f, s) : 0;
-        if (f < 64 && !phase[f])
+        i64 a = pa[f], b = pb[f];
+        if (!phase[f])
           continue;
-        a = min64(max64(a, 0), g->wps);
-        b = min64(max64(b, a), g->wps);
         for (i = 0; i < a; ++i)
           d[i] = j->pad;
         if (s == 1 && !j->xflip)
