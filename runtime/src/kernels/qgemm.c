@@ -256,9 +256,10 @@ static size_t out_size(const onnxc_qparams *q) {
 
 /* The products of `rows` rows of the rows side (row r at a + r * lda) by
  * the panels of `ncols` columns (panel j at bp + j * pstride), tile after
- * tile: two panels at once where the tier has tile2, and one for the
- * last. c is element (0, 0) of the output (rows rsc elements apart); the
- * epilogue's row arrays start at row 0, its column arrays at column 0. */
+ * tile. c is element (0, 0) of the output (rows rsc elements apart); the
+ * epilogue's row arrays start at row 0, its column arrays at column 0.
+ * (A 6 x 64 tile over two panels was no faster on Zen 5 once the 8 x 32
+ * tile broadcast its rows into a register.) */
 typedef struct mm_args {
   i64 k4;
   const int8_t *a;
@@ -302,32 +303,18 @@ static void shift_cols(qepi *ep, i64 c) {
 }
 
 static void multiply(const qgemm_isa *isa, const mm_args *x) {
-  /* Two panels at once only for K up to 2048: deeper, the 8 x 32 tile is
-   * faster on Zen 5 (the second panel's stream from L2, 6 rows of A:
-   * 3x3 512 -> 512 on 7 x 7 470 against 554 GOPS). */
-  int two = isa->tile2 && x->k4 < 512;
-  i64 panels = ceil_div(x->ncols, QNR), step = two ? isa->mr2 : isa->mr;
-  i64 r, pj;
-  for (r = 0; r < x->rows; r += step) {
-    int rows = (int)min64(step, x->rows - r);
+  i64 panels = ceil_div(x->ncols, QNR), r, pj;
+  for (r = 0; r < x->rows; r += isa->mr) {
+    int rows = (int)min64(isa->mr, x->rows - r);
     qepi er = x->ep;
     shift_rows(&er, r);
-    for (pj = 0; pj < panels;) {
+    for (pj = 0; pj < panels; ++pj) {
       i64 c0 = pj * QNR;
       qepi ec = er;
-      uint8_t *c = x->c + (r * x->rsc + c0) * x->osize;
       shift_cols(&ec, c0);
-      if (two && pj + 1 < panels) {
-        isa->tile2(rows, x->k4, x->a + r * x->lda, x->lda,
-                   x->bp + pj * x->pstride, x->pstride,
-                   (int)min64(2 * QNR, x->ncols - c0), &ec, c, x->rsc);
-        pj += 2;
-      } else {
-        isa->tile(rows, x->k4, x->a + r * x->lda, x->lda,
-                  x->bp + pj * x->pstride, (int)min64(QNR, x->ncols - c0),
-                  &ec, c, x->rsc);
-        pj += 1;
-      }
+      isa->tile(rows, x->k4, x->a + r * x->lda, x->lda, x->bp + pj * x->pstride,
+                (int)min64(QNR, x->ncols - c0), &ec,
+                x->c + (r * x->rsc + c0) * x->osize, x->rsc);
     }
   }
 }

@@ -59,19 +59,11 @@ typedef void (*qtile_fn)(int rows, int64_t k4, const int8_t *a, int64_t lda,
                          const uint8_t *panel, int nw, const qepi *ep,
                          void *c, int64_t rsc);
 
-/* The same over two adjacent panels (pstride bytes apart): rows x 64
- * columns, 1 <= nw <= 64, rows <= the tier's mr2. */
-typedef void (*qtile2_fn)(int rows, int64_t k4, const int8_t *a, int64_t lda,
-                          const uint8_t *panel, int64_t pstride, int nw,
-                          const qepi *ep, void *c, int64_t rsc);
-
 /* One ISA tier. */
 typedef struct qgemm_isa {
   const char *name;
   int mr; /* rows per tile */
   qtile_fn tile;
-  int mr2;        /* rows per tile2 (<= mr) */
-  qtile2_fn tile2; /* NULL: one panel at a time */
   /* The panel of 32 columns from 4 rows of 32 bytes: dst[4c + t] =
    * rows[t][c] for c < split, hi[t][c] for c >= split (a row whose 32
    * bytes come from two places: hi[t] points `split` bytes before the

@@ -204,8 +204,6 @@ const qgemm_isa *onnxc_rt_qgemm_avx2(void) {
   static const qgemm_isa isa = {"avx2",
                                 MR,
                                 tile,
-                                0,
-                                0,
                                 onnxc_rt_qinterleave_avx2,
                                 onnxc_rt_qinterleave_panels_avx2,
                                 0,

@@ -3,9 +3,8 @@
  * vpdpbusd on zmm: each instruction sums 4 products of the panel's
  * unsigned bytes and a row's signed ones into 16 int32 lanes (64 products).
  * A tile is 8 rows x 32 columns: 16 accumulators, the panel's two vectors
- * loaded once per group of 4 k, each row's 4 bytes broadcast from memory
- * by the instruction itself (its signed operand takes a {1to16} memory
- * operand). The epilogue (qgemm.h's qepi) runs on the accumulators in
+ * loaded once per group of 4 k, each row's 4 bytes broadcast into a
+ * register. The epilogue (qgemm.h's qepi) runs on the accumulators in
  * registers, masked for a last partial panel. DynamicQuantizeLinear's loops
  * on 16 floats at a time; the panel interleave is AVX2's.
  *===----------------------------------------------------------------------===*/
@@ -18,7 +17,6 @@
 #include <string.h>
 
 #define MR 8
-#define MR2 6
 #define ONNXC_ZMM                                                              \
   __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")))
 #define ONNXC_ZMM_INLINE                                                       \
@@ -133,13 +131,15 @@ ONNXC_ZMM_INLINE static void store_tile(int rows, __m512i *lo, __m512i *hi,
 /* The tile: rows (<= 8) x 32 columns. GCC compiles the vpdpbusd
  * intrinsic into register shuffles and spills around every instruction,
  * so the K loop is assembly: 16 accumulators in zmm16-31, per group of 4 k
- * the panel's two vectors in zmm0-1 and each row's 4 bytes broadcast by
- * vpdpbusd's own {1to16} memory operand (its signed operand); the sums go
- * to memory for the epilogue. Rows past `rows` repeat the last one
- * (computed, not stored). */
+ * the panel's two vectors in zmm0-1 and each row's 4 bytes broadcast into
+ * zmm2 (vpdpbusd's own {1to16} memory operand is slower on Zen 5: 880
+ * against 1100 GOPS with the data in L1); the sums go to memory for the
+ * epilogue. Rows past `rows` repeat the last one (computed, not
+ * stored). */
 #define VD(r, c0, c1)                                                          \
-  "vpdpbusd (%[p" #r "],%[off])%{1to16%}, %%zmm0, %%zmm" #c0 "\n\t"            \
-  "vpdpbusd (%[p" #r "],%[off])%{1to16%}, %%zmm1, %%zmm" #c1 "\n\t"
+  "vpbroadcastd (%[p" #r "],%[off]), %%zmm2\n\t"                              \
+  "vpdpbusd %%zmm2, %%zmm0, %%zmm" #c0 "\n\t"                                  \
+  "vpdpbusd %%zmm2, %%zmm1, %%zmm" #c1 "\n\t"
 #define VZ(c) "vpxord %%zmm" #c ", %%zmm" #c ", %%zmm" #c "\n\t"
 #define VS(c, i) "vmovdqu64 %%zmm" #c ", " #i "(%[out])\n\t"
 
@@ -175,7 +175,7 @@ ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
       : [p0] "r"(p[0]), [p1] "r"(p[1]), [p2] "r"(p[2]), [p3] "r"(p[3]),
         [p4] "r"(p[4]), [p5] "r"(p[5]), [p6] "r"(p[6]), [p7] "r"(p[7]),
         [out] "r"(acc)
-      : "cc", "memory", "xmm0", "xmm1", "xmm16", "xmm17", "xmm18", "xmm19",
+      : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm16", "xmm17", "xmm18", "xmm19",
         "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26",
         "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
   for (r = 0; r < MR; ++r) {
@@ -186,98 +186,6 @@ ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
 }
 
 #undef VD
-#undef VZ
-#undef VS
-
-/* tile2: rows (<= 6) x 64 columns (two panels, pstride bytes apart),
- * 24 accumulators in zmm8-31, the panels' four vectors in zmm0-3, each
- * row's 4 bytes broadcast into zmm4: 10 loads per 24 vpdpbusd (the 8 x 32
- * tile needs 18 per 16 and is load-bound: 880 against 1100 GOPS with the
- * data in L1 on Zen 5). */
-#define VD4(r, c0, c1, c2, c3)                                                 \
-  "vpbroadcastd (%[p" #r "],%[off]), %%zmm4\n\t"                              \
-  "vpdpbusd %%zmm4, %%zmm0, %%zmm" #c0 "\n\t"                                  \
-  "vpdpbusd %%zmm4, %%zmm1, %%zmm" #c1 "\n\t"                                  \
-  "vpdpbusd %%zmm4, %%zmm2, %%zmm" #c2 "\n\t"                                  \
-  "vpdpbusd %%zmm4, %%zmm3, %%zmm" #c3 "\n\t"
-#define VZ(c) "vpxord %%zmm" #c ", %%zmm" #c ", %%zmm" #c "\n\t"
-#define VS(c, i) "vmovdqu64 %%zmm" #c ", " #i "(%[out])\n\t"
-
-ONNXC_ZMM static void tile2(int rows, int64_t k4, const int8_t *a,
-                            int64_t lda, const uint8_t *panel, int64_t pstride,
-                            int nw, const qepi *ep, void *c, int64_t rsc) {
-  __m512i acc[4 * MR2], lo[MR2], hi[MR2];
-  const int8_t *p[MR2];
-  int64_t off = 0, n = k4;
-  const uint8_t *pn = panel;
-  qepi ep2 = *ep;
-  int r;
-  for (r = 0; r < MR2; ++r)
-    p[r] = a + (r < rows ? r : rows - 1) * lda;
-  __asm__ volatile(
-      VZ(8) VZ(9) VZ(10) VZ(11) VZ(12) VZ(13) VZ(14) VZ(15) VZ(16) VZ(17)
-      VZ(18) VZ(19) VZ(20) VZ(21) VZ(22) VZ(23) VZ(24) VZ(25) VZ(26) VZ(27)
-      VZ(28) VZ(29) VZ(30) VZ(31)
-      "test %[n], %[n]\n\t"
-      "jle 2f\n\t"
-      "1:\n\t"
-      "vmovdqu64 (%[pn]), %%zmm0\n\t"
-      "vmovdqu64 64(%[pn]), %%zmm1\n\t"
-      "vmovdqu64 (%[pn],%[ps]), %%zmm2\n\t"
-      "vmovdqu64 64(%[pn],%[ps]), %%zmm3\n\t"
-      VD4(0, 8, 9, 10, 11) VD4(1, 12, 13, 14, 15) VD4(2, 16, 17, 18, 19)
-      VD4(3, 20, 21, 22, 23) VD4(4, 24, 25, 26, 27) VD4(5, 28, 29, 30, 31)
-      "add $4, %[off]\n\t"
-      "sub $-128, %[pn]\n\t"
-      "dec %[n]\n\t"
-      "jnz 1b\n\t"
-      "2:\n\t"
-      VS(8, 0) VS(9, 64) VS(10, 128) VS(11, 192) VS(12, 256) VS(13, 320)
-      VS(14, 384) VS(15, 448) VS(16, 512) VS(17, 576) VS(18, 640) VS(19, 704)
-      VS(20, 768) VS(21, 832) VS(22, 896) VS(23, 960) VS(24, 1024)
-      VS(25, 1088) VS(26, 1152) VS(27, 1216) VS(28, 1280) VS(29, 1344)
-      VS(30, 1408) VS(31, 1472)
-      : [off] "+r"(off), [pn] "+r"(pn), [n] "+r"(n)
-      : [p0] "r"(p[0]), [p1] "r"(p[1]), [p2] "r"(p[2]), [p3] "r"(p[3]),
-        [p4] "r"(p[4]), [p5] "r"(p[5]), [ps] "r"(pstride), [out] "r"(acc)
-      : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm8", "xmm9",
-        "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17",
-        "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25",
-        "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
-  /* Columns 0-31, then 32-63 (the epilogue's column arrays, and c,
-   * moved on by 32). */
-  for (r = 0; r < MR2; ++r) {
-    lo[r] = acc[4 * r];
-    hi[r] = acc[4 * r + 1];
-  }
-  store_tile(rows, lo, hi, nw < 32 ? nw : 32, ep, c, rsc);
-  if (nw <= 32)
-    return;
-  for (r = 0; r < MR2; ++r) {
-    lo[r] = acc[4 * r + 2];
-    hi[r] = acc[4 * r + 3];
-  }
-  if (ep2.cadd)
-    ep2.cadd += 32;
-  if (ep2.cmul)
-    ep2.cmul += 32;
-  if (ep2.cmul2)
-    ep2.cmul2 += 32;
-  if (!ep2.ch_row) {
-    if (ep2.scale)
-      ep2.scale += 32;
-    if (ep2.bias)
-      ep2.bias += 32;
-  }
-  store_tile(rows, lo, hi, nw - 32, &ep2,
-             (uint8_t *)c + 32 * (ep->out == ONNXC_Q_OUT_U8 ||
-                                          ep->out == ONNXC_Q_OUT_S8
-                                      ? 1
-                                      : 4),
-             rsc);
-}
-
-#undef VD4
 #undef VZ
 #undef VS
 
@@ -377,8 +285,6 @@ const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
   static const qgemm_isa isa = {"avx512vnni",
                                 MR,
                                 tile,
-                                MR2,
-                                tile2,
                                 onnxc_rt_qinterleave_avx2,
                                 onnxc_rt_qinterleave_panels_avx2,
                                 0,
@@ -387,8 +293,6 @@ const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
   static const qgemm_isa with_vbmi = {"avx512vnni",
                                       MR,
                                       tile,
-                                      MR2,
-                                      tile2,
                                       onnxc_rt_qinterleave_avx2,
                                       onnxc_rt_qinterleave_panels_avx2,
                                       dw_row,

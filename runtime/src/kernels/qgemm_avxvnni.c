@@ -82,8 +82,6 @@ const qgemm_isa *onnxc_rt_qgemm_avxvnni(void) {
   static const qgemm_isa isa = {"avxvnni",
                                 MR,
                                 tile,
-                                0,
-                                0,
                                 onnxc_rt_qinterleave_avx2,
                                 onnxc_rt_qinterleave_panels_avx2,
                                 0,

@@ -133,8 +133,6 @@ const qgemm_isa *onnxc_rt_qgemm_portable(void) {
   static const qgemm_isa isa = {"portable",
                                 MR,
                                 tile,
-                                0,
-                                0,
                                 onnxc_rt_qinterleave_portable,
                                 onnxc_rt_qinterleave_panels_portable,
                                 0,
