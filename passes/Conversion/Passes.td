@@ -66,6 +66,16 @@ def ConvertONNXQuantizedToUkernel
       column) become `onnxc_rt_qgemm` (14 fields);
     - `DynamicQuantizeLinear` becomes `onnxc_rt_dynamic_quantize`.
 
+    A convolution in QDQ form (onnxruntime's quantize_static with
+    QuantFormat.QDQ: `QuantizeLinear(Conv(DequantizeLinear(x),
+    DequantizeLinear(w), [DequantizeLinear(bias)]) [-> Relu])`, constant
+    weights per tensor or per output channel on axis 0, per-tensor
+    activations, an int32 bias at exactly x_scale * w_scale and zero point
+    0, the Conv and Relu used only there) is rewritten as onnxruntime fuses
+    it: the QLinearConv call, which requantizes the exact int32 sums (a
+    Relu clamps at the zero point) instead of convolving dequantized floats
+    (`qdq`).
+
     The chain that dynamic quantization (onnxruntime's quantize_dynamic)
     puts after ConvInteger or MatMulInteger, each op the only user of the
     one before, is fused into the call's epilogue (`fuse-epilogues`):
@@ -109,6 +119,9 @@ def ConvertONNXQuantizedToUkernel
     Option<"fuseEpilogues", "fuse-epilogues", "bool", "true",
            "Fuse the dequantizing Cast / Mul / Add / Relu chain into the "
            "kernel call">,
+    Option<"qdq", "qdq", "bool", "true",
+           "Also rewrite convolutions in QDQ form (DequantizeLinear -> Conv "
+           "-> QuantizeLinear) as QLinearConv calls">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",

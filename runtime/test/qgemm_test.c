@@ -15,7 +15,8 @@
  * (float)(acc + bias) * (a_scale * b_scale / y_scale), rounded half to
  * even by rint in the reference). Cases: uint8 and int8 activations and
  * weights, zero points absent, per tensor, per row of A, per output
- * channel, every output kind, bias and clamp, per-channel scales, packed
+ * channel, every output kind, bias and clamp (of float outputs, and of
+ * requantized ones before rounding), per-channel scales, packed
  * and unpacked weights, odd sizes (tile rows, the 32-column panel, depths
  * not a multiple of 4), batches with a shared or a varying B, and
  * convolutions with groups, strides, dilations, pads on every side, 1-D.
@@ -106,8 +107,8 @@ static void random_setup(setup *s, int channels, int rows_a, int out, int per_ro
   s->ys = (float)(rnd_in(1, 1000)) / 31.0f;
   if (out != ONNXC_Q_OUT_I32 && (rnd() & 1))
     s->flags |= ONNXC_Q_BIAS;
-  if (out == ONNXC_Q_OUT_F32 && (rnd() & 1))
-    s->flags |= ONNXC_Q_CLAMP;
+  if (out != ONNXC_Q_OUT_I32 && (rnd() & 1))
+    s->flags |= ONNXC_Q_CLAMP; /* F32: [0, 6]; U8 / S8: [0, 6] steps */
 }
 
 static void to_params(const setup *s, onnxc_qparams *q) {
@@ -149,6 +150,8 @@ static double ref_out(const setup *s, long long acc64, int ch) {
     if (s->flags & ONNXC_Q_BIAS)
       acc = (int)((unsigned)acc + (unsigned)s->ibias[ch]);
     v = (float)acc * m;
+    if (s->flags & ONNXC_Q_CLAMP)
+      v = v < 0.0f ? 0.0f : v > 6.0f ? 6.0f : v;
     r = rint((double)v) + zp;
     if (r < (s8 ? -128 : 0))
       r = s8 ? -128 : 0;

@@ -218,6 +218,8 @@ public:
       return matmul(op);
     if (auto dq = dyn_cast<ONNX::DynamicQuantizeLinearOp>(op))
       return dynamicQuantize(dq);
+    if (auto q = dyn_cast<ONNX::QuantizeLinearOp>(op))
+      return qdqConv(q);
     return failure();
   }
 
@@ -416,34 +418,168 @@ private:
   // ---- The ops ------------------------------------------------------------
 
   LogicalResult conv(Operation *op);
+  LogicalResult qdqConv(ONNX::QuantizeLinearOp op);
+  LogicalResult emitConv(struct ConvCall &cc);
   LogicalResult matmul(Operation *op);
   LogicalResult dynamicQuantize(ONNX::DynamicQuantizeLinearOp op);
+};
+
+/// What a convolution call computes: the op with the window attributes,
+/// the quantized operands, zero points and scales, and what the call's
+/// result replaces: the op's own result (ConvInteger, QLinearConv; then
+/// maybe a dequantizing chain after ConvInteger) or a QuantizeLinear's
+/// (the QDQ form), with the ops that go with it.
+struct ConvCall {
+  Operation *attrs = nullptr;
+  Value x, w, bias;
+  QOperands q;
+  bool requant = false; ///< bytes out (QLinearConv, QDQ)
+  bool relu = false;    ///< QDQ: a Relu before the QuantizeLinear
+  Value result;
+  SmallVector<Operation *> erase; ///< erased in this order once replaced
 };
 
 /// ConvInteger (alone: int32, or with its dequantizing chain: float) and
 /// QLinearConv (requantized bytes), 1-D and 2-D, any groups, strides,
 /// dilations, pads and auto_pad -> onnxc_rt_qconv2d.
 LogicalResult Rewriter::conv(Operation *op) {
-  bool qlinear = isa<ONNX::QLinearConvOp>(op);
-  QOperands q;
-  Value x, w, bias;
+  ConvCall cc;
+  cc.attrs = op;
+  cc.result = op->getResult(0);
+  cc.erase.push_back(op);
   if (auto c = dyn_cast<ONNX::ConvIntegerOp>(op)) {
-    x = c.getX();
-    w = c.getW();
-    q.aZp = c.getXZeroPoint();
-    q.bZp = c.getWZeroPoint();
+    cc.x = c.getX();
+    cc.w = c.getW();
+    cc.q.aZp = c.getXZeroPoint();
+    cc.q.bZp = c.getWZeroPoint();
   } else {
     auto l = cast<ONNX::QLinearConvOp>(op);
-    x = l.getX();
-    w = l.getW();
-    q.aZp = l.getXZeroPoint();
-    q.bZp = l.getWZeroPoint();
-    q.aScale = l.getXScale();
-    q.bScale = l.getWScale();
-    q.yScale = l.getYScale();
-    q.yZp = l.getYZeroPoint();
-    bias = l.getB();
+    cc.x = l.getX();
+    cc.w = l.getW();
+    cc.q.aZp = l.getXZeroPoint();
+    cc.q.bZp = l.getWZeroPoint();
+    cc.q.aScale = l.getXScale();
+    cc.q.bScale = l.getWScale();
+    cc.q.yScale = l.getYScale();
+    cc.q.yZp = l.getYZeroPoint();
+    cc.bias = l.getB();
+    cc.requant = true;
   }
+  return emitConv(cc);
+}
+
+/// The constant f32 values of `v` (an onnx.Constant: dense or a resource
+/// blob), or nothing.
+static std::optional<SmallVector<float>> floats(Value v) {
+  if (auto c = v.getDefiningOp<ONNX::ConstantOp>())
+    if (auto res = dyn_cast_or_null<DenseResourceElementsAttr>(c.getValueAttr())) {
+      auto type = cast<ShapedType>(res.getType());
+      AsmResourceBlob *blob = res.getRawHandle().getBlob();
+      if (!type.getElementType().isF32() || !blob ||
+          blob->getData().size() != (size_t)type.getNumElements() * 4)
+        return std::nullopt;
+      SmallVector<float> out(type.getNumElements());
+      std::memcpy(out.data(), blob->getData().data(), out.size() * 4);
+      return out;
+    }
+  std::optional<SmallVector<double>> d = getConstantFloats(v);
+  if (!d)
+    return std::nullopt;
+  return SmallVector<float>(d->begin(), d->end());
+}
+
+/// `v` is a constant of zeros (dense or a resource blob).
+static bool allZero(Value v) {
+  auto c = v.getDefiningOp<ONNX::ConstantOp>();
+  if (!c || !c.getValueAttr())
+    return false;
+  if (auto res = dyn_cast<DenseResourceElementsAttr>(c.getValueAttr())) {
+    AsmResourceBlob *blob = res.getRawHandle().getBlob();
+    return blob && llvm::all_of(blob->getData(), [](char b) { return b == 0; });
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(c.getValueAttr());
+  return dense && llvm::all_of(dense.getRawData(), [](char b) { return b == 0; });
+}
+
+/// The QDQ form of a quantized convolution (onnxruntime's quantize_static
+/// with QuantFormat.QDQ), as onnxruntime itself fuses it into QLinearConv:
+///   QuantizeLinear(Conv(DequantizeLinear(x), DequantizeLinear(w),
+///                       [DequantizeLinear(bias int32)]) [-> Relu])
+/// with w constant (per tensor, or per output channel on axis 0), the
+/// activations' parameters per tensor, the bias's zero point 0 and its
+/// scale exactly x_scale * w_scale (in float, per channel), the Conv (and
+/// Relu) used only there. The call requantizes as QLinearConv does; a Relu
+/// clamps at the zero point.
+LogicalResult Rewriter::qdqConv(ONNX::QuantizeLinearOp qop) {
+  Value v = qop.getX();
+  Block *block = qop->getBlock();
+  ConvCall cc;
+  if (auto relu = v.getDefiningOp<ONNX::ReluOp>()) {
+    if (!relu->hasOneUse() || relu->getBlock() != block)
+      return failure();
+    cc.relu = true;
+    cc.erase.push_back(relu);
+    v = relu.getX();
+  }
+  auto convOp = v.getDefiningOp<ONNX::ConvOp>();
+  if (!convOp || !convOp->hasOneUse() || convOp->getBlock() != block ||
+      isNone(qop.getYZeroPoint()) || !oneElement(qop.getYScale()) ||
+      !oneElement(qop.getYZeroPoint()))
+    return failure();
+  auto dqx = convOp.getX().getDefiningOp<ONNX::DequantizeLinearOp>();
+  auto dqw = convOp.getW().getDefiningOp<ONNX::DequantizeLinearOp>();
+  if (!dqx || !dqw || isNone(dqx.getXZeroPoint()) ||
+      !oneElement(dqx.getXScale()) || !oneElement(dqx.getXZeroPoint()) ||
+      !dqw.getX().getDefiningOp<ONNX::ConstantOp>() ||
+      (!isNone(dqw.getXZeroPoint()) &&
+       ranked(dqw.getXZeroPoint()).getRank() == 1 && dqw.getAxis() != 0))
+    return failure();
+  auto wt = ranked(dqw.getX());
+  if (!wt || !wt.hasStaticShape() || wt.getRank() < 3)
+    return failure();
+  int64_t channels = wt.getDimSize(0);
+  if (!oneElement(dqw.getXScale()) &&
+      !(oneD(dqw.getXScale(), channels) && dqw.getAxis() == 0))
+    return failure();
+  cc.attrs = convOp;
+  cc.x = dqx.getX();
+  cc.w = dqw.getX();
+  cc.q.aZp = dqx.getXZeroPoint();
+  cc.q.aScale = dqx.getXScale();
+  cc.q.bZp = dqw.getXZeroPoint();
+  cc.q.bScale = dqw.getXScale();
+  cc.q.yScale = qop.getYScale();
+  cc.q.yZp = qop.getYZeroPoint();
+  cc.requant = true;
+  if (!isNone(convOp.getB())) {
+    auto dqb = convOp.getB().getDefiningOp<ONNX::DequantizeLinearOp>();
+    if (!dqb || !getElementType(dqb.getX()).isInteger(32))
+      return failure();
+    // The int32 bias is at the product's scale, zero point 0.
+    std::optional<SmallVector<float>> bs = floats(dqb.getXScale());
+    std::optional<SmallVector<float>> xs = floats(cc.q.aScale);
+    std::optional<SmallVector<float>> ws = floats(cc.q.bScale);
+    if (!bs || !xs || !ws || xs->size() != 1 ||
+        !(isNone(dqb.getXZeroPoint()) || allZero(dqb.getXZeroPoint())))
+      return failure();
+    for (int64_t m = 0; m < channels; ++m) {
+      float want = (*xs)[0] * (*ws)[ws->size() == 1 ? 0 : m];
+      if ((*bs)[bs->size() == 1 ? 0 : m] != want)
+        return failure();
+    }
+    cc.bias = dqb.getX();
+  }
+  cc.result = qop.getY();
+  cc.erase.insert(cc.erase.begin(), qop);
+  cc.erase.push_back(convOp);
+  return emitConv(cc);
+}
+
+LogicalResult Rewriter::emitConv(ConvCall &cc) {
+  Operation *op = cc.attrs;
+  bool qlinear = cc.requant;
+  QOperands q = cc.q;
+  Value x = cc.x, w = cc.w, bias = cc.bias;
   auto xt = ranked(x), wt = ranked(w);
   if (!xt || !wt || !wt.hasStaticShape())
     return failure();
@@ -479,7 +615,7 @@ LogicalResult Rewriter::conv(Operation *op) {
                   (!isNone(bias) && !oneD(bias, channels) &&
                    !(channels == 1 && oneElement(bias)))))
     return failure();
-  Value acc = op->getResult(0);
+  Value acc = cc.result;
   if (!ranked(acc) || ranked(acc).getRank() != rank)
     return failure();
   std::optional<Dequant> dq;
@@ -492,6 +628,12 @@ LogicalResult Rewriter::conv(Operation *op) {
 
   loc = op->getLoc();
   b.setInsertionPoint(last.getDefiningOp());
+  if (cc.relu) {
+    // Relu before the requantization: clamp at 0 output steps.
+    q.flags |= kClamp;
+    q.lo = 0.0f;
+    q.hi = INFINITY;
+  }
   if (!unsignedElements(x))
     q.flags |= kASigned;
   if (!unsignedElements(w))
@@ -499,7 +641,7 @@ LogicalResult Rewriter::conv(Operation *op) {
   if (oneD(q.bZp, channels))
     q.flags |= kBZpPerChannel;
   if (qlinear) {
-    q.flags |= unsignedElements(op->getResult(0)) ? kOutU8 : kOutS8;
+    q.flags |= unsignedElements(cc.result) ? kOutU8 : kOutS8;
     if (oneD(q.bScale, channels))
       q.flags |= kBScalePerChannel;
     if (!isNone(bias)) {
@@ -558,7 +700,12 @@ LogicalResult Rewriter::conv(Operation *op) {
   Value xp = pointer(buffer(xc));
   Value wp = packedW ? globalAddress(packedW) : pointer(buffer(w));
   call(kQConv, {pointer(params), xp, wp, pointer(y)});
-  finish(op, dq, last, y);
+  last.replaceAllUsesWith(result(y, last.getType()));
+  if (dq)
+    for (Operation *o : llvm::reverse(dq->ops))
+      o->erase();
+  for (Operation *o : cc.erase)
+    o->erase();
   return success();
 }
 
@@ -727,10 +874,12 @@ struct ConvertONNXQuantizedToUkernelPass
     TypeConverter tc;
     populateONNXToLinalgTypeConversion(tc);
     Rewriter r(module, tc, packConstants, fuseEpilogues);
+    bool qdq = this->qdq;
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
       if (isa<ONNX::ConvIntegerOp, ONNX::QLinearConvOp, ONNX::MatMulIntegerOp,
-              ONNX::QLinearMatMulOp, ONNX::DynamicQuantizeLinearOp>(op))
+              ONNX::QLinearMatMulOp, ONNX::DynamicQuantizeLinearOp>(op) ||
+          (qdq && isa<ONNX::QuantizeLinearOp>(op)))
         ops.push_back(op);
     });
     // What does not fit stays for convert-onnx-to-linalg.

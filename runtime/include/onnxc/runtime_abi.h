@@ -270,7 +270,10 @@ void onnxc_rt_smaxpool2d(const onnxc_maxpool2d_params *params,
  *   U8 / S8: y = saturate(round_half_even((float)(acc + bias) *
  *        (a_scale * b_scale / y_scale)) + y_zp), the multiplier computed
  *        in float in that order and the bias int32 (QLinearConv,
- *        QLinearMatMul; ONNX Runtime computes the same).
+ *        QLinearMatMul; ONNX Runtime computes the same); with
+ *        ONNXC_Q_CLAMP the value before rounding, in output steps, is
+ *        first clamped to [clamp_lo, clamp_hi] too (a Relu before the
+ *        QuantizeLinear of the QDQ form: clamp_lo 0).
  * A zero point pointer may be NULL (0). a_zp is one element, or with
  * ONNXC_Q_A_ZP_PER_ROW one per row of A (MatMulInteger only); b_zp, and
  * b_scale, are one element, or with ONNXC_Q_B_ZP_PER_CHANNEL and

@@ -207,6 +207,10 @@ static void epi_base(const onnxc_qparams *q, int ch_row, qepi *ep) {
     ep->yzp = zp_at(q->y_zp, s8, 0);
     ep->lo = (float)((s8 ? -128 : 0) - ep->yzp);
     ep->hi = (float)((s8 ? 127 : 255) - ep->yzp);
+    if (q->flags & ONNXC_Q_CLAMP) { /* a Relu before the requantization */
+      ep->lo = q->clamp_lo > ep->lo ? q->clamp_lo : ep->lo;
+      ep->hi = q->clamp_hi < ep->hi ? q->clamp_hi : ep->hi;
+    }
   }
 }
 

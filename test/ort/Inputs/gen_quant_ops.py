@@ -16,8 +16,10 @@ cover one small case per op; these add uint8 and int8 activations and
 weights, zero points absent, per tensor, per row of A and per output
 channel, groups, strides, dilations, asymmetric pads, auto_pad, 1-D
 convolutions, depthwise, batched products, per-channel QLinearConv and
-per-column QLinearMatMul scales, int8 outputs, and the chains ONNX
-Runtime's quantize_dynamic writes: DynamicQuantizeLinear, then ConvInteger
+per-column QLinearMatMul scales, int8 outputs, convolutions in QDQ form
+(DequantizeLinear -> Conv -> [Relu] -> QuantizeLinear, which ONNX Runtime
+fuses into QLinearConv; one with a bias scale off by an ulp, which is not
+fused), and the chains ONNX Runtime's quantize_dynamic writes: DynamicQuantizeLinear, then ConvInteger
 or MatMulInteger, Cast to float, Mul by the product of the two scales, the
 bias (Reshape + Add for a Conv; Add with the bias first, as torch exports a
 Linear), Relu or Clip; and DynamicQuantizeLinear on all-zero, all-negative,
@@ -314,6 +316,50 @@ def dynamic_cases(rng):
                                                             bias=False)
 
 
+# ---- QDQ form (onnxruntime's quantize_static with QuantFormat.QDQ) ------------
+
+def qdq_conv(rng, b, dyn, x_t=np.uint8, per_channel=False, bias=True,
+             relu=False, bias_scale_off=False, c=6, m=9, hw=(8, 9), k=(3, 3),
+             **attrs):
+    g = Graph(dyn)
+    x = g.input("x", qbytes(rng, (b, c) + hw, x_t))
+    xs = np.float32(0.05)
+    xf = g.node("DequantizeLinear", [x, g.init("xs", xs), g.init("xz", zp(rng, x_t))],
+                ["xf"])
+    ch = (m,) if per_channel else ()
+    ws = rng.uniform(0.002, 0.01, ch).astype(np.float32)
+    wf = g.node("DequantizeLinear",
+                [g.init("w", qbytes(rng, (m, c) + k, np.int8)), g.init("ws", ws),
+                 g.init("wz", np.zeros(ch, np.int8))], ["wf"], axis=0)
+    ins = [xf, wf]
+    if bias:
+        # The bias at the product's scale (float32), as the quantizer writes
+        # it; `bias_scale_off`: one ulp off (not fused: the float path).
+        bs = (xs * ws).astype(np.float32)
+        if bias_scale_off:
+            bs = np.nextafter(bs, np.float32(1))
+        ins.append(g.node("DequantizeLinear",
+                          [g.init("b", rng.integers(-3000, 3000, (m,)).astype(np.int32)),
+                           g.init("bs", bs), g.init("bz", np.zeros(bs.shape, np.int32))],
+                          ["bf"], axis=0))
+    y = g.node("Conv", ins, ["yf"], **attrs)
+    if relu:
+        y = g.node("Relu", [y], ["yr"])
+    g.node("QuantizeLinear", [y, g.init("ys", np.float32(0.3)),
+                              g.init("yz", zp(rng, np.uint8))], ["y"])
+    g.output("y", T.UINT8)
+    return g.model(13)
+
+
+def qdq_cases(rng):
+    yield "qdq_conv_per_tensor", dict(pads=[1, 1, 1, 1])
+    yield "qdq_conv_per_channel_relu", dict(per_channel=True, relu=True,
+                                            pads=[1, 1, 1, 1])
+    yield "qdq_conv_s8x_no_bias_strided", dict(x_t=np.int8, bias=False,
+                                               strides=[2, 2])
+    yield "qdq_conv_bias_scale_off", dict(bias_scale_off=True, pads=[1, 1, 1, 1])
+
+
 def dql(rng, b, dyn, kind):
     g = Graph(dyn)
     x = rng.standard_normal((b, 3, 17, 5)).astype(np.float32) * 3
@@ -345,6 +391,8 @@ def cases():
                 yield name + suffix, fn(rng, 3 if dyn else batch, dyn, **kw)
         for fn, name, kw in dynamic_cases(rng):
             yield name + suffix, fn(rng, 3 if dyn else 1, dyn, **kw)
+        for name, kw in qdq_cases(rng):
+            yield name + suffix, qdq_conv(rng, 3 if dyn else 2, dyn, **kw)
         for kind in ["normal", "zeros", "negative", "positive"]:
             yield "dynamicquantizelinear_%s%s" % (kind, suffix), \
                 dql(rng, 3 if dyn else 2, dyn, kind)

@@ -144,3 +144,36 @@ func.func @left_alone(%x: tensor<1x1x3x3x3xui8>, %w: tensor<1x1x2x2x2xui8>, %a: 
   %m = "onnx.MatMulInteger"(%a, %b, %za, %none) : (tensor<?x3xui8>, tensor<3x4xui8>, tensor<?xui8>, none) -> tensor<?x4xi32>
   return %y, %m : tensor<1x1x2x2x2xi32>, tensor<?x4xi32>
 }
+
+// -----
+
+// The QDQ form: DequantizeLinear -> Conv -> Relu -> QuantizeLinear with an
+// int32 bias at exactly x_scale * w_scale (0.5 * 0.25) becomes the
+// requantizing call (flags 902 = CLAMP (the Relu) | BIAS | U8 | B_PACKED |
+// B_SIGNED); the Conv, Relu and QuantizeLinear go.
+// CHECK-LABEL: func.func @qdq_conv
+// CHECK: arith.constant 902 : i64
+// CHECK: call @onnxc_rt_qconv2d
+// CHECK-NOT: onnx.Conv"
+// CHECK-NOT: onnx.QuantizeLinear
+// NOFUSE-LABEL: func.func @qdq_conv
+// NOFUSE: call @onnxc_rt_qconv2d
+func.func @qdq_conv(%x: tensor<1x1x4x4xui8>) -> tensor<1x2x4x4xui8> {
+  %xs = "onnx.Constant"() <{value = dense<0.5> : tensor<f32>}> : () -> tensor<f32>
+  %xz = "onnx.Constant"() <{value = dense<10> : tensor<ui8>}> : () -> tensor<ui8>
+  %w = "onnx.Constant"() <{value = dense<[[[[1, 2, 3], [4, 5, 6], [7, 8, 9]]], [[[-1, -2, -3], [-4, -5, -6], [-7, -8, -9]]]]> : tensor<2x1x3x3xi8>}> : () -> tensor<2x1x3x3xi8>
+  %ws = "onnx.Constant"() <{value = dense<0.25> : tensor<f32>}> : () -> tensor<f32>
+  %wz = "onnx.Constant"() <{value = dense<0> : tensor<i8>}> : () -> tensor<i8>
+  %b = "onnx.Constant"() <{value = dense<[7, -7]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %bs = "onnx.Constant"() <{value = dense<0.125> : tensor<f32>}> : () -> tensor<f32>
+  %ys = "onnx.Constant"() <{value = dense<2.0> : tensor<f32>}> : () -> tensor<f32>
+  %yz = "onnx.Constant"() <{value = dense<5> : tensor<ui8>}> : () -> tensor<ui8>
+  %none = "onnx.NoValue"() : () -> none
+  %xf = "onnx.DequantizeLinear"(%x, %xs, %xz) <{axis = 1 : i64, block_size = 0 : i64}> : (tensor<1x1x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x1x4x4xf32>
+  %wf = "onnx.DequantizeLinear"(%w, %ws, %wz) <{axis = 0 : i64, block_size = 0 : i64}> : (tensor<2x1x3x3xi8>, tensor<f32>, tensor<i8>) -> tensor<2x1x3x3xf32>
+  %bf = "onnx.DequantizeLinear"(%b, %bs, %none) <{axis = 0 : i64, block_size = 0 : i64}> : (tensor<2xi32>, tensor<f32>, none) -> tensor<2xf32>
+  %c = "onnx.Conv"(%xf, %wf, %bf) <{auto_pad = "NOTSET", group = 1 : i64, pads = array<i64: 1, 1, 1, 1>}> : (tensor<1x1x4x4xf32>, tensor<2x1x3x3xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %r = "onnx.Relu"(%c) : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %y = "onnx.QuantizeLinear"(%r, %ys, %yz) <{axis = 1 : i64, block_size = 0 : i64, output_dtype = 0 : i64, saturate = 1 : i64}> : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+  return %y : tensor<1x2x4x4xui8>
+}
