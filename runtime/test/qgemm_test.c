@@ -4,7 +4,7 @@
  *   onnxc-qgemm-test TIER        one tier (portable, avx2, avxvnni,
  *                                avx512vnni)
  *   onnxc-qgemm-test tier        prints the tier the kernels choose
- *   onnxc-qgemm-test bench M N K RUNS | benchconv C M H W K RUNS [STRIDE]
+ *   onnxc-qgemm-test bench M N K RUNS | benchconv C M H W K RUNS [STRIDE [GROUPS]]
  *                                times the default tier (median and min,
  *                                GOPS), or ONNXC_QGEMM_TEST_TIER's
  *
@@ -427,12 +427,20 @@ static void run_cases(void) {
       {1, 3, 1, 1, 8, 70, 1, 7, 1, 3, 1, 1, 0, 3, 0, 3},  /* dw /3, 7 taps */
       {1, 2, 1, 1, 9, 9, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2},   /* dw, dilated */
       {1, 4, 1, 1, 1, 33, 1, 3, 1, 1, 1, 1, 0, 1, 0, 1},  /* dw 1-D */
+      {1, 3, 1, 1, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   /* dw, 4 rows a call */
+      {1, 2, 1, 1, 14, 14, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, /* dw /2 to 7 x 7 */
+      {1, 2, 1, 1, 30, 5, 3, 3, 4, 1, 1, 1, 1, 1, 1, 1},  /* dw, window-bound */
+      {1, 22, 1, 1, 7, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  /* dw, runs of channels */
+      {2, 22, 1, 1, 12, 12, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, /* the same, /2 */
       {1, 1, 6, 10, 13, 13, 3, 3, 1, 1, 3, 3, 3, 3, 3, 3},
       {1, 1, 2, 3, 1, 50, 1, 5, 1, 1, 1, 1, 0, 2, 0, 2},  /* 1-D */
       {2, 2, 3, 4, 1, 17, 1, 3, 1, 2, 1, 2, 0, 1, 0, 0},  /* 1-D strided */
       {1, 1, 17, 20, 20, 20, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2},
       {1, 1, 3, 7, 35, 37, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
       {1, 1, 2, 3, 4, 4, 3, 3, 1, 1, 1, 1, 4, 0, 5, 1}, /* pads past the kernel */
+      {1, 1, 3, 5, 6, 150, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1}, /* /2, rows > 64 */
+      {1, 2, 2, 3, 9, 71, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2},  /* /2, even pad */
+      {1, 3, 1, 1, 9, 67, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0},  /* dw /2, no pad */
   };
   unsigned i, j, l, o;
   for (i = 0; i < sizeof ms / sizeof *ms; ++i)
@@ -484,18 +492,20 @@ static int bench(int argc, char **argv) {
     printf("tier %s: not on this CPU\n", tier);
     return 2;
   }
-  if ((!conv && argc != 6) || (conv && argc != 8 && argc != 9))
+  if ((!conv && argc != 6) || (conv && (argc < 8 || argc > 10)))
     return 2;
   memset(&p, 0, sizeof p);
   memset(&cp, 0, sizeof cp);
   if (conv) {
-    cp.batch = cp.groups = 1;
-    cp.in_channels = atol(argv[2]);
-    cp.out_channels = atol(argv[3]);
+    /* C and M in all (GROUPS divides them). */
+    cp.batch = 1;
+    cp.groups = argc == 10 ? atol(argv[9]) : 1;
+    cp.in_channels = atol(argv[2]) / cp.groups;
+    cp.out_channels = atol(argv[3]) / cp.groups;
     cp.in_h = atol(argv[4]);
     cp.in_w = atol(argv[5]);
     cp.kernel_h = cp.kernel_w = atol(argv[6]);
-    cp.stride_h = cp.stride_w = argc == 9 ? atol(argv[8]) : 1;
+    cp.stride_h = cp.stride_w = argc >= 9 ? atol(argv[8]) : 1;
     cp.dilation_h = cp.dilation_w = 1;
     cp.pad_top = cp.pad_left = cp.kernel_h / 2;
     cp.out_h = (cp.in_h + 2 * cp.pad_top - cp.kernel_h) / cp.stride_h + 1;
@@ -503,18 +513,19 @@ static int bench(int argc, char **argv) {
     cp.q.flags = ONNXC_Q_B_SIGNED | ONNXC_Q_OUT_F32;
     cp.q.a_scale = cp.q.b_scale = &one;
     runs = atol(argv[7]);
-    ops = 2.0 * cp.in_channels * cp.out_channels * cp.out_h * cp.out_w *
-          cp.kernel_h * cp.kernel_w;
-    a = calloc((size_t)(cp.in_channels * cp.in_h * cp.in_w), 1);
+    ops = 2.0 * cp.groups * cp.in_channels * cp.out_channels * cp.out_h *
+          cp.out_w * cp.kernel_h * cp.kernel_w;
+    a = calloc((size_t)(cp.groups * cp.in_channels * cp.in_h * cp.in_w), 1);
     {
       /* Packed weights, as the compiler passes constant ones. */
       long k = cp.in_channels * cp.kernel_h * cp.kernel_w;
-      unsigned char *w = calloc((size_t)(cp.out_channels * k), 1);
-      b = pack_w(w, cp.out_channels, k, 1);
+      long rows = cp.groups * cp.out_channels;
+      unsigned char *w = calloc((size_t)(rows * k), 1);
+      b = pack_w(w, rows, k, 1);
       free(w);
       cp.q.flags |= ONNXC_Q_B_PACKED;
     }
-    c = malloc((size_t)(4 * cp.out_channels * cp.out_h * cp.out_w));
+    c = malloc((size_t)(4 * cp.groups * cp.out_channels * cp.out_h * cp.out_w));
   } else {
     p.batch = 1;
     p.m = atol(argv[2]);

@@ -1,7 +1,8 @@
-/*===- qgemm.c - int8 products and convolutions: the drivers --------------===*
+/*===- qgemm.c - int8 products: the drivers, the tier, shared helpers -----===*
  *
- * onnxc_rt_qgemm, onnxc_rt_qconv2d and onnxc_rt_dynamic_quantize
- * (runtime_abi.h). Both products become tiles of one shape (qgemm.h): a
+ * onnxc_rt_qgemm and onnxc_rt_dynamic_quantize (runtime_abi.h), the choice
+ * of a tier and the helpers qconv.c (onnxc_rt_qconv2d) shares (qdriver.h).
+ * Both products become tiles of one shape (qgemm.h): a
  * "rows" side of signed bytes, a "columns" side of unsigned bytes packed
  * in panels of 32 columns x groups of 4 k, multiplied by the tier's tile
  * kernel (vpdpbusd multiplies u8 by s8). So
@@ -27,7 +28,7 @@
  * on the thread count.
  *===----------------------------------------------------------------------===*/
 
-#include "qgemm.h"
+#include "qdriver.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +36,6 @@
 #ifdef ONNXC_QGEMM_X86
 #include <cpuid.h>
 #endif
-
-typedef int64_t i64;
-
-static i64 min64(i64 a, i64 b) { return a < b ? a : b; }
-static i64 max64(i64 a, i64 b) { return a > b ? a : b; }
-static i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
 
 /* ---- The tier ----------------------------------------------------------- */
 
@@ -150,8 +145,8 @@ int onnxc_rt_qgemm_force_isa(const char *name) {
 /* ---- Shared helpers ---------------------------------------------------- */
 
 /* 64-byte aligned scratch from the models' allocator (alloc.c keeps large
- * blocks for the next call); release with qfree(*raw). */
-static void *qalloc(i64 bytes, void **raw) {
+ * blocks for the next call); release with onnxc_rt_qfree(*raw). */
+void *onnxc_rt_qalloc(i64 bytes, void **raw) {
   uintptr_t p;
   *raw = _mlir_memref_to_llvm_alloc((size_t)bytes + 64);
   if (!*raw)
@@ -161,12 +156,12 @@ static void *qalloc(i64 bytes, void **raw) {
   return (void *)p;
 }
 
-static void qfree(void *raw) {
+void onnxc_rt_qfree(void *raw) {
   if (raw)
     _mlir_memref_to_llvm_free(raw);
 }
 
-static int32_t zp_at(const void *zp, int is_signed, i64 i) {
+int32_t onnxc_rt_qzp_at(const void *zp, int is_signed, i64 i) {
   if (!zp)
     return 0;
   return is_signed ? (int32_t)((const int8_t *)zp)[i]
@@ -175,7 +170,7 @@ static int32_t zp_at(const void *zp, int is_signed, i64 i) {
 
 /* The rows side: dst[r][0, kp) = (int8)(src[r * ld + q] ^ flip) for q < k,
  * 0 past k; sums[r] their sum. */
-static void pack_rows(const uint8_t *src, i64 rows, i64 k, i64 ld,
+void onnxc_rt_qpack_rows(const uint8_t *src, i64 rows, i64 k, i64 ld,
                       uint8_t flip, int8_t *dst, i64 kp, int32_t *sums) {
   i64 r, q;
   for (r = 0; r < rows; ++r) {
@@ -194,7 +189,7 @@ static void pack_rows(const uint8_t *src, i64 rows, i64 k, i64 ld,
 }
 
 /* The epilogue fields that do not depend on the tile. */
-static void epi_base(const onnxc_qparams *q, int ch_row, qepi *ep) {
+void onnxc_rt_qepi_base(const onnxc_qparams *q, int ch_row, qepi *ep) {
   memset(ep, 0, sizeof *ep);
   ep->out = (int)(q->flags & ONNXC_Q_OUT_MASK);
   ep->ch_row = ch_row;
@@ -204,7 +199,7 @@ static void epi_base(const onnxc_qparams *q, int ch_row, qepi *ep) {
     ep->hi = q->clamp_hi;
   } else if (ep->out != ONNXC_Q_OUT_I32) {
     int s8 = ep->out == ONNXC_Q_OUT_S8;
-    ep->yzp = zp_at(q->y_zp, s8, 0);
+    ep->yzp = onnxc_rt_qzp_at(q->y_zp, s8, 0);
     ep->lo = (float)((s8 ? -128 : 0) - ep->yzp);
     ep->hi = (float)((s8 ? 127 : 255) - ep->yzp);
     if (q->flags & ONNXC_Q_CLAMP) { /* a Relu before the requantization */
@@ -217,7 +212,7 @@ static void epi_base(const onnxc_qparams *q, int ch_row, qepi *ep) {
 /* Per output channel c < channels: the float multiplier of the epilogue
  * (F32: a_scale * b_scale[c]; U8 / S8: a_scale * b_scale[c] / y_scale, in
  * that order, as ONNX Runtime) and the float bias (F32 with a bias). */
-static void channel_scales(const onnxc_qparams *q, i64 channels,
+void onnxc_rt_qchannel_scales(const onnxc_qparams *q, i64 channels,
                            float *scale, float *fbias) {
   int out = (int)(q->flags & ONNXC_Q_OUT_MASK);
   int per = (q->flags & ONNXC_Q_B_SCALE_PER_CHANNEL) != 0;
@@ -235,7 +230,7 @@ static void channel_scales(const onnxc_qparams *q, i64 channels,
 }
 
 /* The requantization's int32 bias of channel c, or 0. */
-static int32_t int_bias(const onnxc_qparams *q, i64 c) {
+int32_t onnxc_rt_qint_bias(const onnxc_qparams *q, i64 c) {
   int out = (int)(q->flags & ONNXC_Q_OUT_MASK);
   if (out == ONNXC_Q_OUT_I32 || out == ONNXC_Q_OUT_F32 ||
       !(q->flags & ONNXC_Q_BIAS) || !q->bias)
@@ -249,32 +244,10 @@ static int int_bias_any(const onnxc_qparams *q) {
          (q->flags & ONNXC_Q_BIAS) && q->bias;
 }
 
-static size_t out_size(const onnxc_qparams *q) {
+size_t onnxc_rt_qout_size(const onnxc_qparams *q) {
   int out = (int)(q->flags & ONNXC_Q_OUT_MASK);
   return out == ONNXC_Q_OUT_I32 || out == ONNXC_Q_OUT_F32 ? 4 : 1;
 }
-
-/* How many parts a call of `ops` multiply-adds may use, and how many
- * parts per thread to cut it into. */
-#define PARTS_PER_THREAD 4
-
-/* The products of `rows` rows of the rows side (row r at a + r * lda) by
- * the panels of `ncols` columns (panel j at bp + j * pstride), tile after
- * tile. c is element (0, 0) of the output (rows rsc elements apart); the
- * epilogue's row arrays start at row 0, its column arrays at column 0.
- * (A 6 x 64 tile over two panels was no faster on Zen 5 once the 8 x 32
- * tile broadcast its rows into a register.) */
-typedef struct mm_args {
-  i64 k4;
-  const int8_t *a;
-  i64 lda;
-  const uint8_t *bp;
-  i64 pstride, rows, ncols;
-  uint8_t *c;
-  i64 rsc;
-  size_t osize;
-  qepi ep;
-} mm_args;
 
 static void shift_rows(qepi *ep, i64 r) {
   if (ep->radd)
@@ -306,7 +279,7 @@ static void shift_cols(qepi *ep, i64 c) {
   }
 }
 
-static void multiply(const qgemm_isa *isa, const mm_args *x) {
+void onnxc_rt_qmultiply(const qgemm_isa *isa, const mm_args *x) {
   i64 panels = ceil_div(x->ncols, QNR), r, pj;
   for (r = 0; r < x->rows; r += isa->mr) {
     int rows = (int)min64(isa->mr, x->rows - r);
@@ -321,455 +294,6 @@ static void multiply(const qgemm_isa *isa, const mm_args *x) {
                 x->c + (r * x->rsc + c0) * x->osize, x->rsc);
     }
   }
-}
-
-/* ---- Convolution ------------------------------------------------------- */
-
-#define MAX_NC 1024 /* positions per packed block */
-
-typedef struct qconv_job {
-  const onnxc_qconv2d_params *p;
-  const qgemm_isa *isa;
-  const uint8_t *x;
-  const int8_t *w; /* packed rows: groups * out_channels x kp */
-  uint8_t *y;
-  i64 k, k4, kp, npos, nc, blocks, msplit, mstep;
-  uint8_t xflip, pad; /* the input's stored bytes: x ^ xflip; the padding */
-  int need_cb;
-  size_t osize;
-  qepi base;
-  const int32_t *radd, *rmul; /* per output channel */
-  const float *scale, *bias;
-} qconv_job;
-
-/* The planes a block of positions [p0, p0 + nc) reads: the input rows
- * from ih_lo (hp of them) and columns from iw = -pad_left (wp of them),
- * padded, each row split into stride_w phases of wps columns (phase f
- * holds columns f, f + s, f + 2s, ...: the columns of consecutive output
- * positions for one kw are then consecutive in one phase). */
-typedef struct planes_geo {
-  i64 oh0, ih_lo, hp, wp, wps, row; /* row: bytes per input row */
-} planes_geo;
-
-static planes_geo planes_of(const onnxc_qconv2d_params *p, i64 p0, i64 nc) {
-  planes_geo g;
-  i64 oh1 = (p0 + nc - 1) / p->out_w;
-  g.oh0 = p0 / p->out_w;
-  g.ih_lo = g.oh0 * p->stride_h - p->pad_top;
-  g.hp = (oh1 - g.oh0) * p->stride_h + (p->kernel_h - 1) * p->dilation_h + 1;
-  g.wp = (p->out_w - 1) * p->stride_w + (p->kernel_w - 1) * p->dilation_w + 1;
-  g.wps = ceil_div(g.wp, p->stride_w);
-  g.row = p->stride_w * g.wps;
-  return g;
-}
-
-/* The block's planes ([channel][row][phase][column]): the input's bytes
- * (x ^ xflip), the padding (the zero point's byte) around them. Only the
- * rows and phases some (kh, kw) reads are written (a 1 x 1 convolution of
- * stride 2 reads every other row, one phase). */
-static void fill_planes(const qconv_job *j, const uint8_t *xg,
-                        const planes_geo *g, uint8_t *planes) {
-  const onnxc_qconv2d_params *p = j->p;
-  i64 s = p->stride_w, c, r, f, i, kh, o;
-  i64 outs = (g->hp - 1 - (p->kernel_h - 1) * p->dilation_h) / p->stride_h + 1;
-  /* Columns [lo, hi) of a padded row come from the input; of phase f,
-   * columns [pa[f], pb[f]). */
-  i64 lo = min64(max64(p->pad_left, 0), g->wp);
-  i64 hi = min64(max64(p->pad_left + p->in_w, lo), g->wp);
-  i64 pa[64], pb[64];
-  unsigned char phase[64], needed[1024];
-  int all_rows = g->hp > 1024;
-  if (s > 64) { /* more phases than the tables: the general loop */
-    for (c = 0; c < p->in_channels; ++c)
-      for (r = 0; r < g->hp; ++r) {
-        uint8_t *dst = planes + (c * g->hp + r) * g->row;
-        i64 ih = g->ih_lo + r, x;
-        const uint8_t *src = xg + (c * p->in_h + ih) * p->in_w - p->pad_left;
-        for (x = 0; x < g->row; ++x) {
-          i64 col = (x % g->wps) * s + x / g->wps;
-          dst[x] = ih >= 0 && ih < p->in_h && col >= lo && col < hi
-                       ? (uint8_t)(src[col] ^ j->xflip)
-                       : j->pad;
-        }
-      }
-    memset(planes + p->in_channels * g->hp * g->row, 0, QNR);
-    return;
-  }
-  if (s == 1 && !j->xflip && lo == 0 && hi == g->wp && g->wp == p->in_w) {
-    /* Whole input rows (no column padding): one copy per channel. */
-    i64 r0 = max64(-g->ih_lo, 0), r1 = min64(g->hp, p->in_h - g->ih_lo);
-    r1 = max64(r1, r0);
-    for (c = 0; c < p->in_channels; ++c) {
-      uint8_t *dst = planes + c * g->hp * g->row;
-      memset(dst, j->pad, (size_t)(r0 * g->row));
-      memcpy(dst + r0 * g->row,
-             xg + (c * p->in_h + g->ih_lo + r0) * p->in_w,
-             (size_t)((r1 - r0) * g->row));
-      memset(dst + r1 * g->row, j->pad, (size_t)((g->hp - r1) * g->row));
-    }
-    memset(planes + p->in_channels * g->hp * g->row, 0, QNR); /* slack */
-    return;
-  }
-  /* Only the phases and rows some (kh, kw) reads. */
-  for (f = 0; f < s; ++f) {
-    phase[f] = 0;
-    pa[f] = min64(lo > f ? ceil_div(lo - f, s) : 0, g->wps);
-    pb[f] = min64(max64(hi > f ? ceil_div(hi - f, s) : 0, pa[f]), g->wps);
-  }
-  for (i = 0; i < p->kernel_w; ++i)
-    phase[(i * p->dilation_w) % s] = 1;
-  if (!all_rows) {
-    memset(needed, p->stride_h == 1, (size_t)g->hp);
-    if (p->stride_h != 1)
-      for (o = 0; o < outs; ++o)
-        for (kh = 0; kh < p->kernel_h; ++kh)
-          needed[o * p->stride_h + kh * p->dilation_h] = 1;
-  }
-  for (r = 0; r < g->hp; ++r) {
-    i64 ih = g->ih_lo + r;
-    if (!all_rows && !needed[r])
-      continue;
-    for (c = 0; c < p->in_channels; ++c) {
-      uint8_t *dst = planes + (c * g->hp + r) * g->row;
-      const uint8_t *src = xg + (c * p->in_h + ih) * p->in_w - p->pad_left;
-      if (ih < 0 || ih >= p->in_h || hi == lo) {
-        memset(dst, j->pad, (size_t)g->row);
-        continue;
-      }
-      for (f = 0; f < s; ++f) {
-        /* Phase f: columns f + i s, those in [lo, hi) from the input. */
-        uint8_t *d = dst + f * g->wps;
-        i64 a = pa[f], b = pb[f];
-        if (!phase[f])
-          continue;
-        for (i = 0; i < a; ++i)
-          d[i] = j->pad;
-        if (s == 1 && !j->xflip)
-          memcpy(d + a, src + a, (size_t)(b - a));
-        else if (s == 2) /* a constant stride: vectorized */
-          for (i = a; i < b; ++i)
-            d[i] = (uint8_t)(src[f + 2 * i] ^ j->xflip);
-        else
-          for (i = a; i < b; ++i)
-            d[i] = (uint8_t)(src[f + i * s] ^ j->xflip);
-        for (i = b; i < g->wps; ++i)
-          d[i] = j->pad;
-      }
-    }
-  }
-  memset(planes + p->in_channels * g->hp * g->row, 0, QNR); /* slack */
-}
-
-/* The panels of positions [p0, p0 + nc) of one image and group from the
- * block's planes, without im2col rows: for each k = (c, kh, kw) the 32
- * positions of a panel are consecutive bytes of one phase row per output
- * row they span (a last partial panel reads on past nc: never stored),
- * which the interleave reads in place, up to QSEG output rows (more, for
- * maps narrower than 5: gathered first). Rows past K read `zero`, a plane
- * of zeros. */
-static void pack_planes(const qconv_job *j, const planes_geo *g, i64 p0,
-                        i64 nc, const uint8_t *planes, const uint8_t *zero,
-                        uint8_t *packed, int32_t *cb) {
-  const onnxc_qconv2d_params *p = j->p;
-  i64 khw = p->kernel_h * p->kernel_w, ow_n = p->out_w;
-  i64 orow = p->stride_h * g->row; /* bytes between output rows */
-  i64 panels = ceil_div(nc, QNR), pstride = j->k4 * 4 * QNR, q4, t, pj, col;
-  i64 off[MAX_NC / QNR][QSEG];
-  int start[MAX_NC / QNR][QSEG], seg[MAX_NC / QNR];
-  /* Each panel's pieces, relative to k's origin: output row o from column
-   * w, for panel columns [start, ...). */
-  for (pj = 0; pj < panels; ++pj) {
-    i64 pos = p0 + pj * QNR, o = pos / ow_n, w = pos % ow_n, c = 0;
-    int s = 0;
-    while (c < QNR && s < QSEG) {
-      off[pj][s] = (o - g->oh0) * orow + w - c;
-      start[pj][s] = (int)c;
-      c += ow_n - w;
-      w = 0;
-      ++o;
-      ++s;
-      if (pos + c >= p0 + nc)
-        break; /* the rest: past nc */
-    }
-    seg[pj] = c >= QNR || pos + c >= p0 + nc ? s : -1;
-  }
-  /* k = (c, kh, kw), stepped without dividing. */
-  i64 kc = 0, kh = 0, kw = 0;
-  (void)khw;
-  for (q4 = 0; q4 < j->k4; ++q4) {
-    const uint8_t *base[4];
-    for (t = 0; t < 4; ++t) {
-      i64 dw = kw * p->dilation_w;
-      if (4 * q4 + t >= j->k) {
-        base[t] = zero;
-        continue;
-      }
-      base[t] = planes + (kc * g->hp + kh * p->dilation_h) * g->row +
-                (dw % p->stride_w) * g->wps + dw / p->stride_w;
-      if (++kw == p->kernel_w) {
-        kw = 0;
-        if (++kh == p->kernel_h) {
-          kh = 0;
-          ++kc;
-        }
-      }
-    }
-    /* Runs of panels read in place, one call each; the others gathered. */
-    for (pj = 0; pj < panels;) {
-      i64 run = 0;
-      uint8_t *dst = packed + pj * pstride + q4 * 4 * QNR;
-      while (pj + run < panels && seg[pj + run] > 0)
-        ++run;
-      if (run) {
-        j->isa->interleave_panels(base, seg + pj, off + pj, start + pj, run,
-                                  pstride, dst);
-      } else {
-        i64 pos = p0 + pj * QNR, len = min64(QNR, nc - pj * QNR);
-        const uint8_t *src[4];
-        uint8_t tmp[4][QNR];
-        for (t = 0; t < 4; ++t) {
-          i64 done = 0, o = pos / ow_n, w = pos % ow_n;
-          memset(tmp[t], 0, QNR);
-          while (done < len) {
-            i64 piece = min64(len - done, ow_n - w);
-            memcpy(tmp[t] + done, base[t] + (o - g->oh0) * orow + w,
-                   (size_t)piece);
-            done += piece;
-            w = 0;
-            ++o;
-          }
-          src[t] = tmp[t];
-        }
-        j->isa->interleave(src, src, QNR, dst);
-        run = 1;
-      }
-      for (; run > 0; --run, ++pj) {
-        const uint8_t *d = packed + pj * pstride + q4 * 4 * QNR;
-        i64 len = min64(QNR, nc - pj * QNR);
-        if (cb)
-          for (col = 0; col < len; ++col)
-            cb[pj * QNR + col] +=
-                d[4 * col] + d[4 * col + 1] + d[4 * col + 2] + d[4 * col + 3];
-      }
-    }
-  }
-}
-
-static void qconv_chunk(void *arg, int64_t chunk) {
-  const qconv_job *j = arg;
-  const onnxc_qconv2d_params *p = j->p;
-  const qgemm_isa *isa = j->isa;
-  i64 G = p->groups, M = p->out_channels, C = p->in_channels;
-  i64 ms = chunk % j->msplit, rest = chunk / j->msplit;
-  i64 blk = rest % j->blocks, ng = rest / j->blocks;
-  i64 g = ng % G, n = ng / G;
-  i64 p0 = blk * j->nc, nc = min64(j->nc, j->npos - p0);
-  i64 panels = ceil_div(nc, QNR), width = panels * QNR;
-  i64 m0 = ms * j->mstep, m1 = min64(M, m0 + j->mstep);
-  const uint8_t *xg = j->x + (n * G + g) * C * p->in_h * p->in_w;
-  planes_geo geo = planes_of(p, p0, nc);
-  void *raw;
-  uint8_t *packed, *planes;
-  int32_t *cb;
-  /* The packed panels, the column sums, the planes, a plane of zeros
-   * (what rows past K read). */
-  packed = qalloc(j->k4 * 4 * width + 4 * width + (C + 1) * geo.hp * geo.row +
-                      QNR,
-                  &raw);
-  cb = (int32_t *)(packed + j->k4 * 4 * width);
-  planes = (uint8_t *)(cb + width);
-  if (j->need_cb)
-    memset(cb, 0, (size_t)width * sizeof(int32_t));
-  fill_planes(j, xg, &geo, planes);
-  if (j->k4 * 4 > j->k)
-    memset(planes + C * geo.hp * geo.row, 0, (size_t)(geo.hp * geo.row + QNR));
-  pack_planes(j, &geo, p0, nc, planes, planes + C * geo.hp * geo.row, packed,
-              j->need_cb ? cb : NULL);
-  /* Multiply: output channels [m0, m1) by the block's positions. */
-  {
-    mm_args x;
-    i64 r = g * M + m0;
-    x.k4 = j->k4;
-    x.a = j->w + r * j->kp;
-    x.lda = j->kp;
-    x.bp = packed;
-    x.pstride = j->k4 * 4 * QNR;
-    x.rows = m1 - m0;
-    x.ncols = nc;
-    x.c = j->y + ((n * G * M + r) * j->npos + p0) * j->osize;
-    x.rsc = j->npos;
-    x.osize = j->osize;
-    x.ep = j->base;
-    x.ep.radd = j->radd + r;
-    x.ep.rmul = j->rmul ? j->rmul + r : NULL;
-    x.ep.scale = j->scale ? j->scale + r : NULL;
-    x.ep.bias = j->bias ? j->bias + r : NULL;
-    x.ep.cmul = j->need_cb ? cb : NULL;
-    multiply(isa, &x);
-  }
-  qfree(raw);
-}
-
-/* Depthwise convolutions (one input and one output channel per group, no
- * column dilation) on tiers with dw_row: per channel, the padded plane of
- * the whole image, then each output row from groups of 4 taps that are
- * consecutive bytes of a phase row (for a stride s, taps kw = f, f + s,
- * ... of phase f). No packing, no 8-row tile for one channel. */
-#define DW_MAX 64 /* groups of 4 taps per output row */
-
-static int depthwise_rows(const qconv_job *j) {
-  const onnxc_qconv2d_params *p = j->p;
-  return j->isa->dw_row && p->in_channels == 1 && p->out_channels == 1 &&
-         p->dilation_w == 1 &&
-         p->kernel_h * p->stride_w * ceil_div(ceil_div(p->kernel_w, p->stride_w), 4) <=
-             DW_MAX;
-}
-
-static void dw_chunk(void *arg, int64_t chunk) {
-  const qconv_job *j = arg;
-  const onnxc_qconv2d_params *p = j->p;
-  i64 g = chunk % p->groups, n = chunk / p->groups;
-  i64 s = p->stride_w, oh, kh, f, c, t, nsrc = 0;
-  planes_geo geo = planes_of(p, 0, j->npos);
-  const int8_t *w = j->w + g * j->kp;
-  i64 off[DW_MAX], rowoff[DW_MAX];
-  int32_t wd[DW_MAX], ones[DW_MAX];
-  const uint8_t *src[DW_MAX];
-  void *raw;
-  uint8_t *planes = qalloc(geo.hp * geo.row + 128, &raw);
-  qepi ep = j->base;
-  fill_planes(j, j->x + (n * p->groups + g) * p->in_h * p->in_w, &geo, planes);
-  memset(planes + geo.hp * geo.row, 0, 128);
-  /* The groups of taps: kernel row kh, phase f, taps kw = f + s (4c + t). */
-  for (kh = 0; kh < p->kernel_h; ++kh)
-    for (f = 0; f < s && f < p->kernel_w; ++f)
-      for (c = 0; f + s * 4 * c < p->kernel_w; ++c) {
-        uint32_t wv = 0, ov = 0;
-        for (t = 0; t < 4; ++t) {
-          i64 kw = f + s * (4 * c + t);
-          if (kw < p->kernel_w) {
-            wv |= (uint32_t)(uint8_t)w[kh * p->kernel_w + kw] << (8 * t);
-            ov |= 1u << (8 * t);
-          }
-        }
-        wd[nsrc] = (int32_t)wv;
-        ones[nsrc] = (int32_t)ov;
-        rowoff[nsrc] = kh * p->dilation_h * geo.row;
-        off[nsrc] = f * geo.wps + 4 * c;
-        ++nsrc;
-      }
-  ep.radd = j->radd + g;
-  ep.rmul = j->rmul ? j->rmul + g : NULL;
-  ep.scale = j->scale ? j->scale + g : NULL;
-  ep.bias = j->bias ? j->bias + g : NULL;
-  for (oh = 0; oh < p->out_h; ++oh) {
-    for (c = 0; c < nsrc; ++c)
-      src[c] = planes + oh * p->stride_h * geo.row + rowoff[c] + off[c];
-    j->isa->dw_row(src, wd, ones, (int)nsrc, p->out_w, j->need_cb, &ep,
-                   j->y + ((n * p->groups + g) * j->npos + oh * p->out_w) *
-                              j->osize);
-  }
-  qfree(raw);
-}
-
-void onnxc_rt_qconv2d(const onnxc_qconv2d_params *p, const void *x,
-                      const void *w, void *y) {
-  const onnxc_qparams *q = &p->q;
-  const qgemm_isa *isa = onnxc_rt_qgemm_isa();
-  qconv_job j;
-  i64 rows = p->groups * p->out_channels, r;
-  int a_signed = (q->flags & ONNXC_Q_A_SIGNED) != 0;
-  int b_signed = (q->flags & ONNXC_Q_B_SIGNED) != 0;
-  int out = (int)(q->flags & ONNXC_Q_OUT_MASK);
-  int32_t zc, *radd, *rmul;
-  const int32_t *ra;
-  float *scale = NULL, *fbias = NULL;
-  void *raw_w = NULL, *raw_arrays;
-  i64 chunks;
-  int threads;
-  memset(&j, 0, sizeof j);
-  if (p->batch <= 0 || rows <= 0 || p->out_h <= 0 || p->out_w <= 0)
-    return;
-  j.p = p;
-  j.isa = isa;
-  j.x = x;
-  j.y = y;
-  j.k = p->in_channels * p->kernel_h * p->kernel_w;
-  j.k4 = ceil_div(j.k, 4);
-  j.kp = 4 * j.k4;
-  j.npos = p->out_h * p->out_w;
-  j.osize = out_size(q);
-  radd = qalloc(rows * 16, &raw_arrays);
-  rmul = radd + rows;
-  scale = (float *)(rmul + rows);
-  fbias = out == ONNXC_Q_OUT_F32 && (q->flags & ONNXC_Q_BIAS) && q->bias
-              ? scale + rows
-              : NULL;
-  /* The weights as the rows side, with their sums. */
-  if (q->flags & ONNXC_Q_B_PACKED) {
-    j.w = w;
-    ra = (const int32_t *)((const int8_t *)w + rows * j.kp);
-  } else {
-    int8_t *wp = qalloc(rows * j.kp + rows * 4, &raw_w);
-    int32_t *sums = (int32_t *)(wp + rows * j.kp);
-    pack_rows(w, rows, j.k, j.k, b_signed ? 0 : 0x80, wp, j.kp, sums);
-    ra = sums;
-    j.w = wp;
-  }
-  /* Stored input x' = x ^ xflip = x - ox with ox = -128 for int8; stored
-   * weights w' = w - ow with ow = 128 for uint8. */
-  j.xflip = a_signed ? 0x80 : 0;
-  zc = zp_at(q->a_zp, a_signed, 0) + (a_signed ? 128 : 0);
-  j.pad = (uint8_t)zc;
-  j.need_cb = 0;
-  for (r = 0; r < rows; ++r) {
-    int32_t zr = zp_at(q->b_zp, b_signed,
-                       (q->flags & ONNXC_Q_B_ZP_PER_CHANNEL) ? r : 0) -
-                 (b_signed ? 0 : 128);
-    /* acc - zc * rowsum - zr * colsum + K * zr * zc (+ the int32 bias). */
-    radd[r] = (int32_t)((uint32_t)int_bias(q, r) - (uint32_t)zc * (uint32_t)ra[r] +
-                        (uint32_t)j.k * (uint32_t)zr * (uint32_t)zc);
-    rmul[r] = -zr;
-    if (zr)
-      j.need_cb = 1;
-  }
-  channel_scales(q, rows, scale, fbias);
-  j.radd = radd;
-  j.rmul = j.need_cb ? rmul : NULL;
-  j.scale = out == ONNXC_Q_OUT_I32 ? NULL : scale;
-  j.bias = fbias;
-  epi_base(q, 1, &j.base);
-  threads = onnxc_rt_threads_for(2.0 * (double)rows * (double)j.k *
-                                 (double)j.npos * (double)p->batch);
-  if (depthwise_rows(&j)) {
-    /* One channel per part. */
-    onnxc_rt_parallel_for(p->batch * p->groups, threads, dw_chunk, &j);
-    qfree(raw_arrays);
-    qfree(raw_w);
-    return;
-  }
-  /* Blocks of positions: their packed im2col about 256 KiB (L2). */
-  j.nc = min64(MAX_NC, max64(QNR, (262144 / j.kp) / QNR * QNR));
-  if (j.nc >= j.npos)
-    j.nc = j.npos;
-  j.blocks = ceil_div(j.npos, j.nc);
-  chunks = p->batch * p->groups * j.blocks;
-  j.msplit = 1;
-  j.mstep = p->out_channels;
-  if (threads > 1 && chunks < (i64)threads * PARTS_PER_THREAD) {
-    /* Few blocks (small maps): split the channels too (each part packs
-     * its block again: cheap next to the product when channels are
-     * many). */
-    i64 tiles = ceil_div(p->out_channels, isa->mr);
-    i64 want = ceil_div((i64)threads * PARTS_PER_THREAD, chunks);
-    j.msplit = min64(tiles, want);
-    j.mstep = ceil_div(tiles, j.msplit) * isa->mr;
-    j.msplit = ceil_div(p->out_channels, j.mstep);
-  }
-  chunks *= j.msplit;
-  onnxc_rt_parallel_for(chunks, threads, qconv_chunk, &j);
-  qfree(raw_arrays);
-  qfree(raw_w);
 }
 
 /* ---- Matrix product ----------------------------------------------------- */
@@ -824,7 +348,7 @@ static void qgemm_part(const qgemm_job *j, i64 item, i64 m_lo, i64 m_hi,
   i64 K = p->k, N = p->n, M = p->m;
   i64 rows_max = min64(j->mc, m_hi - m_lo);
   void *raw;
-  int8_t *ap = qalloc(rows_max * (j->kp + 12), &raw);
+  int8_t *ap = onnxc_rt_qalloc(rows_max * (j->kp + 12), &raw);
   int32_t *ra = (int32_t *)(ap + rows_max * j->kp);
   int32_t *radd = ra + rows_max, *rmul = radd + rows_max;
   int32_t *rmul2 = ra; /* -zr: overwrites the sums once used */
@@ -834,13 +358,13 @@ static void qgemm_part(const qgemm_job *j, i64 item, i64 m_lo, i64 m_hi,
   i64 mb, r;
   for (mb = m_lo; mb < m_hi; mb += j->mc) {
     i64 rows = min64(j->mc, m_hi - mb);
-    pack_rows(j->a + (item * M + mb) * K, rows, K, K, j->aflip, ap, j->kp, ra);
+    onnxc_rt_qpack_rows(j->a + (item * M + mb) * K, rows, K, K, j->aflip, ap, j->kp, ra);
     /* T = acc - zc[n] * RA[m] - zr[m] * CB[n] + K * zr[m] * zc[n]: the
      * per-row terms (onnxc_rt_qgemm has the per-column ones). */
     for (r = 0; r < rows; ++r) {
       uint32_t zr = (uint32_t)j->zr0, rs = (uint32_t)ra[r];
       if (j->zr_row)
-        zr = (uint32_t)(zp_at(p->q.a_zp, a_signed, mb + r) -
+        zr = (uint32_t)(onnxc_rt_qzp_at(p->q.a_zp, a_signed, mb + r) -
                         (a_signed ? 0 : 128));
       if (!j->zr_row && !j->zc_col) {
         radd[r] = (int32_t)(0u - (uint32_t)j->zc0 * rs);
@@ -877,10 +401,10 @@ static void qgemm_part(const qgemm_job *j, i64 item, i64 m_lo, i64 m_hi,
       x.ep.cmul2 = j->cmul2 ? j->cmul2 + coff + c0 : NULL;
       x.ep.scale = j->scale ? j->scale + c0 : NULL;
       x.ep.bias = j->bias ? j->bias + c0 : NULL;
-      multiply(isa, &x);
+      onnxc_rt_qmultiply(isa, &x);
     }
   }
-  qfree(raw);
+  onnxc_rt_qfree(raw);
 }
 
 static void qgemm_chunk(void *arg, int64_t chunk) {
@@ -919,17 +443,17 @@ void onnxc_rt_qgemm(const onnxc_qgemm_params *p, const void *a, const void *b,
   j.k4 = ceil_div(K, 4);
   j.kp = 4 * j.k4;
   j.panels = ceil_div(N, QNR);
-  j.osize = out_size(q);
+  j.osize = onnxc_rt_qout_size(q);
   panel_bytes = j.panels * j.k4 * 4 * QNR;
   /* B as the columns side, with its column sums: packed by the compiler
    * (one for the batch), else here (once, or per item when it varies). */
   packs = !(q->flags & ONNXC_Q_B_PACKED) && p->b_batch_stride != 0 ? p->batch : 1;
-  cb_all = qalloc(packs * N * 16 + N * 8, &raw_arrays);
+  cb_all = onnxc_rt_qalloc(packs * N * 16 + N * 8, &raw_arrays);
   if (q->flags & ONNXC_Q_B_PACKED) {
     j.bp = b;
     memcpy(cb_all, (const uint8_t *)b + panel_bytes, (size_t)N * 4);
   } else {
-    uint8_t *bp = qalloc(packs * panel_bytes, &raw_b);
+    uint8_t *bp = onnxc_rt_qalloc(packs * panel_bytes, &raw_b);
     memset(cb_all, 0, (size_t)(packs * N) * 4);
     for (i = 0; i < packs; ++i)
       for (col = 0; col < N; col += QNR)
@@ -950,20 +474,20 @@ void onnxc_rt_qgemm(const onnxc_qgemm_params *p, const void *a, const void *b,
   j.aflip = a_signed ? 0 : 0x80;
   j.zr_row = (q->flags & ONNXC_Q_A_ZP_PER_ROW) != 0;
   j.zc_col = (q->flags & ONNXC_Q_B_ZP_PER_CHANNEL) != 0;
-  j.zr0 = zp_at(q->a_zp, a_signed, 0) - (a_signed ? 0 : 128);
-  j.zc0 = zp_at(q->b_zp, b_signed, 0) + (b_signed ? 128 : 0);
+  j.zr0 = onnxc_rt_qzp_at(q->a_zp, a_signed, 0) - (a_signed ? 0 : 128);
+  j.zc0 = onnxc_rt_qzp_at(q->b_zp, b_signed, 0) + (b_signed ? 128 : 0);
   /* The per-column terms (qgemm_part has the per-row ones). */
   for (i = 0; i < packs; ++i) {
     int32_t *cb = cb_all + i * N;
     int32_t *ca = cb_all + packs * N + i * N, *cm = ca + packs * N;
     for (col = 0; col < N; ++col) {
-      uint32_t zc = (uint32_t)(j.zc_col ? zp_at(q->b_zp, b_signed, col) +
+      uint32_t zc = (uint32_t)(j.zc_col ? onnxc_rt_qzp_at(q->b_zp, b_signed, col) +
                                               (b_signed ? 128 : 0)
                                         : j.zc0);
       uint32_t s = (uint32_t)cb[col], zr = (uint32_t)j.zr0;
       /* The requantization's int32 bias, then -zr * CB[n] + K * zr * zc[n]
        * when zr is one for all rows. */
-      ca[col] = int_bias(q, col);
+      ca[col] = onnxc_rt_qint_bias(q, col);
       if (!j.zr_row)
         ca[col] = (int32_t)((uint32_t)ca[col] - zr * s + (uint32_t)K * zr * zc);
       cm[col] = (int32_t)(0u - zc); /* x rmul = RA[m] (- K zr[m]) */
@@ -985,10 +509,10 @@ void onnxc_rt_qgemm(const onnxc_qgemm_params *p, const void *a, const void *b,
   j.cadd = cadd;
   j.cmul = cmul;
   j.cmul2 = cmul2;
-  channel_scales(q, N, scale, fbias);
+  onnxc_rt_qchannel_scales(q, N, scale, fbias);
   j.scale = out == ONNXC_Q_OUT_I32 ? NULL : scale;
   j.bias = fbias;
-  epi_base(q, 0, &j.base);
+  onnxc_rt_qepi_base(q, 0, &j.base);
   /* Rows of A per packed block: about 64 KiB. */
   j.mc = max64(isa->mr, (65536 / j.kp) / isa->mr * isa->mr);
   threads = onnxc_rt_threads_for(2.0 * (double)p->batch * (double)p->m *
@@ -1010,8 +534,8 @@ void onnxc_rt_qgemm(const onnxc_qgemm_params *p, const void *a, const void *b,
   }
   onnxc_rt_parallel_for(p->batch * j.chunks_per_item, threads, qgemm_chunk,
                         &j);
-  qfree(raw_arrays);
-  qfree(raw_b);
+  onnxc_rt_qfree(raw_arrays);
+  onnxc_rt_qfree(raw_b);
 }
 
 /* ---- DynamicQuantizeLinear ----------------------------------------------- */

@@ -228,21 +228,51 @@ ONNXC_ZMM static void quantize(const float *x, int64_t n, uint8_t *y,
   }
 }
 
-/* A depthwise output row, 32 outputs at a time: each group of 4 taps is
- * one vpdpbusd per 16 outputs, the 16 dwords (bytes o .. o + 3 for o <
- * 16) made from one 64-byte load by vpermb (VBMI). */
+/* A row split into the phases of stride 2: 64 bytes a step, the even
+ * ones by vpmovwb, the odd ones shifted down first; masked at the end. */
+ONNXC_ZMM static void deint2(const uint8_t *src, int64_t n, uint8_t *even,
+                             uint8_t *odd, uint8_t flip) {
+  const __m512i f = _mm512_set1_epi8((char)flip);
+  int64_t i;
+  for (i = 0; i < n; i += 64) {
+    int64_t left = n - i, ne = (left + 1) / 2, no = left / 2;
+    __mmask64 m = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+    __m512i v = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + i), f);
+    __m256i e = _mm512_cvtepi16_epi8(v);
+    __m256i o = _mm512_cvtepi16_epi8(_mm512_srli_epi16(v, 8));
+    _mm256_mask_storeu_epi8(even + i / 2,
+                            ne >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << ne) - 1),
+                            e);
+    _mm256_mask_storeu_epi8(odd + i / 2,
+                            no >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << no) - 1),
+                            o);
+  }
+}
+
+/* Depthwise outputs, 32 at a time: each group of 4 taps is one vpdpbusd
+ * per 16 outputs, their 16 dwords picked from a 128-byte window by
+ * vpermt2b (VBMI) along `idx` (the byte offsets of each output's 4
+ * bytes). */
 #define ONNXC_ZMM_VBMI                                                         \
   __attribute__((                                                              \
       target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx512vbmi")))
 
 ONNXC_ZMM_VBMI static void dw_row(const uint8_t *const *src, const int32_t *wd,
                                   const int32_t *ones, int nsrc, int64_t nout,
-                                  int sums, const qepi *ep, void *out) {
-  const __m512i idx0 = _mm512_set_epi8(
-      18, 17, 16, 15, 17, 16, 15, 14, 16, 15, 14, 13, 15, 14, 13, 12, 14, 13,
-      12, 11, 13, 12, 11, 10, 12, 11, 10, 9, 11, 10, 9, 8, 10, 9, 8, 7, 9, 8, 7,
-      6, 8, 7, 6, 5, 7, 6, 5, 4, 6, 5, 4, 3, 5, 4, 3, 2, 4, 3, 2, 1, 3, 2, 1, 0);
-  const __m512i idx1 = _mm512_add_epi8(idx0, _mm512_set1_epi8(16));
+                                  const uint8_t *idx, int sums, const qepi *ep,
+                                  void *out) {
+  /* Byte t of dword lane l: idx[l] + t (idx[l] + 3 < 128: no carries). */
+  const __m512i mul = _mm512_set1_epi32(0x01010101);
+  const __m512i t4 = _mm512_set1_epi32(0x03020100);
+  const __m512i i0 = _mm512_add_epi32(
+      _mm512_mullo_epi32(
+          _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)idx)), mul),
+      t4);
+  const __m512i i1 = _mm512_add_epi32(
+      _mm512_mullo_epi32(
+          _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(idx + 16))),
+          mul),
+      t4);
   size_t esize = ep->out == ONNXC_Q_OUT_I32 || ep->out == ONNXC_Q_OUT_F32 ? 4 : 1;
   int64_t o;
   int i;
@@ -253,9 +283,10 @@ ONNXC_ZMM_VBMI static void dw_row(const uint8_t *const *src, const int32_t *wd,
     qepi e = *ep;
     lo[0] = hi[0] = _mm512_setzero_si512();
     for (i = 0; i < nsrc; ++i) {
-      __m512i v = _mm512_loadu_si512((const void *)(src[i] + o));
-      __m512i a = _mm512_permutexvar_epi8(idx0, v);
-      __m512i b = _mm512_permutexvar_epi8(idx1, v);
+      __m512i v0 = _mm512_loadu_si512((const void *)(src[i] + o));
+      __m512i v1 = _mm512_loadu_si512((const void *)(src[i] + o + 64));
+      __m512i a = _mm512_permutex2var_epi8(v0, i0, v1);
+      __m512i b = _mm512_permutex2var_epi8(v0, i1, v1);
       __m512i w = _mm512_set1_epi32(wd[i]);
       lo[0] = _mm512_dpbusd_epi32(lo[0], a, w);
       hi[0] = _mm512_dpbusd_epi32(hi[0], b, w);
@@ -289,7 +320,8 @@ const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
                                 onnxc_rt_qinterleave_panels_avx2,
                                 0,
                                 minmax,
-                                quantize};
+                                quantize,
+                                deint2};
   static const qgemm_isa with_vbmi = {"avx512vnni",
                                       MR,
                                       tile,
@@ -297,7 +329,8 @@ const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
                                       onnxc_rt_qinterleave_panels_avx2,
                                       dw_row,
                                       minmax,
-                                      quantize};
+                                      quantize,
+                                      deint2};
   return vbmi ? &with_vbmi : &isa;
 }
 

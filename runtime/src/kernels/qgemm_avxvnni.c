@@ -86,7 +86,8 @@ const qgemm_isa *onnxc_rt_qgemm_avxvnni(void) {
                                 onnxc_rt_qinterleave_panels_avx2,
                                 0,
                                 onnxc_rt_qminmax_avx2,
-                                onnxc_rt_qquantize_avx2};
+                                onnxc_rt_qquantize_avx2,
+                                onnxc_rt_qdeint2_avx2};
   return &isa;
 }
 

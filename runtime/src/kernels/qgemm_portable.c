@@ -137,6 +137,7 @@ const qgemm_isa *onnxc_rt_qgemm_portable(void) {
                                 onnxc_rt_qinterleave_panels_portable,
                                 0,
                                 minmax,
-                                onnxc_rt_qquantize_portable};
+                                onnxc_rt_qquantize_portable,
+                                0};
   return &isa;
 }
