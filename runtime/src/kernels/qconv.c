@@ -136,6 +136,24 @@ static void fill_planes(const qconv_job *j, const uint8_t *xg,
     memset(planes + p->in_channels * g->hp * g->row, 0, QNR); /* slack */
     return;
   }
+  if (s == 2 && p->kernel_w > 1 && p->dilation_w % 2 && j->isa->deint2) {
+    /* Stride 2, both phases read: the padding everywhere, then each
+     * channel's input rows split by the tier (column c of a padded row is
+     * byte c / 2 of phase c % 2). */
+    i64 r0 = max64(-g->ih_lo, 0), r1 = min64(g->hp, p->in_h - g->ih_lo);
+    memset(planes, j->pad, (size_t)(p->in_channels * g->hp * g->row));
+    for (c = 0; c < p->in_channels && hi > lo && r1 > r0; ++c) {
+      uint8_t *dst = planes + (c * g->hp + r0) * g->row;
+      j->isa->deint2(xg + (c * p->in_h + g->ih_lo + r0) * p->in_w + lo -
+                         p->pad_left,
+                     p->in_w, r1 - r0, hi - lo,
+                     dst + (lo & 1) * g->wps + lo / 2,
+                     dst + (1 - (lo & 1)) * g->wps + (lo + 1) / 2, g->row,
+                     j->xflip);
+    }
+    memset(planes + p->in_channels * g->hp * g->row, 0, QNR); /* slack */
+    return;
+  }
   /* Only the phases and rows some (kh, kw) reads. */
   for (f = 0; f < s; ++f) {
     phase[f] = 0;
@@ -161,13 +179,6 @@ static void fill_planes(const qconv_job *j, const uint8_t *xg,
       const uint8_t *src = xg + (c * p->in_h + ih) * p->in_w - p->pad_left;
       if (ih < 0 || ih >= p->in_h || hi == lo) {
         memset(dst, pad, (size_t)g->row);
-        continue;
-      }
-      if (s == 2 && phase[0] && phase[1] && j->isa->deint2) {
-        /* Column c of the padded row is byte c / 2 of phase c % 2. */
-        memset(dst, pad, (size_t)g->row);
-        j->isa->deint2(src + lo, hi - lo, dst + (lo & 1) * g->wps + lo / 2,
-                       dst + (1 - (lo & 1)) * g->wps + (lo + 1) / 2, xf);
         continue;
       }
       for (f = 0; f < s; ++f) {
@@ -365,7 +376,7 @@ static void dw_chunk(void *arg, int64_t chunk) {
   i64 parts = ceil_div(p->groups, j->nc);
   i64 n = chunk / parts, g0 = chunk % parts * j->nc;
   i64 g1 = min64(p->groups, g0 + j->nc), g;
-  i64 s = p->stride_w, oh, kh, f, c, t, nsrc = 0, rows;
+  i64 s = p->stride_w, oh, kh, f, c, t, nsrc = 0, rows, full = 1;
   planes_geo geo = planes_of(p, 0, j->npos);
   i64 plane = geo.hp * geo.row;
   i64 off[DW_MAX], rowoff[DW_MAX], kidx[DW_MAX][4];
@@ -429,12 +440,14 @@ static void dw_chunk(void *arg, int64_t chunk) {
     ep.rmul = j->rmul ? j->rmul + g : NULL;
     ep.scale = j->scale ? j->scale + g : NULL;
     ep.bias = j->bias ? j->bias + g : NULL;
-    for (oh = 0; oh < p->out_h; oh += rows) {
+    /* Whole groups of `rows` output rows in one call, then the rest. */
+    for (oh = 0; oh < p->out_h; oh += full * rows) {
       i64 nr = min64(rows, p->out_h - oh);
+      full = nr < rows ? 1 : p->out_h / rows;
       for (c = 0; c < nsrc; ++c)
         src[c] = pl + oh * p->stride_h * geo.row + rowoff[c] + off[c];
-      j->isa->dw_row(src, wd, ones, (int)nsrc, nr * p->out_w, idx, j->need_cb,
-                     &ep,
+      j->isa->dw_row(src, wd, ones, (int)nsrc, full, nr * p->out_w,
+                     rows * p->stride_h * geo.row, idx, j->need_cb, &ep,
                      j->y + ((n * p->groups + g) * j->npos + oh * p->out_w) *
                                 j->osize);
     }

@@ -79,28 +79,32 @@ typedef struct qgemm_isa {
                             const int64_t (*off)[QSEG], const int (*start)[QSEG],
                             int64_t panels, int64_t stride, uint8_t *dst);
   /* Depthwise convolution outputs (NULL: none; the drivers take the
-   * general path): out[o] for o < nout is the epilogue (row 0, column o)
-   * of the sum over i < nsrc of 4 bytes times the 4 signed bytes of wd[i]
-   * (4 taps of the kernel, consecutive in a phase row of the padded input;
-   * missing taps have weight 0). The 4 bytes of output o are at src[i] +
-   * 32 (o / 32) + idx[o % 32] .. + 3 (idx: 32 offsets < 125; consecutive
-   * outputs of one row: idx[o] = o; several short rows: jumps between
+   * general path): out[r * rowlen + o] for r < nrows, o < rowlen is the
+   * epilogue (row 0, column r * rowlen + o) of the sum over i < nsrc of 4
+   * bytes times the 4 signed bytes of wd[i] (4 taps of the kernel,
+   * consecutive in a phase row of the padded input; missing taps have
+   * weight 0). Those 4 bytes are at src[i] + r * rowadv + 32 (o / 32) +
+   * idx[o % 32] .. + 3 (idx: 32 offsets < 125; consecutive outputs of one
+   * output row: idx[o] = o; several short output rows: jumps between
    * them). With `sums`, the epilogue's cmul is the same sums of those
    * bytes times ones[i]'s (the window's sum: zero points of uint8
-   * weights). src[i] + 32 (nout - 1) / 32 + 128 must be readable. */
+   * weights). 128 bytes from each window's start (src[i] + r * rowadv +
+   * 32 (o / 32)) must be readable. */
   void (*dw_row)(const uint8_t *const *src, const int32_t *wd,
-                 const int32_t *ones, int nsrc, int64_t nout,
-                 const uint8_t *idx, int sums, const qepi *ep, void *out);
+                 const int32_t *ones, int nsrc, int64_t nrows, int64_t rowlen,
+                 int64_t rowadv, const uint8_t *idx, int sums, const qepi *ep,
+                 void *out);
   /* The smallest and largest of x[0..n) (n > 0). */
   void (*minmax)(const float *x, int64_t n, float *lo, float *hi);
   /* y = saturate(round_half_even(x / scale) + zp) over [0, 255]. */
   void (*quantize)(const float *x, int64_t n, uint8_t *y, float scale,
                    int32_t zp);
-  /* even[i] = src[2i] ^ flip for 2i < n, odd[i] = src[2i + 1] ^ flip for
-   * 2i + 1 < n: a row split into the two phases of stride 2 (reads src[0
-   * .. n) only; NULL: the drivers' loop). */
-  void (*deint2)(const uint8_t *src, int64_t n, uint8_t *even, uint8_t *odd,
-                 uint8_t flip);
+  /* For r < rows: even[r * dstride + i] = src[r * sstride + 2i] ^ flip
+   * for 2i < n, odd[r * dstride + i] = src[r * sstride + 2i + 1] ^ flip
+   * for 2i + 1 < n: rows split into the two phases of stride 2 (reads
+   * src[r * sstride + 0 .. n) only; NULL: the drivers' loop). */
+  void (*deint2)(const uint8_t *src, int64_t sstride, int64_t rows, int64_t n,
+                 uint8_t *even, uint8_t *odd, int64_t dstride, uint8_t flip);
 } qgemm_isa;
 
 /* The tiers (NULL where the tier is not built: not x86-64 GCC/Clang). */
@@ -151,8 +155,9 @@ ONNXC_HIDDEN void onnxc_rt_qminmax_avx2(const float *x, int64_t n, float *lo,
                                         float *hi);
 ONNXC_HIDDEN void onnxc_rt_qquantize_avx2(const float *x, int64_t n,
                                           uint8_t *y, float scale, int32_t zp);
-ONNXC_HIDDEN void onnxc_rt_qdeint2_avx2(const uint8_t *src, int64_t n,
-                                        uint8_t *even, uint8_t *odd,
+ONNXC_HIDDEN void onnxc_rt_qdeint2_avx2(const uint8_t *src, int64_t sstride,
+                                        int64_t rows, int64_t n, uint8_t *even,
+                                        uint8_t *odd, int64_t dstride,
                                         uint8_t flip);
 #endif
 

@@ -202,24 +202,29 @@ ONNXC_YMM void onnxc_rt_qquantize_avx2(const float *x, int64_t n, uint8_t *y,
 
 /* deint2: 32 bytes a step (vpshufb splits each lane, vpermq joins the
  * halves), the tail bytewise. */
-ONNXC_YMM void onnxc_rt_qdeint2_avx2(const uint8_t *src, int64_t n,
-                                     uint8_t *even, uint8_t *odd,
+ONNXC_YMM void onnxc_rt_qdeint2_avx2(const uint8_t *src, int64_t sstride,
+                                     int64_t rows, int64_t n, uint8_t *even,
+                                     uint8_t *odd, int64_t dstride,
                                      uint8_t flip) {
   const __m256i split = _mm256_setr_epi8(
       0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10,
       12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
   const __m256i f = _mm256_set1_epi8((char)flip);
-  int64_t i;
-  for (i = 0; i + 32 <= n; i += 32) {
-    __m256i v = _mm256_xor_si256(
-        _mm256_loadu_si256((const __m256i *)(src + i)), f);
-    v = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, split),
-                                 _MM_SHUFFLE(3, 1, 2, 0));
-    _mm_storeu_si128((__m128i *)(even + i / 2), _mm256_castsi256_si128(v));
-    _mm_storeu_si128((__m128i *)(odd + i / 2), _mm256_extracti128_si256(v, 1));
+  int64_t r, i;
+  for (r = 0; r < rows; ++r) {
+    const uint8_t *s = src + r * sstride;
+    uint8_t *e = even + r * dstride, *o = odd + r * dstride;
+    for (i = 0; i + 32 <= n; i += 32) {
+      __m256i v = _mm256_xor_si256(
+          _mm256_loadu_si256((const __m256i *)(s + i)), f);
+      v = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, split),
+                                   _MM_SHUFFLE(3, 1, 2, 0));
+      _mm_storeu_si128((__m128i *)(e + i / 2), _mm256_castsi256_si128(v));
+      _mm_storeu_si128((__m128i *)(o + i / 2), _mm256_extracti128_si256(v, 1));
+    }
+    for (; i < n; ++i)
+      (i & 1 ? o : e)[i / 2] = (uint8_t)(s[i] ^ flip);
   }
-  for (; i < n; ++i)
-    (i & 1 ? odd : even)[i / 2] = (uint8_t)(src[i] ^ flip);
 }
 
 const qgemm_isa *onnxc_rt_qgemm_avx2(void) {

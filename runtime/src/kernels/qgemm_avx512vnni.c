@@ -228,25 +228,28 @@ ONNXC_ZMM static void quantize(const float *x, int64_t n, uint8_t *y,
   }
 }
 
-/* A row split into the phases of stride 2: 64 bytes a step, the even
+/* Rows split into the phases of stride 2: 64 bytes a step, the even
  * ones by vpmovwb, the odd ones shifted down first; masked at the end. */
-ONNXC_ZMM static void deint2(const uint8_t *src, int64_t n, uint8_t *even,
-                             uint8_t *odd, uint8_t flip) {
+ONNXC_ZMM static void deint2(const uint8_t *src, int64_t sstride,
+                             int64_t rows, int64_t n, uint8_t *even,
+                             uint8_t *odd, int64_t dstride, uint8_t flip) {
   const __m512i f = _mm512_set1_epi8((char)flip);
-  int64_t i;
-  for (i = 0; i < n; i += 64) {
-    int64_t left = n - i, ne = (left + 1) / 2, no = left / 2;
-    __mmask64 m = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
-    __m512i v = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, src + i), f);
-    __m256i e = _mm512_cvtepi16_epi8(v);
-    __m256i o = _mm512_cvtepi16_epi8(_mm512_srli_epi16(v, 8));
-    _mm256_mask_storeu_epi8(even + i / 2,
-                            ne >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << ne) - 1),
-                            e);
-    _mm256_mask_storeu_epi8(odd + i / 2,
-                            no >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << no) - 1),
-                            o);
-  }
+  int64_t r, i;
+  for (r = 0; r < rows; ++r)
+    for (i = 0; i < n; i += 64) {
+      int64_t left = n - i, ne = (left + 1) / 2, no = left / 2;
+      __mmask64 m = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+      __m512i v = _mm512_xor_si512(
+          _mm512_maskz_loadu_epi8(m, src + r * sstride + i), f);
+      __m256i e = _mm512_cvtepi16_epi8(v);
+      __m256i o = _mm512_cvtepi16_epi8(_mm512_srli_epi16(v, 8));
+      _mm256_mask_storeu_epi8(
+          even + r * dstride + i / 2,
+          ne >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << ne) - 1), e);
+      _mm256_mask_storeu_epi8(
+          odd + r * dstride + i / 2,
+          no >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << no) - 1), o);
+    }
 }
 
 /* Depthwise outputs, 32 at a time: each group of 4 taps is one vpdpbusd
@@ -258,7 +261,8 @@ ONNXC_ZMM static void deint2(const uint8_t *src, int64_t n, uint8_t *even,
       target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx512vbmi")))
 
 ONNXC_ZMM_VBMI static void dw_row(const uint8_t *const *src, const int32_t *wd,
-                                  const int32_t *ones, int nsrc, int64_t nout,
+                                  const int32_t *ones, int nsrc, int64_t nrows,
+                                  int64_t rowlen, int64_t rowadv,
                                   const uint8_t *idx, int sums, const qepi *ep,
                                   void *out) {
   /* Byte t of dword lane l: idx[l] + t (idx[l] + 3 < 128: no carries). */
@@ -274,42 +278,44 @@ ONNXC_ZMM_VBMI static void dw_row(const uint8_t *const *src, const int32_t *wd,
           mul),
       t4);
   size_t esize = ep->out == ONNXC_Q_OUT_I32 || ep->out == ONNXC_Q_OUT_F32 ? 4 : 1;
-  int64_t o;
+  int64_t r, o;
   int i;
-  for (o = 0; o < nout; o += 32) {
-    __m512i lo[1], hi[1];
-    __m512i slo = _mm512_setzero_si512(), shi = slo;
-    int32_t colsum[32];
-    qepi e = *ep;
-    lo[0] = hi[0] = _mm512_setzero_si512();
-    for (i = 0; i < nsrc; ++i) {
-      __m512i v0 = _mm512_loadu_si512((const void *)(src[i] + o));
-      __m512i v1 = _mm512_loadu_si512((const void *)(src[i] + o + 64));
-      __m512i a = _mm512_permutex2var_epi8(v0, i0, v1);
-      __m512i b = _mm512_permutex2var_epi8(v0, i1, v1);
-      __m512i w = _mm512_set1_epi32(wd[i]);
-      lo[0] = _mm512_dpbusd_epi32(lo[0], a, w);
-      hi[0] = _mm512_dpbusd_epi32(hi[0], b, w);
-      if (sums) {
-        __m512i one = _mm512_set1_epi32(ones[i]);
-        slo = _mm512_dpbusd_epi32(slo, a, one);
-        shi = _mm512_dpbusd_epi32(shi, b, one);
+  for (r = 0; r < nrows; ++r)
+    for (o = 0; o < rowlen; o += 32) {
+      __m512i lo[1], hi[1];
+      __m512i slo = _mm512_setzero_si512(), shi = slo;
+      int32_t colsum[32];
+      int64_t at = r * rowadv + o, col = r * rowlen + o;
+      qepi e = *ep;
+      lo[0] = hi[0] = _mm512_setzero_si512();
+      for (i = 0; i < nsrc; ++i) {
+        __m512i v0 = _mm512_loadu_si512((const void *)(src[i] + at));
+        __m512i v1 = _mm512_loadu_si512((const void *)(src[i] + at + 64));
+        __m512i a = _mm512_permutex2var_epi8(v0, i0, v1);
+        __m512i b = _mm512_permutex2var_epi8(v0, i1, v1);
+        __m512i w = _mm512_set1_epi32(wd[i]);
+        lo[0] = _mm512_dpbusd_epi32(lo[0], a, w);
+        hi[0] = _mm512_dpbusd_epi32(hi[0], b, w);
+        if (sums) {
+          __m512i one = _mm512_set1_epi32(ones[i]);
+          slo = _mm512_dpbusd_epi32(slo, a, one);
+          shi = _mm512_dpbusd_epi32(shi, b, one);
+        }
       }
+      if (sums) {
+        _mm512_storeu_si512((void *)colsum, slo);
+        _mm512_storeu_si512((void *)(colsum + 16), shi);
+        e.cmul = colsum;
+      }
+      if (!e.ch_row) {
+        if (e.scale)
+          e.scale += col;
+        if (e.bias)
+          e.bias += col;
+      }
+      store_tile(1, lo, hi, (int)(rowlen - o < 32 ? rowlen - o : 32), &e,
+                 (uint8_t *)out + col * (int64_t)esize, 0);
     }
-    if (sums) {
-      _mm512_storeu_si512((void *)colsum, slo);
-      _mm512_storeu_si512((void *)(colsum + 16), shi);
-      e.cmul = colsum;
-    }
-    if (!e.ch_row) {
-      if (e.scale)
-        e.scale += o;
-      if (e.bias)
-        e.bias += o;
-    }
-    store_tile(1, lo, hi, (int)(nout - o < 32 ? nout - o : 32), &e,
-               (uint8_t *)out + o * (int64_t)esize, 0);
-  }
 }
 
 const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
