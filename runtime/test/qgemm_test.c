@@ -7,6 +7,8 @@
  *   onnxc-qgemm-test bench M N K RUNS | benchconv C M H W K RUNS [STRIDE [GROUPS]]
  *                                times the default tier (median and min,
  *                                GOPS), or ONNXC_QGEMM_TEST_TIER's
+ *                                (QBENCH_U8=1: the convolution's outputs
+ *                                requantized to uint8)
  *
  * onnxc_rt_qgemm, onnxc_rt_qconv2d and onnxc_rt_dynamic_quantize
  * (runtime/src/kernels/) must equal plain loops exactly: int32 sums are
@@ -510,8 +512,10 @@ static int bench(int argc, char **argv) {
     cp.pad_top = cp.pad_left = cp.kernel_h / 2;
     cp.out_h = (cp.in_h + 2 * cp.pad_top - cp.kernel_h) / cp.stride_h + 1;
     cp.out_w = (cp.in_w + 2 * cp.pad_left - cp.kernel_w) / cp.stride_w + 1;
-    cp.q.flags = ONNXC_Q_B_SIGNED | ONNXC_Q_OUT_F32;
-    cp.q.a_scale = cp.q.b_scale = &one;
+    /* QBENCH_U8=1: requantized uint8 outputs (QLinearConv's). */
+    cp.q.flags = ONNXC_Q_B_SIGNED |
+                 (getenv("QBENCH_U8") ? ONNXC_Q_OUT_U8 : ONNXC_Q_OUT_F32);
+    cp.q.a_scale = cp.q.b_scale = cp.q.y_scale = &one;
     runs = atol(argv[7]);
     ops = 2.0 * cp.groups * cp.in_channels * cp.out_channels * cp.out_h *
           cp.out_w * cp.kernel_h * cp.kernel_w;

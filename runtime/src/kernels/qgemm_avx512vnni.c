@@ -278,15 +278,25 @@ ONNXC_ZMM_VBMI static void dw_row(const uint8_t *const *src, const int32_t *wd,
           mul),
       t4);
   size_t esize = ep->out == ONNXC_Q_OUT_I32 || ep->out == ONNXC_Q_OUT_F32 ? 4 : 1;
+  /* The epilogue of one channel (ch_row, no column terms but the window
+   * sums), its constants broadcast once: store_tile's operations in its
+   * order. Otherwise store_tile. */
+  const int fast = ep->ch_row && !ep->cadd && !(ep->rmul2 && ep->cmul2);
+  const __m512i radd = _mm512_set1_epi32(ep->radd ? ep->radd[0] : 0);
+  const __m512i rmul = _mm512_set1_epi32(ep->rmul ? ep->rmul[0] : 0);
+  const __m512 scale = _mm512_set1_ps(ep->scale ? ep->scale[0] : 0.0f);
+  const __m512 bias = _mm512_set1_ps(ep->bias ? ep->bias[0] : 0.0f);
+  const __m512 vlo = _mm512_set1_ps(ep->lo), vhi = _mm512_set1_ps(ep->hi);
+  const __m512i zp = _mm512_set1_epi32(ep->yzp);
+  const int use_cmul = sums && ep->rmul;
   int64_t r, o;
   int i;
   for (r = 0; r < nrows; ++r)
     for (o = 0; o < rowlen; o += 32) {
       __m512i lo[1], hi[1];
       __m512i slo = _mm512_setzero_si512(), shi = slo;
-      int32_t colsum[32];
       int64_t at = r * rowadv + o, col = r * rowlen + o;
-      qepi e = *ep;
+      int nw = (int)(rowlen - o < 32 ? rowlen - o : 32);
       lo[0] = hi[0] = _mm512_setzero_si512();
       for (i = 0; i < nsrc; ++i) {
         __m512i v0 = _mm512_loadu_si512((const void *)(src[i] + at));
@@ -302,19 +312,73 @@ ONNXC_ZMM_VBMI static void dw_row(const uint8_t *const *src, const int32_t *wd,
           shi = _mm512_dpbusd_epi32(shi, b, one);
         }
       }
-      if (sums) {
-        _mm512_storeu_si512((void *)colsum, slo);
-        _mm512_storeu_si512((void *)(colsum + 16), shi);
-        e.cmul = colsum;
+      if (fast) {
+        const __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff
+                                      : (__mmask16)((1u << nw) - 1u);
+        const __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
+                             : nw <= 16 ? (__mmask16)0
+                                        : (__mmask16)((1u << (nw - 16)) - 1u);
+        __m512i x0 = _mm512_add_epi32(lo[0], radd);
+        __m512i x1 = _mm512_add_epi32(hi[0], radd);
+        __m512 f0, f1;
+        if (use_cmul) {
+          x0 = _mm512_add_epi32(x0, _mm512_mullo_epi32(rmul, slo));
+          x1 = _mm512_add_epi32(x1, _mm512_mullo_epi32(rmul, shi));
+        }
+        if (ep->out == ONNXC_Q_OUT_I32) {
+          int32_t *y = (int32_t *)out + col;
+          _mm512_mask_storeu_epi32(y, m0, x0);
+          _mm512_mask_storeu_epi32(y + 16, m1, x1);
+          continue;
+        }
+        f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(x0), scale);
+        f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(x1), scale);
+        if (ep->out == ONNXC_Q_OUT_F32) {
+          float *y = (float *)out + col;
+          if (ep->bias) {
+            f0 = _mm512_add_ps(f0, bias);
+            f1 = _mm512_add_ps(f1, bias);
+          }
+          if (ep->clamp) {
+            f0 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f0));
+            f1 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f1));
+          }
+          _mm512_mask_storeu_ps(y, m0, f0);
+          _mm512_mask_storeu_ps(y + 16, m1, f1);
+        } else {
+          uint8_t *y = (uint8_t *)out + col;
+          __m512i q0 = _mm512_add_epi32(
+              _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, vlo), vhi)),
+              zp);
+          __m512i q1 = _mm512_add_epi32(
+              _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, vlo), vhi)),
+              zp);
+          if (nw == 32) /* both halves in one store */
+            _mm256_storeu_si256((__m256i *)y,
+                                _mm256_inserti128_si256(
+                                    _mm256_castsi128_si256(_mm512_cvtepi32_epi8(q0)),
+                                    _mm512_cvtepi32_epi8(q1), 1));
+          else {
+            _mm512_mask_cvtepi32_storeu_epi8(y, m0, q0);
+            _mm512_mask_cvtepi32_storeu_epi8(y + 16, m1, q1);
+          }
+        }
+      } else {
+        int32_t colsum[32];
+        qepi e = *ep;
+        if (sums) {
+          _mm512_storeu_si512((void *)colsum, slo);
+          _mm512_storeu_si512((void *)(colsum + 16), shi);
+          e.cmul = colsum;
+        }
+        if (!e.ch_row) {
+          if (e.scale)
+            e.scale += col;
+          if (e.bias)
+            e.bias += col;
+        }
+        store_tile(1, lo, hi, nw, &e, (uint8_t *)out + col * (int64_t)esize, 0);
       }
-      if (!e.ch_row) {
-        if (e.scale)
-          e.scale += col;
-        if (e.bias)
-          e.bias += col;
-      }
-      store_tile(1, lo, hi, (int)(rowlen - o < 32 ? rowlen - o : 32), &e,
-                 (uint8_t *)out + col * (int64_t)esize, 0);
     }
 }
 
