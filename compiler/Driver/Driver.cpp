@@ -13,6 +13,7 @@
 #include "compiler/CodeGen/HeaderWriter.h"
 #include "compiler/CodeGen/ModelSignature.h"
 #include "compiler/Import/Importer.h"
+#include "passes/Conversion/Passes.h"
 #include "passes/ONNX/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -267,6 +268,9 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (opts.optLevel > 0) {
     toLinalg.addNestedPass<func::FuncOp>(createONNXPromoteF16());
     toLinalg.addNestedPass<func::FuncOp>(createONNXGraphOptimize());
+    // int8 convolutions and products (and dynamic quantization) as calls
+    // of the runtime's int8 kernels, their dequantizing epilogue fused.
+    toLinalg.addPass(createConvertONNXQuantizedToUkernel());
   }
   backend::buildONNXToLinalgPipeline(toLinalg);
   if (failed(toLinalg.run(*module)) || failedOnce)
