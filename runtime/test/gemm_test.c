@@ -2,17 +2,22 @@
  *
  *   onnxc-gemm-test                 checks every shape class, prints a summary
  *   onnxc-gemm-test bench M N K R   times R products M x K by K x N (median)
+ *   onnxc-gemm-test isa             prints the kernel tier in use and the
+ *                                   best the CPU supports
+ *   onnxc-gemm-test isa-choose      checks the tier choice of ONNXC_ISA and
+ *                                   ONNXC_DISABLE_AVX512 on every CPU level
  *
  * Shapes cover the kernel's edges: rows and columns not multiples of the
  * tile (MR = 8, panel 32), depths across the KC = 256 block, transposed and
  * strided operands, packed B, accumulation, batches, products with few
  * rows or columns (gemv.c), epilogues (bias per row or column, clamp;
  * onnxc_rt_sgemm_ep), and convolutions with
- * strides, dilations, groups and strided views. Run it once as is and once
- * with ONNXC_DISABLE_AVX512=1 for the portable kernel.
+ * strides, dilations, groups and strided views. Run it once per kernel tier
+ * (ONNXC_ISA=portable, avx2, avx512: test/runtime/gemm.test).
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 199309L
+#include "../src/kernels/dispatch.h"
 #include "onnxc/runtime_abi.h"
 
 #include <math.h>
@@ -403,11 +408,69 @@ static int bench(long m, long n, long k, int runs) {
   return 0;
 }
 
+/* The tier choice (kernels/dispatch.c) for every value of the two
+ * variables and every CPU level: ONNXC_ISA lowered to what the CPU has,
+ * ONNXC_DISABLE_AVX512 capping at avx2 only without ONNXC_ISA, unknown
+ * names ignored. */
+static int isa_choose(void) {
+  static const struct {
+    const char *isa, *disable;
+    onnxc_isa best, want;
+    int bad;
+  } cases[] = {
+      {NULL, NULL, ONNXC_ISA_AVX512, ONNXC_ISA_AVX512, 0},
+      {NULL, NULL, ONNXC_ISA_AVX2, ONNXC_ISA_AVX2, 0},
+      {NULL, NULL, ONNXC_ISA_PORTABLE, ONNXC_ISA_PORTABLE, 0},
+      {"portable", NULL, ONNXC_ISA_AVX512, ONNXC_ISA_PORTABLE, 0},
+      {"avx2", NULL, ONNXC_ISA_AVX512, ONNXC_ISA_AVX2, 0},
+      {"avx512", NULL, ONNXC_ISA_AVX512, ONNXC_ISA_AVX512, 0},
+      {"avx512", NULL, ONNXC_ISA_AVX2, ONNXC_ISA_AVX2, 0},
+      {"avx512", NULL, ONNXC_ISA_PORTABLE, ONNXC_ISA_PORTABLE, 0},
+      {"avx2", NULL, ONNXC_ISA_PORTABLE, ONNXC_ISA_PORTABLE, 0},
+      {"", NULL, ONNXC_ISA_AVX2, ONNXC_ISA_AVX2, 0},
+      {"AVX2", NULL, ONNXC_ISA_AVX512, ONNXC_ISA_AVX512, 1},
+      {"neon", "1", ONNXC_ISA_AVX512, ONNXC_ISA_AVX2, 1},
+      {NULL, "1", ONNXC_ISA_AVX512, ONNXC_ISA_AVX2, 0},
+      {NULL, "1", ONNXC_ISA_AVX2, ONNXC_ISA_AVX2, 0},
+      {NULL, "1", ONNXC_ISA_PORTABLE, ONNXC_ISA_PORTABLE, 0},
+      {NULL, "0", ONNXC_ISA_AVX512, ONNXC_ISA_AVX512, 0},
+      {NULL, "", ONNXC_ISA_AVX512, ONNXC_ISA_AVX512, 0},
+      {"avx512", "1", ONNXC_ISA_AVX512, ONNXC_ISA_AVX512, 0},
+      {"portable", "1", ONNXC_ISA_AVX512, ONNXC_ISA_PORTABLE, 0},
+  };
+  unsigned i;
+  for (i = 0; i < sizeof cases / sizeof *cases; ++i) {
+    int bad;
+    onnxc_isa got =
+        onnxc_rt_isa_choose(cases[i].isa, cases[i].disable, cases[i].best, &bad);
+    ++checks;
+    if (got != cases[i].want || bad != cases[i].bad) {
+      ++failures;
+      printf("FAIL isa choice: ONNXC_ISA=%s ONNXC_DISABLE_AVX512=%s on %s: "
+             "%s (bad %d), expected %s (bad %d)\n",
+             cases[i].isa ? cases[i].isa : "(unset)",
+             cases[i].disable ? cases[i].disable : "(unset)",
+             onnxc_rt_isa_name(cases[i].best), onnxc_rt_isa_name(got), bad,
+             onnxc_rt_isa_name(cases[i].want), cases[i].bad);
+    }
+  }
+  printf("%d checks, %d failed\n", checks, failures);
+  return failures != 0;
+}
+
 int main(int argc, char **argv) {
   static const long sizes[] = {1, 2, 7, 8, 9, 17, 31, 32, 33, 65};
   unsigned i, j;
   if (argc == 6 && strcmp(argv[1], "bench") == 0)
     return bench(atol(argv[2]), atol(argv[3]), atol(argv[4]), atoi(argv[5]));
+  if (argc == 2 && strcmp(argv[1], "isa") == 0) {
+    printf("isa: %s (cpu: %s)\n", onnxc_rt_kernels()->name,
+           onnxc_rt_isa_name(onnxc_rt_isa_supported()));
+    return 0;
+  }
+  if (argc == 2 && strcmp(argv[1], "isa-choose") == 0)
+    return isa_choose();
+  printf("isa: %s\n", onnxc_rt_kernels()->name);
   for (i = 0; i < sizeof sizes / sizeof *sizes; ++i)
     for (j = 0; j < sizeof sizes / sizeof *sizes; j += 3) {
       check_gemm(sizes[i], sizes[j], 13, 0, 0, 0, 0);
