@@ -1,0 +1,285 @@
+/*===- kernels/depthwise_avx2.c - Depthwise convolutions, AVX2 + FMA ------===*
+ *
+ * The AVX2 tier's dw_channel (dispatch.h; depthwise.c drives it, one
+ * channel at a time), 8 outputs per vector:
+ * - 3 x 3, unit dilation, stride 1: strips of 8 output columns, rows
+ *   rolling down the strip. Each input row of the strip is loaded once at
+ *   its three column shifts (unaligned loads, from L1) for the three
+ *   output rows that read it, and the nine weights stay in registers: per
+ *   8 outputs, 3 loads and 9 FMAs in three chains (one per window row).
+ * - 3 x 3, unit dilation, stride 2: the same per output row, input rows
+ *   2 oh .. 2 oh + 2 (the last shared with the next output row); a row's
+ *   taps are its even columns, its odd ones and the even ones shifted by
+ *   one (a lane rotation and one more column).
+ * Both may read an unpadded input in place (dw_reads_padding): loads are
+ * masked to the input's columns, rows outside it are zeros; strips wholly
+ * inside the input use plain loads.
+ * - Any other window (5 x 5, 7 x 7, dilated, other strides): per output
+ *   row, 8 columns a step, each tap one load (stride 1), two loads
+ *   deinterleaved (stride 2) or a gather, masked past the row's end.
+ * Compiled with -mavx2 -mfma; called only when dispatch.c chose this tier.
+ *===----------------------------------------------------------------------===*/
+
+#include "dispatch.h"
+
+#ifdef ONNXC_X86
+#include <immintrin.h>
+
+static const int32_t mask_table[24] = {0,  0,  0,  0,  0,  0,  0,  0,
+                                       -1, -1, -1, -1, -1, -1, -1, -1,
+                                       0,  0,  0,  0,  0,  0,  0,  0};
+/* Lanes [lo, hi) of 8 (clipped) as a maskload mask. */
+static inline __m256i lanes(i64 lo, i64 hi) {
+  __m256i a, b;
+  lo = lo < 0 ? 0 : lo > 8 ? 8 : lo;
+  hi = hi < 0 ? 0 : hi > 8 ? 8 : hi;
+  if (hi <= lo)
+    return _mm256_setzero_si256();
+  a = _mm256_loadu_si256((const __m256i *)(mask_table + 8 - lo));
+  b = _mm256_loadu_si256((const __m256i *)(mask_table + 16 - hi));
+  return _mm256_and_si256(a, b);
+}
+
+static inline int all_lanes(__m256i m) {
+  return _mm256_movemask_ps(_mm256_castsi256_ps(m)) == 0xff;
+}
+
+/* 8 floats from column c of `row` with the lanes of m (zeros elsewhere,
+ * never read); through an integer, as c may be negative. */
+static inline __m256 load_masked(const float *row, i64 c, __m256i m) {
+  return _mm256_maskload_ps(
+      (const float *)((intptr_t)row + (intptr_t)c * (intptr_t)sizeof(float)),
+      m);
+}
+
+/* The even (odd) lanes of the 16 floats lo:hi. */
+static inline __m256 evens(__m256 lo, __m256 hi) {
+  __m256 s = _mm256_shuffle_ps(lo, hi, 0x88);
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(s), 0xD8));
+}
+static inline __m256 odds(__m256 lo, __m256 hi) {
+  __m256 s = _mm256_shuffle_ps(lo, hi, 0xDD);
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(s), 0xD8));
+}
+
+/* p0 + the nine products of a 3 x 3 window, t[r][c] holding the inputs of
+ * window row r, column c for 8 outputs: three FMA chains, one per row. */
+ONNXC_INLINE static __m256 sum3x3(const __m256 *wk, __m256 t[3][3], __m256 p0) {
+  __m256 p1 = _mm256_mul_ps(wk[3], t[1][0]);
+  __m256 p2 = _mm256_mul_ps(wk[6], t[2][0]);
+  p0 = _mm256_fmadd_ps(wk[0], t[0][0], p0);
+  p0 = _mm256_fmadd_ps(wk[1], t[0][1], p0);
+  p1 = _mm256_fmadd_ps(wk[4], t[1][1], p1);
+  p2 = _mm256_fmadd_ps(wk[7], t[2][1], p2);
+  p0 = _mm256_fmadd_ps(wk[2], t[0][2], p0);
+  p1 = _mm256_fmadd_ps(wk[5], t[1][2], p1);
+  p2 = _mm256_fmadd_ps(wk[8], t[2][2], p2);
+  return _mm256_add_ps(_mm256_add_ps(p0, p1), p2);
+}
+
+/* The bias (or Y's values), the sum, the clamp, the store of 8 outputs
+ * (n of them valid). */
+ONNXC_INLINE static void finish(const dw_args *d, float *yr, i64 n,
+                                __m256 wk[9], __m256 t[3][3]) {
+  __m256i m = lanes(0, n);
+  __m256 acc = d->bias  ? _mm256_set1_ps(*d->bias)
+               : n == 8 ? _mm256_loadu_ps(yr)
+                        : _mm256_maskload_ps(yr, m);
+  acc = sum3x3(wk, t, acc);
+  if (d->clamp)
+    acc = _mm256_min_ps(_mm256_set1_ps(d->clamp->hi),
+                        _mm256_max_ps(_mm256_set1_ps(d->clamp->lo), acc));
+  if (n == 8)
+    _mm256_storeu_ps(yr, acc);
+  else
+    _mm256_maskstore_ps(yr, m, acc);
+}
+
+/* The padding geometry of a 3 x 3 call: the given one, or (no padding) the
+ * rows and columns the windows read. */
+static void geometry(const dw_args *d, i64 *pad_top, i64 *pad_left, i64 *in_h,
+                     i64 *in_w) {
+  if (d->gm) {
+    *pad_top = d->gm->pad_top;
+    *pad_left = d->gm->pad_left;
+    *in_h = d->gm->in_h;
+    *in_w = d->gm->in_w;
+  } else {
+    *pad_top = *pad_left = 0;
+    *in_h = (d->out_h - 1) * d->stride_h + 3;
+    *in_w = (d->out_w - 1) * d->stride_w + 3;
+  }
+}
+
+static void dw3x3_s1(const dw_args *d, __m256 wk[9]) {
+  i64 pad_top, pad_left, in_h, in_w, ow;
+  geometry(d, &pad_top, &pad_left, &in_h, &in_w);
+  for (ow = 0; ow < d->out_w; ow += 8) {
+    const i64 n = min64(8, d->out_w - ow), c = ow - pad_left;
+    __m256i m[3];
+    __m256 t[3][3];
+    int a, b, plain = 1;
+    i64 r;
+    /* Shift b reads columns c + b + l for the n lanes l in use. */
+    for (b = 0; b < 3; ++b) {
+      m[b] = lanes(-(c + b), min64(n, in_w - (c + b)));
+      plain = plain && all_lanes(m[b]);
+    }
+    for (a = 0; a < 3; ++a)
+      for (b = 0; b < 3; ++b)
+        t[a][b] = _mm256_setzero_ps();
+    for (r = 0; r < d->out_h + 2; ++r) {
+      i64 ir = r - pad_top;
+      for (b = 0; b < 3; ++b) {
+        t[0][b] = t[1][b];
+        t[1][b] = t[2][b];
+      }
+      if (ir < 0 || ir >= in_h) {
+        for (b = 0; b < 3; ++b)
+          t[2][b] = _mm256_setzero_ps();
+      } else if (plain) {
+        const float *row = d->x + ir * d->xrow + c;
+        for (b = 0; b < 3; ++b)
+          t[2][b] = _mm256_loadu_ps(row + b);
+      } else {
+        const float *row = d->x + ir * d->xrow;
+        for (b = 0; b < 3; ++b)
+          t[2][b] = load_masked(row, c + b, m[b]);
+      }
+      /* Output row r - 2 reads input rows r - 2, r - 1, r. */
+      if (r >= 2)
+        finish(d, d->y + (r - 2) * d->yrow + ow, n, wk, t);
+    }
+  }
+}
+
+/* The taps of input row ir for 8 outputs of stride 2 from column c:
+ * columns c + 2l (t[0]), c + 2l + 1 (t[1]), c + 2l + 2 (t[2]); m0, m1 the
+ * lanes of the loads from c and c + 8, `last` whether column c + 16 is
+ * read (8 outputs) and inside the input. */
+ONNXC_INLINE static void taps_s2(const dw_args *d, i64 ir, i64 in_h, i64 c,
+                                 int plain, __m256i m0, __m256i m1, int last,
+                                 __m256 *t) {
+  const __m256i rot = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 0);
+  const float *row;
+  __m256 v0, v1, e;
+  if (ir < 0 || ir >= in_h) {
+    t[0] = t[1] = t[2] = _mm256_setzero_ps();
+    return;
+  }
+  row = d->x + ir * d->xrow;
+  if (plain) {
+    v0 = _mm256_loadu_ps(row + c);
+    v1 = _mm256_loadu_ps(row + c + 8);
+  } else {
+    v0 = load_masked(row, c, m0);
+    v1 = load_masked(row, c + 8, m1);
+  }
+  t[0] = e = evens(v0, v1);
+  t[1] = odds(v0, v1);
+  /* Lanes 1..7 of the evens, then column c + 16. */
+  t[2] = _mm256_blend_ps(_mm256_permutevar8x32_ps(e, rot),
+                         _mm256_set1_ps(last ? row[c + 16] : 0.0f), 0x80);
+}
+
+static void dw3x3_s2(const dw_args *d, __m256 wk[9]) {
+  i64 pad_top, pad_left, in_h, in_w, ow, oh;
+  geometry(d, &pad_top, &pad_left, &in_h, &in_w);
+  for (ow = 0; ow < d->out_w; ow += 8) {
+    const i64 n = min64(8, d->out_w - ow), c = 2 * ow - pad_left;
+    /* The windows read columns c .. c + 2n. */
+    const i64 end = min64(2 * n + 1, in_w - c);
+    const __m256i m0 = lanes(-c, end), m1 = lanes(-c - 8, end - 8);
+    const int last = n == 8 && c + 16 >= 0 && c + 16 < in_w;
+    const int plain = all_lanes(m0) && all_lanes(m1);
+    __m256 t[3][3];
+    int b;
+    taps_s2(d, -pad_top, in_h, c, plain, m0, m1, last, t[0]);
+    for (oh = 0; oh < d->out_h; ++oh) {
+      taps_s2(d, 2 * oh + 1 - pad_top, in_h, c, plain, m0, m1, last, t[1]);
+      taps_s2(d, 2 * oh + 2 - pad_top, in_h, c, plain, m0, m1, last, t[2]);
+      finish(d, d->y + oh * d->yrow + ow, n, wk, t);
+      for (b = 0; b < 3; ++b)
+        t[0][b] = t[2][b];
+    }
+  }
+}
+
+/* Any window: per output row, 8 columns a step, a load per tap (stride
+ * 1), two deinterleaved (stride 2) or a gather. */
+static void dw_general(const dw_args *d) {
+  const i64 xcol = d->xcol, sw = d->stride_w;
+  const __m256i idx =
+      _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                         _mm256_set1_epi32((int)(sw * xcol)));
+  i64 oh, ow, kh, kw;
+  for (oh = 0; oh < d->out_h; ++oh) {
+    float *yr = d->y + oh * d->yrow;
+    for (ow = 0; ow < d->out_w; ow += 8) {
+      const i64 n = min64(8, d->out_w - ow);
+      const __m256i m = lanes(0, n);
+      /* Stride 2 reads columns 0 .. 2n - 2 of the window. */
+      const __m256i lo = lanes(0, 2 * n - 1), hi = lanes(0, 2 * n - 9);
+      __m256 acc =
+          d->bias ? _mm256_set1_ps(*d->bias) : _mm256_maskload_ps(yr + ow, m);
+      for (kh = 0; kh < d->kernel_h; ++kh) {
+        const float *row =
+            d->x + (oh * d->stride_h + kh * d->dilation_h) * d->xrow;
+        for (kw = 0; kw < d->kernel_w; ++kw) {
+          const float *src = row + (ow * sw + kw * d->dilation_w) * xcol;
+          __m256 v;
+          if (sw == 1 && xcol == 1)
+            v = _mm256_maskload_ps(src, m);
+          else if (sw == 2 && xcol == 1)
+            v = evens(_mm256_maskload_ps(src, lo),
+                      _mm256_maskload_ps(src + 8, hi));
+          else
+            v = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), src, idx,
+                                         _mm256_castsi256_ps(m), 4);
+          acc = _mm256_fmadd_ps(
+              _mm256_set1_ps(d->w[kh * d->wrow + kw * d->wcol]), v, acc);
+        }
+      }
+      if (d->clamp)
+        acc = _mm256_min_ps(_mm256_set1_ps(d->clamp->hi),
+                            _mm256_max_ps(_mm256_set1_ps(d->clamp->lo), acc));
+      _mm256_maskstore_ps(yr + ow, m, acc);
+    }
+  }
+}
+
+static void dw_channel_avx2(const dw_args *d) {
+  if (d->kernel_h == 3 && d->kernel_w == 3 && d->xcol == 1 &&
+      d->dilation_h == 1 && d->dilation_w == 1 && d->stride_h == d->stride_w &&
+      (d->stride_w == 1 || d->stride_w == 2)) {
+    __m256 wk[9];
+    int i;
+    for (i = 0; i < 9; ++i)
+      wk[i] = _mm256_set1_ps(d->w[(i / 3) * d->wrow + (i % 3) * d->wcol]);
+    (d->stride_w == 1 ? dw3x3_s1 : dw3x3_s2)(d, wk);
+    return;
+  }
+  dw_general(d);
+}
+
+/* The strips read an unpadded input in place for a 3 x 3 with unit
+ * dilation and equal strides 1 or 2. Not when y is x, except with one
+ * strip (out_w <= 8) of stride 1: output row oh is stored after input row
+ * oh + 2 - pad_top is loaded, and no later step loads a row it overwrote
+ * when pad_top < 3. */
+static int dw_reads_padding_avx2(const onnxc_conv2d_params *q) {
+  return q->kernel_h == 3 && q->kernel_w == 3 && q->x_strides[4] == 1 &&
+         q->dilation_h == 1 && q->dilation_w == 1 &&
+         q->stride_h == q->stride_w && (q->stride_w == 1 || q->stride_w == 2) &&
+         (!(q->flags & ONNXC_CONV_IN_PLACE) ||
+          (q->stride_w == 1 && q->out_w <= 8 && q->pad_top < 3));
+}
+
+void onnxc_rt_depthwise_fill_avx2(onnxc_kernels *k) {
+  k->dw_channel = dw_channel_avx2;
+  k->dw_reads_padding = dw_reads_padding_avx2;
+}
+
+#else
+typedef int onnxc_depthwise_avx2_empty; /* not x86-64: nothing here */
+#endif
