@@ -3,10 +3,12 @@
  * The AVX2 tier's dw_channel (dispatch.h; depthwise.c drives it, one
  * channel at a time), 8 outputs per vector:
  * - 3 x 3, unit dilation, stride 1: strips of 8 output columns, rows
- *   rolling down the strip. Each input row of the strip is loaded once at
- *   its three column shifts (unaligned loads, from L1) for the three
- *   output rows that read it, and the nine weights stay in registers: per
- *   8 outputs, 3 loads and 9 FMAs in three chains (one per window row).
+ *   rolling down the strip. Each input row of the strip is loaded once
+ *   (two vectors; the taps shifted by one and two columns made in
+ *   registers) for the three output rows that read it: per 8 outputs, 2
+ *   loads, 3 shuffles and 9 FMAs in three chains (one per window row).
+ *   Strips whose 16 columns are not all inside the input load each shift
+ *   masked instead.
  * - 3 x 3, unit dilation, stride 2: the same per output row, input rows
  *   2 oh .. 2 oh + 2 (the last shared with the next output row); a row's
  *   taps are its even columns, its odd ones and the even ones shifted by
@@ -77,18 +79,35 @@ ONNXC_INLINE static __m256 sum3x3(const __m256 *wk, __m256 t[3][3], __m256 p0) {
   return _mm256_add_ps(_mm256_add_ps(p0, p1), p2);
 }
 
+/* What finishes 8 outputs: the bias (or Y's values), the clamp. Copied
+ * out of dw_args into locals: the vector stores may alias anything, so
+ * fields read through the pointer would be loaded again after each. */
+typedef struct dw_epilogue {
+  int has_bias, has_clamp;
+  __m256 bias, lo, hi;
+} dw_epilogue;
+
+static inline dw_epilogue epilogue(const dw_args *d) {
+  dw_epilogue e;
+  e.has_bias = d->bias != NULL;
+  e.has_clamp = d->clamp != NULL;
+  e.bias = _mm256_set1_ps(d->bias ? *d->bias : 0.0f);
+  e.lo = _mm256_set1_ps(d->clamp ? d->clamp->lo : 0.0f);
+  e.hi = _mm256_set1_ps(d->clamp ? d->clamp->hi : 0.0f);
+  return e;
+}
+
 /* The bias (or Y's values), the sum, the clamp, the store of 8 outputs
  * (n of them valid). */
-ONNXC_INLINE static void finish(const dw_args *d, float *yr, i64 n,
-                                __m256 wk[9], __m256 t[3][3]) {
+ONNXC_INLINE static void finish(const dw_epilogue *e, float *yr, i64 n,
+                                const __m256 *wk, __m256 t[3][3]) {
   __m256i m = lanes(0, n);
-  __m256 acc = d->bias  ? _mm256_set1_ps(*d->bias)
-               : n == 8 ? _mm256_loadu_ps(yr)
-                        : _mm256_maskload_ps(yr, m);
+  __m256 acc = e->has_bias ? e->bias
+               : n == 8    ? _mm256_loadu_ps(yr)
+                           : _mm256_maskload_ps(yr, m);
   acc = sum3x3(wk, t, acc);
-  if (d->clamp)
-    acc = _mm256_min_ps(_mm256_set1_ps(d->clamp->hi),
-                        _mm256_max_ps(_mm256_set1_ps(d->clamp->lo), acc));
+  if (e->has_clamp)
+    acc = _mm256_min_ps(e->hi, _mm256_max_ps(e->lo, acc));
   if (n == 8)
     _mm256_storeu_ps(yr, acc);
   else
@@ -111,7 +130,11 @@ static void geometry(const dw_args *d, i64 *pad_top, i64 *pad_left, i64 *in_h,
   }
 }
 
-static void dw3x3_s1(const dw_args *d, __m256 wk[9]) {
+static void dw3x3_s1(const dw_args *d, const __m256 *wk) {
+  const dw_epilogue e = epilogue(d);
+  const float *x = d->x;
+  float *y = d->y;
+  const i64 xrow = d->xrow, yrow = d->yrow, out_h = d->out_h;
   i64 pad_top, pad_left, in_h, in_w, ow;
   geometry(d, &pad_top, &pad_left, &in_h, &in_w);
   for (ow = 0; ow < d->out_w; ow += 8) {
@@ -120,15 +143,17 @@ static void dw3x3_s1(const dw_args *d, __m256 wk[9]) {
     __m256 t[3][3];
     int a, b, plain = 1;
     i64 r;
-    /* Shift b reads columns c + b + l for the n lanes l in use. */
+    /* Shift b reads columns c + b + l for the n lanes l in use; the plain
+     * path loads columns [c, c + 16) (two vectors, shifted in registers). */
     for (b = 0; b < 3; ++b) {
       m[b] = lanes(-(c + b), min64(n, in_w - (c + b)));
       plain = plain && all_lanes(m[b]);
     }
+    plain = plain && c + 16 <= in_w;
     for (a = 0; a < 3; ++a)
       for (b = 0; b < 3; ++b)
         t[a][b] = _mm256_setzero_ps();
-    for (r = 0; r < d->out_h + 2; ++r) {
+    for (r = 0; r < out_h + 2; ++r) {
       i64 ir = r - pad_top;
       for (b = 0; b < 3; ++b) {
         t[0][b] = t[1][b];
@@ -138,17 +163,23 @@ static void dw3x3_s1(const dw_args *d, __m256 wk[9]) {
         for (b = 0; b < 3; ++b)
           t[2][b] = _mm256_setzero_ps();
       } else if (plain) {
-        const float *row = d->x + ir * d->xrow + c;
-        for (b = 0; b < 3; ++b)
-          t[2][b] = _mm256_loadu_ps(row + b);
+        /* Two loads; the taps shifted by 1 and 2 columns from them. */
+        const float *row = x + ir * xrow + c;
+        __m256 v0 = _mm256_loadu_ps(row), v1 = _mm256_loadu_ps(row + 8);
+        __m256i mid = _mm256_castps_si256(_mm256_permute2f128_ps(v0, v1, 0x21));
+        t[2][0] = v0;
+        t[2][1] = _mm256_castsi256_ps(
+            _mm256_alignr_epi8(mid, _mm256_castps_si256(v0), 4));
+        t[2][2] = _mm256_castsi256_ps(
+            _mm256_alignr_epi8(mid, _mm256_castps_si256(v0), 8));
       } else {
-        const float *row = d->x + ir * d->xrow;
+        const float *row = x + ir * xrow;
         for (b = 0; b < 3; ++b)
           t[2][b] = load_masked(row, c + b, m[b]);
       }
       /* Output row r - 2 reads input rows r - 2, r - 1, r. */
       if (r >= 2)
-        finish(d, d->y + (r - 2) * d->yrow + ow, n, wk, t);
+        finish(&e, y + (r - 2) * yrow + ow, n, wk, t);
     }
   }
 }
@@ -182,7 +213,8 @@ ONNXC_INLINE static void taps_s2(const dw_args *d, i64 ir, i64 in_h, i64 c,
                          _mm256_set1_ps(last ? row[c + 16] : 0.0f), 0x80);
 }
 
-static void dw3x3_s2(const dw_args *d, __m256 wk[9]) {
+static void dw3x3_s2(const dw_args *d, const __m256 *wk) {
+  const dw_epilogue e = epilogue(d);
   i64 pad_top, pad_left, in_h, in_w, ow, oh;
   geometry(d, &pad_top, &pad_left, &in_h, &in_w);
   for (ow = 0; ow < d->out_w; ow += 8) {
@@ -198,7 +230,7 @@ static void dw3x3_s2(const dw_args *d, __m256 wk[9]) {
     for (oh = 0; oh < d->out_h; ++oh) {
       taps_s2(d, 2 * oh + 1 - pad_top, in_h, c, plain, m0, m1, last, t[1]);
       taps_s2(d, 2 * oh + 2 - pad_top, in_h, c, plain, m0, m1, last, t[2]);
-      finish(d, d->y + oh * d->yrow + ow, n, wk, t);
+      finish(&e, d->y + oh * d->yrow + ow, n, wk, t);
       for (b = 0; b < 3; ++b)
         t[0][b] = t[2][b];
     }
