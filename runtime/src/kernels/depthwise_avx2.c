@@ -16,9 +16,12 @@
  * Both may read an unpadded input in place (dw_reads_padding): loads are
  * masked to the input's columns, rows outside it are zeros; strips wholly
  * inside the input use plain loads.
- * - Any other window (5 x 5, 7 x 7, dilated, other strides): per output
- *   row, 8 columns a step, each tap one load (stride 1), two loads
- *   deinterleaved (stride 2) or a gather, masked past the row's end.
+ * - Any other window (5 x 5, 7 x 7, dilated, 1-D) of stride 1 or 2: per
+ *   output row, 32 columns a step (the row's tail masked), 8 FMA chains
+ *   (blocks of 8 outputs times partial sums over the taps), each tap's
+ *   weight broadcast once for the blocks and its inputs one load per 8
+ *   outputs (stride 1) or two deinterleaved (stride 2). Other strides,
+ *   strided input columns, or more than 256 taps: a gather per tap.
  * Compiled with -mavx2 -mfma; called only when dispatch.c chose this tier.
  *===----------------------------------------------------------------------===*/
 
@@ -237,44 +240,156 @@ static void dw3x3_s2(const dw_args *d, const __m256 *wk) {
   }
 }
 
-/* Any window: per output row, 8 columns a step, a load per tap (stride
- * 1), two deinterleaved (stride 2) or a gather. */
-static void dw_general(const dw_args *d) {
+/* The taps of a window, flattened: input offset from the window's origin
+ * and weight. Windows of more taps take the gather path. */
+#define MAXT 256
+typedef struct dw_taps {
+  i64 n;
+  i64 off[MAXT];
+  float w[MAXT];
+} dw_taps;
+
+static void taps_of(const dw_args *d, dw_taps *t) {
+  i64 kh, kw;
+  t->n = 0;
+  for (kh = 0; kh < d->kernel_h; ++kh)
+    for (kw = 0; kw < d->kernel_w; ++kw) {
+      t->off[t->n] = kh * d->dilation_h * d->xrow + kw * d->dilation_w;
+      t->w[t->n++] = d->w[kh * d->wrow + kw * d->wcol];
+    }
+}
+
+/* 8 V outputs of one row from input column `src` (the windows' origin)
+ * into Y at yr, n of them valid (masked when n < 8 V), stride S = 1 or 2
+ * over unit-stride input rows. The FMA latency needs 8 independent
+ * chains: each of the V blocks sums its taps in P = 8 / V partial sums
+ * (tap t into sum t % P; the bias or Y's values start the first), added
+ * in order at the end. Each tap's weight is broadcast once for the V
+ * blocks. Masked loads read only the columns the windows read; unmasked
+ * ones (stride 2) read one column past the last window's, which the
+ * caller guarantees to exist. */
+ONNXC_INLINE static void dw_chunk(const dw_taps *tp, const dw_epilogue *e,
+                                  const float *src, float *yr, i64 n,
+                                  const int V, const int S, const int masked) {
+  const int P = 8 / V;
+  __m256 acc[4][8];
+  __m256i m[4], lo[4], hi[4];
+  i64 t = 0;
+  int j, p;
+  for (j = 0; j < V; ++j) {
+    i64 nj = n - 8 * j;
+    m[j] = lanes(0, nj);
+    /* Stride 2 reads columns 0 .. 2 nj - 2 of the block's windows. */
+    lo[j] = lanes(0, 2 * nj - 1);
+    hi[j] = lanes(0, 2 * nj - 9);
+    acc[j][0] = e->has_bias ? e->bias
+                : masked    ? _mm256_maskload_ps(yr + 8 * j, m[j])
+                            : _mm256_loadu_ps(yr + 8 * j);
+    for (p = 1; p < P; ++p)
+      acc[j][p] = _mm256_setzero_ps();
+  }
+#define ONNXC_DW_TAP(T, P_)                                                    \
+  do {                                                                         \
+    const float *s_ = src + tp->off[T];                                        \
+    const __m256 w_ = _mm256_broadcast_ss(tp->w + (T));                        \
+    for (j = 0; j < V; ++j) {                                                  \
+      __m256 v_;                                                               \
+      if (S == 1)                                                              \
+        v_ = masked ? _mm256_maskload_ps(s_ + 8 * j, m[j])                     \
+                    : _mm256_loadu_ps(s_ + 8 * j);                             \
+      else                                                                     \
+        v_ = masked ? evens(_mm256_maskload_ps(s_ + 16 * j, lo[j]),            \
+                            _mm256_maskload_ps(s_ + 16 * j + 8, hi[j]))        \
+                    : evens(_mm256_loadu_ps(s_ + 16 * j),                      \
+                            _mm256_loadu_ps(s_ + 16 * j + 8));                 \
+      acc[j][P_] = _mm256_fmadd_ps(w_, v_, acc[j][P_]);                        \
+    }                                                                          \
+  } while (0)
+  for (; t + P <= tp->n; t += P)
+    for (p = 0; p < P; ++p)
+      ONNXC_DW_TAP(t + p, p);
+  for (; t < tp->n; ++t)
+    ONNXC_DW_TAP(t, 0);
+#undef ONNXC_DW_TAP
+  for (j = 0; j < V; ++j) {
+    __m256 sum = acc[j][0];
+    for (p = 1; p < P; ++p)
+      sum = _mm256_add_ps(sum, acc[j][p]);
+    if (e->has_clamp)
+      sum = _mm256_min_ps(e->hi, _mm256_max_ps(e->lo, sum));
+    if (masked)
+      _mm256_maskstore_ps(yr + 8 * j, m[j], sum);
+    else
+      _mm256_storeu_ps(yr + 8 * j, sum);
+  }
+}
+
+/* The last 1 to 32 outputs of a row, masked. */
+static void dw_tail(const dw_taps *tp, const dw_epilogue *e, const float *src,
+                    float *yr, i64 n, const int S) {
+  switch ((n + 7) / 8) {
+  case 1:
+    dw_chunk(tp, e, src, yr, n, 1, S, 1);
+    break;
+  case 2:
+    dw_chunk(tp, e, src, yr, n, 2, S, 1);
+    break;
+  case 3:
+    dw_chunk(tp, e, src, yr, n, 3, S, 1);
+    break;
+  default:
+    dw_chunk(tp, e, src, yr, n, 4, S, 1);
+    break;
+  }
+}
+
+/* Any window with stride 1 or 2 over unit-stride input rows (5 x 5,
+ * 7 x 7, dilated, 1-D, ...) of at most MAXT taps: per output row, 32
+ * columns a step, then the rest masked. */
+static void dw_rows(const dw_args *d, const int S) {
+  const dw_epilogue e = epilogue(d);
+  dw_taps tp;
+  i64 oh, ow;
+  taps_of(d, &tp);
+  for (oh = 0; oh < d->out_h; ++oh) {
+    const float *x0 = d->x + oh * d->stride_h * d->xrow;
+    float *yr = d->y + oh * d->yrow;
+    /* Unmasked stride-2 chunks read one column past their windows: a
+     * later output's. */
+    for (ow = 0; ow + 32 + (S == 2) <= d->out_w; ow += 32)
+      dw_chunk(&tp, &e, x0 + ow * S, yr + ow, 32, 4, S, 0);
+    if (ow < d->out_w)
+      dw_tail(&tp, &e, x0 + ow * S, yr + ow, d->out_w - ow, S);
+  }
+}
+
+/* Other strides or strided input columns: a gather per tap, 8 outputs a
+ * step. */
+static void dw_gather(const dw_args *d) {
   const i64 xcol = d->xcol, sw = d->stride_w;
   const __m256i idx =
       _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
                          _mm256_set1_epi32((int)(sw * xcol)));
+  const dw_epilogue e = epilogue(d);
   i64 oh, ow, kh, kw;
   for (oh = 0; oh < d->out_h; ++oh) {
     float *yr = d->y + oh * d->yrow;
     for (ow = 0; ow < d->out_w; ow += 8) {
-      const i64 n = min64(8, d->out_w - ow);
-      const __m256i m = lanes(0, n);
-      /* Stride 2 reads columns 0 .. 2n - 2 of the window. */
-      const __m256i lo = lanes(0, 2 * n - 1), hi = lanes(0, 2 * n - 9);
-      __m256 acc =
-          d->bias ? _mm256_set1_ps(*d->bias) : _mm256_maskload_ps(yr + ow, m);
+      const __m256i m = lanes(0, d->out_w - ow);
+      __m256 acc = e.has_bias ? e.bias : _mm256_maskload_ps(yr + ow, m);
       for (kh = 0; kh < d->kernel_h; ++kh) {
         const float *row =
             d->x + (oh * d->stride_h + kh * d->dilation_h) * d->xrow;
         for (kw = 0; kw < d->kernel_w; ++kw) {
           const float *src = row + (ow * sw + kw * d->dilation_w) * xcol;
-          __m256 v;
-          if (sw == 1 && xcol == 1)
-            v = _mm256_maskload_ps(src, m);
-          else if (sw == 2 && xcol == 1)
-            v = evens(_mm256_maskload_ps(src, lo),
-                      _mm256_maskload_ps(src + 8, hi));
-          else
-            v = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), src, idx,
-                                         _mm256_castsi256_ps(m), 4);
+          __m256 v = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), src, idx,
+                                              _mm256_castsi256_ps(m), 4);
           acc = _mm256_fmadd_ps(
-              _mm256_set1_ps(d->w[kh * d->wrow + kw * d->wcol]), v, acc);
+              _mm256_broadcast_ss(d->w + kh * d->wrow + kw * d->wcol), v, acc);
         }
       }
-      if (d->clamp)
-        acc = _mm256_min_ps(_mm256_set1_ps(d->clamp->hi),
-                            _mm256_max_ps(_mm256_set1_ps(d->clamp->lo), acc));
+      if (e.has_clamp)
+        acc = _mm256_min_ps(e.hi, _mm256_max_ps(e.lo, acc));
       _mm256_maskstore_ps(yr + ow, m, acc);
     }
   }
@@ -291,7 +406,13 @@ static void dw_channel_avx2(const dw_args *d) {
     (d->stride_w == 1 ? dw3x3_s1 : dw3x3_s2)(d, wk);
     return;
   }
-  dw_general(d);
+  if (d->xcol == 1 && d->stride_w == 1 && d->kernel_h * d->kernel_w <= MAXT)
+    dw_rows(d, 1);
+  else if (d->xcol == 1 && d->stride_w == 2 &&
+           d->kernel_h * d->kernel_w <= MAXT)
+    dw_rows(d, 2);
+  else
+    dw_gather(d);
 }
 
 /* The strips read an unpadded input in place for a 3 x 3 with unit

@@ -4,9 +4,11 @@
  * channel at a time): each output is a sum of KH x KW input values times
  * per-channel weights, 16 outputs per vector. 3 x 3 windows with stride 1
  * or 2 run as strip kernels that may read an unpadded input in place
- * (dw_reads_padding); other shapes load each tap (stride 1), deinterleave
- * two loads (stride 2) or gather. Compiled with the AVX-512 flags; called
- * only when dispatch.c chose this tier.
+ * (dw_reads_padding). Any other window (5 x 5, 7 x 7, dilated, 1-D) of
+ * stride 1 or 2: per output row, 64 columns a step, 8 FMA chains (blocks
+ * of 16 outputs times partial sums over the taps), each tap's weight
+ * broadcast once for the blocks; other strides gather. Compiled with the
+ * AVX-512 flags; called only when dispatch.c chose this tier.
  *===----------------------------------------------------------------------===*/
 
 #include "dispatch.h"
@@ -279,10 +281,122 @@ static void dw3x3_s2(const float *xc, i64 xrow, i64 sh, i64 dh, i64 dw,
         bias, ep);
 }
 
+/* The taps of a window, flattened: input offset from the window's origin
+ * and weight. Windows of more taps take the per-tap path. */
+#define MAXT 256
+typedef struct dw_taps {
+  i64 n;
+  i64 off[MAXT];
+  float w[MAXT];
+} dw_taps;
+
+static void taps_of(const dw_args *d, dw_taps *t) {
+  i64 kh, kw;
+  t->n = 0;
+  for (kh = 0; kh < d->kernel_h; ++kh)
+    for (kw = 0; kw < d->kernel_w; ++kw) {
+      t->off[t->n] = kh * d->dilation_h * d->xrow + kw * d->dilation_w;
+      t->w[t->n++] = d->w[kh * d->wrow + kw * d->wcol];
+    }
+}
+
+/* 16 V outputs of one row from input column `src` (the windows' origin)
+ * into Y at yr, n of them valid, stride S = 1 or 2 over unit-stride input
+ * rows. 8 independent FMA chains: each of the V blocks sums its taps in
+ * P = 8 / V partial sums (tap t into sum t % P; the bias or Y's values
+ * start the first), added in order at the end; each tap's weight is
+ * broadcast once for the V blocks. Loads are masked to the columns the
+ * windows read. */
+ONNXC_INLINE static void dw_chunk(const dw_taps *tp, const float *bias,
+                                  const tile_ep *ep, const float *src,
+                                  float *yr, i64 n, const int V, const int S) {
+  const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12,
+                                        10, 8, 6, 4, 2, 0);
+  const int P = 8 / V;
+  __m512 acc[4][8];
+  __mmask16 m[4], lo[4], hi[4];
+  i64 t = 0;
+  int j, p;
+  for (j = 0; j < V; ++j) {
+    i64 nj = n - 16 * j;
+    m[j] = lanes_below(nj);
+    /* Stride 2 reads columns 0 .. 2 nj - 2 of the block's windows. */
+    lo[j] = lanes_below(2 * nj - 1);
+    hi[j] = lanes_below(2 * nj - 17);
+    acc[j][0] =
+        bias ? _mm512_set1_ps(*bias) : _mm512_maskz_loadu_ps(m[j], yr + 16 * j);
+    for (p = 1; p < P; ++p)
+      acc[j][p] = _mm512_setzero_ps();
+  }
+#define ONNXC_DW_TAP(T, P_)                                                    \
+  do {                                                                         \
+    const float *s_ = src + tp->off[T];                                        \
+    const __m512 w_ = _mm512_set1_ps(tp->w[T]);                                \
+    for (j = 0; j < V; ++j) {                                                  \
+      __m512 v_ = S == 1                                                       \
+                      ? _mm512_maskz_loadu_ps(m[j], s_ + 16 * j)               \
+                      : _mm512_permutex2var_ps(                                \
+                            _mm512_maskz_loadu_ps(lo[j], s_ + 32 * j), even,   \
+                            _mm512_maskz_loadu_ps(hi[j], s_ + 32 * j + 16));   \
+      acc[j][P_] = _mm512_fmadd_ps(w_, v_, acc[j][P_]);                        \
+    }                                                                          \
+  } while (0)
+  for (; t + P <= tp->n; t += P)
+    for (p = 0; p < P; ++p)
+      ONNXC_DW_TAP(t + p, p);
+  for (; t < tp->n; ++t)
+    ONNXC_DW_TAP(t, 0);
+#undef ONNXC_DW_TAP
+  for (j = 0; j < V; ++j) {
+    __m512 sum = acc[j][0];
+    for (p = 1; p < P; ++p)
+      sum = _mm512_add_ps(sum, acc[j][p]);
+    if (ep)
+      sum = _mm512_min_ps(_mm512_set1_ps(ep->hi),
+                          _mm512_max_ps(_mm512_set1_ps(ep->lo), sum));
+    _mm512_mask_storeu_ps(yr + 16 * j, m[j], sum);
+  }
+}
+
+/* Any window with stride 1 or 2 over unit-stride input rows (5 x 5,
+ * 7 x 7, dilated, 1-D, ...) of at most MAXT taps: per output row, 64
+ * columns a step, then the rest. */
+static void dw_rows(const dw_args *d, const int S) {
+  dw_taps tp;
+  i64 oh, ow;
+  taps_of(d, &tp);
+  for (oh = 0; oh < d->out_h; ++oh) {
+    const float *x0 = d->x + oh * d->stride_h * d->xrow;
+    float *yr = d->y + oh * d->yrow;
+    for (ow = 0; ow + 64 <= d->out_w; ow += 64)
+      dw_chunk(&tp, d->bias, d->clamp, x0 + ow * S, yr + ow, 64, 4, S);
+    switch ((d->out_w - ow + 15) / 16) {
+    case 0:
+      break;
+    case 1:
+      dw_chunk(&tp, d->bias, d->clamp, x0 + ow * S, yr + ow, d->out_w - ow, 1,
+               S);
+      break;
+    case 2:
+      dw_chunk(&tp, d->bias, d->clamp, x0 + ow * S, yr + ow, d->out_w - ow, 2,
+               S);
+      break;
+    case 3:
+      dw_chunk(&tp, d->bias, d->clamp, x0 + ow * S, yr + ow, d->out_w - ow, 3,
+               S);
+      break;
+    default:
+      dw_chunk(&tp, d->bias, d->clamp, x0 + ow * S, yr + ow, d->out_w - ow, 4,
+               S);
+      break;
+    }
+  }
+}
+
 /* One channel (dispatch.h's dw_channel): the 3 x 3 strips for unit-stride
- * input rows and stride 1 or 2 along the row; else per output row, 16
- * columns a step, each tap a load (stride 1), two loads deinterleaved
- * (stride 2) or a gather, masked past the row's end. */
+ * input rows and stride 1 or 2 along the row; other windows of stride 1
+ * or 2 with unit-stride rows, dw_rows; else per output row, 16 columns a
+ * step, each tap a gather, masked past the row's end. */
 static void dw_channel_avx512(const dw_args *d) {
   const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12,
                                         10, 8, 6, 4, 2, 0);
@@ -297,6 +411,11 @@ static void dw_channel_avx512(const dw_args *d) {
     (d->stride_w == 1 ? dw3x3_s1 : dw3x3_s2)(
         xc, xrow, d->stride_h, d->dilation_h, d->dilation_w, wc, d->wrow,
         d->wcol, d->y, d->yrow, d->out_h, d->out_w, d->gm, bias, ep);
+    return;
+  }
+  if (xcol == 1 && (d->stride_w == 1 || d->stride_w == 2) &&
+      d->kernel_h * d->kernel_w <= MAXT) {
+    dw_rows(d, (int)d->stride_w);
     return;
   }
   gather_idx =

@@ -92,6 +92,7 @@ static void fill(void) {
   onnxc_rt_sgemm_fill_portable(&table);
   onnxc_rt_pack_fill_portable(&table);
   onnxc_rt_maxpool_fill_portable(&table);
+  onnxc_rt_depthwise_fill_portable(&table);
 #ifdef ONNXC_X86
   if (isa >= ONNXC_ISA_AVX2) {
     onnxc_rt_sgemm_fill_avx2(&table);

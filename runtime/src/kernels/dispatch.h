@@ -130,8 +130,8 @@ typedef struct onnxc_kernels {
   onnxc_im2col_fn im2col;
   onnxc_pad_row_fn pad_row;
 
-  /* depthwise (dw_channel NULL: the plain loop nest; dw_reads_padding
-   * NULL: always through a padded plane) */
+  /* depthwise (dw_channel NULL: the plain loop nest of gemm.c;
+   * dw_reads_padding NULL: always through a padded plane) */
   onnxc_dw_channel_fn dw_channel;
   onnxc_dw_reads_padding_fn dw_reads_padding;
 
@@ -171,6 +171,7 @@ ONNXC_HIDDEN void onnxc_rt_im2col_portable(const float *const *src, i64 kc,
                                            const int32_t *off, i64 nw,
                                            int contiguous, float *dst);
 ONNXC_HIDDEN void onnxc_rt_maxpool_fill_portable(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_depthwise_fill_portable(onnxc_kernels *k);
 #ifdef ONNXC_X86
 ONNXC_HIDDEN void onnxc_rt_sgemm_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_gemv_fill_avx2(onnxc_kernels *k);
