@@ -13,9 +13,9 @@
  * a row-major B is the same with panels 32 floats apart and rows rsb
  * apart), a few panels at once: a row-major B 4 panels (128 columns) at a
  * time for one or two rows of A, 2 for three or four; a packed B one
- * panel at a time below 1 MiB (small_packed says why). For few rows k is
- * unrolled into 2 or 4 sets of accumulators, so that 8 to 16 independent
- * FMA chains run. The whole K stays in registers: C is written once, with
+ * panel at a time below 1 MiB, two from 1 MiB on (small_packed says why).
+ * For few rows k is unrolled into 2 or 4 sets of accumulators, so that 8
+ * to 16 independent FMA chains run. The whole K stays in registers: C is written once, with
  * the epilogue. A B whose columns are contiguous (unit row stride: a
  * transposed operand) gets dot products instead, 16 values of k at a
  * time.
@@ -173,6 +173,10 @@ ONNXC_DEFINE_PANELS(panels_3x1, 3, 1, 2, 0)
 ONNXC_DEFINE_PANELS(panels_3x2, 3, 2, 1, 0)
 ONNXC_DEFINE_PANELS(panels_4x1, 4, 1, 2, 0)
 ONNXC_DEFINE_PANELS(panels_4x2, 4, 2, 1, 0)
+/* For small_packed's wide groups: the unrolling of panels_R1 (the same
+ * sums, column by column), two panels at a time. */
+ONNXC_DEFINE_PANELS(wide_1, 1, 2, 4, 0)
+ONNXC_DEFINE_PANELS(wide_3, 3, 2, 2, 0)
 ONNXC_DEFINE_PANELS(masked_1, 1, 1, 4, 1)
 ONNXC_DEFINE_PANELS(masked_2, 2, 1, 2, 1)
 ONNXC_DEFINE_PANELS(masked_3, 3, 1, 2, 1)
@@ -188,18 +192,26 @@ static const panels_fn panel_kernels[4][4] = {
     {panels_4x1, panels_4x2, 0, 0}};
 static const panels_fn masked_kernels[4] = {masked_1, masked_2, masked_3,
                                             masked_4};
+/* Two panels at a time with the k unrolling of panel_kernels[m - 1][0]
+ * (four rows: one panel, the accumulators would not fit twice). */
+static const panels_fn wide_kernels[4] = {wide_1, panels_2x2, wide_3,
+                                          panels_4x1};
 
 /* C[m x n] (+)= A * B for m <= 4 over a packed B (panels k * 32 floats
  * apart, padded with zeros up to the last one). Measured on Zen 5 (1 to
  * 4 rows, B read again call after call): a B of up to 512 KiB (in L2) is
  * read fastest one panel at a time, as one sequential stream (86-88
  * GFLOP/s for one row against 55 with 4 panels at once); from 1 MiB on
- * (the far end of L2, or L3), several panels at once are 2-18% faster
- * (more misses in flight). */
+ * (the far end of L2, or L3), several panels at once are faster (more
+ * misses in flight). The two paths unroll k the same way for a given row
+ * count, so that each column's sum does not depend on which path took it:
+ * parallel.c splits a product into parts of 128 columns, whose B is
+ * smaller than the whole one's, and the parts must compute what one
+ * thread computes. */
 static void small_packed(i64 m, i64 n, i64 k, const float *a, i64 rsa, i64 csa,
                          const float *b, float *c, i64 rsc, i64 csc,
                          int accumulate, const tile_ep *ep) {
-  i64 width = (m <= 2 ? 4 : 2) * NR, wide, ps = k * NR;
+  i64 width = (m <= 3 ? 2 : 1) * NR, wide, ps = k * NR;
   tile_ep part;
   if (k * n < 256 * 1024) {
     panel_kernels[m - 1][0](k, a, rsa, csa, b, ps, NR, n, c, rsc, csc,
@@ -208,12 +220,12 @@ static void small_packed(i64 m, i64 n, i64 k, const float *a, i64 rsa, i64 csa,
   }
   wide = n / width * width;
   if (wide > 0)
-    panel_kernels[m - 1][width / NR - 1](k, a, rsa, csa, b, ps, NR, wide, c,
-                                         rsc, csc, accumulate, ep);
+    wide_kernels[m - 1](k, a, rsa, csa, b, ps, NR, wide, c, rsc, csc,
+                        accumulate, ep);
   if (n > wide)
-    panel_kernels[m - 1][(n - wide + NR - 1) / NR - 1](
-        k, a, rsa, csa, b + (wide / NR) * ps, ps, NR, n - wide, c + wide * csc,
-        rsc, csc, accumulate, ep_from(ep, wide, &part));
+    panel_kernels[m - 1][0](k, a, rsa, csa, b + (wide / NR) * ps, ps, NR,
+                            n - wide, c + wide * csc, rsc, csc, accumulate,
+                            ep_from(ep, wide, &part));
 }
 
 /* C[m x n] (+)= A * B for m <= 4, B row-major (rows rsb apart): 4 panels
