@@ -12,7 +12,9 @@
  * apart), one panel (4 vectors of 8 columns) at a time for 1 to 3 rows of
  * A, half a panel for 4 rows, so that the accumulators fit the 16 ymm
  * registers: 1 row x 4 vectors x 3 sets (k unrolled 3 times), 2 rows x 4,
- * 3 rows x 4, 4 rows x 2: 8 to 12 FMA chains. The whole K stays in
+ * 3 rows x 4, 4 rows x 2: 8 to 12 FMA chains; one row of A over a
+ * row-major B takes 64 columns (8 vectors) at a time, so that each row of
+ * B is read as 256 contiguous bytes. The whole K stays in
  * registers: C is written once, with the epilogue. A B whose columns are
  * contiguous (unit row stride: a transposed operand) gets dot products,
  * 8 values of k at a time.
@@ -56,29 +58,29 @@ ONNXC_INLINE static void store_row(int nv, __m256 *v, i64 n, float *c, i64 csc,
                                    int accumulate, const tile_ep *ep, int r) {
   int i;
   if (ep && !accumulate && ep->col_bias)
-    _Pragma("GCC unroll 4") for (i = 0; i < nv; ++i) v[i] = _mm256_add_ps(
+    _Pragma("GCC unroll 8") for (i = 0; i < nv; ++i) v[i] = _mm256_add_ps(
         v[i], _mm256_maskload_ps(ep->col_bias + 8 * i, lanes8(n - 8 * i)));
   if (ep && !accumulate && ep->row_bias) {
     __m256 bias = _mm256_set1_ps(ep->row_bias[r]);
-    _Pragma("GCC unroll 4") for (i = 0; i < nv; ++i) v[i] =
+    _Pragma("GCC unroll 8") for (i = 0; i < nv; ++i) v[i] =
         _mm256_add_ps(v[i], bias);
   }
   if (csc == 1) {
     if (accumulate)
-      _Pragma("GCC unroll 4") for (i = 0; i < nv; ++i) v[i] =
+      _Pragma("GCC unroll 8") for (i = 0; i < nv; ++i) v[i] =
           _mm256_add_ps(v[i], _mm256_maskload_ps(c + 8 * i, lanes8(n - 8 * i)));
     if (ep && ep->clamp) {
       /* (bound, value): a NaN comes through, as from Relu / Clip. */
       __m256 lo = _mm256_set1_ps(ep->lo), hi = _mm256_set1_ps(ep->hi);
-      _Pragma("GCC unroll 4") for (i = 0; i < nv; ++i) v[i] =
+      _Pragma("GCC unroll 8") for (i = 0; i < nv; ++i) v[i] =
           _mm256_min_ps(hi, _mm256_max_ps(lo, v[i]));
     }
-    _Pragma("GCC unroll 4") for (i = 0; i < nv; ++i)
+    _Pragma("GCC unroll 8") for (i = 0; i < nv; ++i)
         _mm256_maskstore_ps(c + 8 * i, lanes8(n - 8 * i), v[i]);
   } else {
-    float tmp[8 * 4];
+    float tmp[8 * 8];
     i64 col;
-    _Pragma("GCC unroll 4") for (i = 0; i < nv; ++i)
+    _Pragma("GCC unroll 8") for (i = 0; i < nv; ++i)
         _mm256_storeu_ps(tmp + 8 * i, v[i]);
     for (col = 0; col < n && col < 8 * nv; ++col) {
       float *dst = c + col * csc;
@@ -105,7 +107,7 @@ static const tile_ep *ep_from(const tile_ep *ep, i64 j, tile_ep *part) {
  * row-major B); else whole groups are loaded (a packed B is padded with
  * zeros up to its last panel). */
 #define ONNXC_GEMV_LOADS(V, MASKED, row)                                       \
-  _Pragma("GCC unroll 4") for (v = 0; v < V; ++v) bv[v] =                      \
+  _Pragma("GCC unroll 8") for (v = 0; v < V; ++v) bv[v] =                      \
       MASKED ? _mm256_maskload_ps(bq + (row)*rs + 8 * v, mk[v])                \
              : _mm256_loadu_ps(bq + (row)*rs + 8 * v);
 #define ONNXC_DEFINE_COLS(NAME, R, V, U, MASKED)                               \
@@ -120,20 +122,20 @@ static const tile_ep *ep_from(const tile_ep *ep, i64 j, tile_ep *part) {
       tile_ep part;                                                            \
       int u, r, v;                                                             \
       i64 p = 0;                                                               \
-      _Pragma("GCC unroll 4") for (v = 0; v < V; ++v) mk[v] =                  \
+      _Pragma("GCC unroll 8") for (v = 0; v < V; ++v) mk[v] =                  \
           lanes8(n - j - 8 * v);                                               \
       (void)mk;                                                                \
-      _Pragma("GCC unroll 4") for (u = 0; u < U; ++u)                          \
-          _Pragma("GCC unroll 4") for (r = 0; r < R; ++r)                      \
-              _Pragma("GCC unroll 4") for (v = 0; v < V; ++v) acc[u][r][v] =   \
+      _Pragma("GCC unroll 8") for (u = 0; u < U; ++u)                          \
+          _Pragma("GCC unroll 8") for (r = 0; r < R; ++r)                      \
+              _Pragma("GCC unroll 8") for (v = 0; v < V; ++v) acc[u][r][v] =   \
                   _mm256_setzero_ps();                                         \
       for (; p + U <= k; p += U) {                                             \
-        _Pragma("GCC unroll 4") for (u = 0; u < U; ++u) {                      \
+        _Pragma("GCC unroll 8") for (u = 0; u < U; ++u) {                      \
           __m256 bv[V];                                                        \
           ONNXC_GEMV_LOADS(V, MASKED, u)                                       \
-          _Pragma("GCC unroll 4") for (r = 0; r < R; ++r) {                    \
+          _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                    \
             __m256 av = _mm256_broadcast_ss(a + r * rsa + (p + u) * csa);      \
-            _Pragma("GCC unroll 4") for (v = 0; v < V; ++v) acc[u][r][v] =     \
+            _Pragma("GCC unroll 8") for (v = 0; v < V; ++v) acc[u][r][v] =     \
                 _mm256_fmadd_ps(av, bv[v], acc[u][r][v]);                      \
           }                                                                    \
         }                                                                      \
@@ -142,16 +144,16 @@ static const tile_ep *ep_from(const tile_ep *ep, i64 j, tile_ep *part) {
       for (; p < k; ++p) {                                                     \
         __m256 bv[V];                                                          \
         ONNXC_GEMV_LOADS(V, MASKED, 0)                                         \
-        _Pragma("GCC unroll 4") for (r = 0; r < R; ++r) {                      \
+        _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                      \
           __m256 av = _mm256_broadcast_ss(a + r * rsa + p * csa);              \
-          _Pragma("GCC unroll 4") for (v = 0; v < V; ++v) acc[0][r][v] =       \
+          _Pragma("GCC unroll 8") for (v = 0; v < V; ++v) acc[0][r][v] =       \
               _mm256_fmadd_ps(av, bv[v], acc[0][r][v]);                        \
         }                                                                      \
         bq += rs;                                                              \
       }                                                                        \
-      _Pragma("GCC unroll 4") for (r = 0; r < R; ++r) {                        \
-        _Pragma("GCC unroll 4") for (u = 1; u < U; ++u)                        \
-            _Pragma("GCC unroll 4") for (v = 0; v < V; ++v) acc[0][r][v] =     \
+      _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                        \
+        _Pragma("GCC unroll 8") for (u = 1; u < U; ++u)                        \
+            _Pragma("GCC unroll 8") for (v = 0; v < V; ++v) acc[0][r][v] =     \
                 _mm256_add_ps(acc[0][r][v], acc[u][r][v]);                     \
         store_row(V, acc[0][r], n - j, c + r * rsc + j * csc, csc, accumulate, \
                   ep_from(ep, j, &part), r);                                   \
@@ -163,6 +165,9 @@ ONNXC_DEFINE_COLS(cols_1, 1, 4, 3, 0)
 ONNXC_DEFINE_COLS(cols_2, 2, 4, 1, 0)
 ONNXC_DEFINE_COLS(cols_3, 3, 4, 1, 0)
 ONNXC_DEFINE_COLS(cols_4, 4, 2, 1, 0)
+/* Row-major B, one row of A: 64 contiguous columns (a row of B read as
+ * 256 contiguous bytes), 8 chains. */
+ONNXC_DEFINE_COLS(rows_1, 1, 8, 1, 0)
 ONNXC_DEFINE_COLS(masked_1, 1, 4, 3, 1)
 ONNXC_DEFINE_COLS(masked_2, 2, 4, 1, 1)
 ONNXC_DEFINE_COLS(masked_3, 3, 4, 1, 1)
@@ -189,29 +194,29 @@ static const cols_fn masked_kernels[4] = {masked_1, masked_2, masked_3,
     /* Columns past nc repeat column 0: computed, never stored. */             \
     for (q = 0; q < Q; ++q)                                                    \
       col[q] = b + (q < nc ? q : 0) * csb;                                     \
-    _Pragma("GCC unroll 4") for (u = 0; u < U; ++u)                            \
-        _Pragma("GCC unroll 4") for (r = 0; r < R; ++r)                        \
-            _Pragma("GCC unroll 4") for (q = 0; q < Q; ++q) acc[u][r][q] =     \
+    _Pragma("GCC unroll 8") for (u = 0; u < U; ++u)                            \
+        _Pragma("GCC unroll 8") for (r = 0; r < R; ++r)                        \
+            _Pragma("GCC unroll 8") for (q = 0; q < Q; ++q) acc[u][r][q] =     \
                 _mm256_setzero_ps();                                           \
     for (; p + 8 * U <= k; p += 8 * U)                                         \
-      _Pragma("GCC unroll 4") for (u = 0; u < U; ++u) {                        \
+      _Pragma("GCC unroll 8") for (u = 0; u < U; ++u) {                        \
         __m256 bv[Q];                                                          \
-        _Pragma("GCC unroll 4") for (q = 0; q < Q; ++q) bv[q] =                \
+        _Pragma("GCC unroll 8") for (q = 0; q < Q; ++q) bv[q] =                \
             _mm256_loadu_ps(col[q] + p + 8 * u);                               \
-        _Pragma("GCC unroll 4") for (r = 0; r < R; ++r) {                      \
+        _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                      \
           __m256 av = _mm256_loadu_ps(a + r * rsa + p + 8 * u);                \
-          _Pragma("GCC unroll 4") for (q = 0; q < Q; ++q) acc[u][r][q] =       \
+          _Pragma("GCC unroll 8") for (q = 0; q < Q; ++q) acc[u][r][q] =       \
               _mm256_fmadd_ps(av, bv[q], acc[u][r][q]);                        \
         }                                                                      \
       }                                                                        \
     for (; p < k; p += 8) { /* the rest into the first set, masked */          \
       __m256i mk = lanes8(k - p);                                              \
       __m256 bv[Q];                                                            \
-      _Pragma("GCC unroll 4") for (q = 0; q < Q; ++q) bv[q] =                  \
+      _Pragma("GCC unroll 8") for (q = 0; q < Q; ++q) bv[q] =                  \
           _mm256_maskload_ps(col[q] + p, mk);                                  \
-      _Pragma("GCC unroll 4") for (r = 0; r < R; ++r) {                        \
+      _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                        \
         __m256 av = _mm256_maskload_ps(a + r * rsa + p, mk);                   \
-        _Pragma("GCC unroll 4") for (q = 0; q < Q; ++q) acc[0][r][q] =         \
+        _Pragma("GCC unroll 8") for (q = 0; q < Q; ++q) acc[0][r][q] =         \
             _mm256_fmadd_ps(av, bv[q], acc[0][r][q]);                          \
       }                                                                        \
     }                                                                          \
@@ -268,11 +273,14 @@ static int sgemm_small_avx2(i64 m, i64 n, i64 k, const float *a, i64 rsa,
                          accumulate, ep);
     } else if (csb == 1) {
       /* Row-major: whole panels, then the rest with masked loads. */
-      i64 whole = n / NR * NR;
+      i64 whole = n / NR * NR, wide = m == 1 ? n / (2 * NR) * (2 * NR) : 0;
       tile_ep part;
-      if (whole > 0)
-        col_kernels[m - 1](k, a, rsa, csa, b, NR, rsb, whole, c, rsc, csc,
-                           accumulate, ep);
+      if (wide > 0)
+        rows_1(k, a, rsa, csa, b, NR, rsb, wide, c, rsc, csc, accumulate, ep);
+      if (whole > wide)
+        col_kernels[m - 1](k, a, rsa, csa, b + wide, NR, rsb, whole - wide,
+                           c + wide * csc, rsc, csc, accumulate,
+                           ep_from(ep, wide, &part));
       if (n > whole)
         masked_kernels[m - 1](k, a, rsa, csa, b + whole, NR, rsb, n - whole,
                               c + whole * csc, rsc, csc, accumulate,
