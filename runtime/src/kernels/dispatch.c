@@ -96,6 +96,7 @@ static void fill(void) {
 #ifdef ONNXC_X86
   if (isa >= ONNXC_ISA_AVX2) {
     onnxc_rt_sgemm_fill_avx2(&table);
+    onnxc_rt_pack_fill_avx2(&table);
     onnxc_rt_gemv_fill_avx2(&table);
     onnxc_rt_depthwise_fill_avx2(&table);
     onnxc_rt_maxpool_fill_avx2(&table);

@@ -174,6 +174,7 @@ ONNXC_HIDDEN void onnxc_rt_maxpool_fill_portable(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_depthwise_fill_portable(onnxc_kernels *k);
 #ifdef ONNXC_X86
 ONNXC_HIDDEN void onnxc_rt_sgemm_fill_avx2(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_pack_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_gemv_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_depthwise_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_maxpool_fill_avx2(onnxc_kernels *k);
