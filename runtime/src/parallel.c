@@ -25,7 +25,10 @@
 typedef int64_t i64;
 
 #define NR ONNXC_SGEMM_PANEL /* columns of a packed panel */
-#define MR 8                 /* rows of the GEMM kernel's tile */
+/* Rows of a part of a product come in multiples of 8 (the AVX-512 tile's
+ * height): every tier's tiles sum each element alike whatever their height
+ * and position (kernels/dispatch.h), so any unit keeps the results. */
+#define MR 8
 #define SMALL_GROUP (4 * NR) /* gemv.c's widest group of columns (W1) */
 #define CHUNKS_PER_THREAD 4
 
