@@ -259,50 +259,56 @@ static void taps_of(const dw_args *d, dw_taps *t) {
     }
 }
 
-/* 8 V outputs of one row from input column `src` (the windows' origin)
- * into Y at yr, n of them valid (masked when n < 8 V), stride S = 1 or 2
- * over unit-stride input rows. The FMA latency needs 8 independent
- * chains: each of the V blocks sums its taps in P = 8 / V partial sums
- * (tap t into sum t % P; the bias or Y's values start the first), added
- * in order at the end. Each tap's weight is broadcast once for the V
- * blocks. Masked loads read only the columns the windows read; unmasked
- * ones (stride 2) read one column past the last window's, which the
- * caller guarantees to exist. */
+/* R rows of 8 V outputs from input column `src` (the windows' origin of
+ * the first row; the next rows' are xstep floats apart) into Y at yr
+ * (rows ystep apart), n outputs of each row valid (masked when n < 8 V),
+ * stride S = 1 or 2 over unit-stride input rows. The FMA latency needs 8
+ * independent chains: each of the R V blocks sums its taps in
+ * P = 8 / (R V) partial sums (tap t into sum t % P; the bias or Y's
+ * values start the first), added in order at the end. Each tap's weight
+ * is broadcast once for the blocks. Masked loads read only the columns
+ * the windows read; unmasked ones (stride 2) read one column past the
+ * last window's, which the caller guarantees to exist. */
 ONNXC_INLINE static void dw_chunk(const dw_taps *tp, const dw_epilogue *e,
-                                  const float *src, float *yr, i64 n,
-                                  const int V, const int S, const int masked) {
-  const int P = 8 / V;
-  __m256 acc[4][8];
+                                  const float *src, i64 xstep, float *yr,
+                                  i64 ystep, i64 n, const int R, const int V,
+                                  const int S, const int masked) {
+  const int B = R * V, P = 8 / B;
+  __m256 acc[8][8];
   __m256i m[4], lo[4], hi[4];
   i64 t = 0;
-  int j, p;
+  int j, p, q;
   for (j = 0; j < V; ++j) {
     i64 nj = n - 8 * j;
     m[j] = lanes(0, nj);
     /* Stride 2 reads columns 0 .. 2 nj - 2 of the block's windows. */
     lo[j] = lanes(0, 2 * nj - 1);
     hi[j] = lanes(0, 2 * nj - 9);
-    acc[j][0] = e->has_bias ? e->bias
-                : masked    ? _mm256_maskload_ps(yr + 8 * j, m[j])
-                            : _mm256_loadu_ps(yr + 8 * j);
+  }
+  for (q = 0; q < B; ++q) {
+    float *y = yr + (q / V) * ystep + 8 * (q % V);
+    acc[q][0] = e->has_bias ? e->bias
+                : masked    ? _mm256_maskload_ps(y, m[q % V])
+                            : _mm256_loadu_ps(y);
     for (p = 1; p < P; ++p)
-      acc[j][p] = _mm256_setzero_ps();
+      acc[q][p] = _mm256_setzero_ps();
   }
 #define ONNXC_DW_TAP(T, P_)                                                    \
   do {                                                                         \
-    const float *s_ = src + tp->off[T];                                        \
     const __m256 w_ = _mm256_broadcast_ss(tp->w + (T));                        \
-    for (j = 0; j < V; ++j) {                                                  \
+    for (q = 0; q < B; ++q) {                                                  \
+      const float *s_ = src + (q / V) * xstep + tp->off[T];                    \
+      const int j_ = q % V;                                                    \
       __m256 v_;                                                               \
       if (S == 1)                                                              \
-        v_ = masked ? _mm256_maskload_ps(s_ + 8 * j, m[j])                     \
-                    : _mm256_loadu_ps(s_ + 8 * j);                             \
+        v_ = masked ? _mm256_maskload_ps(s_ + 8 * j_, m[j_])                   \
+                    : _mm256_loadu_ps(s_ + 8 * j_);                            \
       else                                                                     \
-        v_ = masked ? evens(_mm256_maskload_ps(s_ + 16 * j, lo[j]),            \
-                            _mm256_maskload_ps(s_ + 16 * j + 8, hi[j]))        \
-                    : evens(_mm256_loadu_ps(s_ + 16 * j),                      \
-                            _mm256_loadu_ps(s_ + 16 * j + 8));                 \
-      acc[j][P_] = _mm256_fmadd_ps(w_, v_, acc[j][P_]);                        \
+        v_ = masked ? evens(_mm256_maskload_ps(s_ + 16 * j_, lo[j_]),          \
+                            _mm256_maskload_ps(s_ + 16 * j_ + 8, hi[j_]))      \
+                    : evens(_mm256_loadu_ps(s_ + 16 * j_),                     \
+                            _mm256_loadu_ps(s_ + 16 * j_ + 8));                \
+      acc[q][P_] = _mm256_fmadd_ps(w_, v_, acc[q][P_]);                        \
     }                                                                          \
   } while (0)
   for (; t + P <= tp->n; t += P)
@@ -311,16 +317,17 @@ ONNXC_INLINE static void dw_chunk(const dw_taps *tp, const dw_epilogue *e,
   for (; t < tp->n; ++t)
     ONNXC_DW_TAP(t, 0);
 #undef ONNXC_DW_TAP
-  for (j = 0; j < V; ++j) {
-    __m256 sum = acc[j][0];
+  for (q = 0; q < B; ++q) {
+    float *y = yr + (q / V) * ystep + 8 * (q % V);
+    __m256 sum = acc[q][0];
     for (p = 1; p < P; ++p)
-      sum = _mm256_add_ps(sum, acc[j][p]);
+      sum = _mm256_add_ps(sum, acc[q][p]);
     if (e->has_clamp)
       sum = _mm256_min_ps(e->hi, _mm256_max_ps(e->lo, sum));
     if (masked)
-      _mm256_maskstore_ps(yr + 8 * j, m[j], sum);
+      _mm256_maskstore_ps(y, m[q % V], sum);
     else
-      _mm256_storeu_ps(yr + 8 * j, sum);
+      _mm256_storeu_ps(y, sum);
   }
 }
 
@@ -329,35 +336,46 @@ static void dw_tail(const dw_taps *tp, const dw_epilogue *e, const float *src,
                     float *yr, i64 n, const int S) {
   switch ((n + 7) / 8) {
   case 1:
-    dw_chunk(tp, e, src, yr, n, 1, S, 1);
+    dw_chunk(tp, e, src, 0, yr, 0, n, 1, 1, S, 1);
     break;
   case 2:
-    dw_chunk(tp, e, src, yr, n, 2, S, 1);
+    dw_chunk(tp, e, src, 0, yr, 0, n, 1, 2, S, 1);
     break;
   case 3:
-    dw_chunk(tp, e, src, yr, n, 3, S, 1);
+    dw_chunk(tp, e, src, 0, yr, 0, n, 1, 3, S, 1);
     break;
   default:
-    dw_chunk(tp, e, src, yr, n, 4, S, 1);
+    dw_chunk(tp, e, src, 0, yr, 0, n, 1, 4, S, 1);
     break;
   }
 }
 
 /* Any window with stride 1 or 2 over unit-stride input rows (5 x 5,
  * 7 x 7, dilated, 1-D, ...) of at most MAXT taps: per output row, 32
- * columns a step, then the rest masked. */
+ * columns a step, then the rest masked. Rows of at most 16 outputs (7 x 7
+ * and 14 x 14 maps) go 4 or 2 rows at a time, so that their blocks make
+ * the 8 chains with fewer partial sums (and fewer loads per FMA). */
 static void dw_rows(const dw_args *d, const int S) {
   const dw_epilogue e = epilogue(d);
+  const i64 xstep = d->stride_h * d->xrow;
   dw_taps tp;
-  i64 oh, ow;
+  i64 oh = 0, ow;
   taps_of(d, &tp);
-  for (oh = 0; oh < d->out_h; ++oh) {
-    const float *x0 = d->x + oh * d->stride_h * d->xrow;
+  if (d->out_w <= 8)
+    for (; oh + 4 <= d->out_h; oh += 4)
+      dw_chunk(&tp, &e, d->x + oh * xstep, xstep, d->y + oh * d->yrow, d->yrow,
+               d->out_w, 4, 1, S, 1);
+  else if (d->out_w <= 16)
+    for (; oh + 2 <= d->out_h; oh += 2)
+      dw_chunk(&tp, &e, d->x + oh * xstep, xstep, d->y + oh * d->yrow, d->yrow,
+               d->out_w, 2, 2, S, 1);
+  for (; oh < d->out_h; ++oh) {
+    const float *x0 = d->x + oh * xstep;
     float *yr = d->y + oh * d->yrow;
     /* Unmasked stride-2 chunks read one column past their windows: a
      * later output's. */
     for (ow = 0; ow + 32 + (S == 2) <= d->out_w; ow += 32)
-      dw_chunk(&tp, &e, x0 + ow * S, yr + ow, 32, 4, S, 0);
+      dw_chunk(&tp, &e, x0 + ow * S, 0, yr + ow, 0, 32, 1, 4, S, 0);
     if (ow < d->out_w)
       dw_tail(&tp, &e, x0 + ow * S, yr + ow, d->out_w - ow, S);
   }

@@ -300,45 +300,51 @@ static void taps_of(const dw_args *d, dw_taps *t) {
     }
 }
 
-/* 16 V outputs of one row from input column `src` (the windows' origin)
- * into Y at yr, n of them valid, stride S = 1 or 2 over unit-stride input
- * rows. 8 independent FMA chains: each of the V blocks sums its taps in
- * P = 8 / V partial sums (tap t into sum t % P; the bias or Y's values
- * start the first), added in order at the end; each tap's weight is
- * broadcast once for the V blocks. Loads are masked to the columns the
- * windows read. */
+/* R rows of 16 V outputs from input column `src` (the windows' origin of
+ * the first row; the next rows' are xstep floats apart) into Y at yr
+ * (rows ystep apart), n outputs of each row valid, stride S = 1 or 2 over
+ * unit-stride input rows. 8 independent FMA chains: each of the R V
+ * blocks sums its taps in P = 8 / (R V) partial sums (tap t into sum
+ * t % P; the bias or Y's values start the first), added in order at the
+ * end; each tap's weight is broadcast once for the blocks. Loads are
+ * masked to the columns the windows read. */
 ONNXC_INLINE static void dw_chunk(const dw_taps *tp, const float *bias,
                                   const tile_ep *ep, const float *src,
-                                  float *yr, i64 n, const int V, const int S) {
+                                  i64 xstep, float *yr, i64 ystep, i64 n,
+                                  const int R, const int V, const int S) {
   const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12,
                                         10, 8, 6, 4, 2, 0);
-  const int P = 8 / V;
-  __m512 acc[4][8];
+  const int B = R * V, P = 8 / B;
+  __m512 acc[8][8];
   __mmask16 m[4], lo[4], hi[4];
   i64 t = 0;
-  int j, p;
+  int j, p, q;
   for (j = 0; j < V; ++j) {
     i64 nj = n - 16 * j;
     m[j] = lanes_below(nj);
     /* Stride 2 reads columns 0 .. 2 nj - 2 of the block's windows. */
     lo[j] = lanes_below(2 * nj - 1);
     hi[j] = lanes_below(2 * nj - 17);
-    acc[j][0] =
-        bias ? _mm512_set1_ps(*bias) : _mm512_maskz_loadu_ps(m[j], yr + 16 * j);
+  }
+  for (q = 0; q < B; ++q) {
+    acc[q][0] = bias ? _mm512_set1_ps(*bias)
+                     : _mm512_maskz_loadu_ps(m[q % V], yr + (q / V) * ystep +
+                                                           16 * (q % V));
     for (p = 1; p < P; ++p)
-      acc[j][p] = _mm512_setzero_ps();
+      acc[q][p] = _mm512_setzero_ps();
   }
 #define ONNXC_DW_TAP(T, P_)                                                    \
   do {                                                                         \
-    const float *s_ = src + tp->off[T];                                        \
     const __m512 w_ = _mm512_set1_ps(tp->w[T]);                                \
-    for (j = 0; j < V; ++j) {                                                  \
+    for (q = 0; q < B; ++q) {                                                  \
+      const float *s_ = src + (q / V) * xstep + tp->off[T];                    \
+      const int j_ = q % V;                                                    \
       __m512 v_ = S == 1                                                       \
-                      ? _mm512_maskz_loadu_ps(m[j], s_ + 16 * j)               \
+                      ? _mm512_maskz_loadu_ps(m[j_], s_ + 16 * j_)             \
                       : _mm512_permutex2var_ps(                                \
-                            _mm512_maskz_loadu_ps(lo[j], s_ + 32 * j), even,   \
-                            _mm512_maskz_loadu_ps(hi[j], s_ + 32 * j + 16));   \
-      acc[j][P_] = _mm512_fmadd_ps(w_, v_, acc[j][P_]);                        \
+                            _mm512_maskz_loadu_ps(lo[j_], s_ + 32 * j_), even, \
+                            _mm512_maskz_loadu_ps(hi[j_], s_ + 32 * j_ + 16)); \
+      acc[q][P_] = _mm512_fmadd_ps(w_, v_, acc[q][P_]);                        \
     }                                                                          \
   } while (0)
   for (; t + P <= tp->n; t += P)
@@ -347,47 +353,56 @@ ONNXC_INLINE static void dw_chunk(const dw_taps *tp, const float *bias,
   for (; t < tp->n; ++t)
     ONNXC_DW_TAP(t, 0);
 #undef ONNXC_DW_TAP
-  for (j = 0; j < V; ++j) {
-    __m512 sum = acc[j][0];
+  for (q = 0; q < B; ++q) {
+    __m512 sum = acc[q][0];
     for (p = 1; p < P; ++p)
-      sum = _mm512_add_ps(sum, acc[j][p]);
+      sum = _mm512_add_ps(sum, acc[q][p]);
     if (ep)
       sum = _mm512_min_ps(_mm512_set1_ps(ep->hi),
                           _mm512_max_ps(_mm512_set1_ps(ep->lo), sum));
-    _mm512_mask_storeu_ps(yr + 16 * j, m[j], sum);
+    _mm512_mask_storeu_ps(yr + (q / V) * ystep + 16 * (q % V), m[q % V], sum);
   }
 }
 
 /* Any window with stride 1 or 2 over unit-stride input rows (5 x 5,
  * 7 x 7, dilated, 1-D, ...) of at most MAXT taps: per output row, 64
- * columns a step, then the rest. */
+ * columns a step, then the rest. Rows of at most 32 outputs go 4 or 2
+ * rows at a time, so that their blocks make the 8 chains with fewer
+ * partial sums (and fewer loads per FMA). */
 static void dw_rows(const dw_args *d, const int S) {
+  const float *bias = d->bias;
+  const tile_ep *ep = d->clamp;
+  const i64 xstep = d->stride_h * d->xrow, w = d->out_w;
   dw_taps tp;
-  i64 oh, ow;
+  i64 oh = 0, ow;
   taps_of(d, &tp);
-  for (oh = 0; oh < d->out_h; ++oh) {
-    const float *x0 = d->x + oh * d->stride_h * d->xrow;
+  if (w <= 16)
+    for (; oh + 4 <= d->out_h; oh += 4)
+      dw_chunk(&tp, bias, ep, d->x + oh * xstep, xstep, d->y + oh * d->yrow,
+               d->yrow, w, 4, 1, S);
+  else if (w <= 32)
+    for (; oh + 2 <= d->out_h; oh += 2)
+      dw_chunk(&tp, bias, ep, d->x + oh * xstep, xstep, d->y + oh * d->yrow,
+               d->yrow, w, 2, 2, S);
+  for (; oh < d->out_h; ++oh) {
+    const float *x0 = d->x + oh * xstep;
     float *yr = d->y + oh * d->yrow;
-    for (ow = 0; ow + 64 <= d->out_w; ow += 64)
-      dw_chunk(&tp, d->bias, d->clamp, x0 + ow * S, yr + ow, 64, 4, S);
-    switch ((d->out_w - ow + 15) / 16) {
+    for (ow = 0; ow + 64 <= w; ow += 64)
+      dw_chunk(&tp, bias, ep, x0 + ow * S, 0, yr + ow, 0, 64, 1, 4, S);
+    switch ((w - ow + 15) / 16) {
     case 0:
       break;
     case 1:
-      dw_chunk(&tp, d->bias, d->clamp, x0 + ow * S, yr + ow, d->out_w - ow, 1,
-               S);
+      dw_chunk(&tp, bias, ep, x0 + ow * S, 0, yr + ow, 0, w - ow, 1, 1, S);
       break;
     case 2:
-      dw_chunk(&tp, d->bias, d->clamp, x0 + ow * S, yr + ow, d->out_w - ow, 2,
-               S);
+      dw_chunk(&tp, bias, ep, x0 + ow * S, 0, yr + ow, 0, w - ow, 1, 2, S);
       break;
     case 3:
-      dw_chunk(&tp, d->bias, d->clamp, x0 + ow * S, yr + ow, d->out_w - ow, 3,
-               S);
+      dw_chunk(&tp, bias, ep, x0 + ow * S, 0, yr + ow, 0, w - ow, 1, 3, S);
       break;
     default:
-      dw_chunk(&tp, d->bias, d->clamp, x0 + ow * S, yr + ow, d->out_w - ow, 4,
-               S);
+      dw_chunk(&tp, bias, ep, x0 + ow * S, 0, yr + ow, 0, w - ow, 1, 4, S);
       break;
     }
   }
