@@ -10,7 +10,7 @@
  * Shapes cover the kernel's edges: rows and columns not multiples of the
  * tile (MR = 8, panel 32), depths across the KC = 256 block, transposed and
  * strided operands, packed B, accumulation, batches, products with few
- * rows or columns (gemv.c), epilogues (bias per row or column, clamp;
+ * rows or columns (kernels/gemv_*.c), epilogues (bias per row or column, clamp;
  * onnxc_rt_sgemm_ep), and convolutions with
  * strides, dilations, groups and strided views. Run it once per kernel tier
  * (ONNXC_ISA=portable, avx2, avx512: test/runtime/gemm.test).
@@ -491,7 +491,7 @@ int main(int argc, char **argv) {
   check_batched(3, 9, 40, 17, 1, ONNXC_SGEMM_BIAS_ROW);
   check_batched(3, 9, 40, 17, 1, ONNXC_SGEMM_BIAS_COL | ONNXC_SGEMM_CLAMP);
   check_batched(2, 3, 70, 17, 0, ONNXC_SGEMM_BIAS_COL);
-  /* Few rows (gemv.c): up to 4 rows against panels of 128 columns and
+  /* Few rows (the gemv kernels): up to 4 rows against panels of 128 columns and
    * their tails, odd and even depths, B row-major, transposed (dot
    * products) and packed, C transposed; few columns as C^T = B^T A^T. */
   for (i = 1; i <= 5; ++i)
