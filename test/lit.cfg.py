@@ -34,6 +34,10 @@ config.substitutions.append(("%onnxc_obj_root", config.onnxc_obj_root))
 config.substitutions.append(("%onnxc-opt", limited("onnxc-opt")))
 config.substitutions.append(("%onnxc", limited("onnxc")))
 config.substitutions.append(("%python", config.python_executable))
+# Builds a program from the runtime's sources as runtime/CMakeLists.txt
+# does (the kernels' ISA files with their flags): OUT CC [FLAGS] -- SOURCES.
+config.substitutions.append(("%cc-runtime", "sh " + os.path.join(
+    config.onnxc_src_root, "test", "Utils", "cc-runtime.sh")))
 
 # Features.
 for tool in ("onnxc", "onnxc-opt"):
@@ -62,5 +66,21 @@ except (OSError, subprocess.SubprocessError):
 config.substitutions.insert(0, ("%onnxtxt2onnx", "%s %s" % (
     config.python_executable,
     os.path.join(config.onnxc_src_root, "test", "Utils", "onnxtxt2onnx.py"))))
+# cpu-avx2, cpu-avx512: this CPU (and the kernel, which lists only the
+# features it enables) supports the runtime's kernel tier of that name
+# (runtime/src/kernels/dispatch.c), so ONNXC_ISA=<tier> really runs it.
+try:
+    with open("/proc/cpuinfo") as f:
+        cpu_flags = set()
+        for line in f:
+            if line.startswith("flags"):
+                cpu_flags = set(line.split(":", 1)[1].split())
+                break
+except OSError:
+    cpu_flags = set()
+if {"avx2", "fma"} <= cpu_flags:
+    config.available_features.add("cpu-avx2")
+    if {"avx512f", "avx512bw", "avx512dq", "avx512vl"} <= cpu_flags:
+        config.available_features.add("cpu-avx512")
 if shutil.which("diff"):
     config.available_features.add("diff")

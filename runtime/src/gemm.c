@@ -9,14 +9,17 @@
  * place and broadcast, by one panel. The convolution packs its im2col
  * matrix straight into panels, so it never materializes the whole matrix.
  *
- * The AVX-512 kernel is chosen at run time (cpuid), so a library built for
- * a generic x86-64 CPU still uses it where it exists; elsewhere a portable C
- * kernel over the same packed layout runs. ONNXC_DISABLE_AVX512=1 in the
- * environment forces the portable kernel (for tests).
+ * This file is the ISA-independent driver: the blocking, the packing
+ * loops, the choice of path per call. The microkernels (the tile of the
+ * packed GEMM, the indirect-GEMM tile of convolutions, the products with
+ * few rows of the tier's gemv, the vector copies) are called through the
+ * kernel table of the tier chosen at run time (kernels/dispatch.h), so a
+ * library built for a generic x86-64 CPU still uses AVX-512 or AVX2 where
+ * they exist; elsewhere the portable C kernels over the same packed
+ * layouts run. ONNXC_ISA=portable|avx2|avx512 picks a tier (for tests).
  *===----------------------------------------------------------------------===*/
 
-#include "gemm.h"
-#include "internal.h"
+#include "kernels/dispatch.h"
 
 #include "onnxc/runtime_abi.h"
 
@@ -24,35 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define ONNXC_GEMM_X86 1
-#include <cpuid.h>
-#include <immintrin.h>
-#endif
+#define KC 256  /* depth of a packed block */
+#define NC 1024 /* columns of a packed block (a multiple of NR) */
+#define MC 128  /* rows of A swept per panel (L2 resident) */
 
-#define MR 8                 /* rows of A per kernel call */
-#define KC 256               /* depth of a packed block */
-#define NC 1024              /* columns of a packed block (a multiple of NR) */
-#define MC 128               /* rows of A swept per panel (L2 resident) */
-
-
-
-/* tile_ep (what a tile store does besides writing A * B) is in gemm.h. */
-
-static float apply_ep(float v, float c, int accumulate, const tile_ep *ep,
-                      i64 r, i64 col) {
-  if (accumulate)
-    v += c;
-  else if (ep) {
-    if (ep->row_bias)
-      v += ep->row_bias[r];
-    if (ep->col_bias)
-      v += ep->col_bias[col];
-  }
-  if (ep && ep->clamp)
-    v = v < ep->lo ? ep->lo : v > ep->hi ? ep->hi : v;
-  return v;
-}
+/* tile_ep (what a tile store does besides writing A * B) is in
+ * kernels/common.h. */
 
 /* A block: C[m x nc] (+)= A[m x kc] * Bp, Bp holding ceil(nc / NR) panels of
  * kc x NR floats, panel_stride floats apart. `row_bias` and `col_bias`
@@ -126,520 +106,47 @@ static void set_block_ep(block_args *b, const onnxc_conv2d_params *q, i64 g,
   b->hi = q->clamp_hi;
 }
 
-/* ---- Portable kernel -------------------------------------------------- */
-
-static void block_generic(const block_args *x) {
-  i64 i, j, p, col;
-  tile_ep ep_storage;
-  const tile_ep *ep = block_ep(x, 0, 0, &ep_storage);
-  for (i = 0; i < x->m; ++i) {
-    for (j = 0; j < x->nc; j += NR) {
-      const float *panel = x->bp + (j / NR) * x->panel_stride;
-      i64 nw = min64(NR, x->nc - j);
-      float acc[NR];
-      for (col = 0; col < NR; ++col)
-        acc[col] = 0.0f;
-      for (p = 0; p < x->kc; ++p) {
-        float av = x->a[i * x->rsa + p * x->csa];
-        const float *brow = panel + p * NR;
-        for (col = 0; col < NR; ++col)
-          acc[col] += av * brow[col];
-      }
-      for (col = 0; col < nw; ++col) {
-        float *dst = x->c + i * x->rsc + (j + col) * x->csc;
-        *dst = apply_ep(acc[col], *dst, x->accumulate, ep, i, j + col);
-      }
-    }
-  }
-}
-
-/* ---- AVX-512 kernel --------------------------------------------------- */
-
-#ifdef ONNXC_GEMM_X86
-
-/* Bias (when not accumulating) and clamp of a tile held as two vectors per
- * row, before it is stored. */
-ONNXC_AVX512 ONNXC_INLINE static void tile_ep_apply(int rows, __m512 *lo, __m512 *hi,
-                                       i64 nw, int accumulate,
-                                       const tile_ep *ep) {
-  int r;
-  if (!accumulate && ep->col_bias) {
-    __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nw) - 1u);
-    __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
-                   : nw <= 16 ? (__mmask16)0
-                              : (__mmask16)((1u << (nw - 16)) - 1u);
-    __m512 b0 = _mm512_maskz_loadu_ps(m0, ep->col_bias);
-    __m512 b1 = _mm512_maskz_loadu_ps(m1, ep->col_bias + 16);
-    for (r = 0; r < rows; ++r) {
-      lo[r] = _mm512_add_ps(lo[r], b0);
-      hi[r] = _mm512_add_ps(hi[r], b1);
-    }
-  }
-  if (!accumulate && ep->row_bias)
-    for (r = 0; r < rows; ++r) {
-      __m512 b = _mm512_set1_ps(ep->row_bias[r]);
-      lo[r] = _mm512_add_ps(lo[r], b);
-      hi[r] = _mm512_add_ps(hi[r], b);
-    }
-}
-
-ONNXC_AVX512 ONNXC_INLINE static void tile_clamp(int rows, __m512 *lo, __m512 *hi,
-                                    const tile_ep *ep) {
-  __m512 vlo = _mm512_set1_ps(ep->lo), vhi = _mm512_set1_ps(ep->hi);
-  int r;
-  for (r = 0; r < rows; ++r) {
-    /* (bound, value): a NaN value comes through, as from Relu / Clip. */
-    lo[r] = _mm512_min_ps(vhi, _mm512_max_ps(vlo, lo[r]));
-    hi[r] = _mm512_min_ps(vhi, _mm512_max_ps(vlo, hi[r]));
-  }
-}
-
-/* Writes (or adds) the rows of a tile held as two vectors per row, with
- * the epilogue `ep` (may be NULL). */
-ONNXC_AVX512 ONNXC_INLINE static void store_tile(int rows, __m512 *lo, __m512 *hi,
-                                    float *c, i64 rsc, i64 csc, i64 nw,
-                                    int accumulate, const tile_ep *ep) {
-  int r;
-  if (ep)
-    tile_ep_apply(rows, lo, hi, nw, accumulate, ep);
-  if (csc == 1) {
-    __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff
-                            : (__mmask16)((1u << nw) - 1u);
-    __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
-                   : nw <= 16 ? (__mmask16)0
-                              : (__mmask16)((1u << (nw - 16)) - 1u);
-    for (r = 0; r < rows; ++r) {
-      float *row = c + r * rsc;
-      if (nw == NR) {
-        if (accumulate) {
-          lo[r] = _mm512_add_ps(lo[r], _mm512_loadu_ps(row));
-          hi[r] = _mm512_add_ps(hi[r], _mm512_loadu_ps(row + 16));
-        }
-      } else if (accumulate) {
-        lo[r] = _mm512_add_ps(lo[r], _mm512_maskz_loadu_ps(m0, row));
-        hi[r] = _mm512_add_ps(hi[r], _mm512_maskz_loadu_ps(m1, row + 16));
-      }
-    }
-    if (ep && ep->clamp)
-      tile_clamp(rows, lo, hi, ep);
-    for (r = 0; r < rows; ++r) {
-      float *row = c + r * rsc;
-      if (nw == NR) {
-        _mm512_storeu_ps(row, lo[r]);
-        _mm512_storeu_ps(row + 16, hi[r]);
-      } else {
-        _mm512_mask_storeu_ps(row, m0, lo[r]);
-        _mm512_mask_storeu_ps(row + 16, m1, hi[r]);
-      }
-    }
-    return;
-  }
-  for (r = 0; r < rows; ++r) {
-    float tmp[NR];
-    i64 col;
-    _mm512_storeu_ps(tmp, lo[r]);
-    _mm512_storeu_ps(tmp + 16, hi[r]);
-    for (col = 0; col < nw; ++col) {
-      float *dst = c + r * rsc + col * csc;
-      float v = accumulate ? *dst + tmp[col] : tmp[col];
-      if (ep && ep->clamp)
-        v = v < ep->lo ? ep->lo : v > ep->hi ? ep->hi : v;
-      *dst = v;
-    }
-  }
-}
-
-/* kernel_R: C[R x nw] (+)= A[R x kc] * panel; 2R accumulators in zmm
- * registers, A broadcast from memory, the panel read as two vectors per k. */
-#define ONNXC_DEFINE_KERNEL(R)                                                 \
-  ONNXC_AVX512 static void kernel_##R(i64 kc, const float *a, i64 rsa,        \
-                                      i64 csa, const float *bp, float *c,     \
-                                      i64 rsc, i64 csc, i64 nw,               \
-                                      int accumulate, const tile_ep *ep) {    \
-    __m512 lo[R], hi[R];                                                       \
-    int r;                                                                     \
-    i64 p;                                                                     \
-    _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                          \
-      lo[r] = _mm512_setzero_ps();                                             \
-      hi[r] = _mm512_setzero_ps();                                             \
-    }                                                                          \
-    for (p = 0; p < kc; ++p) {                                                 \
-      __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);          \
-      _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                        \
-        __m512 av = _mm512_set1_ps(a[r * rsa]);                                \
-        lo[r] = _mm512_fmadd_ps(av, b0, lo[r]);                                \
-        hi[r] = _mm512_fmadd_ps(av, b1, hi[r]);                                \
-      }                                                                        \
-      a += csa;                                                                \
-      bp += NR;                                                                \
-    }                                                                          \
-    store_tile(R, lo, hi, c, rsc, csc, nw, accumulate, ep);                    \
-  }
-
-ONNXC_DEFINE_KERNEL(1)
-ONNXC_DEFINE_KERNEL(2)
-ONNXC_DEFINE_KERNEL(3)
-ONNXC_DEFINE_KERNEL(4)
-ONNXC_DEFINE_KERNEL(5)
-ONNXC_DEFINE_KERNEL(6)
-ONNXC_DEFINE_KERNEL(7)
-ONNXC_DEFINE_KERNEL(8)
-
-typedef void (*kernel_fn)(i64, const float *, i64, i64, const float *, float *,
-                          i64, i64, i64, int, const tile_ep *);
-static const kernel_fn kernels[MR + 1] = {0,        kernel_1, kernel_2,
-                                          kernel_3, kernel_4, kernel_5,
-                                          kernel_6, kernel_7, kernel_8};
-
-ONNXC_AVX512 static void block_avx512(const block_args *x) {
-  i64 ic, ir, j;
-  /* MC rows of A (L2) against one panel (L1) at a time. */
+/* A block through the tier's tile: MC rows of A (L2) against one panel
+ * (L1) at a time, in tiles of at most sgemm_mr rows and of equal heights
+ * (32 rows in tiles of 6: 6, 6, 5, 5, 5, 5, not five of 6 and one of 2,
+ * whose 4 FMA chains would wait on the FMA latency). A tile sums each
+ * element as any other does, so the tiling changes no result. */
+static void run_block(const onnxc_kernels *kt, const block_args *x) {
+  i64 ic, ir, j, mr = kt->sgemm_mr;
   for (ic = 0; ic < x->m; ic += MC) {
     i64 mc = min64(MC, x->m - ic);
     for (j = 0; j < x->nc; j += NR) {
       const float *panel = x->bp + (j / NR) * x->panel_stride;
       i64 nw = min64(NR, x->nc - j);
-      for (ir = 0; ir < mc; ir += MR) {
-        i64 rows = min64(MR, mc - ir);
+      for (ir = 0; ir < mc;) {
+        i64 left = mc - ir, tiles = (left + mr - 1) / mr;
+        i64 rows = (left + tiles - 1) / tiles;
         tile_ep ep;
-        kernels[rows](x->kc, x->a + (ic + ir) * x->rsa, x->rsa, x->csa, panel,
-                      x->c + (ic + ir) * x->rsc + j * x->csc, x->rsc, x->csc,
-                      nw, x->accumulate, block_ep(x, ic + ir, j, &ep));
+        kt->sgemm_tile((int)rows, x->kc, x->a + (ic + ir) * x->rsa, x->rsa,
+                       x->csa, panel, x->c + (ic + ir) * x->rsc + j * x->csc,
+                       x->rsc, x->csc, nw, x->accumulate,
+                       block_ep(x, ic + ir, j, &ep));
+        ir += rows;
       }
     }
   }
-}
-
-/* pack_im2col (below) with the 32 positions of a panel read as two
- * vectors: plain loads where they are contiguous in the input, gathers
- * otherwise. `off` holds the panel's offsets, which fit in int32 (the
- * caller checks). */
-ONNXC_AVX512 static void pack_im2col_rows_avx512(const float *const *src,
-                                                 i64 kc, const int32_t *off,
-                                                 i64 nw, int contiguous,
-                                                 float *dst) {
-  __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nw) - 1u);
-  __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
-                 : nw <= 16 ? (__mmask16)0
-                            : (__mmask16)((1u << (nw - 16)) - 1u);
-  __m512i i0 = _mm512_loadu_si512((const void *)off);
-  __m512i i1 = _mm512_loadu_si512((const void *)(off + 16));
-  i64 p;
-  for (p = 0; p < kc; ++p, dst += NR) {
-    const float *row = src[p];
-    __m512 v0, v1;
-    if (contiguous) {
-      v0 = _mm512_maskz_loadu_ps(m0, row + off[0]);
-      v1 = _mm512_maskz_loadu_ps(m1, row + off[0] + 16);
-    } else {
-      v0 = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m0, i0, row, 4);
-      v1 = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m1, i1, row, 4);
-    }
-    _mm512_storeu_ps(dst, v0);
-    _mm512_storeu_ps(dst + 16, v1);
-  }
-}
-
-/* Adds (or writes) a tile of up to 8 rows x 16 channels (row r =
- * position r, column = channel; rows past `rows` are ignored) into Y at
- * c[channel * csc + r]: an in-register transpose, then one vector of
- * `rows` floats per channel (masked when rows < 8), the sum with Y clamped
- * when `clamp` (the last K block of a fused Relu / Clip). Only the first
- * `nch` channels are written. */
-ONNXC_AVX512 static void transpose_add_8x16(const __m512 *v, float *c, i64 csc,
-                                            i64 nch, int rows, int accumulate,
-                                            const tile_ep *clamp) {
-  __m512 t[8], u[8];
-  const __mmask16 rmask = (__mmask16)((1u << rows) - 1u);
-  const __m512 vlo = _mm512_set1_ps(clamp ? clamp->lo : 0.0f);
-  const __m512 vhi = _mm512_set1_ps(clamp ? clamp->hi : 0.0f);
-  int i;
-  for (i = 0; i < 4; ++i) {
-    t[2 * i] = _mm512_unpacklo_ps(v[2 * i], v[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_ps(v[2 * i], v[2 * i + 1]);
-  }
-  /* u[i] (u[4 + i]): lane l holds channel 4l + i of rows 0-3 (rows 4-7). */
-  for (i = 0; i < 2; ++i) {
-    u[4 * i + 0] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
-    u[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
-    u[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
-    u[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
-  }
-  for (i = 0; i < 4; ++i) {
-    /* [ch i | ch 4 + i] and [ch 8 + i | ch 12 + i], 8 rows each. */
-    __m512 w01 = _mm512_shuffle_f32x4(u[i], u[4 + i], 0x44);
-    __m512 w23 = _mm512_shuffle_f32x4(u[i], u[4 + i], 0xEE);
-    __m512 halves[2];
-    int h, k;
-    halves[0] = _mm512_shuffle_f32x4(w01, w01, 0xD8);
-    halves[1] = _mm512_shuffle_f32x4(w23, w23, 0xD8);
-    for (h = 0; h < 2; ++h) {
-      if (rows == MR) {
-        /* Channels 8h + i and 8h + 4 + i: the two halves of halves[h]. */
-        __m256 part[2];
-        part[0] = _mm512_castps512_ps256(halves[h]);
-        part[1] = _mm256_castpd_ps(
-            _mm512_extractf64x4_pd(_mm512_castps_pd(halves[h]), 1));
-        for (k = 0; k < 2; ++k) {
-          i64 ch = 8 * h + 4 * k + i;
-          float *p = c + ch * csc;
-          __m256 r = part[k];
-          if (ch >= nch)
-            continue;
-          if (accumulate)
-            r = _mm256_add_ps(_mm256_loadu_ps(p), r);
-          if (clamp)
-            r = _mm256_min_ps(_mm512_castps512_ps256(vhi),
-                              _mm256_max_ps(_mm512_castps512_ps256(vlo), r));
-          _mm256_storeu_ps(p, r);
-        }
-        continue;
-      }
-      for (k = 0; k < 2; ++k) {
-        /* Fewer rows: channel 8h + 4k + i from lanes 8k .. 8k + 7 of
-         * halves[h], moved to lanes 0-7, masked. */
-        i64 ch = 8 * h + 4 * k + i;
-        __m512 r = k ? _mm512_shuffle_f32x4(halves[h], halves[h], 0xEE)
-                     : halves[h];
-        float *p = c + ch * csc;
-        if (ch >= nch)
-          continue;
-        if (accumulate)
-          r = _mm512_add_ps(r, _mm512_maskz_loadu_ps(rmask, p));
-        if (clamp)
-          r = _mm512_min_ps(vhi, _mm512_max_ps(vlo, r));
-        _mm512_mask_storeu_ps(p, rmask, r);
-      }
-    }
-  }
-}
-
-/* Adds (or writes) a tile of `rows` positions x `nw` channels into Y at
- * c[ch * csc + r], with the epilogue `ep` (per-channel bias as col_bias,
- * applied before the transpose; the clamp after the sum with Y, in it). */
-ONNXC_AVX512 ONNXC_INLINE static void store_tile_t(int rows, __m512 *lo, __m512 *hi,
-                                      float *c, i64 csc, i64 nw, int accumulate,
-                                      const tile_ep *ep) {
-  __m512 vl[MR], vh[MR];
-  const tile_ep *clamp = ep && ep->clamp ? ep : NULL;
-  int r;
-  if (ep)
-    tile_ep_apply(rows, lo, hi, nw, accumulate, ep);
-  /* Overwriting: clamp before the transpose (whole vectors, half the
-   * instructions); accumulating, after the sum with Y, in it. */
-  if (clamp && !accumulate) {
-    tile_clamp(rows, lo, hi, ep);
-    clamp = NULL;
-  }
-  for (r = 0; r < MR; ++r) {
-    vl[r] = r < rows ? lo[r] : _mm512_setzero_ps();
-    vh[r] = r < rows ? hi[r] : _mm512_setzero_ps();
-  }
-  transpose_add_8x16(vl, c, csc, nw < 16 ? nw : 16, rows, accumulate, clamp);
-  if (nw > 16)
-    transpose_add_8x16(vh, c + 16 * csc, csc, nw - 16, rows, accumulate,
-                       clamp);
-}
-
-/* ikernel_R: the convolution as an indirect GEMM. R output positions (rows)
- * by one panel of 32 output channels (packed weights); A[r, k] is the input
- * element x_r[koff[k]], where x_r points at position r's window and koff[k]
- * is the offset of (input channel, kh, kw) = k. No im2col copy. */
-#define ONNXC_DEFINE_IKERNEL(R)                                                \
-  ONNXC_AVX512 static void ikernel_##R(i64 kc, const float *const *xr,        \
-                                       const i64 *koff, const float *bp,      \
-                                       float *c, i64 csc, i64 nw,             \
-                                       int accumulate, const tile_ep *ep) {   \
-    __m512 lo[R], hi[R];                                                       \
-    const float *src[R];                                                       \
-    int r;                                                                     \
-    i64 p;                                                                     \
-    _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                          \
-      src[r] = xr[r];                                                          \
-      lo[r] = _mm512_setzero_ps();                                             \
-      hi[r] = _mm512_setzero_ps();                                             \
-    }                                                                          \
-    for (p = 0; p < kc; ++p) {                                                 \
-      i64 off = koff[p];                                                       \
-      __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);          \
-      _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                        \
-        __m512 av = _mm512_set1_ps(src[r][off]);                               \
-        lo[r] = _mm512_fmadd_ps(av, b0, lo[r]);                                \
-        hi[r] = _mm512_fmadd_ps(av, b1, hi[r]);                                \
-      }                                                                        \
-      bp += NR;                                                                \
-    }                                                                          \
-    store_tile_t(R, lo, hi, c, csc, nw, accumulate, ep);                       \
-  }
-
-ONNXC_DEFINE_IKERNEL(1)
-ONNXC_DEFINE_IKERNEL(2)
-ONNXC_DEFINE_IKERNEL(3)
-ONNXC_DEFINE_IKERNEL(4)
-ONNXC_DEFINE_IKERNEL(5)
-ONNXC_DEFINE_IKERNEL(6)
-ONNXC_DEFINE_IKERNEL(7)
-ONNXC_DEFINE_IKERNEL(8)
-
-typedef void (*ikernel_fn)(i64, const float *const *, const i64 *,
-                           const float *, float *, i64, i64, int,
-                           const tile_ep *);
-static const ikernel_fn ikernels[MR + 1] = {0,         ikernel_1, ikernel_2,
-                                            ikernel_3, ikernel_4, ikernel_5,
-                                            ikernel_6, ikernel_7, ikernel_8};
-
-#define MCP 128 /* output positions per block (their windows stay in L2) */
-/* Depth of an indirect-GEMM block: the whole K of a 3 x 3 convolution of
- * 256 channels, so that each tile has one epilogue (a transposed store)
- * instead of one per 256; its 2304 x 32 weight panel (288 KiB) stays in
- * L2. 5-10% on ResNet's convolutions against KC. */
-#define KCI 2304
-
-/* The convolution over packed weights `wp` ([groups][panels][K][32],
- * runtime_abi.h) with Y laid out flat (ys[4] == 1, ys[3] == out_w).
- * Blocks: K in KC steps (the weight slice of a panel stays in L1), MCP
- * positions, every channel panel. */
-ONNXC_AVX512 static void conv_igemm_avx512(const onnxc_conv2d_params *q,
-                                           const float *x, const float *wp,
-                                           float *y, const i64 *koff) {
-  const i64 *xs = q->x_strides, *ys = q->y_strides;
-  i64 kdim = q->in_channels * q->kernel_h * q->kernel_w;
-  i64 panels = (q->out_channels + NR - 1) / NR;
-  i64 npos = q->out_h * q->out_w;
-  i64 kcb = KCI;
-  const float *xr[MCP];
-  i64 n, g, pc, ic, j, ir, t;
-  for (n = 0; n < q->batch; ++n)
-    for (g = 0; g < q->groups; ++g) {
-      const float *xg = x + n * xs[0] + g * xs[1];
-      float *yg = y + n * ys[0] + g * ys[1];
-      for (pc = 0; pc < kdim; pc += kcb) {
-        i64 kc = min64(kcb, kdim - pc);
-        for (ic = 0; ic < npos; ic += MCP) {
-          i64 mc = min64(MCP, npos - ic);
-          /* Position ic + t's window; (oh, ow) stepped, not divided. */
-          i64 oh = ic / q->out_w, ow = ic % q->out_w;
-          for (t = 0; t < mc; ++t) {
-            xr[t] = xg + oh * q->stride_h * xs[3] + ow * q->stride_w * xs[4];
-            if (++ow == q->out_w) {
-              ow = 0;
-              ++oh;
-            }
-          }
-          for (j = 0; j < panels; ++j) {
-            const float *panel = wp + ((g * panels + j) * kdim + pc) * NR;
-            i64 nw = min64(NR, q->out_channels - j * NR);
-            tile_ep storage;
-            int accumulate;
-            const tile_ep *ep = conv_block_ep(q, g, j * NR, pc == 0,
-                                              pc + kc == kdim, 0, &accumulate,
-                                              &storage);
-            /* Tiles of equal height (49 positions: 7 of 7, not 6 of 8
-             * and 1 of 1, whose one row costs a third of a full tile). */
-            for (ir = 0; ir < mc;) {
-              i64 left = mc - ir, tiles = (left + MR - 1) / MR;
-              i64 rows = (left + tiles - 1) / tiles;
-              ikernels[rows](kc, xr + ir, koff + pc, panel,
-                             yg + j * NR * ys[2] + ic + ir, ys[2], nw,
-                             accumulate, ep);
-              ir += rows;
-            }
-          }
-        }
-      }
-    }
-}
-
-/* pack_b for unit column stride: two (masked) vector copies per row of a
- * panel instead of a memcpy call for 32 floats. */
-ONNXC_AVX512 static void pack_b_rows_avx512(const float *b, i64 rsb, i64 kc,
-                                            i64 nc, float *bp) {
-  i64 j, p;
-  for (j = 0; j < nc; j += NR) {
-    i64 nw = min64(NR, nc - j);
-    __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nw) - 1u);
-    __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
-                   : nw <= 16 ? (__mmask16)0
-                              : (__mmask16)((1u << (nw - 16)) - 1u);
-    const float *src = b + j;
-    for (p = 0; p < kc; ++p, src += rsb, bp += NR) {
-      _mm512_storeu_ps(bp, _mm512_maskz_loadu_ps(m0, src));
-      _mm512_storeu_ps(bp + 16, _mm512_maskz_loadu_ps(m1, src + 16));
-    }
-  }
-}
-
-/* AVX-512F (and DQ when `need_dq`) usable: the CPU has it and the OS
- * saves the opmask and zmm state (XCR0 bits 1, 2, 5, 6, 7); never with
- * ONNXC_DISABLE_AVX512 set. Shared with pool.c (internal.h). */
-int onnxc_rt_detect_avx512(int need_dq) {
-  unsigned eax, ebx, ecx, edx, lo, hi;
-  const char *off = getenv("ONNXC_DISABLE_AVX512");
-  if (off && off[0] && strcmp(off, "0") != 0)
-    return 0;
-  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & (1u << 27)))
-    return 0; /* no OSXSAVE */
-  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  (void)hi;
-  if ((lo & 0xe6u) != 0xe6u)
-    return 0;
-  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
-    return 0;
-  return (ebx & (1u << 16)) != 0 && (!need_dq || (ebx & (1u << 17)) != 0);
-}
-#endif /* ONNXC_GEMM_X86 */
-
-typedef void (*block_fn)(const block_args *);
-
-/* Whether to use the AVX-512 routines. The cached answer is written by
- * every thread that races on the first call, always with the same value. */
-static int use_avx512(void) {
-#ifdef ONNXC_GEMM_X86
-  static volatile int cached = -1;
-  if (cached < 0)
-    cached = onnxc_rt_detect_avx512(0);
-  return cached;
-#else
-  return 0;
-#endif
-}
-
-static block_fn select_block(void) {
-#ifdef ONNXC_GEMM_X86
-  if (use_avx512())
-    return block_avx512;
-#endif
-  return block_generic;
 }
 
 /* ---- Packing ---------------------------------------------------------- */
 
 /* Bp <- B[0:kc, 0:nc] as panels of kc x NR, zero padded past nc. */
-static int use_avx512(void);
-
-static void pack_b(const float *b, i64 rsb, i64 csb, i64 kc, i64 nc,
-                   float *bp) {
+static void pack_b(const onnxc_kernels *kt, const float *b, i64 rsb, i64 csb,
+                   i64 kc, i64 nc, float *bp) {
   i64 j, p, col;
-#ifdef ONNXC_GEMM_X86
-  if (csb == 1 && use_avx512()) {
-    pack_b_rows_avx512(b, rsb, kc, nc, bp);
+  if (csb == 1) {
+    kt->pack_rows(b, rsb, kc, nc, bp);
     return;
   }
-#endif
   for (j = 0; j < nc; j += NR) {
     i64 nw = min64(NR, nc - j);
-    if (csb == 1) {
-      for (p = 0; p < kc; ++p) {
-        float *dst = bp + p * NR;
-        memcpy(dst, b + p * rsb + j, (size_t)nw * sizeof(float));
-        for (col = nw; col < NR; ++col)
-          dst[col] = 0.0f;
-      }
-    } else {
-      for (p = 0; p < kc; ++p)
-        for (col = 0; col < NR; ++col)
-          bp[p * NR + col] = col < nw ? b[p * rsb + (j + col) * csb] : 0.0f;
-    }
+    for (p = 0; p < kc; ++p)
+      for (col = 0; col < NR; ++col)
+        bp[p * NR + col] = col < nw ? b[p * rsb + (j + col) * csb] : 0.0f;
     bp += kc * NR;
   }
 }
@@ -682,7 +189,7 @@ static void fill_c(i64 m, i64 n, float *c, i64 rsc, i64 csc, int accumulate,
   for (i = 0; i < m; ++i)
     for (j = 0; j < n; ++j) {
       float *dst = c + i * rsc + j * csc;
-      *dst = apply_ep(0.0f, *dst, accumulate, ep, i, j);
+      *dst = tile_ep_scalar(0.0f, *dst, accumulate, ep, i, j);
     }
 }
 
@@ -706,7 +213,7 @@ void onnxc_rt_sgemm_ep_serial(int64_t m, int64_t n, int64_t k, const float *a,
                               int64_t rsb, int64_t csb, float *c, int64_t rsc,
                               int64_t csc, int32_t flags, const float *bias,
                               float lo, float hi) {
-  block_fn block = select_block();
+  const onnxc_kernels *kt = onnxc_rt_kernels();
   int packed = (flags & ONNXC_SGEMM_B_PACKED) != 0;
   /* A bias replaces C's contents. */
   int accumulate = (flags & ONNXC_SGEMM_ACCUMULATE) &&
@@ -722,13 +229,11 @@ void onnxc_rt_sgemm_ep_serial(int64_t m, int64_t n, int64_t k, const float *a,
     fill_c(m, n, c, rsc, csc, accumulate, ep);
     return;
   }
-#ifdef ONNXC_GEMM_X86
-  /* Few rows or columns: gemv.c. */
-  if (use_avx512() &&
-      onnxc_rt_sgemm_small(m, n, k, a, rsa, csa, b, rsb, csb, packed, c, rsc,
-                           csc, accumulate, ep))
+  /* Few rows or columns: the tier's gemv kernels. */
+  if (kt->sgemm_small &&
+      kt->sgemm_small(m, n, k, a, rsa, csa, b, rsb, csb, packed, c, rsc, csc,
+                      accumulate, ep))
     return;
-#endif
   if (!packed)
     buf = alloc_panels(KC * min64(NC, (n + NR - 1) / NR * NR), &raw);
   for (jc = 0; jc < n; jc += NC) {
@@ -741,7 +246,7 @@ void onnxc_rt_sgemm_ep_serial(int64_t m, int64_t n, int64_t k, const float *a,
         x.bp = b + (jc / NR) * k * NR + pc * NR;
         x.panel_stride = k * NR;
       } else {
-        pack_b(b + pc * rsb + jc * csb, rsb, csb, x.kc, nc, buf);
+        pack_b(kt, b + pc * rsb + jc * csb, rsb, csb, x.kc, nc, buf);
         x.bp = buf;
         x.panel_stride = x.kc * NR;
       }
@@ -760,7 +265,7 @@ void onnxc_rt_sgemm_ep_serial(int64_t m, int64_t n, int64_t k, const float *a,
       x.clamp = ep && ep->clamp && pc + x.kc == k;
       x.lo = lo;
       x.hi = hi;
-      block(&x);
+      run_block(kt, &x);
     }
   }
   free(raw);
@@ -813,7 +318,8 @@ void onnxc_rt_sgemm_batched(int64_t batch, int64_t m, int64_t n, int64_t k,
  * image and group, as panels: row (ci, kh, kw), column (oh, ow) holds
  * X[ci, oh * sh + kh * dh, ow * sw + kw * dw]. The input is padded already,
  * so every index is in range. `rows` is scratch for kc row pointers. */
-static void pack_im2col(const onnxc_conv2d_params *q, const float *x, i64 p0,
+static void pack_im2col(const onnxc_kernels *kt,
+                        const onnxc_conv2d_params *q, const float *x, i64 p0,
                         i64 kc, i64 j0, i64 nc, float *bp, const float **rows,
                         int vector) {
   i64 khw = q->kernel_h * q->kernel_w;
@@ -836,19 +342,10 @@ static void pack_im2col(const onnxc_conv2d_params *q, const float *x, i64 p0,
       if (col < nw && off[col] != off[0] + col)
         contiguous = 0;
     }
-#ifdef ONNXC_GEMM_X86
-    if (vector) {
-      pack_im2col_rows_avx512(rows, kc, off, nw, contiguous, bp);
-      bp += kc * NR;
-      continue;
-    }
-#endif
-    (void)vector;
-    for (p = 0; p < kc; ++p) {
-      float *dst = bp + p * NR;
-      for (col = 0; col < NR; ++col)
-        dst[col] = col < nw ? rows[p][off[col]] : 0.0f;
-    }
+    /* The tier's copy (gathers take the offsets as int32 lanes: the caller
+     * checks that they fit), or the portable one. */
+    (vector ? kt->im2col : onnxc_rt_im2col_portable)(rows, kc, off, nw,
+                                                     contiguous, bp);
     bp += kc * NR;
   }
 }
@@ -859,7 +356,7 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
   const i64 *xs = q->x_strides, *ys = q->y_strides;
   i64 kdim = q->in_channels, npos = q->out_h * q->out_w;
   i64 panels = (q->out_channels + NR - 1) / NR;
-  block_fn block = select_block();
+  const onnxc_kernels *kt = onnxc_rt_kernels();
   void *raw;
   float *buf = onnxc_rt_alloc_scratch(KC * min64(NC, (npos + NR - 1) / NR * NR), &raw);
   i64 n, g, jc, pc, j;
@@ -871,7 +368,7 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
         i64 nc = min64(NC, npos - jc);
         for (pc = 0; pc < kdim; pc += KC) {
           i64 kc = min64(KC, kdim - pc);
-          pack_b(xg + pc * xs[2] + jc, xs[2], 1, kc, nc, buf);
+          pack_b(kt, xg + pc * xs[2] + jc, xs[2], 1, kc, nc, buf);
           for (j = 0; j < panels; ++j) {
             block_args b;
             b.m = min64(NR, q->out_channels - j * NR);
@@ -886,12 +383,74 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
             b.rsc = ys[2];
             b.csc = 1;
             set_block_ep(&b, q, g, j * NR, pc == 0, pc + kc == kdim);
-            block(&b);
+            run_block(kt, &b);
           }
         }
       }
     }
   onnxc_rt_free_scratch(raw);
+}
+
+#define MCP 128 /* output positions per block (their windows stay in L2) */
+/* Depth of an indirect-GEMM block: the whole K of a 3 x 3 convolution of
+ * 256 channels, so that each tile has one epilogue (a transposed store)
+ * instead of one per 256; its 2304 x 32 weight panel (288 KiB) stays in
+ * L2. 5-10% on ResNet's convolutions against KC. */
+#define KCI 2304
+
+/* The convolution over packed weights `wp` ([groups][panels][K][32],
+ * runtime_abi.h) with Y laid out flat (ys[4] == 1, ys[3] == out_w).
+ * Blocks: K in KCI steps, MCP positions, every channel panel; tiles of
+ * at most conv_mr positions through the tier's conv_tile. */
+static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
+                       const float *x, const float *wp, float *y,
+                       const i64 *koff) {
+  const i64 *xs = q->x_strides, *ys = q->y_strides;
+  i64 kdim = q->in_channels * q->kernel_h * q->kernel_w;
+  i64 panels = (q->out_channels + NR - 1) / NR;
+  i64 npos = q->out_h * q->out_w;
+  i64 kcb = KCI, mr = kt->conv_mr;
+  const float *xr[MCP];
+  i64 n, g, pc, ic, j, ir, t;
+  for (n = 0; n < q->batch; ++n)
+    for (g = 0; g < q->groups; ++g) {
+      const float *xg = x + n * xs[0] + g * xs[1];
+      float *yg = y + n * ys[0] + g * ys[1];
+      for (pc = 0; pc < kdim; pc += kcb) {
+        i64 kc = min64(kcb, kdim - pc);
+        for (ic = 0; ic < npos; ic += MCP) {
+          i64 mc = min64(MCP, npos - ic);
+          /* Position ic + t's window; (oh, ow) stepped, not divided. */
+          i64 oh = ic / q->out_w, ow = ic % q->out_w;
+          for (t = 0; t < mc; ++t) {
+            xr[t] = xg + oh * q->stride_h * xs[3] + ow * q->stride_w * xs[4];
+            if (++ow == q->out_w) {
+              ow = 0;
+              ++oh;
+            }
+          }
+          for (j = 0; j < panels; ++j) {
+            const float *panel = wp + ((g * panels + j) * kdim + pc) * NR;
+            i64 nw = min64(NR, q->out_channels - j * NR);
+            tile_ep storage;
+            int accumulate;
+            const tile_ep *ep = conv_block_ep(q, g, j * NR, pc == 0,
+                                              pc + kc == kdim, 0, &accumulate,
+                                              &storage);
+            /* Tiles of equal height (49 positions: 7 of 7, not 6 of 8
+             * and 1 of 1, whose one row costs a third of a full tile). */
+            for (ir = 0; ir < mc;) {
+              i64 left = mc - ir, tiles = (left + mr - 1) / mr;
+              i64 rows = (left + tiles - 1) / tiles;
+              kt->conv_tile((int)rows, kc, xr + ir, koff + pc, panel,
+                            yg + j * NR * ys[2] + ic + ir, ys[2], nw,
+                            accumulate, ep);
+              ir += rows;
+            }
+          }
+        }
+      }
+    }
 }
 
 /* Packed weights back to W[g, m, ci, kh, kw] (contiguous), for the paths
@@ -911,19 +470,6 @@ static void unpack_conv_weights(const onnxc_conv2d_params *q, const float *wp,
 static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
                           const float *w, float *y);
 
-/* Whether depthwise_avx512 takes this convolution: one input channel per
- * group, unit-stride output rows, and the column offsets of its gathers
- * (strides other than 1 and 2, or strided input rows; the padded plane
- * has unit stride) in int32. */
-static int depthwise_direct(const onnxc_conv2d_params *q) {
-  i64 xcol = (q->flags & ONNXC_CONV_PADDED) ? 1
-             : q->x_strides[4] < 0          ? -q->x_strides[4]
-                                            : q->x_strides[4];
-  return q->in_channels == 1 && q->y_strides[4] == 1 && use_avx512() &&
-         q->stride_w <= INT32_MAX / 16 &&
-         (xcol == 0 || q->stride_w * 16 <= INT32_MAX / xcol);
-}
-
 /* The input of an ONNXC_CONV_PADDED call with its padding materialized,
  * for the paths that read a padded input: exactly the rows and columns the
  * windows reach, contiguous per channel ([batch][groups][in_channels][hp]
@@ -932,6 +478,7 @@ static int depthwise_direct(const onnxc_conv2d_params *q) {
  * caller releases `*raw` with free_scratch. */
 static const float *pad_input(const onnxc_conv2d_params *q, const float *x,
                               onnxc_conv2d_params *p, void **raw) {
+  const onnxc_kernels *kt = onnxc_rt_kernels();
   const i64 *xs = q->x_strides;
   i64 hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
   i64 wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
@@ -956,18 +503,13 @@ static const float *pad_input(const onnxc_conv2d_params *q, const float *x,
             continue;
           }
           row = src + ih * xs[3] + (lo - q->pad_left) * xs[4];
-#ifdef ONNXC_GEMM_X86
-          if (xs[4] == 1 && use_avx512()) {
-            onnxc_rt_pad_row_avx512(dst, wp, lo, hi, row);
+          if (xs[4] == 1) {
+            kt->pad_row(dst, wp, lo, hi, row);
             continue;
           }
-#endif
           memset(dst, 0, (size_t)lo * sizeof(float));
-          if (xs[4] == 1)
-            memcpy(dst + lo, row, (size_t)(hi - lo) * sizeof(float));
-          else
-            for (col = lo; col < hi; ++col)
-              dst[col] = row[(col - lo) * xs[4]];
+          for (col = lo; col < hi; ++col)
+            dst[col] = row[(col - lo) * xs[4]];
           memset(dst + hi, 0, (size_t)(wp - hi) * sizeof(float));
         }
       }
@@ -989,11 +531,7 @@ static const float *pad_input(const onnxc_conv2d_params *q, const float *x,
 int onnxc_rt_sconv2d_pads_input(const onnxc_conv2d_params *q) {
   if (!(q->flags & ONNXC_CONV_PADDED))
     return 0;
-#ifdef ONNXC_GEMM_X86
-  if (!(q->flags & ONNXC_CONV_W_PACKED) && depthwise_direct(q))
-    return 0;
-#endif
-  return 1;
+  return !(!(q->flags & ONNXC_CONV_W_PACKED) && onnxc_rt_depthwise_takes(q));
 }
 
 const float *onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q,
@@ -1008,6 +546,7 @@ void onnxc_rt_sconv2d_free_input(void *raw) { onnxc_rt_free_scratch(raw); }
 /* onnxc_rt_sconv2d on this thread (parallel.c splits the calls). */
 void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
                              const float *w, float *y) {
+  const onnxc_kernels *kt = onnxc_rt_kernels();
   i64 khw = q->kernel_h * q->kernel_w;
   i64 kdim = q->in_channels * khw;
   int packed = (q->flags & ONNXC_CONV_W_PACKED) != 0;
@@ -1019,13 +558,12 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
     onnxc_conv2d_params padded;
     void *raw;
     const float *xp;
-#ifdef ONNXC_GEMM_X86
-    /* The depthwise kernel pads each channel into a small plane itself. */
-    if (!packed && depthwise_direct(q)) {
-      onnxc_rt_depthwise_avx512(q, x, w, y);
+    /* The depthwise kernel reads around the padding or pads each channel
+     * into a small plane itself. */
+    if (!packed && onnxc_rt_depthwise_takes(q)) {
+      onnxc_rt_depthwise(q, x, w, y);
       return;
     }
-#endif
     /* The GEMM paths: a padded copy (one pass over the input, small next
      * to the product; all of it read before y is written, as
      * ONNXC_CONV_IN_PLACE needs). */
@@ -1034,7 +572,6 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
     onnxc_rt_free_scratch(raw);
     return;
   }
-#ifdef ONNXC_GEMM_X86
   /* Weights packed (by the compiler: constant weights of convolutions with
    * several input channels per group) and Y flat: the indirect GEMM.
    * Packing here instead would cost a pass over the weights per call, more
@@ -1050,15 +587,17 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
    * K blocks, and the transposed stores matter less): 10-20% on
    * MobileNetV2's 28 x 28 to 7 x 7 layers. The choice depends on the row
    * width, not the row count, so that every band of rows of a split call
-   * takes the same path (the two sum in different K blocks). */
-  if (packed && use_avx512() && y_flat && q->kernel_h == 1 &&
+   * takes the same path (the two sum in different K blocks). Both are the
+   * tier's vector tiles; without conv_tile (the portable tier), the im2col
+   * path below. */
+  if (packed && kt->conv_tile && y_flat && q->kernel_h == 1 &&
       q->kernel_w == 1 && q->stride_h == 1 && q->stride_w == 1 &&
       q->x_strides[4] == 1 && q->x_strides[3] == q->out_w &&
       !(q->out_w <= 32 && kdim >= 64)) {
     conv1x1_packed(q, x, w, y);
     return;
   }
-  if (packed && use_avx512() && y_flat && kdim > 0) {
+  if (packed && kt->conv_tile && y_flat && kdim > 0) {
     void *kraw;
     i64 *koff;
     i64 k = 0, ci, kh, kw;
@@ -1071,11 +610,10 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
           koff[k++] = ci * q->x_strides[2] +
                       kh * q->dilation_h * q->x_strides[3] +
                       kw * q->dilation_w * q->x_strides[4];
-    conv_igemm_avx512(q, x, wp, y, koff);
+    conv_igemm(kt, q, x, wp, y, koff);
     free(kraw);
     return;
   }
-#endif
   if (packed) {
     /* Packed weights on a path that reads them in place: unpack. */
     onnxc_conv2d_params plain = *q;
@@ -1098,7 +636,7 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
 /* Weights in place (strided): depthwise, im2col + GEMM, or loops. */
 static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
                           const float *w, float *y) {
-  block_fn block = select_block();
+  const onnxc_kernels *kt = onnxc_rt_kernels();
   i64 khw = q->kernel_h * q->kernel_w;
   i64 kdim = q->in_channels * khw;
   i64 npos = q->out_h * q->out_w;
@@ -1106,22 +644,21 @@ static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
   void *raw = NULL, *wraw = NULL;
   float *buf, *wbuf = NULL;
   const float *rows[KC];
-  int vector = use_avx512();
+  int vector = 1;
   i64 n, g, jc, pc;
   /* The kernel reads W as a matrix M x (C * KH * KW) with unit column
    * stride and Y as M x (OH * OW): copy whichever is not laid out so. */
   int w_flat = ws[4] == 1 && ws[3] == q->kernel_w && ws[2] == khw;
   int y_flat = ys[4] == 1 && ys[3] == q->out_w;
-#ifdef ONNXC_GEMM_X86
-  /* Depthwise: a direct kernel (im2col would copy 9 values per product). */
-  if (depthwise_direct(q)) {
-    onnxc_rt_depthwise_avx512(q, x, w, y);
+  /* Depthwise: a direct kernel (im2col would copy KH x KW values per
+   * product). */
+  if (onnxc_rt_depthwise_takes(q)) {
+    onnxc_rt_depthwise(q, x, w, y);
     return;
   }
-#endif
   if (kdim <= 0 || !y_flat || q->in_channels == 1) {
-    /* Degenerate or unusual layouts, and depthwise without AVX-512: the
-     * plain loop nest. */
+    /* Degenerate or unusual layouts, and depthwise where the tier has no
+     * depthwise kernel: the plain loop nest. */
     i64 m, oh, ow, ci, kh, kw;
     for (n = 0; n < q->batch; ++n)
       for (g = 0; g < q->groups; ++g)
@@ -1183,7 +720,7 @@ static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
         for (pc = 0; pc < kdim; pc += KC) {
           block_args b;
           b.kc = min64(KC, kdim - pc);
-          pack_im2col(q, xg, pc, b.kc, jc, nc, buf, rows, vector);
+          pack_im2col(kt, q, xg, pc, b.kc, jc, nc, buf, rows, vector);
           b.m = q->out_channels;
           b.nc = nc;
           b.a = wg + pc;
@@ -1195,7 +732,7 @@ static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
           b.rsc = ys[2];
           b.csc = 1;
           set_block_ep(&b, q, g, 0, pc == 0, pc + b.kc == kdim);
-          block(&b);
+          run_block(kt, &b);
         }
       }
     }

@@ -62,11 +62,6 @@ ONNXC_HIDDEN void onnxc_rt_pool_stats(int64_t *regions, int64_t *worker_chunks);
 
 /* ---- gemm.c: the kernels on the calling thread ------------------------ */
 
-/* Whether the AVX-512 kernels may run: AVX-512F (and DQ with `need_dq`)
- * present and enabled by the OS, and ONNXC_DISABLE_AVX512 unset. x86 only;
- * callers cache the answer. */
-ONNXC_HIDDEN int onnxc_rt_detect_avx512(int need_dq);
-
 /* onnxc_rt_sgemm_ep, onnxc_rt_sgemm_batched_ep and onnxc_rt_sconv2d
  * (runtime_abi.h) on one thread; parallel.c's entry points split a call
  * into parts and run these on each. */
@@ -92,6 +87,26 @@ ONNXC_HIDDEN const float *
 onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q, const float *x,
                            onnxc_conv2d_params *padded, void **raw);
 ONNXC_HIDDEN void onnxc_rt_sconv2d_free_input(void *raw);
+
+/* A convolution's scratch: 64-byte aligned, from the models' allocator
+ * (alloc.c); released with onnxc_rt_free_scratch(*raw). Fails with
+ * ONNXC_ERROR_OUT_OF_MEMORY (onnxc_rt_fail). */
+ONNXC_HIDDEN float *onnxc_rt_alloc_scratch(int64_t floats, void **raw);
+ONNXC_HIDDEN void onnxc_rt_free_scratch(void *raw);
+
+/* ---- depthwise.c: the depthwise driver -------------------------------- */
+
+/* Whether onnxc_rt_depthwise takes this convolution: one input channel
+ * per group, unit-stride output rows, a tier with a depthwise kernel, and
+ * the column offsets of its gathers in int32. */
+ONNXC_HIDDEN int onnxc_rt_depthwise_takes(const onnxc_conv2d_params *q);
+/* Whether it reads this ONNXC_CONV_PADDED input in place (no plane). */
+ONNXC_HIDDEN int
+onnxc_rt_depthwise_reads_padding(const onnxc_conv2d_params *q);
+/* The depthwise convolution (one input channel per group), Y holding the
+ * bias unless ONNXC_CONV_BIAS; its rows have unit stride. */
+ONNXC_HIDDEN void onnxc_rt_depthwise(const onnxc_conv2d_params *q,
+                                     const float *x, const float *w, float *y);
 
 #ifdef __cplusplus
 }

@@ -25,8 +25,12 @@
 typedef int64_t i64;
 
 #define NR ONNXC_SGEMM_PANEL /* columns of a packed panel */
-#define MR 8                 /* rows of the GEMM kernel's tile */
-#define SMALL_GROUP (4 * NR) /* gemv.c's widest group of columns (W1) */
+/* Rows of a part of a product come in multiples of 8 (the AVX-512 tile's
+ * height): every tier's tiles sum each element alike whatever their height
+ * and position (kernels/dispatch.h), so any unit keeps the results. */
+#define MR 8
+/* The gemv kernels' groups of columns start at multiples of this. */
+#define SMALL_GROUP (4 * NR)
 #define CHUNKS_PER_THREAD 4
 
 static i64 min64(i64 a, i64 b) { return a < b ? a : b; }
@@ -96,10 +100,10 @@ static void sgemm_chunk(void *p, int64_t chunk) {
 /* The product on `threads` threads (> 1): by columns when there are panels
  * enough for every thread (each part then packs or reads only its columns
  * of B), else by rows (each part packs all of B, which is then narrow).
- * Products of at most 4 rows (or, B not packed, columns) go to gemv.c,
- * whose kernels take 128 columns (rows) at a time, each group with its own
- * unrolling: their parts are whole groups, so that every element sums in
- * the same order as on one thread. */
+ * Products of at most 4 rows (or, B not packed, columns) go to the gemv
+ * kernels (kernels/gemv_*.c), which take columns (rows) in groups that
+ * start at multiples of 128 and sum each one alike: their parts are whole
+ * groups, so that every element sums in the same order as on one thread. */
 static int sgemm_split(i64 m, i64 n, i64 k, const float *a, i64 rsa, i64 csa,
                        const float *b, i64 rsb, i64 csb, float *c, i64 rsc,
                        i64 csc, int32_t flags, const float *bias, float lo,

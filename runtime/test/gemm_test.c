@@ -2,17 +2,22 @@
  *
  *   onnxc-gemm-test                 checks every shape class, prints a summary
  *   onnxc-gemm-test bench M N K R   times R products M x K by K x N (median)
+ *   onnxc-gemm-test isa             prints the kernel tier in use and the
+ *                                   best the CPU supports
+ *   onnxc-gemm-test isa-choose      checks the tier choice of ONNXC_ISA and
+ *                                   ONNXC_DISABLE_AVX512 on every CPU level
  *
  * Shapes cover the kernel's edges: rows and columns not multiples of the
  * tile (MR = 8, panel 32), depths across the KC = 256 block, transposed and
  * strided operands, packed B, accumulation, batches, products with few
- * rows or columns (gemv.c), epilogues (bias per row or column, clamp;
+ * rows or columns (kernels/gemv_*.c), epilogues (bias per row or column, clamp;
  * onnxc_rt_sgemm_ep), and convolutions with
- * strides, dilations, groups and strided views. Run it once as is and once
- * with ONNXC_DISABLE_AVX512=1 for the portable kernel.
+ * strides, dilations, groups and strided views. Run it once per kernel tier
+ * (ONNXC_ISA=portable, avx2, avx512: test/runtime/gemm.test).
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 199309L
+#include "../src/kernels/dispatch.h"
 #include "onnxc/runtime_abi.h"
 
 #include <math.h>
@@ -289,56 +294,56 @@ static void check_conv_ex(long nb, long groups, long m, long cin, long h,
   free(y0);
 }
 
-/* ONNXC_CONV_IN_PLACE: a depthwise 3 x 3, stride 1, pads pt (top),
- * 2 - pt (bottom) and 1, 1, whose output is written over its input (same
- * strides, same size). */
+/* ONNXC_CONV_IN_PLACE: a depthwise k x k (k odd), stride 1, pads pt
+ * (top), k - 1 - pt (bottom) and (k - 1) / 2 left and right, whose output
+ * is written over its input (same strides, same size). */
 static void check_conv_in_place(long nb, long groups, long h, long w, long pt,
-                                int packed, int fuse) {
+                                long k, int packed, int fuse) {
   onnxc_conv2d_params q;
   long xsz = nb * groups * h * w, n, g, i, j, a, b;
   float *x = rand_buf(xsz), *x0 = malloc(sizeof(float) * (size_t)xsz);
-  float *wt = rand_buf(groups * 9), *bias = rand_buf(groups);
+  float *wt = rand_buf(groups * k * k), *bias = rand_buf(groups);
   char what[160];
   memcpy(x0, x, sizeof(float) * (size_t)xsz);
   memset(&q, 0, sizeof q);
   q.batch = nb; q.groups = groups; q.out_channels = 1; q.in_channels = 1;
-  q.out_h = h; q.out_w = w; q.kernel_h = 3; q.kernel_w = 3;
+  q.out_h = h; q.out_w = w; q.kernel_h = k; q.kernel_w = k;
   q.stride_h = q.stride_w = q.dilation_h = q.dilation_w = 1;
   q.x_strides[4] = 1; q.x_strides[3] = w; q.x_strides[2] = h * w;
   q.x_strides[1] = h * w; q.x_strides[0] = groups * h * w;
   memcpy(q.y_strides, q.x_strides, sizeof q.y_strides);
-  q.w_strides[4] = 1; q.w_strides[3] = 3; q.w_strides[2] = 9;
-  q.w_strides[1] = 9; q.w_strides[0] = 9;
+  q.w_strides[4] = 1; q.w_strides[3] = k; q.w_strides[2] = k * k;
+  q.w_strides[1] = k * k; q.w_strides[0] = k * k;
   q.flags = ONNXC_CONV_PADDED | ONNXC_CONV_IN_PLACE | ONNXC_CONV_BIAS;
   q.bias = bias;
   q.clamp_lo = -0.5f;
   q.clamp_hi = 0.75f;
   if (fuse & 2)
     q.flags |= ONNXC_CONV_CLAMP;
-  q.pad_top = pt; q.pad_left = 1; q.in_h = h; q.in_w = w;
+  q.pad_top = pt; q.pad_left = (k - 1) / 2; q.in_h = h; q.in_w = w;
   if (packed) {
-    float *wp = pack_conv(wt, groups, 1, 1, 9, 9);
+    float *wp = pack_conv(wt, groups, 1, 1, k * k, k * k);
     q.flags |= ONNXC_CONV_W_PACKED;
     onnxc_rt_sconv2d(&q, x, wp, x);
     free(wp);
   } else {
     onnxc_rt_sconv2d(&q, x, wt, x);
   }
-  sprintf(what, "conv in place n%ld g%ld %ldx%ld pad_top %ld packed%d fuse%d",
-          nb, groups, h, w, pt, packed, fuse);
+  sprintf(what, "conv in place n%ld g%ld %ldx%ld k%ld pad_top %ld packed%d fuse%d",
+          nb, groups, h, w, k, pt, packed, fuse);
   for (n = 0; n < nb; ++n)
     for (g = 0; g < groups; ++g)
       for (i = 0; i < h; ++i)
         for (j = 0; j < w; ++j) {
           const float *xc = x0 + (n * groups + g) * h * w;
           double s = bias[g], mag = fabs(s);
-          for (a = 0; a < 3; ++a)
-            for (b = 0; b < 3; ++b) {
-              long ih = i - pt + a, iw = j - 1 + b;
+          for (a = 0; a < k; ++a)
+            for (b = 0; b < k; ++b) {
+              long ih = i - pt + a, iw = j - (k - 1) / 2 + b;
               double v;
               if (ih < 0 || ih >= h || iw < 0 || iw >= w)
                 continue;
-              v = (double)xc[ih * w + iw] * wt[g * 9 + a * 3 + b];
+              v = (double)xc[ih * w + iw] * wt[(g * k + a) * k + b];
               s += v;
               mag += fabs(v);
             }
@@ -403,11 +408,69 @@ static int bench(long m, long n, long k, int runs) {
   return 0;
 }
 
+/* The tier choice (kernels/dispatch.c) for every value of the two
+ * variables and every CPU level: ONNXC_ISA lowered to what the CPU has,
+ * ONNXC_DISABLE_AVX512 capping at avx2 only without ONNXC_ISA, unknown
+ * names ignored. */
+static int isa_choose(void) {
+  static const struct {
+    const char *isa, *disable;
+    onnxc_isa best, want;
+    int bad;
+  } cases[] = {
+      {NULL, NULL, ONNXC_ISA_AVX512, ONNXC_ISA_AVX512, 0},
+      {NULL, NULL, ONNXC_ISA_AVX2, ONNXC_ISA_AVX2, 0},
+      {NULL, NULL, ONNXC_ISA_PORTABLE, ONNXC_ISA_PORTABLE, 0},
+      {"portable", NULL, ONNXC_ISA_AVX512, ONNXC_ISA_PORTABLE, 0},
+      {"avx2", NULL, ONNXC_ISA_AVX512, ONNXC_ISA_AVX2, 0},
+      {"avx512", NULL, ONNXC_ISA_AVX512, ONNXC_ISA_AVX512, 0},
+      {"avx512", NULL, ONNXC_ISA_AVX2, ONNXC_ISA_AVX2, 0},
+      {"avx512", NULL, ONNXC_ISA_PORTABLE, ONNXC_ISA_PORTABLE, 0},
+      {"avx2", NULL, ONNXC_ISA_PORTABLE, ONNXC_ISA_PORTABLE, 0},
+      {"", NULL, ONNXC_ISA_AVX2, ONNXC_ISA_AVX2, 0},
+      {"AVX2", NULL, ONNXC_ISA_AVX512, ONNXC_ISA_AVX512, 1},
+      {"neon", "1", ONNXC_ISA_AVX512, ONNXC_ISA_AVX2, 1},
+      {NULL, "1", ONNXC_ISA_AVX512, ONNXC_ISA_AVX2, 0},
+      {NULL, "1", ONNXC_ISA_AVX2, ONNXC_ISA_AVX2, 0},
+      {NULL, "1", ONNXC_ISA_PORTABLE, ONNXC_ISA_PORTABLE, 0},
+      {NULL, "0", ONNXC_ISA_AVX512, ONNXC_ISA_AVX512, 0},
+      {NULL, "", ONNXC_ISA_AVX512, ONNXC_ISA_AVX512, 0},
+      {"avx512", "1", ONNXC_ISA_AVX512, ONNXC_ISA_AVX512, 0},
+      {"portable", "1", ONNXC_ISA_AVX512, ONNXC_ISA_PORTABLE, 0},
+  };
+  unsigned i;
+  for (i = 0; i < sizeof cases / sizeof *cases; ++i) {
+    int bad;
+    onnxc_isa got =
+        onnxc_rt_isa_choose(cases[i].isa, cases[i].disable, cases[i].best, &bad);
+    ++checks;
+    if (got != cases[i].want || bad != cases[i].bad) {
+      ++failures;
+      printf("FAIL isa choice: ONNXC_ISA=%s ONNXC_DISABLE_AVX512=%s on %s: "
+             "%s (bad %d), expected %s (bad %d)\n",
+             cases[i].isa ? cases[i].isa : "(unset)",
+             cases[i].disable ? cases[i].disable : "(unset)",
+             onnxc_rt_isa_name(cases[i].best), onnxc_rt_isa_name(got), bad,
+             onnxc_rt_isa_name(cases[i].want), cases[i].bad);
+    }
+  }
+  printf("%d checks, %d failed\n", checks, failures);
+  return failures != 0;
+}
+
 int main(int argc, char **argv) {
   static const long sizes[] = {1, 2, 7, 8, 9, 17, 31, 32, 33, 65};
   unsigned i, j;
   if (argc == 6 && strcmp(argv[1], "bench") == 0)
     return bench(atol(argv[2]), atol(argv[3]), atol(argv[4]), atoi(argv[5]));
+  if (argc == 2 && strcmp(argv[1], "isa") == 0) {
+    printf("isa: %s (cpu: %s)\n", onnxc_rt_kernels()->name,
+           onnxc_rt_isa_name(onnxc_rt_isa_supported()));
+    return 0;
+  }
+  if (argc == 2 && strcmp(argv[1], "isa-choose") == 0)
+    return isa_choose();
+  printf("isa: %s\n", onnxc_rt_kernels()->name);
   for (i = 0; i < sizeof sizes / sizeof *sizes; ++i)
     for (j = 0; j < sizeof sizes / sizeof *sizes; j += 3) {
       check_gemm(sizes[i], sizes[j], 13, 0, 0, 0, 0);
@@ -428,7 +491,7 @@ int main(int argc, char **argv) {
   check_batched(3, 9, 40, 17, 1, ONNXC_SGEMM_BIAS_ROW);
   check_batched(3, 9, 40, 17, 1, ONNXC_SGEMM_BIAS_COL | ONNXC_SGEMM_CLAMP);
   check_batched(2, 3, 70, 17, 0, ONNXC_SGEMM_BIAS_COL);
-  /* Few rows (gemv.c): up to 4 rows against panels of 128 columns and
+  /* Few rows (the gemv kernels): up to 4 rows against panels of 128 columns and
    * their tails, odd and even depths, B row-major, transposed (dot
    * products) and packed, C transposed; few columns as C^T = B^T A^T. */
   for (i = 1; i <= 5; ++i)
@@ -500,6 +563,22 @@ int main(int argc, char **argv) {
     check_conv_pad(1, 2, 1, 1, 14, 40, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, packed, fuse); /* dilated */
     check_conv_pad(1, 3, 2, 1, 11, 40, 3, 3, 1, 3, 2, 2, 2, 1, 3, 2, packed, fuse); /* gather, multiplier 2 */
     check_conv_pad(1, 2, 1, 1, 10, 20, 5, 5, 2, 1, 1, 1, 2, 2, 2, 2, packed, fuse); /* 5x5 */
+    /* Depthwise windows other than 3 x 3 (the tiers' general paths): 5 x 5
+     * and 7 x 7 of stride 1 and 2 across the 32- and 64-column chunks and
+     * their tails, dilated, 1-D, more than 256 taps (the gather path), and
+     * over inputs padded already. */
+    check_conv_pad(1, 3, 1, 1, 20, 70, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3, packed, fuse);
+    check_conv_pad(1, 3, 1, 1, 19, 75, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, packed, fuse);
+    check_conv_pad(1, 2, 1, 1, 9, 66, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, packed, fuse); /* 33 outputs */
+    check_conv_pad(1, 2, 1, 1, 9, 130, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, packed, fuse); /* 65 outputs */
+    check_conv_pad(1, 2, 1, 1, 17, 40, 5, 5, 1, 1, 2, 2, 4, 4, 4, 4, packed, fuse); /* dilated */
+    check_conv_pad(1, 2, 1, 1, 12, 29, 3, 5, 1, 2, 3, 1, 3, 3, 1, 2, packed, fuse); /* 3x5, mixed */
+    check_conv_pad(1, 4, 1, 1, 1, 200, 1, 15, 1, 1, 1, 1, 0, 0, 7, 7, packed, fuse); /* 1-D */
+    check_conv_pad(1, 3, 1, 1, 7, 7, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, packed, fuse); /* 7x7 map */
+    check_conv_pad(1, 2, 1, 1, 20, 24, 17, 17, 1, 1, 1, 1, 8, 8, 8, 8, packed, fuse); /* 289 taps */
+    check_conv(1, 3, 1, 1, 21, 69, 5, 5, 2, 2, 1, 1, 0, packed, fuse);
+    check_conv(1, 3, 1, 1, 20, 80, 5, 5, 1, 1, 2, 2, 0, packed, fuse);
+    check_conv(1, 2, 1, 1, 12, 40, 4, 4, 3, 3, 1, 1, 0, packed, fuse); /* stride 3 */
     check_conv_pad(1, 1, 8, 3, 9, 11, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse); /* GEMM path */
     check_conv_pad(2, 1, 17, 5, 12, 40, 3, 3, 2, 2, 1, 1, 1, 0, 2, 1, packed, fuse);
     check_conv_pad(1, 2, 6, 4, 10, 9, 3, 2, 1, 2, 2, 1, 2, 1, 0, 3, packed, fuse);
@@ -516,11 +595,14 @@ int main(int argc, char **argv) {
     check_conv_ex(1, 1, 8, 3, 12, 30, 3, 3, 1, 1, 1, 1, 0, 6, -2, 9, 26, 1, packed, fuse);
     check_conv_ex(1, 1, 33, 20, 6, 6, 1, 1, 1, 1, 1, 1, 0, -2, 0, 3, 6, 1, packed, fuse);
     check_conv_ex(1, 2, 1, 1, 12, 30, 3, 3, 1, 1, 1, 1, 0, 40, 1, 3, 30, 1, packed, fuse); /* all zeros */
-    check_conv_in_place(2, 5, 9, 37, 1, packed, fuse);
-    check_conv_in_place(1, 3, 7, 7, 1, packed, fuse);
-    check_conv_in_place(1, 2, 6, 16, 0, packed, fuse); /* one strip */
-    check_conv_in_place(1, 2, 6, 14, 2, packed, fuse);
-    check_conv_in_place(1, 2, 5, 20, 2, packed, fuse); /* two strips */
+    check_conv_in_place(2, 5, 9, 37, 1, 3, packed, fuse);
+    check_conv_in_place(1, 3, 7, 7, 1, 3, packed, fuse);
+    check_conv_in_place(1, 2, 6, 16, 0, 3, packed, fuse); /* one strip */
+    check_conv_in_place(1, 2, 6, 14, 2, 3, packed, fuse);
+    check_conv_in_place(1, 2, 5, 20, 2, 3, packed, fuse); /* two strips */
+    check_conv_in_place(1, 2, 6, 8, 1, 3, packed, fuse); /* one AVX2 strip */
+    check_conv_in_place(1, 3, 9, 37, 2, 5, packed, fuse); /* 5x5 */
+    check_conv_in_place(1, 2, 8, 70, 3, 7, packed, fuse); /* 7x7 */
   }
   printf("%d checks, %d failed\n", checks, failures);
   return failures != 0;

@@ -686,6 +686,13 @@ int main(int argc, char **argv) {
   gemm_case(2, 700, 70, 1, 1, 0, BIAS_ROW);
   gemm_case(1000, 3, 70, 0, 0, 0, BIAS_COL_CLAMP);
   gemm_case(1000, 2, 70, 1, 0, 0, BIAS_ROW);
+  /* Few rows over a packed B of 1 MiB and more (k n >= 256 Ki floats): the
+   * gemv kernels read several panels at once, but a part of 128 columns
+   * has a smaller B: both must sum each column the same way. */
+  gemm_case(1, 300, 900, 0, 1, 0, NO_EP);
+  gemm_case(2, 512, 784, 0, 1, 0, BIAS_COL_CLAMP);
+  gemm_case(3, 1000, 300, 1, 1, 1, NO_EP);
+  gemm_case(4, 1000, 300, 0, 1, 0, NO_EP);
   /* Batches: split by products, one taller product, fewer products than
    * threads. */
   batched_case(7, 13, 40, 9, 0, 0, NO_EP);

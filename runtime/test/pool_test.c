@@ -7,8 +7,8 @@
  * -inf), widths around the 16-lane vector (odd, < 16, 16, 17, 33), strided
  * views of X and Y, and inputs with NaN, -inf, +inf and signed zeros, whose
  * results must be bit for bit those of arith.maximumf (NaN wins, +0 over
- * -0). Run it once as is and once with ONNXC_DISABLE_AVX512=1 for the
- * portable kernel.
+ * -0). Run it once per kernel tier (ONNXC_ISA=portable, avx2, avx512:
+ * test/runtime/pool.test).
  *===----------------------------------------------------------------------===*/
 
 #include "onnxc/runtime_abi.h"

@@ -69,24 +69,25 @@ static unsigned cpu_tiers(void) {
   return tiers;
 }
 
+#ifdef ONNXC_QGEMM_X86
 /* AVX-512 VBMI (vpermb: the depthwise rows). */
 static int cpu_vbmi(void) {
-#ifdef ONNXC_QGEMM_X86
   unsigned a, b, c, d;
   return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & (1u << 1));
-#else
-  return 0;
-#endif
 }
+#endif
 
 static const qgemm_isa *tier(int t) {
   switch (t) {
+#ifdef ONNXC_QGEMM_X86
+  /* The x86 tiers' files are built for x86-64 only (runtime/CMakeLists.txt). */
   case T_AVX512VNNI:
     return onnxc_rt_qgemm_avx512vnni(cpu_vbmi());
   case T_AVXVNNI:
     return onnxc_rt_qgemm_avxvnni();
   case T_AVX2:
     return onnxc_rt_qgemm_avx2();
+#endif
   default:
     return onnxc_rt_qgemm_portable();
   }

@@ -1,7 +1,9 @@
 """Models for the runtime-kernel rewrite (onnxc-linalg-to-ukernel) and
 memory planning (onnxc-plan-buffers), with numpy references: convolutions
-whose bias is computed or a strided view, and a ceil_mode max pool whose
-last window is dropped. Writes ROOT/kernels/NAME/ for run_conformance.py --data.
+whose bias is computed or a strided view, depthwise convolutions with
+windows other than 3 x 3 (5 x 5, 7 x 7, dilated, 1-D: the kernel tiers'
+general depthwise paths), and a ceil_mode max pool whose last window is
+dropped. Writes ROOT/kernels/NAME/ for run_conformance.py --data.
 
 usage: gen_kernel_cases.py ROOT"""
 import os
@@ -30,6 +32,63 @@ def conv2d(x, w, b, pad):
             patch = xp[:, :, i:i + oh, j:j + ow].astype(np.float64)
             y += np.einsum("nchw,mc->nmhw", patch, w[:, :, i, j].astype(np.float64))
     return (y + b.astype(np.float64)[None, :, None, None]).astype(np.float32)
+
+
+def conv_grouped(x, w, b, stride, pad, dil, group):
+    """N-D (1-D or 2-D) grouped convolution over NC... inputs with symmetric
+    zero padding, in float64."""
+    nd = x.ndim - 2
+    stride, pad, dil = ([v] * nd if np.isscalar(v) else list(v) for v in (stride, pad, dil))
+    xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0)] + [(p, p) for p in pad])
+    n, c = x.shape[:2]
+    m, cg = w.shape[:2]
+    k = w.shape[2:]
+    out = [(xp.shape[2 + i] - (k[i] - 1) * dil[i] - 1) // stride[i] + 1 for i in range(nd)]
+    y = np.zeros([n, m] + out)
+    mg = m // group
+    for g in range(group):
+        xg = xp[:, g * cg:(g + 1) * cg]
+        wg = w[g * mg:(g + 1) * mg].astype(np.float64)
+        for idx in np.ndindex(*k):
+            sl = tuple(slice(idx[i] * dil[i], idx[i] * dil[i] + (out[i] - 1) * stride[i] + 1,
+                             stride[i]) for i in range(nd))
+            patch = xg[(slice(None), slice(None)) + sl]
+            y[:, g * mg:(g + 1) * mg] += np.einsum(
+                "nc...,mc->nm...", patch, wg[(slice(None), slice(None)) + idx])
+    return (y + b.astype(np.float64).reshape([1, m] + [1] * nd)).astype(np.float32)
+
+
+def depthwise_cases(root):
+    rng = np.random.default_rng(2)
+    # (name, channels, input spatial dims, kernel, stride, pad, dilation,
+    # activation): MobileNetV3 / OCR-style 5 x 5 blocks with HardSwish or
+    # Relu after, a 7 x 7, a dilated 3 x 3, a 1-D depthwise.
+    cases = [
+        ("dw5x5_s1_relu", 24, [20, 37], [5, 5], 1, 2, 1, "Relu"),
+        ("dw5x5_s2_hardswish", 40, [28, 28], [5, 5], 2, 2, 1, "HardSwish"),
+        ("dw7x7_s1", 16, [14, 70], [7, 7], 1, 3, 1, None),
+        ("dw3x3_dilated2", 12, [19, 23], [3, 3], 1, 2, 2, None),
+        ("dw1d_k9", 8, [150], [9], 1, 4, 1, None),
+    ]
+    for name, c, dims, k, stride, pad, dil, act in cases:
+        nd = len(dims)
+        x = rng.standard_normal([2, c] + dims).astype(np.float32)
+        w = rng.standard_normal([c, 1] + k).astype(np.float32)
+        b = rng.standard_normal([c]).astype(np.float32)
+        y = conv_grouped(x, w, b, stride, pad, dil, c)
+        nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c" if act else "y"],
+                                  group=c, kernel_shape=k, strides=[stride] * nd,
+                                  pads=[pad] * (2 * nd), dilations=[dil] * nd)]
+        if act == "Relu":
+            nodes.append(helper.make_node("Relu", ["c"], ["y"]))
+            y = np.maximum(y, 0)
+        elif act == "HardSwish":
+            nodes.append(helper.make_node("HardSwish", ["c"], ["y"]))
+            y = (y * np.clip(y / 6.0 + 0.5, 0, 1)).astype(np.float32)
+        g = helper.make_graph(
+            nodes, name, [vi("x", F, list(x.shape))], [vi("y", F, list(y.shape))],
+            initializer=[numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+        save_case(root, "kernels", name, g, [([x], [y])])
 
 
 def conv_cases(root):
@@ -84,6 +143,7 @@ def main(argv):
     if len(argv) != 2:
         sys.exit(__doc__)
     conv_cases(argv[1])
+    depthwise_cases(argv[1])
     pool_cases(argv[1])
 
 

@@ -1,44 +1,37 @@
-/*===- gemv.c - fp32 products with few rows or columns for generated code -===*
+/*===- kernels/gemv_avx512.c - Products with few rows or columns, AVX-512 ===*
  *
- * onnxc_rt_sgemm hands its products with m <= 4 (a batch-1 Gemm or MatMul,
- * the per-step h * R of a recurrent network) to the kernels here, and those
- * with n <= 4 too (a matrix times a vector), as C^T = B^T * A^T. The packed
- * GEMM of gemm.c serves such shapes badly: its 1 x 32 tile has 2
- * accumulators, so every step waits for the previous FMA (a 4-cycle
- * latency against 2 FMA a cycle: 1/4 of the peak), and it copies a B that
- * it then reads once.
+ * The AVX-512 tier's sgemm_small (dispatch.h): gemm.c hands its products
+ * with m <= 4 (a batch-1 Gemm or MatMul, the per-step h * R of a recurrent
+ * network) to the kernels here, and those with n <= 4 too (a matrix times
+ * a vector), as C^T = B^T * A^T. The packed GEMM serves such shapes badly:
+ * its 1 x 32 tile has 2 accumulators, so every step waits for the previous
+ * FMA (a 4-cycle latency against 2 FMA a cycle: 1/4 of the peak), and it
+ * copies a B that it then reads once.
  *
  * Here B is read in place, row-major or packed alike (a packed B is a row
  * of whole-K panels: panel j at b + j * k * 32, its rows 32 floats apart;
  * a row-major B is the same with panels 32 floats apart and rows rsb
  * apart), a few panels at once: a row-major B 4 panels (128 columns) at a
  * time for one or two rows of A, 2 for three or four; a packed B one
- * panel at a time below 1 MiB (small_packed says why). For few rows k is
- * unrolled into 2 or 4 sets of accumulators, so that 8 to 16 independent
- * FMA chains run. The whole K stays in registers: C is written once, with
+ * panel at a time below 1 MiB, two from 1 MiB on (small_packed says why).
+ * For few rows k is unrolled into 2 or 4 sets of accumulators, so that 8
+ * to 16 independent FMA chains run. The whole K stays in registers: C is written once, with
  * the epilogue. A B whose columns are contiguous (unit row stride: a
  * transposed operand) gets dot products instead, 16 values of k at a
  * time.
  *
- * AVX-512 only (gemm.c calls it where cpuid says it is usable); the
- * portable kernel of gemm.c does these shapes elsewhere.
+ * Compiled with the AVX-512 flags; called only when dispatch.c chose this
+ * tier.
  *===----------------------------------------------------------------------===*/
 
-#include "gemm.h"
+#include "dispatch.h"
 
-#include "onnxc/runtime_abi.h"
-
-#include <stdint.h>
-
-
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef ONNXC_X86
 #include <immintrin.h>
-
-
 
 /* The first `w` of 16 lanes (none when w <= 0). */
 static __mmask16 lanes(i64 w) {
-  return w >= 16 ? (__mmask16)0xffff
+  return w >= 16  ? (__mmask16)0xffff
          : w <= 0 ? (__mmask16)0
                   : (__mmask16)((1u << w) - 1u);
 }
@@ -51,10 +44,9 @@ static float clampf(float v, const tile_ep *ep) {
  * with lane masks `mk`, at `c` (columns csc apart), with the epilogue `ep`
  * of row `r` (may be NULL). Every loop over the vectors is unrolled:
  * indexing `v` with a variable would put the accumulators in memory. */
-ONNXC_AVX512 ONNXC_INLINE static void store_row(int nv, __m512 *v,
-                                                const __mmask16 *mk, float *c,
-                                                i64 csc, int accumulate,
-                                                const tile_ep *ep, int r) {
+ONNXC_INLINE static void store_row(int nv, __m512 *v, const __mmask16 *mk,
+                                   float *c, i64 csc, int accumulate,
+                                   const tile_ep *ep, int r) {
   int i;
   if (ep && !accumulate && ep->col_bias)
     _Pragma("GCC unroll 8") for (i = 0; i < nv; ++i) v[i] = _mm512_add_ps(
@@ -66,8 +58,8 @@ ONNXC_AVX512 ONNXC_INLINE static void store_row(int nv, __m512 *v,
   }
   if (csc == 1) {
     if (accumulate)
-      _Pragma("GCC unroll 8") for (i = 0; i < nv; ++i) v[i] = _mm512_add_ps(
-          v[i], _mm512_maskz_loadu_ps(mk[i], c + 16 * i));
+      _Pragma("GCC unroll 8") for (i = 0; i < nv; ++i) v[i] =
+          _mm512_add_ps(v[i], _mm512_maskz_loadu_ps(mk[i], c + 16 * i));
     if (ep && ep->clamp) {
       /* (bound, value): a NaN comes through, as from Relu / Clip. */
       __m512 lo = _mm512_set1_ps(ep->lo), hi = _mm512_set1_ps(ep->hi);
@@ -110,17 +102,16 @@ static const tile_ep *ep_from(const tile_ep *ep, i64 j, tile_ep *part) {
  * chains hide the FMA latency. */
 #define ONNXC_PANEL_LOADS(P, MASKED, row)                                      \
   _Pragma("GCC unroll 4") for (q = 0; q < P; ++q) {                            \
-    const float *src = bq[q] + (row) * rs;                                     \
-    bv[2 * q] = MASKED ? _mm512_maskz_loadu_ps(mk[0], src)                     \
-                       : _mm512_loadu_ps(src);                                 \
+    const float *src = bq[q] + (row)*rs;                                       \
+    bv[2 * q] =                                                                \
+        MASKED ? _mm512_maskz_loadu_ps(mk[0], src) : _mm512_loadu_ps(src);     \
     bv[2 * q + 1] = MASKED ? _mm512_maskz_loadu_ps(mk[1], src + 16)            \
                            : _mm512_loadu_ps(src + 16);                        \
   }
 #define ONNXC_DEFINE_PANELS(NAME, R, P, U, MASKED)                             \
-  ONNXC_AVX512 static void NAME(i64 k, const float *a, i64 rsa, i64 csa,       \
-                                const float *b, i64 ps, i64 rs, i64 n,         \
-                                float *c, i64 rsc, i64 csc, int accumulate,    \
-                                const tile_ep *ep) {                           \
+  static void NAME(i64 k, const float *a, i64 rsa, i64 csa, const float *b,    \
+                   i64 ps, i64 rs, i64 n, float *c, i64 rsc, i64 csc,          \
+                   int accumulate, const tile_ep *ep) {                        \
     enum { V = 2 * P };                                                        \
     i64 j;                                                                     \
     for (j = 0; j < n; j += P * NR) {                                          \
@@ -137,7 +128,7 @@ static const tile_ep *ep_from(const tile_ep *ep, i64 j, tile_ep *part) {
       _Pragma("GCC unroll 4") for (u = 0; u < U; ++u)                          \
           _Pragma("GCC unroll 4") for (r = 0; r < R; ++r)                      \
               _Pragma("GCC unroll 8") for (v = 0; v < V; ++v) acc[u][r][v] =   \
-          _mm512_setzero_ps();                                                 \
+                  _mm512_setzero_ps();                                         \
       for (; p + U <= k; p += U) {                                             \
         _Pragma("GCC unroll 4") for (u = 0; u < U; ++u) {                      \
           __m512 bv[V];                                                        \
@@ -150,7 +141,7 @@ static const tile_ep *ep_from(const tile_ep *ep, i64 j, tile_ep *part) {
         }                                                                      \
         _Pragma("GCC unroll 4") for (q = 0; q < P; ++q) bq[q] += U * rs;       \
       }                                                                        \
-      for (; p < k; ++p) { /* the last k % U rows into the first set */      \
+      for (; p < k; ++p) { /* the last k % U rows into the first set */        \
         __m512 bv[V];                                                          \
         ONNXC_PANEL_LOADS(P, MASKED, 0)                                        \
         _Pragma("GCC unroll 4") for (r = 0; r < R; ++r) {                      \
@@ -163,7 +154,7 @@ static const tile_ep *ep_from(const tile_ep *ep, i64 j, tile_ep *part) {
       _Pragma("GCC unroll 4") for (r = 0; r < R; ++r) {                        \
         _Pragma("GCC unroll 4") for (u = 1; u < U; ++u)                        \
             _Pragma("GCC unroll 8") for (v = 0; v < V; ++v) acc[0][r][v] =     \
-            _mm512_add_ps(acc[0][r][v], acc[u][r][v]);                         \
+                _mm512_add_ps(acc[0][r][v], acc[u][r][v]);                     \
         store_row(V, acc[0][r], mk, c + r * rsc + j * csc, csc, accumulate,    \
                   ep_from(ep, j, &part), r);                                   \
       }                                                                        \
@@ -182,13 +173,17 @@ ONNXC_DEFINE_PANELS(panels_3x1, 3, 1, 2, 0)
 ONNXC_DEFINE_PANELS(panels_3x2, 3, 2, 1, 0)
 ONNXC_DEFINE_PANELS(panels_4x1, 4, 1, 2, 0)
 ONNXC_DEFINE_PANELS(panels_4x2, 4, 2, 1, 0)
+/* For small_packed's wide groups: the unrolling of panels_R1 (the same
+ * sums, column by column), two panels at a time. */
+ONNXC_DEFINE_PANELS(wide_1, 1, 2, 4, 0)
+ONNXC_DEFINE_PANELS(wide_3, 3, 2, 2, 0)
 ONNXC_DEFINE_PANELS(masked_1, 1, 1, 4, 1)
 ONNXC_DEFINE_PANELS(masked_2, 2, 1, 2, 1)
 ONNXC_DEFINE_PANELS(masked_3, 3, 1, 2, 1)
 ONNXC_DEFINE_PANELS(masked_4, 4, 1, 2, 1)
 
-typedef void (*panels_fn)(i64, const float *, i64, i64, const float *, i64,
-                          i64, i64, float *, i64, i64, int, const tile_ep *);
+typedef void (*panels_fn)(i64, const float *, i64, i64, const float *, i64, i64,
+                          i64, float *, i64, i64, int, const tile_ep *);
 /* [rows - 1][panels - 1]; rows 3 and 4 take 2 panels at most. */
 static const panels_fn panel_kernels[4][4] = {
     {panels_1x1, panels_1x2, panels_1x3, panels_1x4},
@@ -197,19 +192,26 @@ static const panels_fn panel_kernels[4][4] = {
     {panels_4x1, panels_4x2, 0, 0}};
 static const panels_fn masked_kernels[4] = {masked_1, masked_2, masked_3,
                                             masked_4};
+/* Two panels at a time with the k unrolling of panel_kernels[m - 1][0]
+ * (four rows: one panel, the accumulators would not fit twice). */
+static const panels_fn wide_kernels[4] = {wide_1, panels_2x2, wide_3,
+                                          panels_4x1};
 
 /* C[m x n] (+)= A * B for m <= 4 over a packed B (panels k * 32 floats
  * apart, padded with zeros up to the last one). Measured on Zen 5 (1 to
  * 4 rows, B read again call after call): a B of up to 512 KiB (in L2) is
  * read fastest one panel at a time, as one sequential stream (86-88
  * GFLOP/s for one row against 55 with 4 panels at once); from 1 MiB on
- * (the far end of L2, or L3), several panels at once are 2-18% faster
- * (more misses in flight). */
-ONNXC_AVX512 static void small_packed(i64 m, i64 n, i64 k, const float *a,
-                                      i64 rsa, i64 csa, const float *b,
-                                      float *c, i64 rsc, i64 csc,
-                                      int accumulate, const tile_ep *ep) {
-  i64 width = (m <= 2 ? 4 : 2) * NR, wide, ps = k * NR;
+ * (the far end of L2, or L3), several panels at once are faster (more
+ * misses in flight). The two paths unroll k the same way for a given row
+ * count, so that each column's sum does not depend on which path took it:
+ * parallel.c splits a product into parts of 128 columns, whose B is
+ * smaller than the whole one's, and the parts must compute what one
+ * thread computes. */
+static void small_packed(i64 m, i64 n, i64 k, const float *a, i64 rsa, i64 csa,
+                         const float *b, float *c, i64 rsc, i64 csc,
+                         int accumulate, const tile_ep *ep) {
+  i64 width = (m <= 3 ? 2 : 1) * NR, wide, ps = k * NR;
   tile_ep part;
   if (k * n < 256 * 1024) {
     panel_kernels[m - 1][0](k, a, rsa, csa, b, ps, NR, n, c, rsc, csc,
@@ -218,22 +220,21 @@ ONNXC_AVX512 static void small_packed(i64 m, i64 n, i64 k, const float *a,
   }
   wide = n / width * width;
   if (wide > 0)
-    panel_kernels[m - 1][width / NR - 1](k, a, rsa, csa, b, ps, NR, wide, c,
-                                         rsc, csc, accumulate, ep);
+    wide_kernels[m - 1](k, a, rsa, csa, b, ps, NR, wide, c, rsc, csc,
+                        accumulate, ep);
   if (n > wide)
-    panel_kernels[m - 1][(n - wide + NR - 1) / NR - 1](
-        k, a, rsa, csa, b + (wide / NR) * ps, ps, NR, n - wide,
-        c + wide * csc, rsc, csc, accumulate, ep_from(ep, wide, &part));
+    panel_kernels[m - 1][0](k, a, rsa, csa, b + (wide / NR) * ps, ps, NR,
+                            n - wide, c + wide * csc, rsc, csc, accumulate,
+                            ep_from(ep, wide, &part));
 }
 
 /* C[m x n] (+)= A * B for m <= 4, B row-major (rows rsb apart): 4 panels
  * at a time for up to 2 rows, 2 for 3 or 4 (a row of B is then read as 512
  * or 256 contiguous bytes), then the remaining whole panels, then the
  * masked rest. */
-ONNXC_AVX512 static void small_rows(i64 m, i64 n, i64 k, const float *a,
-                                    i64 rsa, i64 csa, const float *b, i64 rsb,
-                                    float *c, i64 rsc, i64 csc,
-                                    int accumulate, const tile_ep *ep) {
+static void small_rows(i64 m, i64 n, i64 k, const float *a, i64 rsa, i64 csa,
+                       const float *b, i64 rsb, float *c, i64 rsc, i64 csc,
+                       int accumulate, const tile_ep *ep) {
   i64 width = (m <= 2 ? 4 : 2) * NR;
   i64 wide = n / width * width, whole = n / NR * NR;
   tile_ep part;
@@ -255,20 +256,19 @@ ONNXC_AVX512 static void small_rows(i64 m, i64 n, i64 k, const float *a,
  * accumulators over 16 values of k at a time, summed across lanes at the
  * end. */
 #define ONNXC_DEFINE_DOTS(R)                                                   \
-  ONNXC_AVX512 static void dots_##R(i64 k, const float *a, i64 rsa,           \
-                                    const float *b, i64 csb, i64 nc,          \
-                                    float *c, i64 rsc, i64 csc,               \
-                                    int accumulate, const tile_ep *ep) {      \
+  static void dots_##R(i64 k, const float *a, i64 rsa, const float *b,         \
+                       i64 csb, i64 nc, float *c, i64 rsc, i64 csc,            \
+                       int accumulate, const tile_ep *ep) {                    \
     __m512 acc[R][4];                                                          \
     const float *col[4];                                                       \
     int r, q;                                                                  \
     i64 p;                                                                     \
-    /* Columns past nc repeat column 0: computed, never stored. */            \
+    /* Columns past nc repeat column 0: computed, never stored. */             \
     for (q = 0; q < 4; ++q)                                                    \
       col[q] = b + (q < nc ? q : 0) * csb;                                     \
     _Pragma("GCC unroll 4") for (r = 0; r < R; ++r)                            \
         _Pragma("GCC unroll 4") for (q = 0; q < 4; ++q) acc[r][q] =            \
-        _mm512_setzero_ps();                                                   \
+            _mm512_setzero_ps();                                               \
     for (p = 0; p < k; p += 16) {                                              \
       __mmask16 mk = p + 16 <= k ? (__mmask16)0xffff : lanes(k - p);           \
       __m512 bv[4];                                                            \
@@ -306,10 +306,9 @@ typedef void (*dots_fn)(i64, const float *, i64, const float *, i64, i64,
 static const dots_fn dot_kernels[4] = {dots_1, dots_2, dots_3, dots_4};
 
 /* C[m x n] (+)= A * B for m <= 4, A's rows and B's columns contiguous. */
-ONNXC_AVX512 static void small_dots(i64 m, i64 n, i64 k, const float *a,
-                                    i64 rsa, const float *b, i64 csb,
-                                    float *c, i64 rsc, i64 csc,
-                                    int accumulate, const tile_ep *ep) {
+static void small_dots(i64 m, i64 n, i64 k, const float *a, i64 rsa,
+                       const float *b, i64 csb, float *c, i64 rsc, i64 csc,
+                       int accumulate, const tile_ep *ep) {
   i64 j;
   tile_ep part;
   for (j = 0; j < n; j += 4)
@@ -318,11 +317,11 @@ ONNXC_AVX512 static void small_dots(i64 m, i64 n, i64 k, const float *a,
                        ep_from(ep, j, &part));
 }
 
-int onnxc_rt_sgemm_small(int64_t m, int64_t n, int64_t k, const float *a,
-                         int64_t rsa, int64_t csa, const float *b,
-                         int64_t rsb, int64_t csb, int packed, float *c,
-                         int64_t rsc, int64_t csc, int accumulate,
-                         const tile_ep *ep) {
+static int sgemm_small_avx512(int64_t m, int64_t n, int64_t k, const float *a,
+                              int64_t rsa, int64_t csa, const float *b,
+                              int64_t rsb, int64_t csb, int packed, float *c,
+                              int64_t rsc, int64_t csc, int accumulate,
+                              const tile_ep *ep) {
   if (m <= 4) {
     if (packed)
       small_packed(m, n, k, a, rsa, csa, b, c, rsc, csc, accumulate, ep);
@@ -345,23 +344,16 @@ int onnxc_rt_sgemm_small(int64_t m, int64_t n, int64_t k, const float *a,
       t.col_bias = ep->row_bias;
       e = &t;
     }
-    return onnxc_rt_sgemm_small(n, m, k, b, csb, rsb, a, csa, rsa, 0, c, csc,
-                                rsc, accumulate, e);
+    return sgemm_small_avx512(n, m, k, b, csb, rsb, a, csa, rsa, 0, c, csc, rsc,
+                              accumulate, e);
   }
   return 0;
 }
 
-#else /* not x86-64 with GCC or Clang: gemm.c's portable kernel does it all */
-
-int onnxc_rt_sgemm_small(int64_t m, int64_t n, int64_t k, const float *a,
-                         int64_t rsa, int64_t csa, const float *b,
-                         int64_t rsb, int64_t csb, int packed, float *c,
-                         int64_t rsc, int64_t csc, int accumulate,
-                         const tile_ep *ep) {
-  (void)m, (void)n, (void)k, (void)a, (void)rsa, (void)csa, (void)b;
-  (void)rsb, (void)csb, (void)packed, (void)c, (void)rsc, (void)csc;
-  (void)accumulate, (void)ep;
-  return 0;
+void onnxc_rt_gemv_fill_avx512(onnxc_kernels *k) {
+  k->sgemm_small = sgemm_small_avx512;
 }
 
+#else
+typedef int onnxc_gemv_avx512_empty; /* not x86-64: nothing here */
 #endif

@@ -1,0 +1,188 @@
+/*===- kernels/dispatch.h - The kernel table: one ISA tier per process ----===*
+ *
+ * The runtime's hot loops are microkernels grouped by family (sgemm, conv,
+ * gemv, depthwise, maxpool; a qgemm section is reserved for the int8
+ * kernels) and by ISA tier: portable C (every target), AVX2+FMA and
+ * AVX-512 (x86-64). The drivers (gemm.c's packed-GEMM loop nest and
+ * convolution paths, depthwise.c, pool.c, parallel.c's splits) are
+ * ISA-independent: they call the microkernels through the table below,
+ * which dispatch.c fills once per process (pthread_once) with the best
+ * tier the CPU and OS support, or the tier ONNXC_ISA asks for.
+ *
+ * Filling is layered: the portable tier sets every slot it has, then each
+ * tier up to the chosen one overwrites the slots it implements (a tier
+ * inherits what it lacks from the tiers below it). A NULL slot means "no
+ * such kernel in this tier": the driver takes its generic path. A slot
+ * and its parameters (sgemm_tile with sgemm_mr, conv_tile with conv_mr)
+ * are always set together.
+ *
+ * Adding a family: a struct section here (function pointer types take
+ * plain pointers and int64 strides, nothing ISA-specific), a file per tier
+ * (<family>_portable.c, <family>_avx2.c, ...) whose fill function sets the
+ * section's slots, the fill call in its tier's onnxc_rt_fill_* function in
+ * dispatch.c, and a driver that calls the slots (or its generic path when
+ * they are NULL). Adding an ISA (the NEON seam): a tier value, a fill
+ * function in *_neon.c files compiled with its flags for its target, and
+ * its detection in dispatch.c.
+ *
+ * The packed layouts that the compiler writes (ONNXC_SGEMM_PANEL columns
+ * per panel, runtime_abi.h) are the same for every tier: a model compiled
+ * on one machine runs with whatever tier the machine that runs it has.
+ *===----------------------------------------------------------------------===*/
+#ifndef ONNXC_RUNTIME_KERNELS_DISPATCH_H
+#define ONNXC_RUNTIME_KERNELS_DISPATCH_H
+
+#include "common.h"
+
+/* The tiers, in order: each one's CPU requirements include the previous
+ * one's (an x86-64 CPU with AVX-512F/BW/DQ/VL has AVX2 and FMA). */
+typedef enum onnxc_isa {
+  ONNXC_ISA_PORTABLE = 0, /* plain C99; every target */
+  ONNXC_ISA_AVX2 = 1,     /* x86-64 AVX2 + FMA (+ OS support of ymm state) */
+  ONNXC_ISA_AVX512 = 2,   /* x86-64 AVX-512 F, BW, DQ, VL (+ zmm, opmask state) */
+  /* NEON seam: an aarch64 tier (ONNXC_ISA_NEON) would come here, ordered
+   * after portable on aarch64 (tiers of other targets are never
+   * candidates), its kernels in *_neon.c. */
+  ONNXC_ISA_COUNT
+} onnxc_isa;
+
+/* ---- sgemm: packed GEMM microkernels (gemm.c drives them) --------------
+ * C[rows x nw] (+)= A[rows x kc] * panel, rows <= sgemm_mr, nw <= NR; A
+ * read in place (A[r, p] = a[r * rsa + p * csa]), the panel kc x NR floats
+ * (row p at panel + p * NR), C at c[r * rsc + col * csc], the epilogue ep
+ * (may be NULL; relative to the tile). Only columns < nw are written.
+ * Every element is summed over p in order, whatever rows or the tile's
+ * position: results do not depend on how a call is split. */
+typedef void (*onnxc_sgemm_tile_fn)(int rows, i64 kc, const float *a, i64 rsa,
+                                    i64 csa, const float *panel, float *c,
+                                    i64 rsc, i64 csc, i64 nw, int accumulate,
+                                    const tile_ep *ep);
+/* Bp <- B[0:kc, 0:nc] (unit column stride, rows rsb apart) as panels of
+ * kc x NR, zero past nc. */
+typedef void (*onnxc_pack_rows_fn)(const float *b, i64 rsb, i64 kc, i64 nc,
+                                   float *bp);
+
+/* ---- gemv: products with few rows or columns --------------------------
+ * C[m x n] (+)= A * B for m <= 4 or (B not packed) n <= 4, the arguments
+ * as onnxc_rt_sgemm's, `packed` its ONNXC_SGEMM_B_PACKED; m, n, k > 0.
+ * Returns 0, having done nothing, for the shapes and layouts it does not
+ * take (the packed GEMM does them). Columns (rows, for n <= 4) are
+ * computed in groups of 128 that start at multiples of 128 and never
+ * depend on the rest of the call (parallel.c splits at such boundaries). */
+typedef int (*onnxc_sgemm_small_fn)(i64 m, i64 n, i64 k, const float *a,
+                                    i64 rsa, i64 csa, const float *b, i64 rsb,
+                                    i64 csb, int packed, float *c, i64 rsc,
+                                    i64 csc, int accumulate,
+                                    const tile_ep *ep);
+
+/* ---- conv: the indirect GEMM over packed weights ------------------------
+ * C[ch * csc + r] (+)= sum over p < kc of xr[r][koff[p]] * panel[p][ch]
+ * for r < rows <= conv_mr output positions and ch < nw <= NR channels,
+ * with the epilogue ep (per-channel bias as col_bias; clamp). */
+typedef void (*onnxc_conv_tile_fn)(int rows, i64 kc, const float *const *xr,
+                                   const i64 *koff, const float *panel,
+                                   float *c, i64 csc, i64 nw, int accumulate,
+                                   const tile_ep *ep);
+/* One im2col panel: dst[p * NR + col] = src[p][off[col]] for col < nw,
+ * 0 past nw; `contiguous`: off[col] == off[0] + col. */
+typedef void (*onnxc_im2col_fn)(const float *const *src, i64 kc,
+                                const int32_t *off, i64 nw, int contiguous,
+                                float *dst);
+/* A row of a padded input: dst[0, wp) is src[c - lo] for c in [lo, hi),
+ * else 0. */
+typedef void (*onnxc_pad_row_fn)(float *dst, i64 wp, i64 lo, i64 hi,
+                                 const float *src);
+
+/* ---- depthwise: one channel (common.h's dw_args) ----------------------- */
+typedef void (*onnxc_dw_channel_fn)(const dw_args *a);
+/* Whether the tier's channel kernel reads this unpadded input in place
+ * (dw_args.gm set) instead of through a zero-padded plane. */
+typedef int (*onnxc_dw_reads_padding_fn)(const onnxc_conv2d_params *q);
+
+/* ---- maxpool: one output row ---------------------------------------------
+ * yrow[0, out_w) from `nrows` input rows (the window rows inside the
+ * input) from `row`, rstride apart, columns ow * sw - pad_left + kw
+ * (kw < kernel_w) with unit stride; sw 1 or 2, dilation 1. Outputs in
+ * [a, b) have every window column inside [0, in_w); columns outside are
+ * skipped (never read). Semantics of onnxc_rt_smaxpool2d (NaN wins, +0
+ * over -0), exactly. */
+typedef void (*onnxc_maxpool_row_fn)(const float *row, i64 rstride, i64 nrows,
+                                     i64 kernel_w, i64 sw, i64 pad_left,
+                                     i64 in_w, i64 a, i64 b, i64 out_w,
+                                     float *yrow);
+
+typedef struct onnxc_kernels {
+  onnxc_isa isa;
+  const char *name; /* "portable", "avx2", "avx512" */
+
+  /* sgemm */
+  int sgemm_mr;
+  onnxc_sgemm_tile_fn sgemm_tile;
+  onnxc_pack_rows_fn pack_rows;
+
+  /* gemv (NULL: the packed GEMM does few rows too) */
+  onnxc_sgemm_small_fn sgemm_small;
+
+  /* conv (conv_tile NULL: packed weights are unpacked for im2col + GEMM;
+   * im2col NULL: a scalar copy) */
+  int conv_mr;
+  onnxc_conv_tile_fn conv_tile;
+  onnxc_im2col_fn im2col;
+  onnxc_pad_row_fn pad_row;
+
+  /* depthwise (dw_channel NULL: the plain loop nest of gemm.c;
+   * dw_reads_padding NULL: always through a padded plane) */
+  onnxc_dw_channel_fn dw_channel;
+  onnxc_dw_reads_padding_fn dw_reads_padding;
+
+  /* maxpool (NULL: a scalar window max per output) */
+  onnxc_maxpool_row_fn maxpool_row;
+
+  /* qgemm: reserved for the int8 kernels (u8 x s8 -> s32 products,
+   * VNNI / AVX-VNNI tiers); they add their slots here. */
+} onnxc_kernels;
+
+/* The table of this process: filled on first use (thread-safe), then
+ * constant. */
+ONNXC_HIDDEN const onnxc_kernels *onnxc_rt_kernels(void);
+
+/* The best tier this CPU and OS support (cpuid, xgetbv). */
+ONNXC_HIDDEN onnxc_isa onnxc_rt_isa_supported(void);
+
+/* The tier to use given the environment's ONNXC_ISA and
+ * ONNXC_DISABLE_AVX512 values (either may be NULL) and the best supported
+ * tier: ONNXC_ISA names a tier, lowered to `best` when the CPU lacks it;
+ * without it, ONNXC_DISABLE_AVX512 set (not empty, not "0") caps the tier
+ * at avx2. *bad is set when ONNXC_ISA is not a tier name (then ignored). */
+ONNXC_HIDDEN onnxc_isa onnxc_rt_isa_choose(const char *isa_env,
+                                           const char *disable_avx512,
+                                           onnxc_isa best, int *bad);
+
+/* The tier's name ("portable", "avx2", "avx512"). */
+ONNXC_HIDDEN const char *onnxc_rt_isa_name(onnxc_isa isa);
+
+/* The fill functions of the kernel files: each sets the slots of its
+ * family that its tier provides (dispatch.c calls them tier by tier). */
+ONNXC_HIDDEN void onnxc_rt_sgemm_fill_portable(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_pack_fill_portable(onnxc_kernels *k);
+/* pack.c's im2col, which gemm.c also calls where gathers cannot take the
+ * offsets. */
+ONNXC_HIDDEN void onnxc_rt_im2col_portable(const float *const *src, i64 kc,
+                                           const int32_t *off, i64 nw,
+                                           int contiguous, float *dst);
+ONNXC_HIDDEN void onnxc_rt_maxpool_fill_portable(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_depthwise_fill_portable(onnxc_kernels *k);
+#ifdef ONNXC_X86
+ONNXC_HIDDEN void onnxc_rt_sgemm_fill_avx2(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_pack_fill_avx2(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_gemv_fill_avx2(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_depthwise_fill_avx2(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_maxpool_fill_avx2(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_pack_fill_avx512(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_gemv_fill_avx512(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_depthwise_fill_avx512(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_maxpool_fill_avx512(onnxc_kernels *k);
+#endif
+
+#endif /* ONNXC_RUNTIME_KERNELS_DISPATCH_H */

@@ -1,0 +1,108 @@
+/*===- kernels/maxpool_avx512.c - Max pooling rows, AVX-512 ---------------===*
+ *
+ * The AVX-512 tier's maxpool_row (dispatch.h; pool.c drives it): 16
+ * output columns at a time, interior columns (whole window inside the
+ * input) with plain loads, stride 2 deinterleaving two of them (ResNet's
+ * 3x3 / 2 pool); the edge columns with loads masked to the input's
+ * columns, -inf elsewhere. The vector max is VRANGEPS (imm 0x5: the
+ * larger, sign from the comparison), which orders -0 below +0 as
+ * arith.maximumf does but, like VMAXPS, drops NaNs: lanes that saw a NaN
+ * are tracked in a mask and set to NaN at the end (maximumf propagates
+ * NaN). Compiled with the AVX-512 flags (VRANGEPS is AVX-512DQ); called
+ * only when dispatch.c chose this tier.
+ *===----------------------------------------------------------------------===*/
+
+#include "dispatch.h"
+
+#ifdef ONNXC_X86
+#include <immintrin.h>
+
+/* Lanes [lo, hi) of 16 (clipped). */
+static __mmask16 lanes(i64 lo, i64 hi) {
+  if (lo < 0)
+    lo = 0;
+  if (hi > 16)
+    hi = 16;
+  if (hi <= lo)
+    return 0;
+  return (__mmask16)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
+}
+
+/* One output row, all out_w columns: `nrows` input rows from `row`
+ * (`rstride` apart; the window rows inside the input), columns
+ * ow * stride_w - pad_left + kw, contiguous; stride_w 1 or 2, dilation_w
+ * 1. Outputs in [a, b) have every window column inside the input and load
+ * whole vectors; the others (the edges) load with a mask of the columns
+ * inside [0, in_w), -inf elsewhere. Nothing outside the input is read. */
+static void row_avx512(const float *row, i64 rstride, i64 nrows, i64 kernel_w,
+                       i64 sw, i64 pad_left, i64 in_w, i64 a, i64 b, i64 out_w,
+                       float *yrow) {
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+                                         22, 24, 26, 28, 30);
+  const __m512 ninf = _mm512_set1_ps(-INFINITY);
+  i64 ow, r, kw;
+  for (ow = 0; ow < out_w; ow += 16) {
+    i64 n = out_w - ow < 16 ? out_w - ow : 16;
+    __mmask16 m = lanes(0, n);
+    /* Interior: stride 1 reads n columns; stride 2 reads 32 (the 32nd is
+     * in the window of output ow + 16, so inside when that one is
+     * interior too). */
+    int inner = ow >= a && (sw == 1 ? ow + n <= b : ow + 16 < b);
+    __m512 acc = ninf;
+    __mmask16 nan = 0;
+    if (inner && (sw == 2 || n == 16)) {
+      /* The hot loop: plain loads (masked ones merge, a second uop). */
+      for (r = 0; r < nrows; ++r) {
+        const float *p = row + r * rstride + ow * sw - pad_left;
+        for (kw = 0; kw < kernel_w; ++kw) {
+          __m512 v = sw == 1
+                         ? _mm512_loadu_ps(p + kw)
+                         : _mm512_permutex2var_ps(_mm512_loadu_ps(p + kw), even,
+                                                  _mm512_loadu_ps(p + kw + 16));
+          acc = _mm512_range_ps(acc, v, 0x5);
+          nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+        }
+      }
+    } else {
+      for (kw = 0; kw < kernel_w; ++kw) {
+        i64 c0 = ow * sw - pad_left + kw; /* column of lane 0 */
+        __mmask16 mlo, mhi;
+        if (inner) {
+          mlo = sw == 1 ? m : 0xffff;
+          mhi = 0xffff;
+        } else if (sw == 1) {
+          mlo = lanes(-c0, in_w - c0 < n ? in_w - c0 : n);
+          mhi = 0;
+        } else {
+          i64 end = in_w - c0 < 2 * n - 1 ? in_w - c0 : 2 * n - 1;
+          mlo = lanes(-c0, end);
+          mhi = lanes(-c0 - 16, end - 16);
+        }
+        for (r = 0; r < nrows; ++r) {
+          /* Through an integer: c0 may be negative (its lanes masked). */
+          const float *p =
+              (const float *)((intptr_t)(row + r * rstride) +
+                              (intptr_t)c0 * (intptr_t)sizeof(float));
+          __m512 v;
+          if (sw == 1)
+            v = _mm512_mask_loadu_ps(ninf, mlo, p);
+          else
+            v = _mm512_permutex2var_ps(_mm512_mask_loadu_ps(ninf, mlo, p), even,
+                                       _mm512_mask_loadu_ps(ninf, mhi, p + 16));
+          acc = _mm512_range_ps(acc, v, 0x5);
+          nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+        }
+      }
+    }
+    acc = _mm512_mask_mov_ps(acc, nan, _mm512_set1_ps(NAN));
+    _mm512_mask_storeu_ps(yrow + ow, m, acc);
+  }
+}
+
+void onnxc_rt_maxpool_fill_avx512(onnxc_kernels *k) {
+  k->maxpool_row = row_avx512;
+}
+
+#else
+typedef int onnxc_maxpool_avx512_empty; /* not x86-64: nothing here */
+#endif

@@ -1,0 +1,49 @@
+/*===- kernels/pack.c - Packing and padding copies, portable --------------===*
+ *
+ * The portable tier's copies that the drivers of gemm.c and depthwise.c
+ * use to build packed panels, im2col panels and padded rows (dispatch.h:
+ * pack_rows, im2col, pad_row); the x86 tiers replace them with vector
+ * copies (pack_avx512.c). Plain copies: every tier gives the same bits.
+ *===----------------------------------------------------------------------===*/
+
+#include "dispatch.h"
+
+#include <string.h>
+
+static void pack_rows_portable(const float *b, i64 rsb, i64 kc, i64 nc,
+                               float *bp) {
+  i64 j, p, col;
+  for (j = 0; j < nc; j += NR) {
+    i64 nw = min64(NR, nc - j);
+    for (p = 0; p < kc; ++p) {
+      float *dst = bp + p * NR;
+      memcpy(dst, b + p * rsb + j, (size_t)nw * sizeof(float));
+      for (col = nw; col < NR; ++col)
+        dst[col] = 0.0f;
+    }
+    bp += kc * NR;
+  }
+}
+
+void onnxc_rt_im2col_portable(const float *const *src, i64 kc,
+                              const int32_t *off, i64 nw, int contiguous,
+                              float *dst) {
+  i64 p, col;
+  (void)contiguous;
+  for (p = 0; p < kc; ++p, dst += NR)
+    for (col = 0; col < NR; ++col)
+      dst[col] = col < nw ? src[p][off[col]] : 0.0f;
+}
+
+static void pad_row_portable(float *dst, i64 wp, i64 lo, i64 hi,
+                             const float *src) {
+  memset(dst, 0, (size_t)lo * sizeof(float));
+  memcpy(dst + lo, src, (size_t)(hi - lo) * sizeof(float));
+  memset(dst + hi, 0, (size_t)(wp - hi) * sizeof(float));
+}
+
+void onnxc_rt_pack_fill_portable(onnxc_kernels *k) {
+  k->pack_rows = pack_rows_portable;
+  k->im2col = onnxc_rt_im2col_portable;
+  k->pad_row = pad_row_portable;
+}

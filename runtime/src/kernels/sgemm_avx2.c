@@ -1,0 +1,319 @@
+/*===- kernels/sgemm_avx2.c - Packed-GEMM and conv tiles, AVX2 + FMA ------===*
+ *
+ * The AVX2 tier's sgemm_tile and conv_tile (dispatch.h) over the same
+ * 32-column panels as every tier. With 16 ymm registers a whole panel per
+ * row (4 vectors) leaves room for 3 rows only, and their 12 FMAs per k
+ * would need 12 loads of the panel or 4 registers more. So a tile is 6
+ * rows by 16 columns (half a panel: 2 vectors), 12 accumulators, run once
+ * per half: per k, 2 loads of the panel, 6 broadcasts of A and 12 FMAs
+ * (the classic 6 x 16 AVX2 kernel; 2/3 load per FMA, which two load ports
+ * sustain at two FMAs a cycle). A is read twice per panel, from L1 / L2.
+ *
+ * conv_tile is the same with A[r, k] = xr[r][koff[k]] (rows are output
+ * positions of a convolution, columns output channels) and a transposed
+ * store: each 8-channel vector group of the tile goes through an 8 x 8
+ * transpose (rows past `rows` zero), then each channel's positions are
+ * one masked store.
+ *
+ * Each element is summed over k in order with FMAs, so a tile's results do
+ * not depend on its height or position (parallel.c may split anywhere).
+ * Compiled with -mavx2 -mfma; called only when dispatch.c chose this tier.
+ *===----------------------------------------------------------------------===*/
+
+#include "dispatch.h"
+
+#ifdef ONNXC_X86
+#include <immintrin.h>
+
+#define MR 6 /* rows of a tile */
+#define HALF 16
+
+/* The first n of 8 lanes as a maskload/maskstore mask, n clamped to
+ * [0, 8]. */
+static const int32_t mask_table[16] = {-1, -1, -1, -1, -1, -1, -1, -1,
+                                       0,  0,  0,  0,  0,  0,  0,  0};
+static inline __m256i lanes8(i64 n) {
+  n = n < 0 ? 0 : n > 8 ? 8 : n;
+  return _mm256_loadu_si256((const __m256i *)(mask_table + 8 - n));
+}
+
+/* Writes (or adds) the rows of a half tile held as two vectors per row
+ * (columns [0, 16) of the half, nw of them valid), with the epilogue ep
+ * (relative to the half: its col_bias starts at the half's column). */
+ONNXC_INLINE static void store_half(int rows, __m256 *lo, __m256 *hi, float *c,
+                                    i64 rsc, i64 csc, i64 nw, int accumulate,
+                                    const tile_ep *ep) {
+  const __m256i m0 = lanes8(nw), m1 = lanes8(nw - 8);
+  int r;
+  if (ep && !accumulate && ep->col_bias) {
+    __m256 b0 = _mm256_maskload_ps(ep->col_bias, m0);
+    __m256 b1 = _mm256_maskload_ps(ep->col_bias + 8, m1);
+    for (r = 0; r < rows; ++r) {
+      lo[r] = _mm256_add_ps(lo[r], b0);
+      hi[r] = _mm256_add_ps(hi[r], b1);
+    }
+  }
+  if (ep && !accumulate && ep->row_bias)
+    for (r = 0; r < rows; ++r) {
+      __m256 b = _mm256_set1_ps(ep->row_bias[r]);
+      lo[r] = _mm256_add_ps(lo[r], b);
+      hi[r] = _mm256_add_ps(hi[r], b);
+    }
+  if (csc != 1) {
+    for (r = 0; r < rows; ++r) {
+      float tmp[HALF];
+      i64 col;
+      _mm256_storeu_ps(tmp, lo[r]);
+      _mm256_storeu_ps(tmp + 8, hi[r]);
+      for (col = 0; col < nw; ++col) {
+        float *dst = c + r * rsc + col * csc;
+        float v = accumulate ? *dst + tmp[col] : tmp[col];
+        if (ep && ep->clamp)
+          v = v < ep->lo ? ep->lo : v > ep->hi ? ep->hi : v;
+        *dst = v;
+      }
+    }
+    return;
+  }
+  if (accumulate)
+    for (r = 0; r < rows; ++r) {
+      float *row = c + r * rsc;
+      if (nw == HALF) {
+        lo[r] = _mm256_add_ps(lo[r], _mm256_loadu_ps(row));
+        hi[r] = _mm256_add_ps(hi[r], _mm256_loadu_ps(row + 8));
+      } else {
+        lo[r] = _mm256_add_ps(lo[r], _mm256_maskload_ps(row, m0));
+        hi[r] = _mm256_add_ps(hi[r], _mm256_maskload_ps(row + 8, m1));
+      }
+    }
+  if (ep && ep->clamp) {
+    /* (bound, value): a NaN value comes through, as from Relu / Clip. */
+    __m256 vlo = _mm256_set1_ps(ep->lo), vhi = _mm256_set1_ps(ep->hi);
+    for (r = 0; r < rows; ++r) {
+      lo[r] = _mm256_min_ps(vhi, _mm256_max_ps(vlo, lo[r]));
+      hi[r] = _mm256_min_ps(vhi, _mm256_max_ps(vlo, hi[r]));
+    }
+  }
+  for (r = 0; r < rows; ++r) {
+    float *row = c + r * rsc;
+    if (nw == HALF) {
+      _mm256_storeu_ps(row, lo[r]);
+      _mm256_storeu_ps(row + 8, hi[r]);
+    } else {
+      _mm256_maskstore_ps(row, m0, lo[r]);
+      _mm256_maskstore_ps(row + 8, m1, hi[r]);
+    }
+  }
+}
+
+/* `ep` for the columns from `col` of its tile (the bias per column moves
+ * with them). */
+static const tile_ep *ep_from(const tile_ep *ep, i64 col, tile_ep *part) {
+  if (!ep || !ep->col_bias)
+    return ep;
+  *part = *ep;
+  part->col_bias += col;
+  return part;
+}
+
+/* half_R: C[R x nw] (+)= A[R x kc] * the 16 columns of a panel from bp
+ * (rows NR floats apart): 2R accumulators, A broadcast from memory. */
+#define ONNXC_DEFINE_HALF(R)                                                   \
+  static void half_##R(i64 kc, const float *a, i64 rsa, i64 csa,               \
+                       const float *bp, float *c, i64 rsc, i64 csc, i64 nw,    \
+                       int accumulate, const tile_ep *ep) {                    \
+    __m256 lo[R], hi[R];                                                       \
+    int r;                                                                     \
+    i64 p;                                                                     \
+    _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                          \
+      lo[r] = _mm256_setzero_ps();                                             \
+      hi[r] = _mm256_setzero_ps();                                             \
+    }                                                                          \
+    for (p = 0; p < kc; ++p) {                                                 \
+      __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);           \
+      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
+        __m256 av = _mm256_broadcast_ss(a + r * rsa);                          \
+        lo[r] = _mm256_fmadd_ps(av, b0, lo[r]);                                \
+        hi[r] = _mm256_fmadd_ps(av, b1, hi[r]);                                \
+      }                                                                        \
+      a += csa;                                                                \
+      bp += NR;                                                                \
+    }                                                                          \
+    {                                                                          \
+      /* Copies that may escape: the accumulators stay in registers. */        \
+      __m256 slo[R], shi[R];                                                   \
+      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
+        slo[r] = lo[r];                                                        \
+        shi[r] = hi[r];                                                        \
+      }                                                                        \
+      store_half(R, slo, shi, c, rsc, csc, nw, accumulate, ep);                \
+    }                                                                          \
+  }
+
+ONNXC_DEFINE_HALF(1)
+ONNXC_DEFINE_HALF(2)
+ONNXC_DEFINE_HALF(3)
+ONNXC_DEFINE_HALF(4)
+ONNXC_DEFINE_HALF(5)
+ONNXC_DEFINE_HALF(6)
+
+typedef void (*half_fn)(i64, const float *, i64, i64, const float *, float *,
+                        i64, i64, i64, int, const tile_ep *);
+static const half_fn halves[MR + 1] = {0,      half_1, half_2, half_3,
+                                       half_4, half_5, half_6};
+
+static void tile_avx2(int rows, i64 kc, const float *a, i64 rsa, i64 csa,
+                      const float *panel, float *c, i64 rsc, i64 csc, i64 nw,
+                      int accumulate, const tile_ep *ep) {
+  tile_ep part;
+  halves[rows](kc, a, rsa, csa, panel, c, rsc, csc, min64(nw, HALF), accumulate,
+               ep);
+  if (nw > HALF)
+    halves[rows](kc, a, rsa, csa, panel + HALF, c + HALF * csc, rsc, csc,
+                 nw - HALF, accumulate, ep_from(ep, HALF, &part));
+}
+
+/* ---- The indirect GEMM of convolutions -------------------------------- */
+
+/* t[i] <- column i of the 8 x 8 matrix whose row r is v[r]. */
+ONNXC_INLINE static void transpose8(const __m256 *v, __m256 *t) {
+  __m256 a[8], b[8];
+  int i;
+  for (i = 0; i < 4; ++i) {
+    a[2 * i] = _mm256_unpacklo_ps(v[2 * i], v[2 * i + 1]);
+    a[2 * i + 1] = _mm256_unpackhi_ps(v[2 * i], v[2 * i + 1]);
+  }
+  for (i = 0; i < 2; ++i) {
+    b[4 * i + 0] = _mm256_shuffle_ps(a[4 * i], a[4 * i + 2], 0x44);
+    b[4 * i + 1] = _mm256_shuffle_ps(a[4 * i], a[4 * i + 2], 0xEE);
+    b[4 * i + 2] = _mm256_shuffle_ps(a[4 * i + 1], a[4 * i + 3], 0x44);
+    b[4 * i + 3] = _mm256_shuffle_ps(a[4 * i + 1], a[4 * i + 3], 0xEE);
+  }
+  for (i = 0; i < 4; ++i) {
+    t[i] = _mm256_permute2f128_ps(b[i], b[4 + i], 0x20);
+    t[4 + i] = _mm256_permute2f128_ps(b[i], b[4 + i], 0x31);
+  }
+}
+
+/* Adds (or writes) a half tile of `rows` positions x nw channels, held as
+ * two vectors per position, into Y at c[ch * csc + r], with the epilogue
+ * (per-channel bias as col_bias, per position as row_bias, applied before
+ * the transpose; the clamp
+ * before it when overwriting, after the sum with Y when accumulating). */
+ONNXC_INLINE static void store_half_t(int rows, __m256 *lo, __m256 *hi,
+                                      float *c, i64 csc, i64 nw, int accumulate,
+                                      const tile_ep *ep) {
+  const __m256i rmask = lanes8(rows);
+  __m256 v[8], t[8];
+  __m256 vlo = _mm256_set1_ps(ep ? ep->lo : 0.0f);
+  __m256 vhi = _mm256_set1_ps(ep ? ep->hi : 0.0f);
+  int clamp = ep && ep->clamp;
+  int r, h, i;
+  if (ep && !accumulate && ep->col_bias) {
+    __m256 b0 = _mm256_maskload_ps(ep->col_bias, lanes8(nw));
+    __m256 b1 = _mm256_maskload_ps(ep->col_bias + 8, lanes8(nw - 8));
+    for (r = 0; r < rows; ++r) {
+      lo[r] = _mm256_add_ps(lo[r], b0);
+      hi[r] = _mm256_add_ps(hi[r], b1);
+    }
+  }
+  if (ep && !accumulate && ep->row_bias)
+    for (r = 0; r < rows; ++r) {
+      __m256 b = _mm256_set1_ps(ep->row_bias[r]);
+      lo[r] = _mm256_add_ps(lo[r], b);
+      hi[r] = _mm256_add_ps(hi[r], b);
+    }
+  if (clamp && !accumulate) {
+    for (r = 0; r < rows; ++r) {
+      lo[r] = _mm256_min_ps(vhi, _mm256_max_ps(vlo, lo[r]));
+      hi[r] = _mm256_min_ps(vhi, _mm256_max_ps(vlo, hi[r]));
+    }
+    clamp = 0;
+  }
+  for (h = 0; h < 2; ++h) {
+    i64 nch = nw - 8 * h;
+    if (nch <= 0)
+      break;
+    for (r = 0; r < 8; ++r)
+      v[r] = r < rows ? (h ? hi[r] : lo[r]) : _mm256_setzero_ps();
+    transpose8(v, t);
+    for (i = 0; i < 8 && i < nch; ++i) {
+      float *p = c + (8 * h + i) * csc;
+      __m256 s = t[i];
+      if (accumulate)
+        s = _mm256_add_ps(s, _mm256_maskload_ps(p, rmask));
+      if (clamp)
+        s = _mm256_min_ps(vhi, _mm256_max_ps(vlo, s));
+      _mm256_maskstore_ps(p, rmask, s);
+    }
+  }
+}
+
+/* ihalf_R: R output positions by the 16 channels of a panel from bp;
+ * A[r, k] = xr[r][koff[k]]. */
+#define ONNXC_DEFINE_IHALF(R)                                                  \
+  static void ihalf_##R(i64 kc, const float *const *xr, const i64 *koff,       \
+                        const float *bp, float *c, i64 csc, i64 nw,            \
+                        int accumulate, const tile_ep *ep) {                   \
+    __m256 lo[R], hi[R];                                                       \
+    const float *src[R];                                                       \
+    int r;                                                                     \
+    i64 p;                                                                     \
+    _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                          \
+      src[r] = xr[r];                                                          \
+      lo[r] = _mm256_setzero_ps();                                             \
+      hi[r] = _mm256_setzero_ps();                                             \
+    }                                                                          \
+    for (p = 0; p < kc; ++p) {                                                 \
+      i64 off = koff[p];                                                       \
+      __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);           \
+      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
+        __m256 av = _mm256_broadcast_ss(src[r] + off);                         \
+        lo[r] = _mm256_fmadd_ps(av, b0, lo[r]);                                \
+        hi[r] = _mm256_fmadd_ps(av, b1, hi[r]);                                \
+      }                                                                        \
+      bp += NR;                                                                \
+    }                                                                          \
+    {                                                                          \
+      /* Copies that may escape: the accumulators stay in registers. */        \
+      __m256 slo[R], shi[R];                                                   \
+      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
+        slo[r] = lo[r];                                                        \
+        shi[r] = hi[r];                                                        \
+      }                                                                        \
+      store_half_t(R, slo, shi, c, csc, nw, accumulate, ep);                   \
+    }                                                                          \
+  }
+
+ONNXC_DEFINE_IHALF(1)
+ONNXC_DEFINE_IHALF(2)
+ONNXC_DEFINE_IHALF(3)
+ONNXC_DEFINE_IHALF(4)
+ONNXC_DEFINE_IHALF(5)
+ONNXC_DEFINE_IHALF(6)
+
+typedef void (*ihalf_fn)(i64, const float *const *, const i64 *, const float *,
+                         float *, i64, i64, int, const tile_ep *);
+static const ihalf_fn ihalves[MR + 1] = {0,       ihalf_1, ihalf_2, ihalf_3,
+                                         ihalf_4, ihalf_5, ihalf_6};
+
+static void conv_tile_avx2(int rows, i64 kc, const float *const *xr,
+                           const i64 *koff, const float *panel, float *c,
+                           i64 csc, i64 nw, int accumulate, const tile_ep *ep) {
+  tile_ep part;
+  ihalves[rows](kc, xr, koff, panel, c, csc, min64(nw, HALF), accumulate, ep);
+  if (nw > HALF)
+    ihalves[rows](kc, xr, koff, panel + HALF, c + HALF * csc, csc, nw - HALF,
+                  accumulate, ep_from(ep, HALF, &part));
+}
+
+void onnxc_rt_sgemm_fill_avx2(onnxc_kernels *k) {
+  k->sgemm_mr = MR;
+  k->sgemm_tile = tile_avx2;
+  k->conv_mr = MR;
+  k->conv_tile = conv_tile_avx2;
+}
+
+#else
+typedef int onnxc_sgemm_avx2_empty; /* not x86-64: nothing here */
+#endif

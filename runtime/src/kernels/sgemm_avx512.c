@@ -1,0 +1,318 @@
+/*===- kernels/sgemm_avx512.c - Packed-GEMM and conv tiles, AVX-512 -----===*
+ *
+ * The AVX-512 tier's sgemm_tile and conv_tile (dispatch.h): 8 rows by one
+ * 32-column panel, two zmm accumulators per row (16 in all), the rows of A
+ * broadcast from memory, the panel read as two vectors per k. conv_tile is
+ * the same with A[r, k] = xr[r][koff[k]] (the indirect GEMM of a
+ * convolution, rows = output positions) and a transposed store (an
+ * in-register 8 x 16 transpose) into Y's channels. Compiled with
+ * -mavx512f -mavx512bw -mavx512dq -mavx512vl; called only when dispatch.c
+ * chose this tier.
+ *===----------------------------------------------------------------------===*/
+
+#include "dispatch.h"
+
+#ifdef ONNXC_X86
+#include <immintrin.h>
+
+#define MR 8 /* rows of a tile */
+
+/* Bias (when not accumulating) and clamp of a tile held as two vectors per
+ * row, before it is stored. */
+ONNXC_INLINE static void tile_ep_apply(int rows, __m512 *lo, __m512 *hi, i64 nw,
+                                       int accumulate, const tile_ep *ep) {
+  int r;
+  if (!accumulate && ep->col_bias) {
+    __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nw) - 1u);
+    __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
+                   : nw <= 16 ? (__mmask16)0
+                              : (__mmask16)((1u << (nw - 16)) - 1u);
+    __m512 b0 = _mm512_maskz_loadu_ps(m0, ep->col_bias);
+    __m512 b1 = _mm512_maskz_loadu_ps(m1, ep->col_bias + 16);
+    for (r = 0; r < rows; ++r) {
+      lo[r] = _mm512_add_ps(lo[r], b0);
+      hi[r] = _mm512_add_ps(hi[r], b1);
+    }
+  }
+  if (!accumulate && ep->row_bias)
+    for (r = 0; r < rows; ++r) {
+      __m512 b = _mm512_set1_ps(ep->row_bias[r]);
+      lo[r] = _mm512_add_ps(lo[r], b);
+      hi[r] = _mm512_add_ps(hi[r], b);
+    }
+}
+
+ONNXC_INLINE static void tile_clamp(int rows, __m512 *lo, __m512 *hi,
+                                    const tile_ep *ep) {
+  __m512 vlo = _mm512_set1_ps(ep->lo), vhi = _mm512_set1_ps(ep->hi);
+  int r;
+  for (r = 0; r < rows; ++r) {
+    /* (bound, value): a NaN value comes through, as from Relu / Clip. */
+    lo[r] = _mm512_min_ps(vhi, _mm512_max_ps(vlo, lo[r]));
+    hi[r] = _mm512_min_ps(vhi, _mm512_max_ps(vlo, hi[r]));
+  }
+}
+
+/* Writes (or adds) the rows of a tile held as two vectors per row, with
+ * the epilogue `ep` (may be NULL). */
+ONNXC_INLINE static void store_tile(int rows, __m512 *lo, __m512 *hi, float *c,
+                                    i64 rsc, i64 csc, i64 nw, int accumulate,
+                                    const tile_ep *ep) {
+  int r;
+  if (ep)
+    tile_ep_apply(rows, lo, hi, nw, accumulate, ep);
+  if (csc == 1) {
+    __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nw) - 1u);
+    __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
+                   : nw <= 16 ? (__mmask16)0
+                              : (__mmask16)((1u << (nw - 16)) - 1u);
+    for (r = 0; r < rows; ++r) {
+      float *row = c + r * rsc;
+      if (nw == NR) {
+        if (accumulate) {
+          lo[r] = _mm512_add_ps(lo[r], _mm512_loadu_ps(row));
+          hi[r] = _mm512_add_ps(hi[r], _mm512_loadu_ps(row + 16));
+        }
+      } else if (accumulate) {
+        lo[r] = _mm512_add_ps(lo[r], _mm512_maskz_loadu_ps(m0, row));
+        hi[r] = _mm512_add_ps(hi[r], _mm512_maskz_loadu_ps(m1, row + 16));
+      }
+    }
+    if (ep && ep->clamp)
+      tile_clamp(rows, lo, hi, ep);
+    for (r = 0; r < rows; ++r) {
+      float *row = c + r * rsc;
+      if (nw == NR) {
+        _mm512_storeu_ps(row, lo[r]);
+        _mm512_storeu_ps(row + 16, hi[r]);
+      } else {
+        _mm512_mask_storeu_ps(row, m0, lo[r]);
+        _mm512_mask_storeu_ps(row + 16, m1, hi[r]);
+      }
+    }
+    return;
+  }
+  for (r = 0; r < rows; ++r) {
+    float tmp[NR];
+    i64 col;
+    _mm512_storeu_ps(tmp, lo[r]);
+    _mm512_storeu_ps(tmp + 16, hi[r]);
+    for (col = 0; col < nw; ++col) {
+      float *dst = c + r * rsc + col * csc;
+      float v = accumulate ? *dst + tmp[col] : tmp[col];
+      if (ep && ep->clamp)
+        v = v < ep->lo ? ep->lo : v > ep->hi ? ep->hi : v;
+      *dst = v;
+    }
+  }
+}
+
+/* kernel_R: C[R x nw] (+)= A[R x kc] * panel; 2R accumulators in zmm
+ * registers, A broadcast from memory, the panel read as two vectors per k. */
+#define ONNXC_DEFINE_KERNEL(R)                                                 \
+  static void kernel_##R(i64 kc, const float *a, i64 rsa, i64 csa,             \
+                         const float *bp, float *c, i64 rsc, i64 csc, i64 nw,  \
+                         int accumulate, const tile_ep *ep) {                  \
+    __m512 lo[R], hi[R];                                                       \
+    int r;                                                                     \
+    i64 p;                                                                     \
+    _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                          \
+      lo[r] = _mm512_setzero_ps();                                             \
+      hi[r] = _mm512_setzero_ps();                                             \
+    }                                                                          \
+    for (p = 0; p < kc; ++p) {                                                 \
+      __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);          \
+      _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                        \
+        __m512 av = _mm512_set1_ps(a[r * rsa]);                                \
+        lo[r] = _mm512_fmadd_ps(av, b0, lo[r]);                                \
+        hi[r] = _mm512_fmadd_ps(av, b1, hi[r]);                                \
+      }                                                                        \
+      a += csa;                                                                \
+      bp += NR;                                                                \
+    }                                                                          \
+    store_tile(R, lo, hi, c, rsc, csc, nw, accumulate, ep);                    \
+  }
+
+ONNXC_DEFINE_KERNEL(1)
+ONNXC_DEFINE_KERNEL(2)
+ONNXC_DEFINE_KERNEL(3)
+ONNXC_DEFINE_KERNEL(4)
+ONNXC_DEFINE_KERNEL(5)
+ONNXC_DEFINE_KERNEL(6)
+ONNXC_DEFINE_KERNEL(7)
+ONNXC_DEFINE_KERNEL(8)
+
+typedef void (*kernel_fn)(i64, const float *, i64, i64, const float *, float *,
+                          i64, i64, i64, int, const tile_ep *);
+static const kernel_fn kernels[MR + 1] = {0,        kernel_1, kernel_2,
+                                          kernel_3, kernel_4, kernel_5,
+                                          kernel_6, kernel_7, kernel_8};
+
+/* Adds (or writes) a tile of up to 8 rows x 16 channels (row r =
+ * position r, column = channel; rows past `rows` are ignored) into Y at
+ * c[channel * csc + r]: an in-register transpose, then one vector of
+ * `rows` floats per channel (masked when rows < 8), the sum with Y clamped
+ * when `clamp` (the last K block of a fused Relu / Clip). Only the first
+ * `nch` channels are written. */
+static void transpose_add_8x16(const __m512 *v, float *c, i64 csc, i64 nch,
+                               int rows, int accumulate, const tile_ep *clamp) {
+  __m512 t[8], u[8];
+  const __mmask16 rmask = (__mmask16)((1u << rows) - 1u);
+  const __m512 vlo = _mm512_set1_ps(clamp ? clamp->lo : 0.0f);
+  const __m512 vhi = _mm512_set1_ps(clamp ? clamp->hi : 0.0f);
+  int i;
+  for (i = 0; i < 4; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(v[2 * i], v[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(v[2 * i], v[2 * i + 1]);
+  }
+  /* u[i] (u[4 + i]): lane l holds channel 4l + i of rows 0-3 (rows 4-7). */
+  for (i = 0; i < 2; ++i) {
+    u[4 * i + 0] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+    u[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+    u[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    u[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+  }
+  for (i = 0; i < 4; ++i) {
+    /* [ch i | ch 4 + i] and [ch 8 + i | ch 12 + i], 8 rows each. */
+    __m512 w01 = _mm512_shuffle_f32x4(u[i], u[4 + i], 0x44);
+    __m512 w23 = _mm512_shuffle_f32x4(u[i], u[4 + i], 0xEE);
+    __m512 halves[2];
+    int h, k;
+    halves[0] = _mm512_shuffle_f32x4(w01, w01, 0xD8);
+    halves[1] = _mm512_shuffle_f32x4(w23, w23, 0xD8);
+    for (h = 0; h < 2; ++h) {
+      if (rows == MR) {
+        /* Channels 8h + i and 8h + 4 + i: the two halves of halves[h]. */
+        __m256 part[2];
+        part[0] = _mm512_castps512_ps256(halves[h]);
+        part[1] = _mm256_castpd_ps(
+            _mm512_extractf64x4_pd(_mm512_castps_pd(halves[h]), 1));
+        for (k = 0; k < 2; ++k) {
+          i64 ch = 8 * h + 4 * k + i;
+          float *p = c + ch * csc;
+          __m256 r = part[k];
+          if (ch >= nch)
+            continue;
+          if (accumulate)
+            r = _mm256_add_ps(_mm256_loadu_ps(p), r);
+          if (clamp)
+            r = _mm256_min_ps(_mm512_castps512_ps256(vhi),
+                              _mm256_max_ps(_mm512_castps512_ps256(vlo), r));
+          _mm256_storeu_ps(p, r);
+        }
+        continue;
+      }
+      for (k = 0; k < 2; ++k) {
+        /* Fewer rows: channel 8h + 4k + i from lanes 8k .. 8k + 7 of
+         * halves[h], moved to lanes 0-7, masked. */
+        i64 ch = 8 * h + 4 * k + i;
+        __m512 r =
+            k ? _mm512_shuffle_f32x4(halves[h], halves[h], 0xEE) : halves[h];
+        float *p = c + ch * csc;
+        if (ch >= nch)
+          continue;
+        if (accumulate)
+          r = _mm512_add_ps(r, _mm512_maskz_loadu_ps(rmask, p));
+        if (clamp)
+          r = _mm512_min_ps(vhi, _mm512_max_ps(vlo, r));
+        _mm512_mask_storeu_ps(p, rmask, r);
+      }
+    }
+  }
+}
+
+/* Adds (or writes) a tile of `rows` positions x `nw` channels into Y at
+ * c[ch * csc + r], with the epilogue `ep` (per-channel bias as col_bias,
+ * applied before the transpose; the clamp after the sum with Y, in it). */
+ONNXC_INLINE static void store_tile_t(int rows, __m512 *lo, __m512 *hi,
+                                      float *c, i64 csc, i64 nw, int accumulate,
+                                      const tile_ep *ep) {
+  __m512 vl[MR], vh[MR];
+  const tile_ep *clamp = ep && ep->clamp ? ep : NULL;
+  int r;
+  if (ep)
+    tile_ep_apply(rows, lo, hi, nw, accumulate, ep);
+  /* Overwriting: clamp before the transpose (whole vectors, half the
+   * instructions); accumulating, after the sum with Y, in it. */
+  if (clamp && !accumulate) {
+    tile_clamp(rows, lo, hi, ep);
+    clamp = NULL;
+  }
+  for (r = 0; r < MR; ++r) {
+    vl[r] = r < rows ? lo[r] : _mm512_setzero_ps();
+    vh[r] = r < rows ? hi[r] : _mm512_setzero_ps();
+  }
+  transpose_add_8x16(vl, c, csc, nw < 16 ? nw : 16, rows, accumulate, clamp);
+  if (nw > 16)
+    transpose_add_8x16(vh, c + 16 * csc, csc, nw - 16, rows, accumulate, clamp);
+}
+
+/* ikernel_R: the convolution as an indirect GEMM. R output positions (rows)
+ * by one panel of 32 output channels (packed weights); A[r, k] is the input
+ * element x_r[koff[k]], where x_r points at position r's window and koff[k]
+ * is the offset of (input channel, kh, kw) = k. No im2col copy. */
+#define ONNXC_DEFINE_IKERNEL(R)                                                \
+  static void ikernel_##R(i64 kc, const float *const *xr, const i64 *koff,     \
+                          const float *bp, float *c, i64 csc, i64 nw,          \
+                          int accumulate, const tile_ep *ep) {                 \
+    __m512 lo[R], hi[R];                                                       \
+    const float *src[R];                                                       \
+    int r;                                                                     \
+    i64 p;                                                                     \
+    _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                          \
+      src[r] = xr[r];                                                          \
+      lo[r] = _mm512_setzero_ps();                                             \
+      hi[r] = _mm512_setzero_ps();                                             \
+    }                                                                          \
+    for (p = 0; p < kc; ++p) {                                                 \
+      i64 off = koff[p];                                                       \
+      __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);          \
+      _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                        \
+        __m512 av = _mm512_set1_ps(src[r][off]);                               \
+        lo[r] = _mm512_fmadd_ps(av, b0, lo[r]);                                \
+        hi[r] = _mm512_fmadd_ps(av, b1, hi[r]);                                \
+      }                                                                        \
+      bp += NR;                                                                \
+    }                                                                          \
+    store_tile_t(R, lo, hi, c, csc, nw, accumulate, ep);                       \
+  }
+
+ONNXC_DEFINE_IKERNEL(1)
+ONNXC_DEFINE_IKERNEL(2)
+ONNXC_DEFINE_IKERNEL(3)
+ONNXC_DEFINE_IKERNEL(4)
+ONNXC_DEFINE_IKERNEL(5)
+ONNXC_DEFINE_IKERNEL(6)
+ONNXC_DEFINE_IKERNEL(7)
+ONNXC_DEFINE_IKERNEL(8)
+
+typedef void (*ikernel_fn)(i64, const float *const *, const i64 *,
+                           const float *, float *, i64, i64, int,
+                           const tile_ep *);
+static const ikernel_fn ikernels[MR + 1] = {0,         ikernel_1, ikernel_2,
+                                            ikernel_3, ikernel_4, ikernel_5,
+                                            ikernel_6, ikernel_7, ikernel_8};
+
+static void tile_avx512(int rows, i64 kc, const float *a, i64 rsa, i64 csa,
+                        const float *panel, float *c, i64 rsc, i64 csc, i64 nw,
+                        int accumulate, const tile_ep *ep) {
+  kernels[rows](kc, a, rsa, csa, panel, c, rsc, csc, nw, accumulate, ep);
+}
+
+static void conv_tile_avx512(int rows, i64 kc, const float *const *xr,
+                             const i64 *koff, const float *panel, float *c,
+                             i64 csc, i64 nw, int accumulate,
+                             const tile_ep *ep) {
+  ikernels[rows](kc, xr, koff, panel, c, csc, nw, accumulate, ep);
+}
+
+void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k) {
+  k->sgemm_mr = MR;
+  k->sgemm_tile = tile_avx512;
+  k->conv_mr = MR;
+  k->conv_tile = conv_tile_avx512;
+}
+
+#else
+typedef int onnxc_sgemm_avx512_empty; /* not x86-64: nothing here */
+#endif
