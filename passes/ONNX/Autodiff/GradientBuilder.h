@@ -49,6 +49,7 @@ public:
 
   NamedAttribute attr(StringRef name, int64_t v);
   NamedAttribute attr(StringRef name, float v);
+  /// INTS, as the dialect stores them (DenseI64ArrayAttr).
   NamedAttribute attr(StringRef name, ArrayRef<int64_t> v);
   NamedAttribute attr(StringRef name, StringRef v);
 
@@ -101,6 +102,10 @@ void registerElementwiseGradients(llvm::StringMap<GradientRule> &rules);
 void registerLinalgGradients(llvm::StringMap<GradientRule> &rules);
 void registerReductionGradients(llvm::StringMap<GradientRule> &rules);
 void registerTensorGradients(llvm::StringMap<GradientRule> &rules);
+
+/// The integer-list attribute `name` of `op` (INTS: a DenseI64ArrayAttr),
+/// or none.
+std::optional<SmallVector<int64_t>> intsAttr(Operation *op, StringRef name);
 
 /// Adds `g` to the gradient of `v` in `grads` (a sum when one is there).
 void accumulate(GradientBuilder &gb, InputGrads &grads, Value v, Value g);

@@ -56,8 +56,16 @@ LogicalResult gradMatMul(Operation *op, ArrayRef<Value> dy, GradientBuilder &gb,
   }
   Value da = gb.op("MatMul", {g2, transposeLast2(gb, b2)});
   Value db = gb.op("MatMul", {transposeLast2(gb, a2), g2});
-  accumulate(gb, grads, a, gb.sumToShapeOf(da, a));
-  accumulate(gb, grads, b, gb.sumToShapeOf(db, b));
+  // Summed over the batch dims broadcasting added, then a 1-D operand's
+  // unit dim dropped again.
+  da = gb.sumToShapeOf(da, a2);
+  db = gb.sumToShapeOf(db, b2);
+  if (a1)
+    da = gb.op("Squeeze", {da, gb.i64s({0})});
+  if (b1)
+    db = gb.op("Squeeze", {db, gb.i64s({1})});
+  accumulate(gb, grads, a, da);
+  accumulate(gb, grads, b, db);
   return success();
 }
 

@@ -54,9 +54,8 @@ LogicalResult gradTranspose(Operation *op, ArrayRef<Value> dy,
     return op->emitError("autodiff: a transpose of an unranked tensor");
   int64_t r = xt.getRank();
   SmallVector<int64_t> perm;
-  if (auto p = op->getAttrOfType<ArrayAttr>("perm"))
-    for (Attribute a : p)
-      perm.push_back(cast<IntegerAttr>(a).getInt());
+  if (auto p = intsAttr(op, "perm"))
+    perm = *p;
   else
     for (int64_t i = r - 1; i >= 0; --i)
       perm.push_back(i);
