@@ -57,6 +57,57 @@ UNARY = [
 for name, op, gen, attrs in UNARY:
     add(name, op, [X([3, 4], gen)], attrs)
 
+# Trigonometric, hyperbolic and their inverses, inside their domains.
+for name, gen in [("Sin", normal()), ("Cos", normal()),
+                  ("Tan", uniform(-1.2, 1.2)), ("Asin", uniform(-0.8, 0.8)),
+                  ("Acos", uniform(-0.8, 0.8)), ("Atan", normal(2)),
+                  ("Sinh", normal()), ("Cosh", normal()), ("Asinh", normal(2)),
+                  ("Acosh", uniform(1.2, 3)), ("Atanh", uniform(-0.8, 0.8))]:
+    add(name.lower(), name, [X([3, 4], gen)])
+
+# Activations added with the rules of issue 11.
+add("softsign", "Softsign", [X([3, 4], away(0.05, 3))])
+add("mish", "Mish", [X([3, 4], normal(2))], opset=18)
+add("hardswish", "HardSwish", [X([3, 5], avoiding([-3, 3], -5, 5))])
+add("thresholdedrelu", "ThresholdedRelu", [X([3, 4], avoiding([0.3]))],
+    {"alpha": 0.3})
+add("thresholdedrelu_default", "ThresholdedRelu",
+    [X([3, 4], avoiding([1.0], -3, 3))])
+# Celu is typed float32 only: checked in float32 against its expansion.
+add("celu", "Celu", [X([3, 4], away(0.05, 2))], {"alpha": 0.8}, f32="only",
+    ref=lambda i, o: [
+        helper.make_node("Constant", [], ["a"], value=helper.make_tensor(
+            "a", TensorProto.DOUBLE, [], [np.float32(0.8)])),
+        helper.make_node("Div", [i[0], "a"], ["xa"]),
+        helper.make_node("Elu", ["xa"], ["e"], alpha=1.0),
+        helper.make_node("Mul", ["a", "e"], o)])
+add("shrink", "Shrink", [X([3, 4], avoiding([-0.4, 0.4]))],
+    {"lambd": 0.4, "bias": 0.2})
+add("shrink_default", "Shrink", [X([3, 4], avoiding([-0.5, 0.5]))])
+add("prelu", "PRelu", [X([3, 4], away(0.05, 2)), X([4], uniform(0.1, 0.5))])
+add("prelu_scalar_slope", "PRelu", [X([2, 3, 4], away(0.05, 2)),
+                                    X([1], uniform(0.1, 0.5))])
+add("prelu_full_slope", "PRelu", [X([3, 4], away(0.05, 2)),
+                                  X([3, 4], uniform(-0.5, 0.5))],
+    sym={0: {0: "N"}, 1: {0: "N"}})
+add("prelu_const_slope", "PRelu", [X([2, 3, 2], away(0.05, 2)),
+                                   C(np.array([[0.1], [0.2], [0.3]]))])
+# Piecewise-constant ops: zero gradients, away from the steps; and one
+# through a product, where the other factor's gradient must stay intact.
+STEPS = avoiding([-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2], -2.4, 2.4)
+for name in ["Sign", "Floor", "Ceil", "Round"]:
+    add(name.lower(), name, [X([3, 4], STEPS)])
+add("floor_times_x", "Floor", [X([3, 4], STEPS)], rules=["Floor", "Mul"],
+    nodes=lambda i, o: [helper.make_node("Floor", i, ["f"]),
+                        helper.make_node("Mul", ["f", i[0]], o)])
+# log1p as exporters write it.
+add("log1p", "Log", [X([3, 4], uniform(-0.5, 2))], rules=["Log", "Add"],
+    nodes=lambda i, o: [helper.make_node("Constant", [], ["one"],
+                                         value_float=1.0),
+                        helper.make_node("CastLike", ["one", i[0]], ["c"]),
+                        helper.make_node("Add", [i[0], "c"], ["p"]),
+                        helper.make_node("Log", ["p"], o)])
+
 add("gelu", "Gelu", [X([3, 4], normal(2))], opset=20)
 add("gelu_tanh", "Gelu", [X([3, 4], normal(2))], {"approximate": "tanh"},
     opset=20)
@@ -85,11 +136,11 @@ add("where", "Where", [C(np.array([[True, False, True], [False, False, True]])),
 add("where_bcast", "Where", [C(np.array([True, False, True])), X([2, 3]),
                              X([1])], sym={1: {0: "N"}})
 
-add("cast_f64", "Cast", [X([3, 4])], {"to": TensorProto.DOUBLE})
+add("cast_f64", "Cast", [X([3, 4])], {"to": TensorProto.DOUBLE}, f32=False)
 # Through float32 and back: y is linear in x, and with x on a 2^-10 grid and
 # h = 2^-10 float32 holds x +- h exactly, so the difference is exact.
 add("cast_f32", "Cast", [X([3, 4], lambda rng, s: np.round(
-    rng.uniform(-2, 2, s) * 1024) / 1024)], h=2.0 ** -10,
+    rng.uniform(-2, 2, s) * 1024) / 1024)], h=2.0 ** -10, f32=False,
     nodes=lambda i, o: [helper.make_node("Cast", i, ["c"], to=TensorProto.FLOAT),
                         helper.make_node("Cast", ["c"], o,
                                          to=TensorProto.DOUBLE)])

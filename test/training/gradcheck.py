@@ -18,7 +18,7 @@ symbolic) against central differences of F's y computed by onnxc itself:
 for v every unit vector when x has at most FULL_MAX elements, else
 DIRECTIONS random unit-norm directions. Also checks that G's y equals F's.
 
-Tolerance (one for all cases): |analytic - fd| <= ATOL + RTOL * |fd| with
+Tolerance (one for all float64 cases): |analytic - fd| <= ATOL + RTOL * |fd| with
 ATOL = RTOL = 1e-6, h = 1e-5. Why: in float64 the central difference errs
 by h^2 |f'''| / 6 (truncation, ~2e-11 |f'''|) plus about eps |y| / h
 (rounding, ~1e-11 |y|); the cases keep |f'''| and |y| moderate (inputs of
@@ -26,6 +26,14 @@ order 1, kinks at least 0.05 away), so the difference is within ~1e-9 of
 the true derivative, three orders under the tolerance. A wrong rule (a
 missing term, a wrong sign or factor, a broadcast not summed back, a wrong
 border) errs by 1e-3 or more along a random direction.
+
+Each case is also compiled in float32 (the type training uses; the rules'
+constants and casts must type-check there too), static, and compared with
+the same float64 differences at ATOL32 = RTOL32 = 1e-4: float32 rounds at
+6e-8 relative, and forward and backward chains with sums of up to a few
+hundred terms accumulate 1e-6 to 1e-5 of it; 1e-4 still catches any wrong
+rule. Ops the spec types float32 only (Celu) are checked that way only,
+against the float64 differences of their ONNX expansion (`ref`).
 
 Usage:
   gradcheck.py [--category C]... [--case NAME]... [--match SUBSTRING]...
@@ -54,6 +62,12 @@ from onnx import TensorProto, helper, numpy_helper
 H = 1e-5
 RTOL = 1e-6
 ATOL = 1e-6
+RTOL32 = 1e-4
+ATOL32 = 1e-4
+TOLERANCE = {np.dtype("float64"): (ATOL, RTOL),
+             np.dtype("float32"): (ATOL32, RTOL32)}
+# G's y against F's: the same computation, up to reassociation.
+YTOL = {(ATOL, RTOL): 1e-9, (ATOL32, RTOL32): 1e-5}
 FULL_MAX = 64
 DIRECTIONS = 8
 
@@ -141,11 +155,12 @@ class Case:
     `nodes`: a function(in_names, out_names) -> [NodeProto] replacing the
     single node (chains, fan-out). `xfail`: the reason a case is expected
     to fail (it then must fail). `h`: the step, H unless the case says why
-    another is exact."""
+    another is exact. `f32`: also check the float32 model (default), only
+    it ("only", with `ref` the op's expansion in float64 for F), or not."""
 
     def __init__(self, name, op, inputs, attrs=None, nout=1, yout=(0,),
                  opset=17, domain="", sym=None, nodes=None, xfail=None,
-                 rules=None, h=H):
+                 rules=None, h=H, f32=True, ref=None):
         self.name = name
         self.op = op
         self.inputs = list(inputs)
@@ -157,6 +172,11 @@ class Case:
         self.nodes = nodes
         self.xfail = xfail
         self.h = h
+        # float32: also check G in float32 (True), only in float32 with F
+        # built from `ref` in float64 ("only": ops the spec types float32
+        # only), or not (False: the case's nodes are float64-specific).
+        self.f32 = f32
+        self.ref = ref
         # The rules this case exercises (for the docs table): the op, and
         # for chains the ops named here.
         self.rules = rules or [op]
@@ -227,12 +247,18 @@ def in_names(case):
     return ["" if s is None else "i%d" % k for k, s in enumerate(case.inputs)]
 
 
-def graph_inputs(case, vals, sym=None):
+def as_dtype(v, dtype):
+    """`v` in `dtype` if it is a float array."""
+    return v.astype(dtype) if v is not None and v.dtype.kind == "f" else v
+
+
+def graph_inputs(case, vals, sym=None, dtype=np.float64):
     """(graph inputs, initializers) of the case's operands."""
     ins, inits = [], []
     for k, (spec, v) in enumerate(zip(case.inputs, vals)):
         if spec is None:
             continue
+        v = as_dtype(v, dtype)
         name = "i%d" % k
         if isinstance(spec, C):
             inits.append(numpy_helper.from_array(v, name))
@@ -247,7 +273,8 @@ def graph_inputs(case, vals, sym=None):
 
 def probe_model(case, vals):
     """The op alone, every result a graph output (to learn their shapes)."""
-    ins, inits = graph_inputs(case, vals)
+    ins, inits = graph_inputs(case, vals, None, np.float32
+                              if case.f32 == "only" else np.float64)
     outs = ["o%d" % k for k in range(case.nout)]
     nodes = op_nodes(case, in_names(case), outs)
     g = helper.make_graph(nodes, "probe", ins,
@@ -257,14 +284,18 @@ def probe_model(case, vals):
                              producer_name="gradcheck")
 
 
-def loss_model(case, vals, rs, gradient, sym=None):
-    """F (gradient=False) or G: y = sum_k ReduceSum(out_k * R_k)."""
-    ins, inits = graph_inputs(case, vals, sym)
+def loss_model(case, vals, rs, gradient, sym=None, dtype=np.float64):
+    """F (gradient=False) or G: y = sum_k ReduceSum(out_k * R_k), in
+    `dtype`; F of a float32-only op is its float64 `ref`."""
+    ins, inits = graph_inputs(case, vals, sym, dtype)
     outs = ["o%d" % k for k in range(case.nout)]
-    nodes = op_nodes(case, in_names(case), outs)
+    if case.ref and not gradient:
+        nodes = case.ref(in_names(case), outs)
+    else:
+        nodes = op_nodes(case, in_names(case), outs)
     terms = []
     for k, r in zip(case.yout, rs):
-        inits.append(numpy_helper.from_array(r, "r%d" % k))
+        inits.append(numpy_helper.from_array(r.astype(dtype), "r%d" % k))
         nodes.append(helper.make_node("Mul", ["o%d" % k, "r%d" % k],
                                       ["m%d" % k]))
         nodes.append(helper.make_node("ReduceSum", ["m%d" % k], ["s%d" % k],
@@ -274,7 +305,8 @@ def loss_model(case, vals, rs, gradient, sym=None):
         nodes.append(helper.make_node("Identity", terms, ["y"]))
     else:
         nodes.append(helper.make_node("Sum", terms, ["y"]))
-    outputs = [helper.make_tensor_value_info("y", TensorProto.DOUBLE, [])]
+    outputs = [helper.make_tensor_value_info("y", NP_TO_ONNX[np.dtype(dtype)],
+                                             [])]
     if gradient:
         xs = ["i%d" % k for k, s in enumerate(case.inputs) if isinstance(s, X)]
         gs = ["d_" + x for x in xs]
@@ -410,7 +442,8 @@ def output_shapes(case, vals, onnxc, work):
     if all(w in shapes and shapes[w][1] is not None for w in want):
         return [shapes[w][0] for w in want]
     lib = Library(onnxc, model, work, "probe")
-    res = lib(feeds(case, vals))
+    res = lib([as_dtype(v, np.float32) if case.f32 == "only" else v
+               for v in feeds(case, vals)])
     return [res[k].shape for k in case.yout]
 
 
@@ -423,11 +456,19 @@ def check_case(case, onnxc, work, perturb=0.0):
     shapes = output_shapes(case, vals, onnxc, work)
     rs = [rng.standard_normal(s) for s in shapes]
     f = Library(onnxc, loss_model(case, vals, rs, False), work, "f")
-    g = Library(onnxc, loss_model(case, vals, rs, True), work, "g")
-    runs = [("static", g)]
-    if case.sym:
-        runs.append(("symbolic", Library(
-            onnxc, loss_model(case, vals, rs, True, case.sym), work, "gs")))
+    # (mode, library, dtype)
+    runs = []
+    dtypes = [np.float64] if not case.f32 else \
+        [np.float32] if case.f32 == "only" else [np.float64, np.float32]
+    for dt in dtypes:
+        suffix = "" if dt == np.float64 else "-f32"
+        runs.append(("static" + suffix, Library(
+            onnxc, loss_model(case, vals, rs, True, None, dt), work,
+            "g" + suffix.replace("-", "_")), dt))
+        if case.sym and (dt == np.float64 or case.f32 == "only"):
+            runs.append(("symbolic" + suffix, Library(
+                onnxc, loss_model(case, vals, rs, True, case.sym, dt), work,
+                "gs" + suffix.replace("-", "_")), dt))
     base = feeds(case, vals)
     # Graph-input position of each operand.
     pos, p = {}, 0
@@ -438,12 +479,15 @@ def check_case(case, onnxc, work, perturb=0.0):
     xs = [k for k, s in enumerate(case.inputs) if isinstance(s, X)]
     y0 = f(base)[0]
     worst = 0.0
-    results = {mode: lib(base) for mode, lib in runs}
+    results = {mode: [a.astype(np.float64) for a in
+                      lib([as_dtype(v, dt) for v in base])]
+               for mode, lib, dt in runs}
+    tols = {mode: TOLERANCE[np.dtype(dt)] for mode, _, dt in runs}
     for res in results.values():
         for gr in res[1:]:
             gr.reshape(-1)[:1] += perturb
     for mode, res in results.items():
-        if abs(res[0] - y0) > 1e-9 * (1 + abs(y0)):
+        if abs(res[0] - y0) > YTOL[tols[mode]] * (1 + abs(y0)):
             return False, "%s: y %r differs from F's %r" % (mode, res[0], y0)
         for xi, k in enumerate(xs):
             if res[1 + xi].shape != vals[k].shape:
@@ -460,8 +504,9 @@ def check_case(case, onnxc, work, perturb=0.0):
             for mode, res in results.items():
                 an = float(np.sum(res[1 + xi] * v))
                 err = abs(an - fd)
-                worst = max(worst, err / (ATOL + RTOL * abs(fd)))
-                if err > ATOL + RTOL * abs(fd):
+                atol, rtol = tols[mode]
+                worst = max(worst, err / (atol + rtol * abs(fd)))
+                if err > atol + rtol * abs(fd):
                     where = ""
                     if np.count_nonzero(v) == 1:
                         where = " at %s" % (np.unravel_index(
@@ -469,7 +514,7 @@ def check_case(case, onnxc, work, perturb=0.0):
                     return False, ("%s: d/di%d%s: autodiff %.10g, finite "
                                    "difference %.10g" % (mode, k, where, an, fd))
     return True, "error/tolerance %.2g (%s)" % (
-        worst, ", ".join(m for m, _ in runs))
+        worst, ", ".join(m for m, _, _ in runs))
 
 
 def run_isolated(fn):
