@@ -42,3 +42,30 @@ add("gemm_const_weight", "Gemm", [X([3, 4]),
                                   C(np.random.default_rng(2)
                                     .standard_normal((5, 4))),
                                   X([5])], {"transB": 1, "alpha": 2.0})
+
+# Einsum: products, contractions, transposes, a label summed within one
+# operand (its gradient broadcast back), "..." with broadcasting, the
+# implicit output, three operands, a diagonal of a constant.
+EINSUM = [
+    ("einsum_matmul", "ij,jk->ik", [[3, 4], [4, 5]]),
+    ("einsum_batched", "bij,bjk->bik", [[2, 3, 4], [2, 4, 5]]),
+    ("einsum_transpose", "ij->ji", [[3, 4]]),
+    ("einsum_rowsum", "ij->i", [[3, 4]]),
+    ("einsum_sum_all", "ij->", [[3, 4]]),
+    ("einsum_lonely", "ij,k->ik", [[3, 4], [5]]),
+    ("einsum_dot", "i,i->", [[5], [5]]),
+    ("einsum_outer", "i,j->ij", [[3], [4]]),
+    ("einsum_implicit", "ij,jk", [[3, 4], [4, 5]]),
+    ("einsum_three", "ij,jk,kl->il", [[2, 3], [3, 4], [4, 2]]),
+    ("einsum_ellipsis", "...ij,...jk->...ik", [[2, 3, 4], [2, 4, 5]]),
+    ("einsum_ellipsis_bcast", "...ij,...jk->...ik", [[2, 3, 4], [1, 4, 5]]),
+    ("einsum_attention", "bhqd,bhkd->bhqk", [[2, 2, 3, 4], [2, 2, 5, 4]]),
+]
+for name, eq, shapes in EINSUM:
+    add(name, "Einsum", [X(s) for s in shapes], {"equation": eq})
+add("einsum_diag_const", "Einsum",
+    [C(np.random.default_rng(3).standard_normal((3, 3))), X([3, 4])],
+    {"equation": "ii,ij->j"}, sym={1: {1: "N"}})
+add("einsum_diag_x", "Einsum", [X([3, 3]), X([3, 4])], {"equation": "ii,ij->j"},
+    sym={1: {1: "N"}},
+    xfail="a label repeated in an x's term (a diagonal) has no gradient rule")

@@ -236,6 +236,7 @@ const llvm::StringMap<GradientRule> &autodiff::getGradientRules() {
     registerLinalgGradients(r);
     registerReductionGradients(r);
     registerTensorGradients(r);
+    registerLossGradients(r);
     return r;
   }();
   return rules;

@@ -102,6 +102,7 @@ void registerElementwiseGradients(llvm::StringMap<GradientRule> &rules);
 void registerLinalgGradients(llvm::StringMap<GradientRule> &rules);
 void registerReductionGradients(llvm::StringMap<GradientRule> &rules);
 void registerTensorGradients(llvm::StringMap<GradientRule> &rules);
+void registerLossGradients(llvm::StringMap<GradientRule> &rules);
 
 /// The integer-list attribute `name` of `op` (INTS: a DenseI64ArrayAttr),
 /// or none.
