@@ -237,6 +237,7 @@ const llvm::StringMap<GradientRule> &autodiff::getGradientRules() {
     registerReductionGradients(r);
     registerTensorGradients(r);
     registerLossGradients(r);
+    registerConvGradients(r);
     return r;
   }();
   return rules;
