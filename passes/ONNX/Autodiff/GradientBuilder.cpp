@@ -238,6 +238,7 @@ const llvm::StringMap<GradientRule> &autodiff::getGradientRules() {
     registerTensorGradients(r);
     registerLossGradients(r);
     registerConvGradients(r);
+    registerPoolingGradients(r);
     return r;
   }();
   return rules;
