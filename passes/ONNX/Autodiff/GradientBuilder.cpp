@@ -239,6 +239,7 @@ const llvm::StringMap<GradientRule> &autodiff::getGradientRules() {
     registerLossGradients(r);
     registerConvGradients(r);
     registerPoolingGradients(r);
+    registerNormalizationGradients(r);
     return r;
   }();
   return rules;
