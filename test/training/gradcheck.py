@@ -248,8 +248,9 @@ def in_names(case):
 
 
 def as_dtype(v, dtype):
-    """`v` in `dtype` if it is a float array."""
-    return v.astype(dtype) if v is not None and v.dtype.kind == "f" else v
+    """`v` in `dtype` if it is a float64 array (float32 constants such as
+    Resize's scales stay)."""
+    return v.astype(dtype) if v is not None and v.dtype == np.float64 else v
 
 
 def graph_inputs(case, vals, sym=None, dtype=np.float64):

@@ -240,6 +240,7 @@ const llvm::StringMap<GradientRule> &autodiff::getGradientRules() {
     registerConvGradients(r);
     registerPoolingGradients(r);
     registerNormalizationGradients(r);
+    registerNNMiscGradients(r);
     return r;
   }();
   return rules;

@@ -106,6 +106,7 @@ void registerLossGradients(llvm::StringMap<GradientRule> &rules);
 void registerConvGradients(llvm::StringMap<GradientRule> &rules);
 void registerPoolingGradients(llvm::StringMap<GradientRule> &rules);
 void registerNormalizationGradients(llvm::StringMap<GradientRule> &rules);
+void registerNNMiscGradients(llvm::StringMap<GradientRule> &rules);
 
 /// The integer-list attribute `name` of `op` (INTS: a DenseI64ArrayAttr),
 /// or none.
