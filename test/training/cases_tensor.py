@@ -1,7 +1,7 @@
 """gradcheck cases: shape and data-movement ops (RulesTensor.cpp)."""
 import numpy as np
 
-from gradcheck import C, Case, X
+from gradcheck import C, Case, In, X
 
 CASES = []
 
@@ -74,3 +74,18 @@ add("compress", "Compress", [X([4, 3]), C(np.array([True, False, True, True]))],
     {"axis": 0}, sym={})
 add("compress_flat", "Compress", [X([3, 4]), C(np.array([0, 1, 1, 0, 1],
                                                         bool))])
+
+# The direct inverses: Gather on axis 0 (an embedding table, repeated and
+# negative indices, int32), Pad by negated pads, Tile summed, permutations.
+add("gather_embedding", "Gather",
+    [X([10, 4]), C(np.array([[1, 3, 3, -1, 0], [9, 1, 1, 1, -10], [2, 2, 5, 6, 7]],
+                            np.int32))], sym={})
+add("gather_embedding_sym", "Gather",
+    [X([6, 3]), In(np.array([[0, 5], [2, 2], [-2, 1]], np.int64))],
+    sym={1: {0: "N"}})
+add("pad_wrap", "Pad", [X([3, 4]), i64(1, 2, 0, 1)], {"mode": "wrap"},
+    opset=19)
+add("pad_constant_crop_and_pad", "Pad", [X([4, 5]), i64(2, -1, -1, 3)])
+add("tile_rank3", "Tile", [X([2, 1, 3]), i64(1, 3, 2)])
+add("slice_step1_sym_axis1", "Slice", [X([3, 8]), i64(2), i64(7), i64(1)],
+    sym={0: {0: "N", 1: "L"}})
