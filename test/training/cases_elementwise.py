@@ -101,7 +101,8 @@ add("floor_times_x", "Floor", [X([3, 4], STEPS)], rules=["Floor", "Mul"],
     nodes=lambda i, o: [helper.make_node("Floor", i, ["f"]),
                         helper.make_node("Mul", ["f", i[0]], o)])
 # log1p as exporters write it.
-add("log1p", "Log", [X([3, 4], uniform(-0.5, 2))], rules=["Log", "Add"],
+add("log1p", "Log", [X([3, 4], uniform(-0.5, 2))],
+    rules=["Log", "Add", "CastLike"],
     nodes=lambda i, o: [helper.make_node("Constant", [], ["one"],
                                          value_float=1.0),
                         helper.make_node("CastLike", ["one", i[0]], ["c"]),
@@ -160,3 +161,14 @@ add("fanout_chain", "Tanh", [X([3, 4]), X([4])], rules=["Tanh", "Mul", "Add"],
 
 # A large input: checked along random directions.
 add("tanh_large", "Tanh", [X([16, 40])])
+
+# Ops that read only their input's shape and type: zero gradients, beside
+# another path from the same x.
+add("eyelike_times_x", "EyeLike", [X([3, 4])], rules=["EyeLike", "Mul"],
+    nodes=lambda i, o: [helper.make_node("EyeLike", i, ["e"], k=1),
+                        helper.make_node("Mul", ["e", i[0]], o)])
+for op in ["RandomUniformLike", "RandomNormalLike"]:
+    add(op.lower() + "_plus_x", op, [X([3, 4])], rules=[op, "Add"],
+        nodes=lambda i, o, op=op: [helper.make_node(op, i, ["r"], seed=3.0),
+                                   helper.make_node("Add", ["r", i[0]], o)],
+        xfail="the random ops have no lowering yet (random numbers, issue 11)")

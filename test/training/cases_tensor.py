@@ -52,11 +52,10 @@ add("gather_elements", "GatherElements",
     [X([3, 4]), C(np.array([[0, 3], [1, 1], [2, 0]], np.int64))],
     {"axis": 1})
 add("gather_nd", "GatherND", [X([3, 4, 2]), C(np.array([[0, 1], [2, 3],
-                                                        [0, 1]], np.int64))],
-    sym={})
+                                                        [0, 1]], np.int64))])
 add("gather_nd_batch", "GatherND",
-    [X([2, 3, 4]), C(np.array([[[1], [2]], [[0], [0]]], np.int64))],
-    {"batch_dims": 1}, sym={})
+    [X([2, 3, 4]), In(np.array([[[1], [2]], [[0], [0]]], np.int64))],
+    {"batch_dims": 1}, sym={0: {0: "N"}, 1: {0: "N"}})
 add("pad_constant", "Pad", [X([2, 3]), i64(1, 0, 2, 1), C(np.array(0.5))])
 add("pad_negative", "Pad", [X([4, 5]), i64(-1, 1, 0, -2)])
 add("pad_reflect", "Pad", [X([3, 4]), i64(0, 2, 1, 1)], {"mode": "reflect"})
@@ -69,7 +68,7 @@ add("depth_to_space_crd", "DepthToSpace", [X([2, 8, 2, 2])],
 add("space_to_depth", "SpaceToDepth", [X([2, 2, 4, 6])], {"blocksize": 2})
 add("reverse_sequence", "ReverseSequence",
     [X([4, 3, 2]), C(np.array([4, 2, 1], np.int64))],
-    {"batch_axis": 1, "time_axis": 0}, sym={})
+    {"batch_axis": 1, "time_axis": 0}, sym={0: {0: "T"}})
 add("compress", "Compress", [X([4, 3]), C(np.array([True, False, True, True]))],
     {"axis": 0}, sym={})
 add("compress_flat", "Compress", [X([3, 4]), C(np.array([0, 1, 1, 0, 1],

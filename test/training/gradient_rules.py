@@ -68,22 +68,25 @@ def main(argv):
         "are checked.",
         "",
         "*cases*: the gradcheck cases that differentiate through the op; each",
-        "passes in float64 (static shapes and a symbolic batch dim) and in",
-        "float32. *checked*: yes when at least one does. *expected failures*:",
-        "forms the rule does not cover yet, with the reason.",
+        "passes in float64 with static shapes and in float32, and most with",
+        "symbolic dims too. *checked*: yes when at least one case does;",
+        "*symbolic*: yes when one of them also runs with a symbolic dim.",
+        "*expected failures*: forms the rule does not cover yet, with the",
+        "reason.",
         "",
         "%d ops have a rule; %d of them are checked by %d cases." % (
             len(rules), sum(1 for op in rules if tested[op]),
             sum(1 for c in cases if not c.xfail)),
         "",
-        "| op | rule file | cases | checked | expected failures |",
-        "|---|---|---|---|---|",
+        "| op | rule file | cases | checked | symbolic | expected failures |",
+        "|---|---|---|---|---|---|",
     ]
     for op in sorted(rules, key=lambda o: (rules[o], o)):
         fails = "; ".join("`%s`: %s" % (c.name, c.xfail) for c in xfail[op])
-        lines.append("| %s | %s | %d | %s | %s |" % (
+        sym = any(c.sym for c in tested[op])
+        lines.append("| %s | %s | %d | %s | %s | %s |" % (
             op, rules[op], len(tested[op]), "yes" if tested[op] else "no",
-            fails))
+            "yes" if sym else "no", fails))
     unknown = sorted(op for op in tested if op not in rules)
     if unknown:
         raise SystemExit("gradient_rules: cases name ops without a rule: %s"
