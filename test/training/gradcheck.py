@@ -72,7 +72,7 @@ FULL_MAX = 64
 DIRECTIONS = 8
 
 CATEGORIES = ["elementwise", "linalg", "reduction", "tensor", "conv", "pool",
-              "norm", "softmax", "misc"]
+              "norm", "softmax", "misc", "recurrent"]
 
 # ---------------------------------------------------------------------------
 # The case table's vocabulary.

@@ -28,7 +28,8 @@ def registry(src):
     for path in sorted(glob.glob(os.path.join(
             src, "passes", "ONNX", "Autodiff", "Rules*.cpp"))):
         text = open(path).read()
-        m = re.search(r"void autodiff::register\w+Gradients\([^)]*\)\s*{", text)
+        m = re.search(r"void autodiff::register\w+(Gradients|Expansions)"
+                      r"\([^)]*\)\s*{", text)
         if not m:
             continue
         body = text[m.end():]

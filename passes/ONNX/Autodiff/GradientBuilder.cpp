@@ -245,3 +245,12 @@ const llvm::StringMap<GradientRule> &autodiff::getGradientRules() {
   }();
   return rules;
 }
+
+const llvm::StringMap<GradientExpansion> &autodiff::getGradientExpansions() {
+  static const llvm::StringMap<GradientExpansion> expansions = [] {
+    llvm::StringMap<GradientExpansion> e;
+    registerRecurrentExpansions(e);
+    return e;
+  }();
+  return expansions;
+}

@@ -112,6 +112,17 @@ void registerNNMiscGradients(llvm::StringMap<GradientRule> &rules);
 /// or none.
 std::optional<SmallVector<int64_t>> intsAttr(Operation *op, StringRef name);
 
+/// Ops differentiated through an expansion: before the reverse pass, an op
+/// on a path from an x is rewritten at its place into other onnx ops (its
+/// results replaced, the op erased), which the rules then differentiate.
+/// Returns failure after emitting an error on `op`.
+using GradientExpansion = LogicalResult (*)(Operation *op,
+                                            GradientBuilder &gb);
+
+/// The expansions, by op name (RNN, GRU, LSTM: their cell unrolled).
+const llvm::StringMap<GradientExpansion> &getGradientExpansions();
+void registerRecurrentExpansions(llvm::StringMap<GradientExpansion> &rules);
+
 /// Adds `g` to the gradient of `v` in `grads` (a sum when one is there).
 void accumulate(GradientBuilder &gb, InputGrads &grads, Value v, Value g);
 

@@ -2,7 +2,7 @@
 //
 // Ops that only move data have gradients that move it back:
 //   Reshape, Flatten, Squeeze, Unsqueeze: the gradient reshaped to the
-//     input's shape;
+//     input's shape; ConstantOfShape: none (its input is a shape);
 //   Transpose: transposed by the inverse permutation;
 //   Expand: summed back over the broadcast dims;
 //   Concat: sliced per input; Split: the outputs' gradients concatenated
@@ -384,6 +384,13 @@ LogicalResult gradTrilu(Operation *op, ArrayRef<Value> dy, GradientBuilder &gb,
   return success();
 }
 
+/// ConstantOfShape: its float result reads only a shape (an integer
+/// input): nothing to differentiate.
+LogicalResult gradNothing(Operation *, ArrayRef<Value>, GradientBuilder &,
+                          InputGrads &) {
+  return success();
+}
+
 } // namespace
 
 void autodiff::registerTensorGradients(llvm::StringMap<GradientRule> &rules) {
@@ -405,4 +412,5 @@ void autodiff::registerTensorGradients(llvm::StringMap<GradientRule> &rules) {
   rules["onnx.GatherND"] = gradGatherND;
   rules["onnx.Compress"] = gradMover;
   rules["onnx.Trilu"] = gradTrilu;
+  rules["onnx.ConstantOfShape"] = gradNothing;
 }
