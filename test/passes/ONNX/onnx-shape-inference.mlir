@@ -362,13 +362,14 @@ func.func @if_sequence_join(%c: tensor<i1>, %z: tensor<f32>, %s: !onnx.seq<tenso
 
 // -----
 
-// Gradient: output i has the type of input i (the value of xs[i]).
+// Gradient: output i has the type of input i (the value of xs[i]); y is the
+// last operand.
 // CHECK-LABEL: func.func @gradient
 // CHECK: "onnx.training.Gradient"{{.*}} -> (tensor<2x3xf32>, tensor<3xf32>)
 // CHECK: "onnx.training.Gradient"{{.*}} -> tensor<2x3xf32>
-func.func @gradient(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
-  %0:2 = "onnx.training.Gradient"(%a, %b) {xs = ["a", "b"], y = "c"} : (tensor<2x3xf32>, tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>)
-  %1 = "onnx.training.Gradient"(%a, %b) {xs = ["a"], zs = ["b"], y = "c"} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<*xf32>
+func.func @gradient(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<f32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %0:2 = "onnx.training.Gradient"(%a, %b, %c) {xs = ["a", "b"], y = "c"} : (tensor<2x3xf32>, tensor<3xf32>, tensor<f32>) -> (tensor<*xf32>, tensor<*xf32>)
+  %1 = "onnx.training.Gradient"(%a, %b, %c) {xs = ["a"], zs = ["b"], y = "c"} : (tensor<2x3xf32>, tensor<3xf32>, tensor<f32>) -> tensor<*xf32>
   return %0#0, %0#1, %1 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
 
