@@ -7,6 +7,12 @@ models test/ort checks against ONNX Runtime, in the form torch 1.13's
 exporter writes them) at bench sizes. The families below are written the
 same way (python3-onnx and numpy only, seeded weights) and keep to what an
 exporter emits: weights as initializers, inputs as graph inputs.
+
+CORPUS is the second set, `bench/run --corpus`: every model of
+tools/corpus (realistic models shaped as the published ones: torchvision
+nets, fp16 and int8 forms, Paddle-style OCR, audio front ends, a VAD),
+generated and cached by tools/corpus/corpus.py and checked with the
+tolerance of its class.
 """
 
 import os
@@ -17,6 +23,8 @@ from onnx import TensorProto, helper
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "tools", "ort"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tools", "corpus"))
 import gen_models  # noqa: E402  (tools/ort, found through the path above)
 
 F = TensorProto.FLOAT
@@ -161,11 +169,13 @@ def mlp_flop(sizes, batch):
 
 class Bench:
     """One model of the bench set. quick: in `bench/run --quick` too.
-    flop: per run, where it is simple to count, for a GFLOP/s figure."""
+    flop: per run, where it is simple to count, for a GFLOP/s figure.
+    corpus: the tools/corpus model (bench/run generates it with corpus.py
+    and checks it with its class tolerance), else None."""
 
-    def __init__(self, name, family, params, what, quick=True, flop=None):
+    def __init__(self, name, family, params, what, quick=True, flop=None, corpus=None):
         self.name, self.family, self.params = name, family, params
-        self.what, self.quick, self.flop = what, quick, flop
+        self.what, self.quick, self.flop, self.corpus = what, quick, flop, corpus
 
     def build(self):
         return FAMILIES[self.family](**self.params)
@@ -209,3 +219,28 @@ BENCH = [
           quick=False, flop=2 * 1024 ** 3),
 ]
 BY_NAME = {b.name: b for b in BENCH}
+
+
+def corpus_set():
+    """The corpus as bench entries (tools/corpus/corpus.py list), in its
+    order, without the minimal reproducers. quick: the models that ORT and
+    onnxc both run in under ~10 and ~100 ms (on the machine of
+    docs/corpus-status.md)."""
+    import corpus  # noqa: E402  (tools/corpus, found through the path above)
+    corpus.load_all()
+    slow = {"resnet18", "resnet18_bn", "resnext_small", "efficientnet_b0", "deeplab_aspp",
+            "vit_tiny", "conv_autoencoder", "unet", "unet_fp16", "unet_fp16_io", "unet_dynq",
+            "unet_dynq_s8", "ocr_det", "dcgan", "mobilenet_v2_fp16", "bert_dynq",
+            "resnet18_qop", "resnet18_qop_pc", "resnet18_qdq", "mobilenet_v2_qop"}
+    return [Bench(m.name, "corpus", {}, "[%s] %s" % (m.cls, m.what), quick=m.name not in slow,
+                  corpus=m) for m in corpus.MODELS if m.bench]
+
+
+CORPUS_NAMES = None
+
+
+def corpus_by_name():
+    global CORPUS_NAMES
+    if CORPUS_NAMES is None:
+        CORPUS_NAMES = {b.name: b for b in corpus_set()}
+    return CORPUS_NAMES

@@ -51,6 +51,14 @@ try:
     config.available_features.add("python-onnx")
 except (OSError, subprocess.CalledProcessError):
     pass
+# python3-torch and torchvision (Debian's, 1.13 and 0.14): the corpus
+# generators (tools/corpus).
+try:
+    subprocess.run([config.python_executable, "-c", "import torch, torchvision"], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+    config.available_features.add("torch")
+except (OSError, subprocess.SubprocessError):
+    pass
 config.substitutions.insert(0, ("%onnxtxt2onnx", "%s %s" % (
     config.python_executable,
     os.path.join(config.onnxc_src_root, "test", "Utils", "onnxtxt2onnx.py"))))

@@ -173,6 +173,9 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
     // runtime's kernels touch share one arena, offsets planned from their
     // lifetimes; the others are freed right after their last use.
     pm.addNestedPass<func::FuncOp>(createPlanBuffers());
+    // Elementwise loops over contiguous dims as one long loop (vectorizes
+    // where the innermost dim is a 7-wide map).
+    pm.addNestedPass<func::FuncOp>(createCollapseDims());
   }
   // Weights as flat arrays: one LLVM constant each instead of one per
   // innermost row (compile time and memory; every level).

@@ -318,6 +318,18 @@ LogicalResult GraphImporter::importGraph(
       return failure();
     scope.values[name] = v;
   }
+  // Constants the training functions share with the main graph (imported
+  // once: a weight's data is not copied again; Training.cpp).
+  if (isMain && sharedConstants)
+    for (const auto &[name, value] : *sharedConstants) {
+      if (!initializerNames.insert(name.str()).second)
+        return fail("initializer '" + name.str() + "' is defined twice");
+      OperationState st(NameLoc::get(StringAttr::get(ctx, name)),
+                        "onnx.Constant");
+      st.addAttribute("value", value);
+      st.addTypes(value.getType());
+      scope.values[name] = builder.create(st)->getResult(0);
+    }
 
   // Inputs. In the main graph an input that is also an initializer is a
   // constant (older exporters list every weight as an input); a subgraph's
@@ -801,6 +813,8 @@ LogicalResult GraphImporter::buildOp(
   SmallVector<Value> results(op->getResults());
   if (StringRef(info.opName) == "onnx.If")
     results = foldKnownIf(op);
+  else
+    results = foldKnownResults(op);
   for (size_t i = 0; i < numResults; ++i) {
     std::string name = i < (size_t)node.output_size() ? node.output(i) : "";
     if (name.empty())
@@ -810,6 +824,30 @@ LogicalResult GraphImporter::buildOp(
     scope.values[name] = results[i];
   }
   return success();
+}
+
+/// An op whose every result inference knows in full (shape arithmetic on
+/// constants: Shape of a static tensor, Reshape/Slice/Transpose/Concat of
+/// constant pads, comparisons of known dims) becomes constants, so that the
+/// ops reading them see constants (a Pad's pads, a Reshape's shape) and
+/// nothing of it is computed at run time.
+SmallVector<Value> GraphImporter::foldKnownResults(Operation *op) {
+  SmallVector<Value> results(op->getResults());
+  StringRef name = op->getName().getStringRef();
+  if (name == "onnx.Constant" || name == "onnx.NoValue")
+    return results;
+  SmallVector<DenseElementsAttr> values = getKnownResults(op, *inference);
+  if (values.empty())
+    return results;
+  OpBuilder b(op);
+  for (auto [k, v] : llvm::enumerate(values)) {
+    OperationState st(op->getLoc(), "onnx.Constant");
+    st.addAttribute("value", v);
+    st.addTypes(v.getType());
+    results[k] = b.create(st)->getResult(0);
+  }
+  eraseInferredOp(op, *inference);
+  return results;
 }
 
 /// An If whose condition inference knows (exporters turn `if x.dim() == 1`

@@ -98,6 +98,7 @@ private:
                         const llvm::StringMap<onnx::TypeProto *> &valueInfo,
                         const OpsetMap &opsets);
   SmallVector<Value> foldKnownIf(Operation *op);
+  SmallVector<Value> foldKnownResults(Operation *op);
   LogicalResult inlineFunction(const onnx::FunctionProto &fn, NodeState &n,
                                Scope &scope);
   LogicalResult normalizeConstant(NodeState &n);
@@ -125,6 +126,9 @@ private:
   std::map<std::pair<std::string, std::string>, const onnx::FunctionProto *>
       functions;
   unsigned depth = 0;
+  /// Named constants the next importFunction adds to its main graph's
+  /// initializers (Training.cpp); null for none.
+  const llvm::StringMap<ElementsAttr> *sharedConstants = nullptr;
   Value cachedNoValue;
   Block *mainBlock = nullptr;
 };

@@ -21,6 +21,8 @@
 
 #include "compiler/Import/GraphImporter.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+
 #include <set>
 
 using namespace mlir;
@@ -48,15 +50,10 @@ onnx::ValueInfoProto outputNamed(const std::string &name) {
   return vi;
 }
 
-/// Appends `from`'s initializers except the state keys, and its value_info.
-void addConstants(onnx::GraphProto &to, const onnx::GraphProto &from,
-                  const std::set<std::string> &state) {
-  for (const onnx::TensorProto &t : from.initializer())
-    if (!state.count(t.name()))
-      *to.add_initializer() = t;
-  for (const onnx::SparseTensorProto &t : from.sparse_initializer())
-    if (!state.count(t.values().name()))
-      *to.add_sparse_initializer() = t;
+/// Appends `from`'s value_info (the initializers come as shared constants:
+/// importing a TensorProto hands its data to the IR, so each is imported
+/// once).
+void addValueInfo(onnx::GraphProto &to, const onnx::GraphProto &from) {
   for (const onnx::ValueInfoProto &vi : from.value_info())
     *to.add_value_info() = vi;
 }
@@ -142,6 +139,39 @@ LogicalResult GraphImporter::importTraining(onnx::ModelProto &model,
     return fail("no update_binding or initialization_binding: nothing to "
                 "train");
 
+  // Every initializer as an attribute, imported once: the main graph's from
+  // @main_graph's constants (already imported), the algorithm's and the
+  // initialization's here.
+  llvm::StringMap<ElementsAttr> constants, withoutState, mainWithoutState;
+  std::set<std::string> mainInits;
+  for (const onnx::TensorProto &t : mainGraph.initializer())
+    mainInits.insert(t.name());
+  if (auto mainFn = module.lookupSymbol<func::FuncOp>("main_graph"))
+    mainFn.walk([&](Operation *op) {
+      auto loc = dyn_cast<NameLoc>(op->getLoc());
+      auto value = op->getAttrOfType<ElementsAttr>("value");
+      if (op->getName().getStringRef() == "onnx.Constant" && loc && value &&
+          mainInits.count(loc.getName().str()))
+        constants.try_emplace(loc.getName().getValue(), value);
+    });
+  for (const onnx::GraphProto *g : {&algo, &init})
+    for (const onnx::TensorProto &t0 : g->initializer()) {
+      onnx::TensorProto t = t0;
+      std::string error;
+      FailureOr<ElementsAttr> value =
+          proto::importTensor(ctx, t, policyPtr, error);
+      if (failed(value))
+        return fail("initializer '" + t.name() + "': " + error);
+      constants.try_emplace(t.name(), *value);
+    }
+  for (const auto &[name, value] : constants) {
+    if (stateSet.count(name.str()))
+      continue;
+    withoutState.try_emplace(name, value);
+    if (mainInits.count(name.str()))
+      mainWithoutState.try_emplace(name, value);
+  }
+
   Builder b(ctx);
   SmallVector<Attribute> stateNames;
   for (const std::string &k : state)
@@ -156,14 +186,16 @@ LogicalResult GraphImporter::importTraining(onnx::ModelProto &model,
     onnx::GraphProto g;
     g.set_name("train_init");
     *g.mutable_node() = init.node();
-    addConstants(g, mainGraph, {});
-    addConstants(g, algo, {});
-    addConstants(g, init, {});
+    addValueInfo(g, mainGraph);
+    addValueInfo(g, algo);
+    addValueInfo(g, init);
     for (const std::string &k : state) {
       auto it = initBinding.find(k);
       *g.add_output() = outputNamed(it == initBinding.end() ? k : it->second);
     }
+    sharedConstants = &constants;
     func::FuncOp f = importFunction(g, "train_init", opsets, module);
+    sharedConstants = nullptr;
     if (!f)
       return failure();
     mark(f, "init");
@@ -180,8 +212,8 @@ LogicalResult GraphImporter::importTraining(onnx::ModelProto &model,
     *g.mutable_node() = mainGraph.node();
     for (const onnx::NodeProto &n : algo.node())
       *g.add_node() = n;
-    addConstants(g, mainGraph, stateSet);
-    addConstants(g, algo, stateSet);
+    addValueInfo(g, mainGraph);
+    addValueInfo(g, algo);
     // The algorithm's outputs that no key is updated from (the loss, say):
     // the updates themselves go to the state, not back to the caller.
     std::set<std::string> updateSet(updates.begin(), updates.end());
@@ -190,7 +222,9 @@ LogicalResult GraphImporter::importTraining(onnx::ModelProto &model,
         *g.add_output() = o;
     for (const std::string &v : updates)
       *g.add_output() = outputNamed(v);
+    sharedConstants = &withoutState;
     func::FuncOp f = importFunction(g, "train_step", opsets, module);
+    sharedConstants = nullptr;
     if (!f)
       return failure();
     mark(f, "step");
@@ -205,13 +239,14 @@ LogicalResult GraphImporter::importTraining(onnx::ModelProto &model,
       *g.add_input() = inputFor(*inits[k]);
     addInputs(g, mainGraph, stateSet);
     *g.mutable_node() = mainGraph.node();
-    addConstants(g, mainGraph, stateSet);
-    // The algorithm's own initializers are not the main graph's business,
-    // but a state key among them is an input all the same (one signature
-    // for the state).
+    addValueInfo(g, mainGraph);
+    // A state key among the algorithm's initializers is an input all the
+    // same (one signature for the state).
     for (const onnx::ValueInfoProto &o : mainGraph.output())
       *g.add_output() = o;
+    sharedConstants = &mainWithoutState;
     func::FuncOp f = importFunction(g, "train_infer", opsets, module);
+    sharedConstants = nullptr;
     if (!f)
       return failure();
     mark(f, "infer");

@@ -115,6 +115,117 @@ struct FoldConvBatchNorm : OpRewritePattern<ONNX::BatchNormalizationOp> {
   }
 };
 
+/// ConvTranspose with constant weights W (C, M, k...), one group, explicit
+/// pads (no output_shape, no auto_pad) and static spatial sizes:
+///   Y = Col2Im(MatMul(W', Reshape(X, [N, C, L])), out, k) (+ B)
+/// with W' = W as (C, M * prod(k)) transposed, folded here: a product over
+/// the input positions (the fast GEMM), then each product column added at
+/// its place in the output. The direct lowering convolves the input
+/// dilated by the strides with zeros, and spends s^r times the work.
+struct ConvTransposeToCol2Im : OpRewritePattern<ONNX::ConvTransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNX::ConvTransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto xt = dyn_cast<RankedTensorType>(op.getX().getType());
+    auto wt = dyn_cast<RankedTensorType>(op.getW().getType());
+    auto yt = dyn_cast<RankedTensorType>(op.getY().getType());
+    if (!xt || !wt || !yt || !wt.hasStaticShape() || op.getGroup() != 1 ||
+        op.getOutputShape() || op.getAutoPad() != "NOTSET" ||
+        xt.getRank() < 3 || wt.getRank() != xt.getRank() ||
+        yt.getRank() != xt.getRank())
+      return failure();
+    int64_t r = xt.getRank() - 2;
+    for (int64_t i = 1; i < xt.getRank(); ++i)
+      if (xt.isDynamicDim(i) || yt.isDynamicDim(i))
+        return failure();
+    int64_t c = wt.getDimSize(0), m = wt.getDimSize(1);
+    if (xt.getDimSize(1) != c || yt.getDimSize(1) != m)
+      return failure();
+    SmallVector<int64_t> kernel(wt.getShape().drop_front(2));
+    if (auto k = op.getKernelShape())
+      if (SmallVector<int64_t>(k->begin(), k->end()) != kernel)
+        return failure();
+    auto bytes = getConstantBytes(op.getW());
+    if (!bytes)
+      return failure();
+    // W (C, M*K) -> W' (M*K, C).
+    size_t eb = elementBytes(wt.getElementType());
+    int64_t mk = wt.getNumElements() / c;
+    std::vector<char> wT(bytes->size());
+    for (int64_t i = 0; i < c; ++i)
+      for (int64_t j = 0; j < mk; ++j)
+        std::memcpy(wT.data() + (j * c + i) * eb,
+                    bytes->data() + (i * mk + j) * eb, eb);
+    Location loc = op.getLoc();
+    Type et = wt.getElementType();
+    auto i64s = [&](ArrayRef<int64_t> v) {
+      auto t = RankedTensorType::get({(int64_t)v.size()},
+                                     rewriter.getI64Type());
+      return ONNX::ConstantOp::create(
+                 rewriter, loc, TypeRange{t}, ValueRange{},
+                 ArrayRef<NamedAttribute>{rewriter.getNamedAttr(
+                     "value", DenseIntElementsAttr::get(t, v))})
+          .getResult();
+    };
+    Value w = createConstant(rewriter, loc, RankedTensorType::get({mk, c}, et),
+                             wT, "convtranspose_weight");
+    int64_t l = 1;
+    for (int64_t i = 0; i < r; ++i)
+      l *= xt.getDimSize(2 + i);
+    // Batch dims keep their names: N -> (N, C, L) -> (N, M*K, L).
+    auto withBatch = [&](ArrayRef<int64_t> rest) {
+      SmallVector<int64_t> shape = {xt.getDimSize(0)};
+      shape.append(rest.begin(), rest.end());
+      StringRef name = ONNX::getDimName(xt, 0);
+      SmallVector<StringRef> names(shape.size(), "");
+      names[0] = name;
+      return ONNX::getTensorType(shape, et, names);
+    };
+    Value xr = ONNX::ReshapeOp::create(rewriter, loc, withBatch({c, l}),
+                                       op.getX(), i64s({0, c, l}),
+                                       rewriter.getI64IntegerAttr(0));
+    Value cols = ONNX::MatMulOp::create(rewriter, loc, withBatch({mk, l}), w,
+                                        xr);
+    SmallVector<int64_t> dil(r, 1), str(r, 1), pads(2 * r, 0);
+    if (auto a = op.getDilations())
+      dil.assign(a->begin(), a->end());
+    if (auto a = op.getStrides())
+      str.assign(a->begin(), a->end());
+    if (auto a = op.getPads())
+      pads.assign(a->begin(), a->end());
+    SmallVector<int64_t> outPad(r, 0);
+    if (auto a = op.getOutputPadding())
+      outPad.assign(a->begin(), a->end());
+    if ((int64_t)dil.size() != r || (int64_t)str.size() != r ||
+        (int64_t)pads.size() != 2 * r || (int64_t)outPad.size() != r)
+      return failure();
+    SmallVector<int64_t> image(yt.getShape().drop_front(2));
+    // The blocks Col2Im counts must be the input's positions: they are,
+    // for the output size ConvTranspose gives, when output_padding < stride.
+    for (int64_t i = 0; i < r; ++i) {
+      int64_t span = image[i] + pads[i] + pads[i + r] -
+                     dil[i] * (kernel[i] - 1) - 1;
+      if (span < 0 || span / str[i] + 1 != xt.getDimSize(2 + i))
+        return failure();
+    }
+    Value y = ONNX::Col2ImOp::create(
+        rewriter, loc, yt, cols, i64s(image), i64s(kernel),
+        rewriter.getDenseI64ArrayAttr(dil), rewriter.getDenseI64ArrayAttr(pads),
+        rewriter.getDenseI64ArrayAttr(str));
+    if (!isa<NoneType>(op.getB().getType())) {
+      SmallVector<int64_t> bshape = {m};
+      bshape.append(r, 1);
+      auto bt = RankedTensorType::get(bshape, et);
+      Value b = ONNX::ReshapeOp::create(rewriter, loc, bt, op.getB(),
+                                        i64s(bshape),
+                                        rewriter.getI64IntegerAttr(0));
+      y = ONNX::AddOp::create(rewriter, loc, yt, y, b);
+    }
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
 /// The permutation of a Transpose (default: reversed dims).
 SmallVector<int64_t> getPerm(ONNX::TransposeOp op, int64_t rank) {
   if (auto p = op.getPerm())
@@ -697,8 +808,8 @@ struct ONNXGraphOptimizePass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldConvBatchNorm, FoldConstantTranspose, ComposeTranspose,
-                 ComposeReshape, HoistRowMatMul, HoistRowGemm, HoistRowAdd>(
-        &getContext());
+                 ComposeReshape, HoistRowMatMul, HoistRowGemm, HoistRowAdd,
+                 ConvTransposeToCol2Im>(&getContext());
     GreedyRewriteConfig config;
     config.setMaxIterations(8);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),

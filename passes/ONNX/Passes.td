@@ -57,6 +57,11 @@ def ONNXGraphOptimize : Pass<"onnx-graph-optimize", "func::FuncOp"> {
     before the loop, when the loop visits every row of X (docs/pipeline.md
     gives the conditions); likewise Gemm, a Scan input's slice (the product
     becomes a new scan input), and a loop-invariant bias Add of such a row.
+    A ConvTranspose with constant weights, one group, explicit pads and
+    static spatial sizes becomes MatMul(W', Reshape(X, [N, C, L])) with the
+    weights transposed at compile time, then Col2Im (and the bias Add): the
+    products run in the GEMM kernel, where the direct lowering convolves an
+    input dilated with zeros (s^r times the work).
     Runs after shape inference: every rewrite keeps the result types.
   }];
 }

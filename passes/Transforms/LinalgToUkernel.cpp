@@ -198,8 +198,11 @@ struct Rewriter {
   /// The convolution's weights packed for the indirect-GEMM kernel
   /// (ONNXC_CONV_W_PACKED: per group, 32-channel panels of K = C * KH * KW
   /// rows), when they are a constant global of static layout and sizes with
-  /// several input channels per group (depthwise weights stay as they are:
-  /// the runtime has a direct kernel for them).
+  /// several input channels per group or, with one, several output channels
+  /// (a 1-input-channel convolution such as an STFT's, 514 filters of 512
+  /// taps, is a GEMM over K = the taps). Depthwise weights (one input and
+  /// few output channels per group) stay as they are: the runtime has a
+  /// direct kernel for them.
   memref::GlobalOp packConvWeights(linalg::LinalgOp op, const Convolution &cv) {
     Value w = op.getDpsInputs()[1];
     SmallVector<int64_t> loops = op.getStaticLoopRanges();
@@ -208,7 +211,7 @@ struct Rewriter {
     int64_t kh = twoD ? loops[cv.k[0]] : 1, kw = loops[cv.k.back()];
     if (llvm::any_of(ArrayRef<int64_t>{groups, m, c, kh, kw},
                      [](int64_t v) { return ShapedType::isDynamic(v) || v <= 0; }) ||
-        c <= 1)
+        (c <= 1 && m < 4))
       return nullptr;
     SmallVector<int64_t> strides;
     int64_t offset;

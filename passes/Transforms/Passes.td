@@ -259,4 +259,37 @@ def LinalgToUkernel : Pass<"onnxc-linalg-to-ukernel", "ModuleOp"> {
     "::mlir::scf::SCFDialect"];
 }
 
+def CollapseDims : Pass<"onnxc-collapse-dims", "func::FuncOp"> {
+  let summary = "Collapse contiguous loop dims of elementwise generics";
+  let description = [{
+    An elementwise generic over (N, C, 7, 7), or a per-channel scale
+    broadcast over H x W, has an innermost loop of a few iterations, which
+    LLVM leaves scalar. This pass collapses each maximal run of two or more
+    consecutive loop dims that every indexing map keeps contiguous, or does
+    not read at all (`linalg::areDimSequencesPreserved`), into one dim:
+    operands become `memref.collapse_shape` views and the innermost loop
+    spans the whole run (H * W = 49 elements, or everything for a plain
+    elementwise op), which vectorizes.
+
+    Only all-parallel `linalg.generic` ops without `linalg.index`, with
+    projected-permutation maps and identity-layout memrefs (the views are
+    then guaranteed to collapse) are touched; contractions, convolutions
+    and reductions are left to the kernels and to LLVM.
+
+    Input invariant: bufferized linalg. Output IR: the same with fewer loop
+    dims in elementwise generics. Runs at -O1 and above after
+    onnxc-linalg-to-ukernel.
+
+    ```mlir
+    linalg.generic {indexing_maps = [(n, c, h, w) -> (n, c, h, w),
+                                     (n, c, h, w) -> (n, c, 0, 0), ...]}
+    // becomes, with (h, w) collapsed into one dim of 49:
+    linalg.generic {indexing_maps = [(n, c, p) -> (n, c, p),
+                                     (n, c, p) -> (n, c, 0), ...]}
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // ONNXC_PASSES_TRANSFORMS_PASSES_TD

@@ -42,6 +42,19 @@ static size_t tensor_bytes(const onnxc_tensor *t) {
   return n < 0 ? 0 : (size_t)n * onnxc_dtype_size(t->dtype);
 }
 
+/* Frees a state tensor the step replaced into the models' allocator cache
+ * (alloc.c): the next step allocates the same sizes, and a block handed
+ * back to libc would be unmapped and faulted in again every step. */
+static void recycle(onnxc_tensor *t) {
+  if (t->owner && t->kind == ONNXC_VALUE_TENSOR) {
+    _mlir_memref_to_llvm_free(t->owner);
+    t->owner = NULL;
+    t->data = NULL;
+  } else {
+    onnxc_tensor_release(t);
+  }
+}
+
 static void release_all(onnxc_tensor *tensors, int32_t count) {
   int32_t i;
   for (i = 0; i < count; ++i)
@@ -166,7 +179,7 @@ onnxc_status onnxc_train_step(onnxc_train_state *state,
                       updates);
   if (st == ONNXC_OK)
     for (i = 0; i < info->num_updates; ++i) {
-      onnxc_tensor_release(&state->tensors[i]);
+      recycle(&state->tensors[i]);
       state->tensors[i] = updates[i];
     }
   free(updates);

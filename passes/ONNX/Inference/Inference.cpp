@@ -59,8 +59,7 @@ const onnx::TensorShapeProto *InferenceState::Impl::getShapeData(Value v) {
   }
   auto type = llvm::dyn_cast<RankedTensorType>(value.getType());
   auto dense = llvm::dyn_cast<DenseIntElementsAttr>(value);
-  if (!type || !dense || type.getRank() > 1 ||
-      type.getNumElements() > kMaxShapeDataElements ||
+  if (!type || !dense || type.getNumElements() > kMaxShapeDataElements ||
       !type.getElementType().isSignlessInteger() ||
       (type.getElementType().getIntOrFloatBitWidth() < 32 &&
        !type.getElementType().isInteger(1)))
@@ -108,15 +107,14 @@ const onnx::TensorProto *InferenceState::Impl::getTensorData(Value v) {
   }
   // Fully known shape data, as an int tensor of the value's type.
   std::optional<SmallVector<int64_t>> ints = getKnownInts(v);
-  if (!ints || !type || type.getRank() > 1 ||
+  if (!ints || !type || !type.hasStaticShape() ||
+      type.getNumElements() != (int64_t)ints->size() ||
       !type.getElementType().isSignlessInteger() ||
       (type.getElementType().getIntOrFloatBitWidth() != 64 &&
        type.getElementType().getIntOrFloatBitWidth() != 32))
     return nullptr;
-  if (type.getRank() == 1)
-    tensor->add_dims(ints->size());
-  else if (ints->size() != 1)
-    return nullptr;
+  for (int64_t d : type.getShape())
+    tensor->add_dims(d);
   if (type.getElementType().getIntOrFloatBitWidth() == 64) {
     tensor->set_data_type(onnx::TensorProto::INT64);
     for (int64_t x : *ints)
@@ -206,6 +204,49 @@ void InferenceState::Impl::forgetRegion(Region &region) {
     for (Region &r : op->getRegions())
       forgetArgs(r);
   });
+}
+
+SmallVector<DenseElementsAttr>
+mlir::onnxc::getKnownResults(Operation *op, InferenceState &state) {
+  InferenceState::Impl &impl = state.getImpl();
+  SmallVector<DenseElementsAttr> values;
+  if (op->getNumRegions() || op->getNumResults() == 0)
+    return {};
+  for (Value r : op->getResults()) {
+    auto t = llvm::dyn_cast<RankedTensorType>(r.getType());
+    if (!t || !t.hasStaticShape() ||
+        t.getNumElements() > kMaxShapeDataElements)
+      return {};
+    Type et = t.getElementType();
+    auto plain = RankedTensorType::get(t.getShape(), et);
+    if (et.isSignlessInteger(64) || et.isSignlessInteger(32) ||
+        et.isInteger(1)) {
+      std::optional<SmallVector<int64_t>> ints = impl.getKnownInts(r);
+      if (!ints || (int64_t)ints->size() != t.getNumElements())
+        return {};
+      SmallVector<APInt> bits;
+      for (int64_t x : *ints)
+        bits.push_back(APInt(et.getIntOrFloatBitWidth(), (uint64_t)x,
+                             /*isSigned=*/!et.isInteger(1),
+                             /*implicitTrunc=*/true));
+      values.push_back(DenseElementsAttr::get(plain, bits));
+    } else if (et.isF32() || et.isF64()) {
+      auto it = impl.floatData.find(r);
+      if (it == impl.floatData.end() ||
+          (int64_t)it->second.size() != t.getNumElements())
+        return {};
+      if (et.isF32()) {
+        SmallVector<float> f(it->second.begin(), it->second.end());
+        values.push_back(DenseElementsAttr::get(plain, ArrayRef<float>(f)));
+      } else {
+        values.push_back(
+            DenseElementsAttr::get(plain, ArrayRef<double>(it->second)));
+      }
+    } else {
+      return {};
+    }
+  }
+  return values;
 }
 
 void mlir::onnxc::eraseInferredOp(Operation *op, InferenceState &state) {

@@ -17,6 +17,7 @@
 #ifndef ONNXC_PASSES_ONNX_INFERENCE_INFERENCE_H
 #define ONNXC_PASSES_ONNX_INFERENCE_INFERENCE_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Region.h"
 #include "mlir/Support/LLVM.h"
@@ -60,6 +61,12 @@ LogicalResult inferOpTypes(Operation *op, InferenceState &state);
 /// inference knows it (constants, shape arithmetic, comparisons of known
 /// values; bools as 0 and 1).
 std::optional<int64_t> getKnownScalar(Value v, InferenceState &state);
+
+/// The values of every result of `op` when inference knows them all (small
+/// statically shaped int, bool and f32/f64 tensors; at most 4096 elements
+/// each), else nothing. `op` must have no regions.
+SmallVector<DenseElementsAttr> getKnownResults(Operation *op,
+                                               InferenceState &state);
 
 /// Erases `op` (which must have no uses left) and forgets what `state`
 /// knows of the values it and its regions define.

@@ -146,6 +146,10 @@ Type getElementTypeOf(Value v);
 /// op's main inference.
 LogicalResult refineWithShapeData(Operation *op, InferenceState &state);
 
+/// Known values of integer tensors of any rank through the data-movement
+/// ops (KnownData.cpp).
+void propagateKnownData(Operation *op, InferenceState &state);
+
 /// Tracks the element types of sequences of known length (Sequences.cpp)
 /// and refines SequenceAt, ConcatFromSequence and the sequence types built
 /// from them. Runs after the op's main inference.

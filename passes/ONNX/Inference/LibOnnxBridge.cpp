@@ -155,6 +155,19 @@ private:
   std::vector<onnx::TypeProto> outputs;
 };
 
+/// The known values of `v` as libonnx's data propagation sees shape data:
+/// only for tensors of rank 0 or 1 (onnxc follows higher ranks itself,
+/// KnownData.cpp; libonnx's propagators read their input as a 1-D list).
+static const onnx::TensorShapeProto *shapeDataForLibOnnx(Value v,
+                                                         InferenceState &state) {
+  if (!v)
+    return nullptr;
+  auto t = llvm::dyn_cast<RankedTensorType>(v.getType());
+  if (t && t.getRank() > 1)
+    return nullptr;
+  return state.getImpl().getShapeData(v);
+}
+
 class OpInferenceContext final : public onnx::InferenceContext {
 public:
   explicit OpInferenceContext(OpView &view) : view(view) {}
@@ -193,8 +206,7 @@ public:
     return nullptr;
   }
   const onnx::TensorShapeProto *getSymbolicInput(size_t i) const override {
-    Value v = view.getInput(i);
-    return v ? view.state.getImpl().getShapeData(v) : nullptr;
+    return shapeDataForLibOnnx(view.getInput(i), view.state);
   }
 
 private:
@@ -224,8 +236,7 @@ public:
     return i < outputTypes.size() ? &outputTypes[i] : nullptr;
   }
   const onnx::TensorShapeProto *getInputData(size_t i) override {
-    Value v = view.getInput(i);
-    return v ? view.state.getImpl().getShapeData(v) : nullptr;
+    return shapeDataForLibOnnx(view.getInput(i), view.state);
   }
   void addOutputData(size_t i, onnx::TensorShapeProto &&data) override {
     if (i < outputTypes.size())

@@ -493,6 +493,7 @@ LogicalResult mlir::onnxc::refineWithShapeData(Operation *op,
   if (op->getNumResults() == 1 && getElementTypeOf(op->getResult(0))) {
     propagateNumbers(op, state);
     propagateLogic(op, state);
+    propagateKnownData(op, state);
   }
   if (name == "onnx.Range")
     return refineRange(op, state);

@@ -76,3 +76,36 @@ func.func @reshapes(%x: tensor<2x3x4xf32>) -> (tensor<4x6xf32>, tensor<6x2x2xf32
   %k2 = "onnx.Reshape"(%k1, %s3) : (tensor<6x4xf32>, tensor<3xi64>) -> tensor<6x2x2xf32>
   return %r2, %k2 : tensor<4x6xf32>, tensor<6x2x2xf32>
 }
+
+// -----
+
+// ConvTranspose with constant weights: the transposed weights times the
+// input's positions, then Col2Im places each column (and the bias).
+// W (C=2, M=1, 2, 2) -> W' (4, 2): W'[j, i] = W[i, j].
+// CHECK-LABEL: func.func @convtranspose
+// CHECK-DAG:  %[[W:.+]] = "onnx.Constant"() <{value = dense<{{\[}}[1.000000e+00, 5.000000e+00], [2.000000e+00, 6.000000e+00], [3.000000e+00, 7.000000e+00], [4.000000e+00, 8.000000e+00]]> : tensor<4x2xf32>}>
+// CHECK-DAG:  %[[S:.+]] = "onnx.Constant"() <{value = dense<[0, 2, 9]> : tensor<3xi64>}>
+// CHECK:      %[[X:.+]] = "onnx.Reshape"(%arg0, %[[S]]) <{allowzero = 0 : i64}> : (tensor<?x2x3x3xf32, #onnx.dims<["N"]>>, tensor<3xi64>) -> tensor<?x2x9xf32, #onnx.dims<["N"]>>
+// CHECK:      %[[P:.+]] = "onnx.MatMul"(%[[W]], %[[X]]) : (tensor<4x2xf32>, tensor<?x2x9xf32, #onnx.dims<["N"]>>) -> tensor<?x4x9xf32, #onnx.dims<["N"]>>
+// CHECK:      %[[Y:.+]] = "onnx.Col2Im"(%[[P]], %{{.+}}, %{{.+}}) <{dilations = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>}>
+// CHECK:      %[[B:.+]] = "onnx.Reshape"(%arg1
+// CHECK:      %[[R:.+]] = "onnx.Add"(%[[Y]], %[[B]])
+// CHECK-NOT:  onnx.ConvTranspose
+// CHECK:      return %[[R]]
+func.func @convtranspose(%x: tensor<?x2x3x3xf32, #onnx.dims<["N"]>>, %b: tensor<1xf32>) -> tensor<?x1x6x6xf32, #onnx.dims<["N"]>> {
+  %w = "onnx.Constant"() <{value = dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[5.0, 6.0], [7.0, 8.0]]]]> : tensor<2x1x2x2xf32>}> : () -> tensor<2x1x2x2xf32>
+  %y = "onnx.ConvTranspose"(%x, %w, %b) <{strides = array<i64: 2, 2>}> : (tensor<?x2x3x3xf32, #onnx.dims<["N"]>>, tensor<2x1x2x2xf32>, tensor<1xf32>) -> tensor<?x1x6x6xf32, #onnx.dims<["N"]>>
+  return %y : tensor<?x1x6x6xf32, #onnx.dims<["N"]>>
+}
+
+// -----
+
+// Two groups: left to the direct lowering.
+// CHECK-LABEL: func.func @convtranspose_groups
+// CHECK: onnx.ConvTranspose
+func.func @convtranspose_groups(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x6x6xf32> {
+  %w = "onnx.Constant"() <{value = dense<1.0> : tensor<2x1x2x2xf32>}> : () -> tensor<2x1x2x2xf32>
+  %n = onnx.NoValue
+  %y = "onnx.ConvTranspose"(%x, %w, %n) <{group = 2 : i64, strides = array<i64: 2, 2>}> : (tensor<1x2x3x3xf32>, tensor<2x1x2x2xf32>, none) -> tensor<1x2x6x6xf32>
+  return %y : tensor<1x2x6x6xf32>
+}

@@ -130,17 +130,18 @@ func.func @loop_body_input_conflict(%m: tensor<i64>, %c: tensor<i1>, %v: tensor<
 
 // -----
 
-func.func @gradient_inputs(%a: tensor<2xf32>, %c: tensor<f32>) -> tensor<*xf32> {
+// The dialect's Gradient takes the tensor `y` names as a last operand.
+func.func @gradient_inputs(%a: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<*xf32> {
   // expected-error @+1 {{'onnx.training.Gradient' op has 1 inputs but 'xs' and 'zs' name 2 tensors}}
-  %0 = "onnx.training.Gradient"(%a, %c) {xs = ["a", "b"], y = "c"} : (tensor<2xf32>, tensor<f32>) -> tensor<*xf32>
+  %0 = "onnx.training.Gradient"(%a, %y) {xs = ["a", "b"], y = "c"} : (tensor<2xf32>, tensor<2xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 
 // -----
 
-func.func @gradient_outputs(%a: tensor<2xf32>, %b: tensor<2xf32>, %c: tensor<f32>) -> tensor<*xf32> {
+func.func @gradient_outputs(%a: tensor<2xf32>, %b: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<*xf32> {
   // expected-error @+1 {{'onnx.training.Gradient' op has 1 outputs but 'xs' names 2 tensors}}
-  %0 = "onnx.training.Gradient"(%a, %b, %c) {xs = ["a", "b"], y = "c"} : (tensor<2xf32>, tensor<2xf32>, tensor<f32>) -> tensor<*xf32>
+  %0 = "onnx.training.Gradient"(%a, %b, %y) {xs = ["a", "b"], y = "c"} : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 

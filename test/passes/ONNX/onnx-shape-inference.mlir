@@ -362,8 +362,8 @@ func.func @if_sequence_join(%c: tensor<i1>, %z: tensor<f32>, %s: !onnx.seq<tenso
 
 // -----
 
-// Gradient: output i has the type of input i (the value of xs[i]); y is the
-// last operand.
+// Gradient: output i has the type of input i (the value of xs[i]); the
+// tensor y names is the last operand.
 // CHECK-LABEL: func.func @gradient
 // CHECK: "onnx.training.Gradient"{{.*}} -> (tensor<2x3xf32>, tensor<3xf32>)
 // CHECK: "onnx.training.Gradient"{{.*}} -> tensor<2x3xf32>

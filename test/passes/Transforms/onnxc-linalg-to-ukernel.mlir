@@ -524,6 +524,32 @@ func.func @conv2d_constant(%x: memref<1x2x3x6x6xf32>, %y: memref<1x2x4x4x4xf32>,
 
 // -----
 
+// One input channel but many output channels (an STFT as a 1-D
+// convolution, 1 group x 8 filters x 5 taps): a GEMM over the taps, so
+// packed (flags 1): 1 panel x 5 rows x 32 floats.
+// CHECK: memref.global "private" constant @stft_packed : memref<160xf32> = dense_resource<onnxc_packed> {alignment = 64 : i64}
+// CHECK-LABEL: func.func @conv1d_one_channel
+// CHECK: memref.store %c1_i64, %{{.+}}[%c27]
+// CHECK: memref.get_global @stft_packed
+// CHECK: call @onnxc_rt_sconv2d(
+memref.global "private" constant @stft : memref<1x8x1x5xf32> = dense<0.5>
+#sx = affine_map<(n, g, m, o, c, k) -> (n, g, c, o * 2 + k)>
+#sw = affine_map<(n, g, m, o, c, k) -> (g, m, c, k)>
+#sy = affine_map<(n, g, m, o, c, k) -> (n, g, m, o)>
+func.func @conv1d_one_channel(%x: memref<1x1x1x21xf32>, %y: memref<1x1x8x9xf32>) {
+  %w = memref.get_global @stft : memref<1x8x1x5xf32>
+  linalg.generic {indexing_maps = [#sx, #sw, #sy], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x1x1x21xf32>, memref<1x8x1x5xf32>) outs(%y : memref<1x1x8x9xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // Epilogue fusion: the bias broadcast that initialized Y goes into the call
 // (flags 2 = ONNXC_CONV_BIAS, the bias address in slot 28), and the Relu6
 // that reads Y next becomes the kernel's clamp (flags 4, bounds 0.0 and 6.0
