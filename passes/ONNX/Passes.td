@@ -118,7 +118,12 @@ def ONNXAutodiff : Pass<"onnx-autodiff", "func::FuncOp"> {
     gradients of its results and builds, out of ONNX ops, the gradients of
     its inputs, which are summed where a value has several users.
     Broadcasting is summed back to each input's shape (statically where the
-    types tell, at run time for a dynamic dim that may be 1). The
+    types tell, at run time for a dynamic dim that may be 1). Before the
+    reverse pass, ops with an expansion that depend on an x are rewritten
+    into it (RNN, GRU, LSTM: their cell's ops unrolled over a static
+    sequence length), and the rules differentiate the expansion. A few
+    rules make their forward op output what the backward reads (MaxPool's
+    Indices, Dropout's mask in training mode). The
     Gradient's results become the gradients of its xs, and the op goes.
     The backward ops are ordinary onnx ops: inference, folding, fusion, the
     kernels and buffer planning apply to them as to the forward ones, and
@@ -127,7 +132,9 @@ def ONNXAutodiff : Pass<"onnx-autodiff", "func::FuncOp"> {
     Errors (one line, naming the Gradient node or the op): an x that is not
     a graph input or initializer, or not a float tensor; y not depending on
     an x; an op on a path from an x to y with no rule, or whose rule gives
-    no gradient for an input that depends on an x (never a silent zero).
+    no gradient for an input that depends on an x (never a silent zero); a
+    form a rule does not cover (a recurrent op with a symbolic sequence
+    length, Resize with tf_crop_and_resize, ...).
 
     Input invariant: inferred onnx ops. Output IR: no onnx.training.Gradient.
     Runs first in the pipeline, at every optimization level.

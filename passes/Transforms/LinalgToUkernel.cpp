@@ -189,7 +189,9 @@ struct Rewriter {
         MemRefType::get({(int64_t)data.size()}, b.getF32Type()), init,
         /*constant=*/true, b.getI64IntegerAttr(64));
     SymbolTable(module).insert(result);
-    packedSources.push_back(source);
+    // A global packed in two layouts (B and B^T) is dropped once.
+    if (!llvm::is_contained(packedSources, source))
+      packedSources.push_back(source);
     return result;
   }
 

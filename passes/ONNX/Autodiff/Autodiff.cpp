@@ -2,6 +2,8 @@
 //
 // Reverse-mode differentiation of onnx.training.Gradient (Passes.td has the
 // contract). For each Gradient op, in its block:
+//   0. ops with an expansion (RNN, GRU, LSTM) that depend on an x are
+//      rewritten into the ops of the expansion;
 //   1. the active ops: those that depend on one of its xs (through operands
 //      or through values their regions read) and that y depends on;
 //   2. the seed: dy = ones of y's shape;
@@ -89,6 +91,31 @@ LogicalResult differentiate(Operation *gradOp, InferenceState &state) {
   }
   if (!isFloatTensor(y.getType()))
     return gradOp->emitOpError("y is not a float tensor");
+
+  // Ops with an expansion (RNN, GRU, LSTM) that depend on an x are
+  // rewritten first; the reverse pass then sees their expansion.
+  {
+    const auto &expansions = getGradientExpansions();
+    llvm::DenseSet<Value> dep(xs.begin(), xs.end());
+    SmallVector<Operation *> toExpand;
+    for (Operation &op : *block) {
+      if (&op == gradOp)
+        break;
+      if (!llvm::any_of(inputsOf(&op), [&](Value v) { return dep.contains(v); }))
+        continue;
+      dep.insert(op.result_begin(), op.result_end());
+      if (expansions.count(op.getName().getStringRef()))
+        toExpand.push_back(&op);
+    }
+    for (Operation *op : toExpand) {
+      OpBuilder eb(op);
+      GradientBuilder egb(eb, state, op->getLoc());
+      if (failed(expansions.lookup(op->getName().getStringRef())(op, egb)) ||
+          egb.failed)
+        return failure();
+    }
+    y = gradOp->getOperands().back(); // it may have been replaced
+  }
 
   // Ops of the block that depend on an x (forward from the xs).
   llvm::DenseSet<Value> dependsOnX(xs.begin(), xs.end());

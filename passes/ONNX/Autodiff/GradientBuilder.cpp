@@ -56,10 +56,23 @@ NamedAttribute GradientBuilder::attr(StringRef name, float v) {
   return b.getNamedAttr(name, b.getF32FloatAttr(v));
 }
 NamedAttribute GradientBuilder::attr(StringRef name, ArrayRef<int64_t> v) {
-  return b.getNamedAttr(name, b.getI64ArrayAttr(v));
+  return b.getNamedAttr(name, b.getDenseI64ArrayAttr(v));
 }
 NamedAttribute GradientBuilder::attr(StringRef name, StringRef v) {
   return b.getNamedAttr(name, b.getStringAttr(v));
+}
+
+std::optional<SmallVector<int64_t>> autodiff::intsAttr(Operation *op,
+                                                      StringRef name) {
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>(name))
+    return SmallVector<int64_t>(a.asArrayRef());
+  if (auto a = op->getAttrOfType<ArrayAttr>(name)) {
+    SmallVector<int64_t> v;
+    for (Attribute e : a)
+      v.push_back(cast<IntegerAttr>(e).getInt());
+    return v;
+  }
+  return std::nullopt;
 }
 
 Value GradientBuilder::none() {
@@ -163,6 +176,14 @@ Value GradientBuilder::sumToShapeOf(Value grad, Value x) {
       axes.push_back(i);
       continue;
     }
+    int64_t gs = g.getDimSize(i), xs = xt.getDimSize(i - (R - r));
+    if (!ShapedType::isDynamic(gs) && !ShapedType::isDynamic(xs) && xs != 1 &&
+        xs != gs) {
+      emitError(loc) << "autodiff: a gradient of shape " << g
+                     << " does not broadcast from its input's " << xt;
+      failed = true;
+      return {};
+    }
     int k = broadcastDim(g, i, xt, i - (R - r));
     if (k == 1)
       axes.push_back(i);
@@ -215,7 +236,21 @@ const llvm::StringMap<GradientRule> &autodiff::getGradientRules() {
     registerLinalgGradients(r);
     registerReductionGradients(r);
     registerTensorGradients(r);
+    registerLossGradients(r);
+    registerConvGradients(r);
+    registerPoolingGradients(r);
+    registerNormalizationGradients(r);
+    registerNNMiscGradients(r);
     return r;
   }();
   return rules;
+}
+
+const llvm::StringMap<GradientExpansion> &autodiff::getGradientExpansions() {
+  static const llvm::StringMap<GradientExpansion> expansions = [] {
+    llvm::StringMap<GradientExpansion> e;
+    registerRecurrentExpansions(e);
+    return e;
+  }();
+  return expansions;
 }

@@ -49,6 +49,7 @@ public:
 
   NamedAttribute attr(StringRef name, int64_t v);
   NamedAttribute attr(StringRef name, float v);
+  /// INTS, as the dialect stores them (DenseI64ArrayAttr).
   NamedAttribute attr(StringRef name, ArrayRef<int64_t> v);
   NamedAttribute attr(StringRef name, StringRef v);
 
@@ -101,6 +102,26 @@ void registerElementwiseGradients(llvm::StringMap<GradientRule> &rules);
 void registerLinalgGradients(llvm::StringMap<GradientRule> &rules);
 void registerReductionGradients(llvm::StringMap<GradientRule> &rules);
 void registerTensorGradients(llvm::StringMap<GradientRule> &rules);
+void registerLossGradients(llvm::StringMap<GradientRule> &rules);
+void registerConvGradients(llvm::StringMap<GradientRule> &rules);
+void registerPoolingGradients(llvm::StringMap<GradientRule> &rules);
+void registerNormalizationGradients(llvm::StringMap<GradientRule> &rules);
+void registerNNMiscGradients(llvm::StringMap<GradientRule> &rules);
+
+/// The integer-list attribute `name` of `op` (INTS: a DenseI64ArrayAttr),
+/// or none.
+std::optional<SmallVector<int64_t>> intsAttr(Operation *op, StringRef name);
+
+/// Ops differentiated through an expansion: before the reverse pass, an op
+/// on a path from an x is rewritten at its place into other onnx ops (its
+/// results replaced, the op erased), which the rules then differentiate.
+/// Returns failure after emitting an error on `op`.
+using GradientExpansion = LogicalResult (*)(Operation *op,
+                                            GradientBuilder &gb);
+
+/// The expansions, by op name (RNN, GRU, LSTM: their cell unrolled).
+const llvm::StringMap<GradientExpansion> &getGradientExpansions();
+void registerRecurrentExpansions(llvm::StringMap<GradientExpansion> &rules);
 
 /// Adds `g` to the gradient of `v` in `grads` (a sum when one is there).
 void accumulate(GradientBuilder &gb, InputGrads &grads, Value v, Value g);

@@ -3,7 +3,8 @@
 // With g the gradient of the result y = f(a, b, ...), each input gets
 // g * df/dinput, summed back over the dims broadcasting stretched
 // (sumToShapeOf). Where the derivative is not defined (Abs, Relu at 0), the
-// rule takes the value PyTorch takes (0).
+// rule takes the value PyTorch takes (0). Piecewise-constant ops (Sign,
+// Floor, Ceil, Round) get an explicit zero gradient.
 //
 //===----------------------------------------------------------------------===//
 
@@ -204,6 +205,121 @@ Value dGelu(GradientBuilder &gb, Operation *op, Value x, Value) {
   return gb.add(cdf, gb.mul(x, pdf));
 }
 
+/// Trigonometric and hyperbolic functions and their inverses.
+Value dSin(GradientBuilder &gb, Operation *, Value x, Value) {
+  return gb.op("Cos", {x});
+}
+Value dCos(GradientBuilder &gb, Operation *, Value x, Value) {
+  return gb.neg(gb.op("Sin", {x}));
+}
+/// tan: 1 + y^2.
+Value dTan(GradientBuilder &gb, Operation *, Value x, Value y) {
+  return gb.add(gb.scalar(1.0, eltOf(x)), gb.mul(y, y));
+}
+/// asin: 1 / sqrt(1 - x^2); acos: the negation.
+Value dAsin(GradientBuilder &gb, Operation *, Value x, Value) {
+  return gb.op("Reciprocal",
+               {gb.op("Sqrt", {gb.sub(gb.scalar(1.0, eltOf(x)), gb.mul(x, x))})});
+}
+Value dAcos(GradientBuilder &gb, Operation *op, Value x, Value y) {
+  return gb.neg(dAsin(gb, op, x, y));
+}
+/// atan: 1 / (1 + x^2).
+Value dAtan(GradientBuilder &gb, Operation *, Value x, Value) {
+  return gb.op("Reciprocal", {gb.add(gb.scalar(1.0, eltOf(x)), gb.mul(x, x))});
+}
+Value dSinh(GradientBuilder &gb, Operation *, Value x, Value) {
+  return gb.op("Cosh", {x});
+}
+Value dCosh(GradientBuilder &gb, Operation *, Value x, Value) {
+  return gb.op("Sinh", {x});
+}
+/// asinh: 1 / sqrt(x^2 + 1); acosh: 1 / sqrt(x^2 - 1).
+Value dAsinh(GradientBuilder &gb, Operation *, Value x, Value) {
+  return gb.op("Reciprocal",
+               {gb.op("Sqrt", {gb.add(gb.mul(x, x), gb.scalar(1.0, eltOf(x)))})});
+}
+Value dAcosh(GradientBuilder &gb, Operation *, Value x, Value) {
+  return gb.op("Reciprocal",
+               {gb.op("Sqrt", {gb.sub(gb.mul(x, x), gb.scalar(1.0, eltOf(x)))})});
+}
+/// atanh: 1 / (1 - x^2).
+Value dAtanh(GradientBuilder &gb, Operation *, Value x, Value) {
+  return gb.op("Reciprocal", {gb.sub(gb.scalar(1.0, eltOf(x)), gb.mul(x, x))});
+}
+/// softsign x / (1 + |x|): 1 / (1 + |x|)^2.
+Value dSoftsign(GradientBuilder &gb, Operation *, Value x, Value) {
+  Value d = gb.add(gb.scalar(1.0, eltOf(x)), gb.op("Abs", {x}));
+  return gb.op("Reciprocal", {gb.mul(d, d)});
+}
+/// mish x tanh(softplus(x)): t + x sigmoid(x) (1 - t^2), t = tanh(softplus(x)).
+Value dMish(GradientBuilder &gb, Operation *, Value x, Value) {
+  Value t = gb.op("Tanh", {gb.op("Softplus", {x})});
+  Value one = gb.scalar(1.0, eltOf(x));
+  return gb.add(t, gb.mul(gb.mul(x, gb.op("Sigmoid", {x})),
+                          gb.sub(one, gb.mul(t, t))));
+}
+/// hard swish x max(0, min(1, x/6 + 1/2)): 0 below -3, 1 above 3,
+/// x/3 + 1/2 between.
+Value dHardSwish(GradientBuilder &gb, Operation *, Value x, Value) {
+  Type et = eltOf(x);
+  Value mid = gb.add(gb.mul(x, gb.scalar(1.0 / 3.0, et)), gb.scalar(0.5, et));
+  Value hi = gb.op("Where", {gb.op("Greater", {x, gb.scalar(3.0, et)}),
+                             gb.scalar(1.0, et), mid});
+  return gb.op("Where", {gb.op("Less", {x, gb.scalar(-3.0, et)}),
+                         gb.scalar(0.0, et), hi});
+}
+/// thresholded relu: 1 where x > alpha.
+Value dThresholdedRelu(GradientBuilder &gb, Operation *op, Value x, Value) {
+  Type et = eltOf(x);
+  return gb.op("Where",
+               {gb.op("Greater", {x, gb.scalar(floatAttr(op, "alpha", 1.0f), et)}),
+                gb.scalar(1.0, et), gb.scalar(0.0, et)});
+}
+/// celu max(0, x) + min(0, alpha (exp(x / alpha) - 1)): 1 where x > 0,
+/// exp(x / alpha) elsewhere.
+Value dCelu(GradientBuilder &gb, Operation *op, Value x, Value) {
+  Type et = eltOf(x);
+  double alpha = floatAttr(op, "alpha", 1.0f);
+  return gb.op("Where", {gb.op("Greater", {x, gb.scalar(0.0, et)}),
+                         gb.scalar(1.0, et),
+                         gb.op("Exp", {gb.mul(x, gb.scalar(1.0 / alpha, et))})});
+}
+/// shrink: 1 where x < -lambd or x > lambd, 0 between.
+Value dShrink(GradientBuilder &gb, Operation *op, Value x, Value) {
+  Type et = eltOf(x);
+  double lambd = floatAttr(op, "lambd", 0.5f);
+  Value out = gb.op("Or", {gb.op("Less", {x, gb.scalar(-lambd, et)}),
+                           gb.op("Greater", {x, gb.scalar(lambd, et)})});
+  return gb.op("Where", {out, gb.scalar(1.0, et), gb.scalar(0.0, et)});
+}
+
+/// Piecewise-constant ops (Sign, Floor, Ceil, Round): the derivative is 0
+/// wherever it exists; an explicit zero gradient, so that the path is not
+/// an error.
+LogicalResult gradZero(Operation *op, ArrayRef<Value>, GradientBuilder &gb,
+                       InputGrads &grads) {
+  Value x = op->getOperand(0);
+  accumulate(gb, grads, x, gb.filledLike(x, 0.0));
+  return success();
+}
+
+/// PRelu(x, slope), slope broadcast to x: dx = g where x > 0, g slope
+/// elsewhere; dslope = g x where x <= 0, summed to slope's shape.
+LogicalResult gradPRelu(Operation *op, ArrayRef<Value> dy, GradientBuilder &gb,
+                        InputGrads &grads) {
+  Value x = op->getOperand(0), slope = op->getOperand(1);
+  Type et = eltOf(x);
+  Value zero = gb.scalar(0.0, et);
+  Value pos = gb.op("Greater", {x, zero});
+  accumulate(gb, grads, x,
+             gb.sumToShapeOf(gb.mul(dy[0], gb.op("Where", {pos, gb.scalar(1.0, et),
+                                                          slope})),
+                             x));
+  give(gb, grads, op, 1, gb.op("Where", {pos, zero, gb.mul(dy[0], x)}));
+  return success();
+}
+
 /// Cast between float types: the gradient cast back.
 LogicalResult gradCast(Operation *op, ArrayRef<Value> dy, GradientBuilder &gb,
                        InputGrads &grads) {
@@ -211,6 +327,28 @@ LogicalResult gradCast(Operation *op, ArrayRef<Value> dy, GradientBuilder &gb,
   if (!isa<FloatType>(eltOf(x)))
     return success(); // not differentiable; Autodiff checks it is not needed
   accumulate(gb, grads, x, gb.castLike(dy[0], x));
+  return success();
+}
+
+/// CastLike(x, like): the gradient cast back to x's type; `like` only
+/// gives a type (zeros).
+LogicalResult gradCastLike(Operation *op, ArrayRef<Value> dy,
+                           GradientBuilder &gb, InputGrads &grads) {
+  Value x = op->getOperand(0), like = op->getOperand(1);
+  if (isa<FloatType>(eltOf(x)))
+    accumulate(gb, grads, x, gb.castLike(dy[0], x));
+  if (isa<FloatType>(eltOf(like)))
+    accumulate(gb, grads, like, gb.filledLike(like, 0.0));
+  return success();
+}
+
+/// Ops whose result reads only the shape and type of their float input
+/// (RandomUniformLike, RandomNormalLike, EyeLike): a zero gradient.
+LogicalResult gradShapeOnly(Operation *op, ArrayRef<Value>,
+                            GradientBuilder &gb, InputGrads &grads) {
+  Value x = op->getOperand(0);
+  if (isa<FloatType>(eltOf(x)))
+    accumulate(gb, grads, x, gb.filledLike(x, 0.0));
   return success();
 }
 
@@ -318,7 +456,31 @@ void autodiff::registerElementwiseGradients(
   rules["onnx.HardSigmoid"] = unary<dHardSigmoid>;
   rules["onnx.Erf"] = unary<dErf>;
   rules["onnx.Gelu"] = unary<dGelu>;
+  rules["onnx.Sin"] = unary<dSin>;
+  rules["onnx.Cos"] = unary<dCos>;
+  rules["onnx.Tan"] = unary<dTan>;
+  rules["onnx.Asin"] = unary<dAsin>;
+  rules["onnx.Acos"] = unary<dAcos>;
+  rules["onnx.Atan"] = unary<dAtan>;
+  rules["onnx.Sinh"] = unary<dSinh>;
+  rules["onnx.Cosh"] = unary<dCosh>;
+  rules["onnx.Asinh"] = unary<dAsinh>;
+  rules["onnx.Acosh"] = unary<dAcosh>;
+  rules["onnx.Atanh"] = unary<dAtanh>;
+  rules["onnx.Softsign"] = unary<dSoftsign>;
+  rules["onnx.Mish"] = unary<dMish>;
+  rules["onnx.HardSwish"] = unary<dHardSwish>;
+  rules["onnx.ThresholdedRelu"] = unary<dThresholdedRelu>;
+  rules["onnx.Celu"] = unary<dCelu>;
+  rules["onnx.Shrink"] = unary<dShrink>;
+  rules["onnx.PRelu"] = gradPRelu;
+  for (StringRef n : {"onnx.Sign", "onnx.Floor", "onnx.Ceil", "onnx.Round"})
+    rules[n] = gradZero;
   rules["onnx.Cast"] = gradCast;
+  rules["onnx.CastLike"] = gradCastLike;
+  for (StringRef n : {"onnx.RandomUniformLike", "onnx.RandomNormalLike",
+                      "onnx.EyeLike"})
+    rules[n] = gradShapeOnly;
   rules["onnx.Clip"] = gradClip;
   rules["onnx.Min"] = gradMinMax;
   rules["onnx.Max"] = gradMinMax;

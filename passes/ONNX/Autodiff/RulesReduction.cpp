@@ -45,9 +45,8 @@ LogicalResult expandBack(Operation *op, Value g, GradientBuilder &gb,
       return op->emitError("autodiff: the axes of a reduction must be known "
                            "at compile time to differentiate it");
     axes.assign(known->begin(), known->end());
-  } else if (auto a = op->getAttrOfType<ArrayAttr>("axes")) {
-    for (Attribute e : a)
-      axes.push_back(cast<IntegerAttr>(e).getInt());
+  } else if (auto a = intsAttr(op, "axes")) {
+    axes = *a;
   }
   if (axes.empty() && noop) {
     gExpanded = g;

@@ -45,6 +45,25 @@ def mlp_tanh():
                                torch.nn.Linear(16, 4))
 
 
+def cnn():
+    """Issue 11's small CNN: Conv, MaxPool, Gemm."""
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(1, 4, 3, padding=1), torch.nn.ReLU(),
+        torch.nn.MaxPool2d(2),
+        torch.nn.Conv2d(4, 8, 3, stride=2), torch.nn.Tanh(),
+        torch.nn.Flatten(), torch.nn.Linear(8, 5))
+
+
+def cnn_grouped():
+    """Grouped and depthwise convolutions, average pooling with padding."""
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(2, 6, 3, padding=1), torch.nn.Tanh(),
+        torch.nn.Conv2d(6, 6, 3, padding=1, groups=6),
+        torch.nn.AvgPool2d(3, stride=2, padding=1), torch.nn.Sigmoid(),
+        torch.nn.Conv2d(6, 4, 1, groups=2), torch.nn.Tanh(),
+        torch.nn.Flatten(), torch.nn.Linear(64, 3))
+
+
 # name -> (network, input shape, loss, optimizer, optimizer options, steps)
 CASES = {
     "mlp_mse_sgd": (mlp, (8, 6), "mse", "sgd", dict(lr=0.05), 10),
@@ -60,6 +79,10 @@ CASES = {
                         dict(lr=0.05, eps=1e-10), 10),
     "mlp_ce_adam": (mlp_tanh, (8, 6), "cross-entropy", "adam",
                     dict(lr=0.01, betas=(0.9, 0.999), eps=1e-12), 10),
+    "cnn_ce_momentum": (cnn, (6, 1, 8, 8), "cross-entropy", "momentum",
+                        dict(lr=0.05, momentum=0.9), 10),
+    "cnn_grouped_mse_sgd": (cnn_grouped, (4, 2, 8, 8), "mse", "sgd",
+                            dict(lr=0.1), 10),
 }
 
 

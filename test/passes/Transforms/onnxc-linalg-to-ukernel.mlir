@@ -49,6 +49,36 @@ func.func @matmul_accumulate_dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %
 
 // -----
 
+// One constant read as B by one product and as B^T by another (a Gemm and
+// its gradient): packed in both layouts, the original global dropped once
+// (it was erased twice).
+// CHECK-DAG: memref.global "private" constant @ws_packed : memref<512xf32>
+// CHECK-DAG: memref.global "private" constant @ws_packed_0 : memref<512xf32>
+// CHECK-NOT: memref.global "private" constant @ws :
+// CHECK-LABEL: func.func @shared_constant_two_layouts
+// CHECK-COUNT-2: call @onnxc_rt_sgemm
+memref.global "private" constant @ws : memref<16x16xf32> = dense<0.5>
+func.func @shared_constant_two_layouts(%a: memref<3x16xf32>) -> (memref<3x16xf32>, memref<3x16xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %b = memref.get_global @ws : memref<16x16xf32>
+  %c = memref.alloc() : memref<3x16xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<3x16xf32>)
+  linalg.matmul ins(%a, %b : memref<3x16xf32>, memref<16x16xf32>) outs(%c : memref<3x16xf32>)
+  %d = memref.alloc() : memref<3x16xf32>
+  linalg.fill ins(%cst : f32) outs(%d : memref<3x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<3x16xf32>, memref<16x16xf32>) outs(%d : memref<3x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return %c, %d : memref<3x16xf32>, memref<3x16xf32>
+}
+
+// -----
+
 // Gemm with transB: B[n, k] as a generic. B is a constant global: packed at
 // compile time into 32-wide panels (ceil(40 / 32) = 2 panels x 16 x 32
 // floats), B_PACKED (2) | overwrite; the original global goes.

@@ -1,0 +1,373 @@
+//===- RulesRecurrent.cpp - RNN, GRU, LSTM differentiated via their cell --===//
+//
+// A recurrent op on a path from an x to y is rewritten, before the reverse
+// pass, into its cell's ONNX ops unrolled over the time steps (the ONNX
+// spec's equations), which the other rules differentiate: the per-step
+// values the backward reads are ordinary forward values. Per direction:
+//   XW = X W^T + Wb for every step at once (one MatMul), split per step;
+//   per step t (0..T-1, or T-1..0 in reverse): gates = XW_t + H R^T + Rb,
+//     then the cell:
+//     RNN:  H = f(gates)
+//     GRU:  z = f(.z), r = f(.r), h~ = g(X W_h^T + (r . H) R_h^T + Rb_h + Wb_h)
+//           (linear_before_reset: g(X W_h^T + r . (H R_h^T + Rb_h) + Wb_h)),
+//           H = (1 - z) . h~ + z . H
+//     LSTM: i = f(.i + P_i . C), f = f(.f + P_f . C), c~ = g(.c),
+//           C = f . C + i . c~, o = f(.o + P_o . C), H = o . h(C)
+//   with clip bounding each activation's input (not C before h, as the
+//   lowering), activations and their alpha/beta as the lowering reads them,
+//   and sequence_lens as masks (a step past an entry's length keeps its
+//   state and writes 0 to Y; an entry of length 0 ends with zero states).
+//   Y stacks the per-step H; layout 1 transposes in and out.
+// The sequence length must be static (T copies of the cell). A symbolic
+// one needs the recurrence as a Scan of the cell, whose gradient is the
+// control-flow rules' (not yet): an error names the op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/ONNX/Autodiff/GradientBuilder.h"
+
+#include "passes/ONNX/Inference/InferenceImpl.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::autodiff;
+
+namespace {
+
+enum class Kind { RNN, GRU, LSTM };
+
+bool present(Operation *op, unsigned k) {
+  return op->getNumOperands() > k &&
+         !isa<NoneType>(op->getOperand(k).getType());
+}
+
+/// An activation function of the recurrent ops, with its alpha / beta.
+struct Act {
+  std::string name;
+  double alpha = 0, beta = 0;
+};
+
+/// The activations, `perDir` per direction, with alpha / beta consumed in
+/// order by the functions that take them (as the lowering).
+FailureOr<SmallVector<Act>> activations(Operation *op, int64_t perDir,
+                                        int64_t numDir,
+                                        ArrayRef<StringRef> defaults) {
+  struct Info {
+    StringLiteral name;
+    bool a, b;
+    double alpha, beta;
+  };
+  static const Info infos[] = {
+      {"Relu", false, false, 0, 0},       {"Tanh", false, false, 0, 0},
+      {"Sigmoid", false, false, 0, 0},    {"Affine", true, true, 1, 0},
+      {"LeakyRelu", true, false, 0.01, 0}, {"ThresholdedRelu", true, false, 1, 0},
+      {"ScaledTanh", true, true, NAN, NAN}, {"HardSigmoid", true, true, 0.2, 0.5},
+      {"Elu", true, false, 1, 0},         {"Softsign", false, false, 0, 0},
+      {"Softplus", false, false, 0, 0}};
+  SmallVector<StringRef> names;
+  if (auto attr = op->getAttrOfType<ArrayAttr>("activations")) {
+    for (Attribute a : attr)
+      names.push_back(cast<StringAttr>(a).getValue());
+  } else {
+    for (int64_t d = 0; d < numDir; ++d)
+      names.append(defaults.begin(), defaults.end());
+  }
+  if (perDir == 1 && numDir == 1 && names.size() == 2)
+    names.resize(1);
+  if ((int64_t)names.size() != perDir * numDir)
+    return op->emitOpError("autodiff: unexpected number of activations");
+  ArrayRef<float> alphas, betas;
+  if (auto a = op->getAttrOfType<DenseF32ArrayAttr>("activation_alpha"))
+    alphas = a.asArrayRef();
+  if (auto a = op->getAttrOfType<DenseF32ArrayAttr>("activation_beta"))
+    betas = a.asArrayRef();
+  size_t na = 0, nb = 0;
+  SmallVector<Act> acts;
+  for (StringRef n : names) {
+    const Info *info = nullptr;
+    for (const Info &i : infos)
+      if (n.equals_insensitive(i.name))
+        info = &i;
+    if (!info)
+      return op->emitOpError("autodiff: activation '") << n
+                                                       << "' is not supported";
+    Act act{info->name.str(), info->alpha, info->beta};
+    if (info->a && na < alphas.size())
+      act.alpha = alphas[na++];
+    if (info->b && nb < betas.size())
+      act.beta = betas[nb++];
+    if (std::isnan(act.alpha) || std::isnan(act.beta))
+      return op->emitOpError("autodiff: activation ")
+             << info->name << " needs its alpha and beta";
+    acts.push_back(act);
+  }
+  return acts;
+}
+
+/// The activation `a` of `x` as onnx ops (clipped first when `clip` > 0).
+Value apply(GradientBuilder &gb, const Act &a, Value x, double clip) {
+  Type et = getElementTypeOrSelf(x.getType());
+  if (clip > 0)
+    x = gb.op("Clip", {x, gb.scalar(-clip, et), gb.scalar(clip, et)});
+  StringRef n = a.name;
+  if (n == "Relu" || n == "Tanh" || n == "Sigmoid" || n == "Softsign" ||
+      n == "Softplus")
+    return gb.op(n, {x});
+  if (n == "Affine")
+    return gb.add(gb.mul(x, gb.scalar(a.alpha, et)), gb.scalar(a.beta, et));
+  if (n == "ScaledTanh")
+    return gb.mul(gb.scalar(a.alpha, et),
+                  gb.op("Tanh", {gb.mul(x, gb.scalar(a.beta, et))}));
+  if (n == "HardSigmoid")
+    return gb.op(n, {x}, {gb.attr("alpha", (float)a.alpha),
+                          gb.attr("beta", (float)a.beta)});
+  return gb.op(n, {x}, {gb.attr("alpha", (float)a.alpha)});
+}
+
+/// `v[d]` of a [numDir, ...] tensor.
+Value dirSlice(GradientBuilder &gb, Value v, int64_t d, int64_t numDir) {
+  if (numDir > 1)
+    v = gb.op("Slice", {v, gb.i64s({d}), gb.i64s({d + 1}), gb.i64s({0}),
+                        gb.none()});
+  return gb.op("Squeeze", {v, gb.i64s({0})});
+}
+
+/// Columns [k * h, (k + 1) * h) of the last axis.
+Value part(GradientBuilder &gb, Value v, int64_t k, int64_t h) {
+  return gb.op("Slice", {v, gb.i64s({k * h}), gb.i64s({(k + 1) * h}),
+                         gb.i64s({-1}), gb.none()});
+}
+
+/// `n` equal parts of the last axis.
+SmallVector<Value> split(GradientBuilder &gb, Value v, int64_t n, int64_t h) {
+  Operation *s = gb.create("Split", {v, gb.i64s(SmallVector<int64_t>(n, h))},
+                           {gb.attr("axis", (int64_t)-1)}, n);
+  if (!s)
+    return SmallVector<Value>(n, Value());
+  return SmallVector<Value>(s->getResults());
+}
+
+template <Kind kind>
+LogicalResult expandRecurrent(Operation *op, GradientBuilder &gb) {
+  const int64_t gates = kind == Kind::RNN ? 1 : kind == Kind::GRU ? 3 : 4;
+  Value x = op->getOperand(0), w = op->getOperand(1), r = op->getOperand(2);
+  auto xt = dyn_cast<RankedTensorType>(x.getType());
+  auto wt = dyn_cast<RankedTensorType>(w.getType());
+  if (!xt || xt.getRank() != 3 || !wt || wt.getRank() != 3)
+    return op->emitOpError("autodiff: a recurrent op with unranked inputs");
+  int64_t layout = getIntAttr(op, "layout", 0);
+  int64_t seqAxis = layout ? 1 : 0;
+  int64_t steps = xt.getDimSize(seqAxis);
+  if (ShapedType::isDynamic(steps))
+    return op->emitOpError(
+        "autodiff: a symbolic sequence length needs the recurrence as a "
+        "Scan, whose gradient rule is not there yet");
+  int64_t h = getIntAttr(op, "hidden_size", -1);
+  if (h < 0) {
+    if (wt.isDynamicDim(1))
+      return op->emitOpError("autodiff: unknown hidden_size");
+    h = wt.getDimSize(1) / gates;
+  }
+  auto dirAttr = op->getAttrOfType<StringAttr>("direction");
+  StringRef direction = dirAttr ? dirAttr.getValue() : "forward";
+  int64_t numDir = direction == "bidirectional" ? 2 : 1;
+  double clip = 0;
+  if (auto c = op->getAttrOfType<FloatAttr>("clip"))
+    clip = c.getValueAsDouble();
+  if (kind == Kind::LSTM && getIntAttr(op, "input_forget", 0) != 0)
+    return op->emitOpError("autodiff: LSTM with input_forget has no rule");
+  bool lbr = kind == Kind::GRU && getIntAttr(op, "linear_before_reset", 0);
+  SmallVector<StringRef> defaults;
+  if (kind == Kind::RNN)
+    defaults = {"Tanh"};
+  else if (kind == Kind::GRU)
+    defaults = {"Sigmoid", "Tanh"};
+  else
+    defaults = {"Sigmoid", "Tanh", "Tanh"};
+  int64_t perDir = defaults.size();
+  auto acts = activations(op, perDir, numDir, defaults);
+  if (failed(acts))
+    return failure();
+  Type et = xt.getElementType();
+  if (layout)
+    x = gb.op("Transpose", {x}, {gb.attr("perm", ArrayRef<int64_t>{1, 0, 2})});
+  // Zeros [batch, hidden] for absent initial states.
+  Value zeroState = gb.op(
+      "ConstantOfShape",
+      {gb.op("Concat", {gb.op("Slice", {gb.shapeOf(x), gb.i64s({1}),
+                                        gb.i64s({2}), gb.none(), gb.none()}),
+                        gb.i64s({h})},
+             {gb.attr("axis", (int64_t)0)})},
+      {gb.b.getNamedAttr("value", DenseElementsAttr::get(
+                                      RankedTensorType::get({1}, et),
+                                      gb.b.getFloatAttr(et, 0.0)))});
+  Value lens = present(op, 4) ? op->getOperand(4) : Value();
+  Type lenType = lens ? getElementTypeOrSelf(lens.getType()) : Type();
+  SmallVector<Value> ys, hs, cs;
+  for (int64_t d = 0; d < numDir; ++d) {
+    bool reverse = direction == "reverse" || d == 1;
+    ArrayRef<Act> act = ArrayRef<Act>(*acts).slice(d * perDir, perDir);
+    Value wd = dirSlice(gb, w, d, numDir);
+    Value rdT = gb.op("Transpose", {dirSlice(gb, r, d, numDir)},
+                      {gb.attr("perm", ArrayRef<int64_t>{1, 0})});
+    Value xw = gb.op("MatMul",
+                     {x, gb.op("Transpose", {wd}, {gb.attr("perm", ArrayRef<int64_t>{
+                                                                1, 0})})});
+    Value rb;
+    if (present(op, 3)) {
+      Value bd = dirSlice(gb, op->getOperand(3), d, numDir);
+      xw = gb.add(xw, part(gb, bd, 0, gates * h));
+      rb = part(gb, bd, 1, gates * h);
+    }
+    // XW per step: one Split (its gradient is one Concat).
+    SmallVector<Value> xs;
+    Operation *perStep =
+        gb.create("Split", {xw, gb.i64s(SmallVector<int64_t>(steps, 1))},
+                  {gb.attr("axis", (int64_t)0)}, steps);
+    if (!perStep)
+      return failure();
+    for (Value v : perStep->getResults())
+      xs.push_back(gb.op("Squeeze", {v, gb.i64s({0})}));
+    // Initial states: [dirs, batch, hidden] ([batch, dirs, hidden] in
+    // layout 1).
+    auto initial = [&](unsigned k) {
+      if (!present(op, k))
+        return zeroState;
+      Value v = op->getOperand(k);
+      if (layout)
+        v = gb.op("Transpose", {v}, {gb.attr("perm", ArrayRef<int64_t>{1, 0, 2})});
+      return dirSlice(gb, v, d, numDir);
+    };
+    Value hPrev = initial(5);
+    Value cPrev;
+    SmallVector<Value> peep;
+    if (kind == Kind::LSTM) {
+      cPrev = initial(6);
+      if (present(op, 7))
+        peep = split(gb, dirSlice(gb, op->getOperand(7), d, numDir), 3, h);
+    }
+    // GRU without linear_before_reset: (r . H) R_h^T separately.
+    Value rhT, rbh;
+    SmallVector<Value> rbParts;
+    if (rb)
+      rbParts = split(gb, rb, gates, h);
+    if (kind == Kind::GRU) {
+      rhT = gb.op("Slice", {rdT, gb.i64s({2 * h}), gb.i64s({3 * h}),
+                            gb.i64s({1}), gb.none()});
+      if (!lbr)
+        rdT = gb.op("Slice", {rdT, gb.i64s({0}), gb.i64s({2 * h}),
+                              gb.i64s({1}), gb.none()});
+    }
+    SmallVector<Value> stepY(steps);
+    for (int64_t k = 0; k < steps; ++k) {
+      int64_t t = reverse ? steps - 1 - k : k;
+      Value hr = gb.op("MatMul", {hPrev, rdT});
+      Value hNew, cNew;
+      if (kind == Kind::RNN) {
+        Value pre = gb.add(xs[t], hr);
+        if (rb)
+          pre = gb.add(pre, rb);
+        hNew = apply(gb, act[0], pre, clip);
+      } else if (kind == Kind::GRU) {
+        SmallVector<Value> xg = split(gb, xs[t], 3, h);
+        SmallVector<Value> hg = split(gb, hr, lbr ? 3 : 2, h);
+        auto withRb = [&](Value v, int64_t k) {
+          return rb ? gb.add(v, rbParts[k]) : v;
+        };
+        Value z = apply(gb, act[0], withRb(gb.add(xg[0], hg[0]), 0), clip);
+        Value rr = apply(gb, act[0], withRb(gb.add(xg[1], hg[1]), 1), clip);
+        Value inner = lbr ? gb.mul(rr, withRb(hg[2], 2))
+                          : withRb(gb.op("MatMul", {gb.mul(rr, hPrev), rhT}), 2);
+        Value hTilde = apply(gb, act[1], gb.add(xg[2], inner), clip);
+        hNew = gb.add(gb.mul(gb.sub(gb.scalar(1.0, et), z), hTilde),
+                      gb.mul(z, hPrev));
+      } else {
+        Value pre = gb.add(xs[t], hr);
+        if (rb)
+          pre = gb.add(pre, rb);
+        SmallVector<Value> g = split(gb, pre, 4, h); // i, o, f, c
+        Value ip = peep.empty() ? g[0] : gb.add(g[0], gb.mul(peep[0], cPrev));
+        Value fp = peep.empty() ? g[2] : gb.add(g[2], gb.mul(peep[2], cPrev));
+        Value i = apply(gb, act[0], ip, clip);
+        Value f = apply(gb, act[0], fp, clip);
+        Value c = apply(gb, act[1], g[3], clip);
+        cNew = gb.add(gb.mul(f, cPrev), gb.mul(i, c));
+        Value opre = peep.empty() ? g[1] : gb.add(g[1], gb.mul(peep[1], cNew));
+        Value o = apply(gb, act[0], opre, clip);
+        hNew = gb.mul(o, apply(gb, act[2], cNew, 0));
+      }
+      Value y = hNew;
+      if (lens) {
+        Value valid = gb.op("Unsqueeze", {gb.op("Less", {gb.scalar(t, lenType),
+                                                         lens}),
+                                          gb.i64s({1})});
+        y = gb.op("Where", {valid, hNew, gb.scalar(0.0, et)});
+        hNew = gb.op("Where", {valid, hNew, hPrev});
+        if (cNew)
+          cNew = gb.op("Where", {valid, cNew, cPrev});
+      }
+      stepY[t] = gb.op("Unsqueeze", {y, gb.i64s({0})});
+      hPrev = hNew;
+      cPrev = cNew;
+    }
+    if (lens) {
+      Value nonEmpty = gb.op("Unsqueeze", {gb.op("Greater", {lens, gb.scalar(
+                                                                  0, lenType)}),
+                                           gb.i64s({1})});
+      hPrev = gb.op("Where", {nonEmpty, hPrev, gb.scalar(0.0, et)});
+      if (cPrev)
+        cPrev = gb.op("Where", {nonEmpty, cPrev, gb.scalar(0.0, et)});
+    }
+    Value yd = steps == 1 ? stepY[0]
+                          : gb.op("Concat", stepY, {gb.attr("axis", (int64_t)0)});
+    ys.push_back(gb.op("Unsqueeze", {yd, gb.i64s({1})}));
+    hs.push_back(gb.op("Unsqueeze", {hPrev, gb.i64s({0})}));
+    if (cPrev)
+      cs.push_back(gb.op("Unsqueeze", {cPrev, gb.i64s({0})}));
+  }
+  auto stack = [&](ArrayRef<Value> v, int64_t axis) {
+    return v.size() == 1 ? v[0] : gb.op("Concat", v, {gb.attr("axis", axis)});
+  };
+  Value y = stack(ys, 1), yh = stack(hs, 0);
+  Value yc = kind == Kind::LSTM ? stack(cs, 0) : Value();
+  if (layout) {
+    y = gb.op("Transpose", {y}, {gb.attr("perm", ArrayRef<int64_t>{2, 0, 1, 3})});
+    yh = gb.op("Transpose", {yh}, {gb.attr("perm", ArrayRef<int64_t>{1, 0, 2})});
+    if (yc)
+      yc = gb.op("Transpose", {yc},
+                 {gb.attr("perm", ArrayRef<int64_t>{1, 0, 2})});
+  }
+  if (gb.failed)
+    return failure();
+  Value outs[] = {y, yh, yc};
+  for (unsigned k = 0; k < op->getNumResults(); ++k) {
+    Value res = op->getResult(k);
+    if (isa<NoneType>(res.getType()) || res.use_empty())
+      continue;
+    Value v = outs[k];
+    // Keep the op's result type (inference may name dims differently).
+    if (v.getType() != res.getType()) {
+      OperationState st(gb.loc, "onnx.Identity");
+      st.addOperands(v);
+      st.addTypes(res.getType());
+      v = gb.b.create(st)->getResult(0);
+    }
+    res.replaceAllUsesWith(v);
+  }
+  op->erase();
+  return success();
+}
+
+} // namespace
+
+void autodiff::registerRecurrentExpansions(
+    llvm::StringMap<GradientExpansion> &expansions) {
+  expansions["onnx.RNN"] = expandRecurrent<Kind::RNN>;
+  expansions["onnx.GRU"] = expandRecurrent<Kind::GRU>;
+  expansions["onnx.LSTM"] = expandRecurrent<Kind::LSTM>;
+}
