@@ -51,12 +51,20 @@ struct NodeState {
   const ONNX::OpInfo *info = nullptr;
 };
 
+/// Reads opset imports by canonical domain; fails on a domain imported
+/// twice.
+LogicalResult readOpsets(
+    const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto> &imports,
+    OpsetMap &opsets, std::string &error);
+
 /// Largest opset per domain onnxc accepts.
 int64_t maxSupportedOpset(llvm::StringRef domain);
 
 class GraphImporter {
 public:
-  GraphImporter(MLIRContext &ctx, std::string fileName, std::string baseDir);
+  /// `maxNodes`: most nodes the model may hold once functions are inlined.
+  GraphImporter(MLIRContext &ctx, std::string fileName, std::string baseDir,
+                uint64_t maxNodes);
 
   /// Imports the whole model; null after an error.
   OwningOpRef<ModuleOp> importModel(onnx::ModelProto &model);
@@ -115,6 +123,8 @@ private:
   std::map<std::pair<std::string, std::string>, const onnx::FunctionProto *>
       functions;
   unsigned depth = 0;
+  uint64_t maxNodes;
+  uint64_t numNodes = 0; ///< nodes imported so far, inlined ones included
   Value cachedNoValue;
   Block *mainBlock = nullptr;
 };
