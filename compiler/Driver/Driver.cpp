@@ -76,6 +76,11 @@ struct Options {
       "name", cl::desc("C name of the model: prefix of its symbols (default: "
                        "the output file's stem)"),
       cl::cat(onnxcCategory)};
+  cl::opt<bool> locations{
+      "locations",
+      cl::desc("Print each op's location in the MLIR stages (onnx, linalg, "
+               "llvm): the ONNX node and op type it comes from"),
+      cl::cat(onnxcCategory)};
   cl::opt<uint64_t> maxNodes{
       "max-nodes",
       cl::desc("Refuse models with more nodes than this, in all graphs, once "
@@ -281,7 +286,10 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
 
   std::string error;
   auto printModule = [&](llvm::raw_pwrite_stream &os) {
-    module->print(os);
+    OpPrintingFlags flags;
+    if (opts.locations)
+      flags.enableDebugInfo();
+    module->print(os, flags);
     os << "\n";
     return true;
   };

@@ -26,9 +26,11 @@ static unsigned numYielded(Region &r) {
 }
 
 /// A condition or trip count: when its type is known, a tensor of `elt`
-/// (bool or int64) that holds one element.
+/// (bool or int64), holding one element when `scalar` (Loop's M and cond
+/// are left to the lowering, which says so itself).
 static LogicalResult checkScalar(Operation *op, Type type, StringRef what,
-                                 Type elt, StringRef eltName) {
+                                 Type elt, StringRef eltName,
+                                 bool scalar = true) {
   auto t = llvm::dyn_cast<TensorType>(type);
   if (!t) {
     if (llvm::isa<NoneType, mlir::onnxc::ONNX::UnknownType>(type))
@@ -40,7 +42,7 @@ static LogicalResult checkScalar(Operation *op, Type type, StringRef what,
     return op->emitOpError() << what << " must be a " << eltName
                              << " tensor, it is " << type;
   auto r = llvm::dyn_cast<RankedTensorType>(t);
-  if (!r || !r.hasStaticShape())
+  if (!scalar || !r || !r.hasStaticShape())
     return success();
   int64_t n = 1;
   for (int64_t d : r.getShape())
@@ -73,9 +75,9 @@ static LogicalResult verifyLoop(Operation *op) {
   Builder b(op->getContext());
   Type i64 = b.getIntegerType(64), i1 = b.getI1Type();
   if (failed(checkScalar(op, op->getOperand(0).getType(), "trip count M", i64,
-                         "int64")) ||
+                         "int64", /*scalar=*/false)) ||
       failed(checkScalar(op, op->getOperand(1).getType(), "condition", i1,
-                         "bool")))
+                         "bool", /*scalar=*/false)))
     return failure();
   Region &body = op->getRegion(0);
   if (body.empty())

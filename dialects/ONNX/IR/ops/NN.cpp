@@ -68,11 +68,7 @@ static LogicalResult verifyConvTranspose(Operation *op) {
   std::optional<ArrayRef<int64_t>> pads = getInts(op, "output_padding");
   if (!pads)
     return success();
-  std::optional<int64_t> rank = getRank(op->getOperand(0));
-  if (rank && (int64_t)pads->size() != *rank - 2)
-    return op->emitOpError() << "attribute 'output_padding' has "
-                             << pads->size() << " values, expected "
-                             << *rank - 2;
+  // (Its length is the lowering's to check, which says so itself.)
   std::optional<ArrayRef<int64_t>> strides = getInts(op, "strides");
   std::optional<ArrayRef<int64_t>> dilations = getInts(op, "dilations");
   for (auto [i, p] : llvm::enumerate(*pads)) {

@@ -108,6 +108,15 @@ def main(out):
     save(concat(type=0), "attr-undefined.onnx")
     save(concat(f=1.5, clear_i=True), "attr-int-holds-float.onnx")
     save(concat(f=1.5), "attr-two-kinds.onnx")
+    # A sparse initializer whose linearized index 1000 is beyond its shape
+    # [4] (it wrapped around to 0 before).
+    sp = helper.make_sparse_tensor(
+        helper.make_tensor("w", TensorProto.FLOAT, [1], [5.0]),
+        helper.make_tensor("i", TensorProto.INT64, [1], [1000]), [4])
+    m = model([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+              [vi("x", [4])], [vi("y", [4])])
+    m.graph.sparse_initializer.append(sp)
+    save(m, "sparse-index.onnx")
     # Type 99 (python-onnx refuses to set an unknown enum value): patch
     # AttributeProto.type (field 20, varint) from INT (2) to 99.
     data = concat().SerializeToString()

@@ -1223,9 +1223,20 @@ func.func @conv_transpose_output_padding_negative(%x: tensor<1x3x8x8xf32>, %w: t
 
 // -----
 
-func.func @conv_transpose_output_padding_count(%x: tensor<1x3x8x8xf32>, %w: tensor<3x4x3x3xf32>) {
-  %none = "onnx.NoValue"() : () -> none
-  // expected-error @+1 {{'onnx.ConvTranspose' op attribute 'output_padding' has 1 values, expected 2}}
-  %0 = "onnx.ConvTranspose"(%x, %w, %none) {output_padding = array<i64: 0>} : (tensor<1x3x8x8xf32>, tensor<3x4x3x3xf32>, none) -> tensor<*xf32>
+//===----------------------------------------------------------------------===//
+// Inputs bound to one type parameter have one element type
+//===----------------------------------------------------------------------===//
+
+func.func @type_param_mismatch(%a: tensor<2xf32>, %b: tensor<2xi64>) {
+  // expected-error @+1 {{'onnx.Add' op input 0 ('A') and input 1 ('B') must have one element type (type parameter T), got 'f32' and 'i64'}}
+  %0 = "onnx.Add"(%a, %b) : (tensor<2xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @type_param_mismatch_variadic(%a: tensor<2xf32>, %b: tensor<2xf32>, %c: tensor<2xi32>) {
+  // expected-error @+1 {{'onnx.Concat' op input 0 ('inputs') and input 2 ('inputs') must have one element type (type parameter T), got 'f32' and 'i32'}}
+  %0 = "onnx.Concat"(%a, %b, %c) {axis = 0 : i64} : (tensor<2xf32>, tensor<2xf32>, tensor<2xi32>) -> tensor<6xf32>
   return
 }
