@@ -61,8 +61,10 @@ bool isReservedWord(llvm::StringRef name) {
   if (set.contains(name))
     return true;
   // The runtime's own names, and the <stdint.h> limit macros
-  // (INT8_MAX, UINT64_C, SIZE_MAX, ...).
-  if (name.starts_with("onnxc_") || name.starts_with("ONNXC_"))
+  // (INT8_MAX, UINT64_C, SIZE_MAX, ...). A model named onnxc or ONNXC
+  // would put its macros (ONNXC_MAX_RANK for an input MAX) among them.
+  if (name.starts_with("onnxc_") || name.starts_with("ONNXC_") ||
+      name == "onnxc" || name == "ONNXC")
     return true;
   static const char *const limitPrefixes[] = {
       "INT", "UINT", "SIZE_", "PTRDIFF_", "SIG_ATOMIC_", "WCHAR_", "WINT_"};
@@ -76,17 +78,21 @@ bool isReservedWord(llvm::StringRef name) {
   return false;
 }
 
-/// Hands out C identifiers, each once.
+/// Hands out C identifiers for the values and symbols of model `model`,
+/// each once. They become parameters of M_run_typed and parts of the macro
+/// names M_<value>_<SUFFIX> (HeaderWriter.cpp).
 class NameUniquer {
 public:
-  explicit NameUniquer(llvm::ArrayRef<llvm::StringRef> reserved) {
+  NameUniquer(llvm::StringRef model, llvm::ArrayRef<llvm::StringRef> reserved)
+      : model(model) {
     for (llvm::StringRef r : reserved)
       used.insert(r);
   }
   std::string get(llvm::StringRef name) {
     std::string base = sanitizeCIdentifier(name);
     std::string candidate = base;
-    for (unsigned i = 1; used.contains(candidate) || isReservedWord(candidate);
+    for (unsigned i = 1; used.contains(candidate) || isReservedWord(candidate) ||
+                         isGenerated(candidate);
          ++i)
       candidate = base + "_" + std::to_string(i);
     used.insert(candidate);
@@ -94,6 +100,38 @@ public:
   }
 
 private:
+  /// Whether `c` is, or can make, one of the header's own identifiers: as a
+  /// parameter it would be replaced by a macro or hide a function, as part
+  /// of a macro name it would define one twice.
+  bool isGenerated(llvm::StringRef c) const {
+    // M_x_PAYLOAD_KIND is the payload kind of an optional x and the kind of
+    // a value x_PAYLOAD.
+    if (c.ends_with("_PAYLOAD"))
+      return true;
+    // The members of the C++ wrapper struct (parameters would shadow them).
+    if (llvm::is_contained({"info", "run", "run_typed", "kNumInputs",
+                            "kNumOutputs"},
+                           c))
+      return true;
+    std::string prefix = model + "_";
+    if (!c.starts_with(prefix))
+      return false;
+    llvm::StringRef rest = c.drop_front(prefix.size());
+    if (llvm::is_contained({"NUM_INPUTS", "NUM_OUTPUTS", "NUM_SYMBOLS", "info",
+                            "run", "run_typed", "set_tensor_"},
+                           rest))
+      return true;
+    for (llvm::StringRef suffix : {"_NAME", "_INDEX", "_KIND", "_DTYPE",
+                                   "_RANK", "_NUMEL"})
+      if (rest.ends_with(suffix))
+        return true;
+    size_t dim = rest.rfind("_DIM");
+    return dim != llvm::StringRef::npos && dim + 4 < rest.size() &&
+           llvm::all_of(rest.drop_front(dim + 4),
+                        [](char ch) { return ch >= '0' && ch <= '9'; });
+  }
+
+  std::string model;
   llvm::StringSet<> used;
 };
 
@@ -267,7 +305,7 @@ FailureOr<ModelSignature> codegen::extractSignature(func::FuncOp func,
   // C names: unique across inputs, outputs and symbols, since all of them
   // become parameters of M_run_typed and parts of macro names. The locals of
   // the generated functions are reserved.
-  NameUniquer uniquer({"onnxc_in_", "onnxc_out_", "onnxc_status_",
+  NameUniquer uniquer(sig.name, {"onnxc_in_", "onnxc_out_", "onnxc_status_",
                        "onnxc_shape_", "inputs", "outputs", "num_inputs",
                        "num_outputs"});
   for (RawValue &v : ins) {

@@ -14,6 +14,7 @@
 #include "compiler/CodeGen/ModelSignature.h"
 #include "compiler/Import/Importer.h"
 #include "passes/Conversion/Passes.h"
+#include "lib/Support/Escape.h"
 #include "passes/ONNX/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -76,6 +77,16 @@ struct Options {
       "name", cl::desc("C name of the model: prefix of its symbols (default: "
                        "the output file's stem)"),
       cl::cat(onnxcCategory)};
+  cl::opt<bool> locations{
+      "locations",
+      cl::desc("Print each op's location in the MLIR stages (onnx, linalg, "
+               "llvm): the ONNX node and op type it comes from"),
+      cl::cat(onnxcCategory)};
+  cl::opt<uint64_t> maxNodes{
+      "max-nodes",
+      cl::desc("Refuse models with more nodes than this, in all graphs, once "
+               "model-local functions are inlined (default 1000000)"),
+      cl::init(onnxc::ImportOptions::kDefaultMaxNodes), cl::cat(onnxcCategory)};
   cl::opt<std::string> runtimeLib{
       "runtime-lib",
       cl::desc("The onnxc runtime archive to link (default: ../lib/libonnxc_runtime.a "
@@ -83,33 +94,50 @@ struct Options {
       cl::cat(onnxcCategory)};
 };
 
-/// Formats a diagnostic as one line: "node 'n' (Op): reason" when it comes
-/// from an op with a named location ("'onnx.Conv' op reason").
+/// Formats a diagnostic as one line: "node 'n' (Op): reason". The node and
+/// its ONNX op type come from the location the importer gave the node
+/// (NameLoc("n", FusedLoc<"Op">[file])), which the lowering passes on to the
+/// ops it creates: an error of a linalg.generic lowered from node 'n' reads
+/// "node 'n' (Op): linalg.generic: reason".
 std::string formatDiagnostic(Diagnostic &diag) {
-  std::string msg = diag.str();
-  msg = msg.substr(0, msg.find('\n'));
-  std::string node;
+  // Kept whole: the caller escapes newlines (a node name may hold one).
+  std::string msg = llvm::StringRef(diag.str()).rtrim().str();
+  std::string node, onnxOp;
   Location loc = diag.getLocation();
-  if (auto fused = llvm::dyn_cast<FusedLoc>(loc))
-    if (!fused.getLocations().empty())
-      loc = fused.getLocations().front();
-  if (auto nl = llvm::dyn_cast<NameLoc>(loc))
+  // Rewrites fuse the locations of the ops they merge: the first one names
+  // the node.
+  while (auto fused = llvm::dyn_cast<FusedLoc>(loc)) {
+    if (fused.getLocations().empty())
+      break;
+    loc = fused.getLocations().front();
+  }
+  if (auto nl = llvm::dyn_cast<NameLoc>(loc)) {
     node = nl.getName().str();
+    if (auto child = llvm::dyn_cast<FusedLoc>(nl.getChildLoc()))
+      if (auto type = llvm::dyn_cast_or_null<StringAttr>(child.getMetadata()))
+        onnxOp = type.str();
+  }
   llvm::StringRef m = msg;
+  llvm::StringRef opName, rest = m;
   if (m.starts_with("'")) {
     size_t end = m.find("' op ");
     if (end != llvm::StringRef::npos) {
-      llvm::StringRef opName = m.substr(1, end - 1);
-      llvm::StringRef rest = m.substr(end + 5);
-      opName.consume_front("onnx.");
-      if (!node.empty())
-        return "node '" + node + "' (" + opName.str() + "): " + rest.str();
-      return opName.str() + ": " + rest.str();
+      opName = m.substr(1, end - 1);
+      rest = m.substr(end + 5);
     }
   }
-  if (!node.empty() && !m.starts_with("node '"))
+  bool isONNXOp = opName.consume_front("onnx.");
+  if (node.empty())
+    return opName.empty() ? msg : opName.str() + ": " + rest.str();
+  if (m.starts_with("node '"))
+    return msg;
+  // An onnx op names itself; another op names the ONNX node it comes from.
+  if (isONNXOp || (!opName.empty() && onnxOp.empty()))
+    return "node '" + node + "' (" + opName.str() + "): " + rest.str();
+  if (onnxOp.empty())
     return "'" + node + "': " + msg;
-  return msg;
+  return "node '" + node + "' (" + onnxOp + "): " +
+         (opName.empty() ? "" : opName.str() + ": ") + rest.str();
 }
 
 /// Reports the first value whose type is not fully static.
@@ -146,6 +174,17 @@ std::string withExtension(llvm::StringRef path, llvm::StringRef ext) {
   return std::string(p);
 }
 
+/// Fails when writing `path` would overwrite the model `input` (the same
+/// file, also through a link).
+LogicalResult checkNotInput(llvm::StringRef path, llvm::StringRef input) {
+  if (path == "-")
+    return success();
+  bool same = false;
+  if (!llvm::sys::fs::equivalent(path, input, same) && same)
+    return failure();
+  return success();
+}
+
 bool writeFile(llvm::StringRef path, llvm::function_ref<bool(llvm::raw_pwrite_stream &)> fn,
                std::string &error) {
   auto out = openOutputFile(path, &error);
@@ -173,8 +212,10 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
                               "onnxc: ONNX models to native code\n\n"
                               "  onnxc model.onnx            writes model.so and model.h\n"
                               "  onnxc model.onnx --emit=S   stops after stage S\n");
+  // Every message is one line: names and paths come from the input.
   auto fail = [&](const llvm::Twine &msg) {
-    llvm::errs() << "onnxc: error: " << msg << "\n";
+    llvm::errs() << "onnxc: error: " << onnxc::escapeForMessage(msg.str())
+                 << "\n";
     return 1;
   };
   if (opts.optLevel > 3)
@@ -190,24 +231,19 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Error) {
       if (!failedOnce)
-        llvm::errs() << "onnxc: error: " << opts.input << ": "
-                     << formatDiagnostic(diag) << "\n";
+        llvm::errs() << "onnxc: error: "
+                     << onnxc::escapeForMessage(opts.input + ": " +
+                                                formatDiagnostic(diag))
+                     << "\n";
       failedOnce = true;
     } else if (diag.getSeverity() == DiagnosticSeverity::Warning) {
-      llvm::errs() << "onnxc: warning: " << opts.input << ": "
-                   << formatDiagnostic(diag) << "\n";
+      llvm::errs() << "onnxc: warning: "
+                   << onnxc::escapeForMessage(opts.input + ": " +
+                                              formatDiagnostic(diag))
+                   << "\n";
     }
     return success();
   });
-
-  onnxc::ImportOptions importOptions;
-  importOptions.format = opts.format;
-  OwningOpRef<ModuleOp> module =
-      onnxc::importModelFile(ctx, opts.input, importOptions);
-  if (!module || failedOnce)
-    return 1;
-  if (opts.requireStatic && failed(checkStatic(*module)))
-    return 1;
 
   Stage stage = opts.emit;
   if (stage == Stage::Lib && !opts.mtriple.empty() &&
@@ -225,19 +261,48 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
              : stage == Stage::Header ? (stem + ".h").str()
                                       : (stem + ".so").str();
   }
+  std::string headerPath =
+      stage == Stage::Header ? output : withExtension(output, ".h");
+  // Never write over the model, whichever of the files would.
+  if ((stage == Stage::Obj || stage == Stage::Lib) && output == headerPath)
+    return fail("-o '" + output + "' would be written twice, as the " +
+                (stage == Stage::Obj ? "object" : "library") +
+                " and as its header: give it another extension than .h");
+  if (failed(checkNotInput(output, opts.input)))
+    return fail("-o '" + output + "' is the model itself: writing it would "
+                "destroy the model");
+  if (!textStage && stage != Stage::Header &&
+      failed(checkNotInput(headerPath, opts.input)))
+    return fail("the header '" + headerPath + "' would overwrite the model");
+
+  onnxc::ImportOptions importOptions;
+  importOptions.format = opts.format;
+  importOptions.maxNodes = opts.maxNodes;
+  OwningOpRef<ModuleOp> module =
+      onnxc::importModelFile(ctx, opts.input, importOptions);
+  if (!module || failedOnce)
+    return 1;
+  if (opts.requireStatic && failed(checkStatic(*module)))
+    return 1;
+
   std::string error;
   auto printModule = [&](llvm::raw_pwrite_stream &os) {
-    module->print(os);
+    OpPrintingFlags flags;
+    if (opts.locations)
+      flags.enableDebugInfo();
+    module->print(os, flags);
     os << "\n";
     return true;
   };
   if (stage == Stage::ONNX)
     return writeFile(output, printModule, error) ? 0 : fail(error);
 
-  std::string modelName = opts.name;
-  if (modelName.empty())
-    modelName = codegen::sanitizeCIdentifier(llvm::sys::path::stem(
-        output == "-" ? llvm::StringRef(opts.input) : llvm::StringRef(output)));
+  // The C name, sanitized as a file stem is ("a-b" -> "a_b", "int" ->
+  // "_int"): the entry function and the header must agree on it.
+  std::string modelName = codegen::sanitizeCIdentifier(
+      !opts.name.empty() ? llvm::StringRef(opts.name)
+      : llvm::sys::path::stem(output == "-" ? llvm::StringRef(opts.input)
+                                            : llvm::StringRef(output)));
   auto entry = module->lookupSymbol<func::FuncOp>("main_graph");
   if (!entry)
     return fail(opts.input + ": the imported module has no @main_graph");
@@ -246,8 +311,6 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (failed(signature) ||
       failed(codegen::extractTrainingSignatures(*module, *signature)))
     return 1;
-  std::string headerPath =
-      stage == Stage::Header ? output : withExtension(output, ".h");
   auto writeHeader = [&]() {
     return writeFile(headerPath, [&](llvm::raw_pwrite_stream &os) {
       os << codegen::writeModelHeader(*signature);

@@ -1,6 +1,7 @@
 //===- GraphImporter.cpp - Graphs, nodes and functions to the dialect -----===//
 
 #include "compiler/Import/GraphImporter.h"
+#include "compiler/Import/Limits.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
@@ -16,7 +17,7 @@ using namespace mlir::onnxc::import;
 
 /// Subgraph and function-call nesting beyond this is refused (the input
 /// controls the depth of the importer's recursion).
-static constexpr unsigned kMaxDepth = 64;
+static constexpr unsigned kMaxDepth = kMaxNesting;
 
 /// Whether `vi` declares a type. Exporters write subgraph outputs whose
 /// TypeProto is present but empty (no tensor, sequence, map or optional
@@ -46,17 +47,25 @@ static int64_t maxLibonnxOpset(StringRef domain) {
 }
 
 GraphImporter::GraphImporter(MLIRContext &ctx, std::string fileName,
-                             std::string baseDir)
+                             std::string baseDir, uint64_t maxNodes)
     : builder(&ctx), ctx(&ctx), fileName(std::move(fileName)),
-      inference(createInferenceState()) {
+      inference(createInferenceState()), maxNodes(maxNodes) {
   policy.baseDir = std::move(baseDir);
   if (!policy.baseDir.empty())
     policyPtr = &policy;
 }
 
 Location GraphImporter::nodeLoc(const NodeState &n) const {
-  return NameLoc::get(StringAttr::get(ctx, n.label),
-                      FileLineColLoc::get(ctx, fileName, 0, 0));
+  // The node's name, around its ONNX op type: the lowering gives its ops
+  // this location, so that their diagnostics still name the ONNX node
+  // ("node 'conv1' (Conv): ...", see the driver's formatDiagnostic).
+  std::string opType = n.node.op_type();
+  if (!n.domain.empty())
+    opType = n.domain + "." + opType;
+  return NameLoc::get(
+      StringAttr::get(ctx, n.label),
+      FusedLoc::get(ctx, {FileLineColLoc::get(ctx, fileName, 0, 0)},
+                    StringAttr::get(ctx, opType)));
 }
 
 LogicalResult GraphImporter::nodeError(const NodeState &n, const Twine &message) {
@@ -146,6 +155,20 @@ Value GraphImporter::importSparseInitializer(onnx::SparseTensorProto &t) {
 // Model
 //===----------------------------------------------------------------------===//
 
+LogicalResult import::readOpsets(
+    const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto> &imports,
+    OpsetMap &opsets, std::string &error) {
+  for (const onnx::OperatorSetIdProto &o : imports) {
+    std::string domain = ONNX::canonicalDomain(o.domain()).str();
+    std::string shown = domain.empty() ? "ai.onnx" : domain;
+    if (!opsets.emplace(domain, o.version()).second) {
+      error = "domain '" + shown + "' is imported twice";
+      return failure();
+    }
+  }
+  return success();
+}
+
 OwningOpRef<ModuleOp> GraphImporter::importModel(onnx::ModelProto &model) {
   Location fileLoc = FileLineColLoc::get(ctx, fileName, 0, 0);
   if (!model.has_graph()) {
@@ -158,15 +181,41 @@ OwningOpRef<ModuleOp> GraphImporter::importModel(onnx::ModelProto &model) {
                        << " is not supported (onnxc accepts 3 to 10)";
     return nullptr;
   }
-  OpsetMap opsets;
-  for (const auto &o : model.opset_import()) {
-    std::string domain = ONNX::canonicalDomain(o.domain()).str();
-    opsets[domain] = o.version();
+  // IR version 3 made opset_import required: no import is no opset, not
+  // opset 1.
+  if (model.opset_import_size() == 0) {
+    emitError(fileLoc) << "the model imports no opset (opset_import is empty)";
+    return nullptr;
   }
-  if (!opsets.count("") && model.opset_import_size() == 0)
-    opsets[""] = 1; // IR version 3 without opset_import meant opset 1
-  for (const onnx::FunctionProto &f : model.functions())
-    functions[{ONNX::canonicalDomain(f.domain()).str(), f.name()}] = &f;
+  OpsetMap opsets;
+  std::string error;
+  if (failed(readOpsets(model.opset_import(), opsets, error))) {
+    emitError(fileLoc) << "opset_import: " << error;
+    return nullptr;
+  }
+  for (const onnx::FunctionProto &f : model.functions()) {
+    std::string domain = ONNX::canonicalDomain(f.domain()).str();
+    if (!functions.emplace(std::make_pair(domain, f.name()), &f).second) {
+      emitError(fileLoc) << "function '" << f.name() << "' of domain '"
+                         << domain << "' is defined twice";
+      return nullptr;
+    }
+    OpsetMap fnOpsets;
+    if (failed(readOpsets(f.opset_import(), fnOpsets, error))) {
+      emitError(fileLoc) << "function '" << f.name()
+                         << "': opset_import: " << error;
+      return nullptr;
+    }
+  }
+  // Functions calling functions can expand a small file exponentially:
+  // count before building anything.
+  uint64_t expanded = countExpandedNodes(model, maxNodes + 1);
+  if (expanded > maxNodes) {
+    emitError(fileLoc) << "the model has more than " << maxNodes
+                       << " nodes once its functions are inlined (the limit; "
+                          "raise it with --max-nodes)";
+    return nullptr;
+  }
 
   // Owned here: an error below destroys what was built so far.
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
@@ -577,6 +626,18 @@ LogicalResult GraphImporter::importNode(
   auto fn = functions.find({n.domain, node.op_type()});
   if (fn != functions.end())
     return inlineFunction(*fn->second, n, scope);
+  // countExpandedNodes bounds this up front; graph attributes a function
+  // call binds into its body may still multiply.
+  if (++numNodes > maxNodes)
+    return nodeError(n, "the model has more than " + std::to_string(maxNodes) +
+                            " nodes once its functions are inlined (the "
+                            "limit; raise it with --max-nodes)");
+
+  // Before anything reads them (Constant's value_*, the upgrades).
+  for (const onnx::AttributeProto &a : node.attribute())
+    if (std::string error;
+        a.ref_attr_name().empty() && !proto::checkAttributeFields(a, error))
+      return nodeError(n, "attribute '" + a.name() + "' " + error);
 
   int64_t maxOpset = maxSupportedOpset(n.domain);
   if (!maxOpset)
@@ -948,8 +1009,9 @@ LogicalResult GraphImporter::inlineFunction(const onnx::FunctionProto &fn,
     callAttrs[a.name()] = &a;
   }
   OpsetMap fnOpsets;
-  for (const auto &o : fn.opset_import())
-    fnOpsets[ONNX::canonicalDomain(o.domain()).str()] = o.version();
+  std::string error;
+  if (failed(readOpsets(fn.opset_import(), fnOpsets, error)))
+    return nodeError(n, "function '" + fn.name() + "': " + error);
   std::vector<onnx::NodeProto> copies(fn.node().begin(), fn.node().end());
   std::vector<onnx::NodeProto *> ptrs;
   for (onnx::NodeProto &c : copies) {

@@ -52,12 +52,20 @@ struct NodeState {
   const ONNX::OpInfo *info = nullptr;
 };
 
+/// Reads opset imports by canonical domain; fails on a domain imported
+/// twice.
+LogicalResult readOpsets(
+    const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto> &imports,
+    OpsetMap &opsets, std::string &error);
+
 /// Largest opset per domain onnxc accepts.
 int64_t maxSupportedOpset(llvm::StringRef domain);
 
 class GraphImporter {
 public:
-  GraphImporter(MLIRContext &ctx, std::string fileName, std::string baseDir);
+  /// `maxNodes`: most nodes the model may hold once functions are inlined.
+  GraphImporter(MLIRContext &ctx, std::string fileName, std::string baseDir,
+                uint64_t maxNodes);
 
   /// Imports the whole model; null after an error.
   OwningOpRef<ModuleOp> importModel(onnx::ModelProto &model);
@@ -129,6 +137,8 @@ private:
   /// Named constants the next importFunction adds to its main graph's
   /// initializers (Training.cpp); null for none.
   const llvm::StringMap<ElementsAttr> *sharedConstants = nullptr;
+  uint64_t maxNodes;
+  uint64_t numNodes = 0; ///< nodes imported so far, inlined ones included
   Value cachedNoValue;
   Block *mainBlock = nullptr;
 };

@@ -24,6 +24,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <string>
 
 namespace mlir::onnxc {
@@ -31,7 +32,15 @@ namespace mlir::onnxc {
 struct ImportOptions {
   /// Input format: "auto" (by extension, then by content), "binary", "text".
   std::string format = "auto";
+  /// Most nodes the model may hold, in all its graphs, once its model-local
+  /// functions are inlined (the driver's --max-nodes).
+  uint64_t maxNodes = kDefaultMaxNodes;
+  static constexpr uint64_t kDefaultMaxNodes = 1000000;
 };
+
+/// Largest model file: protobuf's limit for a message, for both formats.
+/// Weights beyond it go to external data files.
+constexpr uint64_t kMaxModelFileBytes = (uint64_t(1) << 31) - 1;
 
 /// Imports the model at `path`. External data is read relative to its
 /// directory. Returns null after emitting an error.

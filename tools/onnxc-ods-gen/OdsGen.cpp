@@ -84,6 +84,7 @@ ParamDesc readParam(const onnx::OpSchema::FormalParameter &p) {
     break;
   }
   d.typeParam = p.GetTypeStr();
+  d.homogeneous = p.GetIsHomogeneous();
   return d;
 }
 
@@ -477,7 +478,13 @@ void emitInfo(const std::vector<OpDesc> &ops, std::ostream &os) {
       const char *opt = p.option == ParamDesc::Single     ? "ParamInfo::Single"
                         : p.option == ParamDesc::Optional ? "ParamInfo::Optional"
                                                           : "ParamInfo::Variadic";
-      os << "{" << quote(p.name) << ", " << opt << ", " << p.minArity << "}, ";
+      // Only named type parameters bind values together ("T", not an
+      // inline "tensor(int64)": patches may widen one inline type alone).
+      bool named = !p.typeParam.empty() &&
+                   p.typeParam.find('(') == std::string::npos;
+      os << "{" << quote(p.name) << ", " << opt << ", " << p.minArity << ", "
+         << (named ? quote(p.typeParam) : "nullptr") << ", "
+         << (p.homogeneous ? "true" : "false") << "}, ";
     }
     os << "};\n";
   };

@@ -21,8 +21,12 @@ struct ParamDesc {
   std::vector<std::string> types;
   Option option = Single;
   int minArity = 1;
-  /// The type parameter name ("T") or "" when the type is written inline.
+  /// The type parameter name ("T"), or the type itself when it is written
+  /// inline ("tensor(int64)").
   std::string typeParam;
+  /// A variadic parameter whose values all have one type (ONNX's
+  /// is_homogeneous; false for Loop's and Scan's V, If's outputs).
+  bool homogeneous = true;
 };
 
 /// Attribute kinds, numbered as onnx::AttributeProto::AttributeType.

@@ -297,6 +297,9 @@ void applyOpsetPatches(std::vector<OpDesc> &ops) {
   }
   {
     OpDesc &op = *find(ops, "GridSample");
+    // libonnx 1.12 binds grid to X's type parameter T1; the spec's grid has
+    // a float type of its own (T2), whatever X's type: unbind it.
+    op.inputs[1].typeParam = "";
     patch(op, 20, "opset 20: N-d input, modes linear/cubic");
   }
   {

@@ -32,6 +32,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
+#include <new>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
@@ -87,8 +88,24 @@ struct Options {
   bool quiet = false;
 };
 
+/// `msg` on one line: control characters (from file names, the model's
+/// names, its error messages) become \xNN.
+std::string escapeControls(const std::string &msg) {
+  std::string out;
+  for (unsigned char c : msg) {
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += (char)c;
+    }
+  }
+  return out;
+}
+
 [[noreturn]] void die(const std::string &msg) {
-  std::fprintf(stderr, "onnxc-run: error: %s\n", msg.c_str());
+  std::fprintf(stderr, "onnxc-run: error: %s\n", escapeControls(msg).c_str());
   std::exit(2);
 }
 
@@ -232,6 +249,15 @@ struct HostValue {
 };
 
 std::string readFile(const std::string &path) {
+  // A device or a FIFO would be read without end; protobuf reads at most
+  // 2 GB.
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    die("cannot read '" + path + "'");
+  if (!S_ISREG(st.st_mode))
+    die("'" + path + "' is not a regular file");
+  if (st.st_size > INT32_MAX)
+    die("'" + path + "' is larger than 2 GB, protobuf's limit");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     die("cannot read '" + path + "'");
@@ -265,55 +291,70 @@ HostTensor parseTensor(const onnx::TensorProto &t, const std::string &what) {
       die(what + " is too large");
     n *= d;
   }
+  // The file must hold the data its dims declare: compared before anything
+  // is allocated (a few bytes may declare terabytes).
+  int64_t held, per = 1;
+  if (t.has_raw_data()) {
+    held = (int64_t)t.raw_data().size();
+    per = (int64_t)esize;
+  } else {
+    switch (h.dtype) {
+    case onnx::TensorProto::FLOAT:
+      held = t.float_data_size();
+      break;
+    case onnx::TensorProto::COMPLEX64:
+      held = t.float_data_size(), per = 2;
+      break;
+    case onnx::TensorProto::DOUBLE:
+      held = t.double_data_size();
+      break;
+    case onnx::TensorProto::COMPLEX128:
+      held = t.double_data_size(), per = 2;
+      break;
+    case onnx::TensorProto::INT64:
+      held = t.int64_data_size();
+      break;
+    case onnx::TensorProto::UINT32:
+    case onnx::TensorProto::UINT64:
+      held = t.uint64_data_size();
+      break;
+    default: // int32 and narrower, bool, float16, bfloat16: int32_data
+      held = t.int32_data_size();
+      break;
+    }
+  }
+  if (held != n * per)
+    die(what + " has " + std::to_string(held) +
+        (t.has_raw_data() ? " bytes of raw data for " + std::to_string(n * per)
+         : per == 2       ? " values for " + std::to_string(n) +
+                          " complex elements"
+                          : " values for " + std::to_string(n) + " elements"));
   h.bytes.resize((size_t)n * esize);
-  auto expect = [&](int64_t count) {
-    if (count != n)
-      die(what + " has " + std::to_string(count) + " values for " +
-          std::to_string(n) + " elements");
-  };
   char *out = h.bytes.data();
   if (t.has_raw_data()) {
-    if (t.raw_data().size() != h.bytes.size())
-      die(what + " has " + std::to_string(t.raw_data().size()) +
-          " bytes of raw data for " + std::to_string(h.bytes.size()));
     std::memcpy(out, t.raw_data().data(), h.bytes.size());
     return h;
   }
   switch (h.dtype) {
   case onnx::TensorProto::FLOAT:
-    expect(t.float_data_size());
-    std::memcpy(out, t.float_data().data(), h.bytes.size());
-    break;
   case onnx::TensorProto::COMPLEX64:
-    if (t.float_data_size() != 2 * n)
-      die(what + " has " + std::to_string(t.float_data_size()) +
-          " values for " + std::to_string(n) + " complex elements");
     std::memcpy(out, t.float_data().data(), h.bytes.size());
     break;
   case onnx::TensorProto::DOUBLE:
-    expect(t.double_data_size());
-    std::memcpy(out, t.double_data().data(), h.bytes.size());
-    break;
   case onnx::TensorProto::COMPLEX128:
-    if (t.double_data_size() != 2 * n)
-      die(what + " has " + std::to_string(t.double_data_size()) +
-          " values for " + std::to_string(n) + " complex elements");
     std::memcpy(out, t.double_data().data(), h.bytes.size());
     break;
   case onnx::TensorProto::INT64:
-    expect(t.int64_data_size());
     std::memcpy(out, t.int64_data().data(), h.bytes.size());
     break;
   case onnx::TensorProto::UINT32:
   case onnx::TensorProto::UINT64:
-    expect(t.uint64_data_size());
     for (int64_t i = 0; i < n; ++i) {
       uint64_t v = t.uint64_data((int)i);
       std::memcpy(out + i * esize, &v, esize); // little-endian truncation
     }
     break;
   default: // int32 and narrower, bool, float16, bfloat16: int32_data
-    expect(t.int32_data_size());
     for (int64_t i = 0; i < n; ++i) {
       int32_t v = t.int32_data((int)i);
       std::memcpy(out + i * esize, &v, esize);
@@ -805,7 +846,7 @@ int runTraining(const Options &o, TrainApi &train, const onnxc_model_info *mi,
   return 0;
 }
 
-int main(int argc, char **argv) {
+static int runMain(int argc, char **argv) {
   Options o = parseArgs(argc, argv);
   // The process before the model: what --memory subtracts.
   long rssBeforeKB = procStatusKB("VmRSS");
@@ -819,6 +860,14 @@ int main(int argc, char **argv) {
   std::string m = o.name.empty() ? defaultName(o.library) : o.name;
   auto info = (InfoFn)::dlsym(lib, (m + "_info").c_str());
   RunFn run = (RunFn)::dlsym(lib, (m + "_run").c_str());
+  // onnxc prefixes a stem that is a reserved word (int, main, onnxc, ...)
+  // with '_'; the default name follows it.
+  if ((!info || !run) && o.name.empty()) {
+    info = (InfoFn)::dlsym(lib, ("_" + m + "_info").c_str());
+    run = (RunFn)::dlsym(lib, ("_" + m + "_run").c_str());
+    if (info && run)
+      m = "_" + m;
+  }
   if (!info || !run)
     die("'" + o.library + "' does not export " + m + "_info and " + m + "_run" +
         (o.name.empty() ? " (set the model name with --name)" : ""));
@@ -1005,4 +1054,14 @@ int main(int argc, char **argv) {
   releaseAll(outputs);
   std::fflush(stdout);
   return status;
+}
+
+int main(int argc, char **argv) {
+  // Inputs are checked before anything is sized from them; this is the
+  // last line of defense (one error line, not an abort).
+  try {
+    return runMain(argc, argv);
+  } catch (const std::bad_alloc &) {
+    die("out of memory");
+  }
 }

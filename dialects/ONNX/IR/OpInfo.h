@@ -20,6 +20,11 @@ struct ParamInfo {
   const char *name;
   Option option;
   int minArity;
+  /// The schema's type parameter ("T"): values of one parameter have one
+  /// type. Null when the type is written inline.
+  const char *typeParam;
+  /// For a variadic parameter: all its values have one type.
+  bool homogeneous;
 };
 
 /// Attribute kinds use onnx::AttributeProto::AttributeType numbering.

@@ -43,12 +43,53 @@ static LogicalResult verifyArity(Operation *op, const OpInfo &info,
   return success();
 }
 
+/// The element type of a tensor value; null for other values (none, not
+/// yet inferred, sequences).
+static Type tensorElementType(Value v) {
+  if (auto t = llvm::dyn_cast<TensorType>(v.getType()))
+    return t.getElementType();
+  return {};
+}
+
+/// Inputs bound to one type parameter of the schema ("T" of Add's A and B)
+/// have one element type. ODS checks each value against the parameter's
+/// allowed types; this checks that they agree (Add(float, int64) lowered to
+/// an arith.addf of an i64 before). Results are inference's to check.
+static LogicalResult verifyTypeParams(Operation *op, const OpInfo &info) {
+  ArrayRef<ParamInfo> params = info.getInputs();
+  if (params.empty())
+    return success();
+  // First input seen per type parameter.
+  llvm::StringMap<unsigned> bound;
+  for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+    const ParamInfo &p = params[std::min<size_t>(i, params.size() - 1)];
+    bool inVariadic = i + 1 >= params.size() && p.option == ParamInfo::Variadic;
+    if (!p.typeParam || (inVariadic && !p.homogeneous) ||
+        (i >= params.size() && !inVariadic))
+      continue;
+    Type t = tensorElementType(v);
+    if (!t)
+      continue;
+    auto [it, fresh] = bound.try_emplace(p.typeParam, (unsigned)i);
+    Type first = tensorElementType(op->getOperand(it->second));
+    if (fresh || first == t)
+      continue;
+    const ParamInfo &q = params[std::min<size_t>(it->second, params.size() - 1)];
+    return op->emitOpError()
+           << "input " << it->second << " ('" << q.name << "') and input " << i
+           << " ('" << p.name << "') must have one element type (type "
+           << "parameter " << p.typeParam << "), got " << first << " and " << t;
+  }
+  return success();
+}
+
 LogicalResult mlir::onnxc::ONNX::verifyONNXOp(Operation *op) {
   const OpInfo *info = lookupOpInfo(op);
   if (!info)
     return success();
   if (failed(verifyArity(op, *info, true)) ||
-      failed(verifyArity(op, *info, false)))
+      failed(verifyArity(op, *info, false)) ||
+      failed(verifyTypeParams(op, *info)))
     return failure();
   for (Region &region : op->getRegions()) {
     if (region.empty())

@@ -53,6 +53,52 @@ int proto::getAttributeKind(const onnx::AttributeProto &a) {
   return 0;
 }
 
+bool proto::checkAttributeFields(const onnx::AttributeProto &a,
+                                 std::string &error) {
+  // The kinds of the value fields that are set.
+  SmallVector<int, 2> used;
+  auto use = [&](bool set, int kind) {
+    if (set)
+      used.push_back(kind);
+  };
+  use(a.has_f(), kAttrFloat);
+  use(a.has_i(), kAttrInt);
+  use(a.has_s(), kAttrString);
+  use(a.has_t(), kAttrTensor);
+  use(a.has_g(), kAttrGraph);
+  use(a.has_sparse_tensor(), kAttrSparseTensor);
+  use(a.has_tp(), kAttrTypeProto);
+  use(a.floats_size() > 0, kAttrFloats);
+  use(a.ints_size() > 0, kAttrInts);
+  use(a.strings_size() > 0, kAttrStrings);
+  use(a.tensors_size() > 0, kAttrTensors);
+  use(a.graphs_size() > 0, kAttrGraphs);
+  use(a.sparse_tensors_size() > 0, kAttrSparseTensors);
+  use(a.type_protos_size() > 0, kAttrTypeProtos);
+  // (protobuf keeps a type beyond the enum as an unknown field: UNDEFINED.)
+  int type = a.type();
+  if (used.size() > 1) {
+    error = std::string("holds values of two kinds (") +
+            getAttributeKindName(used[0]) + " and " +
+            getAttributeKindName(used[1]) + ")";
+    return false;
+  }
+  // IR version 2 made `type` required. An empty list may leave it unset (the
+  // text parser writes `axes = []` so): the op's kind applies.
+  if (type == onnx::AttributeProto::UNDEFINED && !used.empty()) {
+    error = std::string("has the type UNDEFINED (its value is of kind ") +
+            getAttributeKindName(used[0]) + ")";
+    return false;
+  }
+  if (type != onnx::AttributeProto::UNDEFINED && !used.empty() &&
+      used[0] != type) {
+    error = std::string("is of type ") + getAttributeKindName(type) +
+            " but holds a value of kind " + getAttributeKindName(used[0]);
+    return false;
+  }
+  return true;
+}
+
 FailureOr<Attribute> proto::importAttribute(MLIRContext *ctx,
                                             onnx::AttributeProto &a,
                                             int expected,

@@ -32,6 +32,9 @@ int32_t getDataType(Type elementType);
 /// "float", "int64", ... for messages.
 std::string getDataTypeName(int32_t dataType);
 
+/// Sequence, optional and map types nest at most this deep.
+constexpr unsigned kMaxTypeNesting = 64;
+
 /// TypeProto -> tensor / !onnx.seq / !onnx.opt / !onnx.map type.
 /// Dims with a dim_param become dynamic dims named by #onnx.dims.
 FailureOr<Type> importType(MLIRContext *ctx, const onnx::TypeProto &type,
@@ -66,6 +69,11 @@ bool exportTensor(ElementsAttr attr, onnx::TensorProto &out);
 /// The kind of an AttributeProto, recovered from its fields for old models
 /// that leave `type` unset.
 int getAttributeKind(const onnx::AttributeProto &attr);
+
+/// Whether the fields of `attr` agree with its `type`: one kind of value at
+/// most, of that type (an empty list may leave `type` UNDEFINED). False
+/// with `error` ("has the type UNDEFINED ...") otherwise.
+bool checkAttributeFields(const onnx::AttributeProto &attr, std::string &error);
 
 /// AttributeProto (not GRAPH/GRAPHS) -> attribute of the dialect's kind for
 /// `expectedKind` (an int where a float is expected is widened).

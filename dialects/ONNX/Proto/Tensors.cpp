@@ -290,6 +290,10 @@ proto::importSparseTensor(MLIRContext *ctx, onnx::SparseTensorProto &t,
     // Linearized indices.
     for (int64_t lin : flat) {
       SmallVector<int64_t> c(rank);
+      if (lin < 0) {
+        error = "sparse tensor index out of range";
+        return failure();
+      }
       for (int64_t d = rank - 1; d >= 0; --d) {
         if (shape[d] == 0) {
           error = "sparse tensor index out of range";
@@ -297,6 +301,11 @@ proto::importSparseTensor(MLIRContext *ctx, onnx::SparseTensorProto &t,
         }
         c[d] = lin % shape[d];
         lin /= shape[d];
+      }
+      // What is left is beyond the shape (it wrapped around before).
+      if (lin != 0) {
+        error = "sparse tensor index out of range";
+        return failure();
       }
       coords.append(c);
     }

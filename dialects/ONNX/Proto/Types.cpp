@@ -118,83 +118,120 @@ std::string proto::getDataTypeName(int32_t dataType) {
   return "data type " + std::to_string(dataType);
 }
 
+/// A tensor or sparse tensor TypeProto -> tensor type.
+static FailureOr<Type> importTensorType(MLIRContext *ctx,
+                                        const onnx::TypeProto &type,
+                                        std::string &error) {
+  bool sparse = type.value_case() == onnx::TypeProto::kSparseTensorType;
+  int32_t elemType =
+      sparse ? type.sparse_tensor_type().elem_type() : type.tensor_type().elem_type();
+  bool hasShape = sparse ? type.sparse_tensor_type().has_shape()
+                         : type.tensor_type().has_shape();
+  const onnx::TensorShapeProto &shape =
+      sparse ? type.sparse_tensor_type().shape() : type.tensor_type().shape();
+  Type elt = proto::getElementType(ctx, elemType);
+  if (!elt) {
+    error = elemType == 0 ? "tensor type has no element type"
+                          : "unsupported element type " + std::to_string(elemType);
+    return failure();
+  }
+  if (!hasShape)
+    return Type(UnrankedTensorType::get(elt));
+  SmallVector<int64_t> dims;
+  SmallVector<std::string> names;
+  for (const auto &d : shape.dim()) {
+    if (d.has_dim_value()) {
+      if (d.dim_value() < 0) {
+        error = "negative dimension " + std::to_string(d.dim_value());
+        return failure();
+      }
+      if (d.dim_value() > (int64_t(1) << 48)) {
+        error = "dimension " + std::to_string(d.dim_value()) + " is too large";
+        return failure();
+      }
+      dims.push_back(d.dim_value());
+      names.push_back("");
+    } else {
+      dims.push_back(ShapedType::kDynamic);
+      names.push_back(d.has_dim_param() ? d.dim_param() : "");
+    }
+  }
+  SmallVector<StringRef> refs(names.begin(), names.end());
+  return Type(ONNX::getTensorType(dims, elt, refs));
+}
+
 FailureOr<Type> proto::importType(MLIRContext *ctx, const onnx::TypeProto &type,
                                   std::string &error) {
-  switch (type.value_case()) {
-  case onnx::TypeProto::kTensorType:
-  case onnx::TypeProto::kSparseTensorType: {
-    bool sparse = type.value_case() == onnx::TypeProto::kSparseTensorType;
-    int32_t elemType =
-        sparse ? type.sparse_tensor_type().elem_type() : type.tensor_type().elem_type();
-    bool hasShape = sparse ? type.sparse_tensor_type().has_shape()
-                           : type.tensor_type().has_shape();
-    const onnx::TensorShapeProto &shape =
-        sparse ? type.sparse_tensor_type().shape() : type.tensor_type().shape();
-    Type elt = getElementType(ctx, elemType);
-    if (!elt) {
-      error = elemType == 0 ? "tensor type has no element type"
-                            : "unsupported element type " + std::to_string(elemType);
-      return failure();
-    }
-    if (!hasShape)
-      return Type(UnrankedTensorType::get(elt));
-    SmallVector<int64_t> dims;
-    SmallVector<std::string> names;
-    for (const auto &d : shape.dim()) {
-      if (d.has_dim_value()) {
-        if (d.dim_value() < 0) {
-          error = "negative dimension " + std::to_string(d.dim_value());
-          return failure();
-        }
-        if (d.dim_value() > (int64_t(1) << 48)) {
-          error = "dimension " + std::to_string(d.dim_value()) + " is too large";
-          return failure();
-        }
-        dims.push_back(d.dim_value());
-        names.push_back("");
-      } else {
-        dims.push_back(ShapedType::kDynamic);
-        names.push_back(d.has_dim_param() ? d.dim_param() : "");
+  // Sequences, optionals and maps each wrap one type: walk down the chain
+  // (its length is the input's, so without recursion), then wrap back up.
+  SmallVector<const onnx::TypeProto *> chain = {&type};
+  for (;;) {
+    const onnx::TypeProto &t = *chain.back();
+    const onnx::TypeProto *inner = nullptr;
+    switch (t.value_case()) {
+    case onnx::TypeProto::kSequenceType:
+      if (!t.sequence_type().has_elem_type()) {
+        error = "sequence type has no element type";
+        return failure();
       }
+      inner = &t.sequence_type().elem_type();
+      break;
+    case onnx::TypeProto::kOptionalType:
+      if (!t.optional_type().has_elem_type()) {
+        error = "optional type has no element type";
+        return failure();
+      }
+      inner = &t.optional_type().elem_type();
+      break;
+    case onnx::TypeProto::kMapType:
+      inner = &t.map_type().value_type();
+      break;
+    default:
+      break;
     }
-    SmallVector<StringRef> refs(names.begin(), names.end());
-    return Type(ONNX::getTensorType(dims, elt, refs));
-  }
-  case onnx::TypeProto::kSequenceType: {
-    if (!type.sequence_type().has_elem_type()) {
-      error = "sequence type has no element type";
-      return failure();
-    }
-    FailureOr<Type> e = importType(ctx, type.sequence_type().elem_type(), error);
-    if (failed(e))
-      return failure();
-    return Type(ONNX::SeqType::get(ctx, *e));
-  }
-  case onnx::TypeProto::kOptionalType: {
-    if (!type.optional_type().has_elem_type()) {
-      error = "optional type has no element type";
-      return failure();
-    }
-    FailureOr<Type> e = importType(ctx, type.optional_type().elem_type(), error);
-    if (failed(e))
-      return failure();
-    return Type(ONNX::OptType::get(ctx, *e));
-  }
-  case onnx::TypeProto::kMapType: {
-    Type key = getElementType(ctx, type.map_type().key_type());
-    if (!key) {
-      error = "map type has an unsupported key type";
+    if (!inner)
+      break;
+    if (chain.size() > kMaxTypeNesting) {
+      error = "types are nested more than " + std::to_string(kMaxTypeNesting) +
+              " deep";
       return failure();
     }
-    FailureOr<Type> v = importType(ctx, type.map_type().value_type(), error);
-    if (failed(v))
-      return failure();
-    return Type(ONNX::MapType::get(ctx, key, *v));
+    chain.push_back(inner);
   }
+  const onnx::TypeProto &leaf = *chain.back();
+  FailureOr<Type> result = failure();
+  switch (leaf.value_case()) {
+  case onnx::TypeProto::kTensorType:
+  case onnx::TypeProto::kSparseTensorType:
+    result = importTensorType(ctx, leaf, error);
+    break;
   default:
     error = "type has no value (tensor, sequence, map or optional)";
     return failure();
   }
+  if (failed(result))
+    return failure();
+  chain.pop_back();
+  for (const onnx::TypeProto *t : llvm::reverse(chain)) {
+    switch (t->value_case()) {
+    case onnx::TypeProto::kSequenceType:
+      result = Type(ONNX::SeqType::get(ctx, *result));
+      break;
+    case onnx::TypeProto::kOptionalType:
+      result = Type(ONNX::OptType::get(ctx, *result));
+      break;
+    default: { // map
+      Type key = getElementType(ctx, t->map_type().key_type());
+      if (!key) {
+        error = "map type has an unsupported key type";
+        return failure();
+      }
+      result = Type(ONNX::MapType::get(ctx, key, *result));
+      break;
+    }
+    }
+  }
+  return result;
 }
 
 bool proto::exportType(Type type, onnx::TypeProto &out) {

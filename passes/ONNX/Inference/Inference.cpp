@@ -364,7 +364,7 @@ LogicalResult mlir::onnxc::inferOpTypes(Operation *op, InferenceState &state) {
       return success();
   }
 
-  if (impl.depth >= kMaxInferenceDepth)
+  if (impl.depth > kMaxInferenceDepth)
     return op->emitOpError() << "subgraphs are nested more than "
                              << kMaxInferenceDepth << " deep";
   ++impl.depth;

@@ -16,6 +16,9 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <cmath>
+#include <cstdio>
+
 using namespace mlir;
 using namespace mlir::onnxc;
 
@@ -295,6 +298,23 @@ static LogicalResult inferDequantizeLinear(Operation *op,
 /// (antialias and half_pixel_symmetric change values, not shapes).
 static LogicalResult inferResize(Operation *op, const ONNX::OpInfo &info,
                                  InferenceState &state) {
+  // Scales must be positive (ONNX: "It takes value greater than 0"); a
+  // zero scale gives an empty output whose sampling divides by zero.
+  if (!isAbsent(op, 2))
+    if (auto scales = state.getImpl().getKnownNumbers(op->getOperand(2)))
+      for (auto [i, s] : llvm::enumerate(*scales))
+        if (!(s > 0) || !std::isfinite(s)) {
+          char text[32];
+          std::snprintf(text, sizeof text, "%g", s);
+          return op->emitOpError() << "scale " << i << " is " << text
+                                   << ", expected a finite number > 0";
+        }
+  if (!isAbsent(op, 3))
+    if (auto sizes = state.getImpl().getKnownInts(op->getOperand(3)))
+      for (auto [i, s] : llvm::enumerate(*sizes))
+        if (s < 0)
+          return op->emitOpError()
+                 << "size " << i << " is " << s << ", expected >= 0";
   auto policy = op->getAttrOfType<StringAttr>("keep_aspect_ratio_policy");
   bool stretch = !policy || policy.getValue() == "stretch";
   if (!op->hasAttr("axes") && stretch) {

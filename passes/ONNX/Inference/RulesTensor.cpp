@@ -16,6 +16,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <cstdio>
+
 using namespace mlir;
 using namespace mlir::onnxc;
 
@@ -505,7 +507,21 @@ static LogicalResult inferSTFT(Operation *op, const ONNX::OpInfo &,
   return refineResult(op, 0, getSymTensorType(dims, elt));
 }
 
+/// OneHot: a known depth must be positive (a negative one compiled into a
+/// negative dimension); then libonnx's inference.
+static LogicalResult inferOneHot(Operation *op, const ONNX::OpInfo &info,
+                                 InferenceState &state) {
+  if (auto depth = state.getImpl().getKnownNumbers(op->getOperand(1)))
+    if (depth->size() == 1 && !((*depth)[0] >= 1)) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%g", (*depth)[0]);
+      return op->emitOpError() << "depth is " << text << ", expected >= 1";
+    }
+  return inferWithLibOnnx(op, info, state);
+}
+
 void mlir::onnxc::registerTensorRules(llvm::StringMap<InferenceRule> &rules) {
+  rules["onnx.OneHot"] = inferOneHot;
   for (StringRef n :
        {"onnx.ReduceL1", "onnx.ReduceL2", "onnx.ReduceLogSum",
         "onnx.ReduceLogSumExp", "onnx.ReduceMax", "onnx.ReduceMean",

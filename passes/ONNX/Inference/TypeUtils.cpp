@@ -3,6 +3,7 @@
 #include "passes/ONNX/Inference/InferenceImpl.h"
 
 #include "dialects/ONNX/IR/ONNXDialect.h"
+#include "dialects/ONNX/Proto/ProtoBridge.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -10,8 +11,23 @@ using namespace mlir;
 using namespace mlir::onnxc;
 
 /// Types nest (seq<opt<seq<...>>>) as deep as a model says: recursion over
-/// them is bounded.
-static constexpr unsigned kMaxTypeNesting = 32;
+/// them is bounded, by the importer's limit (docs/importer.md).
+static constexpr unsigned kMaxTypeNesting = proto::kMaxTypeNesting;
+
+/// How many sequences, optionals and maps wrap `type`'s innermost type.
+static unsigned typeNesting(Type type) {
+  unsigned depth = 0;
+  for (;; ++depth) {
+    if (auto s = llvm::dyn_cast<ONNX::SeqType>(type))
+      type = s.getElementType();
+    else if (auto o = llvm::dyn_cast<ONNX::OptType>(type))
+      type = o.getElementType();
+    else if (auto m = llvm::dyn_cast<ONNX::MapType>(type))
+      type = m.getValueType();
+    else
+      return depth;
+  }
+}
 
 static std::string typeToString(Type t) {
   std::string s;
@@ -141,6 +157,13 @@ LogicalResult mlir::onnxc::refineResult(Operation *op, unsigned index,
   FailureOr<Type> merged = mergeTypes(result.getType(), inferred, error);
   if (failed(merged))
     return op->emitOpError() << "result #" << index << ": " << error;
+  // Each op may wrap its input's type once more (SequenceConstruct of a
+  // sequence): a chain of them would nest types as deep as the graph is
+  // long, and every recursion over types with them.
+  if (typeNesting(*merged) > kMaxTypeNesting)
+    return op->emitOpError() << "result #" << index
+                             << ": types are nested more than "
+                             << kMaxTypeNesting << " deep";
   if (*merged != result.getType())
     result.setType(*merged);
   return success();

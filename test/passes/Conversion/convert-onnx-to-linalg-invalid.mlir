@@ -416,7 +416,7 @@ func.func @conv_transpose_channels(%x: tensor<1x2x3x3xf32>, %w: tensor<3x2x3x3xf
 func.func @conv_transpose_output_padding(%x: tensor<1x1x3x3xf32>, %w: tensor<1x2x3x3xf32>) -> tensor<1x2x5x5xf32> {
   %n = "onnx.NoValue"() : () -> none
   // expected-error @+1 {{'onnx.ConvTranspose' op output_padding must have one entry per spatial dim}}
-  %0 = "onnx.ConvTranspose"(%x, %w, %n) {output_padding = array<i64: 1>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>, none) -> tensor<1x2x5x5xf32>
+  %0 = "onnx.ConvTranspose"(%x, %w, %n) {output_padding = array<i64: 0>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>, none) -> tensor<1x2x5x5xf32>
   return %0 : tensor<1x2x5x5xf32>
 }
 // -----

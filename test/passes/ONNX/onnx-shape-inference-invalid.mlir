@@ -171,3 +171,35 @@ func.func @stft_frame_length(%x: tensor<4x128x1xf32>, %step: tensor<i64>, %w: te
   %0 = "onnx.STFT"(%x, %step, %w, %len) : (tensor<4x128x1xf32>, tensor<i64>, tensor<16xf32>, tensor<i64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Resize scales must be finite and > 0 (a zero scale made an empty output
+// whose sampling divided by zero).
+func.func @resize_zero_scale(%x: tensor<1x1x4x4xf32>) -> tensor<*xf32> {
+  %none = "onnx.NoValue"() : () -> none
+  %s = "onnx.Constant"() {value = dense<[1.0, 1.0, 0.0, 2.0]> : tensor<4xf32>} : () -> tensor<4xf32>
+  // expected-error @+1 {{'onnx.Resize' op scale 2 is 0, expected a finite number > 0}}
+  %0 = "onnx.Resize"(%x, %none, %s, %none) : (tensor<1x1x4x4xf32>, none, tensor<4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @resize_negative_scale(%x: tensor<1x1x4x4xf32>) -> tensor<*xf32> {
+  %none = "onnx.NoValue"() : () -> none
+  %s = "onnx.Constant"() {value = dense<[1.0, 1.0, -2.0, 2.0]> : tensor<4xf32>} : () -> tensor<4xf32>
+  // expected-error @+1 {{'onnx.Resize' op scale 2 is -2, expected a finite number > 0}}
+  %0 = "onnx.Resize"(%x, %none, %s, %none) : (tensor<1x1x4x4xf32>, none, tensor<4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @resize_negative_size(%x: tensor<1x1x4x4xf32>) -> tensor<*xf32> {
+  %none = "onnx.NoValue"() : () -> none
+  %s = "onnx.Constant"() {value = dense<[1, 1, -8, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error @+1 {{'onnx.Resize' op size 2 is -8, expected >= 0}}
+  %0 = "onnx.Resize"(%x, %none, %none, %s) : (tensor<1x1x4x4xf32>, none, none, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

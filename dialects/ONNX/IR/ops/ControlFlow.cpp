@@ -8,11 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/ONNX/IR/ONNXDialect.h"
 #include "dialects/ONNX/IR/VerifyUtils.h"
 
 #include "mlir/IR/Block.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Region.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::onnxc::ONNX::verify;
@@ -22,11 +25,41 @@ static unsigned numYielded(Region &r) {
                                         : r.front().back().getNumOperands();
 }
 
+/// A condition or trip count: when its type is known, a tensor of `elt`
+/// (bool or int64), holding one element when `scalar` (Loop's M and cond
+/// are left to the lowering, which says so itself).
+static LogicalResult checkScalar(Operation *op, Type type, StringRef what,
+                                 Type elt, StringRef eltName,
+                                 bool scalar = true) {
+  auto t = llvm::dyn_cast<TensorType>(type);
+  if (!t) {
+    if (llvm::isa<NoneType, mlir::onnxc::ONNX::UnknownType>(type))
+      return success(); // absent, or not inferred yet
+    return op->emitOpError() << what << " must be a " << eltName
+                             << " tensor, it is " << type;
+  }
+  if (t.getElementType() != elt)
+    return op->emitOpError() << what << " must be a " << eltName
+                             << " tensor, it is " << type;
+  auto r = llvm::dyn_cast<RankedTensorType>(t);
+  if (!scalar || !r || !r.hasStaticShape())
+    return success();
+  int64_t n = 1;
+  for (int64_t d : r.getShape())
+    if (llvm::MulOverflow(n, d, n))
+      return op->emitOpError() << what << " must hold one element, it is "
+                               << type;
+  if (n != 1)
+    return op->emitOpError() << what << " must hold one element, it has "
+                             << n;
+  return success();
+}
+
 static LogicalResult verifyIf(Operation *op) {
-  if (auto t = llvm::dyn_cast<RankedTensorType>(op->getOperand(0).getType()))
-    if (t.hasStaticShape() && t.getNumElements() != 1)
-      return op->emitOpError() << "condition must hold one element, it has "
-                               << t.getNumElements();
+  Builder b(op->getContext());
+  if (failed(checkScalar(op, op->getOperand(0).getType(), "condition",
+                         b.getI1Type(), "bool")))
+    return failure();
   for (Region &r : op->getRegions()) {
     if (!r.empty() && r.front().getNumArguments() != 0)
       return op->emitOpError() << "branches take no inputs";
@@ -39,6 +72,13 @@ static LogicalResult verifyIf(Operation *op) {
 }
 
 static LogicalResult verifyLoop(Operation *op) {
+  Builder b(op->getContext());
+  Type i64 = b.getIntegerType(64), i1 = b.getI1Type();
+  if (failed(checkScalar(op, op->getOperand(0).getType(), "trip count M", i64,
+                         "int64", /*scalar=*/false)) ||
+      failed(checkScalar(op, op->getOperand(1).getType(), "condition", i1,
+                         "bool", /*scalar=*/false)))
+    return failure();
   Region &body = op->getRegion(0);
   if (body.empty())
     return success();
@@ -57,6 +97,14 @@ static LogicalResult verifyLoop(Operation *op) {
     return op->emitOpError() << "has " << op->getNumResults()
                              << " results but its body yields "
                              << yielded - 1 << " values after the condition";
+  Block &entry = body.front();
+  if (failed(checkScalar(op, entry.getArgument(0).getType(),
+                         "body input 0 (the iteration number)", i64, "int64")) ||
+      failed(checkScalar(op, entry.getArgument(1).getType(),
+                         "body input 1 (the condition)", i1, "bool")) ||
+      failed(checkScalar(op, entry.back().getOperand(0).getType(),
+                         "body output 0 (the condition)", i1, "bool")))
+    return failure();
   return success();
 }
 

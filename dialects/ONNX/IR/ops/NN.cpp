@@ -58,6 +58,34 @@ static LogicalResult verifyConvLike(Operation *op) {
   return success();
 }
 
+/// ConvTranspose: output_padding adds to the high side of each spatial dim
+/// and must be smaller than its stride or its dilation (ONNX's "less than
+/// the corresponding stride/dilation dimension", as PyTorch and ONNX
+/// Runtime read it).
+static LogicalResult verifyConvTranspose(Operation *op) {
+  if (failed(verifyConvLike(op)))
+    return failure();
+  std::optional<ArrayRef<int64_t>> pads = getInts(op, "output_padding");
+  if (!pads)
+    return success();
+  // (Its length is the lowering's to check, which says so itself.)
+  std::optional<ArrayRef<int64_t>> strides = getInts(op, "strides");
+  std::optional<ArrayRef<int64_t>> dilations = getInts(op, "dilations");
+  for (auto [i, p] : llvm::enumerate(*pads)) {
+    int64_t s = strides && i < strides->size() ? (*strides)[i] : 1;
+    int64_t d = dilations && i < dilations->size() ? (*dilations)[i] : 1;
+    if (p < 0)
+      return op->emitOpError() << "attribute 'output_padding' has value " << p
+                               << ", expected >= 0";
+    if (p >= s && p >= d)
+      return op->emitOpError()
+             << "output_padding " << p << " of spatial dim " << i
+             << " must be less than its stride (" << s << ") or its dilation ("
+             << d << ")";
+  }
+  return success();
+}
+
 static LogicalResult verifyPool(Operation *op) {
   if (failed(verifyWindow(op)))
     return failure();
@@ -117,9 +145,10 @@ static LogicalResult verifyDepthSpace(Operation *op) {
 }
 
 void mlir::onnxc::ONNX::verify::registerNNVerifiers(VerifierTable &t) {
-  for (StringRef n : {"onnx.Conv", "onnx.ConvTranspose", "onnx.ConvInteger",
-                      "onnx.QLinearConv", "onnx.DeformConv"})
+  for (StringRef n : {"onnx.Conv", "onnx.ConvInteger", "onnx.QLinearConv",
+                      "onnx.DeformConv"})
     t.add(n, verifyConvLike);
+  t.add("onnx.ConvTranspose", verifyConvTranspose);
   for (StringRef n : {"onnx.AveragePool", "onnx.MaxPool"})
     t.add(n, verifyPool);
   t.add("onnx.LpPool", verifyLpPool);

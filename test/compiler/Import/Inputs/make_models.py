@@ -94,6 +94,35 @@ def main(out):
               [vi("x", [2])], [vi("y", [2])])
     m.opset_import.append(helper.make_opsetid("com.vendor", 1))
     save(m, "unknown-domain.onnx")
+    # Attributes whose fields contradict their type.
+    def concat(**edit):
+        n = helper.make_node("Concat", ["x", "x"], ["y"], name="cat", axis=0)
+        a = n.attribute[0]
+        if "type" in edit:
+            a.type = edit["type"]
+        if "f" in edit:
+            a.f = edit["f"]
+        if edit.get("clear_i"):
+            a.ClearField("i")
+        return model([n], [vi("x", [2])], [vi("y", [4])])
+    save(concat(type=0), "attr-undefined.onnx")
+    save(concat(f=1.5, clear_i=True), "attr-int-holds-float.onnx")
+    save(concat(f=1.5), "attr-two-kinds.onnx")
+    # A sparse initializer whose linearized index 1000 is beyond its shape
+    # [4] (it wrapped around to 0 before).
+    sp = helper.make_sparse_tensor(
+        helper.make_tensor("w", TensorProto.FLOAT, [1], [5.0]),
+        helper.make_tensor("i", TensorProto.INT64, [1], [1000]), [4])
+    m = model([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+              [vi("x", [4])], [vi("y", [4])])
+    m.graph.sparse_initializer.append(sp)
+    save(m, "sparse-index.onnx")
+    # Type 99 (python-onnx refuses to set an unknown enum value): patch
+    # AttributeProto.type (field 20, varint) from INT (2) to 99.
+    data = concat().SerializeToString()
+    assert data.count(b"\xa0\x01\x02") == 1
+    with open(os.path.join(out, "attr-type-99.onnx"), "wb") as f:
+        f.write(data.replace(b"\xa0\x01\x02", b"\xa0\x01\x63"))
     return 0
 
 

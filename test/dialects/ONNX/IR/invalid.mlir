@@ -1156,3 +1156,87 @@ func.func @novalue_type() {
   %0 = "onnx.NoValue"() : () -> tensor<f32>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// If conditions and Loop bodies: the iteration number is int64, the
+// condition bool, holding one element (the ops' own operand types are
+// checked by ODS first; the importer's messages for them are in
+// test/compiler/Import/spec-errors.test)
+//===----------------------------------------------------------------------===//
+
+func.func @if_condition_elements_overflow(%c: tensor<281474976710656x281474976710656xi1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'onnx.If' op condition must hold one element, it is 'tensor<281474976710656x281474976710656xi1>'}}
+  %0 = "onnx.If"(%c) ({
+    onnx.Yield %x : tensor<2xf32>
+  }, {
+    onnx.Yield %x : tensor<2xf32>
+  }) : (tensor<281474976710656x281474976710656xi1>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @loop_body_float_condition(%n: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'onnx.Loop' op body output 0 (the condition) must be a bool tensor, it is 'tensor<f32>'}}
+  %0 = "onnx.Loop"(%n, %c, %x) ({
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %v: tensor<2xf32>):
+    %f = "onnx.Cast"(%cond) {to = 1 : i64} : (tensor<i1>) -> tensor<f32>
+    onnx.Yield %f, %v : tensor<f32>, tensor<2xf32>
+  }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @loop_body_iteration_type(%n: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>) {
+  // expected-error @+1 {{'onnx.Loop' op body input 0 (the iteration number) must be a int64 tensor, it is 'tensor<i32>'}}
+  %0 = "onnx.Loop"(%n, %c, %x) ({
+  ^bb0(%i: tensor<i32>, %cond: tensor<i1>, %v: tensor<2xf32>):
+    onnx.Yield %cond, %v : tensor<i1>, tensor<2xf32>
+  }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// ConvTranspose output_padding: smaller than the stride or the dilation
+//===----------------------------------------------------------------------===//
+
+func.func @conv_transpose_output_padding(%x: tensor<1x3x8x8xf32>, %w: tensor<3x4x3x3xf32>) {
+  %none = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.ConvTranspose' op output_padding 2 of spatial dim 1 must be less than its stride (2) or its dilation (1)}}
+  %0 = "onnx.ConvTranspose"(%x, %w, %none) {strides = array<i64: 2, 2>, output_padding = array<i64: 1, 2>} : (tensor<1x3x8x8xf32>, tensor<3x4x3x3xf32>, none) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_output_padding_negative(%x: tensor<1x3x8x8xf32>, %w: tensor<3x4x3x3xf32>) {
+  %none = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.ConvTranspose' op attribute 'output_padding' has value -1, expected >= 0}}
+  %0 = "onnx.ConvTranspose"(%x, %w, %none) {output_padding = array<i64: 0, -1>} : (tensor<1x3x8x8xf32>, tensor<3x4x3x3xf32>, none) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Inputs bound to one type parameter have one element type
+//===----------------------------------------------------------------------===//
+
+func.func @type_param_mismatch(%a: tensor<2xf32>, %b: tensor<2xi64>) {
+  // expected-error @+1 {{'onnx.Add' op input 0 ('A') and input 1 ('B') must have one element type (type parameter T), got 'f32' and 'i64'}}
+  %0 = "onnx.Add"(%a, %b) : (tensor<2xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @type_param_mismatch_variadic(%a: tensor<2xf32>, %b: tensor<2xf32>, %c: tensor<2xi32>) {
+  // expected-error @+1 {{'onnx.Concat' op input 0 ('inputs') and input 2 ('inputs') must have one element type (type parameter T), got 'f32' and 'i32'}}
+  %0 = "onnx.Concat"(%a, %b, %c) {axis = 0 : i64} : (tensor<2xf32>, tensor<2xf32>, tensor<2xi32>) -> tensor<6xf32>
+  return
+}

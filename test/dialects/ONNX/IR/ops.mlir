@@ -342,3 +342,18 @@ func.func @training(%r: tensor<f32>, %t: tensor<i64>, %x: tensor<4xf32>, %g: ten
   %3 = "onnx.training.Gradient"(%x) {xs = ["X"], y = "Y"} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// Type parameters: a heterogeneous variadic (Loop's carried values) and
+// GridSample's grid (libonnx 1.12 binds it to X's T1, the spec does not)
+// take other element types.
+// CHECK-LABEL: func @type_params_unbound
+func.func @type_params_unbound(%n: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32>, %k: tensor<3xi64>, %img: tensor<1x1x4x4xf16>, %g: tensor<1x2x2x2xf32>) {
+  // CHECK: "onnx.Loop"
+  %0:2 = "onnx.Loop"(%n, %c, %x, %k) ({
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %a: tensor<2xf32>, %b: tensor<3xi64>):
+    onnx.Yield %cond, %a, %b : tensor<i1>, tensor<2xf32>, tensor<3xi64>
+  }) : (tensor<i64>, tensor<i1>, tensor<2xf32>, tensor<3xi64>) -> (tensor<2xf32>, tensor<3xi64>)
+  // CHECK: "onnx.GridSample"
+  %1 = "onnx.GridSample"(%img, %g) : (tensor<1x1x4x4xf16>, tensor<1x2x2x2xf32>) -> tensor<1x1x2x2xf16>
+  return
+}

@@ -80,6 +80,23 @@ bad_raw = numpy_helper.from_array(x)
 bad_raw.raw_data = bad_raw.raw_data[:-4]
 write("bad_raw", "input_0.pb", bad_raw)
 write("bad_raw", "input_1.pb", k)
+# Tensors that declare more data than they hold: dims of 2^40 x 4 elements
+# with 16 bytes of raw data, or with no typed values (an uncaught
+# std::bad_alloc before: the buffer was sized from the dims).
+huge = TensorProto()
+huge.data_type = TensorProto.FLOAT
+huge.dims.extend([1 << 40, 4])
+huge.raw_data = b"\0" * 16
+write("bad_huge_raw", "input_0.pb", huge)
+write("bad_huge_raw", "input_1.pb", k)
+huge.ClearField("raw_data")
+write("bad_huge_typed", "input_0.pb", huge)
+write("bad_huge_typed", "input_1.pb", k)
+# An input that is not a regular file (read without end before).
+os.makedirs(os.path.join(root, "bad_device"), exist_ok=True)
+if not os.path.lexists(os.path.join(root, "bad_device", "input_0.pb")):
+    os.symlink("/dev/zero", os.path.join(root, "bad_device", "input_0.pb"))
+write("bad_device", "input_1.pb", k)
 # Zero rows: N = 0.
 write("empty", "input_0.pb", np.zeros((0, 4), np.float32))
 write("empty", "input_1.pb", k)
