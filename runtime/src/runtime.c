@@ -228,20 +228,26 @@ void onnxc_rt_fail_values(int32_t code, const char *message, int64_t v0,
 }
 
 void onnxc_rt_fail_alloc_size(const char *site, int64_t elem_size,
-                              int64_t rank, const int64_t *dims) {
+                              int64_t rank, ...) {
   char buf[sizeof error_buf];
   size_t n = 0;
   int64_t d;
   int negative = 0;
+  va_list ap;
   int w = snprintf(buf, sizeof buf, "%s%sa buffer of [", site ? site : "",
                    site ? ": " : "");
   n = w > 0 ? (size_t)w : 0;
-  for (d = 0; d < rank && n < sizeof buf; ++d) {
-    negative |= dims[d] < 0;
+  va_start(ap, rank);
+  for (d = 0; d < rank; ++d) {
+    int64_t dim = va_arg(ap, int64_t);
+    negative |= dim < 0;
+    if (n >= sizeof buf)
+      continue;
     w = snprintf(buf + n, sizeof buf - n, "%s%lld", d ? ", " : "",
-                 (long long)dims[d]);
+                 (long long)dim);
     n += w > 0 ? (size_t)w : 0;
   }
+  va_end(ap);
   if (n < sizeof buf)
     snprintf(buf + n, sizeof buf - n, "] elements of %lld bytes %s",
              (long long)elem_size,

@@ -704,15 +704,15 @@ static void test_arena(void) {
 /* Messages with values (onnxc_rt_fail_values, onnxc_rt_fail_alloc_size). */
 static int message_kind;
 static void message_invoke(void **args) {
-  static const int64_t dims[3] = {2147483648, 2147483648, 3};
-  static const int64_t neg[2] = {-2, 3};
   (void)args;
   if (message_kind == 0)
     onnxc_rt_fail_values(ONNXC_ERROR_RUNTIME,
                          "node 'r' (Reshape): \x01 elements into \x01 x \x01",
                          8, 3, -1);
-  onnxc_rt_fail_alloc_size("node 'c' (C)", 4, message_kind == 1 ? 3 : 2,
-                           message_kind == 1 ? dims : neg);
+  if (message_kind == 1)
+    onnxc_rt_fail_alloc_size("node 'c' (C)", 4, 3, (int64_t)2147483648,
+                             (int64_t)2147483648, (int64_t)3);
+  onnxc_rt_fail_alloc_size("node 'c' (C)", 4, 2, (int64_t)-2, (int64_t)3);
 }
 
 static void test_messages(void) {

@@ -94,14 +94,15 @@ void onnxc_rt_fail_values(int32_t code, const char *message, int64_t v0,
                           int64_t v1, int64_t v2);
 
 /**
- * A buffer that cannot be allocated: a negative dim among `dims` (rank
- * entries), or more than 2^63 - 1 bytes of `elem_size`-byte elements.
- * Fails with ONNXC_ERROR_RUNTIME and "<site>: a buffer of [d0, d1, ...]
- * elements of E bytes has a negative dim / holds more than 2^63 - 1
- * bytes"; `site` names the node (may be NULL).
+ * A buffer that cannot be allocated: a negative dim among the `rank`
+ * int64_t dims that follow, or more than 2^63 - 1 bytes of
+ * `elem_size`-byte elements. Fails with ONNXC_ERROR_RUNTIME and "<site>: a
+ * buffer of [d0, d1, ...] elements of E bytes has a negative dim / holds
+ * more than 2^63 - 1 bytes"; `site` names the node (may be NULL).
+ * Variadic so that generated code passes the dims without an array.
  */
 void onnxc_rt_fail_alloc_size(const char *site, int64_t elem_size,
-                              int64_t rank, const int64_t *dims);
+                              int64_t rank, ...);
 
 /**
  * MLIR's lowering of a copy between non-contiguous memrefs calls this by
