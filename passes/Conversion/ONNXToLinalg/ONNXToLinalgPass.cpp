@@ -6,8 +6,9 @@
 // its op type (lib/Support/NodeLocation.h: run-time messages name the
 // node), runs the full conversion with the patterns of
 // populateONNXToLinalgConversionPatterns, checks at run time every
-// tensor.cast the lowerings made that turns a dynamic dim static, then
-// erases the onnx.NoValue ops that the lowered ops no longer use.
+// tensor.cast the lowerings made that turns a dynamic dim static and every
+// dynamic operand dim of a linalg op against its loop's size, then erases
+// the onnx.NoValue ops that the lowered ops no longer use.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::onnxc {
@@ -206,6 +208,163 @@ static void checkCasts(ModuleOp module) {
   }
 }
 
+/// The symbolic dim names of each function's arguments after conversion
+/// (argument i of the converted signature, one name per dim, "" for none),
+/// recorded before the conversion drops the #onnx.dims encodings. The
+/// runtime binds equal names of the model's inputs to one value.
+using ArgDimNames = DenseMap<Operation *, SmallVector<SmallVector<std::string>>>;
+
+static ArgDimNames recordArgDimNames(ModuleOp module, TypeConverter &tc) {
+  ArgDimNames names;
+  module.walk([&](func::FuncOp fn) {
+    auto &list = names[fn];
+    for (BlockArgument arg : fn.getArguments()) {
+      SmallVector<Type> converted;
+      if (failed(tc.convertType(arg.getType(), converted)))
+        return;
+      SmallVector<std::string> dims;
+      if (converted.size() == 1)
+        if (auto t = dyn_cast<RankedTensorType>(arg.getType()))
+          for (int64_t d = 0; d < t.getRank(); ++d)
+            dims.push_back(linalg_conv::dimName(arg, d).str());
+      list.push_back(dims);
+      for (size_t k = 1; k < converted.size(); ++k)
+        list.push_back({});
+    }
+  });
+  return names;
+}
+
+/// Where a dynamic dim's size comes from, as far as the IR says without
+/// running: an index value (a tensor.empty's size operand), or dim `dim` of
+/// a value (a function argument, or what the trace stops at). Through
+/// tensor.dim, tensor.cast and destination-style ops (a result has its
+/// init's dims).
+struct DimSource {
+  Value value;
+  int64_t dim = -1; // -1: `value` is the index value itself
+  bool operator==(const DimSource &o) const {
+    return value == o.value && dim == o.dim;
+  }
+};
+
+static DimSource traceDim(Value v, int64_t d) {
+  for (int steps = 0; steps < 64; ++steps) {
+    if (auto r = dyn_cast<OpResult>(v)) {
+      Operation *op = r.getOwner();
+      if (auto e = dyn_cast<tensor::EmptyOp>(op)) {
+        Value size = e.getDynamicSize(d);
+        if (auto dimOp = size.getDefiningOp<tensor::DimOp>())
+          if (auto idx = dimOp.getConstantIndex()) {
+            v = dimOp.getSource();
+            d = *idx;
+            continue;
+          }
+        return {size, -1};
+      }
+      if (auto c = dyn_cast<tensor::CastOp>(op)) {
+        if (!cast<RankedTensorType>(c.getSource().getType()).isDynamicDim(d))
+          return {v, d};
+        v = c.getSource();
+        continue;
+      }
+      if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+        v = dps.getTiedOpOperand(r)->get();
+        continue;
+      }
+    }
+    return {v, d};
+  }
+  return {v, d};
+}
+
+/// Linalg semantics: every operand dim indexed by the same loop has the
+/// loop's size (its range comes from the first operand that has the loop).
+/// Where two such dims are not both static, a lowering relied on the types
+/// (shape inference's symbolic dims, a BatchNormalization scale of the
+/// channels' size, ...): check at run time, or a model whose sizes
+/// contradict them reads or writes out of bounds. No check where the IR
+/// shows the dims equal (an init sized from the input: the same source) or
+/// the runtime does (function arguments' dims of one symbolic name). An
+/// empty iteration space is exempt (nothing is touched).
+static void checkLinalgDims(ModuleOp module, const ArgDimNames &argNames) {
+  auto argName = [&](DimSource s) -> StringRef {
+    auto arg = dyn_cast<BlockArgument>(s.value);
+    if (!arg || s.dim < 0)
+      return "";
+    auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    if (!fn || arg.getOwner() != &fn.getBody().front())
+      return "";
+    auto it = argNames.find(fn);
+    if (it == argNames.end() || arg.getArgNumber() >= it->second.size())
+      return "";
+    const auto &dims = it->second[arg.getArgNumber()];
+    return s.dim < (int64_t)dims.size() ? StringRef(dims[s.dim]) : "";
+  };
+  SmallVector<linalg::LinalgOp> ops;
+  module.walk([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics())
+      ops.push_back(op);
+  });
+  for (linalg::LinalgOp op : ops) {
+    SmallVector<SmallVector<std::pair<Value, int64_t>>> uses(op.getNumLoops());
+    bool anyDynamic = false;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto t = dyn_cast<RankedTensorType>(operand.get().getType());
+      if (!t)
+        continue;
+      anyDynamic |= !t.hasStaticShape();
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      for (auto [k, e] : llvm::enumerate(map.getResults()))
+        if (auto d = dyn_cast<AffineDimExpr>(e))
+          uses[d.getPosition()].push_back({operand.get(), (int64_t)k});
+    }
+    if (!anyDynamic)
+      continue;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto dim = [&](std::pair<Value, int64_t> u) {
+      return linalg_conv::getDimValue(b, loc, u.first, u.second);
+    };
+    auto isDynamic = [](std::pair<Value, int64_t> u) {
+      return cast<RankedTensorType>(u.first.getType()).isDynamicDim(u.second);
+    };
+    Value empty;
+    for (auto [loop, list] : llvm::enumerate(uses)) {
+      for (auto &u : llvm::drop_begin(list)) {
+        if (!isDynamic(list.front()) && !isDynamic(u))
+          continue;
+        if (isDynamic(list.front()) && isDynamic(u)) {
+          DimSource a = traceDim(list.front().first, list.front().second);
+          DimSource c = traceDim(u.first, u.second);
+          StringRef na = argName(a), nc = argName(c);
+          if (a == c || (!na.empty() && na == nc))
+            continue;
+        }
+        Value range = dim(list.front()), size = dim(u);
+        Value ok = linalg_conv::cmpI(b, loc, arith::CmpIPredicate::eq, range,
+                                     size);
+        if (matchPattern(ok, m_One()))
+          continue;
+        if (!empty) {
+          empty = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+          for (auto &l : uses)
+            if (!l.empty())
+              empty = b.createOrFold<arith::OrIOp>(
+                  loc, empty,
+                  linalg_conv::cmpI(b, loc, arith::CmpIPredicate::eq, dim(l[0]),
+                                    linalg_conv::createIndexConstant(b, loc, 0)));
+        }
+        ok = b.createOrFold<arith::OrIOp>(loc, ok, empty);
+        linalg_conv::emitRuntimeCheck(
+            b, loc, ok,
+            "operand sizes disagree: {} and {} along loop {}",
+            {range, size, linalg_conv::createIndexConstant(b, loc, loop)});
+      }
+    }
+  }
+}
+
 void ConvertONNXToLinalgPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
@@ -222,6 +381,7 @@ void ConvertONNXToLinalgPass::runOnOperation() {
       failed(checkStaticSizes(module)))
     return signalPassFailure();
   tagLocations(module);
+  ArgDimNames argNames = recordArgDimNames(module, tc);
 
   populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, tc);
   populateReturnOpTypeConversionPattern(patterns, tc);
@@ -258,6 +418,7 @@ void ConvertONNXToLinalgPass::runOnOperation() {
   if (failed(applyFullConversion(module, target, std::move(patterns))))
     return signalPassFailure();
   checkCasts(module);
+  checkLinalgDims(module, argNames);
 
   bool ok = true;
   module.walk([&](ONNX::NoValueOp op) {

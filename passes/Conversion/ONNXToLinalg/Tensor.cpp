@@ -1003,9 +1003,20 @@ struct SplitLowering : OpConversionPattern<ONNX::SplitOp> {
         return !cast<RankedTensorType>(t).isDynamicDim(axis);
       });
       if (allStatic) {
-        for (Type t : op->getResultTypes())
-          splitSizes.push_back(rewriter.getIndexAttr(
-              cast<RankedTensorType>(t).getDimSize(axis)));
+        for (auto [i, t] : llvm::enumerate(op->getResultTypes())) {
+          int64_t size = cast<RankedTensorType>(t).getDimSize(axis);
+          splitSizes.push_back(rewriter.getIndexAttr(size));
+          // Inference took the types from somewhere: the split must agree.
+          if (!s) {
+            Value v = extractIndex(rewriter, loc, adaptor.getSplit(), i);
+            Value want = createIndexConstant(rewriter, loc, size);
+            emitRuntimeCheck(
+                rewriter, loc,
+                cmpI(rewriter, loc, arith::CmpIPredicate::eq, v, want),
+                "Split: piece {} has size {} where {} is required",
+                {createIndexConstant(rewriter, loc, i), v, want});
+          }
+        }
       } else if (s) {
         for (int64_t v : *s)
           splitSizes.push_back(rewriter.getIndexAttr(v));
@@ -1029,6 +1040,26 @@ struct SplitLowering : OpConversionPattern<ONNX::SplitOp> {
         splitSizes.push_back(
             arith::MinUIOp::create(rewriter, loc, chunk, rest).getResult());
       }
+    }
+    // The pieces tile the dim: no negative size, and they add up to it
+    // (checks fold for static sizes).
+    {
+      Value sum = createIndexConstant(rewriter, loc, 0);
+      for (auto [i, size] : llvm::enumerate(splitSizes)) {
+        Value v = getValueOrCreateConstantIndexOp(rewriter, loc, size);
+        emitRuntimeCheck(rewriter, loc,
+                         cmpI(rewriter, loc, arith::CmpIPredicate::sge, v,
+                              createIndexConstant(rewriter, loc, 0)),
+                         "Split: piece {} has size {}",
+                         {createIndexConstant(rewriter, loc, i), v});
+        sum = checkedAdd(rewriter, loc, sum, v,
+                         "Split: the sizes overflow ({} + {})");
+      }
+      Value dim = getDimValue(rewriter, loc, data, axis);
+      emitRuntimeCheck(rewriter, loc,
+                       cmpI(rewriter, loc, arith::CmpIPredicate::eq, sum, dim),
+                       "Split: the pieces add up to {} for a dim of {}",
+                       {sum, dim});
     }
     SmallVector<Value> results;
     OpFoldResult offset = rewriter.getIndexAttr(0);

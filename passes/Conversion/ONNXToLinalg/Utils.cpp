@@ -20,6 +20,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cctype>
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::onnxc;
@@ -100,9 +101,33 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type fromOnnx,
   }
   auto it = cast<IntegerType>(to);
   if (isa<FloatType>(from)) {
-    if (isUnsignedInt(toOnnx))
-      return arith::FPToUIOp::create(b, loc, it, v);
-    return arith::FPToSIOp::create(b, loc, it, v);
+    // Saturating: NaN is 0, values beyond the integer type its minimum or
+    // maximum. (fptosi/fptoui give poison there, and poison reaching a
+    // check, an index from a Cast, is undefined behaviour.)
+    bool isUnsigned = isUnsignedInt(toOnnx);
+    unsigned w = it.getWidth();
+    double hi = isUnsigned ? std::ldexp(1.0, w) : std::ldexp(1.0, w - 1);
+    double lo = isUnsigned ? 0.0 : -std::ldexp(1.0, w - 1);
+    Value tooBig = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, v,
+                                         createScalarConstant(b, loc, from, hi));
+    Value tooSmall =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v,
+                              createScalarConstant(b, loc, from, lo));
+    Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+    Value out = arith::OrIOp::create(
+        b, loc, arith::OrIOp::create(b, loc, tooBig, tooSmall), nan);
+    Value safe = arith::SelectOp::create(
+        b, loc, out, createScalarConstant(b, loc, from, 0), v);
+    Value r = isUnsigned ? Value(arith::FPToUIOp::create(b, loc, it, safe))
+                         : Value(arith::FPToSIOp::create(b, loc, it, safe));
+    APInt max = isUnsigned ? APInt::getMaxValue(w) : APInt::getSignedMaxValue(w);
+    APInt min = isUnsigned ? APInt::getMinValue(w) : APInt::getSignedMinValue(w);
+    r = arith::SelectOp::create(
+        b, loc, tooBig,
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(it, max)), r);
+    return arith::SelectOp::create(
+        b, loc, tooSmall,
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(it, min)), r);
   }
   unsigned fw = from.getIntOrFloatBitWidth();
   if (fw > it.getWidth())

@@ -355,6 +355,22 @@ def gather_idx(root):
           ([d, np.array([[-3, 0]], np.int64), f32(9)], [])])
 
 
+@case
+def batchnorm_params(root):
+    """BatchNormalization whose scale has another symbolic length than the
+    channels: the lowering reads scale[c] for every channel c."""
+    x = np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2)
+    ones2, zeros2 = np.ones(2, np.float32), np.zeros(2, np.float32)
+    save(root, "batchnorm_params",
+         [node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"],
+               "batchnorm_params", epsilon=0.0)],
+         [vi("x", F, [1, "c", 2, 2]), vi("s", F, ["k"]), vi("b", F, ["k"]),
+          vi("m", F, ["k"]), vi("v", F, ["k"])], [vi("y", F, [1, "c", 2, 2])],
+         [([x, ones2, zeros2, zeros2, ones2], [x]),
+          ([x, np.ones(1, np.float32), np.zeros(1, np.float32),
+            np.zeros(1, np.float32), np.ones(1, np.float32)], [])])
+
+
 def main():
     root = sys.argv[1]
     for fn in CASES:
