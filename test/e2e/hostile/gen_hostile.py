@@ -371,6 +371,42 @@ def batchnorm_params(root):
             np.zeros(1, np.float32), np.ones(1, np.float32)], [])])
 
 
+@case
+def split_bad(root):
+    """Split with sizes from data that do not tile the dim (they read past
+    it, or leave it short)."""
+    x = np.arange(5, dtype=np.float32)
+    save(root, "split_bad",
+         [node("Split", ["x", "s"], ["y", "z"], "split_bad")],
+         [vi("x", F, ["n"]), vi("s", I64, [2])],
+         [vi("y", F, ["a"]), vi("z", F, ["b"])],
+         [([x, i64(2, 3)], [x[:2], x[2:]]),
+          ([x, i64(2, 4)], []),
+          ([x, i64(-1, 6)], [])])
+
+
+@case
+def reducemean_empty(root):
+    """An integer ReduceMean over an empty axis divided by zero."""
+    save(root, "reducemean_empty",
+         [node("ReduceMean", ["x"], ["y"], "reducemean_empty", axes=[1],
+               keepdims=0)],
+         [vi("x", I32, [2, "n"])], [vi("y", I32, [2])],
+         [([np.array([[1, 2], [3, 5]], np.int32)], [np.array([1, 4], np.int32)]),
+          ([np.zeros((2, 0), np.int32)], [])])
+
+
+@case
+def cast_saturate(root):
+    """Cast from float to int32 saturates (NaN is 0); fptosi would give
+    poison, which a later index check must never see."""
+    save(root, "cast_saturate",
+         [node("Cast", ["x"], ["y"], "cast_saturate", to=I32)],
+         [vi("x", F, ["n"])], [vi("y", I32, ["n"])],
+         [([f32(np.nan, 1e30, -1e30, 2.5, -2.5, np.inf)],
+           [np.array([0, 2**31 - 1, -2**31, 2, -2, 2**31 - 1], np.int32)])])
+
+
 def main():
     root = sys.argv[1]
     for fn in CASES:
