@@ -53,10 +53,15 @@ ONNXC_HIDDEN void onnxc_rt_set_error(const char *fmt, ...)
  * thread pool allocate into the arena of the call whose parts they run,
  * hence the lock. */
 typedef struct onnxc_rt_block onnxc_rt_block;
+#define ONNXC_SPARES 8
 typedef struct onnxc_rt_arena {
   onnxc_rt_block *head;
   size_t in_use, peak, limit;
   int lock;
+  int shared; /* workers may use it (a region runs): take `lock` (atomic) */
+  /* Freed small blocks kept for the call's next allocations (alloc.c). */
+  int num_spares;
+  onnxc_rt_block *spares[ONNXC_SPARES];
 } onnxc_rt_arena;
 
 /* Starts `arena` (the memory limit now in effect) as this thread's
@@ -66,7 +71,8 @@ ONNXC_HIDDEN onnxc_rt_arena *onnxc_rt_arena_enter(onnxc_rt_arena *arena);
 ONNXC_HIDDEN void onnxc_rt_arena_leave(onnxc_rt_arena *arena,
                                        onnxc_rt_arena *previous);
 /* This thread's arena (NULL outside a call), and setting it (the pool's
- * workers, for the parts of a call they run). */
+ * workers, for the parts of a call they run; the region's caller sets the
+ * arena's `shared` while they may). */
 ONNXC_HIDDEN onnxc_rt_arena *onnxc_rt_arena_current(void);
 ONNXC_HIDDEN void onnxc_rt_arena_set_current(onnxc_rt_arena *arena);
 /* The malloc block (for free()) holding `ptr` when `ptr` is a live block

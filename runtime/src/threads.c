@@ -326,6 +326,11 @@ void onnxc_rt_parallel_for(int64_t chunks, int threads, onnxc_rt_task_fn task,
       pool.arg = arg;
       pool.chunks = chunks;
       pool.arena = onnxc_rt_arena_current();
+      /* The workers allocate into the caller's arena from now on: its
+       * lock is taken until they have all left (published to them by the
+       * seq_cst stores of `go` below). */
+      if (pool.arena)
+        __atomic_store_n(&pool.arena->shared, 1, __ATOMIC_RELAXED);
       __atomic_store_n(&pool.next, 0, __ATOMIC_RELAXED);
       pool.fail_code = 0;
       ++pool.region;
@@ -348,6 +353,9 @@ void onnxc_rt_parallel_for(int64_t chunks, int threads, onnxc_rt_task_fn task,
         pthread_mutex_unlock(&pool.mu);
       }
       __atomic_fetch_add(&pool.stat_regions, 1, __ATOMIC_RELAXED);
+      /* Every worker has left the region (acquired above). */
+      if (pool.arena)
+        __atomic_store_n(&pool.arena->shared, 0, __ATOMIC_RELAXED);
       code = pool.fail_code;
       if (code)
         memcpy(msg, pool.fail_msg, sizeof msg);

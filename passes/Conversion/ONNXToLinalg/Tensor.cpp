@@ -464,10 +464,13 @@ struct ConcatLowering : OpConversionPattern<ONNX::ConcatOp> {
                createIndexConstant(rewriter, loc, d)});
         }
       } else {
+        // Each input fits in memory, their sum need not (inputs with an
+        // empty other dim): checked.
         n = createIndexConstant(rewriter, loc, 0);
         for (Value in : inputs)
-          n = rewriter.createOrFold<arith::AddIOp>(
-              loc, n, getDimValue(rewriter, loc, in, d));
+          n = checkedAdd(rewriter, loc, n, getDimValue(rewriter, loc, in, d),
+                         "Concat: the inputs' dims along the axis overflow "
+                         "({} + {})");
       }
       if (type.isDynamicDim(d)) {
         sizes[d] = n;
