@@ -875,3 +875,13 @@ func.func @slice_axis_twice(%x: tensor<4x4xf32>) -> tensor<2x4xf32> {
   %0 = "onnx.Slice"(%x, %s, %e, %a, %n) : (tensor<4x4xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, none) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+// Window attributes near the int64 wrap (index arithmetic on sizes).
+func.func @conv_huge_pads(%x: tensor<1x1x?x4xf32>, %w: tensor<1x1x1x1xf32>) -> tensor<1x1x?x?xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Conv' op kernel sizes, strides, dilations, pads and the window's extent must be at most 2^62}}
+  %0 = "onnx.Conv"(%x, %w, %n) {pads = array<i64: 9223372036854775807, 0, 9223372036854775807, 0>} : (tensor<1x1x?x4xf32>, tensor<1x1x1x1xf32>, none) -> tensor<1x1x?x?xf32>
+  return %0 : tensor<1x1x?x?xf32>
+}
