@@ -194,10 +194,7 @@ struct ReshapeLowering : OpConversionPattern<ONNX::ReshapeOp> {
         e = b.createOrFold<arith::SelectOp>(loc, isZero,
                                             getDimValue(b, loc, data, i), e);
       } else {
-        emitRuntimeCheck(b, loc, arith::XOrIOp::create(
-                                     b, loc, isZero,
-                                     arith::ConstantOp::create(
-                                         b, loc, b.getBoolAttr(true))),
+        emitRuntimeCheck(b, loc, cmpI(b, loc, arith::CmpIPredicate::ne, e, zero),
                          "Reshape: shape entry {} is 0 (copy the input dim) "
                          "but the input has rank {}",
                          {createIndexConstant(b, loc, i),
