@@ -191,6 +191,9 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
     // where the innermost dim is a 7-wide map).
     pm.addNestedPass<func::FuncOp>(createCollapseDims());
   }
+  // Buffer sizes computed from data: no negative dim, no byte size that
+  // wraps (every level: a model must fail, not write past its buffers).
+  pm.addPass(createCheckAllocSizes());
   // Weights as flat arrays: one LLVM constant each instead of one per
   // innermost row (compile time and memory; every level).
   pm.addPass(createFlattenGlobals());
@@ -207,14 +210,16 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
-  // Optimized models allocate through the runtime (runtime/src/alloc.c),
-  // which keeps large freed buffers for the next run instead of letting
-  // libc hand them back to the kernel and fault them in again.
+  // Models allocate through the runtime (runtime/src/alloc.c), at every
+  // level: it frees what a failed call leaves, applies the memory limit,
+  // fails the call naming the node when memory runs out (onnxc-mark-
+  // allocator passes the node), and keeps large freed buffers for the next
+  // run instead of letting libc hand them back to the kernel and fault
+  // them in again.
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
-  memrefToLLVM.useGenericFunctions = optimize;
+  memrefToLLVM.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
-  if (optimize)
-    pm.addPass(createMarkAllocator());
+  pm.addPass(createMarkAllocator());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());

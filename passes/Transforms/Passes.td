@@ -118,18 +118,52 @@ def ReassociateReductions : Pass<"onnxc-reassociate-reductions", "func::FuncOp">
 }
 
 def MarkAllocator : Pass<"onnxc-mark-allocator", "ModuleOp"> {
-  let summary = "Tell LLVM that the runtime's allocator returns fresh memory";
+  let summary = "Allocate through the runtime, naming the node; mark the "
+                "allocator's result noalias";
   let description = [{
-    Optimized models allocate through `_mlir_memref_to_llvm_alloc`
-    (runtime/src/alloc.c) instead of `malloc`, which LLVM knows returns
-    memory no other pointer aliases. This pass gives the declaration's
-    result the same `noalias` attribute, so that LLVM still keeps a running
-    sum in a register instead of storing it to its buffer every iteration.
+    Models allocate through the runtime (runtime/src/alloc.c), not
+    `malloc`: memref-to-LLVM with use-generic-functions calls
+    `_mlir_memref_to_llvm_alloc(size)`. Each call becomes
+    `onnxc_rt_alloc(size, site)`, `site` the label of the ONNX node the
+    allocation comes from (lib/Support/NodeLocation.h: "node 'c'
+    (ConstantOfShape)", from the call's location; null when it names
+    none), so that an allocation that fails (out of memory, over the
+    memory limit) fails the call with a message naming the node.
+
+    LLVM knows that `malloc` returns memory no other pointer aliases; the
+    allocators' results get the same `noalias` attribute, so that LLVM
+    still keeps a running sum in a register instead of storing it to its
+    buffer every iteration.
 
     Input invariant: the LLVM dialect (after memref-to-LLVM). Output IR: the
-    same, with `llvm.noalias` on the allocator's result.
+    same, calling `onnxc_rt_alloc`, with `llvm.noalias` on the allocators'
+    results.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def CheckAllocSizes : Pass<"onnxc-check-alloc-sizes", "ModuleOp"> {
+  let summary = "Check the size of every buffer before it is allocated";
+  let description = [{
+    memref-to-LLVM computes a buffer's byte size as the product of its dims
+    and its element size, wrapping on overflow, and a negative dim (a size
+    computed from data) gives a nonsense size: the model would then write
+    past a small block. Before every `memref.alloc` and `memref.alloca`
+    with dynamic dims, this pass checks that no dim is negative and that
+    the bytes fit in 2^63 - 1 (products by `arith.mului_extended`: the
+    high half must stay 0); otherwise the call fails through
+    `onnxc_rt_fail_alloc_size` with the dims and the node's label
+    ("node 'c' (ConstantOfShape): a buffer of [2147483648, 2147483648]
+    elements of 4 bytes holds more than 2^63 - 1 bytes"). A static shape
+    is checked at compile time: too large, it is an error naming the node.
+    Statically shaped buffers get no run-time check.
+
+    Input invariant: bufferized IR (memrefs), before memref-to-LLVM.
+    Output IR: the same, with `scf.if` checks calling the runtime.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def PlanBuffers : Pass<"onnxc-plan-buffers", "func::FuncOp"> {

@@ -15,6 +15,15 @@
 #define ONNXC_HIDDEN
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+/* initial-exec: a model library then needs no __tls_get_addr from the
+   dynamic loader (its only NEEDED entries stay libc and libm). The few
+   bytes fit the static TLS space glibc reserves for dlopen'ed libraries. */
+#define ONNXC_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
+#else
+#define ONNXC_THREAD_LOCAL _Thread_local
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -36,6 +45,51 @@ __attribute__((format(printf, 2, 3)))
 #endif
 ONNXC_HIDDEN onnxc_status onnxc_rt_error(onnxc_status status, const char *fmt,
                                          ...);
+
+/* ---- alloc.c: the allocator's arenas ---------------------------------- */
+
+/* The blocks one call of onnxc_run_model allocated and has not freed
+ * (a doubly linked list through each block's header), their bytes, and
+ * the memory limit the call started with (0: none). The workers of the
+ * thread pool allocate into the arena of the call whose parts they run,
+ * hence the lock. */
+typedef struct onnxc_rt_block onnxc_rt_block;
+#define ONNXC_SPARES 8
+typedef struct onnxc_rt_arena {
+  onnxc_rt_block *head;
+  size_t in_use, peak, limit;
+  int lock;
+  int shared; /* workers may use it (a region runs): take `lock` (atomic) */
+  /* Freed small blocks kept for the call's next allocations (alloc.c). */
+  int num_spares;
+  onnxc_rt_block *spares[ONNXC_SPARES];
+} onnxc_rt_arena;
+
+/* Starts `arena` (the memory limit now in effect) as this thread's
+ * current one; returns the previous one (runs may nest). */
+ONNXC_HIDDEN onnxc_rt_arena *onnxc_rt_arena_enter(onnxc_rt_arena *arena);
+/* Frees every block still in `arena` and makes `previous` current again. */
+ONNXC_HIDDEN void onnxc_rt_arena_leave(onnxc_rt_arena *arena,
+                                       onnxc_rt_arena *previous);
+/* This thread's arena (NULL outside a call), and setting it (the pool's
+ * workers, for the parts of a call they run; the region's caller sets the
+ * arena's `shared` while they may). */
+ONNXC_HIDDEN onnxc_rt_arena *onnxc_rt_arena_current(void);
+ONNXC_HIDDEN void onnxc_rt_arena_set_current(onnxc_rt_arena *arena);
+/* The malloc block (for free()) holding `ptr` when `ptr` is a live block
+ * of `arena` as the allocator returned it; NULL otherwise. Not
+ * thread-safe: once the call's model code has returned. */
+ONNXC_HIDDEN void *onnxc_rt_arena_owner(onnxc_rt_arena *arena,
+                                        const void *ptr);
+/* Takes the block of `ptr` out of `arena` (its owner frees it with free()
+ * on the pointer onnxc_rt_arena_owner gave); no-op for other pointers. */
+ONNXC_HIDDEN void onnxc_rt_arena_forget(onnxc_rt_arena *arena,
+                                        const void *ptr);
+
+/* Frees the owner of an output handed to the caller (the malloc block
+ * behind its header), or keeps it for reuse as freed blocks of the models
+ * are (the training state's tensors, replaced every step). */
+ONNXC_HIDDEN void onnxc_rt_free_owner(void *owner);
 
 /* ---- threads.c: the thread pool --------------------------------------- */
 

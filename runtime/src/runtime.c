@@ -18,15 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-/* initial-exec: a model library then needs no __tls_get_addr from the
-   dynamic loader (its only NEEDED entries stay libc and libm). The few
-   bytes fit the static TLS space glibc reserves for dlopen'ed libraries. */
-#define ONNXC_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
-#else
-#define ONNXC_THREAD_LOCAL _Thread_local
-#endif
-
 /* A memref descriptor is a sequence of 8-byte slots (runtime_abi.h). */
 typedef char onnxc_check_pointer_size_[sizeof(void *) == 8 ? 1 : -1];
 
@@ -214,6 +205,56 @@ void onnxc_rt_fail(int32_t code, const char *message) {
            message ? message : "a run-time check failed");
   fail_code = code;
   longjmp(*fail_target, 1);
+}
+
+void onnxc_rt_fail_values(int32_t code, const char *message, int64_t v0,
+                          int64_t v1, int64_t v2) {
+  char buf[sizeof error_buf];
+  const int64_t values[3] = {v0, v1, v2};
+  size_t n = 0;
+  int next = 0;
+  const char *p;
+  for (p = message ? message : ""; *p && n + 1 < sizeof buf; ++p) {
+    if (*p == '\x01' && next < 3) {
+      int w = snprintf(buf + n, sizeof buf - n, "%lld",
+                       (long long)values[next++]);
+      n = w < 0 ? n : n + (size_t)w < sizeof buf ? n + (size_t)w
+                                                   : sizeof buf - 1;
+      continue;
+    }
+    buf[n++] = *p;
+  }
+  buf[n] = '\0';
+  onnxc_rt_fail(code, buf);
+}
+
+void onnxc_rt_fail_alloc_size(const char *site, int64_t elem_size,
+                              int64_t rank, ...) {
+  char buf[sizeof error_buf];
+  size_t n = 0;
+  int64_t d;
+  int negative = 0;
+  va_list ap;
+  int w = snprintf(buf, sizeof buf, "%s%sa buffer of [", site ? site : "",
+                   site ? ": " : "");
+  n = w > 0 ? (size_t)w : 0;
+  va_start(ap, rank);
+  for (d = 0; d < rank; ++d) {
+    int64_t dim = va_arg(ap, int64_t);
+    negative |= dim < 0;
+    if (n >= sizeof buf)
+      continue;
+    w = snprintf(buf + n, sizeof buf - n, "%s%lld", d ? ", " : "",
+                 (long long)dim);
+    n += w > 0 ? (size_t)w : 0;
+  }
+  va_end(ap);
+  if (n < sizeof buf)
+    snprintf(buf + n, sizeof buf - n, "] elements of %lld bytes %s",
+             (long long)elem_size,
+             negative ? "has a negative dim"
+                      : "holds more than 2^63 - 1 bytes");
+  onnxc_rt_fail(ONNXC_ERROR_RUNTIME, buf);
 }
 
 /* Calls invoke(args); 0 if the model called onnxc_rt_fail. The previous
@@ -429,6 +470,7 @@ static onnxc_status check_tensor(const onnxc_model_info *info,
                                  const onnxc_tensor *t, const char *label,
                                  int32_t input, binding *bindings) {
   int32_t d, s;
+  int64_t numel;
   if (t->kind != ONNXC_VALUE_TENSOR)
     return fail(ONNXC_ERROR_DTYPE, "%s: expected a tensor, got %s", label,
                 kind_name(t->kind));
@@ -467,9 +509,15 @@ static onnxc_status check_tensor(const onnxc_model_info *info,
                   value_name(vi));
     }
   }
-  if (shape_numel(t->shape, t->rank) < 0)
+  numel = shape_numel(t->shape, t->rank);
+  if (numel < 0)
     return fail(ONNXC_ERROR_SHAPE, "%s: too many elements", label);
-  if (!t->data && shape_numel(t->shape, t->rank) > 0)
+  /* Every byte offset in the model must fit an int64. */
+  if ((uint64_t)numel > (uint64_t)INT64_MAX / onnxc_dtype_size(vi->dtype))
+    return fail(ONNXC_ERROR_SHAPE,
+                "%s: %lld elements of %d bytes hold more than 2^63 - 1 bytes",
+                label, (long long)numel, (int)onnxc_dtype_size(vi->dtype));
+  if (!t->data && numel > 0)
     return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s: data is null", label);
   return ONNXC_OK;
 }
@@ -521,7 +569,7 @@ static onnxc_status check_sequence(const onnxc_model_info *info,
   /* The items' concatenated copy must be addressable too. */
   numel = sequence_numel(t);
   if (numel < 0 ||
-      (uint64_t)numel > (uint64_t)(SIZE_MAX / onnxc_dtype_size(vi->dtype)))
+      (uint64_t)numel > (uint64_t)INT64_MAX / onnxc_dtype_size(vi->dtype))
     return fail(ONNXC_ERROR_SHAPE, "%s: too many elements", label);
   return ONNXC_OK;
 }
@@ -795,6 +843,8 @@ typedef struct result_state {
   const slot *desc;
   void *allocated;
   int fresh;  /* a heap buffer of this run */
+  void *owner; /* its malloc block when the call's arena holds it (alloc.c),
+                  else NULL: a plain malloc block, or not fresh */
   int first;  /* no earlier memref returned the same buffer */
   int preset; /* the caller provided the output's buffer */
   int handed; /* its ownership went to `handed_to` */
@@ -882,7 +932,7 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
     if (states[j].handed && states[j].allocated == state->allocated)
       taken = 1;
   if (state->fresh && !taken && contiguous) {
-    out->owner = state->allocated;
+    out->owner = state->owner ? state->owner : state->allocated;
     out->data = base;
     state->handed = 1;
     state->handed_to = out;
@@ -1076,11 +1126,12 @@ static onnxc_status fill_output(const onnxc_model_info *info, int32_t k,
   return ONNXC_OK;
 }
 
-/* Frees the fresh result buffers no output kept, each once. */
+/* Frees the fresh result buffers no output kept, each once; those of the
+ * call's arena go with it. */
 static void free_unhanded(const result_state *states, int32_t n) {
   int32_t k, j;
   for (k = 0; k < n; ++k) {
-    int keep = !states[k].fresh || !states[k].first;
+    int keep = !states[k].fresh || !states[k].first || states[k].owner;
     for (j = k; !keep && j < n; ++j)
       if (states[j].allocated == states[k].allocated && states[j].handed)
         keep = 1;
@@ -1130,6 +1181,7 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
   binding *bindings;
   uint8_t *flags;
   builder b;
+  onnxc_rt_arena arena, *previous;
 
   if (!info || !invoke)
     return fail(ONNXC_ERROR_INVALID_ARGUMENT,
@@ -1208,6 +1260,10 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
       *b.args++ = results;
     status = build_inputs(info, inputs, &b, flags);
   }
+  /* Everything the model allocates from here goes into the arena, which
+   * frees what is left at the end (a failed check jumps past the model's
+   * own frees). */
+  previous = onnxc_rt_arena_enter(&arena);
   if (status == ONNXC_OK && !invoke_protected(invoke, args)) {
     int32_t code = fail_code;
     status = code > ONNXC_OK && code <= ONNXC_ERROR_RUNTIME
@@ -1229,6 +1285,8 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
         for (i = 0; st->fresh && i < b.num_data; ++i)
           if (st->allocated == b.input_data[i])
             st->fresh = 0;
+        st->owner =
+            st->fresh ? onnxc_rt_arena_owner(&arena, st->allocated) : NULL;
         st->first = 1;
         for (i = 0; i < s; ++i)
           if (states[i].allocated == st->allocated)
@@ -1265,8 +1323,13 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
           set_container(&outputs[i], vi->kind, vi->dtype, NULL, 0);
       }
     }
+    /* Handed-over buffers now belong to their outputs. */
+    for (j = 0; j < num_out_memrefs; ++j)
+      if (states[j].handed && states[j].owner)
+        onnxc_rt_arena_forget(&arena, states[j].allocated);
     free_unhanded(states, num_out_memrefs);
   }
+  onnxc_rt_arena_leave(&arena, previous);
   for (i = 0; i < b.num_temps; ++i)
     free(b.temps[i]);
   free(block);

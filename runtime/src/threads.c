@@ -81,6 +81,9 @@ static struct {
   onnxc_rt_task_fn task;
   void *arg;
   int64_t chunks;
+  /* The calling thread's allocator arena (alloc.c): what the workers
+   * allocate belongs to the call whose parts they run. */
+  onnxc_rt_arena *arena;
   int64_t next; /* the next chunk to take (atomic) */
   /* The region's number (high 32 bits), whether it is closed (CLOSED) and
    * how many workers are in it (low bits): one word, so that a worker
@@ -232,8 +235,10 @@ static void *worker_main(void *p) {
     seen = go;
     if (!join(go))
       continue; /* closed already: the caller did the work */
+    onnxc_rt_arena_set_current(pool.arena);
     __atomic_fetch_add(&pool.stat_worker_chunks, run_chunks_protected(),
                        __ATOMIC_RELAXED);
+    onnxc_rt_arena_set_current(NULL);
     state = __atomic_sub_fetch(&pool.state, 1, __ATOMIC_ACQ_REL);
     if ((state & CLOSED) && IN_REGION(state) == 0) {
       /* Under mu: the caller checks the state under it before it blocks,
@@ -320,6 +325,12 @@ void onnxc_rt_parallel_for(int64_t chunks, int threads, onnxc_rt_task_fn task,
       pool.task = task;
       pool.arg = arg;
       pool.chunks = chunks;
+      pool.arena = onnxc_rt_arena_current();
+      /* The workers allocate into the caller's arena from now on: its
+       * lock is taken until they have all left (published to them by the
+       * seq_cst stores of `go` below). */
+      if (pool.arena)
+        __atomic_store_n(&pool.arena->shared, 1, __ATOMIC_RELAXED);
       __atomic_store_n(&pool.next, 0, __ATOMIC_RELAXED);
       pool.fail_code = 0;
       ++pool.region;
@@ -342,6 +353,9 @@ void onnxc_rt_parallel_for(int64_t chunks, int threads, onnxc_rt_task_fn task,
         pthread_mutex_unlock(&pool.mu);
       }
       __atomic_fetch_add(&pool.stat_regions, 1, __ATOMIC_RELAXED);
+      /* Every worker has left the region (acquired above). */
+      if (pool.arena)
+        __atomic_store_n(&pool.arena->shared, 0, __ATOMIC_RELAXED);
       code = pool.fail_code;
       if (code)
         memcpy(msg, pool.fail_msg, sizeof msg);

@@ -47,7 +47,7 @@ static size_t tensor_bytes(const onnxc_tensor *t) {
  * back to libc would be unmapped and faulted in again every step. */
 static void recycle(onnxc_tensor *t) {
   if (t->owner && t->kind == ONNXC_VALUE_TENSOR) {
-    _mlir_memref_to_llvm_free(t->owner);
+    onnxc_rt_free_owner(t->owner);
     t->owner = NULL;
     t->data = NULL;
   } else {

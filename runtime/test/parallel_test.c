@@ -455,6 +455,76 @@ static void check_failures(void) {
   }
 }
 
+/* ---- A model's call, its arena and the pool ---------------------------- */
+
+/* Inside onnxc_run_model, chunks on the caller and on a worker allocate
+ * blocks they never free (a kernel's scratch when another part fails) and
+ * one side fails: the call returns the failure, and the runtime frees every
+ * block of the call, the workers' too (the ASan build of this test finds a
+ * leak otherwise; the TSan build races on the arena otherwise). With a
+ * memory limit, the workers' allocations count against the call's. */
+static int arena_fail_on;
+static void arena_task(void *arg, int64_t i) {
+  int on_caller = pthread_equal(pthread_self(), main_thread);
+  (void)arg;
+  (void)i;
+  __atomic_store_n(on_caller ? &caller_took : &worker_took, 1,
+                   __ATOMIC_RELEASE);
+  (void)onnxc_rt_alloc(4096, "node 'p' (Part)");
+  if (arena_fail_on)
+    wait_for(on_caller ? &worker_took : &caller_took);
+  if ((arena_fail_on == 1 && on_caller) || (arena_fail_on == 2 && !on_caller))
+    onnxc_rt_fail(ONNXC_ERROR_RUNTIME, "part failed");
+}
+
+static void arena_invoke(void **args) {
+  (void)args;
+  onnxc_rt_parallel_for(64, 2, arena_task, NULL);
+}
+
+static const int64_t one_dim[] = {1};
+static const onnxc_value_info arena_in[] = {
+    {"x", ONNXC_DTYPE_FLOAT, 1, one_dim, NULL, 0, 0}};
+static const onnxc_model_info arena_info = {"arena", 1, 0, arena_in,
+                                            NULL, 0, NULL};
+
+static void check_arena(void) {
+  float x[1] = {0};
+  onnxc_tensor in;
+  int mode;
+  memset(&in, 0, sizeof in);
+  in.data = x;
+  in.rank = 1;
+  in.shape[0] = 1;
+  in.dtype = ONNXC_DTYPE_FLOAT;
+  main_thread = pthread_self();
+  set_threads(2);
+  for (mode = 1; mode <= 2; ++mode) {
+    onnxc_status s;
+    arena_fail_on = mode;
+    caller_took = worker_took = 0;
+    s = onnxc_run_model(&arena_info, arena_invoke, &in, 1, NULL, 0);
+    check(s == ONNXC_ERROR_RUNTIME &&
+              strcmp(onnxc_last_error(), "part failed") == 0,
+          mode == 1 ? "arena: failure on the caller"
+                    : "arena: failure on the worker",
+          onnxc_last_error());
+  }
+  /* 64 parts of 4 KiB under a limit of 16 KiB: some part, on either
+   * thread, fails the call; then a call without a limit runs. */
+  arena_fail_on = 0;
+  onnxc_set_memory_limit(16 << 10);
+  check(onnxc_run_model(&arena_info, arena_invoke, &in, 1, NULL, 0) ==
+            ONNXC_ERROR_OUT_OF_MEMORY &&
+            strstr(onnxc_last_error(), "node 'p' (Part): out of memory") ==
+                onnxc_last_error(),
+        "arena: memory limit", onnxc_last_error());
+  onnxc_set_memory_limit(0);
+  check(onnxc_run_model(&arena_info, arena_invoke, &in, 1, NULL, 0) ==
+            ONNXC_OK,
+        "arena: the next call", onnxc_last_error());
+}
+
 /* Two application threads, each its own products, at the same time. */
 typedef struct caller_arg {
   float *a, *b, *ref;
@@ -741,6 +811,7 @@ int main(int argc, char **argv) {
   conv_case(1, 1, 8, 3, 12, 12, 3, 3, 1, 1, 0, 1, 4, 2);
 
   check_failures();
+  check_arena();
   check_callers();
   check_fork();
 

@@ -280,13 +280,13 @@ CASES = [
     # Run-time errors.
     case("error_seq_lens_too_long", "LSTM", 3, 2, 2, 3, {},
          ("B", "sequence_lens"), lens=[3, 4],
-         expect_error="LSTM: sequence_lens values must be in [0, seq_length]"),
+         expect_error="node '#0' (LSTM): sequence_lens values must be in [0, seq_length]"),
     case("error_seq_lens_negative", "GRU", 3, 2, 2, 3, {},
          ("B", "sequence_lens"), lens=[-1, 2],
-         expect_error="GRU: sequence_lens values must be in [0, seq_length]"),
+         expect_error="node '#0' (GRU): sequence_lens values must be in [0, seq_length]"),
     # Dynamic mode only: W of the wrong input size reaches the run.
     case("error_dynamic_w_shape", "RNN", 3, 2, 2, 3, {}, ("B",),
-         bad="W", expect_error="RNN: W must have shape"),
+         bad="W", expect_error="node '#0' (RNN): W must have shape"),
 ]
 
 

@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 
 namespace mlir::onnxc::linalg_conv {
 
@@ -103,9 +104,40 @@ SmallVector<utils::IteratorType> parallelIterators(unsigned n);
 //===----------------------------------------------------------------------===//
 
 /// Emits `if (!cond) onnxc_rt_fail(ONNXC_ERROR_RUNTIME, message)`, declaring
-/// onnxc_rt_fail and the message global in the module as needed.
+/// onnxc_rt_fail and the message global in the module as needed; nothing
+/// when `cond` is the constant true. The message names the ONNX node of
+/// `loc` (runtimeMessage). With `values` (at most 3 integer or index
+/// values), each "{}" in `message` is replaced by the next value at run
+/// time (onnxc_rt_fail_values).
 void emitRuntimeCheck(OpBuilder &b, Location loc, Value cond,
-                      StringRef message);
+                      StringRef message, ValueRange values = {});
+/// The same inside a region under construction (a linalg.generic's body
+/// builder, not yet attached to the module): `anchor` is an op of the
+/// module (the op being lowered).
+void emitRuntimeCheck(OpBuilder &b, Location loc, Operation *anchor,
+                      Value cond, StringRef message, ValueRange values = {});
+
+/// Sizes computed from data (index values), checked at run time (folded
+/// when both operands are constants). checkedMul: x * y, failing with
+/// `message` (its "{}" are x and y) when either is negative or the product
+/// exceeds 2^63 - 1. checkedAdd: x + y (either sign), failing when the sum
+/// overflows.
+Value checkedMul(OpBuilder &b, Location loc, Value x, Value y,
+                 StringRef message);
+Value checkedAdd(OpBuilder &b, Location loc, Value x, Value y,
+                 StringRef message);
+
+/// A float scalar holding a size (a count, a depth, a scaled dim) as an
+/// index value, truncated toward zero; fails with `message` unless it is
+/// finite and in [0, 2^63) (NaN, infinities and values out of int64 would
+/// convert to poison).
+Value floatToSize(OpBuilder &b, Location loc, Value f, StringRef message);
+
+/// The text of a run-time message: "node 'n' (Op): reason", the node taken
+/// from `loc` (lib/Support/NodeLocation.h), `message` without its own "Op: "
+/// prefix, "{}" turned into onnxc_rt_fail_values' placeholder.
+std::string runtimeMessage(Location loc, StringRef message);
+
 
 //===----------------------------------------------------------------------===//
 // Elementwise ops with numpy broadcasting

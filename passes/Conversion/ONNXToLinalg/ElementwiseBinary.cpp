@@ -83,6 +83,56 @@ Value binaryInF32(ScalarContext &c, Value x, Value y,
   return arith::TruncFOp::create(c.b, c.loc, t, r);
 }
 
+/// The divisor of an integer Div or Mod, checked inside the loop body:
+/// division by zero fails (`what` names the operation), and so does
+/// INT_MIN / -1 when `overflowFails` (Div: the quotient does not fit);
+/// otherwise (Mod) a divisor of -1 is replaced by 1, which gives the same
+/// remainder, 0, without the trap x86 raises for INT_MIN % -1. Returns
+/// the divisor to use (1 where the check failed, so that nothing traps
+/// even speculatively).
+Value checkedDivisor(ScalarContext &c, Value x, Value y, StringRef what,
+                     bool overflowFails) {
+  OpBuilder &b = c.b;
+  Location loc = c.loc;
+  Type t = y.getType();
+  unsigned width = t.getIntOrFloatBitWidth();
+  // A constant divisor without 0 (and -1, for signed types) needs nothing.
+  if (auto divisors = getConstantInts(c.op->getOperand(1))) {
+    bool signedType = !isUnsignedInt(c.onnxTypes[1]) && width > 1;
+    if (llvm::none_of(*divisors, [&](int64_t v) {
+          return v == 0 || (signedType && v == -1);
+        }))
+      return y;
+  }
+  Value zero = createIntConstant(b, loc, t, 0);
+  Value one = createIntConstant(b, loc, t, 1);
+  Value isZero = arith::CmpIOp::create(b, loc, CmpIPredicate::eq, y, zero);
+  emitRuntimeCheck(b, loc, c.op,
+                   arith::CmpIOp::create(b, loc, CmpIPredicate::ne, y, zero),
+                   (what + " by zero").str());
+  Value bad = isZero;
+  if (!isUnsignedInt(c.onnxTypes[1]) && width > 1) {
+    Value isMOne = arith::CmpIOp::create(b, loc, CmpIPredicate::eq, y,
+                                         createIntConstant(b, loc, t, -1));
+    if (overflowFails) {
+      Value isMin = arith::CmpIOp::create(
+          b, loc, CmpIPredicate::eq, x,
+          arith::ConstantOp::create(
+              b, loc, b.getIntegerAttr(t, APInt::getSignedMinValue(width))));
+      Value overflow = arith::AndIOp::create(b, loc, isMin, isMOne);
+      emitRuntimeCheck(
+          b, loc, c.op,
+          arith::XOrIOp::create(b, loc, overflow,
+                                arith::ConstantOp::create(b, loc, b.getBoolAttr(true))),
+          (what + " overflows: {} / -1").str(), {x});
+      bad = arith::OrIOp::create(b, loc, bad, overflow);
+    } else {
+      bad = arith::OrIOp::create(b, loc, bad, isMOne);
+    }
+  }
+  return arith::SelectOp::create(b, loc, bad, one, y);
+}
+
 } // namespace
 
 void mlir::onnxc::linalg_conv::populateElementwiseBinaryPatterns(
@@ -101,9 +151,17 @@ void mlir::onnxc::linalg_conv::populateElementwiseBinaryPatterns(
       foldAll(kinds<arith::SubFOp, arith::SubIOp>()));
   add(ONNX::MulOp::getOperationName(),
       foldAll(kinds<arith::MulFOp, arith::MulIOp>()));
-  // Div: integer division truncates toward zero (C semantics).
-  add(ONNX::DivOp::getOperationName(),
-      foldAll(kinds<arith::DivFOp, arith::DivSIOp, arith::DivUIOp>()));
+  // Div: integer division truncates toward zero (C semantics); an integer
+  // division by zero, or INT_MIN / -1, fails the call.
+  add(ONNX::DivOp::getOperationName(), [](ScalarContext &c) -> Value {
+    Value x = c.args[0], y = c.args[1];
+    if (isFloat(x.getType()))
+      return arith::DivFOp::create(c.b, c.loc, x, y);
+    y = checkedDivisor(c, x, y, "integer division", /*overflowFails=*/true);
+    if (isUnsignedInt(c.onnxTypes[0]))
+      return arith::DivUIOp::create(c.b, c.loc, x, y);
+    return arith::DivSIOp::create(c.b, c.loc, x, y);
+  });
   // Max, Min (variadic): NaN propagates, as numpy's maximum/minimum.
   add(ONNX::MaxOp::getOperationName(),
       foldAll(kinds<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp>()));
@@ -182,6 +240,8 @@ void mlir::onnxc::linalg_conv::populateElementwiseBinaryPatterns(
           return binaryInF32(c, x, y, [&](Value p, Value q) -> Value {
             return arith::RemFOp::create(b, loc, p, q);
           });
+        // By zero fails the call; INT_MIN mod -1 is 0.
+        y = checkedDivisor(c, x, y, "integer modulo", /*overflowFails=*/false);
         if (isUnsignedInt(c.onnxTypes[0]))
           return arith::RemUIOp::create(b, loc, x, y);
         Value r = arith::RemSIOp::create(b, loc, x, y);

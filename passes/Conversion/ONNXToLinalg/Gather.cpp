@@ -114,7 +114,7 @@ Value dimProduct(OpBuilder &b, Location loc, Value t, int64_t from,
                  int64_t to) {
   Value n = createIndexConstant(b, loc, 1);
   for (int64_t d = from; d < to; ++d)
-    n = arith::MulIOp::create(b, loc, n, getDimValue(b, loc, t, d));
+    n = b.createOrFold<arith::MulIOp>(loc, n, getDimValue(b, loc, t, d));
   return n;
 }
 

@@ -62,10 +62,17 @@ struct OneHotLowering : OpConversionPattern<ONNX::OneHotOp> {
     if (axis < 0 || axis >= rank)
       return op.emitOpError("axis ") << op.getAxis() << " is out of range";
     Type i64 = rewriter.getI64Type();
-    Value depth = convertScalar(rewriter, loc,
-                                extractScalar(rewriter, loc, adaptor.getDepth()),
-                                getElementType(op.getDepth()), i64);
-    Value depthIdx = toIndex(rewriter, loc, depth);
+    // A float depth is converted as Cast would; it must be a size first.
+    Value rawDepth = extractScalar(rewriter, loc, adaptor.getDepth());
+    Value depthIdx =
+        isFloat(rawDepth.getType())
+            ? floatToSize(rewriter, loc, rawDepth,
+                          "OneHot: depth is not a size (NaN, infinite, "
+                          "negative or past 2^63 - 1)")
+            : toIndex(rewriter, loc,
+                      convertScalar(rewriter, loc, rawDepth,
+                                    getElementType(op.getDepth()), i64));
+    Value depth = arith::IndexCastOp::create(rewriter, loc, i64, depthIdx);
     emitRuntimeCheck(rewriter, loc,
                      cmpI(rewriter, loc, arith::CmpIPredicate::sgt, depthIdx,
                           createIndexConstant(rewriter, loc, 0)),

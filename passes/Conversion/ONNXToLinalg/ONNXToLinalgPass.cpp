@@ -1,9 +1,13 @@
 //===- ONNXToLinalgPass.cpp - The --convert-onnx-to-linalg pass -----------===//
 //
 // A thin shell: checks that every onnx op and type has a lowering (so an
-// unsupported one is one error on that op), runs the full conversion with
-// the patterns of populateONNXToLinalgConversionPatterns, then erases the
-// onnx.NoValue ops that the lowered ops no longer use.
+// unsupported one is one error on that op) and that no tensor is too large
+// (Checks.h), tags every onnx op's location with its op type
+// (lib/Support/NodeLocation.h: run-time messages name the node), runs the
+// full conversion with the patterns of
+// populateONNXToLinalgConversionPatterns, adds the run-time checks of the
+// shapes the lowerings assumed (Checks.h), then erases the onnx.NoValue ops
+// that the lowered ops no longer use.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +15,8 @@
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
+#include "lib/Support/NodeLocation.h"
+#include "passes/Conversion/ONNXToLinalg/Checks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -77,6 +83,20 @@ static LogicalResult checkSupported(ModuleOp module, TypeConverter &tc,
   return success(ok);
 }
 
+/// Every onnx op's location tagged with its op type ("Conv", "ml.Scaler"),
+/// unless it already is (the importer's NameLoc(node, FusedLoc<"Conv">)).
+static void tagLocations(ModuleOp module) {
+  module.walk([&](Operation *op) {
+    if (!isa_and_nonnull<ONNX::ONNXDialect>(op->getDialect()) ||
+        isa<ONNX::NoValueOp>(op))
+      return;
+    StringRef name = op->getName().getStringRef();
+    name.consume_front("onnx.");
+    if (getNodeInfo(op->getLoc()).opType.empty())
+      op->setLoc(tagOpType(op->getLoc(), name));
+  });
+}
+
 void ConvertONNXToLinalgPass::runOnOperation() {
   ModuleOp module = getOperation();
   MLIRContext *ctx = &getContext();
@@ -89,8 +109,12 @@ void ConvertONNXToLinalgPass::runOnOperation() {
   for (const auto &p : patterns.getNativePatterns())
     if (auto root = p->getRootKind())
       supported.insert(*root);
-  if (failed(checkSupported(module, tc, supported)))
+  if (failed(checkSupported(module, tc, supported)) ||
+      failed(linalg_conv::checkStaticSizes(module)))
     return signalPassFailure();
+  tagLocations(module);
+  linalg_conv::ArgDimNames argNames =
+      linalg_conv::recordArgDimNames(module, tc);
 
   // Ops lowered before this pass (convert-onnx-quantized-to-ukernel) reach
   // onnx values through unrealized_conversion_casts; their operands and
@@ -135,6 +159,8 @@ void ConvertONNXToLinalgPass::runOnOperation() {
   });
   if (failed(applyFullConversion(module, target, std::move(patterns))))
     return signalPassFailure();
+  linalg_conv::checkCasts(module);
+  linalg_conv::checkLinalgDims(module, argNames);
 
   // Casts between onnx and builtin types left around ops lowered before
   // this pass (convert-onnx-quantized-to-ukernel) meet the conversion's

@@ -106,13 +106,28 @@ struct PadLowering : OpConversionPattern<ONNX::PadOp> {
       }
     }
 
-    // The result sizes and the input sizes.
+    // The result sizes (pads from data: the sums are checked; a negative
+    // size fails at the allocation) and the input sizes.
     SmallVector<Value> sizes, inSizes;
     for (int64_t i = 0; i < rank; ++i) {
       Value in = getDimValue(b, loc, data, i);
       inSizes.push_back(in);
-      sizes.push_back(arith::AddIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, in, begin[i]), end[i]));
+      Value size = checkedAdd(
+          b, loc,
+          checkedAdd(b, loc, in, begin[i],
+                     "Pad: a dim of {} padded by {} overflows"),
+          end[i], "Pad: a dim of {} padded by {} overflows");
+      sizes.push_back(size);
+      // Edge, reflect and wrap read the input to fill the padding: an
+      // empty input dim has nothing to read.
+      if (mode != PadMode::Constant)
+        emitRuntimeCheck(
+            b, loc,
+            arith::OrIOp::create(
+                b, loc, cmpI(b, loc, arith::CmpIPredicate::ne, in, zero),
+                cmpI(b, loc, arith::CmpIPredicate::sle, size, zero)),
+            ("Pad: mode " + m + " pads dim {} of size 0 to {}").str(),
+            {createIndexConstant(b, loc, i), size});
     }
     Value init = createEmpty(b, loc, type, sizes);
 

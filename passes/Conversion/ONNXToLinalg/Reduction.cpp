@@ -246,16 +246,18 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
         staticCount *= inType.isDynamicDim(d) ? 1 : inType.getDimSize(d);
       }
     Value count;
+    Value countIdx = createIndexConstant(rewriter, loc, staticCount);
     if (countStatic) {
       count = createScalarConstant(rewriter, loc, acc, staticCount);
     } else {
-      Value countIdx = createIndexConstant(rewriter, loc, 1);
+      countIdx = createIndexConstant(rewriter, loc, 1);
       for (int64_t d = 0; d < rank; ++d)
         if (reduced[d])
           countIdx = arith::MulIOp::create(rewriter, loc, countIdx,
                                            getDimValue(rewriter, loc, data, d));
       count = indexToScalar(rewriter, loc, countIdx, acc);
     }
+    checkMeanCount(rewriter, loc, countIdx, acc);
     if (Kind == ReduceKind::Mean || Kind == ReduceKind::L2 ||
         Kind == ReduceKind::LogSum || Kind == ReduceKind::LogSumExp || viaF64)
       r = mapTensor(rewriter, loc, r, elt,
@@ -366,6 +368,7 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
     auto interType = RankedTensorType::get(interShape, elt);
     Value init = createEmpty(rewriter, loc, interType, outDims);
     Value countAcc = indexToScalar(rewriter, loc, count, acc);
+    checkMeanCount(rewriter, loc, count, acc);
     TypedAttr initAttr = initValue(rewriter, acc, isUnsigned);
     Value result =
         linalg::GenericOp::create(
@@ -514,6 +517,17 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
     }
   }
 
+  /// An integer mean of no element has no value (a float one is NaN):
+  /// the call fails instead of dividing by zero.
+  static void checkMeanCount(OpBuilder &b, Location l, Value count, Type acc) {
+    if (Kind != ReduceKind::Mean || isFloat(acc))
+      return;
+    emitRuntimeCheck(b, l,
+                     cmpI(b, l, arith::CmpIPredicate::ne, count,
+                          createIndexConstant(b, l, 0)),
+                     "ReduceMean: an integer mean of no element");
+  }
+
   /// An index value as a scalar of `acc` (float or integer).
   static Value indexToScalar(OpBuilder &b, Location l, Value i, Type acc) {
     Value v = arith::IndexCastUIOp::create(b, l, b.getI64Type(), i);
@@ -528,6 +542,13 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
     case ReduceKind::Mean:
       if (isFloat(acc))
         return arith::DivFOp::create(b, l, a, count);
+      // count is 0 only for an empty reduction, which checkMeanCount
+      // rejects; divide by 1 then, so that nothing traps.
+      count = arith::SelectOp::create(
+          b, l,
+          cmpI(b, l, arith::CmpIPredicate::eq, count,
+               createIntConstant(b, l, count.getType(), 0)),
+          createIntConstant(b, l, count.getType(), 1), count);
       return isUnsignedInt(onnxElt)
                  ? Value(arith::DivUIOp::create(b, l, a, count))
                  : Value(arith::DivSIOp::create(b, l, a, count));

@@ -63,7 +63,12 @@ Value indexToF64(OpBuilder &b, Location loc, Value i) {
   return arith::SIToFPOp::create(b, loc, b.getF64Type(), v);
 }
 
+/// A coordinate as an index, callers clamp it into the input: first
+/// brought into [-2^62, 2^62] (NaN to one end), so that a coordinate from
+/// data (a NaN or huge roi) never converts to poison.
 Value f64ToIndex(OpBuilder &b, Location loc, Value f) {
+  f = arith::MaxNumFOp::create(b, loc, f, f64Const(b, loc, -0x1p62));
+  f = arith::MinNumFOp::create(b, loc, f, f64Const(b, loc, 0x1p62));
   Value v = arith::FPToSIOp::create(b, loc, b.getI64Type(), f);
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
 }
@@ -350,6 +355,17 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
     Value in = indexToF64(b, loc, getDimValue(b, loc, x, d));
     if (hasScales) {
       scales[d] = v;
+      // A scale from data: positive and finite (NaN fails too).
+      emitRuntimeCheck(
+          b, loc,
+          arith::AndIOp::create(
+              b, loc,
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, v,
+                                    f64Const(b, loc, 0)),
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v,
+                                    f64Const(b, loc, INFINITY))),
+          "Resize: scale {} is not positive and finite",
+          {createIndexConstant(b, loc, k)});
       if (type.isDynamicDim(d)) {
         Value roiLen = one;
         if (p.coord == Coord::TfCropAndResize)
@@ -358,7 +374,9 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
               extractAt(b, loc, roiT, k, getElementType(origRoi)));
         Value o = arith::MulFOp::create(
             b, loc, arith::MulFOp::create(b, loc, in, roiLen), v);
-        outSizes[d] = f64ToIndex(b, loc, math::FloorOp::create(b, loc, o));
+        outSizes[d] = floatToSize(b, loc, math::FloorOp::create(b, loc, o),
+                                  "Resize: an output size is not a size "
+                                  "(negative, NaN or past 2^63 - 1)");
       } else {
         outSizes[d] = createIndexConstant(b, loc, type.getDimSize(d));
       }
@@ -386,7 +404,9 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
         Value o = arith::AddFOp::create(
             b, loc, arith::MulFOp::create(b, loc, in, common),
             f64Const(b, loc, 0.5));
-        outSizes[d] = f64ToIndex(b, loc, math::FloorOp::create(b, loc, o));
+        outSizes[d] = floatToSize(b, loc, math::FloorOp::create(b, loc, o),
+                                  "Resize: an output size is not a size "
+                                  "(negative, NaN or past 2^63 - 1)");
       }
     }
   }

@@ -742,6 +742,11 @@ struct MelWeightMatrixLowering : OpConversionPattern<ONNX::MelWeightMatrixOp> {
                   arith::SubFOp::create(b, l, v, cst(b, l, 1)));
               v = floorDivF(b, l, arith::MulFOp::create(b, l, dftPlusOne, v),
                             rate);
+              // Hertz and rates from data may give NaN or values past
+              // int64, which convert to poison: clamp first (the edges are
+              // only compared, never used as addresses).
+              v = arith::MaxNumFOp::create(b, l, v, cst(b, l, -0x1p62));
+              v = arith::MinNumFOp::create(b, l, v, cst(b, l, 0x1p62));
               linalg::YieldOp::create(
                   b, l, Value(arith::FPToSIOp::create(b, l, i64, v)));
             })

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -122,6 +123,17 @@ struct ConstantOfShapeLowering : OpConversionPattern<ONNX::ConstantOfShapeOp> {
     }
     SmallVector<Value> sizes =
         sizesFromShapeTensor(rewriter, loc, adaptor.getInput(), type);
+    // Static dims come from inference: the shape must agree (negative and
+    // overlarge dynamic dims fail at the allocation: onnxc-check-alloc-sizes).
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (!type.isDynamicDim(i)) {
+        Value v = extractIndex(rewriter, loc, adaptor.getInput(), i);
+        Value want = createIndexConstant(rewriter, loc, type.getDimSize(i));
+        emitRuntimeCheck(rewriter, loc,
+                         cmpI(rewriter, loc, arith::CmpIPredicate::eq, v, want),
+                         "ConstantOfShape: dim {} is {} where {} is required",
+                         {createIndexConstant(rewriter, loc, i), v, want});
+      }
     Value empty = createEmpty(rewriter, loc, type, sizes);
     Value c = arith::ConstantOp::create(rewriter, loc, scalar);
     rewriter.replaceOp(op, linalg::FillOp::create(rewriter, loc, c, empty));
@@ -130,81 +142,127 @@ struct ConstantOfShapeLowering : OpConversionPattern<ONNX::ConstantOfShapeOp> {
 };
 
 /// Reshape: the output dims come from `shape`, where 0 copies the input dim
-/// (unless allowzero) and -1 takes the remaining element count.
+/// (unless allowzero) and -1 takes the remaining element count. Run-time
+/// checks (folded away for constant shapes and static inputs): entries >=
+/// -1, at most one -1, no 0 past the input's rank (without allowzero), no 0
+/// beside a -1 (with allowzero), a -1 whose other entries multiply to a
+/// non-zero divisor of the element count, else entries that multiply to
+/// the element count.
 struct ReshapeLowering : OpConversionPattern<ONNX::ReshapeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ONNX::ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
     auto type = convertedTensorType(getTypeConverter(), op.getReshaped());
     Value data = adaptor.getData();
     auto inType = cast<RankedTensorType>(data.getType());
     bool allowZero = op.getAllowzero() != 0;
-    int64_t rank = type.getRank();
+    int64_t rank = type.getRank(), inRank = inType.getRank();
+    using P = arith::CmpIPredicate;
+    Value zero = createIndexConstant(b, loc, 0);
+    Value one = createIndexConstant(b, loc, 1);
+    Value mone = createIndexConstant(b, loc, -1);
+    auto constShape = getConstantInts(op.getShape(), adaptor.getShape());
+    auto shapeType = cast<RankedTensorType>(adaptor.getShape().getType());
+    if (shapeType.isDynamicDim(0))
+      emitRuntimeCheck(
+          b, loc,
+          cmpI(b, loc, P::eq, getDimValue(b, loc, adaptor.getShape(), 0),
+               createIndexConstant(b, loc, rank)),
+          "Reshape: the shape has {} entries for a result of rank {}",
+          {getDimValue(b, loc, adaptor.getShape(), 0),
+           createIndexConstant(b, loc, rank)});
+    // The entries, and the dims they give (0 resolved, -1 kept).
     SmallVector<Value> dims(rank);
-    bool dynamic = !type.hasStaticShape();
+    Value negCount = zero, anyZero = arith::ConstantOp::create(
+                                         b, loc, b.getBoolAttr(false));
     for (int64_t i = 0; i < rank; ++i) {
+      Value e = constShape ? createIndexConstant(b, loc, (*constShape)[i])
+                           : extractIndex(b, loc, adaptor.getShape(), i);
+      emitRuntimeCheck(b, loc, cmpI(b, loc, P::sge, e, mone),
+                       "Reshape: shape entry {} is {}",
+                       {createIndexConstant(b, loc, i), e});
+      Value isZero = cmpI(b, loc, P::eq, e, zero);
+      Value isNeg = cmpI(b, loc, P::eq, e, mone);
+      negCount = b.createOrFold<arith::AddIOp>(
+          loc, negCount, b.createOrFold<arith::SelectOp>(loc, isNeg, one, zero));
+      if (allowZero) {
+        anyZero = b.createOrFold<arith::OrIOp>(loc, anyZero, isZero);
+      } else if (i < inRank) {
+        e = b.createOrFold<arith::SelectOp>(loc, isZero,
+                                            getDimValue(b, loc, data, i), e);
+      } else {
+        emitRuntimeCheck(b, loc, cmpI(b, loc, arith::CmpIPredicate::ne, e, zero),
+                         "Reshape: shape entry {} is 0 (copy the input dim) "
+                         "but the input has rank {}",
+                         {createIndexConstant(b, loc, i),
+                          createIndexConstant(b, loc, inRank)});
+      }
+      dims[i] = e;
+    }
+    emitRuntimeCheck(b, loc, cmpI(b, loc, P::ule, negCount, one),
+                     "Reshape: the shape has {} entries of -1", {negCount});
+    Value hasNeg = cmpI(b, loc, P::eq, negCount, one);
+    if (allowZero)
+      emitRuntimeCheck(
+          b, loc,
+          b.createOrFold<arith::XOrIOp>(
+              loc, b.createOrFold<arith::AndIOp>(loc, hasNeg, anyZero),
+              arith::ConstantOp::create(b, loc, b.getBoolAttr(true))),
+          "Reshape: with allowzero, the shape has both 0 and -1");
+    // The element counts: the input's (it fits: the input exists) and the
+    // entries' other than -1 (checked: they come from data).
+    Value total = dimProduct(b, loc, data, 0, inRank);
+    Value known = one;
+    for (int64_t i = 0; i < rank; ++i) {
+      Value d = b.createOrFold<arith::SelectOp>(
+          loc, cmpI(b, loc, P::eq, dims[i], mone), one, dims[i]);
+      known = checkedMul(b, loc, known, d,
+                         "Reshape: the shape's entries multiply past 2^63 - 1 "
+                         "({} x {})");
+    }
+    // With a -1: known divides total (known 0 leaves -1 undetermined);
+    // without: known is total.
+    Value knownNonZero = cmpI(b, loc, P::ne, known, zero);
+    Value safeKnown = b.createOrFold<arith::SelectOp>(loc, knownNonZero, known, one);
+    Value rem = b.createOrFold<arith::RemUIOp>(loc, total, safeKnown);
+    Value divides = b.createOrFold<arith::AndIOp>(
+        loc, knownNonZero, cmpI(b, loc, P::eq, rem, zero));
+    Value ok = b.createOrFold<arith::SelectOp>(
+        loc, hasNeg, divides, cmpI(b, loc, P::eq, known, total));
+    emitRuntimeCheck(b, loc, ok,
+                     "Reshape: {} elements do not fit the shape (its entries "
+                     "other than -1 multiply to {})",
+                     {total, known});
+    Value inferred = b.createOrFold<arith::DivUIOp>(loc, total, safeKnown);
+    for (int64_t i = 0; i < rank; ++i) {
+      dims[i] = b.createOrFold<arith::SelectOp>(
+          loc, cmpI(b, loc, P::eq, dims[i], mone), inferred, dims[i]);
+      // Static result dims come from inference: the shape must agree.
       if (!type.isDynamicDim(i)) {
-        dims[i] = createIndexConstant(rewriter, loc, type.getDimSize(i));
-        continue;
-      }
-      // 0 copies the input dim (without allowzero); -1 is resolved below.
-      Value v = extractIndex(rewriter, loc, adaptor.getShape(), i);
-      if (!allowZero && i < inType.getRank()) {
-        Value isZero = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::eq, v,
-            createIndexConstant(rewriter, loc, 0));
-        v = arith::SelectOp::create(rewriter, loc, isZero,
-                                    getDimValue(rewriter, loc, data, i), v);
-      }
-      dims[i] = v;
-    }
-    if (dynamic) {
-      Value total = dimProduct(rewriter, loc, data, 0, inType.getRank());
-      Value mone = createIndexConstant(rewriter, loc, -1);
-      for (int64_t i = 0; i < rank; ++i) {
-        if (!type.isDynamicDim(i))
-          continue;
-        Value known = createIndexConstant(rewriter, loc, 1);
-        for (int64_t j = 0; j < rank; ++j) {
-          if (j == i)
-            continue;
-          // A -1 elsewhere counts as 1.
-          Value isNeg = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::eq, dims[j], mone);
-          Value dj = arith::SelectOp::create(
-              rewriter, loc, isNeg, createIndexConstant(rewriter, loc, 1),
-              dims[j]);
-          known = mulIdx(rewriter, loc, known, dj);
-        }
-        Value isNeg = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::eq, dims[i], mone);
-        Value inferred = arith::DivUIOp::create(rewriter, loc, total, known);
-        dims[i] = arith::SelectOp::create(rewriter, loc, isNeg, inferred,
-                                          dims[i]);
+        Value want = createIndexConstant(b, loc, type.getDimSize(i));
+        emitRuntimeCheck(b, loc, cmpI(b, loc, P::eq, dims[i], want),
+                         "Reshape: result dim {} is {} where {} is required",
+                         {createIndexConstant(b, loc, i), dims[i], want});
+        dims[i] = want;
       }
     }
-    Value result;
-    if (type.hasStaticShape() && inType.hasStaticShape()) {
-      // A static reshape: tensor.reshape with a constant shape.
-      auto shapeType =
-          RankedTensorType::get({rank}, rewriter.getIndexType());
-      Value shape = arith::ConstantOp::create(
-          rewriter, loc,
+    Value shape;
+    if (type.hasStaticShape())
+      shape = arith::ConstantOp::create(
+          b, loc,
           DenseElementsAttr::get(
-              shapeType,
+              RankedTensorType::get({rank}, b.getIndexType()),
               llvm::to_vector(llvm::map_range(type.getShape(), [&](int64_t d) {
-                return cast<Attribute>(rewriter.getIndexAttr(d));
+                return cast<Attribute>(b.getIndexAttr(d));
               }))));
-      result = tensor::ReshapeOp::create(rewriter, loc, type, data, shape);
-    } else {
-      Value shape = tensor::FromElementsOp::create(
-          rewriter, loc, RankedTensorType::get({rank}, rewriter.getIndexType()),
-          dims);
-      result = tensor::ReshapeOp::create(rewriter, loc, type, data, shape);
-    }
-    rewriter.replaceOp(op, result);
+    else
+      shape = tensor::FromElementsOp::create(
+          b, loc, RankedTensorType::get({rank}, b.getIndexType()), dims);
+    rewriter.replaceOp(op,
+                       tensor::ReshapeOp::create(b, loc, type, data, shape));
     return success();
   }
 };
@@ -388,18 +446,38 @@ struct ConcatLowering : OpConversionPattern<ONNX::ConcatOp> {
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     ValueRange inputs = adaptor.getInputs();
     SmallVector<Value> sizes(rank);
+    // Every input has the result's dims but along the axis (checked: the
+    // inputs' types may not say so), and those add up to the result's.
     for (int64_t d = 0; d < rank; ++d) {
-      if (!type.isDynamicDim(d))
-        continue;
+      Value n;
       if (d != axis) {
-        sizes[d] = getDimValue(rewriter, loc, inputs[0], d);
+        n = getDimValue(rewriter, loc, inputs[0], d);
+        for (auto [k, in] : llvm::enumerate(inputs.drop_front())) {
+          Value dk = getDimValue(rewriter, loc, in, d);
+          emitRuntimeCheck(
+              rewriter, loc, cmpI(rewriter, loc, arith::CmpIPredicate::eq, dk, n),
+              "Concat: input {} has {} in dim {}, input 0 has another size",
+              {createIndexConstant(rewriter, loc, k + 1), dk,
+               createIndexConstant(rewriter, loc, d)});
+        }
+      } else {
+        // Each input fits in memory, their sum need not (inputs with an
+        // empty other dim): checked.
+        n = createIndexConstant(rewriter, loc, 0);
+        for (Value in : inputs)
+          n = checkedAdd(rewriter, loc, n, getDimValue(rewriter, loc, in, d),
+                         "Concat: the inputs' dims along the axis overflow "
+                         "({} + {})");
+      }
+      if (type.isDynamicDim(d)) {
+        sizes[d] = n;
         continue;
       }
-      Value n = createIndexConstant(rewriter, loc, 0);
-      for (Value in : inputs)
-        n = arith::AddIOp::create(rewriter, loc, n,
-                                  getDimValue(rewriter, loc, in, d));
-      sizes[d] = n;
+      Value want = createIndexConstant(rewriter, loc, type.getDimSize(d));
+      emitRuntimeCheck(
+          rewriter, loc, cmpI(rewriter, loc, arith::CmpIPredicate::eq, n, want),
+          "Concat: result dim {} is {} where {} is required",
+          {createIndexConstant(rewriter, loc, d), n, want});
     }
     Value result = createEmpty(rewriter, loc, type, sizes);
     OpFoldResult offset = rewriter.getIndexAttr(0);
@@ -445,19 +523,38 @@ struct ExpandLowering : OpConversionPattern<ONNX::ExpandOp> {
     SmallVector<Value> sizes(rank);
     Value one = createIndexConstant(rewriter, loc, 1);
     for (int64_t k = 0; k < rank; ++k) {
-      if (!type.isDynamicDim(k))
-        continue;
-      // max-like: the shape entry unless it is 1, then the input dim.
+      // max-like: the shape entry unless it is 1, then the input dim;
+      // checked for static result dims too (inference may have taken the
+      // input's dim where the entry says otherwise).
       int64_t s = k - (rank - shapeLen), j = k - (rank - inType.getRank());
       Value v = s >= 0 ? extractIndex(rewriter, loc, adaptor.getShape(), s)
                        : one;
       if (j >= 0) {
-        Value isOne = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::eq, v, one);
-        v = arith::SelectOp::create(rewriter, loc, isOne,
-                                    getDimValue(rewriter, loc, data, j), v);
+        // numpy: the entry is 1 (the input dim), or the input dim is 1, or
+        // they are equal; anything else would read past the input.
+        Value in = getDimValue(rewriter, loc, data, j);
+        Value isOne = cmpI(rewriter, loc, arith::CmpIPredicate::eq, v, one);
+        Value ok = rewriter.createOrFold<arith::OrIOp>(
+            loc,
+            rewriter.createOrFold<arith::OrIOp>(
+                loc, isOne,
+                cmpI(rewriter, loc, arith::CmpIPredicate::eq, in, one)),
+            cmpI(rewriter, loc, arith::CmpIPredicate::eq, v, in));
+        emitRuntimeCheck(rewriter, loc, ok,
+                         "Expand: shape entry {} is {}, which an input dim of "
+                         "{} does not broadcast to",
+                         {createIndexConstant(rewriter, loc, s), v, in});
+        v = rewriter.createOrFold<arith::SelectOp>(loc, isOne, in, v);
       }
-      sizes[k] = v;
+      if (type.isDynamicDim(k)) {
+        sizes[k] = v;
+        continue;
+      }
+      Value want = createIndexConstant(rewriter, loc, type.getDimSize(k));
+      emitRuntimeCheck(rewriter, loc,
+                       cmpI(rewriter, loc, arith::CmpIPredicate::eq, v, want),
+                       "Expand: result dim {} is {} where {} is required",
+                       {createIndexConstant(rewriter, loc, k), v, want});
     }
     bool anyDynamic = !type.hasStaticShape();
     Value r = buildElementwise(
@@ -483,8 +580,11 @@ struct TileLowering : OpConversionPattern<ONNX::TileOp> {
     for (int64_t d = 0; d < rank; ++d) {
       inDims.push_back(getDimValue(rewriter, loc, data, d));
       if (type.isDynamicDim(d))
-        sizes[d] = mulIdx(rewriter, loc, inDims[d],
-                          extractIndex(rewriter, loc, adaptor.getRepeats(), d));
+        sizes[d] = checkedMul(
+            rewriter, loc, inDims[d],
+            extractIndex(rewriter, loc, adaptor.getRepeats(), d),
+            "Tile: a dim of {} repeated {} times is negative or more than "
+            "2^63 - 1");
     }
     Value init = createEmpty(rewriter, loc, type, sizes);
     auto generic = linalg::GenericOp::create(
@@ -532,12 +632,52 @@ Value runtimeSlice(ConversionPatternRewriter &b, ONNX::SliceOp op,
   // walks them, carrying (offset, step, count) of dim d.
   Value numEntries = getDimValue(b, loc, adaptor.getStarts(), 0);
   SmallVector<Value> offs, steps, sizes(rank);
+  // First the entries themselves: as many ends, axes and steps as starts,
+  // every axis in [-rank, rank), no step 0 (checks fold for constants).
+  {
+    SmallVector<Value> others{adaptor.getEnds()};
+    if (hasAxes)
+      others.push_back(adaptor.getAxes());
+    if (hasSteps)
+      others.push_back(adaptor.getSteps());
+    for (Value t : others) {
+      Value n = getDimValue(b, loc, t, 0);
+      emitRuntimeCheck(b, loc, cmpI(b, loc, P::eq, n, numEntries),
+                       "Slice: {} starts but {} ends, axes or steps",
+                       {numEntries, n});
+    }
+    scf::ForOp::create(
+        b, loc, createIndexConstant(b, loc, 0), numEntries,
+        createIndexConstant(b, loc, 1), ValueRange{},
+        [&](OpBuilder &body, Location, Value iv, ValueRange) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(body.getInsertionBlock(), body.getInsertionPoint());
+          auto at = [&](Value t) -> Value {
+            Value e = tensor::ExtractOp::create(b, loc, t, ValueRange{iv});
+            return e.getType() == i64 ? e
+                                      : Value(arith::ExtSIOp::create(b, loc, i64, e));
+          };
+          if (hasAxes) {
+            Value axis = at(adaptor.getAxes());
+            Value ok = arith::AndIOp::create(b, loc, cmp(P::sge, axis, c(-rank)),
+                                             cmp(P::slt, axis, c(rank)));
+            emitRuntimeCheck(b, loc, op, ok,
+                             "Slice: axis {} is out of range for rank {}",
+                             {axis, c(rank)});
+          }
+          if (hasSteps)
+            emitRuntimeCheck(b, loc, op,
+                             cmp(P::ne, at(adaptor.getSteps()), c(0)),
+                             "Slice: a step is 0");
+          scf::YieldOp::create(b, loc);
+        });
+  }
   for (int64_t d = 0; d < rank; ++d) {
     Value dim = arith::IndexCastOp::create(b, loc, i64,
                                            getDimValue(b, loc, data, d));
     auto loop = scf::ForOp::create(
         b, loc, createIndexConstant(b, loc, 0), numEntries,
-        createIndexConstant(b, loc, 1), ValueRange{c(0), c(1), dim},
+        createIndexConstant(b, loc, 1), ValueRange{c(0), c(1), dim, c(0)},
         [&](OpBuilder &body, Location, Value iv, ValueRange carried) {
           // The helpers above build with `b`: point it into the body.
           OpBuilder::InsertionGuard guard(b);
@@ -553,6 +693,10 @@ Value runtimeSlice(ConversionPatternRewriter &b, ONNX::SliceOp op,
                      arith::AddIOp::create(b, loc, axis, c(rank)), axis);
           Value is = cmp(P::eq, axis, c(d));
           Value st = hasSteps ? at(adaptor.getSteps()) : c(1);
+          // A step past the dim takes one element, as the dim + 1 does
+          // (and e - s + st then cannot overflow).
+          Value bound = arith::AddIOp::create(b, loc, dim, c(1));
+          st = clamp(st, arith::SubIOp::create(b, loc, c(0), bound), bound);
           Value s = at(adaptor.getStarts()), e = at(adaptor.getEnds());
           s = sel(cmp(P::slt, s, c(0)), arith::AddIOp::create(b, loc, s, dim), s);
           e = sel(cmp(P::slt, e, c(0)), arith::AddIOp::create(b, loc, e, dim), e);
@@ -567,13 +711,17 @@ Value runtimeSlice(ConversionPatternRewriter &b, ONNX::SliceOp op,
           Value cnt = arith::DivSIOp::create(
               b, loc, arith::AddIOp::create(b, loc, diff, adj), st);
           cnt = arith::MaxSIOp::create(b, loc, cnt, c(0));
+          Value seen = arith::AddIOp::create(
+              b, loc, carried[3], sel(is, c(1), c(0)));
           scf::YieldOp::create(b, loc,
                                ValueRange{sel(is, s, carried[0]),
                                           sel(is, st, carried[1]),
-                                          sel(is, cnt, carried[2])});
+                                          sel(is, cnt, carried[2]), seen});
         });
     Value off = loop.getResult(0), step = loop.getResult(1),
           count = loop.getResult(2);
+    emitRuntimeCheck(b, loc, cmp(P::sle, loop.getResult(3), c(1)),
+                     "Slice: axis {} appears {} times", {c(d), loop.getResult(3)});
     auto idx = [&](Value v) -> Value {
       return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
     };
@@ -626,9 +774,16 @@ struct SliceLowering : OpConversionPattern<ONNX::SliceOp> {
       stepsC = getConstantInts(op.getSteps(), adaptor.getSteps());
     bool dynSliced = false;
     if (starts && (!hasAxes || axesC))
-      for (int64_t i = 0, e = starts->size(); i < e; ++i)
-        dynSliced |= inType.isDynamicDim(
-            normalizeAxis(hasAxes ? (*axesC)[i] : i, rank));
+      for (int64_t i = 0, e = starts->size(); i < e; ++i) {
+        if (hasAxes && i >= (int64_t)axesC->size())
+          return op.emitOpError("starts, ends, axes and steps differ in length");
+        int64_t d = normalizeAxis(hasAxes ? (*axesC)[i] : i, rank);
+        if (d < 0 || d >= rank)
+          return op.emitOpError("axis ")
+                 << (hasAxes ? (*axesC)[i] : i) << " is out of range for rank "
+                 << rank;
+        dynSliced |= inType.isDynamicDim(d);
+      }
     if (!starts || !ends || (hasAxes && !axesC) || (hasSteps && !stepsC) ||
         dynSliced) {
       rewriter.replaceOp(op, runtimeSlice(rewriter, op, adaptor, type));
@@ -644,6 +799,19 @@ struct SliceLowering : OpConversionPattern<ONNX::SliceOp> {
       steps.assign(stepsC->begin(), stepsC->end());
     else
       steps.assign(starts->size(), 1);
+    if (axes.size() != starts->size() || ends->size() != starts->size() ||
+        steps.size() != starts->size())
+      return op.emitOpError("starts, ends, axes and steps differ in length");
+    SmallVector<bool> seen(rank, false);
+    for (int64_t a : axes) {
+      int64_t d = normalizeAxis(a, rank);
+      if (d < 0 || d >= rank)
+        return op.emitOpError("axis ") << a << " is out of range for rank "
+                                       << rank;
+      if (seen[d])
+        return op.emitOpError("axis ") << a << " appears twice";
+      seen[d] = true;
+    }
     SmallVector<int64_t> offs(rank, 0), strides(rank, 1);
     SmallVector<OpFoldResult> sizes;
     bool negative = false;
@@ -728,22 +896,17 @@ struct RangeLowering : OpConversionPattern<ONNX::RangeOp> {
     Value delta = tensor::ExtractOp::create(rewriter, loc, adaptor.getDelta(),
                                             ValueRange{});
     SmallVector<Value> sizes(1);
+    Value limit = tensor::ExtractOp::create(rewriter, loc, adaptor.getLimit(),
+                                            ValueRange{});
+    Value n = f ? floatCount(rewriter, loc, start, limit, delta)
+                : intCount(rewriter, loc, start, limit, delta);
     if (type.isDynamicDim(0)) {
-      Value limit = tensor::ExtractOp::create(rewriter, loc,
-                                              adaptor.getLimit(), ValueRange{});
-      // Count in f64: ceil((limit - start) / delta), at least 0.
-      Type f64 = rewriter.getF64Type();
-      auto toF64 = [&](Value v) { return convertScalar(rewriter, loc, v, elt, f64); };
-      Value n = arith::DivFOp::create(
-          rewriter, loc,
-          arith::SubFOp::create(rewriter, loc, toF64(limit), toF64(start)),
-          toF64(delta));
-      n = math_ceil(rewriter, loc, n);
-      n = arith::MaximumFOp::create(rewriter, loc, n,
-                                    createScalarConstant(rewriter, loc, f64, 0));
-      n = arith::FPToSIOp::create(rewriter, loc, rewriter.getI64Type(), n);
-      sizes[0] = arith::IndexCastOp::create(rewriter, loc,
-                                            rewriter.getIndexType(), n);
+      sizes[0] = n;
+    } else {
+      Value want = createIndexConstant(rewriter, loc, type.getDimSize(0));
+      emitRuntimeCheck(rewriter, loc,
+                       cmpI(rewriter, loc, arith::CmpIPredicate::eq, n, want),
+                       "Range: {} elements where {} are required", {n, want});
     }
     Value init = createEmpty(rewriter, loc, type, sizes);
     auto generic = linalg::GenericOp::create(
@@ -762,14 +925,61 @@ struct RangeLowering : OpConversionPattern<ONNX::RangeOp> {
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }
-  static Value math_ceil(OpBuilder &b, Location loc, Value x) {
-    // ceil(x) = -floor(-x) without the math dialect: through fptosi.
-    Value t = arith::FPToSIOp::create(b, loc, b.getI64Type(), x);
-    Value tf = arith::SIToFPOp::create(b, loc, x.getType(), t);
-    Value lt = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, tf, x);
-    Value one = createScalarConstant(b, loc, x.getType(), 1);
-    return arith::SelectOp::create(b, loc, lt,
-                                   arith::AddFOp::create(b, loc, tf, one), tf);
+  /// max(ceil((limit - start) / delta), 0) in f64; NaN, infinite or past
+  /// int64 (a delta of 0 among them) fails.
+  static Value floatCount(OpBuilder &b, Location loc, Value start, Value limit,
+                          Value delta) {
+    Type f64 = b.getF64Type();
+    auto toF64 = [&](Value v) -> Value {
+      return v.getType() == f64 ? v : arith::ExtFOp::create(b, loc, f64, v);
+    };
+    Value n = arith::DivFOp::create(
+        b, loc, arith::SubFOp::create(b, loc, toF64(limit), toF64(start)),
+        toF64(delta));
+    n = math::CeilOp::create(b, loc, n);
+    n = arith::MaximumFOp::create(b, loc, n, createScalarConstant(b, loc, f64, 0));
+    return floatToSize(b, loc, n,
+                       "Range: the element count is not a size (a delta of "
+                       "0, an infinite or NaN bound, or more than 2^63 - 1)");
+  }
+  /// max(ceil((limit - start) / delta), 0) exactly, in unsigned 64-bit
+  /// arithmetic: the distance between the bounds (up to 2^64 - 1), then
+  /// (distance - 1) / |delta| + 1 when the range is not empty. A delta of 0
+  /// and a count past 2^63 - 1 fail.
+  static Value intCount(OpBuilder &b, Location loc, Value start, Value limit,
+                        Value delta) {
+    using P = arith::CmpIPredicate;
+    auto i64 = b.getI64Type();
+    auto ext = [&](Value v) -> Value {
+      return v.getType() == i64 ? v : arith::ExtSIOp::create(b, loc, i64, v);
+    };
+    start = ext(start);
+    limit = ext(limit);
+    delta = ext(delta);
+    Value zero = createIntConstant(b, loc, i64, 0);
+    Value one = createIntConstant(b, loc, i64, 1);
+    emitRuntimeCheck(b, loc, cmpI(b, loc, P::ne, delta, zero),
+                     "Range: delta is 0");
+    Value up = cmpI(b, loc, P::sgt, delta, zero);
+    Value nonEmpty = arith::SelectOp::create(b, loc, up,
+                                             cmpI(b, loc, P::sgt, limit, start),
+                                             cmpI(b, loc, P::slt, limit, start));
+    Value dist = arith::SelectOp::create(b, loc, up,
+                                         arith::SubIOp::create(b, loc, limit, start),
+                                         arith::SubIOp::create(b, loc, start, limit));
+    Value mag = arith::SelectOp::create(b, loc, up, delta,
+                                        arith::SubIOp::create(b, loc, zero, delta));
+    Value safeMag = arith::SelectOp::create(
+        b, loc, cmpI(b, loc, P::eq, mag, zero), one, mag);
+    Value n = arith::AddIOp::create(
+        b, loc,
+        arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, dist, one),
+                               safeMag),
+        one);
+    n = arith::SelectOp::create(b, loc, nonEmpty, n, zero);
+    emitRuntimeCheck(b, loc, cmpI(b, loc, P::sge, n, zero),
+                     "Range: more than 2^63 - 1 elements");
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), n);
   }
 };
 
@@ -793,9 +1003,20 @@ struct SplitLowering : OpConversionPattern<ONNX::SplitOp> {
         return !cast<RankedTensorType>(t).isDynamicDim(axis);
       });
       if (allStatic) {
-        for (Type t : op->getResultTypes())
-          splitSizes.push_back(rewriter.getIndexAttr(
-              cast<RankedTensorType>(t).getDimSize(axis)));
+        for (auto [i, t] : llvm::enumerate(op->getResultTypes())) {
+          int64_t size = cast<RankedTensorType>(t).getDimSize(axis);
+          splitSizes.push_back(rewriter.getIndexAttr(size));
+          // Inference took the types from somewhere: the split must agree.
+          if (!s) {
+            Value v = extractIndex(rewriter, loc, adaptor.getSplit(), i);
+            Value want = createIndexConstant(rewriter, loc, size);
+            emitRuntimeCheck(
+                rewriter, loc,
+                cmpI(rewriter, loc, arith::CmpIPredicate::eq, v, want),
+                "Split: piece {} has size {} where {} is required",
+                {createIndexConstant(rewriter, loc, i), v, want});
+          }
+        }
       } else if (s) {
         for (int64_t v : *s)
           splitSizes.push_back(rewriter.getIndexAttr(v));
@@ -819,6 +1040,26 @@ struct SplitLowering : OpConversionPattern<ONNX::SplitOp> {
         splitSizes.push_back(
             arith::MinUIOp::create(rewriter, loc, chunk, rest).getResult());
       }
+    }
+    // The pieces tile the dim: no negative size, and they add up to it
+    // (checks fold for static sizes).
+    {
+      Value sum = createIndexConstant(rewriter, loc, 0);
+      for (auto [i, size] : llvm::enumerate(splitSizes)) {
+        Value v = getValueOrCreateConstantIndexOp(rewriter, loc, size);
+        emitRuntimeCheck(rewriter, loc,
+                         cmpI(rewriter, loc, arith::CmpIPredicate::sge, v,
+                              createIndexConstant(rewriter, loc, 0)),
+                         "Split: piece {} has size {}",
+                         {createIndexConstant(rewriter, loc, i), v});
+        sum = checkedAdd(rewriter, loc, sum, v,
+                         "Split: the sizes overflow ({} + {})");
+      }
+      Value dim = getDimValue(rewriter, loc, data, axis);
+      emitRuntimeCheck(rewriter, loc,
+                       cmpI(rewriter, loc, arith::CmpIPredicate::eq, sum, dim),
+                       "Split: the pieces add up to {} for a dim of {}",
+                       {sum, dim});
     }
     SmallVector<Value> results;
     OpFoldResult offset = rewriter.getIndexAttr(0);

@@ -7,6 +7,7 @@
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
+#include "lib/Support/NodeLocation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -15,6 +16,11 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <cctype>
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::onnxc;
@@ -95,9 +101,33 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type fromOnnx,
   }
   auto it = cast<IntegerType>(to);
   if (isa<FloatType>(from)) {
-    if (isUnsignedInt(toOnnx))
-      return arith::FPToUIOp::create(b, loc, it, v);
-    return arith::FPToSIOp::create(b, loc, it, v);
+    // Saturating: NaN is 0, values beyond the integer type its minimum or
+    // maximum. (fptosi/fptoui give poison there, and poison reaching a
+    // check, an index from a Cast, is undefined behaviour.)
+    bool isUnsigned = isUnsignedInt(toOnnx);
+    unsigned w = it.getWidth();
+    double hi = isUnsigned ? std::ldexp(1.0, w) : std::ldexp(1.0, w - 1);
+    double lo = isUnsigned ? 0.0 : -std::ldexp(1.0, w - 1);
+    Value tooBig = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, v,
+                                         createScalarConstant(b, loc, from, hi));
+    Value tooSmall =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v,
+                              createScalarConstant(b, loc, from, lo));
+    Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+    Value out = arith::OrIOp::create(
+        b, loc, arith::OrIOp::create(b, loc, tooBig, tooSmall), nan);
+    Value safe = arith::SelectOp::create(
+        b, loc, out, createScalarConstant(b, loc, from, 0), v);
+    Value r = isUnsigned ? Value(arith::FPToUIOp::create(b, loc, it, safe))
+                         : Value(arith::FPToSIOp::create(b, loc, it, safe));
+    APInt max = isUnsigned ? APInt::getMaxValue(w) : APInt::getSignedMaxValue(w);
+    APInt min = isUnsigned ? APInt::getMinValue(w) : APInt::getSignedMinValue(w);
+    r = arith::SelectOp::create(
+        b, loc, tooBig,
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(it, max)), r);
+    return arith::SelectOp::create(
+        b, loc, tooSmall,
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(it, min)), r);
   }
   unsigned fw = from.getIntOrFloatBitWidth();
   if (fw > it.getWidth())
@@ -235,53 +265,152 @@ SmallVector<utils::IteratorType> parallelIterators(unsigned n) {
 /// ONNXC_ERROR_RUNTIME in runtime/include/onnxc/runtime.h.
 static constexpr int32_t kErrorRuntime = 5;
 static constexpr StringLiteral kFailFn = "onnxc_rt_fail";
+static constexpr StringLiteral kFailValuesFn = "onnxc_rt_fail_values";
+
+std::string runtimeMessage(Location loc, StringRef message) {
+  std::string label = nodeLabel(loc);
+  // Lowerings write "Op: reason" (sometimes the op of a family: "Scatter"
+  // for ScatterElements); the label names the op already.
+  StringRef reason = message;
+  size_t colon = reason.find(": ");
+  if (!label.empty() && colon != StringRef::npos && colon > 0 &&
+      isupper(static_cast<unsigned char>(reason[0])) &&
+      llvm::all_of(reason.take_front(colon),
+                   [](char ch) { return isalnum(static_cast<unsigned char>(ch)); }))
+    reason = reason.drop_front(colon + 2);
+  std::string text;
+  for (size_t i = 0; i < reason.size(); ++i) {
+    if (reason.substr(i).starts_with("{}")) {
+      text.push_back('\x01'); // onnxc_rt_fail_values' placeholder
+      ++i;
+      continue;
+    }
+    text.push_back(reason[i]);
+  }
+  return label.empty() ? text : label + ": " + text;
+}
+
+/// The module of the insertion point, or of `anchor` when given (a builder
+/// inside a region under construction, such as a linalg body, reaches no
+/// module).
+static ModuleOp moduleFor(OpBuilder &b, Operation *anchor) {
+  if (anchor)
+    return isa<ModuleOp>(anchor) ? cast<ModuleOp>(anchor)
+                                 : anchor->getParentOfType<ModuleOp>();
+  Operation *scope = b.getInsertionBlock()->getParentOp();
+  assert(scope && "a run-time check inside a detached region needs an anchor");
+  return isa<ModuleOp>(scope) ? cast<ModuleOp>(scope)
+                              : scope->getParentOfType<ModuleOp>();
+}
+
+/// Declares `name` (private, no results) in `module` unless it exists.
+static void declareRuntimeFn(OpBuilder &b, Location loc, ModuleOp module,
+                             StringRef name, ArrayRef<Type> args) {
+  if (module.lookupSymbol(name))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto fn = func::FuncOp::create(b, loc, name, b.getFunctionType(args, {}));
+  fn.setPrivate();
+}
 
 void emitRuntimeCheck(OpBuilder &b, Location loc, Value cond,
-                      StringRef message) {
+                      StringRef message, ValueRange values) {
+  emitRuntimeCheck(b, loc, nullptr, cond, message, values);
+}
+
+void emitRuntimeCheck(OpBuilder &b, Location loc, Operation *anchor,
+                      Value cond, StringRef message, ValueRange values) {
   if (auto c = getConstantIntValue(cond); c && *c)
     return;
-  Operation *scope = b.getInsertionBlock()->getParentOp();
-  auto module = isa<ModuleOp>(scope) ? cast<ModuleOp>(scope)
-                                     : scope->getParentOfType<ModuleOp>();
-  MLIRContext *ctx = b.getContext();
-  auto ptrTy = LLVM::LLVMPointerType::get(ctx);
-
-  // The declaration and the message global (one per distinct message).
-  LLVM::GlobalOp global;
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    if (!module.lookupSymbol(kFailFn)) {
-      auto fnTy = b.getFunctionType({b.getI32Type(), ptrTy}, {});
-      auto fn = func::FuncOp::create(b, loc, kFailFn, fnTy);
-      fn.setPrivate();
-    }
-    std::string text = message.str();
-    text.push_back('\0');
-    unsigned index = 0;
-    for (auto g : module.getOps<LLVM::GlobalOp>()) {
-      if (!g.getSymName().starts_with("__onnxc_msg"))
-        continue;
-      ++index;
-      if (auto s = dyn_cast_or_null<StringAttr>(g.getValueOrNull()))
-        if (s.getValue() == text)
-          global = g;
-    }
-    if (!global) {
-      auto arrTy = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
-      global = LLVM::GlobalOp::create(
-          b, loc, arrTy, /*isConstant=*/true, LLVM::Linkage::Internal,
-          ("__onnxc_msg" + Twine(index)).str(), b.getStringAttr(text));
-    }
-  }
+  assert(values.size() <= 3 && "onnxc_rt_fail_values takes 3 values");
+  ModuleOp module = moduleFor(b, anchor);
+  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  auto i64 = b.getI64Type();
   Value ok = arith::XOrIOp::create(
       b, loc, cond, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
   auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
   OpBuilder then = ifOp.getThenBodyBuilder();
   Value code = arith::ConstantOp::create(then, loc,
                                          then.getI32IntegerAttr(kErrorRuntime));
-  Value msg = LLVM::AddressOfOp::create(then, loc, global);
-  func::CallOp::create(then, loc, kFailFn, TypeRange{}, ValueRange{code, msg});
+  Value msg =
+      createMessageGlobal(then, loc, runtimeMessage(loc, message), module);
+  if (values.empty()) {
+    declareRuntimeFn(b, loc, module, kFailFn, {b.getI32Type(), ptrTy});
+    func::CallOp::create(then, loc, kFailFn, TypeRange{}, ValueRange{code, msg});
+    return;
+  }
+  declareRuntimeFn(b, loc, module, kFailValuesFn,
+                   {b.getI32Type(), ptrTy, i64, i64, i64});
+  SmallVector<Value> args{code, msg};
+  for (Value v : values) {
+    if (v.getType().isIndex())
+      v = arith::IndexCastOp::create(then, loc, i64, v);
+    else if (v.getType().getIntOrFloatBitWidth() < 64)
+      v = v.getType().isInteger(1) ? Value(arith::ExtUIOp::create(then, loc, i64, v))
+                                   : Value(arith::ExtSIOp::create(then, loc, i64, v));
+    args.push_back(v);
+  }
+  while (args.size() < 5)
+    args.push_back(createIntConstant(then, loc, i64, 0));
+  func::CallOp::create(then, loc, kFailValuesFn, TypeRange{}, args);
+}
+
+Value checkedMul(OpBuilder &b, Location loc, Value x, Value y,
+                 StringRef message) {
+  auto cx = getConstantIntValue(x), cy = getConstantIntValue(y);
+  int64_t product;
+  if (cx && cy && *cx >= 0 && *cy >= 0 &&
+      !llvm::MulOverflow(*cx, *cy, product))
+    return createIndexConstant(b, loc, product);
+  auto i64 = b.getI64Type();
+  Value x64 = arith::IndexCastOp::create(b, loc, i64, x);
+  Value y64 = arith::IndexCastOp::create(b, loc, i64, y);
+  Value zero = createIntConstant(b, loc, i64, 0);
+  auto mul = arith::MulUIExtendedOp::create(b, loc, x64, y64);
+  Value ok = arith::AndIOp::create(
+      b, loc, cmpI(b, loc, arith::CmpIPredicate::sge, x64, zero),
+      cmpI(b, loc, arith::CmpIPredicate::sge, y64, zero));
+  ok = arith::AndIOp::create(
+      b, loc, ok, cmpI(b, loc, arith::CmpIPredicate::eq, mul.getHigh(), zero));
+  ok = arith::AndIOp::create(
+      b, loc, ok, cmpI(b, loc, arith::CmpIPredicate::sge, mul.getLow(), zero));
+  emitRuntimeCheck(b, loc, ok, message, {x, y});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), mul.getLow());
+}
+
+Value checkedAdd(OpBuilder &b, Location loc, Value x, Value y,
+                 StringRef message) {
+  auto cx = getConstantIntValue(x), cy = getConstantIntValue(y);
+  int64_t sum;
+  if (cx && cy && !llvm::AddOverflow(*cx, *cy, sum))
+    return createIndexConstant(b, loc, sum);
+  Value r = arith::AddIOp::create(b, loc, x, y);
+  // Signed overflow: both operands differ in sign from the sum.
+  Value both = arith::AndIOp::create(b, loc, arith::XOrIOp::create(b, loc, x, r),
+                                     arith::XOrIOp::create(b, loc, y, r));
+  emitRuntimeCheck(b, loc,
+                   cmpI(b, loc, arith::CmpIPredicate::sge, both,
+                        createIndexConstant(b, loc, 0)),
+                   message, {x, y});
+  return r;
+}
+
+Value floatToSize(OpBuilder &b, Location loc, Value f, StringRef message) {
+  auto f64 = b.getF64Type();
+  if (f.getType() != f64)
+    f = arith::ExtFOp::create(b, loc, f64, f);
+  Value ok = arith::AndIOp::create(
+      b, loc,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, f,
+                            createScalarConstant(b, loc, f64, 0)),
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, f,
+                            createScalarConstant(b, loc, f64, 0x1p63)));
+  emitRuntimeCheck(b, loc, ok, message);
+  Value safe = arith::SelectOp::create(b, loc, ok, f,
+                                       createScalarConstant(b, loc, f64, 0));
+  Value i = arith::FPToSIOp::create(b, loc, b.getI64Type(), safe);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
 }
 
 //===----------------------------------------------------------------------===//

@@ -19,6 +19,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::onnxc;
 
@@ -108,6 +110,17 @@ FailureOr<WindowAttrs> readWindowAttrs(Operation *op,
           "kernel sizes, strides and dilations must be positive");
     if (w.pads[i] < 0 || w.pads[i + n] < 0)
       return op->emitOpError("pads must be non-negative");
+    // Sizes are index arithmetic on int64: no window attribute may take
+    // them near the wrap (a window of 2^62 already needs more memory than
+    // any tensor has; 2^40 is still a run-time error, a buffer too large).
+    constexpr int64_t kMax = int64_t(1) << 62;
+    int64_t span;
+    if (w.kernel[i] > kMax || w.strides[i] > kMax || w.dilations[i] > kMax ||
+        w.pads[i] > kMax || w.pads[i + n] > kMax ||
+        llvm::MulOverflow(w.kernel[i] - 1, w.dilations[i], span) ||
+        span >= kMax)
+      return op->emitOpError("kernel sizes, strides, dilations, pads and "
+                             "the window's extent must be at most 2^62");
   }
   return w;
 }
@@ -121,10 +134,19 @@ WindowGeometry computeWindow(OpBuilder &b, Location loc, Value x,
   for (int64_t i = 0; i < n; ++i) {
     OpFoldResult in = getDimOFR(b, loc, x, i + 2);
     int64_t s = w.strides[i];
-    // (k-1)*d + 1; folds to a constant for a static kernel.
+    // (k-1)*d + 1; folds to a constant for a static kernel (bounded by
+    // readWindowAttrs), checked at run time for one read from the weights.
     OpFoldResult k = kernelSizes.empty() ? m.cst(w.kernel[i]) : kernelSizes[i];
     OpFoldResult extent =
         m.add(m.mul(m.sub(k, m.cst(1)), m.cst(w.dilations[i])), m.cst(1));
+    if (!getConstantIntValue(k))
+      extent = m.add(
+          OpFoldResult(checkedMul(
+              b, loc, m.value(m.sub(k, m.cst(1))),
+              createIndexConstant(b, loc, w.dilations[i]),
+              "the kernel size minus 1 ({}) times the dilation ({}) is "
+              "negative or past 2^63 - 1")),
+          m.cst(1));
     OpFoldResult pb, pe, out;
     if (w.autoPad == "SAME_UPPER" || w.autoPad == "SAME_LOWER") {
       out = m.ceilDiv(in, m.cst(s));

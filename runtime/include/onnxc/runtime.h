@@ -249,6 +249,23 @@ onnxc_status onnxc_train_export_param(const onnxc_train_state *state,
                                       const char *name, void **data,
                                       size_t *size);
 
+/** Memory: a call holds at most `bytes` of buffers the model allocates
+ * (its intermediates, the outputs it allocates, the kernels' scratch; not
+ * the caller's inputs and outputs, nor the runtime's copies of sequence
+ * items) at any one time; an allocation past it fails the call with
+ * ONNXC_ERROR_OUT_OF_MEMORY, as one that malloc refuses does, and every
+ * buffer of the call is released. 0 means no limit (the default). The
+ * setting is for the whole process; each call counts its own bytes
+ * (calls on several threads do not add up) and keeps the limit in effect
+ * when it started. Without a call, the environment variable
+ * ONNXC_MEMORY_LIMIT (read once: bytes, or with a K, M or G suffix for
+ * KiB, MiB, GiB) sets it. Returns ONNXC_ERROR_INVALID_ARGUMENT for a
+ * negative limit. */
+onnxc_status onnxc_set_memory_limit(int64_t bytes);
+
+/** The memory limit in effect (bytes; 0: none). */
+int64_t onnxc_get_memory_limit(void);
+
 /** An input sequence of `num_items` tensors (the caller keeps `items`). */
 static inline onnxc_tensor onnxc_make_sequence(const onnxc_tensor *items,
                                                int64_t num_items) {

@@ -32,7 +32,8 @@
  * outputs) followed by the input descriptors, one per memref, and
  *   onnxc_status M_run(...)  { return onnxc_run_model(&info, M_invoke, ...); }
  *
- * Output buffers come back as the model allocated them (malloc); an output
+ * Output buffers come back as the model allocated them (onnxc_rt_alloc,
+ * below; plain malloc blocks are accepted too); an output
  * may also alias an input, another output or a constant (whose `allocated`
  * pointer is the 0xdeadbeef sentinel MLIR uses for globals), and may have
  * non-contiguous strides. onnxc_run_model copies wherever it cannot hand a
@@ -58,7 +59,8 @@ typedef void (*onnxc_invoke_fn)(void **args);
  * `invoke` and fills `outputs`.
  * A check that fails inside the model (onnxc_rt_fail) returns
  * `code` when it is an error status (1..5), else ONNXC_ERROR_RUNTIME, with
- * the message; the model's temporary buffers of that call leak.
+ * the message; every buffer the call allocated through the allocator
+ * below is freed then (and any the model left after a successful call).
  * Checks of the model's results: an output dim that differs from a static
  * dim of `info` or from an input symbol's value, or a sequence whose
  * `shapes` need more elements than its `data` holds, is
@@ -96,6 +98,25 @@ struct onnxc_train_info {
  * its own onnxc_last_error with dlsym.
  */
 void onnxc_rt_fail(int32_t code, const char *message);
+
+/**
+ * onnxc_rt_fail with `message` in which each byte 0x01 stands for the next
+ * of v0, v1, v2, printed in decimal (the compiler escapes control bytes
+ * out of node names, so the placeholder is unambiguous).
+ */
+void onnxc_rt_fail_values(int32_t code, const char *message, int64_t v0,
+                          int64_t v1, int64_t v2);
+
+/**
+ * A buffer that cannot be allocated: a negative dim among the `rank`
+ * int64_t dims that follow, or more than 2^63 - 1 bytes of
+ * `elem_size`-byte elements. Fails with ONNXC_ERROR_RUNTIME and "<site>: a
+ * buffer of [d0, d1, ...] elements of E bytes has a negative dim / holds
+ * more than 2^63 - 1 bytes"; `site` names the node (may be NULL).
+ * Variadic so that generated code passes the dims without an array.
+ */
+void onnxc_rt_fail_alloc_size(const char *site, int64_t elem_size,
+                              int64_t rank, ...);
 
 /**
  * MLIR's lowering of a copy between non-contiguous memrefs calls this by
@@ -378,11 +399,20 @@ void onnxc_rt_dynamic_quantize(const float *x, int64_t n, uint8_t *y,
                                float *scale, uint8_t *zero_point);
 
 /*
- * The allocator of models compiled at -O1 and above (MLIR's memref lowering
- * with use-generic-functions; runtime/src/alloc.c): malloc and free, except
- * that freed blocks of 64 KiB and more are kept for reuse by later
- * allocations. Every block is a malloc block, so free() accepts it.
+ * The allocator of compiled models (MLIR's memref lowering with
+ * use-generic-functions, its calls renamed by onnxc-mark-allocator to
+ * onnxc_rt_alloc with the allocating node's name in `site`, e.g.
+ * "node 'c' (ConstantOfShape)", or NULL; runtime/src/alloc.c). Inside a
+ * call of onnxc_run_model every block belongs to the call (freed when it
+ * ends, whatever the model freed), counts against onnxc_set_memory_limit,
+ * and a failed allocation fails the call with ONNXC_ERROR_OUT_OF_MEMORY
+ * (the function does not return). Outside a call it returns NULL on
+ * failure. A block has a 32-byte header before the returned pointer: free
+ * it with _mlir_memref_to_llvm_free, never free(). Freed blocks of 64 KiB
+ * and more are kept for reuse by later allocations.
+ * _mlir_memref_to_llvm_alloc(size) is onnxc_rt_alloc(size, NULL).
  */
+void *onnxc_rt_alloc(size_t size, const char *site);
 void *_mlir_memref_to_llvm_alloc(size_t size);
 void _mlir_memref_to_llvm_free(void *ptr);
 

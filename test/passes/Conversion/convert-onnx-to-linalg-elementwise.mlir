@@ -45,7 +45,7 @@ func.func @mul_same_name(%a: tensor<?xf32, #onnx.dims<["N"]>>, %b: tensor<?xf32,
 // time through onnxc_rt_fail; the operands are read with tensor.extract at
 // a selected index.
 // CHECK-DAG: func.func private @onnxc_rt_fail(i32, !llvm.ptr)
-// CHECK-DAG: llvm.mlir.global internal constant @[[MSG:__onnxc_msg[0-9]+]]("operands do not broadcast
+// CHECK-DAG: llvm.mlir.global internal constant @[[MSG:__onnxc_msg[0-9]+]]("Sub: operands do not broadcast
 // CHECK-LABEL: func.func @sub_dynamic
 // CHECK-SAME: (%[[A:.+]]: tensor<?xf32>, %[[B:.+]]: tensor<?xf32>)
 // CHECK: %[[DA:.+]] = tensor.dim %[[A]]

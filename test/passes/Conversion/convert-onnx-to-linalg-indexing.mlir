@@ -116,13 +116,20 @@ func.func @scatternd_max(%x: tensor<4x4xui8>, %i: tensor<2x1xi64>, %u: tensor<2x
 
 // -----
 
-// OneHot: depth read at run time and checked against the static dim 10;
+// OneHot: depth read at run time, checked to be a size (a float depth:
+// finite, in [0, 2^63)) and against the static dim 10;
 // out[i, d] = (norm(indices[i]) == d) ? on : off.
+// CHECK-DAG: llvm.mlir.global internal constant @[[SIZE:__onnxc_msg[0-9]+]]("OneHot: depth is not a size
 // CHECK-DAG: llvm.mlir.global internal constant @[[MSG:__onnxc_msg[0-9]+]]("OneHot: depth does not match the result type
 // CHECK-LABEL: func.func @onehot
 // CHECK-SAME: (%[[I:.+]]: tensor<3xi64>, %[[D:.+]]: tensor<f32>, %[[V:.+]]: tensor<2xf32>)
 // CHECK: %[[DF:.+]] = tensor.extract %[[D]][] : tensor<f32>
-// CHECK: %[[DEPTH:.+]] = arith.fptosi %[[DF]] : f32 to i64
+// CHECK: %[[DF64:.+]] = arith.extf %[[DF]] : f32 to f64
+// CHECK: llvm.mlir.addressof @[[SIZE]]
+// CHECK: %[[SAFE:.+]] = arith.select %{{.+}}, %[[DF64]], %{{.+}} : f64
+// CHECK: %[[DI:.+]] = arith.fptosi %[[SAFE]] : f64 to i64
+// CHECK: %[[DIDX:.+]] = arith.index_cast %[[DI]] : i64 to index
+// CHECK: %[[DEPTH:.+]] = arith.index_cast %[[DIDX]] : index to i64
 // CHECK: llvm.mlir.addressof @[[MSG]]
 // CHECK: %[[OFF:.+]] = tensor.extract %[[V]][%{{.+}}] : tensor<2xf32>
 // CHECK: %[[ON:.+]] = tensor.extract %[[V]][%{{.+}}] : tensor<2xf32>

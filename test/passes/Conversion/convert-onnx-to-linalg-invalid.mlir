@@ -835,3 +835,53 @@ func.func @sequence_item_rank_mismatch(%s: !onnx.seq<tensor<?xf32>>, %x: tensor<
   %r = "onnx.SequenceInsert"(%s, %x, %none) : (!onnx.seq<tensor<?xf32>>, tensor<2x2xf32>, none) -> !onnx.seq<tensor<?xf32>>
   return %r : !onnx.seq<tensor<?xf32>>
 }
+
+// -----
+
+// A static shape whose bytes exceed 2^63 - 1 (they would wrap).
+func.func @too_large(%s: tensor<2xi64>) -> tensor<4398046511104x2199023255552xf32> {
+  // expected-error @+1 {{'onnx.ConstantOfShape' op result 0 has [4398046511104, 2199023255552] elements of 4 bytes: more than 2^63 - 1 bytes}}
+  %0 = "onnx.ConstantOfShape"(%s) : (tensor<2xi64>) -> tensor<4398046511104x2199023255552xf32>
+  return %0 : tensor<4398046511104x2199023255552xf32>
+}
+
+// -----
+
+func.func @input_too_large(%x: tensor<2305843009213693952x4xf32>) -> tensor<2305843009213693952x4xf32> {
+  // expected-error @-1 {{input '#0' has [2305843009213693952, 4] elements of 4 bytes: more than 2^63 - 1 bytes}}
+  return %x : tensor<2305843009213693952x4xf32>
+}
+
+// -----
+
+func.func @slice_axis(%x: tensor<4xf32>) -> tensor<2xf32> {
+  %s = "onnx.Constant"() {value = dense<[1]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %e = "onnx.Constant"() {value = dense<[3]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %a = "onnx.Constant"() {value = dense<[5]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Slice' op axis 5 is out of range for rank 1}}
+  %0 = "onnx.Slice"(%x, %s, %e, %a, %n) : (tensor<4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @slice_axis_twice(%x: tensor<4x4xf32>) -> tensor<2x4xf32> {
+  %s = "onnx.Constant"() {value = dense<[1, 1]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %e = "onnx.Constant"() {value = dense<[3, 3]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %a = "onnx.Constant"() {value = dense<[0, -2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Slice' op axis -2 appears twice}}
+  %0 = "onnx.Slice"(%x, %s, %e, %a, %n) : (tensor<4x4xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, none) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// Window attributes near the int64 wrap (index arithmetic on sizes).
+func.func @conv_huge_pads(%x: tensor<1x1x?x4xf32>, %w: tensor<1x1x1x1xf32>) -> tensor<1x1x?x?xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Conv' op kernel sizes, strides, dilations, pads and the window's extent must be at most 2^62}}
+  %0 = "onnx.Conv"(%x, %w, %n) {pads = array<i64: 9223372036854775807, 0, 9223372036854775807, 0>} : (tensor<1x1x?x4xf32>, tensor<1x1x1x1xf32>, none) -> tensor<1x1x?x?xf32>
+  return %0 : tensor<1x1x?x?xf32>
+}

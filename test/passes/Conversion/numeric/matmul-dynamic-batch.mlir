@@ -20,6 +20,13 @@ func.func @onnxc_rt_fail(%code: i32, %msg: !llvm.ptr) {
   return
 }
 
+// The checks that report run-time values (onnxc_rt_fail_values) likewise.
+func.func @onnxc_rt_fail_values(%code: i32, %msg: !llvm.ptr, %a: i64, %b: i64,
+                                %c: i64) {
+  call @onnxc_rt_fail(%code, %msg) : (i32, !llvm.ptr) -> ()
+  return
+}
+
 func.func @run(%a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>) {
   %r = func.call @main_graph(%a, %b) : (tensor<?x?x?xf32>, tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
   %u = tensor.cast %r : tensor<?x?x?xf32> to tensor<*xf32>
