@@ -108,6 +108,16 @@ void emitRuntimeCheck(OpBuilder &b, Location loc, Value cond,
                       StringRef message);
 
 //===----------------------------------------------------------------------===//
+// Random numbers (Random.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The Philox4x32-10 block function on i32 values: the four output words of
+/// the counter `ctr` (4 words) under the key `key` (2 words), as arith ops
+/// (two arith.mului_extended per round).
+SmallVector<Value> buildPhilox4x32(OpBuilder &b, Location loc,
+                                   ArrayRef<Value> ctr, ArrayRef<Value> key);
+
+//===----------------------------------------------------------------------===//
 // Elementwise ops with numpy broadcasting
 //===----------------------------------------------------------------------===//
 
