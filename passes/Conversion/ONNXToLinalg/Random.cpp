@@ -110,10 +110,12 @@ Value i64Const(OpBuilder &b, Location loc, uint64_t v) {
       b, loc, b.getIntegerAttr(b.getI64Type(), APInt(64, v)));
 }
 
-/// The four 32-bit words of one Philox block, and the 32-bit halves of the
-/// key and of the call index (c2, c3) every element of a call shares.
+/// What every element of one call of a node shares: the Philox round keys
+/// (10 x (k0, k1), from the node's key) and the high half of the counter,
+/// the call index (c2, c3).
 struct Stream {
-  Value k0, k1, c2, c3;
+  SmallVector<Value> keys;
+  Value c2, c3;
 };
 
 /// lo32(x), hi32(x) of an i64.
@@ -199,7 +201,7 @@ Stream emitStream(OpBuilder &b, Location loc, Operation *op) {
                    .getResult(0);
   auto [k0, k1] = split64(b, loc, key);
   auto [c2, c3] = split64(b, loc, call);
-  return {k0, k1, c2, c3};
+  return {philoxRoundKeys(b, loc, k0, k1), c2, c3};
 }
 
 /// The flat row-major index of the current element of a generic whose loop
@@ -296,7 +298,7 @@ SmallVector<Value> buildRandomGeneric(OpBuilder &b, Location loc,
       [&](OpBuilder &nb, Location l, ValueRange args) {
         auto [c0, c1] = split64(nb, l, flatIndex(nb, l, sizes));
         SmallVector<Value> w =
-            buildPhilox4x32(nb, l, {c0, c1, s.c2, s.c3}, {s.k0, s.k1});
+            buildPhilox4x32(nb, l, {c0, c1, s.c2, s.c3}, s.keys);
         linalg::YieldOp::create(nb, l,
                                 fn(nb, l, w, args.take_front(inputs.size())));
       });
@@ -711,20 +713,29 @@ struct DropoutLowering : OpConversionPattern<ONNX::DropoutOp> {
 
 } // namespace
 
-SmallVector<Value> mlir::onnxc::linalg_conv::buildPhilox4x32(
-    OpBuilder &b, Location loc, ArrayRef<Value> ctr, ArrayRef<Value> key) {
-  // Philox4x32 round: (hi, lo) = M * c as a 64-bit product;
-  //   c' = (hi(M1 c2) ^ c1 ^ k0, lo(M1 c2), hi(M0 c0) ^ c3 ^ k1, lo(M0 c0));
-  // the key is bumped by the Weyl constants W between rounds.
-  Value m0 = i32Const(b, loc, 0xD2511F53), m1 = i32Const(b, loc, 0xCD9E8D57);
+SmallVector<Value> mlir::onnxc::linalg_conv::philoxRoundKeys(OpBuilder &b,
+                                                             Location loc,
+                                                             Value k0,
+                                                             Value k1) {
+  // The key is bumped by the Weyl constants W between rounds.
   Value w0 = i32Const(b, loc, 0x9E3779B9), w1 = i32Const(b, loc, 0xBB67AE85);
+  SmallVector<Value> keys = {k0, k1};
+  for (int round = 1; round < 10; ++round) {
+    k0 = arith::AddIOp::create(b, loc, k0, w0);
+    k1 = arith::AddIOp::create(b, loc, k1, w1);
+    keys.append({k0, k1});
+  }
+  return keys;
+}
+
+SmallVector<Value> mlir::onnxc::linalg_conv::buildPhilox4x32(
+    OpBuilder &b, Location loc, ArrayRef<Value> ctr, ArrayRef<Value> keys) {
+  // Philox4x32 round: (hi, lo) = M * c as a 64-bit product;
+  //   c' = (hi(M1 c2) ^ c1 ^ k0, lo(M1 c2), hi(M0 c0) ^ c3 ^ k1, lo(M0 c0)).
+  Value m0 = i32Const(b, loc, 0xD2511F53), m1 = i32Const(b, loc, 0xCD9E8D57);
   Value c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3];
-  Value k0 = key[0], k1 = key[1];
   for (int round = 0; round < 10; ++round) {
-    if (round) {
-      k0 = arith::AddIOp::create(b, loc, k0, w0);
-      k1 = arith::AddIOp::create(b, loc, k1, w1);
-    }
+    Value k0 = keys[2 * round], k1 = keys[2 * round + 1];
     auto p0 = arith::MulUIExtendedOp::create(b, loc, m0, c0);
     auto p1 = arith::MulUIExtendedOp::create(b, loc, m1, c2);
     Value n0 = arith::XOrIOp::create(

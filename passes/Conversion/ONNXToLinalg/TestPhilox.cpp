@@ -36,9 +36,10 @@ struct TestPhiloxPass : onnxc::impl::TestPhiloxBase<TestPhiloxPass> {
       }
       OpBuilder b(c);
       SmallVector<Value> ctr(c.getOperands().take_front(4));
-      SmallVector<Value> key(c.getOperands().drop_front(4));
+      SmallVector<Value> keys = onnxc::linalg_conv::philoxRoundKeys(
+          b, c.getLoc(), c.getOperand(4), c.getOperand(5));
       SmallVector<Value> out =
-          onnxc::linalg_conv::buildPhilox4x32(b, c.getLoc(), ctr, key);
+          onnxc::linalg_conv::buildPhilox4x32(b, c.getLoc(), ctr, keys);
       c.replaceAllUsesWith(out);
       c.erase();
     }

@@ -212,17 +212,28 @@ def chi2_z(stat, dof):
 
 def chi2_check(name, counts, expected):
     """Pearson chi-square; fails when its Wilson-Hilferty z exceeds Z
-    (upper tail ~1e-9)."""
+    (upper tail ~1e-9), or when a cell of probability 0 has a count. Cells
+    expecting fewer than 5 are pooled (with the next smallest cells until
+    the pool expects 5), as the chi-square approximation needs."""
     counts = np.asarray(counts, np.float64)
     expected = np.asarray(expected, np.float64)
-    keep = expected > 0
-    stat = float((((counts - expected) ** 2)[keep] / expected[keep]).sum())
-    dof = int(keep.sum()) - 1
+    impossible = counts[expected == 0].sum()
+    order = [i for i in np.argsort(expected) if expected[i] > 0]
+    cells, pool_c, pool_e = [], 0.0, 0.0
+    for i in order:
+        if pool_e < 5:
+            pool_c, pool_e = pool_c + counts[i], pool_e + expected[i]
+        else:
+            cells.append((counts[i], expected[i]))
+    cells.append((pool_c, pool_e))
+    c, e = np.array(cells).T
+    stat = float(((c - e) ** 2 / e).sum())
+    dof = len(cells) - 1
     z = chi2_z(stat, dof)
-    ok = z < Z and counts[~keep].sum() == 0
+    ok = z < Z and impossible == 0
     print("%s: chi2 %.1f with %d dof (z %.2f < %.0f)%s %s"
           % (name, stat, dof, z, Z,
-             "" if counts[~keep].sum() == 0 else ", draws of zero-probability classes",
+             "" if impossible == 0 else ", draws of zero-probability cells",
              "ok" if ok else "FAIL"))
     return ok
 
