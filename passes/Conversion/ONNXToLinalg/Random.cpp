@@ -44,6 +44,7 @@
 #include "llvm/ADT/bit.h"
 
 #include <cmath>
+#include <cstdio>
 
 using namespace mlir;
 using namespace mlir::onnxc;
@@ -604,8 +605,11 @@ struct DropoutLowering : OpConversionPattern<ONNX::DropoutOp> {
       ratio = getConstantFloats(op.getRatio(), adaptor.getRatio());
       if (ratio && ratio->size() != 1)
         return op.emitOpError("ratio must be a scalar");
-      if (ratio && !((*ratio)[0] >= 0 && (*ratio)[0] < 1))
-        return op.emitOpError("ratio ") << (*ratio)[0] << " is outside [0, 1)";
+      if (ratio && !((*ratio)[0] >= 0 && (*ratio)[0] < 1)) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", (*ratio)[0]);
+        return op.emitOpError("ratio ") << text << " is outside [0, 1)";
+      }
     }
     if (training && training->size() != 1)
       return op.emitOpError("training_mode must be a scalar");
@@ -634,11 +638,11 @@ struct DropoutLowering : OpConversionPattern<ONNX::DropoutOp> {
     auto train = [&](OpBuilder &b, Location l) {
       Type elt = type.getElementType();
       Type ct = elt.isF64() ? b.getF64Type() : b.getF32Type();
-      // ratio in f64; checked; the threshold and the scale.
-      Value r = hasRatio ? extractScalar(b, l, adaptor.getRatio())
-                         : createScalarConstant(b, l, b.getF64Type(), 0.5);
-      r = toFloat(b, l, r, b.getF64Type());
+      // A run-time ratio in f64, checked.
+      Value r;
       if (!ratio && hasRatio) {
+        r = toFloat(b, l, extractScalar(b, l, adaptor.getRatio()),
+                    b.getF64Type());
         Value ok = arith::AndIOp::create(
             b, l,
             arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, r,
@@ -647,18 +651,30 @@ struct DropoutLowering : OpConversionPattern<ONNX::DropoutOp> {
                                   createScalarConstant(b, l, r.getType(), 1)));
         emitRuntimeCheck(b, l, ok, "Dropout: ratio must be in [0, 1)");
       }
-      Value scaled = math::CeilOp::create(
-          b, l,
-          arith::MulFOp::create(
-              b, l, r, createScalarConstant(b, l, r.getType(), 4294967296.0)));
-      Value thr64 = arith::FPToUIOp::create(b, l, b.getI64Type(), scaled);
-      thr64 = arith::MinUIOp::create(b, l, thr64, i64Const(b, l, 0xFFFFFFFFull));
-      Value thr = arith::TruncIOp::create(b, l, b.getI32Type(), thr64);
-      Value scale = arith::DivFOp::create(
-          b, l, createScalarConstant(b, l, r.getType(), 1),
-          arith::SubFOp::create(b, l,
-                                createScalarConstant(b, l, r.getType(), 1), r));
-      scale = toFloat(b, l, scale, ct);
+      // threshold = min(ceil(ratio * 2^32), 2^32 - 1), scale = 1 / (1 -
+      // ratio) in f64 rounded to the compute type: constants when ratio
+      // is.
+      Value thr, scale;
+      if (ratio || !hasRatio) {
+        double rc = ratio ? (*ratio)[0] : 0.5;
+        double t = std::min(std::ceil(rc * 4294967296.0), 4294967295.0);
+        thr = i32Const(b, l, (uint32_t)t);
+        scale = createScalarConstant(b, l, ct, 1.0 / (1.0 - rc));
+      } else {
+        Value scaled = math::CeilOp::create(
+            b, l,
+            arith::MulFOp::create(
+                b, l, r, createScalarConstant(b, l, r.getType(), 4294967296.0)));
+        Value thr64 = arith::FPToUIOp::create(b, l, b.getI64Type(), scaled);
+        thr64 =
+            arith::MinUIOp::create(b, l, thr64, i64Const(b, l, 0xFFFFFFFFull));
+        thr = arith::TruncIOp::create(b, l, b.getI32Type(), thr64);
+        scale = arith::DivFOp::create(
+            b, l, createScalarConstant(b, l, r.getType(), 1),
+            arith::SubFOp::create(
+                b, l, createScalarConstant(b, l, r.getType(), 1), r));
+        scale = toFloat(b, l, scale, ct);
+      }
       Value zero = createScalarConstant(b, l, ct, 0);
 
       SmallVector<Value> sizes = sizesOf(b, l, x, type);
