@@ -179,15 +179,22 @@ Stream emitStream(OpBuilder &b, Location loc, Operation *op) {
                                    (kStatePrefix + Twine(index)).str(), zero);
   }
   std::optional<uint64_t> seed = seedBits(op);
-  // The node id: where the node is (function, name, op) and its state's
-  // name, unique in the module.
+  // The node id: where the node is (function, node name, op) and its
+  // state's name, unique in the module; not the model's file name, so that
+  // a model compiled from another path draws the same values.
   std::string where;
   {
     llvm::raw_string_ostream os(where);
     if (auto fn = op->getParentOfType<func::FuncOp>())
       os << fn.getSymName();
     os << '/';
-    op->getLoc().print(os);
+    op->getLoc()->walk([&](Location l) {
+      if (auto name = dyn_cast<NameLoc>(l)) {
+        os << name.getName().getValue();
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
     os << '/' << op->getName().getStringRef() << '/' << state.getSymName();
   }
   Value key =
