@@ -46,6 +46,12 @@ bool backend::linkSharedLibrary(const std::vector<std::string> &objects,
                                       "--no-undefined", "--as-needed"};
   for (const std::string &o : objects)
     storage.push_back(o);
+  // The runtime API a caller may use whatever the model holds, also when
+  // the model's code does not reference it (random.c's seed functions).
+  for (const char *sym : {"onnxc_set_random_seed", "onnxc_get_random_seed"}) {
+    storage.push_back("-u");
+    storage.push_back(sym);
+  }
   storage.push_back(runtimeLibrary.str());
   if (llvm::StringRef(ONNXC_BUILTINS_LIBRARY).size() &&
       llvm::sys::fs::exists(ONNXC_BUILTINS_LIBRARY))

@@ -224,5 +224,7 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Bools as bytes in memory: their loops vectorize (every level).
+  pm.addPass(createBoolBytes());
   pm.addPass(createCanonicalizerPass());
 }

@@ -129,4 +129,19 @@ def ConvertONNXQuantizedToUkernel
     "::mlir::memref::MemRefDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def TestPhilox : Pass<"onnxc-test-philox", "ModuleOp"> {
+  let summary = "Test only: expand calls to @onnxc_test_philox into the "
+                "inline Philox4x32-10 block of the random ops";
+  let description = [{
+    Replaces every `func.call @onnxc_test_philox(c0, c1, c2, c3, k0, k1)`
+    (six i32, returning four i32) with the arith ops that the random ops'
+    lowering (convert-onnx-to-linalg, Random.cpp) emits for one Philox4x32-10
+    block of counter (c0..c3) under key (k0, k1), and erases the function's
+    declaration. The known-answer test
+    (test/passes/Conversion/philox-kat.mlir) checks the published vectors
+    with it.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // ONNXC_PASSES_CONVERSION_PASSES_TD

@@ -166,6 +166,22 @@ def CheckAllocSizes : Pass<"onnxc-check-alloc-sizes", "ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def BoolBytes : Pass<"onnxc-bool-bytes", "ModuleOp"> {
+  let summary = "Load and store bools as bytes, so that their loops vectorize";
+  let description = [{
+    Bool tensors hold one byte per element, 0 or 1 (runtime.h), which the
+    lowered code loads and stores as `i1`. LLVM does not turn such accesses
+    into vector ones (an `i1` vector in memory is packed bits), so a loop
+    that writes a bool output (a comparison, Dropout's mask) stays scalar.
+    This pass stores `zext(v) : i8` instead of an `i1` `v`, and loads an
+    `i8` and truncates it: the same bytes, and LLVM vectorizes the loop.
+
+    Input invariant: the LLVM dialect. Output IR: the same, with no `i1`
+    load or store left.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def PlanBuffers : Pass<"onnxc-plan-buffers", "func::FuncOp"> {
   let summary = "Place a function's statically shaped buffers in one arena";
   let description = [{

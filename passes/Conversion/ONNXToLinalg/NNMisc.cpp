@@ -1,13 +1,13 @@
-//===- NNMisc.cpp - DepthToSpace, SpaceToDepth, Dropout, Einsum -> linalg -===//
+//===- NNMisc.cpp - DepthToSpace, SpaceToDepth, Einsum -> linalg ---------===//
 //
 // DepthToSpace and SpaceToDepth are one copy generic each whose input map
 // splits and merges dims with floordiv/mod (by the channel count too, for
 // SpaceToDepth); with a dynamic channel dim the channels are split by an
 // expand_shape (DepthToSpace) or merged by a collapse_shape (SpaceToDepth)
 // instead, so that the maps stay affine, and the sizes that static shapes
-// check at compile time are checked at run time. Dropout in inference is the
-// identity with an all-true mask; Einsum is one contraction generic with a
-// loop per label (output labels parallel, the others reductions).
+// check at compile time are checked at run time. Einsum is one contraction
+// generic with a loop per label (output labels parallel, the others
+// reductions). Dropout is in Random.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -237,76 +237,6 @@ struct SpaceToDepthLowering : OpConversionPattern<ONNX::SpaceToDepthOp> {
   }
 };
 
-/// Dropout without dropping: output = data, mask all true. That is the
-/// semantics when training_mode is absent or false, or ratio is 0; when
-/// neither is known at compile time a run-time check requires it (random
-/// dropout is not supported).
-struct DropoutLowering : OpConversionPattern<ONNX::DropoutOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::DropoutOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    if (!isa<NoneType>(op.getTrainingMode().getType())) {
-      auto training =
-          getConstantInts(op.getTrainingMode(), adaptor.getTrainingMode());
-      bool hasRatio = !isa<NoneType>(op.getRatio().getType());
-      std::optional<SmallVector<double>> ratio;
-      if (hasRatio)
-        ratio = getConstantFloats(op.getRatio(), adaptor.getRatio());
-      bool zeroRatio = ratio && !ratio->empty() && (*ratio)[0] == 0;
-      bool notTraining = training && (training->empty() || (*training)[0] == 0);
-      if (!zeroRatio && !notTraining) {
-        if (training && (!hasRatio || ratio))
-          return op.emitOpError(
-              "training mode (random dropout) is not supported");
-        // Run time: !training_mode || ratio == 0.
-        auto scalar = [&](Value v) -> Value {
-          auto t = cast<RankedTensorType>(v.getType());
-          SmallVector<Value> idx(t.getRank(),
-                                 createIndexConstant(rewriter, loc, 0));
-          return tensor::ExtractOp::create(rewriter, loc, v, idx);
-        };
-        Value ok = training
-                       ? Value(arith::ConstantOp::create(
-                             rewriter, loc, rewriter.getBoolAttr(false)))
-                       : arith::XOrIOp::create(
-                             rewriter, loc, scalar(adaptor.getTrainingMode()),
-                             arith::ConstantOp::create(
-                                 rewriter, loc, rewriter.getBoolAttr(true)));
-        if (hasRatio) {
-          Value r = scalar(adaptor.getRatio());
-          Value isZero = arith::CmpFOp::create(
-              rewriter, loc, arith::CmpFPredicate::OEQ, r,
-              createScalarConstant(rewriter, loc, r.getType(), 0));
-          ok = arith::OrIOp::create(rewriter, loc, ok, isZero);
-        }
-        emitRuntimeCheck(rewriter, loc, ok,
-                         "Dropout: training mode (random dropout) is not "
-                         "supported");
-      }
-    }
-    Value data = adaptor.getData();
-    Value mask;
-    if (isa<NoneType>(op.getMask().getType())) {
-      mask = ONNX::NoValueOp::create(rewriter, loc, rewriter.getNoneType());
-    } else {
-      auto mt = cast<RankedTensorType>(
-          getTypeConverter()->convertType(op.getMask().getType()));
-      Value empty = createEmptyLike(rewriter, loc, mt, data);
-      Value t =
-          arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true));
-      mask = linalg::FillOp::create(rewriter, loc, t, empty).getResult(0);
-    }
-    auto type = cast<RankedTensorType>(
-        getTypeConverter()->convertType(op.getOutput().getType()));
-    if (data.getType() != type)
-      data = tensor::CastOp::create(rewriter, loc, type, data);
-    rewriter.replaceOp(op, {data, mask});
-    return success();
-  }
-};
-
 /// Parses one einsum term into labels ('a'..'z', 'A'..'Z' as themselves,
 /// the dims of "..." as 256 + j, right-aligned to `ellipsisRank`). `rank` is
 /// the operand's rank (-1 for the output, whose "..." has ellipsisRank
@@ -482,6 +412,6 @@ struct EinsumLowering : OpConversionPattern<ONNX::EinsumOp> {
 
 void mlir::onnxc::populateNNMiscPatterns(TypeConverter &tc,
                                          RewritePatternSet &patterns) {
-  patterns.add<DepthToSpaceLowering, SpaceToDepthLowering, DropoutLowering,
-               EinsumLowering>(tc, patterns.getContext());
+  patterns.add<DepthToSpaceLowering, SpaceToDepthLowering, EinsumLowering>(
+      tc, patterns.getContext());
 }

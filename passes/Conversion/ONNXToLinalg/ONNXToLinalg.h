@@ -52,8 +52,11 @@ void populateSequencePatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// If, Loop, Scan, ScanV8 and their onnx.Yield -> scf (ControlFlow.cpp).
 void populateControlFlowPatterns(TypeConverter &tc,
                                  RewritePatternSet &patterns);
-/// DepthToSpace, SpaceToDepth, Dropout, Einsum (NNMisc.cpp).
+/// DepthToSpace, SpaceToDepth, Einsum (NNMisc.cpp).
 void populateNNMiscPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// RandomUniform, RandomNormal, RandomUniformLike, RandomNormalLike,
+/// Bernoulli, Multinomial, Dropout (Random.cpp).
+void populateRandomPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// RNN, GRU, LSTM (Recurrent.cpp).
 void populateRecurrentPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss (Loss.cpp).

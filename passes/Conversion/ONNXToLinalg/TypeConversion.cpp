@@ -163,6 +163,7 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populatePadPatterns(tc, patterns);
   populateResizePatterns(tc, patterns);
   populateNNMiscPatterns(tc, patterns);
+  populateRandomPatterns(tc, patterns);
   populateRecurrentPatterns(tc, patterns);
   populateGatherPatterns(tc, patterns);
   populateScatterPatterns(tc, patterns);

@@ -173,6 +173,25 @@ onnxc_status onnxc_set_num_threads(int32_t num_threads);
  * ONNXC_NUM_THREADS set, 0 resolved to the online CPUs. */
 int32_t onnxc_get_num_threads(void);
 
+/** Random numbers (RandomUniform, RandomNormal, their *Like forms,
+ * Bernoulli, Multinomial, Dropout in training mode; docs/codegen.md): a
+ * node with a `seed` attribute draws from a stream fixed by that seed (its
+ * k-th call gives the same values in every process); a node without one
+ * draws from a stream fixed by the process seed and the node. Successive
+ * calls of a node continue its stream. onnxc_set_random_seed sets the
+ * process seed and restarts the stream of every random node of every
+ * model (a seeded node then repeats its values from its first call).
+ * Without a call, the environment variable ONNXC_RANDOM_SEED (an unsigned
+ * integer, read on first use) sets it, else each process draws its own.
+ * Thread-safe; calls of one node from several threads get distinct call
+ * indices (which thread gets which depends on their order). */
+void onnxc_set_random_seed(uint64_t seed);
+
+/** The process seed in effect (what onnxc_set_random_seed or
+ * ONNXC_RANDOM_SEED set, or the one the process drew): pass it to
+ * onnxc_set_random_seed to replay the unseeded random ops' values. */
+uint64_t onnxc_get_random_seed(void);
+
 /*
  * Training (models with a TrainingInfoProto; docs/training.md). Such a
  * library also exports

@@ -119,6 +119,26 @@ void onnxc_rt_fail_alloc_size(const char *site, int64_t elem_size,
                               int64_t rank, ...);
 
 /**
+ * Random ops (passes/Conversion/ONNXToLinalg/Random.cpp, runtime/src/random.c).
+ * A node's values are computed inline: element i of the node's k-th call is
+ * derived from the Philox4x32-10 block of the counter (lo32(i), hi32(i),
+ * lo32(k), hi32(k)) under the key (lo32(key), hi32(key)). Per call the
+ * generated code asks for the two scalars:
+ *   - onnxc_rt_random_key: for a node with a seed attribute (has_seed != 0)
+ *     a function of `seed` alone (the IEEE bits of the float attribute as a
+ *     double, or Dropout's int64); otherwise a function of the process seed
+ *     and `node_id` (a hash the compiler derives from the function, the
+ *     node's name and op).
+ *   - onnxc_rt_random_call: the call index k of the node whose state is
+ *     `state` (two uint64_t, an internal zero-initialized global of the
+ *     model library, one per node): its epoch and its call count; counts
+ *     from 0 again after onnxc_set_random_seed.
+ */
+uint64_t onnxc_rt_random_key(uint64_t node_id, int32_t has_seed,
+                             uint64_t seed);
+uint64_t onnxc_rt_random_call(uint64_t *state);
+
+/**
  * MLIR's lowering of a copy between non-contiguous memrefs calls this by
  * name (the layout of its arguments is MLIR's UnrankedMemRefType: rank, then
  * a pointer to the ranked descriptor). Provided so that models need no MLIR

@@ -619,15 +619,6 @@ func.func @space_to_depth_multiple(%x: tensor<1x1x5x4xf32>) -> tensor<1x4x2x2xf3
 }
 // -----
 
-func.func @dropout_training(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  %n = "onnx.NoValue"() : () -> none
-  %t = "onnx.Constant"() {value = dense<true> : tensor<i1>} : () -> tensor<i1>
-  // expected-error @+1 {{'onnx.Dropout' op training mode (random dropout) is not supported}}
-  %0:2 = "onnx.Dropout"(%x, %n, %t) : (tensor<2x3xf32>, none, tensor<i1>) -> (tensor<2x3xf32>, none)
-  return %0#0 : tensor<2x3xf32>
-}
-// -----
-
 func.func @einsum_terms(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
   // expected-error @+1 {{'onnx.Einsum' op equation has 2 operand terms for 1 operands}}
   %0 = "onnx.Einsum"(%a) {equation = "ij,jk->ik"} : (tensor<2x3xf32>) -> tensor<2x3xf32>

@@ -1,0 +1,852 @@
+//===- Random.cpp - Random ops and Dropout -> linalg -----------------------===//
+//
+// RandomUniform, RandomNormal, RandomUniformLike, RandomNormalLike,
+// Bernoulli, Multinomial and Dropout (inference and training mode).
+//
+// The generator is Philox4x32-10 (Salmon, Moraes, Dror, Shaw, "Parallel
+// random numbers: as easy as 1, 2, 3", SC 2011), computed inline: every
+// element's value is a pure function of the node's key and its counter, so
+// the values come out of one linalg.generic of arith ops (two
+// arith.mului_extended per round) that LLVM vectorizes, with no call and no
+// state per element. Per call of a node the runtime supplies two scalars
+// (runtime/src/random.c): the 64-bit key (onnxc_rt_random_key: from the
+// seed attribute, or from the process seed and a hash of the node) and the
+// call index k (onnxc_rt_random_call on the node's state, an internal
+// global of the module). Element i (row-major flat index) of the call uses
+// the block of counter (lo32(i), hi32(i), lo32(k), hi32(k)) under the key
+// (lo32(key), hi32(key)), and of its four words w0..w3:
+//   float uniform in [0, 1): (w0 >> 8) * 2^-24 (f16 and f32 outputs);
+//   double uniform: ((w0 << 21) | (w1 >> 11)) * 2^-53;
+//   normal: Box-Muller, sqrt(-2 ln u1) * cos(2 pi u2) with u1 in (0, 1]
+//     ((w0 >> 8) + 1) * 2^-24 and u2 from w1 (f16, f32), or u1, u2 from
+//     (w0, w1) and (w2, w3) at 53 bits (f64); the cosine by quadrant and
+//     polynomial, no libm call;
+//   Bernoulli: u < p with u at the input's precision (53 bits for double);
+//   Multinomial: u at 53 bits, the class by inverse CDF in f64;
+//   Dropout: keep iff w0 >= ceil(ratio * 2^32).
+// docs/codegen.md#random-numbers describes the streams.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/IndexingCommon.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include "llvm/ADT/bit.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+namespace {
+
+constexpr StringLiteral kKeyFn = "onnxc_rt_random_key";
+constexpr StringLiteral kCallFn = "onnxc_rt_random_call";
+constexpr StringLiteral kStatePrefix = "__onnxc_rng";
+
+/// ONNX TensorProto data types.
+enum DataType : int64_t {
+  kFloat = 1,
+  kUInt8 = 2,
+  kInt8 = 3,
+  kUInt16 = 4,
+  kInt16 = 5,
+  kInt32 = 6,
+  kInt64 = 7,
+  kBool = 9,
+  kFloat16 = 10,
+  kDouble = 11,
+  kUInt32 = 12,
+  kUInt64 = 13,
+  kBFloat16 = 16
+};
+
+/// The ONNX data type of an onnx element type (0 for the others).
+int64_t dataTypeOf(Type t) {
+  if (t.isF32())
+    return kFloat;
+  if (t.isF16())
+    return kFloat16;
+  if (t.isF64())
+    return kDouble;
+  if (t.isBF16())
+    return kBFloat16;
+  if (auto it = dyn_cast<IntegerType>(t)) {
+    bool u = it.isUnsigned();
+    switch (it.getWidth()) {
+    case 1:
+      return kBool;
+    case 8:
+      return u ? kUInt8 : kInt8;
+    case 16:
+      return u ? kUInt16 : kInt16;
+    case 32:
+      return u ? kUInt32 : kInt32;
+    case 64:
+      return u ? kUInt64 : kInt64;
+    }
+  }
+  return 0;
+}
+
+Value i32Const(OpBuilder &b, Location loc, uint32_t v) {
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(b.getI32Type(), APInt(32, v)));
+}
+
+Value i64Const(OpBuilder &b, Location loc, uint64_t v) {
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(b.getI64Type(), APInt(64, v)));
+}
+
+/// What every element of one call of a node shares: the Philox round keys
+/// (10 x (k0, k1), from the node's key) and the high half of the counter,
+/// the call index (c2, c3).
+struct Stream {
+  SmallVector<Value> keys;
+  Value c2, c3;
+};
+
+/// lo32(x), hi32(x) of an i64.
+std::pair<Value, Value> split64(OpBuilder &b, Location loc, Value x) {
+  Type i32 = b.getI32Type();
+  Value lo = arith::TruncIOp::create(b, loc, i32, x);
+  Value hi = arith::TruncIOp::create(
+      b, loc, i32, arith::ShRUIOp::create(b, loc, x, i64Const(b, loc, 32)));
+  return {lo, hi};
+}
+
+/// A 64-bit FNV-1a hash: the node id of an unseeded node.
+uint64_t fnv1a(StringRef s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+/// The seed attribute as the 64 bits the runtime's key derivation takes:
+/// the IEEE bits of a float seed as a double, an integer seed (Dropout's)
+/// as is. std::nullopt when the node has none.
+std::optional<uint64_t> seedBits(Operation *op) {
+  Attribute a = op->getAttr("seed");
+  if (auto f = dyn_cast_or_null<FloatAttr>(a))
+    return llvm::bit_cast<uint64_t>(f.getValueAsDouble());
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return (uint64_t)i.getInt();
+  return std::nullopt;
+}
+
+/// Emits, at the builder's position, the two runtime calls of one call of
+/// the random node `op`: its key and its call index (declaring the
+/// functions and the node's state global in the module).
+Stream emitStream(OpBuilder &b, Location loc, Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = b.getContext();
+  auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  LLVM::GlobalOp state;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    if (!module.lookupSymbol(kKeyFn))
+      func::FuncOp::create(b, loc, kKeyFn, b.getFunctionType({i64, i32, i64}, {i64}))
+          .setPrivate();
+    if (!module.lookupSymbol(kCallFn))
+      func::FuncOp::create(b, loc, kCallFn, b.getFunctionType({ptrTy}, {i64}))
+          .setPrivate();
+    unsigned index = 0;
+    for (auto g : module.getOps<LLVM::GlobalOp>())
+      index += g.getSymName().starts_with(kStatePrefix);
+    auto arrTy = LLVM::LLVMArrayType::get(i64, 2);
+    auto zero = DenseElementsAttr::get(RankedTensorType::get({2}, i64),
+                                       b.getI64IntegerAttr(0).getValue());
+    state = LLVM::GlobalOp::create(b, loc, arrTy, /*isConstant=*/false,
+                                   LLVM::Linkage::Internal,
+                                   (kStatePrefix + Twine(index)).str(), zero);
+  }
+  std::optional<uint64_t> seed = seedBits(op);
+  // The node id: where the node is (function, node name, op) and its
+  // state's name, unique in the module; not the model's file name, so that
+  // a model compiled from another path draws the same values.
+  std::string where;
+  {
+    llvm::raw_string_ostream os(where);
+    if (auto fn = op->getParentOfType<func::FuncOp>())
+      os << fn.getSymName();
+    os << '/';
+    op->getLoc()->walk([&](Location l) {
+      if (auto name = dyn_cast<NameLoc>(l)) {
+        os << name.getName().getValue();
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    os << '/' << op->getName().getStringRef() << '/' << state.getSymName();
+  }
+  Value key =
+      func::CallOp::create(
+          b, loc, kKeyFn, TypeRange{i64},
+          ValueRange{i64Const(b, loc, fnv1a(where)),
+                     i32Const(b, loc, seed ? 1 : 0), i64Const(b, loc, seed.value_or(0))})
+          .getResult(0);
+  Value addr = LLVM::AddressOfOp::create(b, loc, state);
+  Value call = func::CallOp::create(b, loc, kCallFn, TypeRange{i64},
+                                    ValueRange{addr})
+                   .getResult(0);
+  auto [k0, k1] = split64(b, loc, key);
+  auto [c2, c3] = split64(b, loc, call);
+  return {philoxRoundKeys(b, loc, k0, k1), c2, c3};
+}
+
+/// The flat row-major index of the current element of a generic whose loop
+/// sizes are `sizes` (index values), as an i64.
+Value flatIndex(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
+  int64_t rank = sizes.size();
+  if (rank == 0)
+    return i64Const(b, loc, 0);
+  Value acc = linalg::IndexOp::create(b, loc, 0);
+  for (int64_t d = 1; d < rank; ++d)
+    acc = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, acc, sizes[d]),
+        linalg::IndexOp::create(b, loc, d));
+  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), acc);
+}
+
+/// `value` in [0, 1) from 24 bits of `w` (f32).
+Value uniform24(OpBuilder &b, Location loc, Value w, bool openAtZero = false) {
+  Value x = arith::ShRUIOp::create(b, loc, w, i32Const(b, loc, 8));
+  if (openAtZero)
+    x = arith::AddIOp::create(b, loc, x, i32Const(b, loc, 1));
+  Value f = arith::SIToFPOp::create(b, loc, b.getF32Type(), x);
+  return arith::MulFOp::create(
+      b, loc, f,
+      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0x1p-24f)));
+}
+
+/// A double in [0, 1) from 53 bits of (hi, lo): (hi << 21) | (lo >> 11);
+/// in (0, 1] with `openAtZero`.
+Value uniform53(OpBuilder &b, Location loc, Value hi, Value lo,
+                bool openAtZero = false) {
+  Type i64 = b.getI64Type();
+  Value h = arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, hi),
+                                  i64Const(b, loc, 21));
+  Value l = arith::ExtUIOp::create(
+      b, loc, i64, arith::ShRUIOp::create(b, loc, lo, i32Const(b, loc, 11)));
+  Value x = arith::OrIOp::create(b, loc, h, l);
+  if (openAtZero)
+    x = arith::AddIOp::create(b, loc, x, i64Const(b, loc, 1));
+  Value f = arith::SIToFPOp::create(b, loc, b.getF64Type(), x);
+  return arith::MulFOp::create(
+      b, loc, f, arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0x1p-53)));
+}
+
+/// The working precision of a random float of type `t`: f64 for f64, f32
+/// otherwise (f16, bf16 are computed in f32 and rounded).
+bool isDouble(Type t) { return t.isF64(); }
+
+/// A uniform in [0, 1) at the precision of `t` (f32 or f64).
+Value uniformOf(OpBuilder &b, Location loc, ArrayRef<Value> w, Type t) {
+  return isDouble(t) ? uniform53(b, loc, w[0], w[1]) : uniform24(b, loc, w[0]);
+}
+
+/// The 24-bit integer m of the uniform m * 2^-24 from `w` (i32), or the
+/// 53-bit m of m * 2^-53 from (hi, lo) (i64): what uniform24/uniform53
+/// scale.
+Value bits24(OpBuilder &b, Location loc, Value w) {
+  return arith::ShRUIOp::create(b, loc, w, i32Const(b, loc, 8));
+}
+Value bits53(OpBuilder &b, Location loc, Value hi, Value lo) {
+  Type i64 = b.getI64Type();
+  Value h = arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, hi),
+                                  i64Const(b, loc, 21));
+  Value l = arith::ExtUIOp::create(
+      b, loc, i64, arith::ShRUIOp::create(b, loc, lo, i32Const(b, loc, 11)));
+  return arith::OrIOp::create(b, loc, h, l);
+}
+
+/// cos(2 pi u) for u = m * 2^-B in [0, 1) (m an integer of `bits` bits, i32
+/// or i64), without a libm call (so that the loop vectorizes): the quadrant
+/// q = round(4u) and the remainder r = m - q 2^(B-2) in [-2^(B-3), 2^(B-3))
+/// exactly, x = 2 pi r 2^-B in [-pi/4, pi/4), then cos x, -sin x, -cos x
+/// or sin x by q mod 4, as Taylor polynomials (to x^8 / x^9 in f32, error
+/// below 3e-8; to x^16 / x^17 in f64, below 3e-18).
+Value cos2pi(OpBuilder &b, Location loc, Value m, unsigned bits, Type ft) {
+  Type it = m.getType();
+  auto ic = [&](int64_t v) { return createIntConstant(b, loc, it, v); };
+  auto fc = [&](double v) { return createScalarConstant(b, loc, ft, v); };
+  Value q = arith::ShRUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, m, ic(int64_t(1) << (bits - 3))),
+      ic(bits - 2));
+  Value r = arith::SubIOp::create(
+      b, loc, m, arith::ShLIOp::create(b, loc, q, ic(bits - 2)));
+  Value x = arith::MulFOp::create(b, loc,
+                                  arith::SIToFPOp::create(b, loc, ft, r),
+                                  fc(2 * M_PI * std::ldexp(1.0, -(int)bits)));
+  Value x2 = arith::MulFOp::create(b, loc, x, x);
+  int terms = ft.isF64() ? 8 : 4;
+  // Horner in x^2: sum_k (-1)^k x^2k / (2k)! and x sum_k (-1)^k x^2k /
+  // (2k+1)!, from the highest term down.
+  auto series = [&](int first) {
+    auto coef = [&](int k) {
+      double f = 1;
+      for (int i = 2; i <= 2 * k + first; ++i)
+        f *= i;
+      return (k % 2 ? -1.0 : 1.0) / f;
+    };
+    Value acc = fc(coef(terms));
+    for (int k = terms - 1; k >= 0; --k)
+      acc = arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, acc, x2),
+                                  fc(coef(k)));
+    return acc;
+  };
+  Value c = series(0);
+  Value sn = arith::MulFOp::create(b, loc, x, series(1));
+  Value q3 = arith::AndIOp::create(b, loc, q, ic(3));
+  Value odd = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      arith::AndIOp::create(b, loc, q3, ic(1)), ic(0));
+  // q = 1, 2 negate: cos(x + pi/2) = -sin x, cos(x + pi) = -cos x.
+  Value neg = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, q3, ic(1)), ic(2)),
+      ic(2));
+  Value v = arith::SelectOp::create(b, loc, odd, sn, c);
+  return arith::SelectOp::create(b, loc, neg, arith::NegFOp::create(b, loc, v),
+                                 v);
+}
+
+/// A standard normal by Box-Muller at the precision of `t`:
+/// sqrt(-2 ln u1) cos(2 pi u2).
+Value normalOf(OpBuilder &b, Location loc, ArrayRef<Value> w, Type t) {
+  bool dbl = isDouble(t);
+  Type ft = dbl ? b.getF64Type() : b.getF32Type();
+  Value u1 = dbl ? uniform53(b, loc, w[0], w[1], /*openAtZero=*/true)
+                 : uniform24(b, loc, w[0], /*openAtZero=*/true);
+  Value c = dbl ? cos2pi(b, loc, bits53(b, loc, w[2], w[3]), 53, ft)
+                : cos2pi(b, loc, bits24(b, loc, w[1]), 24, ft);
+  Value r = math::SqrtOp::create(
+      b, loc,
+      arith::MulFOp::create(b, loc, createScalarConstant(b, loc, ft, -2.0),
+                            math::LogOp::create(b, loc, u1)));
+  return arith::MulFOp::create(b, loc, r, c);
+}
+
+/// `v` (f32 or f64) rounded to the float type `t`.
+Value toFloat(OpBuilder &b, Location loc, Value v, Type t) {
+  if (v.getType() == t)
+    return v;
+  if (cast<FloatType>(t).getWidth() < cast<FloatType>(v.getType()).getWidth())
+    return arith::TruncFOp::create(b, loc, t, v);
+  return arith::ExtFOp::create(b, loc, t, v);
+}
+
+/// One linalg.generic over `inits` (same shape; the loop sizes are
+/// `sizes`), reading `inputs` (same shape) elementwise, whose body gets the
+/// Philox words of the current element and the input scalars and yields
+/// one scalar per init.
+using RandomBodyFn = function_ref<SmallVector<Value>(
+    OpBuilder &, Location, ArrayRef<Value> words, ValueRange args)>;
+SmallVector<Value> buildRandomGeneric(OpBuilder &b, Location loc,
+                                      ValueRange inits, ValueRange inputs,
+                                      ArrayRef<Value> sizes, const Stream &s,
+                                      RandomBodyFn fn) {
+  int64_t rank = sizes.size();
+  SmallVector<AffineMap> maps(inputs.size() + inits.size(),
+                              b.getMultiDimIdentityMap(rank));
+  auto generic = linalg::GenericOp::create(
+      b, loc, inits.getTypes(), inputs, inits, maps, parallelIterators(rank),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        auto [c0, c1] = split64(nb, l, flatIndex(nb, l, sizes));
+        SmallVector<Value> w =
+            buildPhilox4x32(nb, l, {c0, c1, s.c2, s.c3}, s.keys);
+        linalg::YieldOp::create(nb, l,
+                                fn(nb, l, w, args.take_front(inputs.size())));
+      });
+  return SmallVector<Value>(generic.getResults());
+}
+
+/// The loop sizes of a tensor `like` of `type`.
+SmallVector<Value> sizesOf(OpBuilder &b, Location loc, Value like,
+                           RankedTensorType type) {
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(like ? getDimValue(b, loc, like, d)
+                         : createIndexConstant(b, loc, type.getDimSize(d)));
+  return sizes;
+}
+
+/// Checks a float `dtype` attribute (RandomUniform, RandomNormal and the
+/// *Like forms): float16, float or double, and the result's element type.
+LogicalResult checkFloatDtype(Operation *op, std::optional<int64_t> dtype,
+                              Type resultElt) {
+  if (dtype && *dtype != kFloat && *dtype != kFloat16 && *dtype != kDouble)
+    return op->emitOpError("dtype ")
+           << *dtype << " is not float16 (10), float (1) or double (11)";
+  if (dtype && dataTypeOf(resultElt) != *dtype)
+    return op->emitOpError("dtype ")
+           << *dtype << " does not match the result type " << resultElt;
+  if (!isa<Float16Type, Float32Type, Float64Type>(resultElt))
+    return op->emitOpError("the result type ")
+           << resultElt << " is not float16, float or double";
+  return success();
+}
+
+/// RandomUniform, RandomUniformLike, RandomNormal, RandomNormalLike: one
+/// generic of Philox blocks. `a`, `bnd`: low and high, or mean and scale.
+template <typename OpTy, bool Normal, bool Like>
+struct RandomLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value out = op.getOutput();
+    auto type = convertedTensorType(this->getTypeConverter(), out);
+    Type elt = type.getElementType();
+    std::optional<int64_t> dtype;
+    if constexpr (Like) {
+      if (auto d = op.getDtype())
+        dtype = (int64_t)*d;
+    } else {
+      dtype = (int64_t)op.getDtype();
+    }
+    if (failed(checkFloatDtype(op, dtype, getElementType(out))))
+      return failure();
+    Value like;
+    if constexpr (Like) {
+      like = adaptor.getInput();
+      if (!dtype && !isa<FloatType>(getElementType(op.getInput())))
+        return op.emitOpError("the input's element type ")
+               << getElementType(op.getInput())
+               << " is not a float type and no dtype is given";
+    } else {
+      for (int64_t d : op.getShape())
+        if (d < 0)
+          return op.emitOpError("shape has a negative dim ") << d;
+      if (!type.hasStaticShape())
+        return op.emitOpError("the result type must be static");
+    }
+    double p, q;
+    if constexpr (Normal) {
+      p = op.getMean().convertToDouble();
+      q = op.getScale().convertToDouble();
+    } else {
+      p = op.getLow().convertToDouble();
+      q = op.getHigh().convertToDouble() - p;
+    }
+    SmallVector<Value> sizes = sizesOf(rewriter, loc, like, type);
+    Value init = createEmpty(rewriter, loc, type, sizes);
+    Stream s = emitStream(rewriter, loc, op);
+    Value y = buildRandomGeneric(
+        rewriter, loc, init, {}, sizes, s,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> w, ValueRange) {
+          Value v = Normal ? normalOf(b, l, w, elt) : uniformOf(b, l, w, elt);
+          Type ft = v.getType();
+          // low + (high - low) * u; mean + scale * z.
+          v = arith::AddFOp::create(
+              b, l, createScalarConstant(b, l, ft, p),
+              arith::MulFOp::create(b, l, createScalarConstant(b, l, ft, q), v));
+          return SmallVector<Value>{toFloat(b, l, v, elt)};
+        })[0];
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+/// Bernoulli: 1 where a uniform draw is below the input probability.
+struct BernoulliLowering : OpConversionPattern<ONNX::BernoulliOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::BernoulliOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type outElt = getElementType(op.getOutput());
+    if (std::optional<uint64_t> du = op.getDtype()) {
+      std::optional<int64_t> d = (int64_t)*du;
+      static const int64_t allowed[] = {kFloat,  kUInt8,  kInt8,   kUInt16,
+                                        kInt16,  kInt32,  kInt64,  kBool,
+                                        kFloat16, kDouble, kUInt32, kUInt64,
+                                        kBFloat16};
+      if (!llvm::is_contained(allowed, *d))
+        return op.emitOpError("dtype ")
+               << *d << " is not a numeric or bool type";
+      if (dataTypeOf(outElt) != *d)
+        return op.emitOpError("dtype ")
+               << *d << " does not match the result type " << outElt;
+    }
+    Value x = adaptor.getInput();
+    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
+    Type pElt = getElementType(x);
+    SmallVector<Value> sizes = sizesOf(rewriter, loc, x, type);
+    Value init = createEmpty(rewriter, loc, type, sizes);
+    Stream s = emitStream(rewriter, loc, op);
+    Value y = buildRandomGeneric(
+        rewriter, loc, init, x, sizes, s,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> w, ValueRange args) {
+          Value u = uniformOf(b, l, w, pElt);
+          Value p = toFloat(b, l, args[0], u.getType());
+          Value hit =
+              arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, u, p);
+          return SmallVector<Value>{
+              convertScalar(b, l, hit, b.getI1Type(), outElt)};
+        })[0];
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+/// Multinomial: input [B, C] of unnormalized log-probabilities, output
+/// [B, S] class indices. Per row b: e_j = exp(x_bj - max_j x_bj) and their
+/// running sums cdf_j (f64, summed in order by one loop, so that the total
+/// equals the last running sum bit for bit); sample s is the number of j
+/// with cdf_j <= u * cdf_{C-1} (at most C - 1), u a 53-bit uniform from the
+/// element (b, s)'s block: class j has probability e_j / sum e.
+struct MultinomialLowering : OpConversionPattern<ONNX::MultinomialOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MultinomialOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t dtype = (int64_t)op.getDtype();
+    int64_t sampleSize = (int64_t)op.getSampleSize();
+    if (dtype != kInt32 && dtype != kInt64)
+      return op.emitOpError("dtype ") << dtype << " is not int32 (6) or int64 (7)";
+    if (sampleSize < 0)
+      return op.emitOpError("sample_size must be non-negative, got ")
+             << sampleSize;
+    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
+    Type outElt = type.getElementType();
+    if (dataTypeOf(getElementType(op.getOutput())) != dtype)
+      return op.emitOpError("dtype ")
+             << dtype << " does not match the result type " << outElt;
+    Value x = adaptor.getInput();
+    auto xt = cast<RankedTensorType>(x.getType());
+    if (xt.getRank() != 2 || type.getRank() != 2)
+      return op.emitOpError("input must be 2-D [batch_size, class_size]");
+    Type f64 = rewriter.getF64Type();
+    Value batch = getDimValue(rewriter, loc, x, 0);
+    Value classes = getDimValue(rewriter, loc, x, 1);
+    Value zero = createIndexConstant(rewriter, loc, 0);
+    Value one = createIndexConstant(rewriter, loc, 1);
+    // No class to draw from: an error unless nothing is drawn.
+    Value drawsNone = rewriter.createOrFold<arith::OrIOp>(
+        loc, cmpI(rewriter, loc, arith::CmpIPredicate::eq, batch, zero),
+        cmpI(rewriter, loc, arith::CmpIPredicate::eq,
+             createIndexConstant(rewriter, loc, sampleSize), zero));
+    emitRuntimeCheck(
+        rewriter, loc,
+        rewriter.createOrFold<arith::OrIOp>(
+            loc, cmpI(rewriter, loc, arith::CmpIPredicate::sgt, classes, zero),
+            drawsNone),
+        "Multinomial: class_size must be positive");
+
+    // The row maxima, then e = exp(x - max) in f64.
+    auto rowType = RankedTensorType::get({xt.getDimSize(0)}, f64);
+    Value rowInit = createEmpty(rewriter, loc, rowType, {batch});
+    Value ninf = createScalarConstant(rewriter, loc, f64, -INFINITY);
+    Value maxInit =
+        linalg::FillOp::create(rewriter, loc, ninf, rowInit).getResult(0);
+    MLIRContext *ctx = rewriter.getContext();
+    AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
+    Value rowMax =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{rowType}, ValueRange{x},
+            ValueRange{maxInit},
+            SmallVector<AffineMap>{AffineMap::get(2, 0, {d0, d1}, ctx),
+                                   AffineMap::get(2, 0, {d0}, ctx)},
+            {utils::IteratorType::parallel, utils::IteratorType::reduction},
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value v = toFloat(b, l, args[0], f64);
+              linalg::YieldOp::create(
+                  b, l, ValueRange{arith::MaximumFOp::create(b, l, v, args[1])});
+            })
+            .getResult(0);
+    auto eType = RankedTensorType::get(xt.getShape(), f64);
+    Value eInit = createEmpty(rewriter, loc, eType, {batch, classes});
+    Value e =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{eType}, ValueRange{x, rowMax},
+            ValueRange{eInit},
+            SmallVector<AffineMap>{AffineMap::get(2, 0, {d0, d1}, ctx),
+                                   AffineMap::get(2, 0, {d0}, ctx),
+                                   AffineMap::get(2, 0, {d0, d1}, ctx)},
+            parallelIterators(2),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value v = arith::SubFOp::create(b, l, toFloat(b, l, args[0], f64),
+                                              args[1]);
+              linalg::YieldOp::create(b, l,
+                                      ValueRange{math::ExpOp::create(b, l, v)});
+            })
+            .getResult(0);
+
+    // sum_{j < n} e[row, j], in order.
+    auto runningSum = [&](OpBuilder &b, Location l, Value row, Value n,
+                          Value target) {
+      // Returns (the sum, the count of running sums <= target) when
+      // `target` is given, else (the sum, unused).
+      Value zf = createScalarConstant(b, l, f64, 0);
+      Value zi = createIndexConstant(b, l, 0);
+      Value c1 = createIndexConstant(b, l, 1);
+      auto loop = scf::ForOp::create(
+          b, l, createIndexConstant(b, l, 0), n, c1, ValueRange{zf, zi},
+          [&](OpBuilder &fb, Location fl, Value j, ValueRange iter) {
+            Value acc = arith::AddFOp::create(
+                fb, fl, iter[0],
+                tensor::ExtractOp::create(fb, fl, e, ValueRange{row, j}));
+            Value cnt = iter[1];
+            if (target) {
+              Value le = arith::CmpFOp::create(
+                  fb, fl, arith::CmpFPredicate::OLE, acc, target);
+              cnt = arith::AddIOp::create(
+                  fb, fl, cnt,
+                  arith::SelectOp::create(fb, fl, le, c1, zi));
+            }
+            scf::YieldOp::create(fb, fl, ValueRange{acc, cnt});
+          });
+      return std::make_pair(loop.getResult(0), loop.getResult(1));
+    };
+    Value totals =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{rowType}, ValueRange{}, ValueRange{rowInit},
+            SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(1)},
+            parallelIterators(1),
+            [&](OpBuilder &b, Location l, ValueRange) {
+              Value row = linalg::IndexOp::create(b, l, 0);
+              linalg::YieldOp::create(
+                  b, l, ValueRange{runningSum(b, l, row, classes, {}).first});
+            })
+            .getResult(0);
+
+    Value samples = createIndexConstant(rewriter, loc, sampleSize);
+    SmallVector<Value> sizes = {batch, samples};
+    Value init = createEmpty(rewriter, loc, type, sizes);
+    Stream s = emitStream(rewriter, loc, op);
+    Value lastClass = arith::SubIOp::create(rewriter, loc, classes, one);
+    Value y = buildRandomGeneric(
+        rewriter, loc, init, {}, sizes, s,
+        [&](OpBuilder &b, Location l, ArrayRef<Value> w, ValueRange) {
+          Value row = linalg::IndexOp::create(b, l, 0);
+          Value total = tensor::ExtractOp::create(b, l, totals, ValueRange{row});
+          Value target =
+              arith::MulFOp::create(b, l, uniform53(b, l, w[0], w[1]), total);
+          Value cnt = runningSum(b, l, row, classes, target).second;
+          Value cls = arith::MinUIOp::create(b, l, cnt, lastClass);
+          return SmallVector<Value>{
+              arith::IndexCastOp::create(b, l, outElt, cls)};
+        })[0];
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+/// Dropout. Without training (training_mode absent or false) or with a
+/// ratio of 0 it is the identity with an all-true mask. In training mode
+/// y = x * mask / (1 - ratio), mask = (w0 >= ceil(ratio * 2^32)), keeping
+/// each element with probability 1 - ratio (within 2^-32); ratio (default
+/// 0.5) must be in [0, 1): a constant outside is an error, a run-time one
+/// a run-time check. A run-time training_mode picks one of the two at run
+/// time (scf.if): the identity draws no random numbers.
+struct DropoutLowering : OpConversionPattern<ONNX::DropoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::DropoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    bool hasTraining = !isa<NoneType>(op.getTrainingMode().getType());
+    bool hasRatio = !isa<NoneType>(op.getRatio().getType());
+    std::optional<SmallVector<int64_t>> training;
+    if (hasTraining)
+      training =
+          getConstantInts(op.getTrainingMode(), adaptor.getTrainingMode());
+    std::optional<SmallVector<double>> ratio;
+    if (hasRatio) {
+      ratio = getConstantFloats(op.getRatio(), adaptor.getRatio());
+      if (ratio && ratio->size() != 1)
+        return op.emitOpError("ratio must be a scalar");
+      if (ratio && !((*ratio)[0] >= 0 && (*ratio)[0] < 1)) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", (*ratio)[0]);
+        return op.emitOpError("ratio ") << text << " is outside [0, 1)";
+      }
+    }
+    if (training && training->size() != 1)
+      return op.emitOpError("training_mode must be a scalar");
+    bool neverTrains = !hasTraining || (training && (*training)[0] == 0) ||
+                       (ratio && (*ratio)[0] == 0);
+
+    Value x = adaptor.getData();
+    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
+    bool wantMask = !isa<NoneType>(op.getMask().getType());
+    RankedTensorType maskType;
+    if (wantMask)
+      maskType = convertedTensorType(getTypeConverter(), op.getMask());
+    if (x.getType() != type)
+      x = tensor::CastOp::create(rewriter, loc, type, x);
+
+    // The identity and an all-true mask.
+    auto identity = [&](OpBuilder &b, Location l) {
+      SmallVector<Value> r = {x};
+      if (wantMask) {
+        Value empty = createEmptyLike(b, l, maskType, x);
+        Value t = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+        r.push_back(linalg::FillOp::create(b, l, t, empty).getResult(0));
+      }
+      return r;
+    };
+    auto train = [&](OpBuilder &b, Location l) {
+      Type elt = type.getElementType();
+      Type ct = elt.isF64() ? b.getF64Type() : b.getF32Type();
+      // A run-time ratio in f64, checked.
+      Value r;
+      if (!ratio && hasRatio) {
+        r = toFloat(b, l, extractScalar(b, l, adaptor.getRatio()),
+                    b.getF64Type());
+        Value ok = arith::AndIOp::create(
+            b, l,
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, r,
+                                  createScalarConstant(b, l, r.getType(), 0)),
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, r,
+                                  createScalarConstant(b, l, r.getType(), 1)));
+        emitRuntimeCheck(b, l, ok, "Dropout: ratio must be in [0, 1)");
+      }
+      // threshold = min(ceil(ratio * 2^32), 2^32 - 1), scale = 1 / (1 -
+      // ratio) in f64 rounded to the compute type: constants when ratio
+      // is.
+      Value thr, scale;
+      if (ratio || !hasRatio) {
+        double rc = ratio ? (*ratio)[0] : 0.5;
+        double t = std::min(std::ceil(rc * 4294967296.0), 4294967295.0);
+        thr = i32Const(b, l, (uint32_t)t);
+        scale = createScalarConstant(b, l, ct, 1.0 / (1.0 - rc));
+      } else {
+        Value scaled = math::CeilOp::create(
+            b, l,
+            arith::MulFOp::create(
+                b, l, r, createScalarConstant(b, l, r.getType(), 4294967296.0)));
+        Value thr64 = arith::FPToUIOp::create(b, l, b.getI64Type(), scaled);
+        thr64 =
+            arith::MinUIOp::create(b, l, thr64, i64Const(b, l, 0xFFFFFFFFull));
+        thr = arith::TruncIOp::create(b, l, b.getI32Type(), thr64);
+        scale = arith::DivFOp::create(
+            b, l, createScalarConstant(b, l, r.getType(), 1),
+            arith::SubFOp::create(
+                b, l, createScalarConstant(b, l, r.getType(), 1), r));
+        scale = toFloat(b, l, scale, ct);
+      }
+      Value zero = createScalarConstant(b, l, ct, 0);
+
+      SmallVector<Value> sizes = sizesOf(b, l, x, type);
+      SmallVector<Value> inits = {createEmpty(b, l, type, sizes)};
+      if (wantMask)
+        inits.push_back(createEmpty(b, l, maskType, sizes));
+      Stream s = emitStream(b, l, op);
+      return buildRandomGeneric(
+          b, l, inits, x, sizes, s,
+          [&](OpBuilder &nb, Location nl, ArrayRef<Value> w, ValueRange args) {
+            Value keep = arith::CmpIOp::create(
+                nb, nl, arith::CmpIPredicate::uge, w[0], thr);
+            // mask * x * scale: a dropped inf or NaN gives NaN, as the spec's.
+            Value f = arith::SelectOp::create(nb, nl, keep, scale, zero);
+            Value v = arith::MulFOp::create(nb, nl, toFloat(nb, nl, args[0], ct),
+                                            f);
+            SmallVector<Value> r = {toFloat(nb, nl, v, elt)};
+            if (wantMask)
+              r.push_back(keep);
+            return r;
+          });
+    };
+
+    SmallVector<Value> results;
+    if (neverTrains)
+      results = identity(rewriter, loc);
+    else if (training)
+      results = train(rewriter, loc);
+    else {
+      SmallVector<Type> types = {type};
+      if (wantMask)
+        types.push_back(maskType);
+      Value t = extractScalar(rewriter, loc, adaptor.getTrainingMode());
+      auto ifOp = scf::IfOp::create(rewriter, loc, types, t,
+                                    /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        scf::YieldOp::create(rewriter, loc, train(rewriter, loc));
+        rewriter.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(rewriter, loc, identity(rewriter, loc));
+      }
+      results = ifOp.getResults();
+    }
+    if (!wantMask)
+      results.push_back(
+          ONNX::NoValueOp::create(rewriter, loc, rewriter.getNoneType()));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+SmallVector<Value> mlir::onnxc::linalg_conv::philoxRoundKeys(OpBuilder &b,
+                                                             Location loc,
+                                                             Value k0,
+                                                             Value k1) {
+  // The key is bumped by the Weyl constants W between rounds.
+  Value w0 = i32Const(b, loc, 0x9E3779B9), w1 = i32Const(b, loc, 0xBB67AE85);
+  SmallVector<Value> keys = {k0, k1};
+  for (int round = 1; round < 10; ++round) {
+    k0 = arith::AddIOp::create(b, loc, k0, w0);
+    k1 = arith::AddIOp::create(b, loc, k1, w1);
+    keys.append({k0, k1});
+  }
+  return keys;
+}
+
+SmallVector<Value> mlir::onnxc::linalg_conv::buildPhilox4x32(
+    OpBuilder &b, Location loc, ArrayRef<Value> ctr, ArrayRef<Value> keys) {
+  // Philox4x32 round: (hi, lo) = M * c as a 64-bit product;
+  //   c' = (hi(M1 c2) ^ c1 ^ k0, lo(M1 c2), hi(M0 c0) ^ c3 ^ k1, lo(M0 c0)).
+  Value m0 = i32Const(b, loc, 0xD2511F53), m1 = i32Const(b, loc, 0xCD9E8D57);
+  Value c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3];
+  for (int round = 0; round < 10; ++round) {
+    Value k0 = keys[2 * round], k1 = keys[2 * round + 1];
+    auto p0 = arith::MulUIExtendedOp::create(b, loc, m0, c0);
+    auto p1 = arith::MulUIExtendedOp::create(b, loc, m1, c2);
+    Value n0 = arith::XOrIOp::create(
+        b, loc, arith::XOrIOp::create(b, loc, p1.getHigh(), c1), k0);
+    Value n2 = arith::XOrIOp::create(
+        b, loc, arith::XOrIOp::create(b, loc, p0.getHigh(), c3), k1);
+    c0 = n0;
+    c1 = p1.getLow();
+    c2 = n2;
+    c3 = p0.getLow();
+  }
+  return {c0, c1, c2, c3};
+}
+
+void mlir::onnxc::populateRandomPatterns(TypeConverter &tc,
+                                         RewritePatternSet &patterns) {
+  patterns.add<RandomLowering<ONNX::RandomUniformOp, false, false>,
+               RandomLowering<ONNX::RandomUniformLikeOp, false, true>,
+               RandomLowering<ONNX::RandomNormalOp, true, false>,
+               RandomLowering<ONNX::RandomNormalLikeOp, true, true>,
+               BernoulliLowering, MultinomialLowering, DropoutLowering>(
+      tc, patterns.getContext());
+}
