@@ -34,7 +34,7 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Stage { ONNX, Linalg, LLVM, LLVMIR, Asm, Obj, Header, Lib };
+enum class Stage { ONNX, Linalg, LLVM, LLVMIR, Asm, Obj, Header, Lib, StaticLib };
 
 cl::OptionCategory onnxcCategory("onnxc options");
 
@@ -44,7 +44,8 @@ struct Options {
   cl::opt<std::string> output{
       "o",
       cl::desc("Output file. lib: NAME.so and NAME.h (default: MODEL.so in the "
-               "current directory); obj: NAME.o and NAME.h; text stages: "
+               "current directory); staticlib: NAME.a and NAME.h; obj: NAME.o and "
+               "NAME.h; text stages: "
                "default stdout"),
       cl::value_desc("file"), cl::cat(onnxcCategory)};
   cl::opt<Stage> emit{
@@ -58,7 +59,10 @@ struct Options {
           clEnumValN(Stage::Asm, "asm", "assembly"),
           clEnumValN(Stage::Obj, "obj", "an object file and its C header"),
           clEnumValN(Stage::Header, "header", "the C header only"),
-          clEnumValN(Stage::Lib, "lib", "a shared library and its C header (default)")),
+          clEnumValN(Stage::Lib, "lib", "a shared library and its C header (default)"),
+          clEnumValN(Stage::StaticLib, "staticlib",
+                     "a static library (the model object and the runtime) "
+                     "and its C header")),
       cl::init(Stage::Lib), cl::cat(onnxcCategory)};
   cl::opt<std::string> format{
       "input-format", cl::desc("Model format: auto (default), binary or text"),
@@ -209,11 +213,13 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     return 1;
 
   Stage stage = opts.emit;
-  if (stage == Stage::Lib && !opts.mtriple.empty() &&
+  if ((stage == Stage::Lib || stage == Stage::StaticLib) &&
+      !opts.mtriple.empty() &&
       llvm::Triple(opts.mtriple).getArch() !=
           llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
-    return fail("--emit=lib links for the host only; use --emit=obj (and a "
-                "cross linker) for " + opts.mtriple);
+    return fail(std::string(stage == Stage::Lib ? "--emit=lib" : "--emit=staticlib") +
+                " links for the host only; use --emit=obj (and a cross "
+                "linker) for " + opts.mtriple);
   bool textStage = stage == Stage::ONNX || stage == Stage::Linalg ||
                    stage == Stage::LLVM || stage == Stage::LLVMIR || stage == Stage::Asm;
   std::string output = opts.output;
@@ -222,6 +228,7 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     output = textStage ? "-"
              : stage == Stage::Obj    ? (stem + ".o").str()
              : stage == Stage::Header ? (stem + ".h").str()
+             : stage == Stage::StaticLib ? (stem + ".a").str()
                                       : (stem + ".so").str();
   }
   std::string error;
@@ -309,6 +316,24 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (stage == Stage::Obj)
     return writeFile(output, emit, error) && writeHeader() ? 0 : fail(error);
 
+  std::string runtimeLib = opts.runtimeLib;
+  if (runtimeLib.empty())
+    runtimeLib = backend::defaultRuntimeLibrary(
+        argv[0], reinterpret_cast<void *>(&mlir::onnxc::onnxcMain));
+  if (stage == Stage::StaticLib) {
+    // A static library: the object in memory, then the archive.
+    llvm::SmallVector<char, 0> objBuffer;
+    llvm::raw_svector_ostream objOS(objBuffer);
+    if (!emit(objOS))
+      return fail(error);
+    llvm::MemoryBufferRef object(llvm::StringRef(objBuffer.data(), objBuffer.size()),
+                                 modelName + ".o");
+    if (!backend::writeStaticLibrary(object, modelName + ".o", runtimeLib, output,
+                                     error))
+      return fail(error);
+    return writeHeader() ? 0 : fail(error);
+  }
+
   // A shared library: the object goes to a temporary file, then lld.
   llvm::SmallString<256> objPath;
   if (auto ec = llvm::sys::fs::createTemporaryFile("onnxc", "o", objPath))
@@ -316,10 +341,6 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   llvm::FileRemover removeObj(objPath);
   if (!writeFile(objPath, emit, error))
     return fail(error);
-  std::string runtimeLib = opts.runtimeLib;
-  if (runtimeLib.empty())
-    runtimeLib = backend::defaultRuntimeLibrary(
-        argv[0], reinterpret_cast<void *>(&mlir::onnxc::onnxcMain));
   if (!backend::linkSharedLibrary({std::string(objPath)}, runtimeLib, output, error))
     return fail(error);
   return writeHeader() ? 0 : fail(error);
