@@ -254,9 +254,15 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     return 1;
   std::string headerPath =
       stage == Stage::Header ? output : withExtension(output, ".h");
+  // M.h and, beside it, the C++ classes M.hpp (which include M.h).
   auto writeHeader = [&]() {
     return writeFile(headerPath, [&](llvm::raw_pwrite_stream &os) {
       os << codegen::writeModelHeader(*signature);
+      return true;
+    }, error) && writeFile(withExtension(headerPath, ".hpp"),
+                           [&](llvm::raw_pwrite_stream &os) {
+      os << codegen::writeModelCxxHeader(
+          *signature, llvm::sys::path::filename(headerPath));
       return true;
     }, error);
   };

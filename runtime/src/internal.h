@@ -1,7 +1,8 @@
 /*===- internal.h - Functions shared between the runtime's sources --------===*
  *
  * Not part of any API: hidden symbols, so that a model library exports only
- * what runtime.h and runtime_abi.h declare. (A program that links the
+ * what runtime.h and runtime_abi.h declare, except onnxc_rt_try and
+ * onnxc_rt_error (ONNXC_SHARED_STATE below). (A program that links the
  * runtime archive statically, such as the unit tests, may still call them.)
  *===----------------------------------------------------------------------===*/
 #ifndef ONNXC_RUNTIME_INTERNAL_H
@@ -15,6 +16,14 @@
 #define ONNXC_HIDDEN
 #endif
 
+/* Functions that touch runtime.c's per-thread state (the last error, the
+ * target of onnxc_rt_fail) stay exported like onnxc_rt_fail and
+ * onnxc_last_error: when several model libraries in one process each carry
+ * the runtime, every call then binds to the same copy (runtime_abi.h,
+ * "Linking"). Hidden, the train.c of a second library would write its
+ * errors where the onnxc_last_error() of the first does not read them. */
+#define ONNXC_SHARED_STATE
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -26,7 +35,7 @@ extern "C" {
  * with its message copied into msg[cap]. For threads that run parts of a
  * kernel: a failure must come back to the caller of the parallel region,
  * not unwind it. */
-ONNXC_HIDDEN int32_t onnxc_rt_try(void (*fn)(void *), void *arg, char *msg,
+ONNXC_SHARED_STATE int32_t onnxc_rt_try(void (*fn)(void *), void *arg, char *msg,
                                   size_t cap);
 
 /* Sets this thread's onnxc_last_error() message (printf format) and
@@ -34,7 +43,7 @@ ONNXC_HIDDEN int32_t onnxc_rt_try(void (*fn)(void *), void *arg, char *msg,
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 2, 3)))
 #endif
-ONNXC_HIDDEN onnxc_status onnxc_rt_error(onnxc_status status, const char *fmt,
+ONNXC_SHARED_STATE onnxc_status onnxc_rt_error(onnxc_status status, const char *fmt,
                                          ...);
 
 /* ---- threads.c: the thread pool --------------------------------------- */
