@@ -18,11 +18,14 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Dynamic TLS, so that any number of model libraries can be dlopen'ed (the
+   static TLS space glibc keeps for dlopen'ed libraries, 512 bytes, held
+   only three of them with initial-exec). runtime/CMakeLists.txt compiles
+   with TLS descriptors (-mtls-dialect=gnu2 on x86-64; aarch64's default),
+   which the dynamic loader resolves itself: a model library needs no
+   __tls_get_addr, its only NEEDED entries stay libc and libm. */
 #if defined(__GNUC__) || defined(__clang__)
-/* initial-exec: a model library then needs no __tls_get_addr from the
-   dynamic loader (its only NEEDED entries stay libc and libm). The few
-   bytes fit the static TLS space glibc reserves for dlopen'ed libraries. */
-#define ONNXC_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
+#define ONNXC_THREAD_LOCAL __thread
 #else
 #define ONNXC_THREAD_LOCAL _Thread_local
 #endif
