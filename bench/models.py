@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "tools", "corpus"))
 import gen_models  # noqa: E402  (tools/ort, found through the path above)
+import quant_models  # noqa: E402  (bench/quant_models.py: the int8 models)
 
 F = TensorProto.FLOAT
 I64 = TensorProto.INT64
@@ -154,7 +155,7 @@ def rnn(steps=256, batch=1, inputs=128, hidden=128, seed=0, opset=14):
 
 
 FAMILIES = dict(gen_models.FAMILIES, loop_rnn=loop_rnn, scan_cumsum=scan_cumsum,
-                lstm=lstm, gru=gru, rnn=rnn, sgemm=sgemm)
+                lstm=lstm, gru=gru, rnn=rnn, sgemm=sgemm, **quant_models.FAMILIES)
 
 # MobileNetV2 as torchvision builds it (width 1.0): (expansion, channels,
 # repeats, stride).
@@ -169,13 +170,20 @@ def mlp_flop(sizes, batch):
 
 class Bench:
     """One model of the bench set. quick: in `bench/run --quick` too.
-    flop: per run, where it is simple to count, for a GFLOP/s figure.
+    flop: per run, where it is simple to count, for a GFLOP/s figure;
+    int8_ops: likewise the int8 operations (2 per multiply-add), for GOPS
+    against the VNNI peak.
     corpus: the tools/corpus model (bench/run generates it with corpus.py
     and checks it with its class tolerance), else None."""
 
-    def __init__(self, name, family, params, what, quick=True, flop=None, corpus=None):
+    def __init__(self, name, family, params, what, quick=True, flop=None,
+                 int8_ops=None, check=None, corpus=None):
         self.name, self.family, self.params = name, family, params
-        self.what, self.quick, self.flop, self.corpus = what, quick, flop, corpus
+        self.what, self.quick, self.flop = what, quick, flop
+        self.int8_ops = int8_ops
+        # (rtol, atol, why) of the check against ORT, when not bench/run's.
+        self.check = check
+        self.corpus = corpus
 
     def build(self):
         return FAMILIES[self.family](**self.params)
@@ -217,6 +225,29 @@ BENCH = [
     Bench("sgemm", "sgemm", {"m": 1024, "n": 1024, "k": 1024},
           "ONNX MatMul [1024, 1024] x [1024, 1024], both graph inputs",
           quick=False, flop=2 * 1024 ** 3),
+    Bench("unet_dynq", "unet_dynq", {"size": 256, "channels": (16, 32, 64, 128)},
+          "U-Net 1x3x256x256 (channels 16-32-64-128, 256 at the bottom, dilated "
+          "blocks, Resize nearest/bilinear, skip Concat) dynamically quantized "
+          "as onnxruntime's quantize_dynamic writes it (DynamicQuantizeLinear, "
+          "ConvInteger, Cast, Mul by the scale product, Reshape + Add bias; "
+          "int8 symmetric weights)", quick=False,
+          int8_ops=2 * quant_models.unet_macs(256, (16, 32, 64, 128)),
+          check=("0", "0.03", "onnxc's bilinear Resize rounds differently from "
+                 "ORT's (1e-6 relative; onnxc -O0 and -O2 agree bit for bit), "
+                 "which moves some roundings of the next DynamicQuantizeLinear "
+                 "by a step; the output is a Sigmoid in [0, 1]")),
+    Bench("unet_dynq_u8", "unet_dynq", {"size": 256, "channels": (16, 32, 64, 128),
+                                        "u8": True},
+          "the same U-Net dynamically quantized with uint8 weights (asymmetric, "
+          "zero point)", quick=False,
+          int8_ops=2 * quant_models.unet_macs(256, (16, 32, 64, 128)),
+          check=("0", "0.03", "as unet_dynq")),
+    Bench("qlinear_vgg", "qlinear_vgg", {"size": 224, "channels": (32, 64, 128, 256)},
+          "VGG-style net 1x3x224x224 (two 3x3 convs per stage, channels "
+          "32-64-128-256, MaxPool) statically quantized in QOperator form "
+          "(QuantizeLinear, QLinearConv with Relu folded, MaxPool on uint8, "
+          "DequantizeLinear, GlobalAveragePool)", quick=False,
+          int8_ops=2 * quant_models.vgg_macs(224, (32, 64, 128, 256))),
 ]
 BY_NAME = {b.name: b for b in BENCH}
 

@@ -41,6 +41,10 @@ std::string entryFunctionName(llvm::StringRef modelName);
 /// C interface (_mlir_ciface_<entry>). Run before lowering.
 LogicalResult prepareEntryFunction(ModuleOp module, llvm::StringRef modelName);
 
+/// Frees the data of every dense_resource blob of `ctx` (the weights) once
+/// no module uses them any more: they live in the context, not the module.
+void releaseResourceBlobs(MLIRContext &ctx);
+
 /// Drops the onnx.* attributes (names, opsets) that LLVM translation does not
 /// know; run after the signature was extracted.
 void stripONNXAttributes(ModuleOp module);

@@ -51,6 +51,8 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -99,6 +101,18 @@ LogicalResult backend::prepareEntryFunction(ModuleOp module, StringRef modelName
     f->setAttr("llvm.emit_c_interface", UnitAttr::get(module.getContext()));
   }
   return success();
+}
+
+void backend::releaseResourceBlobs(MLIRContext &ctx) {
+  DialectResourceBlobManager &manager =
+      DenseResourceElementsHandle::getManagerInterface(&ctx).getBlobManager();
+  std::vector<std::string> names;
+  manager.getBlobMap([&](const llvm::StringMap<DialectResourceBlobManager::BlobEntry> &map) {
+    for (const auto &entry : map)
+      names.push_back(entry.getKey().str());
+  });
+  for (const std::string &name : names)
+    manager.update(name, AsmResourceBlob());
 }
 
 void backend::stripONNXAttributes(ModuleOp module) {

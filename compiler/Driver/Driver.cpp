@@ -13,6 +13,7 @@
 #include "compiler/CodeGen/HeaderWriter.h"
 #include "compiler/CodeGen/ModelSignature.h"
 #include "compiler/Import/Importer.h"
+#include "passes/Conversion/Passes.h"
 #include "passes/ONNX/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -280,6 +281,9 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (opts.optLevel > 0) {
     toLinalg.addNestedPass<func::FuncOp>(createONNXPromoteF16());
     toLinalg.addNestedPass<func::FuncOp>(createONNXGraphOptimize());
+    // int8 convolutions and products (and dynamic quantization) as calls
+    // of the runtime's int8 kernels, their dequantizing epilogue fused.
+    toLinalg.addPass(createConvertONNXQuantizedToUkernel());
   }
   backend::buildONNXToLinalgPipeline(toLinalg);
   if (failed(toLinalg.run(*module)) || failedOnce)
@@ -307,6 +311,10 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
       backend::translateToLLVMIR(*module, llvmContext, *signature, *tm);
   if (!llvmModule)
     return 1;
+  // The LLVM module has its own copy of the weights: the MLIR module and
+  // its weight blobs go (peak compile memory).
+  module = nullptr;
+  backend::releaseResourceBlobs(ctx);
   backend::optimizeModule(*llvmModule, *tm, opts.optLevel);
   if (stage == Stage::LLVMIR)
     return writeFile(output, [&](llvm::raw_pwrite_stream &os) {
@@ -332,6 +340,7 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     llvm::raw_svector_ostream objOS(objBuffer);
     if (!emit(objOS))
       return fail(error);
+    llvmModule.reset(); // the weights are in the object now
     llvm::MemoryBufferRef object(llvm::StringRef(objBuffer.data(), objBuffer.size()),
                                  modelName + ".o");
     if (!backend::writeStaticLibrary(object, modelName + ".o", runtimeLib, output,
@@ -347,6 +356,7 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   llvm::FileRemover removeObj(objPath);
   if (!writeFile(objPath, emit, error))
     return fail(error);
+  llvmModule.reset(); // the weights are in the object file now
   if (!backend::linkSharedLibrary({std::string(objPath)}, runtimeLib, output, error))
     return fail(error);
   return writeHeader() ? 0 : fail(error);

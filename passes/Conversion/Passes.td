@@ -45,4 +45,88 @@ def ConvertONNXToLinalg : Pass<"convert-onnx-to-linalg", "ModuleOp"> {
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def ConvertONNXQuantizedToUkernel
+    : Pass<"convert-onnx-quantized-to-ukernel", "ModuleOp"> {
+  let summary = "Lower int8 convolutions, products and DynamicQuantizeLinear "
+                "to calls of the runtime's int8 kernels";
+  let description = [{
+    Replaces, on the onnx dialect (before convert-onnx-to-linalg; the
+    driver runs it at -O1 and above), the quantized ops by calls of the
+    runtime's int8 kernels (runtime/src/kernels/qgemm*.c, contract in
+    runtime_abi.h):
+
+    - `ConvInteger` and `QLinearConv` (1-D and 2-D: any groups, strides,
+      dilations, pads, auto_pad; zero points and QLinearConv's scales per
+      tensor or per output channel; QLinearConv's int32 bias) become
+      `onnxc_rt_qconv2d` with an `onnxc_qconv2d_params` block (25 int64
+      fields, an alloca at the function's entry);
+    - `MatMulInteger` and `QLinearMatMul` (A of rank >= 2 times a 2-D B, A's
+      leading dims folded into its rows, or operands with the same static
+      batch dims; a_zero_point per tensor or per row, b's per tensor or per
+      column) become `onnxc_rt_qgemm` (14 fields);
+    - `DynamicQuantizeLinear` becomes `onnxc_rt_dynamic_quantize`.
+
+    A convolution in QDQ form (onnxruntime's quantize_static with
+    QuantFormat.QDQ: `QuantizeLinear(Conv(DequantizeLinear(x),
+    DequantizeLinear(w), [DequantizeLinear(bias)]) [-> Relu])`, constant
+    weights per tensor or per output channel on axis 0, per-tensor
+    activations, an int32 bias at exactly x_scale * w_scale and zero point
+    0, the Conv and Relu used only there) is rewritten as onnxruntime fuses
+    it: the QLinearConv call, which requantizes the exact int32 sums (a
+    Relu clamps at the zero point) instead of convolving dequantized floats
+    (`qdq`).
+
+    The chain that dynamic quantization (onnxruntime's quantize_dynamic)
+    puts after ConvInteger or MatMulInteger, each op the only user of the
+    one before, is fused into the call's epilogue (`fuse-epilogues`):
+    `Cast(to = FLOAT)`, `Mul` by a scale of one element or one per output
+    channel, then optionally `Add` of a bias with one element per output
+    channel (a `Reshape`d Conv bias, a MatMul bias) and `Relu` or `Clip`
+    with constant bounds; the kernel then writes the last op's float result.
+    Constant weights (an `onnx.Constant`) are packed at compile time into
+    the kernels' layout, with their row or column sums, as a private
+    `memref.global` (`pack-constants`, ONNXC_Q_B_PACKED); zero points,
+    scales and biases are passed by address.
+
+    Every call works on buffers bridged into the tensor IR: a read-only
+    `bufferization.to_buffer` (identity layout) of each tensor it reads,
+    right before the call, and a fresh `memref.alloc` per result handed
+    back by `bufferization.to_tensor restrict writable`, with
+    `builtin.unrealized_conversion_cast`s between the onnx and the builtin
+    tensor types, which convert-onnx-to-linalg folds away. An op that does
+    not fit (3-D, weights of dynamic shape, zero points along another axis)
+    is left as it is, for the plain lowering.
+
+    Input invariant: the onnx dialect after shape inference. Output IR: the
+    same, with `func.call`s to private declarations of the runtime
+    functions (arguments `!llvm.ptr` and i64) in place of the rewritten ops.
+
+    ```mlir
+    %y = "onnx.ConvInteger"(%xq, %w, %xzp, %wzp) {pads = array<i64: 1, 1, 1, 1>} : ...
+    %f = "onnx.Cast"(%y) {to = 1 : si64} : ...
+    %o = "onnx.Mul"(%f, %s) : ...
+    // becomes
+    %buf = memref.alloc(...) {alignment = 64 : i64} : memref<?x16x12x12xf32>
+    ... memref.store ... %params[...]   // sizes, flags, addresses of %xzp, %wzp, %s
+    func.call @onnxc_rt_qconv2d(%p, %x, %wpacked, %out) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+    %t = bufferization.to_tensor %buf restrict writable : ...
+    %o = builtin.unrealized_conversion_cast %t : tensor<?x16x12x12xf32> to tensor<?x16x12x12xf32, #onnx.dims<["N"]>>
+    ```
+  }];
+  let options = [
+    Option<"packConstants", "pack-constants", "bool", "true",
+           "Pack constant weights at compile time">,
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", "true",
+           "Fuse the dequantizing Cast / Mul / Add / Relu chain into the "
+           "kernel call">,
+    Option<"qdq", "qdq", "bool", "true",
+           "Also rewrite convolutions in QDQ form (DequantizeLinear -> Conv "
+           "-> QuantizeLinear) as QLinearConv calls">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::tensor::TensorDialect"];
+}
+
 #endif // ONNXC_PASSES_CONVERSION_PASSES_TD

@@ -82,7 +82,8 @@ def run_case(args, suite, case, tmp):
         model = dyn
     lib = os.path.join(work, "m.so")
     try:
-        p = subprocess.run([args.onnxc, model, "-o", lib], capture_output=True,
+        p = subprocess.run([args.onnxc, model, "-o", lib] + args.onnxc_arg,
+                           capture_output=True,
                            text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
         return name, "compile-fail", "onnxc timed out after %ds" % args.timeout
@@ -130,6 +131,8 @@ def main(argv):
     p.add_argument("--suites", default=",".join(SUITES))
     p.add_argument("--filter", default="", help="only cases whose name contains this")
     p.add_argument("--dynamic", action="store_true")
+    p.add_argument("--onnxc-arg", action="append", default=[],
+                   help="an extra argument for onnxc (e.g. -O0); repeatable")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--timeout", type=int, default=120)
     p.add_argument("--write-xfail", action="store_true",

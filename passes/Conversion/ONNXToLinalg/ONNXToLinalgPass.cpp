@@ -92,6 +92,15 @@ void ConvertONNXToLinalgPass::runOnOperation() {
   if (failed(checkSupported(module, tc, supported)))
     return signalPassFailure();
 
+  // Ops lowered before this pass (convert-onnx-quantized-to-ukernel) reach
+  // onnx values through unrealized_conversion_casts; their operands and
+  // results meet the converted values through casts too, folded below.
+  auto castTo = [](OpBuilder &b, Type t, ValueRange in, Location l) -> Value {
+    return UnrealizedConversionCastOp::create(b, l, t, in).getResult(0);
+  };
+  tc.addSourceMaterialization(castTo);
+  tc.addTargetMaterialization(castTo);
+
   populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, tc);
   populateReturnOpTypeConversionPattern(patterns, tc);
   populateCallOpTypeConversionPattern(patterns, tc);
@@ -127,7 +136,19 @@ void ConvertONNXToLinalgPass::runOnOperation() {
   if (failed(applyFullConversion(module, target, std::move(patterns))))
     return signalPassFailure();
 
+  // Casts between onnx and builtin types left around ops lowered before
+  // this pass (convert-onnx-quantized-to-ukernel) meet the conversion's
+  // own here: fold the pairs away.
+  SmallVector<UnrealizedConversionCastOp> casts, left;
+  module.walk([&](UnrealizedConversionCastOp c) { casts.push_back(c); });
+  reconcileUnrealizedCasts(casts, &left);
   bool ok = true;
+  for (UnrealizedConversionCastOp c : left) {
+    c.emitOpError("is a cast between onnx and builtin types that "
+                  "convert-onnx-to-linalg could not fold away");
+    ok = false;
+  }
+
   module.walk([&](ONNX::NoValueOp op) {
     if (op->use_empty()) {
       op->erase();

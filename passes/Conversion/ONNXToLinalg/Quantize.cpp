@@ -198,8 +198,9 @@ struct DequantizeLinearLowering
 };
 
 /// DynamicQuantizeLinear: with lo = min(0, min x) and hi = max(0, max x),
-/// y_scale = (hi - lo) / 255, y_zero_point = saturate(roundeven(-lo /
-/// y_scale)) and y = saturate(roundeven(x / y_scale) + y_zero_point) as ui8.
+/// y_scale = (hi - lo) / 255 (1 when hi == lo), y_zero_point =
+/// saturate(roundeven(-lo / y_scale)) and y = saturate(roundeven(x /
+/// y_scale) + y_zero_point) as ui8.
 struct DynamicQuantizeLinearLowering
     : OpConversionPattern<ONNX::DynamicQuantizeLinearOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -242,9 +243,15 @@ struct DynamicQuantizeLinearLowering
                                          ValueRange{});
     Value hi = tensor::ExtractOp::create(rewriter, loc, minMax.getResult(1),
                                          ValueRange{});
-    Value scale = arith::DivFOp::create(
-        rewriter, loc, arith::SubFOp::create(rewriter, loc, hi, lo),
-        createScalarConstant(rewriter, loc, f32, 255));
+    // An all-zero input (hi == lo == 0) would divide by 0: scale 1, as ONNX
+    // Runtime does (y is then all zero points).
+    Value scale = arith::SelectOp::create(
+        rewriter, loc,
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ, hi, lo),
+        createScalarConstant(rewriter, loc, f32, 1),
+        arith::DivFOp::create(
+            rewriter, loc, arith::SubFOp::create(rewriter, loc, hi, lo),
+            createScalarConstant(rewriter, loc, f32, 255)));
     // The zero point is clipped, then rounded.
     Value zpF = arith::SubFOp::create(
         rewriter, loc, zero, arith::DivFOp::create(rewriter, loc, lo, scale));

@@ -268,6 +268,121 @@ void onnxc_rt_smaxpool2d(const onnxc_maxpool2d_params *params,
                          const float *x, float *y);
 
 /*
+ * int8 matrix products and convolutions (runtime/src/kernels/qgemm*.c). At
+ * -O1 and above the compiler (convert-onnx-quantized-to-ukernel) replaces
+ * ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul, the dequantizing
+ * chain after ConvInteger / MatMulInteger (Cast to float, Mul by the scale
+ * product, Add of a bias, Relu) and DynamicQuantizeLinear by these calls.
+ * Every tensor is dense, row-major. With A the activations (the product's
+ * A, the convolution's X: uint8, or int8 with ONNXC_Q_A_SIGNED) and B the
+ * weights (the product's B, the convolution's W: uint8, or int8 with
+ * ONNXC_Q_B_SIGNED), each output element is first the exact sum
+ *   acc = sum over k of (A[.., k] - a_zp) * (B[k, ..] - b_zp)
+ * (wrapping in int32 as ONNX Runtime does for sums past its range), then
+ * what ONNXC_Q_OUT_* says:
+ *   I32: acc (int32; ConvInteger, MatMulInteger);
+ *   F32: y = (float)acc * (a_scale * b_scale), the product rounded to
+ *        float first as the graph's Mul computes it, then + bias (float)
+ *        and, with ONNXC_Q_CLAMP, min(max(y, clamp_lo), clamp_hi): the
+ *        Cast + Mul + Add + Relu/Clip of dynamic quantization, each
+ *        rounding as those ops do (no fused multiply-add);
+ *   U8 / S8: y = saturate(round_half_even((float)(acc + bias) *
+ *        (a_scale * b_scale / y_scale)) + y_zp), the multiplier computed
+ *        in float in that order and the bias int32 (QLinearConv,
+ *        QLinearMatMul; ONNX Runtime computes the same); with
+ *        ONNXC_Q_CLAMP the value before rounding, in output steps, is
+ *        first clamped to [clamp_lo, clamp_hi] too (a Relu before the
+ *        QuantizeLinear of the QDQ form: clamp_lo 0).
+ * A zero point pointer may be NULL (0). a_zp is one element, or with
+ * ONNXC_Q_A_ZP_PER_ROW one per row of A (MatMulInteger only); b_zp, and
+ * b_scale, are one element, or with ONNXC_Q_B_ZP_PER_CHANNEL and
+ * ONNXC_Q_B_SCALE_PER_CHANNEL one per output channel (column of the
+ * product's B; output channel of the convolution, groups included). Zero
+ * points have the type of what they offset (y_zp: uint8 for U8, int8 for
+ * S8). bias, with ONNXC_Q_BIAS, has one element per output channel.
+ */
+#define ONNXC_Q_A_SIGNED 1
+#define ONNXC_Q_B_SIGNED 2
+/* B packed by the compiler (layouts below). */
+#define ONNXC_Q_B_PACKED 4
+#define ONNXC_Q_A_ZP_PER_ROW 8
+#define ONNXC_Q_B_ZP_PER_CHANNEL 16
+#define ONNXC_Q_B_SCALE_PER_CHANNEL 32
+#define ONNXC_Q_OUT_I32 0
+#define ONNXC_Q_OUT_F32 64
+#define ONNXC_Q_OUT_U8 128
+#define ONNXC_Q_OUT_S8 192
+#define ONNXC_Q_OUT_MASK 192
+#define ONNXC_Q_BIAS 256
+#define ONNXC_Q_CLAMP 512
+
+/* What both entry points share: 9 int64 slots (the pointers one each,
+ * the two floats one, lo first). */
+typedef struct onnxc_qparams {
+  int64_t flags;
+  const void *a_zp, *b_zp;
+  const float *a_scale, *b_scale, *y_scale;
+  const void *y_zp;
+  const void *bias;
+  float clamp_lo, clamp_hi;
+} onnxc_qparams;
+
+/*
+ * C[i, m, n] = the above over A[i, m, k] and B[i, k, n], i < batch (a B
+ * shared by the batch has b_batch_stride 0; A and C are dense, B too unless
+ * packed). With ONNXC_Q_B_PACKED, b is ceil(n / ONNXC_QGEMM_PANEL) panels
+ * of ceil(k / 4) x ONNXC_QGEMM_PANEL x 4 bytes, byte (p, c, t) of panel j
+ * holding B[4p + t, 32j + c] + 128 (int8 B) or B[..] (uint8 B), 0 past k
+ * and n, followed by n int32 column sums of those bytes (over the k rows);
+ * one B for the whole batch. The compiler fills the struct as an array of
+ * 14 int64_t.
+ */
+#define ONNXC_QGEMM_PANEL 32
+typedef struct onnxc_qgemm_params {
+  int64_t batch, m, n, k;
+  int64_t b_batch_stride;
+  onnxc_qparams q;
+} onnxc_qgemm_params;
+
+void onnxc_rt_qgemm(const onnxc_qgemm_params *params, const void *a,
+                    const void *b, void *c);
+
+/*
+ * A grouped 1-D or 2-D convolution (ConvInteger, QLinearConv) over
+ * X[batch, groups * in_channels, in_h, in_w] and W[groups * out_channels,
+ * in_channels, kernel_h, kernel_w] into Y[batch, groups * out_channels,
+ * out_h, out_w] (channels per group; a 1-D convolution has in_h = out_h =
+ * kernel_h = 1): Y[n, g * M + m, oh, ow] sums over c, kh, kw the products
+ * at X[n, g * C + c, oh * stride_h - pad_top + kh * dilation_h,
+ * ow * stride_w - pad_left + kw * dilation_w], X being a_zp (a zero term)
+ * outside the input. With ONNXC_Q_B_PACKED, w is, per output channel
+ * (groups * out_channels rows), K4 = 4 * ceil(in_channels * kernel_h *
+ * kernel_w / 4) bytes, W[.., c, kh, kw] in (c, kh, kw) order, stored as
+ * int8: W (int8 W) or W - 128 (uint8 W), 0 past the end; followed by one
+ * int32 per row: the sum of its bytes. 25 int64 slots.
+ */
+typedef struct onnxc_qconv2d_params {
+  int64_t batch, groups, out_channels, in_channels;
+  int64_t in_h, in_w, out_h, out_w;
+  int64_t kernel_h, kernel_w, stride_h, stride_w;
+  int64_t dilation_h, dilation_w, pad_top, pad_left;
+  onnxc_qparams q;
+} onnxc_qconv2d_params;
+
+void onnxc_rt_qconv2d(const onnxc_qconv2d_params *params, const void *x,
+                      const void *w, void *y);
+
+/*
+ * DynamicQuantizeLinear over n contiguous floats: with lo = min(0, min x)
+ * and hi = max(0, max x), *scale = (hi - lo) / 255 (1 when hi == lo, as
+ * ONNX Runtime does: all zeros), *zero_point = round_half_even(clamp(-lo /
+ * scale, 0, 255)) and y = saturate(round_half_even(x / scale) + zero_point)
+ * (a division, as the spec and ONNX Runtime compute it).
+ */
+void onnxc_rt_dynamic_quantize(const float *x, int64_t n, uint8_t *y,
+                               float *scale, uint8_t *zero_point);
+
+/*
  * The allocator of models compiled at -O1 and above (MLIR's memref lowering
  * with use-generic-functions; runtime/src/alloc.c): malloc and free, except
  * that freed blocks of 64 KiB and more are kept for reuse by later

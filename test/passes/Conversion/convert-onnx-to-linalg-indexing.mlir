@@ -291,7 +291,8 @@ func.func @dequantize(%x: tensor<4xi8>, %s: tensor<f32>, %z: tensor<i8>) -> tens
 // -----
 
 // DynamicQuantizeLinear: min and max (from 0) in one reduction, then the
-// scale, the zero point and the quantized tensor.
+// scale (1 when both are 0, as ONNX Runtime), the zero point and the
+// quantized tensor.
 // CHECK-LABEL: func.func @dynamic_quantize
 // CHECK: %[[MM:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction"]
 // CHECK: arith.minimumf
@@ -299,7 +300,9 @@ func.func @dequantize(%x: tensor<4xi8>, %s: tensor<f32>, %z: tensor<i8>) -> tens
 // CHECK: %[[LO:.+]] = tensor.extract %[[MM]]#0[]
 // CHECK: %[[HI:.+]] = tensor.extract %[[MM]]#1[]
 // CHECK: %[[RANGE:.+]] = arith.subf %[[HI]], %[[LO]] : f32
-// CHECK: %[[SCALE:.+]] = arith.divf %[[RANGE]]
+// CHECK: %[[DIV:.+]] = arith.divf %[[RANGE]]
+// CHECK: %[[EQ:.+]] = arith.cmpf oeq, %[[HI]], %[[LO]] : f32
+// CHECK: %[[SCALE:.+]] = arith.select %[[EQ]], %{{.+}}, %[[DIV]] : f32
 // CHECK: math.roundeven
 // CHECK: linalg.generic
 // CHECK: arith.divf %{{.+}}, %[[SCALE]] : f32

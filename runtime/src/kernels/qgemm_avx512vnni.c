@@ -1,0 +1,414 @@
+/*===- qgemm_avx512vnni.c - The int8 kernels' AVX-512 VNNI tier -----------===*
+ *
+ * vpdpbusd on zmm: each instruction sums 4 products of the panel's
+ * unsigned bytes and a row's signed ones into 16 int32 lanes (64 products).
+ * A tile is 8 rows x 32 columns: 16 accumulators, the panel's two vectors
+ * loaded once per group of 4 k, each row's 4 bytes broadcast into a
+ * register. The epilogue (qgemm.h's qepi) runs on the accumulators in
+ * registers, masked for a last partial panel. DynamicQuantizeLinear's loops
+ * on 16 floats at a time; the panel interleave is AVX2's.
+ *===----------------------------------------------------------------------===*/
+
+#include "qgemm.h"
+
+#ifdef ONNXC_QGEMM_X86
+
+#include <immintrin.h>
+#include <string.h>
+
+#define MR 8
+#define ONNXC_ZMM                                                              \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")))
+#define ONNXC_ZMM_INLINE                                                       \
+  __attribute__((always_inline,                                                \
+                 target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")))     \
+  inline
+
+static inline int32_t ld32(const int8_t *p) {
+  int32_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+
+/* The epilogue of a tile held as lo[r] (columns 0-15) and hi[r] (16-31). */
+ONNXC_ZMM_INLINE static void store_tile(int rows, __m512i *lo, __m512i *hi,
+                                        int nw, const qepi *ep, void *c,
+                                        int64_t rsc) {
+  const __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff
+                                : (__mmask16)((1u << nw) - 1u);
+  const __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
+                       : nw <= 16 ? (__mmask16)0
+                                  : (__mmask16)((1u << (nw - 16)) - 1u);
+  int r;
+  if (ep->cadd) {
+    __m512i a0 = _mm512_maskz_loadu_epi32(m0, ep->cadd);
+    __m512i a1 = _mm512_maskz_loadu_epi32(m1, ep->cadd + 16);
+    for (r = 0; r < rows; ++r) {
+      lo[r] = _mm512_add_epi32(lo[r], a0);
+      hi[r] = _mm512_add_epi32(hi[r], a1);
+    }
+  }
+  if (ep->radd)
+    for (r = 0; r < rows; ++r) {
+      __m512i a = _mm512_set1_epi32(ep->radd[r]);
+      lo[r] = _mm512_add_epi32(lo[r], a);
+      hi[r] = _mm512_add_epi32(hi[r], a);
+    }
+  if (ep->rmul && ep->cmul) {
+    __m512i v0 = _mm512_maskz_loadu_epi32(m0, ep->cmul);
+    __m512i v1 = _mm512_maskz_loadu_epi32(m1, ep->cmul + 16);
+    for (r = 0; r < rows; ++r) {
+      __m512i u = _mm512_set1_epi32(ep->rmul[r]);
+      lo[r] = _mm512_add_epi32(lo[r], _mm512_mullo_epi32(u, v0));
+      hi[r] = _mm512_add_epi32(hi[r], _mm512_mullo_epi32(u, v1));
+    }
+  }
+  if (ep->rmul2 && ep->cmul2) {
+    __m512i v0 = _mm512_maskz_loadu_epi32(m0, ep->cmul2);
+    __m512i v1 = _mm512_maskz_loadu_epi32(m1, ep->cmul2 + 16);
+    for (r = 0; r < rows; ++r) {
+      __m512i u = _mm512_set1_epi32(ep->rmul2[r]);
+      lo[r] = _mm512_add_epi32(lo[r], _mm512_mullo_epi32(u, v0));
+      hi[r] = _mm512_add_epi32(hi[r], _mm512_mullo_epi32(u, v1));
+    }
+  }
+  if (ep->out == ONNXC_Q_OUT_I32) {
+    for (r = 0; r < rows; ++r) {
+      int32_t *row = (int32_t *)c + r * rsc;
+      _mm512_mask_storeu_epi32(row, m0, lo[r]);
+      _mm512_mask_storeu_epi32(row + 16, m1, hi[r]);
+    }
+    return;
+  }
+  {
+    __m512 s0 = _mm512_setzero_ps(), s1 = s0, b0 = s0, b1 = s0;
+    const __m512 vlo = _mm512_set1_ps(ep->lo), vhi = _mm512_set1_ps(ep->hi);
+    const __m512i zp = _mm512_set1_epi32(ep->yzp);
+    if (!ep->ch_row) {
+      s0 = _mm512_maskz_loadu_ps(m0, ep->scale);
+      s1 = _mm512_maskz_loadu_ps(m1, ep->scale + 16);
+      if (ep->bias) {
+        b0 = _mm512_maskz_loadu_ps(m0, ep->bias);
+        b1 = _mm512_maskz_loadu_ps(m1, ep->bias + 16);
+      }
+    }
+    for (r = 0; r < rows; ++r) {
+      __m512 f0, f1;
+      if (ep->ch_row) {
+        s0 = s1 = _mm512_set1_ps(ep->scale[r]);
+        if (ep->bias)
+          b0 = b1 = _mm512_set1_ps(ep->bias[r]);
+      }
+      f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(lo[r]), s0);
+      f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(hi[r]), s1);
+      if (ep->out == ONNXC_Q_OUT_F32) {
+        float *row = (float *)c + r * rsc;
+        if (ep->bias) {
+          f0 = _mm512_add_ps(f0, b0);
+          f1 = _mm512_add_ps(f1, b1);
+        }
+        if (ep->clamp) { /* (bound, value): NaN comes through */
+          f0 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f0));
+          f1 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f1));
+        }
+        _mm512_mask_storeu_ps(row, m0, f0);
+        _mm512_mask_storeu_ps(row + 16, m1, f1);
+      } else {
+        /* (value, bound): NaN gives the bound; then round half to even
+         * (the default MXCSR mode) and add the zero point: in range. */
+        __m512i i0 = _mm512_add_epi32(
+            _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, vlo), vhi)), zp);
+        __m512i i1 = _mm512_add_epi32(
+            _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, vlo), vhi)), zp);
+        uint8_t *row = (uint8_t *)c + r * rsc;
+        _mm512_mask_cvtepi32_storeu_epi8(row, m0, i0);
+        _mm512_mask_cvtepi32_storeu_epi8(row + 16, m1, i1);
+      }
+    }
+  }
+}
+
+/* The tile: rows (<= 8) x 32 columns. GCC compiles the vpdpbusd
+ * intrinsic into register shuffles and spills around every instruction,
+ * so the K loop is assembly: 16 accumulators in zmm16-31, per group of 4 k
+ * the panel's two vectors in zmm0-1 and each row's 4 bytes broadcast into
+ * zmm2 (vpdpbusd's own {1to16} memory operand is slower on Zen 5: 880
+ * against 1100 GOPS with the data in L1); the sums go to memory for the
+ * epilogue. Rows past `rows` repeat the last one (computed, not
+ * stored). */
+#define VD(r, c0, c1)                                                          \
+  "vpbroadcastd (%[p" #r "],%[off]), %%zmm2\n\t"                              \
+  "vpdpbusd %%zmm2, %%zmm0, %%zmm" #c0 "\n\t"                                  \
+  "vpdpbusd %%zmm2, %%zmm1, %%zmm" #c1 "\n\t"
+#define VZ(c) "vpxord %%zmm" #c ", %%zmm" #c ", %%zmm" #c "\n\t"
+#define VS(c, i) "vmovdqu64 %%zmm" #c ", " #i "(%[out])\n\t"
+
+ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
+                           const uint8_t *panel, int nw, const qepi *ep,
+                           void *c, int64_t rsc) {
+  __m512i acc[2 * MR], lo[MR], hi[MR];
+  const int8_t *p[MR];
+  int64_t off = 0, n = k4;
+  const uint8_t *pn = panel;
+  int r;
+  for (r = 0; r < MR; ++r)
+    p[r] = a + (r < rows ? r : rows - 1) * lda;
+  __asm__ volatile(
+      VZ(16) VZ(17) VZ(18) VZ(19) VZ(20) VZ(21) VZ(22) VZ(23)
+      VZ(24) VZ(25) VZ(26) VZ(27) VZ(28) VZ(29) VZ(30) VZ(31)
+      "test %[n], %[n]\n\t"
+      "jle 2f\n\t"
+      "1:\n\t"
+      "vmovdqu64 (%[pn]), %%zmm0\n\t"
+      "vmovdqu64 64(%[pn]), %%zmm1\n\t"
+      VD(0, 16, 17) VD(1, 18, 19) VD(2, 20, 21) VD(3, 22, 23)
+      VD(4, 24, 25) VD(5, 26, 27) VD(6, 28, 29) VD(7, 30, 31)
+      "add $4, %[off]\n\t"
+      "sub $-128, %[pn]\n\t"
+      "dec %[n]\n\t"
+      "jnz 1b\n\t"
+      "2:\n\t"
+      VS(16, 0) VS(17, 64) VS(18, 128) VS(19, 192) VS(20, 256) VS(21, 320)
+      VS(22, 384) VS(23, 448) VS(24, 512) VS(25, 576) VS(26, 640)
+      VS(27, 704) VS(28, 768) VS(29, 832) VS(30, 896) VS(31, 960)
+      : [off] "+r"(off), [pn] "+r"(pn), [n] "+r"(n)
+      : [p0] "r"(p[0]), [p1] "r"(p[1]), [p2] "r"(p[2]), [p3] "r"(p[3]),
+        [p4] "r"(p[4]), [p5] "r"(p[5]), [p6] "r"(p[6]), [p7] "r"(p[7]),
+        [out] "r"(acc)
+      : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm16", "xmm17", "xmm18", "xmm19",
+        "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26",
+        "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
+  for (r = 0; r < MR; ++r) {
+    lo[r] = acc[2 * r];
+    hi[r] = acc[2 * r + 1];
+  }
+  store_tile(rows, lo, hi, nw, ep, c, rsc);
+}
+
+#undef VD
+#undef VZ
+#undef VS
+
+ONNXC_ZMM static void minmax(const float *x, int64_t n, float *lo, float *hi) {
+  __m512 l0 = _mm512_set1_ps(x[0]), h0 = l0, l1 = l0, h1 = l0;
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m512 a = _mm512_loadu_ps(x + i), b = _mm512_loadu_ps(x + i + 16);
+    l0 = _mm512_min_ps(l0, a);
+    h0 = _mm512_max_ps(h0, a);
+    l1 = _mm512_min_ps(l1, b);
+    h1 = _mm512_max_ps(h1, b);
+  }
+  for (; i < n; i += 16) {
+    __mmask16 m = n - i >= 16 ? (__mmask16)0xffff
+                              : (__mmask16)((1u << (n - i)) - 1u);
+    __m512 a = _mm512_maskz_loadu_ps(m, x + i);
+    l0 = _mm512_mask_min_ps(l0, m, l0, a);
+    h0 = _mm512_mask_max_ps(h0, m, h0, a);
+  }
+  *lo = _mm512_reduce_min_ps(_mm512_min_ps(l0, l1));
+  *hi = _mm512_reduce_max_ps(_mm512_max_ps(h0, h1));
+}
+
+ONNXC_ZMM static void quantize(const float *x, int64_t n, uint8_t *y,
+                               float scale, int32_t zp) {
+  const __m512 s = _mm512_set1_ps(scale);
+  const __m512 lo = _mm512_set1_ps((float)(0 - zp));
+  const __m512 hi = _mm512_set1_ps((float)(255 - zp));
+  const __m512i z = _mm512_set1_epi32(zp);
+  int64_t i;
+  for (i = 0; i < n; i += 16) {
+    __mmask16 m = n - i >= 16 ? (__mmask16)0xffff
+                              : (__mmask16)((1u << (n - i)) - 1u);
+    /* (value, bound): a NaN quotient gives the bound, as in MLAS. */
+    __m512 v = _mm512_div_ps(_mm512_maskz_loadu_ps(m, x + i), s);
+    v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
+    _mm512_mask_cvtepi32_storeu_epi8(
+        y + i, m, _mm512_add_epi32(_mm512_cvtps_epi32(v), z));
+  }
+}
+
+/* Rows split into the phases of stride 2: 64 bytes a step, the even
+ * ones by vpmovwb, the odd ones shifted down first; masked at the end. */
+ONNXC_ZMM static void deint2(const uint8_t *src, int64_t sstride,
+                             int64_t rows, int64_t n, uint8_t *even,
+                             uint8_t *odd, int64_t dstride, uint8_t flip) {
+  const __m512i f = _mm512_set1_epi8((char)flip);
+  int64_t r, i;
+  for (r = 0; r < rows; ++r)
+    for (i = 0; i < n; i += 64) {
+      int64_t left = n - i, ne = (left + 1) / 2, no = left / 2;
+      __mmask64 m = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+      __m512i v = _mm512_xor_si512(
+          _mm512_maskz_loadu_epi8(m, src + r * sstride + i), f);
+      __m256i e = _mm512_cvtepi16_epi8(v);
+      __m256i o = _mm512_cvtepi16_epi8(_mm512_srli_epi16(v, 8));
+      _mm256_mask_storeu_epi8(
+          even + r * dstride + i / 2,
+          ne >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << ne) - 1), e);
+      _mm256_mask_storeu_epi8(
+          odd + r * dstride + i / 2,
+          no >= 32 ? ~(__mmask32)0 : (((__mmask32)1 << no) - 1), o);
+    }
+}
+
+/* Depthwise outputs, 32 at a time: each group of 4 taps is one vpdpbusd
+ * per 16 outputs, their 16 dwords picked from a 128-byte window by
+ * vpermt2b (VBMI) along `idx` (the byte offsets of each output's 4
+ * bytes). */
+#define ONNXC_ZMM_VBMI                                                         \
+  __attribute__((                                                              \
+      target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx512vbmi")))
+
+ONNXC_ZMM_VBMI static void dw_row(const uint8_t *const *src, const int32_t *wd,
+                                  const int32_t *ones, int nsrc, int64_t nrows,
+                                  int64_t rowlen, int64_t rowadv,
+                                  const uint8_t *idx, int sums, const qepi *ep,
+                                  void *out) {
+  /* Byte t of dword lane l: idx[l] + t (idx[l] + 3 < 128: no carries). */
+  const __m512i mul = _mm512_set1_epi32(0x01010101);
+  const __m512i t4 = _mm512_set1_epi32(0x03020100);
+  const __m512i i0 = _mm512_add_epi32(
+      _mm512_mullo_epi32(
+          _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)idx)), mul),
+      t4);
+  const __m512i i1 = _mm512_add_epi32(
+      _mm512_mullo_epi32(
+          _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(idx + 16))),
+          mul),
+      t4);
+  size_t esize = ep->out == ONNXC_Q_OUT_I32 || ep->out == ONNXC_Q_OUT_F32 ? 4 : 1;
+  /* The epilogue of one channel (ch_row, no column terms but the window
+   * sums), its constants broadcast once: store_tile's operations in its
+   * order. Otherwise store_tile. */
+  const int fast = ep->ch_row && !ep->cadd && !(ep->rmul2 && ep->cmul2);
+  const __m512i radd = _mm512_set1_epi32(ep->radd ? ep->radd[0] : 0);
+  const __m512i rmul = _mm512_set1_epi32(ep->rmul ? ep->rmul[0] : 0);
+  const __m512 scale = _mm512_set1_ps(ep->scale ? ep->scale[0] : 0.0f);
+  const __m512 bias = _mm512_set1_ps(ep->bias ? ep->bias[0] : 0.0f);
+  const __m512 vlo = _mm512_set1_ps(ep->lo), vhi = _mm512_set1_ps(ep->hi);
+  const __m512i zp = _mm512_set1_epi32(ep->yzp);
+  const int use_cmul = sums && ep->rmul;
+  int64_t r, o;
+  int i;
+  for (r = 0; r < nrows; ++r)
+    for (o = 0; o < rowlen; o += 32) {
+      __m512i lo[1], hi[1];
+      __m512i slo = _mm512_setzero_si512(), shi = slo;
+      int64_t at = r * rowadv + o, col = r * rowlen + o;
+      int nw = (int)(rowlen - o < 32 ? rowlen - o : 32);
+      lo[0] = hi[0] = _mm512_setzero_si512();
+      for (i = 0; i < nsrc; ++i) {
+        __m512i v0 = _mm512_loadu_si512((const void *)(src[i] + at));
+        __m512i v1 = _mm512_loadu_si512((const void *)(src[i] + at + 64));
+        __m512i a = _mm512_permutex2var_epi8(v0, i0, v1);
+        __m512i b = _mm512_permutex2var_epi8(v0, i1, v1);
+        __m512i w = _mm512_set1_epi32(wd[i]);
+        lo[0] = _mm512_dpbusd_epi32(lo[0], a, w);
+        hi[0] = _mm512_dpbusd_epi32(hi[0], b, w);
+        if (sums) {
+          __m512i one = _mm512_set1_epi32(ones[i]);
+          slo = _mm512_dpbusd_epi32(slo, a, one);
+          shi = _mm512_dpbusd_epi32(shi, b, one);
+        }
+      }
+      if (fast) {
+        const __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff
+                                      : (__mmask16)((1u << nw) - 1u);
+        const __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
+                             : nw <= 16 ? (__mmask16)0
+                                        : (__mmask16)((1u << (nw - 16)) - 1u);
+        __m512i x0 = _mm512_add_epi32(lo[0], radd);
+        __m512i x1 = _mm512_add_epi32(hi[0], radd);
+        __m512 f0, f1;
+        if (use_cmul) {
+          x0 = _mm512_add_epi32(x0, _mm512_mullo_epi32(rmul, slo));
+          x1 = _mm512_add_epi32(x1, _mm512_mullo_epi32(rmul, shi));
+        }
+        if (ep->out == ONNXC_Q_OUT_I32) {
+          int32_t *y = (int32_t *)out + col;
+          _mm512_mask_storeu_epi32(y, m0, x0);
+          _mm512_mask_storeu_epi32(y + 16, m1, x1);
+          continue;
+        }
+        f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(x0), scale);
+        f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(x1), scale);
+        if (ep->out == ONNXC_Q_OUT_F32) {
+          float *y = (float *)out + col;
+          if (ep->bias) {
+            f0 = _mm512_add_ps(f0, bias);
+            f1 = _mm512_add_ps(f1, bias);
+          }
+          if (ep->clamp) {
+            f0 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f0));
+            f1 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f1));
+          }
+          _mm512_mask_storeu_ps(y, m0, f0);
+          _mm512_mask_storeu_ps(y + 16, m1, f1);
+        } else {
+          uint8_t *y = (uint8_t *)out + col;
+          __m512i q0 = _mm512_add_epi32(
+              _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, vlo), vhi)),
+              zp);
+          __m512i q1 = _mm512_add_epi32(
+              _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, vlo), vhi)),
+              zp);
+          if (nw == 32) /* both halves in one store */
+            _mm256_storeu_si256((__m256i *)y,
+                                _mm256_inserti128_si256(
+                                    _mm256_castsi128_si256(_mm512_cvtepi32_epi8(q0)),
+                                    _mm512_cvtepi32_epi8(q1), 1));
+          else {
+            _mm512_mask_cvtepi32_storeu_epi8(y, m0, q0);
+            _mm512_mask_cvtepi32_storeu_epi8(y + 16, m1, q1);
+          }
+        }
+      } else {
+        int32_t colsum[32];
+        qepi e = *ep;
+        if (sums) {
+          _mm512_storeu_si512((void *)colsum, slo);
+          _mm512_storeu_si512((void *)(colsum + 16), shi);
+          e.cmul = colsum;
+        }
+        if (!e.ch_row) {
+          if (e.scale)
+            e.scale += col;
+          if (e.bias)
+            e.bias += col;
+        }
+        store_tile(1, lo, hi, nw, &e, (uint8_t *)out + col * (int64_t)esize, 0);
+      }
+    }
+}
+
+const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
+  static const qgemm_isa isa = {"avx512vnni",
+                                MR,
+                                tile,
+                                onnxc_rt_qinterleave_avx2,
+                                onnxc_rt_qinterleave_panels_avx2,
+                                0,
+                                minmax,
+                                quantize,
+                                deint2};
+  static const qgemm_isa with_vbmi = {"avx512vnni",
+                                      MR,
+                                      tile,
+                                      onnxc_rt_qinterleave_avx2,
+                                      onnxc_rt_qinterleave_panels_avx2,
+                                      dw_row,
+                                      minmax,
+                                      quantize,
+                                      deint2};
+  return vbmi ? &with_vbmi : &isa;
+}
+
+#else
+
+const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
+  (void)vbmi;
+  return 0;
+}
+
+#endif

@@ -1,0 +1,98 @@
+/*===- qgemm_avxvnni.c - The int8 kernels' AVX-VNNI tier ------------------===*
+ *
+ * For CPUs with AVX-VNNI (VEX-encoded vpdpbusd on ymm: Alder Lake and
+ * later, Zen 5) but no AVX-512 VNNI, or with AVX-512 turned off
+ * (ONNXC_ISA=avx2). vpdpbusd sums 4 products of the panel's unsigned bytes
+ * and a row's signed ones into each int32 lane: 32 products per
+ * instruction. 6 rows x 16 columns per pass (12 accumulators; the VEX form
+ * has no broadcast memory operand, so each row's 4 bytes are broadcast
+ * into a register), two passes per panel. The epilogue and the other loops
+ * are AVX2's (qgemm_ymm.h, qgemm_avx2.c).
+ *===----------------------------------------------------------------------===*/
+
+#include "qgemm.h"
+
+#ifdef ONNXC_QGEMM_X86
+
+#include "qgemm_ymm.h"
+
+#define MR 6
+#define ONNXC_VNNI256 __attribute__((target("avx2,avxvnni")))
+
+/* One half of a tile: rows (<= 6) x 16 columns, 12 accumulators in
+ * ymm0-11, the panel's two vectors in ymm12-13 and each row's 4 bytes
+ * broadcast into ymm14. Assembly, as for AVX-512: GCC spills the vpdpbusd
+ * intrinsic's accumulators. Rows past `rows` repeat the last one. */
+#define VB(r, c0, c1)                                                          \
+  "vpbroadcastd (%[p" #r "],%[off]), %%ymm14\n\t"                              \
+  "%{vex%} vpdpbusd %%ymm14, %%ymm12, %%ymm" #c0 "\n\t"                        \
+  "%{vex%} vpdpbusd %%ymm14, %%ymm13, %%ymm" #c1 "\n\t"
+#define VZ(c) "vpxor %%ymm" #c ", %%ymm" #c ", %%ymm" #c "\n\t"
+#define VS(c, i) "vmovdqu %%ymm" #c ", " #i "(%[out])\n\t"
+
+ONNXC_VNNI256 static void half_tile(const int8_t *const *p, int64_t k4,
+                                    const uint8_t *pn, __m256i *acc) {
+  int64_t off = 0, n = k4;
+  __asm__ volatile(
+      VZ(0) VZ(1) VZ(2) VZ(3) VZ(4) VZ(5) VZ(6) VZ(7) VZ(8) VZ(9) VZ(10) VZ(11)
+      "test %[n], %[n]\n\t"
+      "jle 2f\n\t"
+      "1:\n\t"
+      "vmovdqu (%[pn]), %%ymm12\n\t"
+      "vmovdqu 32(%[pn]), %%ymm13\n\t"
+      VB(0, 0, 1) VB(1, 2, 3) VB(2, 4, 5) VB(3, 6, 7) VB(4, 8, 9) VB(5, 10, 11)
+      "add $4, %[off]\n\t"
+      "sub $-128, %[pn]\n\t"
+      "dec %[n]\n\t"
+      "jnz 1b\n\t"
+      "2:\n\t"
+      VS(0, 0) VS(1, 32) VS(2, 64) VS(3, 96) VS(4, 128) VS(5, 160)
+      VS(6, 192) VS(7, 224) VS(8, 256) VS(9, 288) VS(10, 320) VS(11, 352)
+      : [off] "+r"(off), [pn] "+r"(pn), [n] "+r"(n)
+      : [p0] "r"(p[0]), [p1] "r"(p[1]), [p2] "r"(p[2]), [p3] "r"(p[3]),
+        [p4] "r"(p[4]), [p5] "r"(p[5]), [out] "r"(acc)
+      : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+        "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14");
+}
+
+#undef VB
+#undef VZ
+#undef VS
+
+ONNXC_VNNI256 static void tile(int rows, int64_t k4, const int8_t *a,
+                               int64_t lda, const uint8_t *panel, int nw,
+                               const qepi *ep, void *c, int64_t rsc) {
+  const int8_t *p[MR];
+  int h, r;
+  for (r = 0; r < MR; ++r)
+    p[r] = a + (r < rows ? r : rows - 1) * lda;
+  for (h = 0; h < 2 && 16 * h < nw; ++h) {
+    __m256i sums[2 * MR], acc[MR][2];
+    half_tile(p, k4, panel + 64 * h, sums);
+    for (r = 0; r < MR; ++r) {
+      acc[r][0] = sums[2 * r];
+      acc[r][1] = sums[2 * r + 1];
+    }
+    ymm_store(rows, acc, nw - 16 * h < 16 ? nw - 16 * h : 16, 16 * h, ep, c,
+              rsc);
+  }
+}
+
+const qgemm_isa *onnxc_rt_qgemm_avxvnni(void) {
+  static const qgemm_isa isa = {"avxvnni",
+                                MR,
+                                tile,
+                                onnxc_rt_qinterleave_avx2,
+                                onnxc_rt_qinterleave_panels_avx2,
+                                0,
+                                onnxc_rt_qminmax_avx2,
+                                onnxc_rt_qquantize_avx2,
+                                onnxc_rt_qdeint2_avx2};
+  return &isa;
+}
+
+#else
+
+const qgemm_isa *onnxc_rt_qgemm_avxvnni(void) { return 0; }
+
+#endif
