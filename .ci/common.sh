@@ -14,6 +14,7 @@ ONNXC_PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   libonnx-dev libprotobuf-dev protobuf-compiler libfmt-dev
   libonnx-testdata python3-onnx python3-numpy python3-torch python3-torchvision
+  python3-pip python3-setuptools
   libfuzzer-22-dev libclang-rt-22-dev liblld-22-dev zlib1g-dev libzstd-dev
 )
 

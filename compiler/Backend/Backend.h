@@ -15,6 +15,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBufferRef.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -88,6 +89,14 @@ bool emitCode(llvm::Module &module, llvm::TargetMachine &tm,
 bool linkSharedLibrary(const std::vector<std::string> &objects,
                        llvm::StringRef runtimeLibrary, llvm::StringRef output,
                        std::string &error);
+
+/// Writes the static library `output` (--emit=staticlib, Archiver.cpp): the
+/// model object `object` as member `memberName`, every member of the
+/// runtime archive and the compiler builtins those need. Links with any C
+/// toolchain; several model archives link into one program.
+bool writeStaticLibrary(llvm::MemoryBufferRef object, llvm::StringRef memberName,
+                        llvm::StringRef runtimeLibrary, llvm::StringRef output,
+                        std::string &error);
 
 /// The runtime archive next to the running onnxc: <bindir>/../lib/libonnxc_runtime.a.
 std::string defaultRuntimeLibrary(const char *argv0, void *mainAddr);

@@ -451,6 +451,15 @@ void writeCxxWrapper(llvm::raw_ostream &os, const ModelSignature &sig) {
 }
 } // namespace
 
+std::string codegen::describeValue(const ModelSignature &sig,
+                                   const ValueSignature &v) {
+  return describe(sig, v);
+}
+
+llvm::StringRef codegen::getDTypeConstant(int32_t dtype) {
+  return dtypeConstant(dtype);
+}
+
 llvm::StringRef codegen::getRuntimeHeaderText() {
   return llvm::StringRef(kRuntimeHeader, sizeof(kRuntimeHeader) - 1);
 }

@@ -44,6 +44,22 @@ LogicalResult emitHeaderFile(ModuleOp module, llvm::StringRef modelName,
 /// at build time.
 llvm::StringRef getRuntimeHeaderText();
 
+/// The text of M.hpp (CxxHeaderWriter.cpp): the C++17 classes of
+/// onnxc/runtime.hpp (embedded) and `onnxc::models::M` over the C header,
+/// which it includes as `cHeaderName`.
+std::string writeModelCxxHeader(const ModelSignature &sig,
+                                llvm::StringRef cHeaderName);
+
+/// onnxc/runtime.hpp as embedded at build time.
+llvm::StringRef getRuntimeCxxHeaderText();
+
+/// "float[N, 3]", "sequence<int64[?]>": a value's type as the headers'
+/// comments show it (safe inside a comment).
+std::string describeValue(const ModelSignature &sig, const ValueSignature &v);
+
+/// "ONNXC_DTYPE_FLOAT": the runtime.h constant of `dtype`.
+llvm::StringRef getDTypeConstant(int32_t dtype);
+
 /// C type of one element of `dtype` in the typed API ("float", "uint16_t"
 /// for float16 and bfloat16, "uint8_t" for bool); "void" for complex types.
 llvm::StringRef getCElementType(int32_t dtype);

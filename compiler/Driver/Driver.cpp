@@ -36,7 +36,7 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Stage { ONNX, Linalg, LLVM, LLVMIR, Asm, Obj, Header, Lib };
+enum class Stage { ONNX, Linalg, LLVM, LLVMIR, Asm, Obj, Header, Lib, StaticLib };
 
 cl::OptionCategory onnxcCategory("onnxc options");
 
@@ -46,7 +46,8 @@ struct Options {
   cl::opt<std::string> output{
       "o",
       cl::desc("Output file. lib: NAME.so and NAME.h (default: MODEL.so in the "
-               "current directory); obj: NAME.o and NAME.h; text stages: "
+               "current directory); staticlib: NAME.a and NAME.h; obj: NAME.o and "
+               "NAME.h; text stages: "
                "default stdout"),
       cl::value_desc("file"), cl::cat(onnxcCategory)};
   cl::opt<Stage> emit{
@@ -60,7 +61,10 @@ struct Options {
           clEnumValN(Stage::Asm, "asm", "assembly"),
           clEnumValN(Stage::Obj, "obj", "an object file and its C header"),
           clEnumValN(Stage::Header, "header", "the C header only"),
-          clEnumValN(Stage::Lib, "lib", "a shared library and its C header (default)")),
+          clEnumValN(Stage::Lib, "lib", "a shared library and its C header (default)"),
+          clEnumValN(Stage::StaticLib, "staticlib",
+                     "a static library (the model object and the runtime) "
+                     "and its C header")),
       cl::init(Stage::Lib), cl::cat(onnxcCategory)};
   cl::opt<std::string> format{
       "input-format", cl::desc("Model format: auto (default), binary or text"),
@@ -246,11 +250,13 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   });
 
   Stage stage = opts.emit;
-  if (stage == Stage::Lib && !opts.mtriple.empty() &&
+  if ((stage == Stage::Lib || stage == Stage::StaticLib) &&
+      !opts.mtriple.empty() &&
       llvm::Triple(opts.mtriple).getArch() !=
           llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
-    return fail("--emit=lib links for the host only; use --emit=obj (and a "
-                "cross linker) for " + opts.mtriple);
+    return fail(std::string(stage == Stage::Lib ? "--emit=lib" : "--emit=staticlib") +
+                " links for the host only; use --emit=obj (and a cross "
+                "linker) for " + opts.mtriple);
   bool textStage = stage == Stage::ONNX || stage == Stage::Linalg ||
                    stage == Stage::LLVM || stage == Stage::LLVMIR || stage == Stage::Asm;
   std::string output = opts.output;
@@ -259,21 +265,28 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     output = textStage ? "-"
              : stage == Stage::Obj    ? (stem + ".o").str()
              : stage == Stage::Header ? (stem + ".h").str()
+             : stage == Stage::StaticLib ? (stem + ".a").str()
                                       : (stem + ".so").str();
   }
   std::string headerPath =
       stage == Stage::Header ? output : withExtension(output, ".h");
   // Never write over the model, whichever of the files would.
-  if ((stage == Stage::Obj || stage == Stage::Lib) && output == headerPath)
+  if ((stage == Stage::Obj || stage == Stage::Lib ||
+       stage == Stage::StaticLib) &&
+      (output == headerPath || output == withExtension(headerPath, ".hpp")))
     return fail("-o '" + output + "' would be written twice, as the " +
                 (stage == Stage::Obj ? "object" : "library") +
-                " and as its header: give it another extension than .h");
+                " and as its header: give it another extension than .h or .hpp");
   if (failed(checkNotInput(output, opts.input)))
     return fail("-o '" + output + "' is the model itself: writing it would "
                 "destroy the model");
   if (!textStage && stage != Stage::Header &&
       failed(checkNotInput(headerPath, opts.input)))
     return fail("the header '" + headerPath + "' would overwrite the model");
+  if (!textStage &&
+      failed(checkNotInput(withExtension(headerPath, ".hpp"), opts.input)))
+    return fail("the C++ header '" + withExtension(headerPath, ".hpp") +
+                "' would overwrite the model");
 
   onnxc::ImportOptions importOptions;
   importOptions.format = opts.format;
@@ -311,9 +324,15 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (failed(signature) ||
       failed(codegen::extractTrainingSignatures(*module, *signature)))
     return 1;
+  // M.h and, beside it, the C++ classes M.hpp (which include M.h).
   auto writeHeader = [&]() {
     return writeFile(headerPath, [&](llvm::raw_pwrite_stream &os) {
       os << codegen::writeModelHeader(*signature);
+      return true;
+    }, error) && writeFile(withExtension(headerPath, ".hpp"),
+                           [&](llvm::raw_pwrite_stream &os) {
+      os << codegen::writeModelCxxHeader(
+          *signature, llvm::sys::path::filename(headerPath));
       return true;
     }, error);
   };
@@ -380,6 +399,25 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (stage == Stage::Obj)
     return writeFile(output, emit, error) && writeHeader() ? 0 : fail(error);
 
+  std::string runtimeLib = opts.runtimeLib;
+  if (runtimeLib.empty())
+    runtimeLib = backend::defaultRuntimeLibrary(
+        argv[0], reinterpret_cast<void *>(&mlir::onnxc::onnxcMain));
+  if (stage == Stage::StaticLib) {
+    // A static library: the object in memory, then the archive.
+    llvm::SmallVector<char, 0> objBuffer;
+    llvm::raw_svector_ostream objOS(objBuffer);
+    if (!emit(objOS))
+      return fail(error);
+    llvmModule.reset(); // the weights are in the object now
+    llvm::MemoryBufferRef object(llvm::StringRef(objBuffer.data(), objBuffer.size()),
+                                 modelName + ".o");
+    if (!backend::writeStaticLibrary(object, modelName + ".o", runtimeLib, output,
+                                     error))
+      return fail(error);
+    return writeHeader() ? 0 : fail(error);
+  }
+
   // A shared library: the object goes to a temporary file, then lld.
   llvm::SmallString<256> objPath;
   if (auto ec = llvm::sys::fs::createTemporaryFile("onnxc", "o", objPath))
@@ -388,10 +426,6 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (!writeFile(objPath, emit, error))
     return fail(error);
   llvmModule.reset(); // the weights are in the object file now
-  std::string runtimeLib = opts.runtimeLib;
-  if (runtimeLib.empty())
-    runtimeLib = backend::defaultRuntimeLibrary(
-        argv[0], reinterpret_cast<void *>(&mlir::onnxc::onnxcMain));
   if (!backend::linkSharedLibrary({std::string(objPath)}, runtimeLib, output, error))
     return fail(error);
   return writeHeader() ? 0 : fail(error);

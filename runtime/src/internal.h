@@ -1,7 +1,8 @@
 /*===- internal.h - Functions shared between the runtime's sources --------===*
  *
  * Not part of any API: hidden symbols, so that a model library exports only
- * what runtime.h and runtime_abi.h declare. (A program that links the
+ * what runtime.h and runtime_abi.h declare, except onnxc_rt_try and
+ * onnxc_rt_error (ONNXC_SHARED_STATE below). (A program that links the
  * runtime archive statically, such as the unit tests, may still call them.)
  *===----------------------------------------------------------------------===*/
 #ifndef ONNXC_RUNTIME_INTERNAL_H
@@ -15,14 +16,25 @@
 #define ONNXC_HIDDEN
 #endif
 
+/* Dynamic TLS, so that any number of model libraries can be dlopen'ed (the
+   static TLS space glibc keeps for dlopen'ed libraries, 512 bytes, held
+   only three of them with initial-exec). runtime/CMakeLists.txt compiles
+   with TLS descriptors (-mtls-dialect=gnu2 on x86-64; aarch64's default),
+   which the dynamic loader resolves itself: a model library needs no
+   __tls_get_addr, its only NEEDED entries stay libc and libm. */
 #if defined(__GNUC__) || defined(__clang__)
-/* initial-exec: a model library then needs no __tls_get_addr from the
-   dynamic loader (its only NEEDED entries stay libc and libm). The few
-   bytes fit the static TLS space glibc reserves for dlopen'ed libraries. */
-#define ONNXC_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
+#define ONNXC_THREAD_LOCAL __thread
 #else
 #define ONNXC_THREAD_LOCAL _Thread_local
 #endif
+
+/* Functions that touch runtime.c's per-thread state (the last error, the
+ * target of onnxc_rt_fail) stay exported like onnxc_rt_fail and
+ * onnxc_last_error: when several model libraries in one process each carry
+ * the runtime, every call then binds to the same copy (runtime_abi.h,
+ * "Linking"). Hidden, the train.c of a second library would write its
+ * errors where the onnxc_last_error() of the first does not read them. */
+#define ONNXC_SHARED_STATE
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,7 +47,7 @@ extern "C" {
  * with its message copied into msg[cap]. For threads that run parts of a
  * kernel: a failure must come back to the caller of the parallel region,
  * not unwind it. */
-ONNXC_HIDDEN int32_t onnxc_rt_try(void (*fn)(void *), void *arg, char *msg,
+ONNXC_SHARED_STATE int32_t onnxc_rt_try(void (*fn)(void *), void *arg, char *msg,
                                   size_t cap);
 
 /* Sets this thread's onnxc_last_error() message (printf format) and
@@ -43,7 +55,7 @@ ONNXC_HIDDEN int32_t onnxc_rt_try(void (*fn)(void *), void *arg, char *msg,
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 2, 3)))
 #endif
-ONNXC_HIDDEN onnxc_status onnxc_rt_error(onnxc_status status, const char *fmt,
+ONNXC_SHARED_STATE onnxc_status onnxc_rt_error(onnxc_status status, const char *fmt,
                                          ...);
 
 /* ---- alloc.c: the allocator's arenas ---------------------------------- */

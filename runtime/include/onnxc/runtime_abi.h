@@ -95,7 +95,12 @@ struct onnxc_train_info {
  * -Bsymbolic, no --exclude-libs). Several model libraries in one process
  * then bind to one copy of the runtime, so onnxc_last_error() is right
  * whichever library failed; tools that dlopen a library RTLD_LOCAL look up
- * its own onnxc_last_error with dlsym.
+ * its own onnxc_last_error with dlsym. Every function that touches the
+ * per-thread error state is exported for that reason (also the internal
+ * onnxc_rt_error and onnxc_rt_try, used by the training API and the thread
+ * pool: a library may carry runtime members that the first one lacks).
+ * Static libraries (--emit=staticlib) hold the same runtime members: the
+ * program's linker takes each once. Link models compiled by one onnxc.
  */
 void onnxc_rt_fail(int32_t code, const char *message);
 

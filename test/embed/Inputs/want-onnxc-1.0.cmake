@@ -1,0 +1,1 @@
+find_package(onnxc 1.0 CONFIG REQUIRED)
