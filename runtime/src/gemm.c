@@ -171,14 +171,11 @@ void onnxc_rt_free_scratch(void *raw) {
     _mlir_memref_to_llvm_free(raw);
 }
 
+/* The product's packing buffers: scratch from the models' allocator, so
+ * that a call failing while they are held (a failed allocation after
+ * them) releases them with the rest of the call (alloc.c's arena). */
 static float *alloc_panels(i64 floats, void **raw) {
-  uintptr_t p;
-  *raw = malloc((size_t)floats * sizeof(float) + 64);
-  if (!*raw)
-    onnxc_rt_fail(ONNXC_ERROR_OUT_OF_MEMORY,
-                  "out of memory for a matrix product's packing buffer");
-  p = ((uintptr_t)*raw + 63u) & ~(uintptr_t)63u;
-  return (float *)p;
+  return onnxc_rt_alloc_scratch(floats, raw);
 }
 
 /* C = the epilogue alone (an empty K): the bias or zeros, or C itself
@@ -268,7 +265,7 @@ void onnxc_rt_sgemm_ep_serial(int64_t m, int64_t n, int64_t k, const float *a,
       run_block(kt, &x);
     }
   }
-  free(raw);
+  onnxc_rt_free_scratch(raw);
 }
 
 void onnxc_rt_sgemm(int64_t m, int64_t n, int64_t k, const float *a,
@@ -611,7 +608,7 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
                       kh * q->dilation_h * q->x_strides[3] +
                       kw * q->dilation_w * q->x_strides[4];
     conv_igemm(kt, q, x, wp, y, koff);
-    free(kraw);
+    onnxc_rt_free_scratch(kraw);
     return;
   }
   if (packed) {
@@ -627,7 +624,7 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
     plain.w_strides[3] = q->kernel_w;
     plain.w_strides[4] = 1;
     conv_unpacked(&plain, x, wbuf, y);
-    free(wraw);
+    onnxc_rt_free_scratch(wraw);
     return;
   }
   conv_unpacked(q, x, w, y);
@@ -737,6 +734,6 @@ static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
       }
     }
   }
-  free(raw);
-  free(wraw);
+  onnxc_rt_free_scratch(raw);
+  onnxc_rt_free_scratch(wraw);
 }
