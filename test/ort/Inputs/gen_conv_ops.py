@@ -8,7 +8,11 @@ Col2Im form at -O1 and above (one group, explicit pads, static spatial
 sizes); the cases cover it in 1-D, 2-D and 3-D with strides, dilations,
 pads, output_padding and bias, and the forms it leaves to the direct
 lowering (groups, output_shape, auto_pad, weights as an input). Col2Im
-cases cover strides, dilations, pads, 1-D and 3-D.
+cases cover strides, dilations, pads, 1-D and 3-D. Conv cases whose outer
+kernel taps read only padding (dilations past the map, as DeepLab's ASPP
+has) take onnx-graph-optimize's dropping of those taps: center-only, one
+side only (1-D, asymmetric pads), grouped, strided, and a case whose taps
+all read the input somewhere (unchanged).
 """
 import os
 import subprocess
@@ -99,9 +103,30 @@ def col2im_cases(rng):
         yield "col2im_" + name, model(name, [node], [("x", x)], inits, 18)
 
 
+def conv_padding_taps_cases(rng):
+    f = np.float32
+    # (name, x shape, w shape, attrs)
+    specs = [
+        ("aspp_center_only", (1, 8, 6, 6), (4, 8, 3, 3),
+         dict(dilations=[8, 8], pads=[8, 8, 8, 8])),
+        ("aspp_partial", (1, 8, 6, 6), (4, 8, 3, 3),
+         dict(dilations=[4, 4], pads=[4, 4, 4, 4])),
+        ("1d_one_side", (2, 3, 4), (5, 3, 3), dict(dilations=[3], pads=[3, 1])),
+        ("grouped_strided", (1, 6, 7, 5), (6, 3, 3, 3),
+         dict(dilations=[7, 2], pads=[7, 2, 7, 2], strides=[2, 1], group=2)),
+    ]
+    for name, xs, ws, attrs in specs:
+        x = rng.standard_normal(xs).astype(f)
+        w = rng.standard_normal(ws).astype(f)
+        b = rng.standard_normal(ws[0]).astype(f)
+        node = helper.make_node("Conv", ["x", "w", "b"], ["y"], **attrs)
+        yield "conv_" + name, model(name, [node], [("x", x)],
+                                    [("w", w), ("b", b)], 17)
+
+
 def write(root):
     rng = np.random.default_rng(0)
-    for gen in (convtranspose_cases, col2im_cases):
+    for gen in (convtranspose_cases, col2im_cases, conv_padding_taps_cases):
         for name, (m, inputs) in gen(rng):
             d = os.path.join(root, "conv", name)
             os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)

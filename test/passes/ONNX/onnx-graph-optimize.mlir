@@ -109,3 +109,58 @@ func.func @convtranspose_groups(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x6x6xf32> 
   %y = "onnx.ConvTranspose"(%x, %w, %n) <{group = 2 : i64, strides = array<i64: 2, 2>}> : (tensor<1x2x3x3xf32>, tensor<2x1x2x2xf32>, none) -> tensor<1x2x6x6xf32>
   return %y : tensor<1x2x6x6xf32>
 }
+
+// -----
+
+// A 3x3 convolution with dilation 6 and pads 6 on a 4x4 map: the outer
+// taps read only padding for every output position, so only the center tap
+// is kept (W[:, :, 1, 1]) and the pads it no longer spans go.
+// CHECK-LABEL: func.func @conv_padding_only_taps
+// CHECK:      %[[W:.+]] = "onnx.Constant"() <{value = dense<{{\[\[\[\[}}5.000000e+00]]], {{\[\[\[}}1.400000e+01]]]]> : tensor<2x1x1x1xf32>}>
+// CHECK:      "onnx.Conv"(%arg0, %[[W]], %arg1) <{auto_pad = "NOTSET", dilations = array<i64: 6, 6>, group = 1 : i64, kernel_shape = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>
+// CHECK-SAME: -> tensor<1x2x4x4xf32>
+func.func @conv_padding_only_taps(%x: tensor<1x1x4x4xf32>, %b: tensor<2xf32>) -> tensor<1x2x4x4xf32> {
+  %w = "onnx.Constant"() <{value = dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]], [[[10.0, 11.0, 12.0], [13.0, 14.0, 15.0], [16.0, 17.0, 18.0]]]]> : tensor<2x1x3x3xf32>}> : () -> tensor<2x1x3x3xf32>
+  %y = "onnx.Conv"(%x, %w, %b) <{dilations = array<i64: 6, 6>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 6, 6, 6, 6>}> : (tensor<1x1x4x4xf32>, tensor<2x1x3x3xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Asymmetric: 1-D, pads (3, 1), dilation 3 on a 4-wide map (2 outputs):
+// tap 0 (offsets -3, -2) only reads padding, taps 1 and 2 read the input;
+// W keeps [2, 3], the begin pad loses the 3 that tap 0 spanned, the end
+// pad stays 1.
+// CHECK-LABEL: func.func @conv_padding_only_taps_1d
+// CHECK:      %[[W:.+]] = "onnx.Constant"() <{value = dense<{{\[\[\[}}2.000000e+00, 3.000000e+00]]]> : tensor<1x1x2xf32>}>
+// CHECK:      "onnx.Conv"(%arg0, %[[W]], %{{.+}}) <{auto_pad = "NOTSET", dilations = array<i64: 3>, group = 1 : i64, pads = array<i64: 0, 1>}>
+// CHECK-SAME: -> tensor<1x1x2xf32>
+func.func @conv_padding_only_taps_1d(%x: tensor<1x1x4xf32>) -> tensor<1x1x2xf32> {
+  %w = "onnx.Constant"() <{value = dense<[[[1.0, 2.0, 3.0]]]> : tensor<1x1x3xf32>}> : () -> tensor<1x1x3xf32>
+  %n = onnx.NoValue
+  %y = "onnx.Conv"(%x, %w, %n) <{dilations = array<i64: 3>, pads = array<i64: 3, 1>}> : (tensor<1x1x4xf32>, tensor<1x1x3xf32>, none) -> tensor<1x1x2xf32>
+  return %y : tensor<1x1x2xf32>
+}
+
+// -----
+
+// The kept taps would need a negative pad (tap 1 alone, begin pad 1 < 3):
+// unchanged.
+// CHECK-LABEL: func.func @conv_padding_only_taps_negative_pad
+// CHECK: pads = array<i64: 1, 2>
+func.func @conv_padding_only_taps_negative_pad(%x: tensor<1x1x4xf32>) -> tensor<1x1x1xf32> {
+  %w = "onnx.Constant"() <{value = dense<[[[1.0, 2.0, 3.0]]]> : tensor<1x1x3xf32>}> : () -> tensor<1x1x3xf32>
+  %n = onnx.NoValue
+  %y = "onnx.Conv"(%x, %w, %n) <{dilations = array<i64: 3>, pads = array<i64: 1, 2>}> : (tensor<1x1x4xf32>, tensor<1x1x3xf32>, none) -> tensor<1x1x1xf32>
+  return %y : tensor<1x1x1xf32>
+}
+
+// Every tap reads the input somewhere: unchanged.
+// CHECK-LABEL: func.func @conv_all_taps_used
+// CHECK: kernel_shape = array<i64: 3, 3>, pads = array<i64: 2, 2, 2, 2>
+func.func @conv_all_taps_used(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32> {
+  %w = "onnx.Constant"() <{value = dense<1.0> : tensor<1x1x3x3xf32>}> : () -> tensor<1x1x3x3xf32>
+  %n = onnx.NoValue
+  %y = "onnx.Conv"(%x, %w, %n) <{dilations = array<i64: 2, 2>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 2, 2, 2, 2>}> : (tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>, none) -> tensor<1x1x4x4xf32>
+  return %y : tensor<1x1x4x4xf32>
+}
