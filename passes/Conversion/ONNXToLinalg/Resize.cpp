@@ -6,7 +6,10 @@
 // one tap for nearest, 2 (linear) or 4 (cubic) taps per resized dim, the
 // weights multiplied across dims. Dims whose size does not change are read
 // directly (a run-time check makes sure their scale is 1). Scales, sizes
-// and roi may be run-time tensors.
+// and roi may be run-time tensors. When a resized dim's sizes are static
+// and its scale constant (nearest and linear modes), its taps and weights
+// are computed at compile time into constant tables the body reads
+// (the same f64 arithmetic, the same results).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,10 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::onnxc;
@@ -108,19 +115,136 @@ SmallVector<Value> cubicWeights(OpBuilder &b, Location loc, Value t, double a) {
   return {far(add(t, one)), near(t), near(sub(one, t)), far(sub(c(2), t))};
 }
 
+/// The taps and weights of one resized dim computed at compile time (static
+/// sizes, a constant scale): for output index o, taps[o * n + k] and, for
+/// linear, weights[o * n + k]. The arithmetic is the generic's, op for op in
+/// f64, so the result is the same bit for bit; only the per-element
+/// coordinate math (divisions, rounding, conversions: most of a resize's
+/// time) leaves the loop.
+struct TapTable {
+  int64_t taps = 0; // per output index
+  std::vector<int64_t> index;
+  std::vector<double> weight;
+};
+
+/// std::optional: nullopt when the mode has no table (cubic,
+/// tf_crop_and_resize).
+std::optional<TapTable> computeTapTable(const ResizeParams &p, int64_t inSize,
+                                        int64_t outSize, double s) {
+  if (p.interp == Interp::Cubic || p.coord == Coord::TfCropAndResize)
+    return std::nullopt;
+  auto toIndex = [](double f) {
+    f = std::fmax(f, -0x1p62);
+    f = std::fmin(f, 0x1p62);
+    return static_cast<int64_t>(f);
+  };
+  auto clampIdx = [&](int64_t v) {
+    return std::min(std::max(v, int64_t(0)), inSize - 1);
+  };
+  TapTable t;
+  t.taps = p.interp == Interp::Linear ? 2 : 1;
+  double in = static_cast<double>(inSize), out = static_cast<double>(outSize);
+  for (int64_t o = 0; o < outSize; ++o) {
+    double xo = static_cast<double>(o);
+    double hp = (xo + 0.5) / s - 0.5;
+    double outF = s * in;
+    bool outIsOne = outF == 1;
+    double xs = 0;
+    switch (p.coord) {
+    case Coord::HalfPixel:
+      xs = hp;
+      break;
+    case Coord::HalfPixelSymmetric: {
+      double adj = out / (s * in);
+      double center = in * 0.5;
+      double offset = center * (1 - adj);
+      xs = offset + hp;
+      break;
+    }
+    case Coord::PytorchHalfPixel:
+      xs = outIsOne ? 0 : hp;
+      break;
+    case Coord::AlignCorners:
+      xs = outIsOne ? 0 : (xo * (in - 1)) / (outF - 1);
+      break;
+    case Coord::Asymmetric:
+      xs = xo / s;
+      break;
+    case Coord::TfHalfPixelForNN:
+      xs = (xo + 0.5) / s;
+      break;
+    case Coord::TfCropAndResize:
+      return std::nullopt;
+    }
+    if (p.interp == Interp::Nearest) {
+      double r = 0;
+      switch (p.rounding) {
+      case Rounding::PreferFloor:
+        r = std::ceil(xs - 0.5);
+        break;
+      case Rounding::PreferCeil:
+        r = std::floor(xs + 0.5);
+        break;
+      case Rounding::Floor:
+        r = std::floor(xs);
+        break;
+      case Rounding::Ceil:
+        r = std::ceil(xs);
+        break;
+      }
+      t.index.push_back(clampIdx(toIndex(r)));
+      continue;
+    }
+    double fl = std::floor(xs);
+    double frac = xs - fl;
+    int64_t base = toIndex(fl);
+    t.index.push_back(clampIdx(base));
+    t.index.push_back(clampIdx(base + 1));
+    t.weight.push_back(1 - frac);
+    t.weight.push_back(frac);
+  }
+  return t;
+}
+
 /// The resize of `x` into `type`; `scales`/`sizes` are per dim (f64 and
 /// index values), `roi` start/end per dim (f64, tf_crop_and_resize only),
 /// `resized` marks the dims that are interpolated.
 Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
                   const ResizeParams &p, ArrayRef<Value> scales,
                   ArrayRef<Value> outSizes, ArrayRef<Value> roiStart,
-                  ArrayRef<Value> roiEnd, ArrayRef<bool> resized) {
+                  ArrayRef<Value> roiEnd, ArrayRef<bool> resized,
+                  ArrayRef<std::optional<double>> constScales) {
   int64_t rank = type.getRank();
   Type elt = type.getElementType();
   Value init = createEmpty(b, loc, type, outSizes);
   SmallVector<Value> inSizes;
   for (int64_t i = 0; i < rank; ++i)
     inSizes.push_back(getDimValue(b, loc, x, i));
+  // Resized dims with static sizes and a constant scale read their taps
+  // (and weights) from tables built here.
+  auto xt = cast<RankedTensorType>(x.getType());
+  SmallVector<Value> indexTables(rank), weightTables(rank);
+  SmallVector<int64_t> tableTaps(rank, 0);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!resized[d] || !constScales[d] || xt.isDynamicDim(d) ||
+        type.isDynamicDim(d))
+      continue;
+    std::optional<TapTable> t = computeTapTable(
+        p, xt.getDimSize(d), type.getDimSize(d), *constScales[d]);
+    if (!t)
+      continue;
+    int64_t n = type.getDimSize(d);
+    tableTaps[d] = t->taps;
+    auto it = RankedTensorType::get({n, t->taps}, b.getI64Type());
+    indexTables[d] = arith::ConstantOp::create(
+        b, loc, it, DenseIntElementsAttr::get(it, ArrayRef<int64_t>(t->index)));
+    if (!t->weight.empty()) {
+      auto wt = RankedTensorType::get({n, t->taps}, b.getF64Type());
+      weightTables[d] = arith::ConstantOp::create(
+          b, loc, wt,
+          DenseFPElementsAttr::get(wt, ArrayRef<double>(t->weight)));
+    }
+  }
 
   auto body = [&](OpBuilder &nb, Location l, ValueRange) {
     auto c = [&](double v) { return f64Const(nb, l, v); };
@@ -133,6 +257,19 @@ Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
       Value i = linalg::IndexOp::create(nb, l, d);
       if (!resized[d]) {
         taps[d].push_back(i);
+        continue;
+      }
+      if (indexTables[d]) {
+        for (int64_t k = 0; k < tableTaps[d]; ++k) {
+          Value kk = createIndexConstant(nb, l, k);
+          Value tap = tensor::ExtractOp::create(nb, l, indexTables[d],
+                                                ValueRange{i, kk});
+          taps[d].push_back(
+              arith::IndexCastOp::create(nb, l, nb.getIndexType(), tap));
+          if (weightTables[d])
+            weights[d].push_back(tensor::ExtractOp::create(
+                nb, l, weightTables[d], ValueRange{i, kk}));
+        }
         continue;
       }
       Value xo = indexToF64(nb, l, i);
@@ -444,8 +581,25 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
   if (numTaps > kMaxTaps)
     return op->emitOpError("too many interpolation taps (")
            << numTaps << ") per element";
+  // The scales known at compile time (a constant scales operand, or
+  // constant sizes over static input dims with the stretch policy), as the
+  // generic would compute them (f64 from the float, or size / in).
+  SmallVector<std::optional<double>> constScales(rank);
+  if (hasScales) {
+    if (auto v = getConstantFloats(origScales, scalesT))
+      if ((int64_t)v->size() == n)
+        for (auto [k, d] : llvm::enumerate(axes))
+          constScales[d] = (*v)[k];
+  } else if (p.policy == "stretch") {
+    if (auto v = getConstantInts(origSizes, sizesT))
+      if ((int64_t)v->size() == n)
+        for (auto [k, d] : llvm::enumerate(axes))
+          if (!xt.isDynamicDim(d))
+            constScales[d] = static_cast<double>((*v)[k]) /
+                             static_cast<double>(xt.getDimSize(d));
+  }
   Value y = buildResize(b, loc, x, type, p, scales, outSizes, roiStart, roiEnd,
-                        resized);
+                        resized, constScales);
   rewriter.replaceOp(op, y);
   return success();
 }

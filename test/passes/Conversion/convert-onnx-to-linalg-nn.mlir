@@ -228,6 +228,42 @@ func.func @resize_linear(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<1
 
 // -----
 
+// Resize (linear, half_pixel) with constant scales [1, 1, 2, 2]: the taps
+// and weights of H and W are tables computed at compile time (index i of a
+// 2 -> 4 half-pixel resize reads x at (i + 0.5) / 2 - 0.5 = -0.25, 0.25,
+// 0.75, 1.25: taps floor and floor + 1 clamped into [0, 1], weights 1 - t
+// and t of the fraction t), read by the body instead of the coordinate math.
+// CHECK-LABEL: func.func @resize_linear_constant_scales
+// CHECK-DAG: arith.constant dense<{{\[\[}}0, 0], [0, 1], [0, 1], [1, 1]]> : tensor<4x2xi64>
+// CHECK-DAG: arith.constant dense<{{\[\[}}2.500000e-01, 7.500000e-01], [7.500000e-01, 2.500000e-01], [2.500000e-01, 7.500000e-01], [7.500000e-01, 2.500000e-01]]> : tensor<4x2xf64>
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<1x1x4x4xf32>)
+// CHECK-NOT: math.floor
+// CHECK-COUNT-4: tensor.extract %arg0
+func.func @resize_linear_constant_scales(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  %s = "onnx.Constant"() {value = dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "onnx.Resize"(%x, %n, %s, %n) {mode = "linear"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+// Resize (nearest, asymmetric, floor) with constant sizes: one tap per
+// resized dim from a table (i / 2 floored).
+// CHECK-LABEL: func.func @resize_nearest_constant_sizes
+// CHECK: arith.constant dense<{{\[\[}}0], [0], [1], [1], [2], [2]]> : tensor<6x1xi64>
+// CHECK: linalg.generic
+// CHECK-NOT: math.floor
+// CHECK: linalg.yield
+func.func @resize_nearest_constant_sizes(%x: tensor<1x3x3xf32>) -> tensor<1x3x6xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  %sz = "onnx.Constant"() {value = dense<[1, 3, 6]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %0 = "onnx.Resize"(%x, %n, %n, %sz) {mode = "nearest", coordinate_transformation_mode = "asymmetric", nearest_mode = "floor"} : (tensor<1x3x3xf32>, none, none, tensor<3xi64>) -> tensor<1x3x6xf32>
+  return %0 : tensor<1x3x6xf32>
+}
+
+// -----
+
 // DepthToSpace (CRD): one copy whose input map splits the channel dim.
 // CHECK-DAG: #[[MAP:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1 * 4 + (d2 mod 2) * 2 + d3 mod 2, d2 floordiv 2, d3 floordiv 2)>
 // CHECK-LABEL: func.func @depth_to_space
