@@ -35,6 +35,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -272,17 +274,27 @@ struct DropPaddingOnlyConvTaps : OpRewritePattern<ONNX::ConvOp> {
     bool shrinks = false;
     for (int64_t i = 0; i < r; ++i) {
       int64_t in = xt.getDimSize(2 + i), out = yt.getDimSize(2 + i);
+      // Sizes far past any real convolution are left alone (no overflow
+      // below: every product stays under 2^62).
+      constexpr int64_t kLimit = int64_t(1) << 30;
+      if (in > kLimit || out > kLimit || kernel[i] > kLimit ||
+          str[i] < 1 || str[i] > kLimit || dil[i] < 1 || dil[i] > kLimit ||
+          pads[i] < 0 || pads[i] > kLimit || pads[i + r] < 0 ||
+          pads[i + r] > kLimit)
+        return failure();
       first[i] = kernel[i];
       last[i] = -1;
-      for (int64_t t = 0; t < kernel[i]; ++t)
-        for (int64_t o = 0; o < out; ++o) {
-          int64_t pos = o * str[i] - pads[i] + t * dil[i];
-          if (pos >= 0 && pos < in) {
-            first[i] = std::min(first[i], t);
-            last[i] = std::max(last[i], t);
-            break;
-          }
+      for (int64_t t = 0; t < kernel[i]; ++t) {
+        // Tap t reads position o * s - pads + t * d of output o: some o in
+        // [0, out) lands in [0, in) when the range of o it needs does.
+        int64_t lo = pads[i] - t * dil[i], hi = in - 1 + pads[i] - t * dil[i];
+        int64_t oMin = std::max<int64_t>(0, llvm::divideCeilSigned(lo, str[i]));
+        int64_t oMax = std::min(out - 1, llvm::divideFloorSigned(hi, str[i]));
+        if (oMin <= oMax) {
+          first[i] = std::min(first[i], t);
+          last[i] = std::max(last[i], t);
         }
+      }
       if (last[i] < 0)
         return failure(); // an all-padding output: leave it to the lowering
       if (pads[i] - first[i] * dil[i] < 0 ||

@@ -347,6 +347,26 @@ static bool onlyReads(Operation *op, ArrayRef<Value> aliases) {
   return !nested;
 }
 
+/// `op` writes +0.0 into all of `buf`: a linalg.fill, or a linalg.generic
+/// without inputs whose body yields the constant (the form a fill takes
+/// after onnxc-fuse-elementwise).
+static bool isZeroFillOf(Operation *op, Value buf) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.hasPureBufferSemantics() && fill.getDpsInits()[0] == buf &&
+           matchPattern(fill.getInputs()[0], m_PosZeroFloat());
+  auto g = dyn_cast<linalg::GenericOp>(op);
+  if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInputs() != 0 ||
+      g.getNumDpsInits() != 1 || g.getDpsInits()[0] != buf ||
+      g.getNumReductionLoops() != 0 ||
+      !g.getIndexingMapsArray()[0].isIdentity())
+    return false;
+  Block &body = g.getRegion().front();
+  if (body.getOperations().size() != 1)
+    return false;
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  return matchPattern(yield.getOperand(0), m_PosZeroFloat());
+}
+
 Operation *zeroInitOf(Operation *op, Value buf, bool &erasable,
                       unsigned depth) {
   erasable = true;
@@ -354,11 +374,8 @@ Operation *zeroInitOf(Operation *op, Value buf, bool &erasable,
     return nullptr;
   SmallVector<Value> aliases = aliasesOf(buf);
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
-      if (fill.hasPureBufferSemantics() && fill.getDpsInits()[0] == buf &&
-          matchPattern(fill.getInputs()[0], m_PosZeroFloat()))
-        return fill;
-    }
+    if (isZeroFillOf(prev, buf))
+      return prev;
     if (auto copy = dyn_cast<memref::CopyOp>(prev)) {
       bool sourceErasable;
       if (copy.getTarget() == buf)
@@ -390,12 +407,9 @@ Operation *convInit(Operation *op, Value buf, Value &bias) {
     return nullptr;
   SmallVector<Value> aliases = aliasesOf(buf);
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
-      if (fill.hasPureBufferSemantics() && fill.getDpsInits()[0] == buf &&
-          matchPattern(fill.getInputs()[0], m_PosZeroFloat())) {
-        bias = nullptr;
-        return fill;
-      }
+    if (isZeroFillOf(prev, buf)) {
+      bias = nullptr;
+      return prev;
     }
     if (auto g = dyn_cast<linalg::GenericOp>(prev)) {
       if (g.hasPureBufferSemantics() && g.getNumDpsInputs() == 1 &&

@@ -29,6 +29,46 @@ func.func @matmul_fill(%a: memref<10x30xf32>, %b: memref<30x20xf32>) -> memref<1
 
 // -----
 
+// The zero fill in its generic form (a linalg.generic without inputs
+// yielding +0.0, as onnxc-fuse-elementwise leaves a fill): it goes too, and
+// the kernel overwrites (flags 0).
+// CHECK-LABEL: func.func @matmul_generic_zero_fill
+// CHECK-NOT: linalg.generic
+// CHECK: call @onnxc_rt_sgemm({{.*}}, %c0_i32)
+#id2 = affine_map<(i, j) -> (i, j)>
+func.func @matmul_generic_zero_fill(%a: memref<10x30xf32>, %b: memref<30x20xf32>) -> memref<10x20xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c = memref.alloc() {alignment = 64 : i64} : memref<10x20xf32>
+  linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]} outs(%c : memref<10x20xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %cst : f32
+  }
+  linalg.matmul ins(%a, %b : memref<10x30xf32>, memref<30x20xf32>) outs(%c : memref<10x20xf32>)
+  return %c : memref<10x20xf32>
+}
+
+// -----
+
+// A generic fill of -0.0 is not a zero init (the sum of -0.0 and a +0.0
+// product is +0.0, but an empty K must give -0.0): the fill stays and the
+// kernel accumulates (flags 1).
+// CHECK-LABEL: func.func @matmul_generic_negzero_fill
+// CHECK: linalg.generic
+// CHECK: call @onnxc_rt_sgemm({{.*}}, %c1_i32)
+#id2n = affine_map<(i, j) -> (i, j)>
+func.func @matmul_generic_negzero_fill(%a: memref<10x30xf32>, %b: memref<30x20xf32>) -> memref<10x20xf32> {
+  %cst = arith.constant -0.0 : f32
+  %c = memref.alloc() {alignment = 64 : i64} : memref<10x20xf32>
+  linalg.generic {indexing_maps = [#id2n], iterator_types = ["parallel", "parallel"]} outs(%c : memref<10x20xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %cst : f32
+  }
+  linalg.matmul ins(%a, %b : memref<10x30xf32>, memref<30x20xf32>) outs(%c : memref<10x20xf32>)
+  return %c : memref<10x20xf32>
+}
+
+// -----
+
 // An output that is not known to be zero: the kernel accumulates (flags 1).
 // Dynamic sizes come from memref.dim, dynamic strides from the metadata.
 // CHECK-LABEL: func.func @matmul_accumulate_dynamic
