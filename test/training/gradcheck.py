@@ -72,7 +72,7 @@ FULL_MAX = 64
 DIRECTIONS = 8
 
 CATEGORIES = ["elementwise", "linalg", "reduction", "tensor", "conv", "pool",
-              "norm", "softmax", "misc", "recurrent"]
+              "norm", "softmax", "misc", "recurrent", "controlflow"]
 
 # ---------------------------------------------------------------------------
 # The case table's vocabulary.
