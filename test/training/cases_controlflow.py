@@ -12,7 +12,8 @@ D = TensorProto.DOUBLE
 
 
 def add(*a, **k):
-    k.setdefault("f32", False)  # the bodies are typed float64
+    # The bodies are typed float64; gradcheck.retyped gives the float32
+    # models their float32 twins.
     CASES.append(Case(*a, **k))
 
 
@@ -262,3 +263,129 @@ for taken in (True, False):
         nodes=scan_in_if_nodes, sym={1: {0: "N"}, 2: {1: "N"}},
         rules=["If", "Scan"])
 
+
+
+# Loop in If: the then branch runs a Loop (3 iterations) on a; the else
+# branch a product.
+def loop_in_if_nodes(ins, outs):
+    c, h0, w, x = ins
+    body = graph([node("MatMul", ["h", w], ["hw"]),
+                  node("Add", ["hw", x], ["hx"]),
+                  node("Tanh", ["hx"], ["h2"])], "body",
+                 [vi("iter", TensorProto.INT64, []),
+                  vi("cond_in", TensorProto.BOOL, []), vi("h")],
+                 [vi("cond_in", TensorProto.BOOL, []), vi("h2")])
+    then = graph([node("Constant", [], ["three"], value=helper.make_tensor(
+                      "three", TensorProto.INT64, [], [3])),
+                  node("Loop", ["three", "", h0], ["hT"], body=body)],
+                 "then", [], [vi("hT")])
+    els = graph([node("Mul", [h0, x], ["e"])], "else", [], [vi("e")])
+    return [node("If", [c], outs, then_branch=then, else_branch=els)]
+
+
+for taken in (True, False):
+    add("loop_in_if_%s" % ("then" if taken else "else"), "If",
+        [In(np.array(taken)), X([2, 3]), X([3, 3], normal(0.5)), X([2, 3])],
+        nodes=loop_in_if_nodes, sym={1: {0: "N"}, 3: {0: "N"}},
+        rules=["If", "Loop"])
+
+
+# Scan in Loop: each iteration scans xs with state h (the Loop's carried
+# value) and a weight the Loop body computes from w and the iteration
+# number (a capture of the Scan body defined in the Loop body).
+def scan_in_loop_nodes(ins, outs):
+    h0, xs, w = ins
+    sbody = graph([node("Mul", ["s", "wi"], ["sw"]),
+                   node("Add", ["sw", "xt"], ["sx"]),
+                   node("Tanh", ["sx"], ["s2"])], "sbody",
+                  [vi("s"), vi("xt")], [vi("s2")])
+    body = graph([node("Cast", ["iter"], ["itf"], to=TensorProto.DOUBLE),
+                  node("Mul", [w, "itf"], ["wit"]),
+                  node("Add", ["wit", w], ["wi"]),
+                  node("Scan", ["h", xs], ["h2"], body=sbody,
+                       num_scan_inputs=1),
+                  node("Identity", ["h2"], ["hs"])], "body",
+                 [vi("iter", TensorProto.INT64, []),
+                  vi("cond_in", TensorProto.BOOL, []), vi("h")],
+                 [vi("cond_in", TensorProto.BOOL, []), vi("h2"), vi("hs")])
+    return [node("Constant", [], ["mm"], value=helper.make_tensor(
+                "mm", TensorProto.INT64, [], [2])),
+            node("Loop", ["mm", "", h0], outs, body=body)]
+
+
+add("scan_in_loop", "Loop", [X([2, 3]), X([3, 2, 3]), X([3], normal(0.5))],
+    nodes=scan_in_loop_nodes, nout=2, yout=(0, 1),
+    sym={0: {0: "N"}, 1: {1: "N"}}, rules=["Loop", "Scan"])
+
+
+# Scan in Scan: the outer step scans the rows of its scan input slice.
+def scan_in_scan_nodes(ins, outs):
+    h0, xs, w = ins
+    inner = graph([node("Mul", ["g", w], ["gw"]),
+                   node("Add", ["gw", "r"], ["gr"]),
+                   node("Sin", ["gr"], ["g2"])], "inner",
+                  [vi("g"), vi("r")], [vi("g2"), vi("g2")])
+    outer = graph([node("Scan", ["h", "xt"], ["h2", "rows"], body=inner,
+                        num_scan_inputs=1, scan_input_directions=[1]),
+                   node("ReduceSum", ["rows"], ["o"], axes=[0], keepdims=0)],
+                  "outer", [vi("h"), vi("xt")], [vi("h2"), vi("o")])
+    return [node("Scan", [h0, xs], outs, body=outer, num_scan_inputs=1,
+                 scan_input_axes=[1])]
+
+
+add("scan_in_scan", "Scan", [X([3]), X([2, 3, 3]), X([3], normal(0.5))],
+    nodes=scan_in_scan_nodes, nout=2, yout=(0, 1), sym={},
+    opset=12)
+
+
+# Integer carried values beside float ones: a Loop counting its own
+# iterations (the count scales h), a Scan with an integer state and two
+# scan inputs and outputs.
+def loop_int_state_nodes(ins, outs):
+    h0, w = ins
+    body = graph([node("Constant", [], ["one"], value=helper.make_tensor(
+                     "one", TensorProto.INT64, [], [1])),
+                  node("Add", ["k", "one"], ["k2"]),
+                  node("Cast", ["k2"], ["kf"], to=TensorProto.DOUBLE),
+                  node("Mul", ["h", w], ["hw"]),
+                  node("Sin", ["hw"], ["sh"]),
+                  node("Mul", ["sh", "kf"], ["h2"])], "body",
+                 [vi("iter", TensorProto.INT64, []),
+                  vi("cond_in", TensorProto.BOOL, []),
+                  vi("k", TensorProto.INT64, []), vi("h")],
+                 [vi("cond_in", TensorProto.BOOL, []),
+                  vi("k2", TensorProto.INT64, []), vi("h2")])
+    return [node("Constant", [], ["mm"], value=helper.make_tensor(
+                "mm", TensorProto.INT64, [], [3])),
+            node("Constant", [], ["k0"], value=helper.make_tensor(
+                "k0", TensorProto.INT64, [], [0])),
+            node("Loop", ["mm", "", "k0", h0], ["kT"] + outs, body=body)]
+
+
+add("loop_int_state", "Loop", [X([2, 3]), X([3])],
+    nodes=loop_int_state_nodes, sym={0: {0: "N"}})
+
+
+def scan_two_nodes(ins, outs):
+    h0, xs, zs = ins
+    body = graph([node("Constant", [], ["one"], value=helper.make_tensor(
+                     "one", TensorProto.INT64, [], [1])),
+                  node("Add", ["k", "one"], ["k2"]),
+                  node("Mul", ["h", "x"], ["hx"]),
+                  node("Add", ["hx", "z"], ["hz"]),
+                  node("Sin", ["hz"], ["h2"]),
+                  node("Mul", ["z", "z"], ["zz"])], "body",
+                 [vi("k", TensorProto.INT64, []), vi("h"), vi("x"), vi("z")],
+                 [vi("k2", TensorProto.INT64, []), vi("h2"), vi("zz"),
+                  vi("hx")])
+    return [node("Constant", [], ["k0"], value=helper.make_tensor(
+                "k0", TensorProto.INT64, [], [0])),
+            node("Scan", ["k0", h0, xs, zs], ["kT"] + outs, body=body,
+                 num_scan_inputs=2, scan_input_directions=[0, 1],
+                 scan_output_directions=[1, 0], scan_input_axes=[0, 1],
+                 scan_output_axes=[1, 0])]
+
+
+add("scan_two_inputs_outputs", "Scan",
+    [X([2, 3]), X([4, 2, 3]), X([2, 4, 3])], nodes=scan_two_nodes, nout=3,
+    yout=(0, 1, 2), sym={0: {0: "N"}, 1: {1: "N"}, 2: {0: "N"}})

@@ -102,10 +102,20 @@ LogicalResult finish(Operation *op, GradientBuilder &gb) {
   return success();
 }
 
-void yield(OpBuilder &b, Location loc, ValueRange values) {
+/// Ends a backward body with a Yield of `values`, then drops the ops the
+/// Yield does not need (recomputed forward values no gradient reads; no op
+/// of a recomputed body has side effects: random ops are refused).
+void yield(OpBuilder &b, Location loc, ValueRange values, InferenceState &state) {
   OperationState st(loc, "onnx.Yield");
   st.addOperands(values);
-  b.create(st);
+  Operation *term = b.create(st);
+  SmallVector<Operation *> ops;
+  for (Operation &op : *term->getBlock())
+    if (&op != term)
+      ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (op->use_empty())
+      eraseInferredOp(op, state);
 }
 
 /// A builder of ops at the end of `block`, sharing `gb`'s state.
@@ -191,7 +201,9 @@ Operation *withRecords(Operation *op, GradientBuilder &gb,
   SmallVector<Value> values(term->getOperands());
   values.append(extra(body));
   OpBuilder tb(term);
-  yield(tb, term->getLoc(), values);
+  OperationState st(term->getLoc(), "onnx.Yield");
+  st.addOperands(values);
+  tb.create(st);
   term->erase();
   if (failed(finish(n, gb)))
     return nullptr;
@@ -235,7 +247,7 @@ LogicalResult ifGradient(Operation *op, ArrayRef<Value> resultGrads,
       gb.failed = true;
       return failure();
     }
-    yield(nb, gb.loc, outs);
+    yield(nb, gb.loc, outs, gb.state);
   }
   if (failed(finish(bwd, gb)))
     return failure();
@@ -393,7 +405,7 @@ LogicalResult scanGradient(Operation *op, ArrayRef<Value> resultGrads,
     gb.failed = true;
     return failure();
   }
-  yield(nb, loc, outs);
+  yield(nb, loc, outs, gb.state);
   if (failed(finish(bwd, gb)))
     return failure();
 
@@ -520,7 +532,7 @@ LogicalResult loopGradient(Operation *op, ArrayRef<Value> resultGrads,
     gb.failed = true;
     return failure();
   }
-  yield(nb, loc, outs);
+  yield(nb, loc, outs, gb.state);
   if (failed(finish(bwd, gb)))
     return failure();
 
