@@ -11,7 +11,9 @@
 //      its results and adds the gradients of its inputs, which accumulate
 //      (fan-out sums);
 //   4. the Gradient's results are the gradients of its xs.
-// The backward ops go right before the Gradient op.
+// The backward ops go right before the Gradient op. Steps 1 and 3 are
+// backpropagate(), which the If, Loop and Scan rules (RulesControlFlow.cpp)
+// also run over the recomputed body of each subgraph.
 //
 //===----------------------------------------------------------------------===//
 

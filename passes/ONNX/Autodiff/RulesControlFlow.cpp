@@ -105,7 +105,8 @@ LogicalResult finish(Operation *op, GradientBuilder &gb) {
 /// Ends a backward body with a Yield of `values`, then drops the ops the
 /// Yield does not need (recomputed forward values no gradient reads; no op
 /// of a recomputed body has side effects: random ops are refused).
-void yield(OpBuilder &b, Location loc, ValueRange values, InferenceState &state) {
+void yield(OpBuilder &b, Location loc, ValueRange values,
+           InferenceState &state) {
   OperationState st(loc, "onnx.Yield");
   st.addOperands(values);
   Operation *term = b.create(st);
