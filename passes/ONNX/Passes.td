@@ -123,7 +123,11 @@ def ONNXAutodiff : Pass<"onnx-autodiff", "func::FuncOp"> {
     into it (RNN, GRU, LSTM: their cell's ops unrolled over a static
     sequence length), and the rules differentiate the expansion. A few
     rules make their forward op output what the backward reads (MaxPool's
-    Indices, Dropout's mask in training mode). The
+    Indices, Dropout's mask in training mode). If, Loop and Scan are
+    differentiated by ops of the same kind whose bodies recompute the
+    forward body and run the same reverse sweep over it (nesting included);
+    a forward Loop or Scan is made to also output each iteration's carried
+    values, which its backward reads in reverse. The
     Gradient's results become the gradients of its xs, and the op goes.
     The backward ops are ordinary onnx ops: inference, folding, fusion, the
     kernels and buffer planning apply to them as to the forward ones, and
@@ -134,7 +138,8 @@ def ONNXAutodiff : Pass<"onnx-autodiff", "func::FuncOp"> {
     an x; an op on a path from an x to y with no rule, or whose rule gives
     no gradient for an input that depends on an x (never a silent zero); a
     form a rule does not cover (a recurrent op with a symbolic sequence
-    length, Resize with tf_crop_and_resize, ...).
+    length, Resize with tf_crop_and_resize, a random op in a subgraph the
+    backward recomputes, ...).
 
     Input invariant: inferred onnx ops. Output IR: no onnx.training.Gradient.
     Runs first in the pipeline, at every optimization level.

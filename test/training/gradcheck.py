@@ -72,7 +72,7 @@ FULL_MAX = 64
 DIRECTIONS = 8
 
 CATEGORIES = ["elementwise", "linalg", "reduction", "tensor", "conv", "pool",
-              "norm", "softmax", "misc", "recurrent"]
+              "norm", "softmax", "misc", "recurrent", "controlflow"]
 
 # ---------------------------------------------------------------------------
 # The case table's vocabulary.
@@ -285,6 +285,41 @@ def probe_model(case, vals):
                              producer_name="gradcheck")
 
 
+def retyped(nodes, dtype):
+    """`nodes` with their subgraphs (If, Loop, Scan bodies: value infos,
+    Casts and Constants typed float64 by the case tables) in `dtype`; the
+    top-level nodes stay as they are (a Cast to float64 there is the
+    case's own)."""
+    if dtype == np.float64:
+        return nodes
+    to = NP_TO_ONNX[np.dtype(dtype)]
+
+    def fix_graph(g):
+        for v in list(g.input) + list(g.output) + list(g.value_info):
+            tt = v.type.tensor_type
+            if tt.elem_type == TensorProto.DOUBLE:
+                tt.elem_type = to
+        for n in g.node:
+            fix_node(n)
+
+    def fix_node(n):
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.GRAPH:
+                fix_graph(a.g)
+            elif n.op_type == "Cast" and a.name == "to" and \
+                    a.i == TensorProto.DOUBLE:
+                a.i = to
+            elif a.type == onnx.AttributeProto.TENSOR and \
+                    a.t.data_type == TensorProto.DOUBLE:
+                a.t.CopyFrom(numpy_helper.from_array(
+                    numpy_helper.to_array(a.t).astype(dtype), a.t.name))
+    for n in nodes:
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.GRAPH:
+                fix_graph(a.g)
+    return nodes
+
+
 def loss_model(case, vals, rs, gradient, sym=None, dtype=np.float64):
     """F (gradient=False) or G: y = sum_k ReduceSum(out_k * R_k), in
     `dtype`; F of a float32-only op is its float64 `ref`."""
@@ -293,7 +328,7 @@ def loss_model(case, vals, rs, gradient, sym=None, dtype=np.float64):
     if case.ref and not gradient:
         nodes = case.ref(in_names(case), outs)
     else:
-        nodes = op_nodes(case, in_names(case), outs)
+        nodes = retyped(op_nodes(case, in_names(case), outs), dtype)
     terms = []
     for k, r in zip(case.yout, rs):
         inits.append(numpy_helper.from_array(r.astype(dtype), "r%d" % k))

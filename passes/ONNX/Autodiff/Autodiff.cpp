@@ -11,7 +11,9 @@
 //      its results and adds the gradients of its inputs, which accumulate
 //      (fan-out sums);
 //   4. the Gradient's results are the gradients of its xs.
-// The backward ops go right before the Gradient op.
+// The backward ops go right before the Gradient op. Steps 1 and 3 are
+// backpropagate(), which the If, Loop and Scan rules (RulesControlFlow.cpp)
+// also run over the recomputed body of each subgraph.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,8 @@
 #include "dialects/ONNX/IR/ONNXDialect.h"
 #include "dialects/ONNX/IR/ONNXOps.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
 
@@ -37,6 +41,101 @@ using namespace mlir;
 using namespace mlir::onnxc;
 using namespace mlir::onnxc::autodiff;
 
+SmallVector<Value> autodiff::inputsOf(Operation *op) {
+  llvm::SetVector<Value> in(op->operand_begin(), op->operand_end());
+  for (Region &r : op->getRegions())
+    r.walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (!op->isAncestor(v.getParentBlock()->getParentOp()))
+          in.insert(v);
+    });
+  return in.takeVector();
+}
+
+static bool isFloatTensor(Type t) {
+  auto tt = dyn_cast<TensorType>(t);
+  return tt && isa<FloatType>(tt.getElementType());
+}
+
+LogicalResult autodiff::backpropagate(ArrayRef<Operation *> ops,
+                                      ArrayRef<Value> sources,
+                                      InputGrads &grads, GradientBuilder &gb) {
+  // The ops that depend on a source (forward), of those the ones a seed
+  // depends on (backward).
+  llvm::DenseSet<Value> depends(sources.begin(), sources.end());
+  SmallVector<Operation *> forward;
+  for (Operation *op : ops) {
+    if (!llvm::any_of(inputsOf(op),
+                      [&](Value v) { return depends.contains(v); }))
+      continue;
+    forward.push_back(op);
+    depends.insert(op->result_begin(), op->result_end());
+  }
+  llvm::DenseSet<Value> reaches;
+  for (auto &[v, g] : grads)
+    if (g && depends.contains(v))
+      reaches.insert(v);
+  SmallVector<Operation *> active;
+  for (Operation *op : llvm::reverse(forward)) {
+    if (!llvm::any_of(op->getResults(),
+                      [&](Value r) { return reaches.contains(r); }))
+      continue;
+    active.push_back(op); // reverse block order
+    for (Value v : inputsOf(op))
+      if (depends.contains(v))
+        reaches.insert(v);
+  }
+  const llvm::DenseSet<Value> *outerActive = gb.active;
+  SmallVector<Operation *> *outerDead = gb.dead;
+  SmallVector<Operation *> dead;
+  gb.active = &reaches;
+  gb.dead = &dead;
+  auto restore = llvm::make_scope_exit([&] {
+    gb.active = outerActive;
+    gb.dead = outerDead;
+  });
+  const llvm::StringMap<GradientRule> &rules = getGradientRules();
+  Location loc = gb.loc;
+  for (Operation *op : active) {
+    SmallVector<Value> resultGrads;
+    bool any = false;
+    for (Value r : op->getResults()) {
+      Value g = grads.lookup(r);
+      resultGrads.push_back(g);
+      any |= bool(g);
+    }
+    if (!any)
+      continue;
+    auto it = rules.find(op->getName().getStringRef());
+    if (it == rules.end())
+      return op->emitOpError()
+             << "has no gradient rule (it is on the path from an x to y of "
+             << gb.gradientName << ")";
+    SmallVector<Value> inputs = inputsOf(op);
+    InputGrads opGrads;
+    gb.loc = op->getLoc();
+    if (failed(it->second(op, resultGrads, gb, opGrads)) || gb.failed)
+      return failure();
+    // Every active float input must get a gradient: a rule that gives none
+    // for one would silently give zeros.
+    for (Value v : inputs)
+      if (reaches.contains(v) && isFloatTensor(v.getType()) &&
+          !opGrads.lookup(v))
+        return op->emitOpError()
+               << "gives no gradient for an input that depends on an x of "
+               << gb.gradientName;
+    for (auto &[v, g] : opGrads)
+      if (reaches.contains(v))
+        accumulate(gb, grads, v, g);
+    if (gb.failed)
+      return failure();
+  }
+  gb.loc = loc;
+  for (Operation *op : llvm::reverse(dead))
+    eraseInferredOp(op, gb.state);
+  return success();
+}
+
 namespace {
 
 /// The node name and op type of `op`, to name the Gradient in messages on
@@ -48,23 +147,6 @@ std::string describe(Operation *op) {
   StringRef type = op->getName().getStringRef();
   type.consume_front("onnx.");
   return "node '" + name + "' (" + type.str() + ")";
-}
-
-/// Values `op` reads: its operands, and the outer values its regions use.
-SmallVector<Value> inputsOf(Operation *op) {
-  llvm::SetVector<Value> in(op->operand_begin(), op->operand_end());
-  for (Region &r : op->getRegions())
-    r.walk([&](Operation *inner) {
-      for (Value v : inner->getOperands())
-        if (!op->isAncestor(v.getParentBlock()->getParentOp()))
-          in.insert(v);
-    });
-  return in.takeVector();
-}
-
-bool isFloatTensor(Type t) {
-  auto tt = dyn_cast<TensorType>(t);
-  return tt && isa<FloatType>(tt.getElementType());
 }
 
 LogicalResult differentiate(Operation *gradOp, InferenceState &state) {
@@ -154,42 +236,14 @@ LogicalResult differentiate(Operation *gradOp, InferenceState &state) {
 
   OpBuilder b(gradOp);
   GradientBuilder gb(b, state, gradOp->getLoc());
+  gb.gradientName = gname;
   InputGrads grads;
   grads[y] = gb.filledLike(y, 1.0);
-  const llvm::StringMap<GradientRule> &rules = getGradientRules();
-  for (Operation *op : active) {
-    SmallVector<Value> resultGrads;
-    bool any = false;
-    for (Value r : op->getResults()) {
-      Value g = grads.lookup(r);
-      resultGrads.push_back(g);
-      any |= bool(g);
-    }
-    if (!any)
-      continue;
-    auto it = rules.find(op->getName().getStringRef());
-    if (it == rules.end())
-      return op->emitOpError()
-             << "has no gradient rule (it is on the path from an x to y of "
-             << gname << ")";
-    InputGrads opGrads;
-    gb.loc = op->getLoc();
-    if (failed(it->second(op, resultGrads, gb, opGrads)) || gb.failed)
-      return failure();
-    // Every active float input must get a gradient: a rule that gives none
-    // for one would silently give zeros.
-    for (Value v : inputsOf(op))
-      if (reachesY.contains(v) && isFloatTensor(v.getType()) &&
-          !opGrads.lookup(v))
-        return op->emitOpError()
-               << "gives no gradient for an input that depends on an x of "
-               << gname;
-    for (auto &[v, g] : opGrads)
-      if (reachesY.contains(v))
-        accumulate(gb, grads, v, g);
-    if (gb.failed)
-      return failure();
-  }
+  if (gb.failed)
+    return failure();
+  SmallVector<Operation *> ops(llvm::reverse(active));
+  if (failed(backpropagate(ops, xs, grads, gb)))
+    return failure();
   for (unsigned i = 0; i < numXs; ++i) {
     Value g = grads.lookup(xs[i]);
     if (g.getType() != gradOp->getResult(i).getType())

@@ -241,6 +241,7 @@ const llvm::StringMap<GradientRule> &autodiff::getGradientRules() {
     registerPoolingGradients(r);
     registerNormalizationGradients(r);
     registerNNMiscGradients(r);
+    registerControlFlowGradients(r);
     return r;
   }();
   return rules;

@@ -21,6 +21,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -82,6 +83,19 @@ public:
 
   /// Whether an error was emitted.
   bool failed = false;
+
+  /// The Gradient op differentiated, as messages name it ("node 'g'
+  /// (training.Gradient)").
+  std::string gradientName;
+  /// The values of the current sweep that depend on a source and reach a
+  /// seed (null: all). Control-flow rules differentiate only the outer
+  /// values their regions read that are active.
+  const llvm::DenseSet<Value> *active = nullptr;
+  /// Forward ops a rule replaced (a Loop or Scan recording its per-step
+  /// values): erased, unused, when the sweep ends.
+  SmallVector<Operation *> *dead = nullptr;
+
+  bool isActive(Value v) const { return !active || active->contains(v); }
 };
 
 /// The gradients of one op's inputs, accumulated by value.
@@ -122,6 +136,22 @@ using GradientExpansion = LogicalResult (*)(Operation *op,
 /// The expansions, by op name (RNN, GRU, LSTM: their cell unrolled).
 const llvm::StringMap<GradientExpansion> &getGradientExpansions();
 void registerRecurrentExpansions(llvm::StringMap<GradientExpansion> &rules);
+
+/// Control flow: If, Loop, Scan (RulesControlFlow.cpp).
+void registerControlFlowGradients(llvm::StringMap<GradientRule> &rules);
+
+/// The values `op` reads: its operands, and the outer values its regions
+/// use.
+SmallVector<Value> inputsOf(Operation *op);
+
+/// The reverse sweep over `ops` (in block order; other ops are not
+/// differentiated): `grads` holds the seeds (value -> gradient) and gets
+/// the gradient of every value on a path from one of `sources` to a seed
+/// (a source that reaches none gets none). Rules build at `gb`'s insertion
+/// point. Returns failure after emitting an error (an op with no rule names
+/// the op and gb.gradientName).
+LogicalResult backpropagate(ArrayRef<Operation *> ops, ArrayRef<Value> sources,
+                            InputGrads &grads, GradientBuilder &gb);
 
 /// Adds `g` to the gradient of `v` in `grads` (a sum when one is there).
 void accumulate(GradientBuilder &gb, InputGrads &grads, Value v, Value g);

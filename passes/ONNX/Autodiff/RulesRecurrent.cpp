@@ -19,8 +19,9 @@
 //   state and writes 0 to Y; an entry of length 0 ends with zero states).
 //   Y stacks the per-step H; layout 1 transposes in and out.
 // The sequence length must be static (T copies of the cell). A symbolic
-// one needs the recurrence as a Scan of the cell, whose gradient is the
-// control-flow rules' (not yet): an error names the op.
+// one needs the recurrence expanded as a Scan of the cell (Scan has a
+// gradient rule, RulesControlFlow.cpp; the expansion is not written yet):
+// an error names the op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -165,8 +166,8 @@ LogicalResult expandRecurrent(Operation *op, GradientBuilder &gb) {
   int64_t steps = xt.getDimSize(seqAxis);
   if (ShapedType::isDynamic(steps))
     return op->emitOpError(
-        "autodiff: a symbolic sequence length needs the recurrence as a "
-        "Scan, whose gradient rule is not there yet");
+        "autodiff: a symbolic sequence length needs the recurrence "
+        "expanded as a Scan of its cell, which is not done yet");
   int64_t h = getIntAttr(op, "hidden_size", -1);
   if (h < 0) {
     if (wt.isDynamicDim(1))

@@ -30,11 +30,44 @@ func.func @no_rule(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // RNN, GRU and LSTM are differentiated through their cell unrolled over a
-// static sequence length; a symbolic one needs Scan's gradient.
+// static sequence length; a symbolic one needs an expansion as a Scan.
 func.func @lstm_symbolic_sequence(%x: tensor<?x2x3xf32>, %w: tensor<1x16x3xf32>, %r: tensor<1x16x4xf32>) -> tensor<1x16x3xf32> {
   %none = onnx.NoValue
-  // expected-error @+1 {{'onnx.LSTM' op autodiff: a symbolic sequence length needs the recurrence as a Scan, whose gradient rule is not there yet}}
+  // expected-error @+1 {{'onnx.LSTM' op autodiff: a symbolic sequence length needs the recurrence expanded as a Scan of its cell, which is not done yet}}
   %y, %yh, %yc = "onnx.LSTM"(%x, %w, %r, %none, %none, %none, %none, %none) <{hidden_size = 4 : i64}> : (tensor<?x2x3xf32>, tensor<1x16x3xf32>, tensor<1x16x4xf32>, none, none, none, none, none) -> (tensor<?x1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>)
   %g = "onnx.training.Gradient"(%w, %yh) <{xs = ["w"], y = "yh"}> : (tensor<1x16x3xf32>, tensor<1x2x4xf32>) -> tensor<1x16x3xf32>
   return %g : tensor<1x16x3xf32>
+}
+
+// -----
+
+// An op with no rule in a subgraph: the error names it (the backward
+// recomputes the branch, where the sweep meets it).
+func.func @no_rule_in_branch(%c: tensor<i1>, %a: tensor<4xf32>) -> tensor<4xf32> {
+  %r = "onnx.If"(%c) ({
+    // expected-error @+1 {{'onnx.Hardmax' op has no gradient rule (it is on the path from an x to y of node 'g' (training.Gradient))}}
+    %h = "onnx.Hardmax"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+    onnx.Yield %h : tensor<4xf32>
+  }, {
+    onnx.Yield %a : tensor<4xf32>
+  }) : (tensor<i1>) -> tensor<4xf32>
+  %g = "onnx.training.Gradient"(%a, %r) <{xs = ["a"], y = "r"}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc(#g)
+  return %g : tensor<4xf32>
+}
+#g = loc("g"("file.mlir":1:1))
+
+// -----
+
+// A random op in a Loop body: the backward would draw again.
+func.func @random_in_loop(%n: tensor<i64>, %h0: tensor<2xf32>) -> tensor<2xf32> {
+  %none = "onnx.NoValue"() : () -> none
+  %r = "onnx.Loop"(%n, %none, %h0) ({
+  ^bb0(%it: tensor<i64>, %c: tensor<i1>, %h: tensor<2xf32>):
+    // expected-error @+1 {{'onnx.RandomUniformLike' op autodiff: a random op in a subgraph is not differentiated (the backward recomputes the subgraph, which would draw again)}}
+    %u = "onnx.RandomUniformLike"(%h) : (tensor<2xf32>) -> tensor<2xf32>
+    %m = "onnx.Mul"(%h, %u) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    onnx.Yield %c, %m : tensor<i1>, tensor<2xf32>
+  }) : (tensor<i64>, none, tensor<2xf32>) -> tensor<2xf32>
+  %g = "onnx.training.Gradient"(%h0, %r) <{xs = ["h0"], y = "r"}> : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %g : tensor<2xf32>
 }
