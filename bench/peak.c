@@ -9,7 +9,12 @@
  * 2 * 16 lanes * 2 flop = 64).
  *
  *   cc -O2 -march=native -o peak peak.c
- *   peak [SECONDS]     default 0.5: the time each kernel runs, in all
+ *   peak [SECONDS] [--cpu-time]
+ *                      SECONDS (default 0.5): the time each kernel runs, in
+ *                      all; --cpu-time times the loops by the thread's CPU
+ *                      time instead of the wall clock (bench/train: on a
+ *                      loaded machine a loop that loses its core for a
+ *                      while is not slower per cycle it runs)
  *
  * prints (one line each, the bench parses them; "n/a" for zmm, and no
  * zmm flop/cycle, when the compiler was not given AVX-512; "n/a" for vnni
@@ -28,13 +33,16 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define ACC 16 /* the accumulators of DECL16 */
 
+static clockid_t g_clock = CLOCK_MONOTONIC;
+
 static double now(void) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(g_clock, &t);
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
@@ -144,8 +152,10 @@ static long calibrate(void (*f)(long), double seconds) {
 
 int main(int argc, char **argv) {
   double seconds = argc > 1 ? atof(argv[1]) : 0.5;
-  if (!(seconds > 0)) {
-    fprintf(stderr, "usage: peak [SECONDS]\n");
+  if (argc > 2 && strcmp(argv[2], "--cpu-time") == 0)
+    g_clock = CLOCK_THREAD_CPUTIME_ID;
+  if (!(seconds > 0) || (argc > 2 && g_clock == CLOCK_MONOTONIC) || argc > 3) {
+    fprintf(stderr, "usage: peak [SECONDS] [--cpu-time]\n");
     return 2;
   }
   /* 2 flop per lane per FMA; the adds: 100 cycles per iteration. */

@@ -18,7 +18,13 @@
 //     (one 2-D MatMul or Gemm), and the body reads its row; a
 //     loop-invariant bias Add of such a row follows it. This is what turns
 //     an RNN stepped by a Loop from two matrix-vector products per step
-//     into one (Recurrent.cpp does the same for the RNN/GRU/LSTM ops).
+//     into one (Recurrent.cpp does the same for the RNN/GRU/LSTM ops);
+//   - a sum of 2-D products of computed (not constant) operands,
+//     Add(MatMul(A1, B1), MatMul(A2, B2)), becomes one product over the
+//     concatenated depths, MatMul(Concat(A1, A2; 1), Concat(B1, B2; 0)):
+//     the gradient of a weight that an unrolled recurrence uses at every
+//     step (onnx-autodiff's accumulation of T products of depth `batch`)
+//     is then one deep product instead of T shallow ones and their sum.
 // Constants are read from dense or resource attributes; folded constants
 // above 1 KiB are resource blobs again.
 //
@@ -925,13 +931,75 @@ struct HoistRowAdd : OpRewritePattern<ONNX::AddOp> {
   }
 };
 
+/// A 2-D float operand of a product merged by SumOfProducts: computed, not
+/// a constant (a constant's concatenation would be a copy at every call,
+/// where the product alone reads it prepacked).
+bool mergeableOperand(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.getRank() == 2 && t.hasStaticShape() &&
+         isa<FloatType>(t.getElementType()) && !getConstantBytes(v);
+}
+
+/// `v`'s parts along `axis`: the inputs of a Concat on that axis that only
+/// this merge reads (an earlier merge's), else `v` itself.
+void appendParts(Value v, int64_t axis, SmallVectorImpl<Value> &parts) {
+  auto concat = v.getDefiningOp<ONNX::ConcatOp>();
+  if (concat && v.hasOneUse() && (int64_t)concat.getAxis() == axis) {
+    parts.append(concat->operand_begin(), concat->operand_end());
+    return;
+  }
+  parts.push_back(v);
+}
+
+/// Add(MatMul(A1, B1), MatMul(A2, B2)) with 2-D computed operands, each
+/// product read only by the Add -> MatMul(Concat(A1, A2; 1),
+/// Concat(B1, B2; 0)) (C = sum_i A_i B_i = [A1 A2] [B1; B2]). Repeated on a
+/// chain of Adds, the concatenations grow flat (one Concat per side).
+struct SumOfProducts : OpRewritePattern<ONNX::AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNX::AddOp op,
+                                PatternRewriter &rewriter) const override {
+    auto p = op->getOperand(0).getDefiningOp<ONNX::MatMulOp>();
+    auto q = op->getOperand(1).getDefiningOp<ONNX::MatMulOp>();
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!p || !q || p == q || !p->hasOneUse() || !q->hasOneUse() || !type ||
+        type.getRank() != 2 || !type.hasStaticShape() ||
+        p.getType() != type || q.getType() != type)
+      return failure();
+    for (Value v : {p.getA(), p.getB(), q.getA(), q.getB()})
+      if (!mergeableOperand(v) ||
+          getElementTypeOrSelf(v.getType()) != type.getElementType())
+        return failure();
+    SmallVector<Value> as, bs;
+    appendParts(p.getA(), 1, as);
+    appendParts(q.getA(), 1, as);
+    appendParts(p.getB(), 0, bs);
+    appendParts(q.getB(), 0, bs);
+    int64_t k = 0;
+    for (Value a : as)
+      k += cast<RankedTensorType>(a.getType()).getDimSize(1);
+    Location loc = op.getLoc();
+    Type et = type.getElementType();
+    Type i64 = rewriter.getI64Type();
+    Value a = ONNX::ConcatOp::create(
+        rewriter, loc, RankedTensorType::get({type.getDimSize(0), k}, et), as,
+        rewriter.getIntegerAttr(i64, 1));
+    Value b = ONNX::ConcatOp::create(
+        rewriter, loc, RankedTensorType::get({k, type.getDimSize(1)}, et), bs,
+        rewriter.getIntegerAttr(i64, 0));
+    rewriter.replaceOpWithNewOp<ONNX::MatMulOp>(op, type, a, b);
+    return success();
+  }
+};
+
 struct ONNXGraphOptimizePass
     : public onnxc::impl::ONNXGraphOptimizeBase<ONNXGraphOptimizePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldConvBatchNorm, FoldConstantTranspose, ComposeTranspose,
                  ComposeReshape, HoistRowMatMul, HoistRowGemm, HoistRowAdd,
-                 ConvTransposeToCol2Im, DropPaddingOnlyConvTaps>(&getContext());
+                 ConvTransposeToCol2Im, DropPaddingOnlyConvTaps,
+                 SumOfProducts>(&getContext());
     GreedyRewriteConfig config;
     config.setMaxIterations(8);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),

@@ -43,8 +43,29 @@ bool controlFusion(OpOperand *fused) {
     return false;
   auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
   if (consumer && ukernel::hasMulAddBody(consumer) &&
-      consumer.getNumReductionLoops() > 0)
-    return isDataMovement(producer);
+      consumer.getNumReductionLoops() > 0) {
+    if (!isDataMovement(producer))
+      return false;
+    // A convolution in the kernel's form keeps it: a transpose or flip of
+    // its weights (ConvTranspose's, a gradient's) fused into its maps would
+    // leave it to scalar loops.
+    SmallVector<AffineMap> maps = consumer.getIndexingMapsArray();
+    SmallVector<utils::IteratorType> iters = consumer.getIteratorTypesArray();
+    if (!ukernel::hasConvolutionMaps(maps, iters))
+      return true;
+    auto yield = cast<linalg::YieldOp>(
+        producer.getRegion().front().getTerminator());
+    unsigned arg = cast<BlockArgument>(yield.getOperand(0)).getArgNumber();
+    AffineMap in = producer.getMatchingIndexingMap(&producer->getOpOperand(arg));
+    AffineMap out = producer.getIndexingMapMatchingResult(
+        cast<OpResult>(fused->get()));
+    AffineMap inv = inversePermutation(out);
+    if (!inv)
+      return false;
+    unsigned idx = fused->getOperandNumber();
+    maps[idx] = in.compose(inv).compose(maps[idx]);
+    return ukernel::hasConvolutionMaps(maps, iters);
+  }
   // A max pool's padding stays a padding (onnxc-linalg-to-ukernel folds it
   // into the pool kernel's call); a gather fused into the pool would not.
   if (consumer && ukernel::matchMaxPool2d(consumer))

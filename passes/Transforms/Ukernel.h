@@ -15,6 +15,13 @@ namespace mlir::onnxc::ukernel {
 /// the op's two inputs and its one init, in floating point.
 bool hasMulAddBody(linalg::LinalgOp op);
 
+/// Indexing maps and iterators (X, W, Y) of the grouped convolution that
+/// onnxc-linalg-to-ukernel computes with the runtime's kernel
+/// (UkernelMatch.h, matchConvolution): onnxc-fuse-elementwise keeps a
+/// convolution in that form.
+bool hasConvolutionMaps(ArrayRef<AffineMap> maps,
+                        ArrayRef<utils::IteratorType> iters);
+
 /// Strides and dilations (h, w) of `op` when it is the fp32 2-D max pool of
 /// convert-onnx-to-linalg without Indices (Pooling.cpp): loops n, c, oh, ow
 /// (parallel), kh, kw (reduction); maps X[n, c, oh * sh + kh * dh,

@@ -259,7 +259,20 @@ std::optional<Convolution> matchConvolution(linalg::LinalgOp op) {
       return std::nullopt;
   if (!ukernel::hasMulAddBody(op))
     return std::nullopt;
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  return matchConvolutionMaps(op.getIndexingMapsArray(),
+                              op.getIteratorTypesArray());
+}
+
+bool hasConvolutionMaps(ArrayRef<AffineMap> maps,
+                        ArrayRef<utils::IteratorType> iters) {
+  return matchConvolutionMaps(maps, iters).has_value();
+}
+
+std::optional<Convolution>
+matchConvolutionMaps(ArrayRef<AffineMap> maps,
+                     ArrayRef<utils::IteratorType> iters) {
+  if (maps.size() != 3)
+    return std::nullopt;
   unsigned rank = maps[2].getNumResults();
   if (rank != 4 && rank != 5)
     return std::nullopt;
@@ -268,7 +281,6 @@ std::optional<Convolution> matchConvolution(linalg::LinalgOp op) {
   auto y = operandDims(maps[2]), w = operandDims(maps[1]);
   if (!y || !w || llvm::is_contained(*y, -1) || llvm::is_contained(*w, -1))
     return std::nullopt;
-  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
   auto isRed = [&](int64_t d) {
     return iters[d] == utils::IteratorType::reduction;
   };
@@ -300,7 +312,7 @@ std::optional<Convolution> matchConvolution(linalg::LinalgOp op) {
     cv.dilation.push_back(coef[k]);
   }
   // Every loop is one of the above (no extra loops).
-  if (op.getNumLoops() != 4 + 2 * (rank - 3))
+  if (iters.size() != 4 + 2 * (rank - 3))
     return std::nullopt;
   return cv;
 }

@@ -39,6 +39,12 @@ struct Convolution {
 };
 
 std::optional<Convolution> matchConvolution(linalg::LinalgOp op);
+/// The same test on the indexing maps and iterators only (X, W, Y), for ops
+/// on tensors: whether a rewrite keeps a convolution one that the kernel
+/// computes.
+std::optional<Convolution>
+matchConvolutionMaps(ArrayRef<AffineMap> maps,
+                     ArrayRef<utils::IteratorType> iters);
 
 /// Every value that views the buffer `root` (root included).
 SmallVector<Value> aliasesOf(Value root);

@@ -142,6 +142,29 @@ static void pack_b(const onnxc_kernels *kt, const float *b, i64 rsb, i64 csb,
     kt->pack_rows(b, rsb, kc, nc, bp);
     return;
   }
+  if (rsb == 1) {
+    /* B transposed in memory (a Gemm's transB weights when they are not
+     * constants, e.g. a training state's): each column is contiguous.
+     * Read along the columns, 16 rows at a time, so that the reads are
+     * whole lines and the writes stay in 16 lines of the panel, instead
+     * of one strided element per column. */
+    for (j = 0; j < nc; j += NR) {
+      i64 nw = min64(NR, nc - j), p0;
+      for (p0 = 0; p0 < kc; p0 += 16) {
+        i64 pe = min64(kc, p0 + 16);
+        for (col = 0; col < nw; ++col) {
+          const float *src = b + (j + col) * csb;
+          for (p = p0; p < pe; ++p)
+            bp[p * NR + col] = src[p];
+        }
+        for (; col < NR; ++col)
+          for (p = p0; p < pe; ++p)
+            bp[p * NR + col] = 0.0f;
+      }
+      bp += kc * NR;
+    }
+    return;
+  }
   for (j = 0; j < nc; j += NR) {
     i64 nw = min64(NR, nc - j);
     for (p = 0; p < kc; ++p)

@@ -1288,6 +1288,88 @@ static void test_threads(void) {
   }
 }
 
+/* memrefCopy (memref.c), what MLIR's lowering calls for a copy between
+ * memrefs that are not both contiguous: against an element-by-element
+ * reference, for element sizes 1, 2, 3, 4 and 8, contiguous and strided
+ * rows, transposed, negative and zero strides, rank 0 and empty copies. */
+struct onnxc_unranked_memref { /* runtime_abi.h declares it incomplete */
+  int64_t rank;
+  void *descriptor;
+};
+
+typedef struct memref_desc4 {
+  void *allocated, *aligned;
+  int64_t offset;
+  int64_t sizes_strides[8]; /* sizes[rank], then strides[rank] */
+} memref_desc4;
+
+static memref_desc4 memref_desc(char *base, int64_t rank, int64_t offset,
+                                const int64_t *sizes, const int64_t *strides) {
+  memref_desc4 m;
+  int64_t i;
+  memset(&m, 0, sizeof m);
+  m.allocated = m.aligned = base;
+  m.offset = offset;
+  for (i = 0; i < rank; ++i) {
+    m.sizes_strides[i] = sizes[i];
+    m.sizes_strides[rank + i] = strides[i];
+  }
+  return m;
+}
+
+static void test_memref_copy(void) {
+  static const struct {
+    int64_t rank, sizes[4], soff, sstr[4], doff, dstr[4];
+  } cases[] = {
+      {2, {3, 5}, 2, {7, 1}, 0, {5, 1}},          /* rows of a wider source */
+      {2, {4, 3}, 0, {1, 4}, 1, {3, 1}},          /* transposed */
+      {3, {2, 3, 4}, 12, {-12, 4, 1}, 0, {1, 2, 6}}, /* negative, scattered */
+      {1, {5}, 3, {0}, 0, {2}},                    /* broadcast, strided */
+      {4, {2, 2, 3, 2}, 0, {24, 12, 4, 2}, 0, {12, 6, 2, 1}},
+      {0, {0}, 4, {0}, 2, {0}},                    /* rank 0 */
+      {2, {3, 0}, 0, {4, 1}, 0, {1, 1}},           /* empty */
+  };
+  static const int64_t elem_sizes[] = {1, 2, 3, 4, 8};
+  size_t c, e;
+  for (c = 0; c < sizeof cases / sizeof cases[0]; ++c)
+    for (e = 0; e < sizeof elem_sizes / sizeof elem_sizes[0]; ++e) {
+      int64_t es = elem_sizes[e], rank = cases[c].rank, n = 1, k, i;
+      char src[64 * 8], dst[64 * 8], ref[64 * 8];
+      int64_t idx[4] = {0, 0, 0, 0};
+      memref_desc4 sd, dd;
+      struct onnxc_unranked_memref su, du;
+      for (k = 0; k < (int64_t)sizeof src; ++k) {
+        src[k] = (char)(k * 7 + 3);
+        dst[k] = ref[k] = (char)(k * 5 + 1);
+      }
+      for (i = 0; i < rank; ++i)
+        n *= cases[c].sizes[i];
+      /* The reference: element by element in row-major order. */
+      for (k = 0; k < n; ++k) {
+        int64_t so = cases[c].soff, doff = cases[c].doff;
+        for (i = 0; i < rank; ++i) {
+          so += idx[i] * cases[c].sstr[i];
+          doff += idx[i] * cases[c].dstr[i];
+        }
+        memcpy(ref + doff * es, src + so * es, (size_t)es);
+        for (i = rank - 1; i >= 0; --i) {
+          if (++idx[i] < cases[c].sizes[i])
+            break;
+          idx[i] = 0;
+        }
+      }
+      sd = memref_desc(src, rank, cases[c].soff, cases[c].sizes, cases[c].sstr);
+      dd = memref_desc(dst, rank, cases[c].doff, cases[c].sizes, cases[c].dstr);
+      su.rank = du.rank = rank;
+      su.descriptor = &sd;
+      du.descriptor = &dd;
+      memrefCopy(es, &su, &du);
+      if (memcmp(dst, ref, sizeof dst) != 0)
+        printf("memrefCopy case %d, element size %d: ", (int)c, (int)es);
+      CHECK(memcmp(dst, ref, sizeof dst) == 0);
+    }
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "fail-outside") == 0) {
     onnxc_rt_fail(ONNXC_ERROR_RUNTIME, "called from main");
@@ -1295,6 +1377,7 @@ int main(int argc, char **argv) {
   }
   CHECK(strcmp(onnxc_last_error(), "") == 0);
   test_helpers();
+  test_memref_copy();
   test_add_one();
   test_input_errors();
   test_output_preset_errors();

@@ -9,7 +9,9 @@
 //
 // ConvTranspose is the same convolution over the input dilated by the
 // strides (inserted into zeros with a strided insert_slice) and padded by
-// (k-1)*d - pad, with the kernel flipped and its channel dims swapped.
+// (k-1)*d - pad, with the kernel flipped and its channel dims swapped (a
+// copy of the weights in Conv's layout, which the ukernel pass maps to the
+// runtime's convolution).
 // The integer convolutions subtract the zero points first (elementwise
 // generics in i32) so that padding with 0 is exact.
 //
@@ -168,7 +170,8 @@ Value biasInit(OpBuilder &b, Location loc, RankedTensorType type,
 }
 
 /// How the weights are laid out: (M, C/G, k...) for Conv, (C, M/G, k...)
-/// for ConvTranspose.
+/// for ConvTranspose's (which swapGroupChannels turns into the first, the
+/// one the convolution kernel reads).
 enum class WeightLayout { OutIn, InOut };
 
 /// `w` with its spatial dims (2..) reversed: W'[a, b, k] = W[a, b, K-1-k]
@@ -221,6 +224,43 @@ Value flipKernel(OpBuilder &b, Location loc, Value w,
                linalg::YieldOp::create(nb, l, args[0]);
              })
       .getResult(0);
+}
+
+/// ConvTranspose's weights (C, M/G, k...) in a Conv's layout (M, C/G, k...):
+/// per group, the two channel dims swapped, W'[g*M/G + m, c, k] =
+/// W[g*C/G + c, m, k]. A data-movement generic of its own (a copy of the
+/// weights), so that the convolution reads its weights as
+/// onnxc-linalg-to-ukernel's convolution kernel does.
+Value swapGroupChannels(OpBuilder &b, Location loc, Value w, int64_t groups) {
+  MLIRContext *ctx = b.getContext();
+  Value wg = splitDim(b, loc, w, 0, groups); // (G, C/G, M/G, k...)
+  auto t = cast<RankedTensorType>(wg.getType());
+  int64_t rank = t.getRank();
+  SmallVector<int64_t> shape(t.getShape());
+  std::swap(shape[1], shape[2]);
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < rank; ++i)
+    sizes.push_back(getDimValue(b, loc, wg, i == 1 ? 2 : i == 2 ? 1 : i));
+  auto outType = RankedTensorType::get(shape, t.getElementType());
+  Value init = createEmpty(b, loc, outType, sizes);
+  SmallVector<AffineExpr> e;
+  for (int64_t i = 0; i < rank; ++i)
+    e.push_back(getAffineDimExpr(i == 1 ? 2 : i == 2 ? 1 : i, ctx));
+  SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, e, ctx),
+                                 b.getMultiDimIdentityMap(rank)};
+  Value swapped =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{outType}, ValueRange{wg}, ValueRange{init}, maps,
+          parallelIterators(rank),
+          [](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(nb, l, args[0]);
+          })
+          .getResult(0);
+  SmallVector<int64_t> merged(shape.begin() + 1, shape.end());
+  merged[0] = ShapedType::isDynamic(shape[1]) ? ShapedType::kDynamic
+                                              : shape[1] * groups;
+  return mergeDims(b, loc, swapped, 0,
+                   RankedTensorType::get(merged, t.getElementType()));
 }
 
 /// The grouped direct convolution of the padded `x` (N, C, sp...) with `w`
@@ -803,9 +843,10 @@ struct ConvTransposeLowering : OpConversionPattern<ONNX::ConvTransposeOp> {
     Value zero = createScalarConstant(b, loc, xt.getElementType(), 0);
     Value xp = padSpatial(b, loc, x, l, h, zero, attrs->strides);
     Value init = biasInit(b, loc, type, sizes, bias);
-    Value y = groupedConv(b, loc, xp, flipKernel(b, loc, w, ks), init, group,
+    Value wc = swapGroupChannels(b, loc, flipKernel(b, loc, w, ks), group);
+    Value y = groupedConv(b, loc, xp, wc, init, group,
                           SmallVector<int64_t>(r, 1), attrs->dilations,
-                          WeightLayout::InOut);
+                          WeightLayout::OutIn);
     rewriter.replaceOp(op, y);
     return success();
   }

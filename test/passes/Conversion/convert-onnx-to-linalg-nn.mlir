@@ -43,15 +43,24 @@ func.func @conv_depthwise_strided(%x: tensor<1x4x7x7xf32>, %w: tensor<4x1x3x3xf3
 
 // ConvTranspose with strides: the input spread 2 apart and padded by
 // (k-1) (remsi/divsi in the padding generic: 3x3 -> 9x9), the kernel
-// flipped, then a stride-1 convolution with W read as (g, c, m, k).
+// flipped, its channel dims swapped per group ((C, M/G, k) -> (M, C/G, k),
+// a copy), then a stride-1 convolution with W read as (g, m, c, k), as
+// Conv's: the form onnxc-linalg-to-ukernel maps to the runtime's kernel.
 // CHECK-DAG: #[[FLIP:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, -d2 + 2, -d3 + 2)>
-// CHECK-DAG: #[[WMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d5, d2, d6, d7)>
+// CHECK-DAG: #[[SWAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, d3, d4)>
+// CHECK-DAG: #[[WMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>
 // CHECK-LABEL: func.func @conv_transpose_strided
 // CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<1x1x9x9xf32>)
 // CHECK: arith.remsi
 // CHECK: arith.divsi
-// CHECK: linalg.generic {indexing_maps = [#[[FLIP]], {{.*}} ins(%{{.+}} : tensor<1x2x3x3xf32>)
-// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[WMAP]], #{{.+}}], {{.*}} outs(%{{.+}} : tensor<1x1x2x7x7xf32>)
+// CHECK: %[[FLIPPED:.+]] = linalg.generic {indexing_maps = [#[[FLIP]], {{.*}} ins(%{{.+}} : tensor<1x2x3x3xf32>)
+// CHECK: %[[SPLIT:.+]] = tensor.expand_shape %[[FLIPPED]] {{.*}} into tensor<1x1x2x3x3xf32>
+// CHECK: %[[SWAPPED:.+]] = linalg.generic {indexing_maps = [#[[SWAP]], {{.*}} ins(%[[SPLIT]] : tensor<1x1x2x3x3xf32>) outs(%{{.+}} : tensor<1x2x1x3x3xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: linalg.yield %[[IN]] : f32
+// CHECK: %[[WC:.+]] = tensor.collapse_shape %[[SWAPPED]] {{.*}} into tensor<2x1x3x3xf32>
+// CHECK: %[[WG:.+]] = tensor.expand_shape %[[WC]] {{.*}} into tensor<1x2x1x3x3xf32>
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[WMAP]], #{{.+}}], {{.*}} ins(%{{.+}}, %[[WG]] : {{.*}}) outs(%{{.+}} : tensor<1x1x2x7x7xf32>)
 // CHECK: tensor.collapse_shape {{.*}} into tensor<1x2x7x7xf32>
 func.func @conv_transpose_strided(%x: tensor<1x1x3x3xf32>, %w: tensor<1x2x3x3xf32>) -> tensor<1x2x7x7xf32> {
   %n = "onnx.NoValue"() : () -> none
@@ -353,7 +362,7 @@ func.func @conv_dynamic_kernel(%x: tensor<?x?x?x?xf32>, %w: tensor<?x?x?x?xf32>,
 // CHECK-DAG: llvm.mlir.global internal constant @[[CH:.+]]("ConvTranspose: input channels must equal the weights' first dim\00")
 // CHECK-DAG: llvm.mlir.global internal constant @[[KPOS:.+]]("ConvTranspose: kernel sizes must be positive\00")
 // CHECK-DAG: llvm.mlir.global internal constant @[[EMPTY:.+]]("ConvTranspose: an output spatial dim is empty\00")
-// CHECK-DAG: #[[WMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d5, d2, d6, d7)>
+// CHECK-DAG: #[[WMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>
 // CHECK-LABEL: func.func @conv_transpose_dynamic_kernel
 // CHECK-SAME: (%[[X:.+]]: tensor<?x?x?x?xf32>, %[[W:.+]]: tensor<?x?x?x?xf32>)
 // CHECK: %[[XC:.+]] = tensor.dim %[[X]], %c1

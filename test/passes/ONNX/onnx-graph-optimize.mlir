@@ -164,3 +164,44 @@ func.func @conv_all_taps_used(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32> {
   %y = "onnx.Conv"(%x, %w, %n) <{dilations = array<i64: 2, 2>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 2, 2, 2, 2>}> : (tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>, none) -> tensor<1x1x4x4xf32>
   return %y : tensor<1x1x4x4xf32>
 }
+
+// -----
+
+// A sum of products of computed operands (the gradient of a weight used at
+// every step of an unrolled recurrence): one product over the concatenated
+// depths, the Concats flat however long the chain.
+// CHECK-LABEL: func.func @sum_of_products
+// CHECK-SAME: (%[[A1:.+]]: tensor<4x2xf32>, %[[B1:.+]]: tensor<2x5xf32>, %[[A2:.+]]: tensor<4x3xf32>, %[[B2:.+]]: tensor<3x5xf32>, %[[A3:.+]]: tensor<4x1xf32>, %[[B3:.+]]: tensor<1x5xf32>)
+// CHECK-DAG: %[[A:.+]] = "onnx.Concat"(%[[A1]], %[[A2]], %[[A3]]) <{axis = 1 : i64}> : (tensor<4x2xf32>, tensor<4x3xf32>, tensor<4x1xf32>) -> tensor<4x6xf32>
+// CHECK-DAG: %[[B:.+]] = "onnx.Concat"(%[[B1]], %[[B2]], %[[B3]]) <{axis = 0 : i64}> : (tensor<2x5xf32>, tensor<3x5xf32>, tensor<1x5xf32>) -> tensor<6x5xf32>
+// CHECK: %[[Y:.+]] = "onnx.MatMul"(%[[A]], %[[B]]) : (tensor<4x6xf32>, tensor<6x5xf32>) -> tensor<4x5xf32>
+// CHECK-NOT: onnx.Add
+// CHECK-NOT: onnx.MatMul
+// CHECK: return %[[Y]]
+func.func @sum_of_products(%a1: tensor<4x2xf32>, %b1: tensor<2x5xf32>, %a2: tensor<4x3xf32>, %b2: tensor<3x5xf32>, %a3: tensor<4x1xf32>, %b3: tensor<1x5xf32>) -> tensor<4x5xf32> {
+  %p1 = "onnx.MatMul"(%a1, %b1) : (tensor<4x2xf32>, tensor<2x5xf32>) -> tensor<4x5xf32>
+  %p2 = "onnx.MatMul"(%a2, %b2) : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>
+  %p3 = "onnx.MatMul"(%a3, %b3) : (tensor<4x1xf32>, tensor<1x5xf32>) -> tensor<4x5xf32>
+  %s = "onnx.Add"(%p1, %p2) : (tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
+  %y = "onnx.Add"(%s, %p3) : (tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
+  return %y : tensor<4x5xf32>
+}
+
+// -----
+
+// Not merged: a constant operand (read prepacked by the product alone; a
+// Concat would copy it at every call), a product with another reader, a
+// batched product.
+// CHECK-LABEL: func.func @sum_of_products_kept
+// CHECK-COUNT-2: "onnx.Add"
+// CHECK-NOT: onnx.Concat
+func.func @sum_of_products_kept(%a: tensor<4x2xf32>, %b: tensor<2x5xf32>, %c: tensor<3x4x2xf32>, %d: tensor<3x2x5xf32>) -> (tensor<4x5xf32>, tensor<4x5xf32>, tensor<3x4x5xf32>) {
+  %w = "onnx.Constant"() <{value = dense<1.0> : tensor<2x5xf32>}> : () -> tensor<2x5xf32>
+  %p1 = "onnx.MatMul"(%a, %b) : (tensor<4x2xf32>, tensor<2x5xf32>) -> tensor<4x5xf32>
+  %p2 = "onnx.MatMul"(%a, %w) : (tensor<4x2xf32>, tensor<2x5xf32>) -> tensor<4x5xf32>
+  %s = "onnx.Add"(%p1, %p2) : (tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
+  %q1 = "onnx.MatMul"(%c, %d) : (tensor<3x4x2xf32>, tensor<3x2x5xf32>) -> tensor<3x4x5xf32>
+  %q2 = "onnx.MatMul"(%c, %d) : (tensor<3x4x2xf32>, tensor<3x2x5xf32>) -> tensor<3x4x5xf32>
+  %t = "onnx.Add"(%q1, %q2) : (tensor<3x4x5xf32>, tensor<3x4x5xf32>) -> tensor<3x4x5xf32>
+  return %s, %p1, %t : tensor<4x5xf32>, tensor<4x5xf32>, tensor<3x4x5xf32>
+}

@@ -184,3 +184,42 @@ func.func @maxpool_pad_unfused(%x: tensor<1x4x9x9xf32>) -> tensor<1x4x5x5xf32> {
   } -> tensor<1x4x5x5xf32>
   return %pool : tensor<1x4x5x5xf32>
 }
+
+// -----
+
+// A convolution in the kernel's form (W read as (g, m, c, k)) keeps it: the
+// channel swap of its weights (ConvTranspose's, a Conv gradient's) stays a
+// separate copy instead of a (g, c, m, k) read fused into it, which
+// onnxc-linalg-to-ukernel could not map to the convolution kernel. A copy
+// whose fusion keeps the form (the input's, here) still fuses.
+// CHECK-DAG: #[[SWAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, d3, d4)>
+// CHECK-DAG: #[[WMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>
+// CHECK-LABEL: func.func @conv_weight_swap_unfused
+// CHECK: %[[W:.+]] = linalg.generic {indexing_maps = [#[[SWAP]], #{{.+}}]
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[WMAP]], #{{.+}}], {{.*}} ins(%{{.+}}, %[[W]] : tensor<1x1x3x6x6xf32>, tensor<1x2x3x3x3xf32>)
+// CHECK-NOT: linalg.generic
+// CHECK: return
+#cid5 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#swap = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, d3, d4)>
+#cx = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 + d6, d4 + d7)>
+#cw = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>
+#cy = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+func.func @conv_weight_swap_unfused(%x: tensor<1x1x3x6x6xf32>, %w: tensor<1x3x2x3x3xf32>, %y: tensor<1x1x2x4x4xf32>) -> tensor<1x1x2x4x4xf32> {
+  %xe = tensor.empty() : tensor<1x1x3x6x6xf32>
+  %xc = linalg.generic {indexing_maps = [#cid5, #cid5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x1x3x6x6xf32>) outs(%xe : tensor<1x1x3x6x6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1x3x6x6xf32>
+  %we = tensor.empty() : tensor<1x2x3x3x3xf32>
+  %ws = linalg.generic {indexing_maps = [#swap, #cid5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%w : tensor<1x3x2x3x3xf32>) outs(%we : tensor<1x2x3x3x3xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x3x3x3xf32>
+  %c = linalg.generic {indexing_maps = [#cx, #cw, #cy], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xc, %ws : tensor<1x1x3x6x6xf32>, tensor<1x2x3x3x3xf32>) outs(%y : tensor<1x1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x2x4x4xf32>
+  return %c : tensor<1x1x2x4x4xf32>
+}
