@@ -22,6 +22,7 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
@@ -143,6 +144,61 @@ bool backend::writeStaticLibrary(llvm::MemoryBufferRef object,
     error = "cannot read '" + runtimeLibrary.str() +
             "': " + llvm::toString(std::move(err));
     return false;
+  }
+
+  // The user's objects and archives (--link): their members, after the
+  // runtime's.
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> userBuffers;
+  std::vector<OpenArchive> userArchives;
+  for (const std::string &path : target.userInputs) {
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer) {
+      error = "--link '" + path + "': " + buffer.getError().message();
+      return false;
+    }
+    if (llvm::StringRef((*buffer)->getBufferStart(), (*buffer)->getBufferSize())
+            .starts_with("!<arch>\n")) {
+      userArchives.emplace_back();
+      if (!openArchive(path, userArchives.back(), error))
+        return false;
+      llvm::Error uerr = llvm::Error::success();
+      for (const llvm::object::Archive::Child &child :
+           userArchives.back().archive->children(uerr)) {
+        llvm::Expected<llvm::NewArchiveMember> member =
+            llvm::NewArchiveMember::getOldMember(child, true);
+        if (!member) {
+          llvm::consumeError(std::move(uerr));
+          error = "cannot read a member of '" + path +
+                  "': " + llvm::toString(member.takeError());
+          return false;
+        }
+        llvm::Triple::ArchType arch = llvm::Triple::UnknownArch;
+        collectSymbols(member->Buf->getMemBufferRef(), defined, undefined, &arch);
+        if (!checkArch(path, member->MemberName, arch)) {
+          llvm::consumeError(std::move(uerr));
+          return false;
+        }
+        members.push_back(std::move(*member));
+      }
+      if (uerr) {
+        error = "cannot read '" + path + "': " + llvm::toString(std::move(uerr));
+        return false;
+      }
+      continue;
+    }
+    llvm::Triple::ArchType arch = llvm::Triple::UnknownArch;
+    if (!collectSymbols((*buffer)->getMemBufferRef(), defined, undefined,
+                        &arch)) {
+      error = "--link '" + path + "' is neither an object file nor an archive";
+      return false;
+    }
+    if (!checkArch(path, llvm::sys::path::filename(path), arch))
+      return false;
+    llvm::NewArchiveMember member((*buffer)->getMemBufferRef());
+    member.MemberName = llvm::sys::path::filename(path);
+    members.push_back(std::move(member));
+    userBuffers.push_back(std::move(*buffer));
   }
 
   // The builtins' members that define a symbol referenced and not defined

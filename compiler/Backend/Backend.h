@@ -91,6 +91,9 @@ struct LinkTarget {
   std::string runtimeLibrary; ///< the onnxc runtime archive built for the target
   std::string builtinsLibrary; ///< the compiler builtins (compiler-rt's or libgcc.a); may be ""
   std::vector<std::string> libraryDirs; ///< where libc and libm are
+  /// The user's objects and archives (--link: custom-op kernels), linked
+  /// after the model object; a static library takes in their members.
+  std::vector<std::string> userInputs;
 };
 
 /// Fails with a one-line `error` when LLVM knows no target for `triple`

@@ -43,6 +43,13 @@ bool backend::linkSharedLibrary(const std::vector<std::string> &objects,
                                       "--no-undefined", "--as-needed"};
   for (const std::string &o : objects)
     storage.push_back(o);
+  for (const std::string &o : target.userInputs) {
+    if (!llvm::sys::fs::exists(o)) {
+      error = "--link '" + o + "' does not exist";
+      return false;
+    }
+    storage.push_back(o);
+  }
   // The runtime API a caller may use whatever the model holds, also when
   // the model's code does not reference it (random.c's seed functions).
   for (const char *sym : {"onnxc_set_random_seed", "onnxc_get_random_seed"}) {
@@ -67,7 +74,15 @@ bool backend::linkSharedLibrary(const std::vector<std::string> &objects,
   if (result.retCode != 0 || !result.canRunAgain) {
     llvm::StringRef first = llvm::StringRef(err).split('\n').first;
     first.consume_front("ld.lld: ");
-    error = "linking failed: " + first.str();
+    first.consume_front("error: ");
+    // A custom op's kernel (or shape function) nobody provided.
+    if (first.consume_front("undefined symbol: onnxc_custom_")) {
+      error = "the custom-op function 'onnxc_custom_" + first.str() +
+              "' is not defined: pass the object or archive that defines it "
+              "with --link (docs/custom-ops.md)";
+      return false;
+    }
+    error = "linking failed: error: " + first.str();
     return false;
   }
   return true;

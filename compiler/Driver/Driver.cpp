@@ -96,6 +96,11 @@ struct Options {
       cl::desc("The C library of a cross --mtriple for --emit=lib (default: "
                "Debian's cross layout, /usr/<triple>)"),
       cl::value_desc("dir"), cl::cat(onnxcCategory)};
+  cl::list<std::string> link{
+      "link",
+      cl::desc("An object or archive to link into the library (lib) or add "
+               "to it (staticlib): custom-op kernels (docs/custom-ops.md)"),
+      cl::value_desc("file.o|lib.a"), cl::cat(onnxcCategory)};
   cl::opt<std::string> runtimeLib{
       "runtime-lib",
       cl::desc("The onnxc runtime archive to link (default: ../lib/libonnxc_runtime.a "
@@ -265,6 +270,7 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     if (!backend::resolveLinkTarget(opts.mtriple, opts.sysroot, opts.runtimeLib,
                                     hostRuntime, linkTarget, error))
       return fail(error);
+    linkTarget.userInputs.assign(opts.link.begin(), opts.link.end());
   } else if (!backend::checkTargetTriple(opts.mtriple, error)) {
     return fail(error);
   }
