@@ -22,26 +22,28 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace mlir::onnxc;
 
-#ifndef ONNXC_BUILTINS_LIBRARY
-#define ONNXC_BUILTINS_LIBRARY ""
-#endif
-
 namespace {
 
 /// Adds the symbols `buffer` (an object file) defines to `defined` and those
-/// it references to `undefined`. False when it is not an object file.
+/// it references to `undefined`, its machine to `arch`. False when it is
+/// not an object file.
 bool collectSymbols(llvm::MemoryBufferRef buffer, llvm::StringSet<> &defined,
-                    llvm::StringSet<> &undefined) {
+                    llvm::StringSet<> &undefined,
+                    llvm::Triple::ArchType *arch = nullptr) {
   llvm::Expected<std::unique_ptr<llvm::object::ObjectFile>> obj =
       llvm::object::ObjectFile::createObjectFile(buffer);
   if (!obj) {
     llvm::consumeError(obj.takeError());
     return false;
   }
+  if (arch)
+    *arch = (*obj)->getArch();
   for (const llvm::object::SymbolRef &sym : (*obj)->symbols()) {
     llvm::Expected<uint32_t> flags = sym.getFlags();
     llvm::Expected<llvm::StringRef> name = sym.getName();
@@ -88,8 +90,9 @@ bool openArchive(llvm::StringRef path, OpenArchive &out, std::string &error) {
 
 bool backend::writeStaticLibrary(llvm::MemoryBufferRef object,
                                  llvm::StringRef memberName,
-                                 llvm::StringRef runtimeLibrary,
+                                 const LinkTarget &target,
                                  llvm::StringRef output, std::string &error) {
+  llvm::StringRef runtimeLibrary = target.runtimeLibrary;
   if (!llvm::sys::fs::exists(runtimeLibrary)) {
     error = "the onnxc runtime library '" + runtimeLibrary.str() +
             "' does not exist (build target onnxc_runtime, or pass --runtime-lib)";
@@ -100,7 +103,20 @@ bool backend::writeStaticLibrary(llvm::MemoryBufferRef object,
   llvm::NewArchiveMember model(object);
   model.MemberName = memberName;
   members.push_back(std::move(model));
-  collectSymbols(object, defined, undefined);
+  llvm::Triple::ArchType modelArch = llvm::Triple::UnknownArch;
+  collectSymbols(object, defined, undefined, &modelArch);
+  // No object for another machine slips in (a host runtime in an aarch64
+  // library, ...).
+  auto checkArch = [&](llvm::StringRef archive, llvm::StringRef name,
+                       llvm::Triple::ArchType arch) {
+    if (arch == modelArch || arch == llvm::Triple::UnknownArch)
+      return true;
+    error = "'" + archive.str() + "' member '" + name.str() + "' is for " +
+            llvm::Triple::getArchTypeName(arch).str() + ", the model for " +
+            llvm::Triple::getArchTypeName(modelArch).str() +
+            " (pass the runtime built for the model's target)";
+    return false;
+  };
 
   // Every runtime member: the linker takes what the model needs.
   OpenArchive runtime;
@@ -116,7 +132,12 @@ bool backend::writeStaticLibrary(llvm::MemoryBufferRef object,
               "': " + llvm::toString(member.takeError());
       return false;
     }
-    collectSymbols(member->Buf->getMemBufferRef(), defined, undefined);
+    llvm::Triple::ArchType arch = llvm::Triple::UnknownArch;
+    collectSymbols(member->Buf->getMemBufferRef(), defined, undefined, &arch);
+    if (!checkArch(runtimeLibrary, member->MemberName, arch)) {
+      llvm::consumeError(std::move(err));
+      return false;
+    }
     members.push_back(std::move(*member));
   }
   if (err) {
@@ -125,11 +146,66 @@ bool backend::writeStaticLibrary(llvm::MemoryBufferRef object,
     return false;
   }
 
+  // The user's objects and archives (--link): their members, after the
+  // runtime's.
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> userBuffers;
+  std::vector<OpenArchive> userArchives;
+  for (const std::string &path : target.userInputs) {
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer) {
+      error = "--link '" + path + "': " + buffer.getError().message();
+      return false;
+    }
+    if (llvm::StringRef((*buffer)->getBufferStart(), (*buffer)->getBufferSize())
+            .starts_with("!<arch>\n")) {
+      userArchives.emplace_back();
+      if (!openArchive(path, userArchives.back(), error))
+        return false;
+      llvm::Error uerr = llvm::Error::success();
+      for (const llvm::object::Archive::Child &child :
+           userArchives.back().archive->children(uerr)) {
+        llvm::Expected<llvm::NewArchiveMember> member =
+            llvm::NewArchiveMember::getOldMember(child, true);
+        if (!member) {
+          llvm::consumeError(std::move(uerr));
+          error = "cannot read a member of '" + path +
+                  "': " + llvm::toString(member.takeError());
+          return false;
+        }
+        llvm::Triple::ArchType arch = llvm::Triple::UnknownArch;
+        collectSymbols(member->Buf->getMemBufferRef(), defined, undefined, &arch);
+        if (!checkArch(path, member->MemberName, arch)) {
+          llvm::consumeError(std::move(uerr));
+          return false;
+        }
+        members.push_back(std::move(*member));
+      }
+      if (uerr) {
+        error = "cannot read '" + path + "': " + llvm::toString(std::move(uerr));
+        return false;
+      }
+      continue;
+    }
+    llvm::Triple::ArchType arch = llvm::Triple::UnknownArch;
+    if (!collectSymbols((*buffer)->getMemBufferRef(), defined, undefined,
+                        &arch)) {
+      error = "--link '" + path + "' is neither an object file nor an archive";
+      return false;
+    }
+    if (!checkArch(path, llvm::sys::path::filename(path), arch))
+      return false;
+    llvm::NewArchiveMember member((*buffer)->getMemBufferRef());
+    member.MemberName = llvm::sys::path::filename(path);
+    members.push_back(std::move(member));
+    userBuffers.push_back(std::move(*buffer));
+  }
+
   // The builtins' members that define a symbol referenced and not defined
   // so far, until nothing more is needed (libc's and libm's symbols are
   // not in the builtins and stay undefined).
   OpenArchive builtins;
-  llvm::StringRef builtinsPath = ONNXC_BUILTINS_LIBRARY;
+  llvm::StringRef builtinsPath = target.builtinsLibrary;
   if (!builtinsPath.empty() && llvm::sys::fs::exists(builtinsPath) &&
       openArchive(builtinsPath, builtins, error)) {
     llvm::StringSet<> tried;
@@ -158,7 +234,11 @@ bool backend::writeStaticLibrary(llvm::MemoryBufferRef object,
           llvm::consumeError(member.takeError());
           continue;
         }
-        collectSymbols(member->Buf->getMemBufferRef(), defined, undefined);
+        llvm::Triple::ArchType arch = llvm::Triple::UnknownArch;
+        collectSymbols(member->Buf->getMemBufferRef(), defined, undefined,
+                       &arch);
+        if (!checkArch(builtinsPath, member->MemberName, arch))
+          return false;
         members.push_back(std::move(*member));
         changed = true;
       }

@@ -84,18 +84,46 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
 bool emitCode(llvm::Module &module, llvm::TargetMachine &tm,
               llvm::raw_pwrite_stream &os, bool assembly, std::string &error);
 
+/// What a library for a target links against (Cross.cpp).
+struct LinkTarget {
+  bool cross = false;         ///< not the host
+  std::string triple;         ///< the multiarch name ("aarch64-linux-gnu") when cross
+  std::string runtimeLibrary; ///< the onnxc runtime archive built for the target
+  std::string builtinsLibrary; ///< the compiler builtins (compiler-rt's or libgcc.a); may be ""
+  std::vector<std::string> libraryDirs; ///< where libc and libm are
+  /// The user's objects and archives (--link: custom-op kernels), linked
+  /// after the model object; a static library takes in their members.
+  std::vector<std::string> userInputs;
+};
+
+/// Fails with a one-line `error` when LLVM knows no target for `triple`
+/// ("" is the host).
+bool checkTargetTriple(llvm::StringRef triple, std::string &error);
+
+/// Resolves what --emit=lib and --emit=staticlib link for `triple` ("" =
+/// the host): the runtime (`runtimeLibrary` if given, else the host's
+/// `hostRuntimeLibrary` or, for another target, lib/<triple>/ beside it),
+/// the builtins, the C library (under `sysroot`, default /usr/<triple>).
+/// False with a one-line `error` naming what is missing and the Debian
+/// packages that provide it.
+bool resolveLinkTarget(llvm::StringRef triple, llvm::StringRef sysroot,
+                       llvm::StringRef runtimeLibrary,
+                       llvm::StringRef hostRuntimeLibrary, LinkTarget &out,
+                       std::string &error);
+
 /// Links `objects` and the onnxc runtime into a shared library with lld,
 /// in-process. The library needs only libc and libm at run time.
 bool linkSharedLibrary(const std::vector<std::string> &objects,
-                       llvm::StringRef runtimeLibrary, llvm::StringRef output,
+                       const LinkTarget &target, llvm::StringRef output,
                        std::string &error);
 
 /// Writes the static library `output` (--emit=staticlib, Archiver.cpp): the
 /// model object `object` as member `memberName`, every member of the
 /// runtime archive and the compiler builtins those need. Links with any C
-/// toolchain; several model archives link into one program.
+/// toolchain; several model archives link into one program. Fails when a
+/// member is for another machine than the model object.
 bool writeStaticLibrary(llvm::MemoryBufferRef object, llvm::StringRef memberName,
-                        llvm::StringRef runtimeLibrary, llvm::StringRef output,
+                        const LinkTarget &target, llvm::StringRef output,
                         std::string &error);
 
 /// The runtime archive next to the running onnxc: <bindir>/../lib/libonnxc_runtime.a.

@@ -18,10 +18,6 @@ LLD_HAS_DRIVER(elf)
 using namespace mlir;
 using namespace mlir::onnxc;
 
-#ifndef ONNXC_BUILTINS_LIBRARY
-#define ONNXC_BUILTINS_LIBRARY ""
-#endif
-
 std::string backend::defaultRuntimeLibrary(const char *argv0, void *mainAddr) {
   std::string exe = llvm::sys::fs::getMainExecutable(argv0, mainAddr);
   llvm::SmallString<256> path(llvm::sys::path::parent_path(exe));
@@ -30,8 +26,9 @@ std::string backend::defaultRuntimeLibrary(const char *argv0, void *mainAddr) {
 }
 
 bool backend::linkSharedLibrary(const std::vector<std::string> &objects,
-                                llvm::StringRef runtimeLibrary,
+                                const LinkTarget &target,
                                 llvm::StringRef output, std::string &error) {
+  llvm::StringRef runtimeLibrary = target.runtimeLibrary;
   if (!llvm::sys::fs::exists(runtimeLibrary)) {
     error = "the onnxc runtime library '" + runtimeLibrary.str() +
             "' does not exist (build target onnxc_runtime, or pass --runtime-lib)";
@@ -46,6 +43,13 @@ bool backend::linkSharedLibrary(const std::vector<std::string> &objects,
                                       "--no-undefined", "--as-needed"};
   for (const std::string &o : objects)
     storage.push_back(o);
+  for (const std::string &o : target.userInputs) {
+    if (!llvm::sys::fs::exists(o)) {
+      error = "--link '" + o + "' does not exist";
+      return false;
+    }
+    storage.push_back(o);
+  }
   // The runtime API a caller may use whatever the model holds, also when
   // the model's code does not reference it (random.c's seed functions).
   for (const char *sym : {"onnxc_set_random_seed", "onnxc_get_random_seed"}) {
@@ -53,13 +57,11 @@ bool backend::linkSharedLibrary(const std::vector<std::string> &objects,
     storage.push_back(sym);
   }
   storage.push_back(runtimeLibrary.str());
-  if (llvm::StringRef(ONNXC_BUILTINS_LIBRARY).size() &&
-      llvm::sys::fs::exists(ONNXC_BUILTINS_LIBRARY))
-    storage.push_back(ONNXC_BUILTINS_LIBRARY);
-  for (const char *dir : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
-                          "/lib64", "/usr/lib64", "/lib", "/usr/lib"})
-    if (llvm::sys::fs::is_directory(dir))
-      storage.push_back(std::string("-L") + dir);
+  if (!target.builtinsLibrary.empty() &&
+      llvm::sys::fs::exists(target.builtinsLibrary))
+    storage.push_back(target.builtinsLibrary);
+  for (const std::string &dir : target.libraryDirs)
+    storage.push_back("-L" + dir);
   storage.push_back("-lm");
   storage.push_back("-lc");
   std::vector<const char *> args;
@@ -72,7 +74,15 @@ bool backend::linkSharedLibrary(const std::vector<std::string> &objects,
   if (result.retCode != 0 || !result.canRunAgain) {
     llvm::StringRef first = llvm::StringRef(err).split('\n').first;
     first.consume_front("ld.lld: ");
-    error = "linking failed: " + first.str();
+    first.consume_front("error: ");
+    // A custom op's kernel (or shape function) nobody provided.
+    if (first.consume_front("undefined symbol: onnxc_custom_")) {
+      error = "the custom-op function 'onnxc_custom_" + first.str() +
+              "' is not defined: pass the object or archive that defines it "
+              "with --link (docs/custom-ops.md)";
+      return false;
+    }
+    error = "linking failed: error: " + first.str();
     return false;
   }
   return true;

@@ -142,6 +142,8 @@ void backend::stripONNXAttributes(ModuleOp module) {
 }
 
 void backend::buildONNXToLinalgPipeline(OpPassManager &pm) {
+  // Custom ops (unknown domains) as calls of the user's kernels.
+  pm.addPass(createConvertONNXCustomToCall());
   pm.addPass(createConvertONNXToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

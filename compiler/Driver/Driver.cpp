@@ -91,6 +91,16 @@ struct Options {
       cl::desc("Refuse models with more nodes than this, in all graphs, once "
                "model-local functions are inlined (default 1000000)"),
       cl::init(onnxc::ImportOptions::kDefaultMaxNodes), cl::cat(onnxcCategory)};
+  cl::opt<std::string> sysroot{
+      "sysroot",
+      cl::desc("The C library of a cross --mtriple for --emit=lib (default: "
+               "Debian's cross layout, /usr/<triple>)"),
+      cl::value_desc("dir"), cl::cat(onnxcCategory)};
+  cl::list<std::string> link{
+      "link",
+      cl::desc("An object or archive to link into the library (lib) or add "
+               "to it (staticlib): custom-op kernels (docs/custom-ops.md)"),
+      cl::value_desc("file.o|lib.a"), cl::cat(onnxcCategory)};
   cl::opt<std::string> runtimeLib{
       "runtime-lib",
       cl::desc("The onnxc runtime archive to link (default: ../lib/libonnxc_runtime.a "
@@ -250,13 +260,20 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   });
 
   Stage stage = opts.emit;
-  if ((stage == Stage::Lib || stage == Stage::StaticLib) &&
-      !opts.mtriple.empty() &&
-      llvm::Triple(opts.mtriple).getArch() !=
-          llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
-    return fail(std::string(stage == Stage::Lib ? "--emit=lib" : "--emit=staticlib") +
-                " links for the host only; use --emit=obj (and a cross "
-                "linker) for " + opts.mtriple);
+  // The target, checked before any work: what a library for it links
+  // (the runtime built for it, its C library: compiler/Backend/Cross.cpp).
+  std::string error;
+  backend::LinkTarget linkTarget;
+  if (stage == Stage::Lib || stage == Stage::StaticLib) {
+    std::string hostRuntime = backend::defaultRuntimeLibrary(
+        argv[0], reinterpret_cast<void *>(&mlir::onnxc::onnxcMain));
+    if (!backend::resolveLinkTarget(opts.mtriple, opts.sysroot, opts.runtimeLib,
+                                    hostRuntime, linkTarget, error))
+      return fail(error);
+    linkTarget.userInputs.assign(opts.link.begin(), opts.link.end());
+  } else if (!backend::checkTargetTriple(opts.mtriple, error)) {
+    return fail(error);
+  }
   bool textStage = stage == Stage::ONNX || stage == Stage::Linalg ||
                    stage == Stage::LLVM || stage == Stage::LLVMIR || stage == Stage::Asm;
   std::string output = opts.output;
@@ -298,7 +315,6 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (opts.requireStatic && failed(checkStatic(*module)))
     return 1;
 
-  std::string error;
   auto printModule = [&](llvm::raw_pwrite_stream &os) {
     OpPrintingFlags flags;
     if (opts.locations)
@@ -369,7 +385,8 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     return writeFile(output, printModule, error) ? 0 : fail(error);
 
   backend::TargetOptions target;
-  target.triple = opts.mtriple;
+  target.triple =
+      opts.mtriple.empty() ? "" : llvm::Triple::normalize(opts.mtriple);
   target.cpu = llvm::codegen::getMCPU();
   target.optLevel = opts.optLevel;
   std::unique_ptr<llvm::TargetMachine> tm = backend::createTargetMachine(target, error);
@@ -399,10 +416,6 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (stage == Stage::Obj)
     return writeFile(output, emit, error) && writeHeader() ? 0 : fail(error);
 
-  std::string runtimeLib = opts.runtimeLib;
-  if (runtimeLib.empty())
-    runtimeLib = backend::defaultRuntimeLibrary(
-        argv[0], reinterpret_cast<void *>(&mlir::onnxc::onnxcMain));
   if (stage == Stage::StaticLib) {
     // A static library: the object in memory, then the archive.
     llvm::SmallVector<char, 0> objBuffer;
@@ -412,8 +425,8 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     llvmModule.reset(); // the weights are in the object now
     llvm::MemoryBufferRef object(llvm::StringRef(objBuffer.data(), objBuffer.size()),
                                  modelName + ".o");
-    if (!backend::writeStaticLibrary(object, modelName + ".o", runtimeLib, output,
-                                     error))
+    if (!backend::writeStaticLibrary(object, modelName + ".o", linkTarget,
+                                     output, error))
       return fail(error);
     return writeHeader() ? 0 : fail(error);
   }
@@ -426,7 +439,8 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (!writeFile(objPath, emit, error))
     return fail(error);
   llvmModule.reset(); // the weights are in the object file now
-  if (!backend::linkSharedLibrary({std::string(objPath)}, runtimeLib, output, error))
+  if (!backend::linkSharedLibrary({std::string(objPath)}, linkTarget, output,
+                                  error))
     return fail(error);
   return writeHeader() ? 0 : fail(error);
 }

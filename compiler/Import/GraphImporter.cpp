@@ -414,11 +414,20 @@ LogicalResult GraphImporter::importGraph(
     if (hasType(vi))
       valueInfo[vi.name()] = vi.mutable_type();
 
+  // The graph's declared output types: what types a custom node's results
+  // when no value_info does (CustomOp.cpp).
+  llvm::StringMap<onnx::TypeProto *> outerOutputTypes = std::move(outputTypes);
+  outputTypes.clear();
+  for (onnx::ValueInfoProto &out : *graph.mutable_output())
+    if (hasType(out))
+      outputTypes[out.name()] = out.mutable_type();
+
   std::vector<onnx::NodeProto *> nodes;
   for (onnx::NodeProto &n : *graph.mutable_node())
     nodes.push_back(&n);
   if (failed(importNodes(nodes, scope, opsets, valueInfo, "")))
     return failure();
+  outputTypes = std::move(outerOutputTypes);
 
   // Outputs.
   SmallVector<Value> results;
@@ -640,8 +649,9 @@ LogicalResult GraphImporter::importNode(
       return nodeError(n, "attribute '" + a.name() + "' " + error);
 
   int64_t maxOpset = maxSupportedOpset(n.domain);
+  // A domain onnxc does not know: the user's kernel (CustomOp.cpp).
   if (!maxOpset)
-    return nodeError(n, "unknown domain '" + n.domain + "'");
+    return importCustomNode(n, scope, valueInfo);
   auto opsetIt = opsets.find(n.domain);
   if (opsetIt == opsets.end())
     return nodeError(n, "the model imports no opset for domain '" +

@@ -110,6 +110,10 @@ private:
   LogicalResult inlineFunction(const onnx::FunctionProto &fn, NodeState &n,
                                Scope &scope);
   LogicalResult normalizeConstant(NodeState &n);
+  /// A node of a domain onnxc does not know as an onnx.Custom op, its
+  /// results typed by value_info or the graph's output types (CustomOp.cpp).
+  LogicalResult importCustomNode(NodeState &n, Scope &scope,
+                                 const llvm::StringMap<onnx::TypeProto *> &valueInfo);
   /// Rewrites `n` from its signature version to the canonical one; may
   /// instead build the replacement itself and set `handled`.
   LogicalResult upgradeNode(NodeState &n, Scope &scope, bool &handled);
@@ -140,6 +144,8 @@ private:
   uint64_t maxNodes;
   uint64_t numNodes = 0; ///< nodes imported so far, inlined ones included
   Value cachedNoValue;
+  /// The declared output types of the graph being imported.
+  llvm::StringMap<onnx::TypeProto *> outputTypes;
   Block *mainBlock = nullptr;
 };
 

@@ -45,6 +45,27 @@ def ConvertONNXToLinalg : Pass<"convert-onnx-to-linalg", "ModuleOp"> {
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def ConvertONNXCustomToCall : Pass<"convert-onnx-custom-to-call", "ModuleOp"> {
+  let summary = "Lower onnx.Custom (ops of unknown domains) to calls of the "
+                "user's kernels";
+  let description = [{
+    Input invariant: the onnx dialect, before convert-onnx-to-linalg (the
+    backend runs it first at every -O level). Each `onnx.Custom` becomes a
+    call of `onnxc_rt_custom_call` with an int64 block describing the call
+    (runtime_abi.h) and the address of the user's kernel
+    `onnxc_custom_<domain>_<op>` (an external `llvm.func`); when a result
+    has a dynamic dim, `onnxc_rt_custom_shape` with the address of
+    `onnxc_custom_<domain>_<op>_shape` first, whose dims size the result's
+    allocation. Inputs are read through read-only `bufferization.to_buffer`,
+    results are fresh `memref.alloc`s returned by `bufferization.to_tensor`
+    (restrict, writable). docs/custom-ops.md has the kernels' ABI.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def ConvertONNXQuantizedToUkernel
     : Pass<"convert-onnx-quantized-to-ukernel", "ModuleOp"> {
   let summary = "Lower int8 convolutions, products and DynamicQuantizeLinear "

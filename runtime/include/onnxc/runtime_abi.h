@@ -113,6 +113,22 @@ void onnxc_rt_fail_values(int32_t code, const char *message, int64_t v0,
                           int64_t v1, int64_t v2);
 
 /**
+ * Custom ops (passes/Conversion/ONNXToCustom/CustomToCall.cpp,
+ * runtime/src/custom.c; the kernels' ABI is onnxc/custom_op.h). `block`
+ * describes the call in int64_t slots: [0] "node\0domain\0op_type\0",
+ * [1] the attributes (an encoded blob or NULL), [2] the number of inputs,
+ * [3] of outputs, then per input and per output: data address, dtype, rank,
+ * the dims. onnxc_rt_custom_shape calls the user's shape function, which
+ * writes the outputs' -1 dims into the block; onnxc_rt_custom_call the
+ * kernel. A non-zero return fails the run (ONNXC_ERROR_RUNTIME) naming the
+ * node.
+ */
+struct onnxc_custom_call;
+typedef int (*onnxc_custom_fn)(struct onnxc_custom_call *call);
+void onnxc_rt_custom_shape(int64_t *block, onnxc_custom_fn shape_fn);
+void onnxc_rt_custom_call(int64_t *block, onnxc_custom_fn kernel_fn);
+
+/**
  * A buffer that cannot be allocated: a negative dim among the `rank`
  * int64_t dims that follow, or more than 2^63 - 1 bytes of
  * `elem_size`-byte elements. Fails with ONNXC_ERROR_RUNTIME and "<site>: a

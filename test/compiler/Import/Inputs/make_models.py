@@ -86,7 +86,8 @@ def main(out):
     data = relu_model().SerializeToString()
     with open(os.path.join(out, "truncated.onnx"), "wb") as f:
         f.write(data[: len(data) // 2])
-    # A vendor domain imported but unused, and a node in an unknown domain.
+    # A vendor domain imported but unused, and a node in an unknown domain
+    # (a custom op).
     m = relu_model()
     m.opset_import.append(helper.make_opsetid("com.vendor", 1))
     save(m, "unused-domain.onnx")

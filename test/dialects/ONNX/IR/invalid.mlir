@@ -1240,3 +1240,23 @@ func.func @type_param_mismatch_variadic(%a: tensor<2xf32>, %b: tensor<2xf32>, %c
   %0 = "onnx.Concat"(%a, %b, %c) {axis = 0 : i64} : (tensor<2xf32>, tensor<2xf32>, tensor<2xi32>) -> tensor<6xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// ONNXCoreOps.cpp: onnx.Custom (a node of a domain onnxc does not know)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @custom_no_domain(%x: tensor<2xf32>) {
+  // expected-error @+1 {{'onnx.Custom' op needs a domain and an op type}}
+  %0 = "onnx.Custom"(%x) {domain = "", op_type = "Swish", node_attrs = {}} : (tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @custom_attr_kind(%x: tensor<2xf32>) {
+  // expected-error @+1 {{'onnx.Custom' op attribute 'beta' is not an int, float, string, ints or floats}}
+  %0 = "onnx.Custom"(%x) {domain = "com.example", op_type = "Swish", node_attrs = {beta = 1.5 : f64}} : (tensor<2xf32>) -> tensor<2xf32>
+  return
+}

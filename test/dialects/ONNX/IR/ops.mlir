@@ -357,3 +357,11 @@ func.func @type_params_unbound(%n: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32
   %1 = "onnx.GridSample"(%img, %g) : (tensor<1x1x4x4xf16>, tensor<1x2x2x2xf32>) -> tensor<1x1x2x2xf16>
   return
 }
+
+// onnx.Custom: a node of a domain onnxc does not know, with its attributes.
+// CHECK-LABEL: func.func @custom
+// CHECK: "onnx.Custom"(%{{.+}}) <{domain = "com.example", node_attrs = {beta = 1.500000e+00 : f32, idx = array<i64: 1, 2>, tag = "t"}, op_type = "Swish"}> : (tensor<?x8xf32, #onnx.dims<["N"]>>) -> tensor<?x8xf32, #onnx.dims<["N"]>>
+func.func @custom(%x: tensor<?x8xf32, #onnx.dims<["N"]>>) -> tensor<?x8xf32, #onnx.dims<["N"]>> {
+  %y = "onnx.Custom"(%x) {domain = "com.example", op_type = "Swish", node_attrs = {beta = 1.5 : f32, idx = array<i64: 1, 2>, tag = "t"}} : (tensor<?x8xf32, #onnx.dims<["N"]>>) -> tensor<?x8xf32, #onnx.dims<["N"]>>
+  return %y : tensor<?x8xf32, #onnx.dims<["N"]>>
+}
