@@ -9,6 +9,7 @@
 #ifndef ONNXC_COMPILER_BACKEND_BACKEND_H
 #define ONNXC_COMPILER_BACKEND_BACKEND_H
 
+#include "compiler/Backend/Pipeline.h"
 #include "compiler/CodeGen/ModelSignature.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -31,9 +32,6 @@ struct TargetOptions {
   unsigned optLevel = 2;
 };
 
-/// Dialects, interface models and LLVM translations the backend needs.
-void registerBackendDialects(DialectRegistry &registry);
-
 /// The exported name of the model's entry function: "<model>_main_graph".
 std::string entryFunctionName(llvm::StringRef modelName);
 
@@ -44,25 +42,6 @@ LogicalResult prepareEntryFunction(ModuleOp module, llvm::StringRef modelName);
 /// Frees the data of every dense_resource blob of `ctx` (the weights) once
 /// no module uses them any more: they live in the context, not the module.
 void releaseResourceBlobs(MLIRContext &ctx);
-
-/// Drops the onnx.* attributes (names, opsets) that LLVM translation does not
-/// know; run after the signature was extracted.
-void stripONNXAttributes(ModuleOp module);
-
-/// onnx dialect -> linalg/tensor/arith/math on tensors.
-void buildONNXToLinalgPipeline(OpPassManager &pm);
-
-/// What the MLIR pipelines optimize for.
-struct PipelineOptions {
-  /// 0: the plain loop lowering (fast to compile). 1 and above: elementwise
-  /// fusion on tensors, fp32 matrix products and convolutions as calls to
-  /// the runtime's kernels (which pick the CPU's vector ISA at run time).
-  unsigned optLevel = 2;
-};
-
-/// linalg on tensors -> LLVM dialect (bufferization, deallocation, loops).
-void buildLinalgToLLVMPipeline(OpPassManager &pm,
-                               const PipelineOptions &options = {});
 
 /// Creates the target machine for `options`; null with `error` set.
 std::unique_ptr<llvm::TargetMachine>

@@ -7,6 +7,7 @@
 
 #include "compiler/Backend/Backend.h"
 #include "passes/Conversion/Passes.h"
+#include "passes/ONNX/Passes.h"
 #include "passes/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -53,6 +54,8 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -115,33 +118,20 @@ void backend::releaseResourceBlobs(MLIRContext &ctx) {
     manager.update(name, AsmResourceBlob());
 }
 
-void backend::stripONNXAttributes(ModuleOp module) {
-  auto strip = [](Operation *op) {
-    SmallVector<StringAttr> names;
-    for (NamedAttribute a : op->getDiscardableAttrs())
-      if (a.getName().getValue().starts_with("onnx."))
-        names.push_back(a.getName());
-    for (StringAttr n : names)
-      op->removeDiscardableAttr(n);
-  };
-  strip(module);
-  module.walk([&](func::FuncOp f) {
-    strip(f);
-    for (unsigned i = 0; i < f.getNumArguments(); ++i)
-      f.removeArgAttr(i, "onnx.name");
-    for (unsigned i = 0; i < f.getNumResults(); ++i)
-      f.removeResultAttr(i, StringAttr::get(module.getContext(), "onnx.name"));
-    // The entry's arguments are the caller's input buffers: bufferization
-    // must copy before writing in place into them (a loop-carried initial
-    // value, an op whose result reuses its operand's buffer).
-    if (f->hasAttr("llvm.emit_c_interface"))
-      for (unsigned i = 0; i < f.getNumArguments(); ++i)
-        f.setArgAttr(i, "bufferization.writable",
-                     BoolAttr::get(module.getContext(), false));
-  });
-}
-
-void backend::buildONNXToLinalgPipeline(OpPassManager &pm) {
+void backend::buildONNXToLinalgPipeline(OpPassManager &pm,
+                                        const PipelineOptions &options) {
+  // Gradient ops become the ONNX ops that compute them (every level).
+  pm.addNestedPass<func::FuncOp>(createONNXAutodiff());
+  pm.addNestedPass<func::FuncOp>(createONNXDecomposeOptimizers());
+  // Graph rewrites (Conv+BatchNorm folding, constant transposes, ...) from
+  // -O1 up; -O0 lowers the graph as imported.
+  if (options.optLevel > 0) {
+    pm.addNestedPass<func::FuncOp>(createONNXPromoteF16());
+    pm.addNestedPass<func::FuncOp>(createONNXGraphOptimize());
+    // int8 convolutions and products (and dynamic quantization) as calls
+    // of the runtime's int8 kernels, their dequantizing epilogue fused.
+    pm.addPass(createConvertONNXQuantizedToUkernel());
+  }
   // Custom ops (unknown domains) as calls of the user's kernels.
   pm.addPass(createConvertONNXCustomToCall());
   pm.addPass(createConvertONNXToLinalg());
@@ -152,6 +142,9 @@ void backend::buildONNXToLinalgPipeline(OpPassManager &pm) {
 void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
                                         const PipelineOptions &options) {
   bool optimize = options.optLevel > 0;
+  // LLVM translation knows no onnx.* attribute; the entry's inputs are the
+  // caller's buffers (read-only for bufferization).
+  pm.addPass(createStripONNXAttributes());
   if (optimize) {
     // Fewer, larger loop nests: intermediates of elementwise chains are
     // never stored (and never allocated once bufferized).
@@ -232,4 +225,31 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // Bools as bytes in memory: their loops vectorize (every level).
   pm.addPass(createBoolBytes());
   pm.addPass(createCanonicalizerPass());
+}
+
+namespace {
+/// The pipelines' options as onnxc-opt parses them:
+/// --onnxc-lower-to-llvm=opt-level=0.
+struct PipelineCLOptions
+    : public PassPipelineOptions<PipelineCLOptions> {
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("onnxc's -O level, 0-3 (default 2)"),
+                            llvm::cl::init(2)};
+};
+} // namespace
+
+void backend::registerPipelines() {
+  PassPipelineRegistration<PipelineCLOptions>(
+      "onnxc-lower-to-linalg",
+      "onnxc's onnx -> linalg phase, as the driver runs it (--emit=linalg)",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        buildONNXToLinalgPipeline(pm, {o.optLevel});
+      });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "onnxc-lower-to-llvm",
+      "onnxc's linalg -> LLVM dialect phase, as the driver runs it "
+      "(--emit=llvm)",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        buildLinalgToLLVMPipeline(pm, {o.optLevel});
+      });
 }

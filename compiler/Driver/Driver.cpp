@@ -17,10 +17,12 @@
 #include "lib/Support/Escape.h"
 #include "passes/ONNX/Passes.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/CodeGen/CommandFlags.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -221,7 +223,18 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     mcpu->addCategory(onnxcCategory);
     mcpu->setDescription("Target CPU (default: the host's, with its features)");
   }
-  cl::HideUnrelatedOptions(onnxcCategory);
+  // MLIR's pass-manager, timing, context and printer options
+  // (--mlir-print-ir-after-all, --mlir-timing, --mlir-disable-threading,
+  // ...), listed under their own heading in --help.
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  registerMLIRContextCLOptions();
+  registerAsmPrinterCLOptions();
+  static cl::OptionCategory mlirCategory("MLIR pass-manager options");
+  for (auto &entry : cl::getRegisteredOptions())
+    if (entry.first.starts_with("mlir-"))
+      entry.second->addCategory(mlirCategory);
+  cl::HideUnrelatedOptions({&onnxcCategory, &mlirCategory});
   cl::ParseCommandLineOptions(argc, argv,
                               "onnxc: ONNX models to native code\n\n"
                               "  onnxc model.onnx            writes model.so and model.h\n"
@@ -357,27 +370,28 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
 
   if (failed(backend::prepareEntryFunction(*module, modelName)))
     return 1;
+  // The pass managers take the --mlir-* pass-manager options
+  // (--mlir-print-ir-after-all, --mlir-timing, ...); onnxc-opt runs the
+  // same pipelines by name (compiler/Backend/Pipeline.h).
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope rootTiming = timing.getRootScope();
   PassManager toLinalg(&ctx);
-  // Gradient ops become the ONNX ops that compute them (every level).
-  toLinalg.addNestedPass<func::FuncOp>(createONNXAutodiff());
-  toLinalg.addNestedPass<func::FuncOp>(createONNXDecomposeOptimizers());
-  // Graph rewrites (Conv+BatchNorm folding, constant transposes, ...) from
-  // -O1 up; -O0 lowers the graph as imported.
-  if (opts.optLevel > 0) {
-    toLinalg.addNestedPass<func::FuncOp>(createONNXPromoteF16());
-    toLinalg.addNestedPass<func::FuncOp>(createONNXGraphOptimize());
-    // int8 convolutions and products (and dynamic quantization) as calls
-    // of the runtime's int8 kernels, their dequantizing epilogue fused.
-    toLinalg.addPass(createConvertONNXQuantizedToUkernel());
-  }
-  backend::buildONNXToLinalgPipeline(toLinalg);
+  if (failed(applyPassManagerCLOptions(toLinalg)))
+    return 1;
+  TimingScope linalgTiming = rootTiming.nest("onnxc-lower-to-linalg");
+  toLinalg.enableTiming(linalgTiming);
+  backend::buildONNXToLinalgPipeline(toLinalg, {opts.optLevel});
   if (failed(toLinalg.run(*module)) || failedOnce)
     return failedOnce ? 1 : fail(opts.input + ": lowering to linalg failed");
   if (stage == Stage::Linalg)
     return writeFile(output, printModule, error) ? 0 : fail(error);
 
-  backend::stripONNXAttributes(*module);
   PassManager toLLVM(&ctx);
+  if (failed(applyPassManagerCLOptions(toLLVM)))
+    return 1;
+  TimingScope llvmTiming = rootTiming.nest("onnxc-lower-to-llvm");
+  toLLVM.enableTiming(llvmTiming);
   backend::buildLinalgToLLVMPipeline(toLLVM, {opts.optLevel});
   if (failed(toLLVM.run(*module)) || failedOnce)
     return failedOnce ? 1 : fail(opts.input + ": lowering to LLVM failed");

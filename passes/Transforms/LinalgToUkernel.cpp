@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Transforms/Passes.h"
+#include "runtime/include/onnxc/runtime_abi.h"
 #include "passes/Transforms/Ukernel.h"
 #include "passes/Transforms/UkernelMatch.h"
 
@@ -46,24 +47,28 @@ namespace {
 
 using namespace mlir::onnxc::ukernel;
 
-// runtime_abi.h
-constexpr int64_t kPanel = 32; // ONNXC_SGEMM_PANEL
-constexpr int32_t kAccumulate = 1, kBPacked = 2;
+// runtime_abi.h: the one description of the kernels' parameter blocks
+// (its ONNXC_ABI_CHECKs pin the slot layout the fills below follow).
+constexpr int64_t kPanel = ONNXC_SGEMM_PANEL;
+constexpr int32_t kAccumulate = ONNXC_SGEMM_ACCUMULATE,
+                  kBPacked = ONNXC_SGEMM_B_PACKED;
 constexpr StringLiteral kSgemm = "onnxc_rt_sgemm";
 constexpr StringLiteral kSgemmBatched = "onnxc_rt_sgemm_batched";
 constexpr StringLiteral kSgemmEp = "onnxc_rt_sgemm_ep";
 constexpr StringLiteral kSgemmBatchedEp = "onnxc_rt_sgemm_batched_ep";
 // ONNXC_SGEMM_BIAS_ROW, ONNXC_SGEMM_BIAS_COL, ONNXC_SGEMM_CLAMP
-constexpr int32_t kBiasRow = 4, kBiasCol = 8, kClamp = 16;
+constexpr int32_t kBiasRow = ONNXC_SGEMM_BIAS_ROW,
+                  kBiasCol = ONNXC_SGEMM_BIAS_COL, kClamp = ONNXC_SGEMM_CLAMP;
 constexpr StringLiteral kConv = "onnxc_rt_sconv2d";
-constexpr int64_t kConvParams = 34; // int64_t slots of onnxc_conv2d_params
-constexpr int64_t kConvWPacked = 1; // ONNXC_CONV_W_PACKED
-constexpr int64_t kConvBias = 2;    // ONNXC_CONV_BIAS
-constexpr int64_t kConvClamp = 4;   // ONNXC_CONV_CLAMP
-constexpr int64_t kConvPadded = 8;  // ONNXC_CONV_PADDED
-constexpr int64_t kConvInPlace = 16; // ONNXC_CONV_IN_PLACE
+constexpr int64_t kConvParams = sizeof(onnxc_conv2d_params) / sizeof(int64_t);
+constexpr int64_t kConvWPacked = ONNXC_CONV_W_PACKED;
+constexpr int64_t kConvBias = ONNXC_CONV_BIAS;
+constexpr int64_t kConvClamp = ONNXC_CONV_CLAMP;
+constexpr int64_t kConvPadded = ONNXC_CONV_PADDED;
+constexpr int64_t kConvInPlace = ONNXC_CONV_IN_PLACE;
 constexpr StringLiteral kMaxPool = "onnxc_rt_smaxpool2d";
-constexpr int64_t kMaxPoolParams = 22; // slots of onnxc_maxpool2d_params
+constexpr int64_t kMaxPoolParams =
+    sizeof(onnxc_maxpool2d_params) / sizeof(int64_t);
 
 struct Rewriter {
   ModuleOp module;
@@ -510,6 +515,8 @@ struct Rewriter {
       fields[12 + 5 + 3] = mul(loc, kernelW, vw.strides.back());
       fields[12 + 10 + 3] = mul(loc, outW, vy.strides.back());
     }
+    static_assert(ONNXC_ABI_SLOT(onnxc_conv2d_params, flags) == 12 + 3 * 5,
+                  "the fields above fill the slots before flags");
     fields.push_back(idx(loc, flags));
     // bias (a pointer; 0: start from zero), then the clamp bounds as the
     // bits of two floats in one int64 (lo first: little-endian).

@@ -5,6 +5,25 @@
 
 include "mlir/Pass/PassBase.td"
 
+def StripONNXAttributes : Pass<"onnxc-strip-onnx-attributes", "ModuleOp"> {
+  let summary = "Drop the onnx.* attributes; keep the entry's inputs read-only";
+  let description = [{
+    The first pass of the to-LLVM pipeline (onnxc-lower-to-llvm). LLVM
+    translation does not know the importer's `onnx.*` attributes (value
+    names, opset imports): they go from the module, the functions and
+    their arguments and results. The arguments of a function with
+    `llvm.emit_c_interface` (the model's entry points) are the caller's
+    input buffers: they get `bufferization.writable = false`, so that
+    bufferization copies before writing in place into them (a
+    loop-carried initial value, an op whose result reuses its operand's
+    buffer).
+
+    Input invariant: the linalg stage (after onnxc-lower-to-linalg), the
+    signature already read. Output IR: the same without `onnx.*`
+    attributes.
+  }];
+}
+
 def FuseElementwise : Pass<"onnxc-fuse-elementwise", "func::FuncOp"> {
   let summary = "Fuse elementwise linalg producers into their consumers";
   let description = [{

@@ -15,7 +15,7 @@ using namespace mlir;
 using namespace mlir::onnxc::ONNX;
 using namespace mlir::onnxc::ONNX::verify;
 
-static const VerifierTable &getVerifiers() {
+const VerifierTable &mlir::onnxc::ONNX::verify::getVerifierTable() {
   static const VerifierTable table = [] {
     VerifierTable t;
     registerMathVerifiers(t);
@@ -98,7 +98,7 @@ LogicalResult mlir::onnxc::ONNX::verifyONNXOp(Operation *op) {
     if (!term || term->getName().getStringRef() != "onnx.Yield")
       return op->emitOpError() << "region must end in onnx.Yield";
   }
-  if (OpVerifyFn fn = getVerifiers().fns.lookup(op->getName().getStringRef()))
+  if (OpVerifyFn fn = getVerifierTable().fns.lookup(op->getName().getStringRef()))
     return fn(op);
   return success();
 }

@@ -23,6 +23,10 @@ struct VerifierTable {
   void add(llvm::StringRef opName, OpVerifyFn fn) { fns[opName] = fn; }
 };
 
+/// Every op's own verifier, by op name (ops/*.cpp register them; the
+/// ONNXOpTrait verifier in Verify.cpp calls them; onnxc-op-index lists them).
+const VerifierTable &getVerifierTable();
+
 void registerMathVerifiers(VerifierTable &table);
 void registerNNVerifiers(VerifierTable &table);
 void registerTensorVerifiers(VerifierTable &table);

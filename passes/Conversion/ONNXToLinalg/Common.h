@@ -208,6 +208,8 @@ void populateElementwiseBinaryPatterns(TypeConverter &tc,
 void populateMatMulPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 void populateReductionPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 void populateTensorPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// Tile, Slice, Range, Split (Slice.cpp).
+void populateSlicePatterns(TypeConverter &tc, RewritePatternSet &patterns);
 
 /// A pattern lowering the op `opName` to one broadcasting linalg.generic whose
 /// body `fn` builds; `check` (optional) rejects unsupported attribute values

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
@@ -32,10 +33,6 @@ Value inF32(ScalarContext &c, Value x, const Builder1 &fn) {
   return arith::TruncFOp::create(c.b, c.loc, t, fn(c.b, c.loc, wide));
 }
 
-Value cst(OpBuilder &b, Location loc, Value like, double v) {
-  return createScalarConstant(b, loc, like.getType(), v);
-}
-
 /// A float-only unary op built by `fn` (in f32 for half types).
 ScalarFn floatFn(Builder1 fn) {
   return [fn](ScalarContext &c) { return inF32(c, c.args[0], fn); };
@@ -57,9 +54,6 @@ double attrF(Operation *op, StringRef name, double dflt) {
 using arith::CmpFPredicate;
 using arith::CmpIPredicate;
 
-Value cmpF(OpBuilder &b, Location loc, CmpFPredicate p, Value x, Value y) {
-  return arith::CmpFOp::create(b, loc, p, x, y);
-}
 Value sel(OpBuilder &b, Location loc, Value c, Value x, Value y) {
   return arith::SelectOp::create(b, loc, c, x, y);
 }

@@ -4,12 +4,11 @@
 // tensor.extract at positions computed from the indices. Negative indices
 // count from the end of their dim; before the gather, one pass over the
 // indices checks that each is in [-dim, dim) and calls onnxc_rt_fail
-// otherwise, so no read leaves the data. Also the helpers of
-// IndexingCommon.h.
+// otherwise, so no read leaves the data.
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Conversion/ONNXToLinalg/IndexingCommon.h"
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
@@ -22,123 +21,6 @@
 using namespace mlir;
 using namespace mlir::onnxc;
 using namespace mlir::onnxc::linalg_conv;
-
-//===----------------------------------------------------------------------===//
-// Helpers (IndexingCommon.h)
-//===----------------------------------------------------------------------===//
-
-namespace mlir::onnxc::linalg_conv {
-
-RankedTensorType convertedTensorType(const TypeConverter *tc, Value v) {
-  return cast<RankedTensorType>(tc->convertType(v.getType()));
-}
-
-Value toIndex(OpBuilder &b, Location loc, Value v, bool isUnsigned) {
-  if (v.getType().isIndex())
-    return v;
-  if (isUnsigned)
-    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-}
-
-Value normalizeIndex(OpBuilder &b, Location loc, Value i, Value dim) {
-  Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
-                                    createIndexConstant(b, loc, 0));
-  return arith::SelectOp::create(b, loc, neg,
-                                 arith::AddIOp::create(b, loc, i, dim), i);
-}
-
-Value indexInRange(OpBuilder &b, Location loc, Value i, Value dim) {
-  Value negDim = arith::SubIOp::create(b, loc, createIndexConstant(b, loc, 0),
-                                       dim);
-  Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i,
-                                   negDim);
-  Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, dim);
-  return arith::AndIOp::create(b, loc, lo, hi);
-}
-
-Value extractScalar(OpBuilder &b, Location loc, Value t) {
-  auto type = cast<RankedTensorType>(t.getType());
-  SmallVector<Value> idx(type.getRank(), createIndexConstant(b, loc, 0));
-  return tensor::ExtractOp::create(b, loc, t, idx);
-}
-
-void checkEveryElement(
-    OpBuilder &b, Location loc, Value indices, StringRef message,
-    function_ref<Value(OpBuilder &, Location, Value, ValueRange)> ok) {
-  MLIRContext *ctx = b.getContext();
-  int64_t rank = cast<RankedTensorType>(indices.getType()).getRank();
-  if (rank == 0) {
-    // One index: a scalar test, no i1 tensor to allocate (a Gather by a
-    // loop's iteration number checks once per iteration).
-    Value v = tensor::ExtractOp::create(b, loc, indices, ValueRange{});
-    emitRuntimeCheck(b, loc, ok(b, loc, v, {}), message);
-    return;
-  }
-  auto i1 = b.getI1Type();
-  Value init = linalg::FillOp::create(
-                   b, loc,
-                   arith::ConstantOp::create(b, loc, b.getBoolAttr(true))
-                       .getResult(),
-                   tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, i1)
-                       .getResult())
-                   .getResult(0);
-  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::reduction);
-  Value all =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{init.getType()}, ValueRange{indices},
-          ValueRange{init},
-          SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank),
-                                 AffineMap::get(rank, 0, {}, ctx)},
-          iters,
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            SmallVector<Value> pos;
-            for (int64_t d = 0; d < rank; ++d)
-              pos.push_back(linalg::IndexOp::create(nb, l, d));
-            Value v = ok(nb, l, args[0], pos);
-            linalg::YieldOp::create(
-                nb, l, ValueRange{arith::AndIOp::create(nb, l, args[1], v)});
-          })
-          .getResult(0);
-  emitRuntimeCheck(b, loc, tensor::ExtractOp::create(b, loc, all, ValueRange{}),
-                   message);
-}
-
-Value copyTensor(OpBuilder &b, Location loc, Value t) {
-  auto type = cast<RankedTensorType>(t.getType());
-  Value init = createEmptyLike(b, loc, type, t);
-  return linalg::CopyOp::create(b, loc, t, init).getResult(0);
-}
-
-Value dimProduct(OpBuilder &b, Location loc, Value t, int64_t from,
-                 int64_t to) {
-  Value n = createIndexConstant(b, loc, 1);
-  for (int64_t d = from; d < to; ++d)
-    n = b.createOrFold<arith::MulIOp>(loc, n, getDimValue(b, loc, t, d));
-  return n;
-}
-
-SmallVector<Value> buildLoops(OpBuilder &b, Location loc, ArrayRef<Value> ubs,
-                              ValueRange iterArgs, LoopBody body) {
-  SmallVector<Value> lbs(ubs.size(), createIndexConstant(b, loc, 0));
-  SmallVector<Value> steps(ubs.size(), createIndexConstant(b, loc, 1));
-  return scf::buildLoopNest(b, loc, lbs, ubs, steps, iterArgs,
-                            [&](OpBuilder &nb, Location l, ValueRange ivs,
-                                ValueRange args) -> scf::ValueVector {
-                              return body(nb, l, ivs, args);
-                            })
-      .results;
-}
-
-SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value t) {
-  SmallVector<Value> dims;
-  for (int64_t d = 0, e = cast<RankedTensorType>(t.getType()).getRank(); d < e;
-       ++d)
-    dims.push_back(getDimValue(b, loc, t, d));
-  return dims;
-}
-
-} // namespace mlir::onnxc::linalg_conv
 
 namespace {
 

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Conversion/ONNXToLinalg/IndexingCommon.h"
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"

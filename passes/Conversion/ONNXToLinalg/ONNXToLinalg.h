@@ -46,10 +46,14 @@ void populateNormalizationPatterns(TypeConverter &tc,
 void populatePadPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// Resize, Upsample (Resize.cpp).
 void populateResizePatterns(TypeConverter &tc, RewritePatternSet &patterns);
-/// Sequence*, SplitToSequence, ConcatFromSequence, SequenceMap, Optional*
+/// Sequence*, SplitToSequence, ConcatFromSequence, SequenceMap
 /// (Sequence.cpp).
 void populateSequencePatterns(TypeConverter &tc, RewritePatternSet &patterns);
-/// If, Loop, Scan, ScanV8 and their onnx.Yield -> scf (ControlFlow.cpp).
+/// Optional, OptionalHasElement, OptionalGetElement (Optional.cpp).
+void populateOptionalPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// Scan, ScanV8 -> scf.for (Scan.cpp).
+void populateScanPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// If, Loop and onnx.Yield -> scf (ControlFlow.cpp).
 void populateControlFlowPatterns(TypeConverter &tc,
                                  RewritePatternSet &patterns);
 /// DepthToSpace, SpaceToDepth, Einsum (NNMisc.cpp).
@@ -70,8 +74,11 @@ void populateUniquePatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// HannWindow, HammingWindow, BlackmanWindow, DFT, STFT, MelWeightMatrix
 /// (Signal.cpp).
 void populateSignalPatterns(TypeConverter &tc, RewritePatternSet &patterns);
-/// GridSample, RoiAlign, NonMaxSuppression (Vision.cpp).
-void populateVisionPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// GridSample (GridSample.cpp).
+void populateGridSamplePatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// RoiAlign, NonMaxSuppression (ObjectDetection.cpp).
+void populateObjectDetectionPatterns(TypeConverter &tc,
+                                     RewritePatternSet &patterns);
 /// TfIdfVectorizer (TfIdf.cpp).
 void populateTfIdfPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 

@@ -44,7 +44,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Conversion/ONNXToLinalg/IndexingCommon.h"
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
@@ -186,15 +186,6 @@ parseActivations(Operation *op, int64_t perDir, int64_t numDir,
     return op->emitOpError("activation_beta has ")
            << betas.size() << " values, but its activations take " << nextBeta;
   return acts;
-}
-
-Value cst(OpBuilder &b, Location loc, Value like, double v) {
-  return createScalarConstant(b, loc, like.getType(), v);
-}
-
-Value cmpF(OpBuilder &b, Location loc, arith::CmpFPredicate p, Value x,
-           Value y) {
-  return arith::CmpFOp::create(b, loc, p, x, y);
 }
 
 /// 1 / (1 + exp(-x)).

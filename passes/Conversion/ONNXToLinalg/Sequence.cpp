@@ -1,4 +1,4 @@
-//===- Sequence.cpp - Sequence* and Optional* ops -> tensor/scf ------------===//
+//===- Sequence.cpp - Sequence* ops -> tensor/scf ----------------------------===//
 //
 // A sequence of tensors is two values (TypeConversion.cpp): `data`, a 1-D
 // tensor holding every item's elements, item after item, each row-major;
@@ -13,9 +13,7 @@
 // the items before it. Sequences are values: every op builds new tensors,
 // and bufferization decides what is copied.
 //
-// An optional is a tensor<i1> presence flag followed by its payload's
-// values; an absent payload is empty (zero-sized tensors, an empty
-// sequence).
+// Optionals: Optional.cpp.
 //
 // Positions are checked at run time (an error status, never an
 // out-of-bounds access); so are the items SequenceAt and ConcatFromSequence
@@ -23,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Subgraph.h"
@@ -40,12 +39,6 @@ using namespace mlir::onnxc::linalg_conv;
 
 namespace {
 
-Value idx(OpBuilder &b, Location l, int64_t v) {
-  return createIndexConstant(b, l, v);
-}
-Value toIndex(OpBuilder &b, Location l, Value v) {
-  return arith::IndexCastOp::create(b, l, b.getIndexType(), v);
-}
 Value toI64(OpBuilder &b, Location l, Value v) {
   return arith::IndexCastOp::create(b, l, b.getI64Type(), v);
 }
@@ -168,39 +161,6 @@ Value normalizePosition(OpBuilder &b, Location l, Value pos, Value n,
                    p, n);
   emitRuntimeCheck(b, l, arith::AndIOp::create(b, l, ge0, inN), message);
   return p;
-}
-
-/// `t` as a 1-D tensor<?xT> of its elements, row-major.
-Value flatten(OpBuilder &b, Location l, Value t) {
-  auto type = cast<RankedTensorType>(t.getType());
-  Value flat;
-  if (type.getRank() == 0) {
-    flat = tensor::ExpandShapeOp::create(
-        b, l, RankedTensorType::get({1}, type.getElementType()), t,
-        ArrayRef<ReassociationIndices>{});
-  } else if (type.getRank() == 1) {
-    flat = t;
-  } else {
-    ReassociationIndices all;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      all.push_back(d);
-    flat = tensor::CollapseShapeOp::create(b, l, t,
-                                           ArrayRef<ReassociationIndices>{all});
-  }
-  auto dyn = RankedTensorType::get({ShapedType::kDynamic},
-                                   type.getElementType());
-  if (flat.getType() != dyn)
-    flat = tensor::CastOp::create(b, l, dyn, flat);
-  return flat;
-}
-
-/// The element count of a ranked tensor.
-Value numel(OpBuilder &b, Location l, Value t) {
-  Value n = idx(b, l, 1);
-  for (int64_t d = 0, e = cast<RankedTensorType>(t.getType()).getRank(); d < e;
-       ++d)
-    n = arith::MulIOp::create(b, l, n, getDimValue(b, l, t, d));
-  return n;
 }
 
 /// `dst` with `src[srcOff : srcOff + len]` written at `dstOff` (1-D).
@@ -373,23 +333,7 @@ Seq emptySeq(OpBuilder &b, Location l, Type dataType, Type shapesType) {
   return {data, shapes};
 }
 
-/// The converted types of `t`, or failure with an error on `op`.
-FailureOr<SmallVector<Type>> convertedTypes(Operation *op,
-                                            const TypeConverter &tc, Type t) {
-  SmallVector<Type> types;
-  if (failed(convertFlat(op, tc, t, "a value", types)))
-    return failure();
-  return types;
-}
 
-/// Casts `values` to `types` (checked), element by element.
-SmallVector<Value> castAll(OpBuilder &b, Location l, ValueRange values,
-                           TypeRange types, StringRef message) {
-  SmallVector<Value> out;
-  for (auto [v, t] : llvm::zip(values, types))
-    out.push_back(castChecked(b, l, v, t, message));
-  return out;
-}
 
 /// `s` in the layout of the converted sequence types `types` (static item
 /// ranks must agree: inference keeps them so).
@@ -946,89 +890,10 @@ struct SequenceMapLowering : OpConversionPattern<ONNX::SequenceMapOp> {
   }
 };
 
-//===----------------------------------------------------------------------===//
-// Optionals
-//===----------------------------------------------------------------------===//
-
-struct OptionalLowering : OpConversionPattern<ONNX::OptionalOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::OptionalOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location l = op.getLoc();
-    auto types = convertedTypes(op, *getTypeConverter(), op.getResult().getType());
-    if (failed(types))
-      return failure();
-    auto flagType = RankedTensorType::get({}, rewriter.getI1Type());
-    bool present = !isa<NoneType>(op.getInput().getType());
-    SmallVector<Value> values{arith::ConstantOp::create(
-        rewriter, l, DenseElementsAttr::get(flagType, present))};
-    if (present) {
-      values.append(castAll(rewriter, l, adaptor.getInput(),
-                            ArrayRef<Type>(*types).drop_front(),
-                            "Optional: the value does not fit its type"));
-    } else {
-      // Empty payload: zero-sized tensors.
-      for (Type t : ArrayRef<Type>(*types).drop_front()) {
-        auto rt = cast<RankedTensorType>(t);
-        SmallVector<Value> dyn(rt.getNumDynamicDims(), idx(rewriter, l, 0));
-        values.push_back(tensor::EmptyOp::create(
-            rewriter, l, rt.getShape(), rt.getElementType(), dyn));
-      }
-    }
-    rewriter.replaceOpWithMultiple(op, {values});
-    return success();
-  }
-};
-
-struct OptionalHasElementLowering
-    : OpConversionPattern<ONNX::OptionalHasElementOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::OptionalHasElementOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type in = op.getInput().getType();
-    auto flagType = RankedTensorType::get({}, rewriter.getI1Type());
-    if (isa<ONNX::OptType>(in)) {
-      rewriter.replaceOp(op, adaptor.getInput().front());
-      return success();
-    }
-    // A tensor or a sequence is present; an absent input is not.
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op, DenseElementsAttr::get(flagType, !isa<NoneType>(in)));
-    return success();
-  }
-};
-
-struct OptionalGetElementLowering
-    : OpConversionPattern<ONNX::OptionalGetElementOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::OptionalGetElementOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location l = op.getLoc();
-    auto types = convertedTypes(op, *getTypeConverter(), op.getType());
-    if (failed(types))
-      return failure();
-    ValueRange in = adaptor.getInput();
-    if (isa<ONNX::OptType>(op.getInput().getType())) {
-      emitRuntimeCheck(rewriter, l,
-                       tensor::ExtractOp::create(rewriter, l, in.front(),
-                                                 ValueRange{}),
-                       "OptionalGetElement: the optional is empty");
-      in = in.drop_front();
-    }
-    rewriter.replaceOpWithMultiple(
-        op, {castAll(rewriter, l, in, *types,
-                     "OptionalGetElement: the value does not fit its type")});
-    return success();
-  }
-};
-
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// Layouts of the shapes (Subgraph.h)
+// Layouts of the shapes (Sequence.h)
 //===----------------------------------------------------------------------===//
 
 bool linalg_conv::isSeqShapesLayoutChange(Type from, Type to) {
@@ -1104,7 +969,5 @@ void mlir::onnxc::populateSequencePatterns(TypeConverter &tc,
                SequenceInsertLowering, SequenceEraseLowering,
                SequenceAtLowering, SequenceLengthLowering,
                SplitToSequenceLowering, ConcatFromSequenceLowering,
-               SequenceMapLowering, OptionalLowering,
-               OptionalHasElementLowering, OptionalGetElementLowering>(
-      tc, patterns.getContext());
+               SequenceMapLowering>(tc, patterns.getContext());
 }

@@ -29,7 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Conversion/ONNXToLinalg/IndexingCommon.h"
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Window.h"
 

@@ -1,13 +1,16 @@
 //===- Subgraph.h - Shared by the lowerings of ops with bodies --*- C++ -*-===//
 //
-// Internal to ONNXToLinalg/: If, Loop, Scan (ControlFlow.cpp) and
-// SequenceMap (Sequence.cpp) inline an onnx body into an scf region and
+// Internal to ONNXToLinalg/, implemented in Subgraph.cpp: If, Loop
+// (ControlFlow.cpp), Scan (Scan.cpp) and SequenceMap (Sequence.cpp) inline
+// an onnx body into an scf region and
 // carry values, including the several values a sequence or an optional
 // converts to (TypeConversion.cpp), through loops.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXC_PASSES_CONVERSION_ONNXTOLINALG_SUBGRAPH_H
 #define ONNXC_PASSES_CONVERSION_ONNXTOLINALG_SUBGRAPH_H
+
+#include "passes/Conversion/ONNXToLinalg/Sequence.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -22,26 +25,6 @@ namespace mlir::onnxc::linalg_conv {
 /// are converted instead.
 Value castChecked(OpBuilder &b, Location loc, Value v, Type to,
                   StringRef message);
-
-/// The shapes of a sequence (Sequence.cpp) have one of two layouts. Items of
-/// a static rank r: a tensor<n x r x i64>, row i item i's dims. Items of no
-/// static rank, each with its own: a 1-D tensor<? x i64> of n rows of
-/// kSeqRowWidth elements, item i's rank, then its dims, then zeros.
-constexpr int64_t kSeqMaxItemRank = 16; // ONNXC_MAX_RANK
-constexpr int64_t kSeqRowWidth = 1 + kSeqMaxItemRank;
-
-/// Whether a value of type `from` and one of type `to` are the shapes of a
-/// sequence in different layouts (an i64 tensor of rank 1 and one of rank 2;
-/// no other values of different ranks meet).
-bool isSeqShapesLayoutChange(Type from, Type to);
-
-/// Shapes of items of static rank (n x r) as rows.
-Value seqShapesToRows(OpBuilder &b, Location loc, Value table);
-
-/// Rows as shapes of items of rank `r` (n x r), checking at run time that
-/// every item has rank r.
-Value seqShapesFromRows(OpBuilder &b, Location loc, Value rows, int64_t r,
-                        StringRef message);
 
 /// An uninitialized tensor of `type` (dynamic dims from `sizes`, one per
 /// dim) to start a loop-carried value from: a bufferization.alloc_tensor,
@@ -97,6 +80,53 @@ struct CountedLoop {
   void finish(OpBuilder &b, Location loc, ValueRange yields);
   ValueRange results();
 };
+
+/// The converted types of `t`, or failure with an error on `op`.
+FailureOr<SmallVector<Type>> convertedTypes(Operation *op,
+                                            const TypeConverter &tc, Type t);
+
+/// Casts `values` to `types` (checked), element by element.
+SmallVector<Value> castAll(OpBuilder &b, Location l, ValueRange values,
+                           TypeRange types, StringRef message);
+
+//===----------------------------------------------------------------------===//
+// Scan-output accumulators (Loop in ControlFlow.cpp, Scan in Scan.cpp)
+//===----------------------------------------------------------------------===//
+
+/// True when every dim of a static `type` is 1, or it has dynamic dims.
+bool maySingle(RankedTensorType type);
+
+/// The accumulator of one scan output: the per-step slice type with the
+/// scan dim (dynamic: it is the capacity) inserted at `axis`.
+RankedTensorType accumulatorType(RankedTensorType slice, int64_t axis);
+
+/// An empty accumulator (capacity 0; dynamic slice dims are 0 until the
+/// first row fixes them).
+Value emptyAccumulator(OpBuilder &b, Location loc, RankedTensorType accType);
+
+/// `slice` inserted as row `pos` (along `axis`) of `acc`.
+Value insertRow(OpBuilder &b, Location loc, Value acc, Value slice, Value pos,
+                int64_t axis);
+
+/// Writes `slice` as row `pos` (along `axis`) of the accumulator `acc`,
+/// growing it first when `pos` is past its capacity: the new capacity is
+/// `newCapacity(capacity)`. Later rows must have the shape of the first
+/// (checked at run time). Returns the updated accumulator. Without
+/// `newCapacity` the accumulator was preallocated and only gets the row.
+Value appendRow(OpBuilder &b, Location loc, Value acc, Value slice, Value pos,
+                int64_t axis,
+                function_ref<Value(OpBuilder &, Location, Value)> newCapacity,
+                StringRef op);
+
+/// The first `count` rows (along `axis`) of an accumulator, cast to the
+/// op's result type.
+Value finishAccumulator(OpBuilder &b, Location loc, Value acc, Value count,
+                        int64_t axis, Type resultType, StringRef message);
+
+/// The converted types of `types`, or failure (the error is on `op`).
+FailureOr<SmallVector<Type>> convertRanked(Operation *op,
+                                           const TypeConverter &tc,
+                                           TypeRange types, StringRef what);
 
 } // namespace mlir::onnxc::linalg_conv
 

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Conversion/ONNXToLinalg/IndexingCommon.h"
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
@@ -32,10 +32,6 @@ using namespace mlir::onnxc;
 using namespace mlir::onnxc::linalg_conv;
 
 namespace {
-
-Value idx(OpBuilder &b, Location l, int64_t v) {
-  return createIndexConstant(b, l, v);
-}
 
 /// The pool as a trie, flattened breadth first: node 0 is the root; the
 /// children of node k are the nodes childStart[k] + 1 .. childStart[k + 1]

@@ -157,6 +157,7 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populateMatMulPatterns(tc, patterns);
   populateReductionPatterns(tc, patterns);
   populateTensorPatterns(tc, patterns);
+  populateSlicePatterns(tc, patterns);
   populateConvPatterns(tc, patterns);
   populatePoolingPatterns(tc, patterns);
   populateNormalizationPatterns(tc, patterns);
@@ -170,12 +171,15 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populateIndexingPatterns(tc, patterns);
   populateQuantizePatterns(tc, patterns);
   populateControlFlowPatterns(tc, patterns);
+  populateScanPatterns(tc, patterns);
   populateSequencePatterns(tc, patterns);
+  populateOptionalPatterns(tc, patterns);
   populateLossPatterns(tc, patterns);
   populateUnpoolPatterns(tc, patterns);
   populateDetPatterns(tc, patterns);
   populateUniquePatterns(tc, patterns);
   populateSignalPatterns(tc, patterns);
-  populateVisionPatterns(tc, patterns);
+  populateGridSamplePatterns(tc, patterns);
+  populateObjectDetectionPatterns(tc, patterns);
   populateTfIdfPatterns(tc, patterns);
 }

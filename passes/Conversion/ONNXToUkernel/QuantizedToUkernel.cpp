@@ -22,6 +22,7 @@
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Window.h"
+#include "runtime/include/onnxc/runtime_abi.h"
 #include "passes/Conversion/ONNXToUkernel/QuantizedPacking.h"
 #include "passes/Conversion/Passes.h"
 
@@ -54,14 +55,22 @@ using namespace mlir::onnxc::linalg_conv;
 
 namespace {
 
-// runtime_abi.h
-constexpr int64_t kASigned = 1, kBSigned = 2, kBPacked = 4, kAZpPerRow = 8,
-                  kBZpPerChannel = 16, kBScalePerChannel = 32;
-constexpr int64_t kOutI32 = 0, kOutF32 = 64, kOutU8 = 128, kOutS8 = 192;
-constexpr int64_t kBias = 256, kClamp = 512;
-constexpr int64_t kQParamSlots = 9;               // onnxc_qparams
-constexpr int64_t kGemmSlots = 5 + kQParamSlots;  // onnxc_qgemm_params
-constexpr int64_t kConvSlots = 16 + kQParamSlots; // onnxc_qconv2d_params
+// runtime_abi.h: the one description of the int8 kernels' parameter
+// blocks (its ONNXC_ABI_CHECKs pin the slot layout the fills follow).
+constexpr int64_t kASigned = ONNXC_Q_A_SIGNED, kBSigned = ONNXC_Q_B_SIGNED,
+                  kBPacked = ONNXC_Q_B_PACKED, kAZpPerRow = ONNXC_Q_A_ZP_PER_ROW,
+                  kBZpPerChannel = ONNXC_Q_B_ZP_PER_CHANNEL,
+                  kBScalePerChannel = ONNXC_Q_B_SCALE_PER_CHANNEL;
+constexpr int64_t kOutI32 = ONNXC_Q_OUT_I32, kOutF32 = ONNXC_Q_OUT_F32,
+                  kOutU8 = ONNXC_Q_OUT_U8, kOutS8 = ONNXC_Q_OUT_S8;
+constexpr int64_t kBias = ONNXC_Q_BIAS, kClamp = ONNXC_Q_CLAMP;
+constexpr int64_t kQParamSlots = sizeof(onnxc_qparams) / sizeof(int64_t);
+constexpr int64_t kGemmSlots = sizeof(onnxc_qgemm_params) / sizeof(int64_t);
+constexpr int64_t kConvSlots = sizeof(onnxc_qconv2d_params) / sizeof(int64_t);
+static_assert(ONNXC_ABI_SLOT(onnxc_qgemm_params, q) + kQParamSlots == kGemmSlots &&
+                  ONNXC_ABI_SLOT(onnxc_qconv2d_params, q) + kQParamSlots ==
+                      kConvSlots,
+              "onnxc_qparams ends both blocks");
 constexpr StringLiteral kQGemm = "onnxc_rt_qgemm";
 constexpr StringLiteral kQConv = "onnxc_rt_qconv2d";
 constexpr StringLiteral kDynamicQuantize = "onnxc_rt_dynamic_quantize";

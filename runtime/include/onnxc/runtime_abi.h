@@ -45,6 +45,9 @@
 
 #include "onnxc/runtime.h"
 
+#include <stddef.h>
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -456,6 +459,52 @@ void onnxc_rt_dynamic_quantize(const float *x, int64_t n, uint8_t *y,
 void *onnxc_rt_alloc(size_t size, const char *site);
 void *_mlir_memref_to_llvm_alloc(size_t size);
 void _mlir_memref_to_llvm_free(void *ptr);
+
+/*
+ * The layouts the compiler relies on (it includes this header: passes/
+ * Transforms/LinalgToUkernel.cpp, passes/Conversion/ONNXToUkernel/
+ * QuantizedToUkernel.cpp) and fills as arrays of int64_t slots: checked at
+ * compile time on both sides, for the 64-bit targets onnxc generates code
+ * for (pointers take one slot, two floats share one).
+ */
+#if defined(__cplusplus)
+#define ONNXC_ABI_CHECK(cond, name) static_assert(cond, #name)
+#else
+#define ONNXC_ABI_CHECK(cond, name) \
+  typedef char onnxc_abi_check_##name[(cond) ? 1 : -1]
+#endif
+#define ONNXC_ABI_SLOT(type, field) (offsetof(type, field) / sizeof(int64_t))
+#if defined(__LP64__) || defined(_WIN64)
+ONNXC_ABI_CHECK(sizeof(onnxc_conv2d_params) == 34 * sizeof(int64_t),
+                conv2d_size);
+ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_conv2d_params, x_strides) == 12,
+                conv2d_x_strides);
+ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_conv2d_params, flags) == 27, conv2d_flags);
+ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_conv2d_params, bias) == 28, conv2d_bias);
+ONNXC_ABI_CHECK(offsetof(onnxc_conv2d_params, clamp_lo) == 29 * sizeof(int64_t),
+                conv2d_clamp_lo);
+ONNXC_ABI_CHECK(offsetof(onnxc_conv2d_params, clamp_hi) ==
+                    29 * sizeof(int64_t) + sizeof(float),
+                conv2d_clamp_hi);
+ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_conv2d_params, pad_top) == 30,
+                conv2d_pad_top);
+ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_conv2d_params, in_h) == 32, conv2d_in_h);
+ONNXC_ABI_CHECK(sizeof(onnxc_maxpool2d_params) == 22 * sizeof(int64_t),
+                maxpool2d_size);
+ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_maxpool2d_params, x_strides) == 14,
+                maxpool2d_x_strides);
+ONNXC_ABI_CHECK(sizeof(onnxc_qparams) == 9 * sizeof(int64_t), qparams_size);
+ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_qparams, a_zp) == 1, qparams_a_zp);
+ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_qparams, bias) == 7, qparams_bias);
+ONNXC_ABI_CHECK(offsetof(onnxc_qparams, clamp_lo) == 8 * sizeof(int64_t),
+                qparams_clamp_lo);
+ONNXC_ABI_CHECK(sizeof(onnxc_qgemm_params) == 14 * sizeof(int64_t),
+                qgemm_size);
+ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_qgemm_params, q) == 5, qgemm_q);
+ONNXC_ABI_CHECK(sizeof(onnxc_qconv2d_params) == 25 * sizeof(int64_t),
+                qconv2d_size);
+ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_qconv2d_params, q) == 16, qconv2d_q);
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,6 @@
-// RUN: %onnxc-opt --convert-onnx-to-linalg %s | %lower-to-llvm | %run-jit | FileCheck %s
+// onnxc's pipelines at -O0 (loops) and -O2 (fusion, runtime kernels):
+// RUN: %onnxc-opt --onnxc-lower-to-linalg=opt-level=0 --onnxc-lower-to-llvm=opt-level=0 %s | %run-jit | FileCheck %s
+// RUN: %onnxc-opt --onnxc-lower-to-linalg --onnxc-lower-to-llvm %s | %run-jit | FileCheck %s
 // ConvTranspose with every dim symbolic (as with --dynamic): 2 groups,
 // strides, asymmetric pads, output_padding, a bias; the kernel sizes, the
 // output sizes and the kernel flip come from the run-time shapes. Then

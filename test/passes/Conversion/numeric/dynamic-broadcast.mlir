@@ -1,4 +1,6 @@
-// RUN: %onnxc-opt --convert-onnx-to-linalg %s | %lower-to-llvm | %run-jit | FileCheck %s
+// onnxc's pipelines at -O0 (loops) and -O2 (fusion, runtime kernels):
+// RUN: %onnxc-opt --onnxc-lower-to-linalg=opt-level=0 --onnxc-lower-to-llvm=opt-level=0 %s | %run-jit | FileCheck %s
+// RUN: %onnxc-opt --onnxc-lower-to-linalg --onnxc-lower-to-llvm %s | %run-jit | FileCheck %s
 // Broadcasting between dynamic dims, checked at run time; onnxc_rt_fail is
 // defined here (the pass uses an existing definition) to print the code and
 // exit, as the runtime's would return to onnxc_run_model.

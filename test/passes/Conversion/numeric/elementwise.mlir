@@ -1,4 +1,6 @@
-// RUN: %onnxc-opt --convert-onnx-to-linalg %s | %lower-to-llvm | %run-jit | FileCheck %s
+// onnxc's pipelines at -O0 (loops) and -O2 (fusion, runtime kernels):
+// RUN: %onnxc-opt --onnxc-lower-to-linalg=opt-level=0 --onnxc-lower-to-llvm=opt-level=0 %s | %run-jit | FileCheck %s
+// RUN: %onnxc-opt --onnxc-lower-to-linalg --onnxc-lower-to-llvm %s | %run-jit | FileCheck %s
 
 func.func @main_graph(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<4xi32>, %j: tensor<4xi32>)
     -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<2x3xf32>, tensor<2x3xi32>) {

@@ -1,4 +1,6 @@
-// RUN: %onnxc-opt --convert-onnx-to-linalg %s | %lower-to-llvm | %run-jit | FileCheck %s
+// onnxc's pipelines at -O0 (loops) and -O2 (fusion, runtime kernels):
+// RUN: %onnxc-opt --onnxc-lower-to-linalg=opt-level=0 --onnxc-lower-to-llvm=opt-level=0 %s | %run-jit | FileCheck %s
+// RUN: %onnxc-opt --onnxc-lower-to-linalg --onnxc-lower-to-llvm %s | %run-jit | FileCheck %s
 // MatMul batch dims whose broadcasting only the run time decides (every dim
 // symbolic, as with --dynamic): a batch of 1 broadcasts against either
 // operand; batches 2 and 3 do not broadcast and fail the run-time check.

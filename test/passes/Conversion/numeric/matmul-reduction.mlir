@@ -1,4 +1,6 @@
-// RUN: %onnxc-opt --convert-onnx-to-linalg %s | %lower-to-llvm | %run-jit | FileCheck %s
+// onnxc's pipelines at -O0 (loops) and -O2 (fusion, runtime kernels):
+// RUN: %onnxc-opt --onnxc-lower-to-linalg=opt-level=0 --onnxc-lower-to-llvm=opt-level=0 %s | %run-jit | FileCheck %s
+// RUN: %onnxc-opt --onnxc-lower-to-linalg --onnxc-lower-to-llvm %s | %run-jit | FileCheck %s
 // Expected values computed with numpy.
 
 func.func @main_graph(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>, %c: tensor<4xf32>, %x: tensor<1x2x3xf32>, %y: tensor<2x3x2xf32>)

@@ -8,7 +8,7 @@
 // Twice: folded by the arith folders (FOLD), and compiled to LLVM and run
 // (prefix JIT; @kat takes its inputs as arguments, so the code computes them).
 // RUN: %onnxc-opt --onnxc-test-philox --canonicalize %s | FileCheck %s --check-prefix=FOLD
-// RUN: %onnxc-opt --onnxc-test-philox %s | %lower-to-llvm | %run-jit | FileCheck %s --check-prefix=JIT
+// RUN: %onnxc-opt --onnxc-test-philox --onnxc-lower-to-llvm %s | %run-jit | FileCheck %s --check-prefix=JIT
 
 func.func private @onnxc_test_philox(i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
 func.func private @printU64(i64)

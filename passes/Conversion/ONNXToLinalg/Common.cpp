@@ -1,4 +1,4 @@
-//===- Utils.cpp - Helpers shared by the onnx -> linalg patterns ----------===//
+//===- Common.cpp - Helpers shared by the onnx -> linalg patterns ---------===//
 //
 // Constants, shapes, run-time checks and the broadcasting elementwise builder.
 //

@@ -1,0 +1,151 @@
+//===- Builders.h - IR builders shared by the onnx -> linalg patterns -*- C++ -*-===//
+//
+// Internal to ONNXToLinalg/, implemented in Builders.cpp: the one set of
+// small builders every lowering file uses (constants, comparisons, casts,
+// clamps, index normalization, run-time index checks, scalar reads,
+// loops) instead of per-file copies. Common.h has the larger shared pieces
+// (broadcasting elementwise ops, shapes, run-time checks).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXC_PASSES_CONVERSION_ONNXTOLINALG_BUILDERS_H
+#define ONNXC_PASSES_CONVERSION_ONNXTOLINALG_BUILDERS_H
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+
+namespace mlir::onnxc::linalg_conv {
+
+/// The converted (builtin) type of the onnx value `v`.
+RankedTensorType convertedTensorType(const TypeConverter *tc, Value v);
+
+/// An integer scalar (any width) as an index value (sign-extended unless
+/// `isUnsigned`).
+Value toIndex(OpBuilder &b, Location loc, Value v, bool isUnsigned = false);
+
+/// `i < 0 ? i + dim : i` on index values (ONNX negative indices).
+Value normalizeIndex(OpBuilder &b, Location loc, Value i, Value dim);
+
+/// `-dim <= i < dim` on index values.
+Value indexInRange(OpBuilder &b, Location loc, Value i, Value dim);
+
+/// The single element of a 0-D or one-element 1-D tensor.
+Value extractScalar(OpBuilder &b, Location loc, Value t);
+
+/// Run-time check over every element of `indices`: `ok(b, loc, element,
+/// position)` gives an i1 per element (the position is the element's index
+/// in `indices`, one index value per dim); fails with `message` unless all
+/// are true. Emitted before the op reads through the indices, so a bad index
+/// never reaches a memory access.
+void checkEveryElement(
+    OpBuilder &b, Location loc, Value indices, StringRef message,
+    function_ref<Value(OpBuilder &, Location, Value, ValueRange)> ok);
+
+/// A fresh copy of `t` (so that in-place updates never write an operand).
+Value copyTensor(OpBuilder &b, Location loc, Value t);
+
+/// Product of the dims [from, to) of `t` as an index value.
+Value dimProduct(OpBuilder &b, Location loc, Value t, int64_t from, int64_t to);
+
+/// A loop nest (scf.for) from 0 to each of `ubs` carrying `iterArgs`; the
+/// body gets the induction variables and the carried values and returns the
+/// new ones. Returns the final carried values.
+using LoopBody = function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                 ValueRange, ValueRange)>;
+SmallVector<Value> buildLoops(OpBuilder &b, Location loc, ArrayRef<Value> ubs,
+                              ValueRange iterArgs, LoopBody body);
+
+/// The dims of `t` as index values.
+SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value t);
+
+//===----------------------------------------------------------------------===//
+// Scalar builders
+//===----------------------------------------------------------------------===//
+
+using ForBody =
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>;
+
+/// arith.cmpf.
+Value cmpF(OpBuilder &b, Location l, arith::CmpFPredicate p, Value x, Value y);
+
+/// A float constant of type `t`.
+Value fConst(OpBuilder &b, Location l, Type t, double v);
+
+/// An index constant.
+Value idx(OpBuilder &b, Location l, int64_t v);
+
+/// A constant of the (scalar) type of `like`.
+Value cst(OpBuilder &b, Location l, Value like, double v);
+
+Value addF(OpBuilder &b, Location l, Value x, Value y);
+
+Value subF(OpBuilder &b, Location l, Value x, Value y);
+
+Value mulF(OpBuilder &b, Location l, Value x, Value y);
+
+Value divF(OpBuilder &b, Location l, Value x, Value y);
+
+Value select(OpBuilder &b, Location l, Value c, Value x, Value y);
+
+Value andI(OpBuilder &b, Location l, Value x, Value y);
+
+Value notI(OpBuilder &b, Location l, Value x);
+
+/// std::max(x, y) = x < y ? y : x (NaN in x is kept, as in C++).
+Value stdMax(OpBuilder &b, Location l, Value x, Value y);
+
+/// std::min(x, y) = y < x ? y : x.
+Value stdMin(OpBuilder &b, Location l, Value x, Value y);
+
+Value minIdx(OpBuilder &b, Location l, Value x, Value y);
+
+Value maxIdx(OpBuilder &b, Location l, Value x, Value y);
+
+/// An index value as a float of type `t`.
+Value indexToF(OpBuilder &b, Location l, Value i, Type t);
+
+/// A float that holds an integer value (or is clamped to hold one: NaN and
+/// values beyond +-2^30 become +-2^30 first) as an index.
+Value fToIndex(OpBuilder &b, Location l, Value f);
+
+/// min(max(i, 0), size - 1) on index values.
+Value clampIdx(OpBuilder &b, Location l, Value i, Value size);
+
+/// The type arithmetic runs in: f64 when any of `types` is f64, else f32.
+Type computeType(OpBuilder &b, ArrayRef<Type> types);
+
+/// Checks at run time that two sizes are equal (nothing when both are the
+/// same constant).
+void checkEqual(OpBuilder &b, Location loc, Value x, Value y,
+                StringRef message);
+
+/// The sizes of `type` from `sizes`: static dims of the result type are
+/// checked against the sizes computed from the operands.
+void checkResultSizes(OpBuilder &b, Location loc, RankedTensorType type,
+                      ArrayRef<Value> sizes, StringRef message);
+
+/// The single element of the optional scalar operand `t` (a 0-D or
+/// one-element tensor); its size is checked at run time when not static.
+FailureOr<Value> scalarOperand(OpBuilder &b, Location loc, Operation *op,
+                               Value t, StringRef name);
+
+/// scf.for iv in [lb, ub) by `step` carrying `iterArgs`.
+SmallVector<Value> forRange(OpBuilder &b, Location loc, Value lb, Value ub,
+                            Value step, ValueRange iterArgs, ForBody body);
+
+/// `t` as a 1-D tensor<?xT> of its elements, row-major.
+Value flatten(OpBuilder &b, Location l, Value t);
+
+/// The element count of a ranked tensor.
+Value numel(OpBuilder &b, Location l, Value t);
+
+/// Element `i` of the 1-D integer tensor `t` as an index value.
+Value extractIndex(OpBuilder &b, Location loc, Value t, int64_t i);
+
+/// x * y on index values.
+Value mulIdx(OpBuilder &b, Location loc, Value x, Value y);
+
+/// The result as a tensor.cast of `v` when the types differ (refinement).
+Value castTo(OpBuilder &b, Location loc, Value v, RankedTensorType type);
+
+} // namespace mlir::onnxc::linalg_conv
+
+#endif // ONNXC_PASSES_CONVERSION_ONNXTOLINALG_BUILDERS_H

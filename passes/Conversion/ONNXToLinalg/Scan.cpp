@@ -1,0 +1,402 @@
+//===- Scan.cpp - Scan (opset 9+ and the batched opset 8) -> scf.for -----===//
+//
+// The body is inlined into an scf.execute_region inside an scf.for over the
+// scan dim (Subgraph.h); the scan outputs accumulate in tensors carried by
+// the loop (Subgraph.cpp), sized to the sequence length at the first step.
+// ScanV8 runs the same loop once per batch entry on the entry's slices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Subgraph.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Scan
+//===----------------------------------------------------------------------===//
+
+/// What a scan loop needs, shared by Scan (opset 9+) and ScanV8 (whose
+/// loop runs once per batch entry on the entry's slices).
+struct ScanSpec {
+  unsigned numStates;
+  SmallVector<int64_t> inAxes, inReverse, outAxes, outReverse;
+};
+
+/// Builds the scf.for over the scan dim: `states` and `scanInputs` are
+/// converted values; `stateTypes`/`outTypes` the result types. Returns the
+/// final states then the scan outputs.
+FailureOr<SmallVector<Value>>
+buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
+              const TypeConverter &tc, Region &body, const ScanSpec &spec,
+              ValueRange states, ValueRange scanInputs,
+              ArrayRef<Type> stateTypes, ArrayRef<Type> outTypes) {
+  auto yield = cast<ONNX::YieldOp>(body.front().getTerminator());
+  auto bodyIn = convertRanked(op, tc, body.getArgumentTypes(), "a body input");
+  auto bodyOut =
+      convertRanked(op, tc, yield.getValues().getTypes(), "a body output");
+  if (failed(bodyIn) || failed(bodyOut))
+    return failure();
+  unsigned numStates = spec.numStates;
+  unsigned numOut = outTypes.size();
+
+  // The sequence length: the scan dim of the first scan input; the others
+  // must match it.
+  Value length;
+  std::optional<int64_t> staticLength;
+  for (auto [j, in] : llvm::enumerate(scanInputs)) {
+    Value l = getDimValue(rewriter, loc, in, spec.inAxes[j]);
+    std::optional<int64_t> sl = getConstantIntValue(l);
+    if (!length) {
+      length = l;
+      staticLength = sl;
+      continue;
+    }
+    if (sl && staticLength) {
+      if (*sl != *staticLength)
+        return op->emitOpError("the scan inputs differ in sequence length (")
+               << *staticLength << " and " << *sl << ")";
+      continue;
+    }
+    emitRuntimeCheck(rewriter, loc,
+                     cmpI(rewriter, loc, arith::CmpIPredicate::eq, l, length),
+                     "Scan: the scan inputs differ in sequence length");
+  }
+
+  SmallVector<Value> inits;
+  for (auto [k, s] : llvm::enumerate(states))
+    inits.push_back(castChecked(rewriter, loc, s, (*bodyIn)[k],
+                                "Scan: an initial state does not fit the "
+                                "body's input shape"));
+  // Scan outputs with a static row shape are preallocated; the others get
+  // their row shape from the first step.
+  bool grows = false;
+  for (unsigned k = 0; k < numOut; ++k) {
+    auto slice = cast<RankedTensorType>((*bodyOut)[numStates + k]);
+    auto accType = accumulatorType(slice, spec.outAxes[k]);
+    if (!slice.hasStaticShape()) {
+      grows = true;
+      inits.push_back(emptyAccumulator(rewriter, loc, accType));
+      continue;
+    }
+    // Preallocated: the length is static when the input's is.
+    SmallVector<int64_t> shape(accType.getShape());
+    shape[spec.outAxes[k]] = staticLength.value_or(ShapedType::kDynamic);
+    accType = RankedTensorType::get(shape, accType.getElementType());
+    SmallVector<Value> sizes(accType.getRank(), length);
+    inits.push_back(createLoopInit(rewriter, loc, accType, sizes));
+  }
+  auto loop = CountedLoop::build(rewriter, loc, length, inits, grows);
+  Block *loopBody = loop.body;
+  rewriter.setInsertionPointToStart(loopBody);
+  Value t = loop.iv;
+  Value one = createIndexConstant(rewriter, loc, 1);
+  Value last = arith::SubIOp::create(rewriter, loc, length, one);
+  Value reversedT = arith::SubIOp::create(rewriter, loc, last, t);
+
+  SmallVector<Value> bodyArgs;
+  for (unsigned k = 0; k < numStates; ++k)
+    bodyArgs.push_back(loop.iterArgs[k]);
+  for (auto [j, in] : llvm::enumerate(scanInputs)) {
+    auto inType = cast<RankedTensorType>(in.getType());
+    int64_t axis = spec.inAxes[j];
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    SmallVector<int64_t> shape;
+    for (int64_t d = 0, e = inType.getRank(); d < e; ++d) {
+      strides.push_back(rewriter.getIndexAttr(1));
+      if (d == axis) {
+        offsets.push_back(spec.inReverse[j] ? reversedT : t);
+        sizes.push_back(rewriter.getIndexAttr(1));
+        continue;
+      }
+      offsets.push_back(rewriter.getIndexAttr(0));
+      sizes.push_back(getDimOFR(rewriter, loc, in, d));
+      shape.push_back(inType.getDimSize(d));
+    }
+    auto sliceType = RankedTensorType::get(shape, inType.getElementType());
+    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, sliceType, in,
+                                                 offsets, sizes, strides);
+    bodyArgs.push_back(castChecked(rewriter, loc, slice,
+                                   (*bodyIn)[numStates + j],
+                                   "Scan: a scan input slice does not fit "
+                                   "the body's input shape"));
+  }
+  SmallVector<Type> execTypes;
+  for (unsigned k = 0; k < numStates; ++k)
+    execTypes.push_back((*bodyIn)[k]);
+  for (unsigned k = 0; k < numOut; ++k)
+    execTypes.push_back((*bodyOut)[numStates + k]);
+
+  auto block = convertBody(op, body, tc, rewriter);
+  if (failed(block))
+    return failure();
+  rewriter.setInsertionPointToEnd(loopBody);
+  auto exec = inlineBody(rewriter, loc, *block, bodyArgs, execTypes);
+
+  SmallVector<Value> yields;
+  for (unsigned k = 0; k < numStates; ++k)
+    yields.push_back(exec.getResult(k));
+  auto toLength = [&](OpBuilder &, Location, Value) { return length; };
+  for (unsigned k = 0; k < numOut; ++k) {
+    Value acc = loop.iterArgs[numStates + k];
+    bool preallocated =
+        cast<RankedTensorType>(execTypes[numStates + k]).hasStaticShape();
+    yields.push_back(appendRow(
+        rewriter, loc, acc, exec.getResult(numStates + k),
+        spec.outReverse[k] ? reversedT : t, spec.outAxes[k],
+        preallocated ? nullptr
+                     : function_ref<Value(OpBuilder &, Location, Value)>(
+                           toLength),
+        "Scan"));
+  }
+  loop.finish(rewriter, loc, yields);
+
+  rewriter.setInsertionPointAfter(loop.op);
+  ValueRange loopResults = loop.results();
+  SmallVector<Value> results;
+  for (unsigned k = 0; k < numStates; ++k)
+    results.push_back(castChecked(rewriter, loc, loopResults[k],
+                                  stateTypes[k],
+                                  "Scan: a final state does not fit the "
+                                  "output's shape"));
+  for (unsigned k = 0; k < numOut; ++k)
+    results.push_back(finishAccumulator(
+        rewriter, loc, loopResults[numStates + k], length,
+        spec.outAxes[k], outTypes[k],
+        "Scan: a scan output does not fit the output's shape"));
+  return results;
+}
+
+/// The attribute `values` (default all 0) of length `n`, each checked to be
+/// 0 or 1 (directions) or normalized into [0, rank) (axes).
+FailureOr<SmallVector<int64_t>> getScanAttr(Operation *op,
+                                            std::optional<ArrayRef<int64_t>> values,
+                                            unsigned n, StringRef name,
+                                            ArrayRef<int64_t> ranks) {
+  SmallVector<int64_t> out(n, 0);
+  if (values) {
+    if (values->size() != n)
+      return op->emitOpError() << name << " has " << values->size()
+                               << " entries for " << n << " tensors";
+    out.assign(values->begin(), values->end());
+  }
+  for (unsigned k = 0; k < n; ++k) {
+    if (ranks.empty()) {
+      if (out[k] != 0 && out[k] != 1)
+        return op->emitOpError() << name << "[" << k << "] = " << out[k]
+                                 << " is not 0 (forward) or 1 (reverse)";
+      continue;
+    }
+    if (out[k] < -ranks[k] || out[k] >= ranks[k])
+      return op->emitOpError() << name << "[" << k << "] = " << out[k]
+                               << " is out of range for rank " << ranks[k];
+    out[k] = normalizeAxis(out[k], ranks[k]);
+  }
+  return out;
+}
+
+struct ScanLowering : OpConversionPattern<ONNX::ScanOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange operands = adaptor.getInitialStateAndScanInputs();
+    int64_t numScanIn = op.getNumScanInputs();
+    if (numScanIn < 1 || numScanIn > static_cast<int64_t>(operands.size()))
+      return op.emitOpError("num_scan_inputs = ")
+             << numScanIn << " does not fit " << operands.size() << " inputs";
+    unsigned numStates = operands.size() - numScanIn;
+    unsigned numOut = op.getNumResults() - numStates;
+    Region &body = op.getBody();
+    auto yield = cast<ONNX::YieldOp>(body.front().getTerminator());
+    if (body.getNumArguments() != operands.size() ||
+        yield.getValues().size() != op.getNumResults())
+      return op.emitOpError("body signature does not match the scan: ")
+             << body.getNumArguments() << " inputs and "
+             << yield.getValues().size() << " outputs for " << operands.size()
+             << " inputs and " << op.getNumResults() << " results";
+    auto resultTypes =
+        convertRanked(op, *getTypeConverter(), op.getResultTypes(), "a result");
+    if (failed(resultTypes))
+      return failure();
+
+    SmallVector<int64_t> inRanks, outRanks;
+    for (Value v : operands.drop_front(numStates))
+      inRanks.push_back(cast<RankedTensorType>(v.getType()).getRank());
+    for (Type t : ArrayRef<Type>(*resultTypes).drop_front(numStates))
+      outRanks.push_back(cast<RankedTensorType>(t).getRank());
+    ScanSpec spec{numStates, {}, {}, {}, {}};
+    auto inAxes = getScanAttr(op, op.getScanInputAxes(), numScanIn,
+                              "scan_input_axes", inRanks);
+    auto inDirs = getScanAttr(op, op.getScanInputDirections(), numScanIn,
+                              "scan_input_directions", {});
+    auto outAxes = getScanAttr(op, op.getScanOutputAxes(), numOut,
+                               "scan_output_axes", outRanks);
+    auto outDirs = getScanAttr(op, op.getScanOutputDirections(), numOut,
+                               "scan_output_directions", {});
+    if (failed(inAxes) || failed(inDirs) || failed(outAxes) || failed(outDirs))
+      return failure();
+    spec.inAxes = *inAxes;
+    spec.inReverse = *inDirs;
+    spec.outAxes = *outAxes;
+    spec.outReverse = *outDirs;
+
+    auto results = buildScanLoop(
+        op, rewriter, op.getLoc(), *getTypeConverter(), body, spec,
+        operands.take_front(numStates), operands.drop_front(numStates),
+        ArrayRef<Type>(*resultTypes).take_front(numStates),
+        ArrayRef<Type>(*resultTypes).drop_front(numStates));
+    if (failed(results))
+      return failure();
+    rewriter.replaceOp(op, *results);
+    return success();
+  }
+};
+
+/// ScanV8: every input and output has a leading batch dim; the scan inputs'
+/// scan dim is 1. An scf.for over the batch runs the scan loop on each
+/// entry and inserts its results.
+struct ScanV8Lowering : OpConversionPattern<ONNX::ScanV8Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::ScanV8Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (!isa<NoneType>(op.getSequenceLens().getType()))
+      return op.emitOpError("sequence_lens is not supported: every batch "
+                            "entry scans the full sequence");
+    ValueRange operands = adaptor.getInitialStateAndScanInputs();
+    int64_t numScanIn = op.getNumScanInputs();
+    if (numScanIn < 1 || numScanIn > static_cast<int64_t>(operands.size()))
+      return op.emitOpError("num_scan_inputs = ")
+             << numScanIn << " does not fit " << operands.size() << " inputs";
+    unsigned numStates = operands.size() - numScanIn;
+    unsigned numOut = op.getNumResults() - numStates;
+    Region &body = op.getBody();
+    auto yield = cast<ONNX::YieldOp>(body.front().getTerminator());
+    if (body.getNumArguments() != operands.size() ||
+        yield.getValues().size() != op.getNumResults())
+      return op.emitOpError("body signature does not match the scan");
+    auto resultTypes =
+        convertRanked(op, *getTypeConverter(), op.getResultTypes(), "a result");
+    if (failed(resultTypes))
+      return failure();
+    for (auto [k, v] : llvm::enumerate(operands))
+      if (cast<RankedTensorType>(v.getType()).getRank() <
+          (k < numStates ? 1 : 2))
+        return op.emitOpError("inputs need a batch dim (and a sequence dim "
+                              "for scan inputs)");
+    auto dirs = getScanAttr(op, op.getDirections(), numScanIn, "directions",
+                            {});
+    if (failed(dirs))
+      return failure();
+    ScanSpec spec{numStates, SmallVector<int64_t>(numScanIn, 0), *dirs,
+                  SmallVector<int64_t>(numOut, 0),
+                  SmallVector<int64_t>(numOut, 0)};
+
+    // Every result is filled entry by entry.
+    Value batch = getDimValue(rewriter, loc, operands[0], 0);
+    for (Value v : operands.drop_front())
+      emitRuntimeCheck(
+          rewriter, loc,
+          cmpI(rewriter, loc, arith::CmpIPredicate::eq,
+               getDimValue(rewriter, loc, v, 0), batch),
+          "Scan: the inputs differ in batch size");
+    // A result with a static entry shape is preallocated; the others get
+    // their entry shape from the first batch entry.
+    SmallVector<Value> inits;
+    bool grows = false;
+    for (Type t : *resultTypes) {
+      auto rt = cast<RankedTensorType>(t);
+      auto entryType = RankedTensorType::get(rt.getShape().drop_front(),
+                                             rt.getElementType());
+      auto accType = accumulatorType(entryType, 0);
+      if (!entryType.hasStaticShape()) {
+        grows = true;
+        inits.push_back(emptyAccumulator(rewriter, loc, accType));
+        continue;
+      }
+      SmallVector<Value> sizes{batch};
+      for (int64_t d : entryType.getShape())
+        sizes.push_back(createIndexConstant(rewriter, loc, d));
+      inits.push_back(createLoopInit(rewriter, loc, accType, sizes));
+    }
+    auto loop = CountedLoop::build(rewriter, loc, batch, inits, grows);
+    rewriter.setInsertionPointToStart(loop.body);
+    Value b = loop.iv;
+
+    // The batch entry `b` of `v` (rank reduced).
+    auto entry = [&](Value v) -> Value {
+      auto type = cast<RankedTensorType>(v.getType());
+      SmallVector<OpFoldResult> offsets{b}, sizes{rewriter.getIndexAttr(1)},
+          strides(type.getRank(), rewriter.getIndexAttr(1));
+      for (int64_t d = 1; d < type.getRank(); ++d) {
+        offsets.push_back(rewriter.getIndexAttr(0));
+        sizes.push_back(getDimOFR(rewriter, loc, v, d));
+      }
+      auto sliceType = RankedTensorType::get(type.getShape().drop_front(),
+                                             type.getElementType());
+      return tensor::ExtractSliceOp::create(rewriter, loc, sliceType, v,
+                                            offsets, sizes, strides);
+    };
+    SmallVector<Value> states, scanInputs;
+    SmallVector<Type> stateTypes, outTypes;
+    for (unsigned k = 0; k < operands.size(); ++k)
+      (k < numStates ? states : scanInputs).push_back(entry(operands[k]));
+    for (auto [k, t] : llvm::enumerate(*resultTypes)) {
+      auto rt = cast<RankedTensorType>(t);
+      (k < numStates ? stateTypes : outTypes)
+          .push_back(RankedTensorType::get(rt.getShape().drop_front(),
+                                           rt.getElementType()));
+    }
+    auto results = buildScanLoop(op, rewriter, loc, *getTypeConverter(), body,
+                                 spec, states, scanInputs, stateTypes,
+                                 outTypes);
+    if (failed(results))
+      return failure();
+
+    // Insert entry `b` of every result (the accumulators get their inner
+    // dims from the first entry; later entries must match).
+    SmallVector<Value> yields;
+    auto toBatch = [&](OpBuilder &, Location, Value) { return batch; };
+    for (auto [k, r] : llvm::enumerate(*results)) {
+      bool preallocated = cast<RankedTensorType>(r.getType()).hasStaticShape();
+      yields.push_back(appendRow(
+          rewriter, loc, loop.iterArgs[k], r, b, 0,
+          preallocated
+              ? nullptr
+              : function_ref<Value(OpBuilder &, Location, Value)>(toBatch),
+          "Scan"));
+    }
+    loop.finish(rewriter, loc, yields);
+    rewriter.setInsertionPointAfter(loop.op);
+    ValueRange loopResults = loop.results();
+    SmallVector<Value> finals;
+    for (auto [k, t] : llvm::enumerate(*resultTypes))
+      finals.push_back(finishAccumulator(
+          rewriter, loc, loopResults[k], batch, 0, t,
+          "Scan: an output does not fit its declared shape"));
+    rewriter.replaceOp(op, finals);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::onnxc::populateScanPatterns(TypeConverter &tc,
+                                       RewritePatternSet &patterns) {
+  patterns.add<ScanLowering, ScanV8Lowering>(tc, patterns.getContext());
+}
