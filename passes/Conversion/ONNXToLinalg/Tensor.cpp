@@ -339,8 +339,22 @@ struct SqueezeLowering : OpConversionPattern<ONNX::SqueezeOp> {
     int64_t rank = inType.getRank();
     SmallVector<bool> unit(rank, false);
     if (isa<NoneType>(op.getAxes().getType())) {
-      for (int64_t d = 0; d < rank; ++d)
+      // Without axes the result's rank would depend on run-time dims: the
+      // static unit dims go, and a dynamic dim that is 1 at run time is an
+      // error (found by difffuzz.py; ORT would drop it).
+      for (int64_t d = 0; d < rank; ++d) {
         unit[d] = inType.getDimSize(d) == 1;
+        if (inType.isDynamicDim(d)) {
+          Value dim = tensor::DimOp::create(rewriter, loc, data, d);
+          emitRuntimeCheck(
+              rewriter, loc,
+              cmpI(rewriter, loc, arith::CmpIPredicate::ne, dim,
+                   createIndexConstant(rewriter, loc, 1)),
+              "Squeeze without axes: dim {} of the input is 1 at run time "
+              "(the result's rank would depend on it: give axes)",
+              {createIndexConstant(rewriter, loc, d)});
+        }
+      }
     } else if (auto axes = getConstantInts(op.getAxes(), adaptor.getAxes())) {
       for (int64_t a : *axes)
         unit[normalizeAxis(a, rank)] = true;
@@ -360,9 +374,12 @@ struct SqueezeLowering : OpConversionPattern<ONNX::SqueezeOp> {
         shape[d] = 1;
     data = castTo(rewriter, loc, data,
                   RankedTensorType::get(shape, inType.getElementType()));
-    Value r = tensor::CollapseShapeOp::create(rewriter, loc, type, data,
+    // The collapsed type follows the input's static dims; the inferred
+    // result type may know fewer (found by difffuzz.py: 4x?x?x1 squeezed
+    // to ?x?x?).
+    Value r = tensor::CollapseShapeOp::create(rewriter, loc, data,
                                               unitReassociation(unit));
-    rewriter.replaceOp(op, r);
+    rewriter.replaceOp(op, castTo(rewriter, loc, r, type));
     return success();
   }
 };
@@ -833,12 +850,30 @@ struct SliceLowering : OpConversionPattern<ONNX::SliceOp> {
         s = std::clamp<int64_t>(s, 0, dim - 1);
         e = std::clamp<int64_t>(e, -1, dim - 1);
       }
-      int64_t n = step > 0 ? std::max<int64_t>(0, (e - s + step - 1) / step)
-                           : std::max<int64_t>(0, (s - e - step - 1) / -step);
+      // Without overflow for any step (INT64_MIN and INT64_MAX included).
+      int64_t span = step > 0 ? e - s : s - e;
+      int64_t n = span <= 0 ? 0
+                  : step > 0 ? 1 + (span - 1) / step
+                  : step == INT64_MIN ? 1
+                                      : 1 + (span - 1) / -step;
       offs[d] = s;
-      strides[d] = step;
+      strides[d] = n <= 1 ? 1 : step;
       sizes[d] = rewriter.getIndexAttr(n);
-      negative |= step < 0;
+      negative |= strides[d] < 0;
+    }
+    // An empty result reads nothing. (extract_slice refuses any static
+    // offset into a dim of size 0, and the clamped start may be the dim.)
+    bool empty = llvm::any_of(sizes, [](OpFoldResult s) {
+      std::optional<int64_t> c = getConstantIntValue(s);
+      return c && *c == 0;
+    });
+    if (empty) {
+      SmallVector<Value> dyn(rank);
+      for (int64_t d = 0; d < rank; ++d)
+        if (type.isDynamicDim(d))
+          dyn[d] = getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]);
+      rewriter.replaceOp(op, createEmpty(rewriter, loc, type, dyn));
+      return success();
     }
     if (!negative) {
       SmallVector<OpFoldResult> o, st;
