@@ -80,15 +80,25 @@ translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
                     unsigned optLevel);
 
+/// --sanitize=address (Sanitizer.cpp): LLVM's AddressSanitizer on the
+/// optimized module; every defined function is instrumented.
+void instrumentAddressSanitizer(llvm::Module &module, llvm::TargetMachine &tm);
+
+/// The ASan build of a runtime archive: libonnxc_runtime.a ->
+/// libonnxc_runtime_asan.a (beside it).
+std::string sanitizedRuntimeLibrary(llvm::StringRef runtimeLibrary);
+
 /// Writes an object file or assembly. False with `error` set on failure.
 bool emitCode(llvm::Module &module, llvm::TargetMachine &tm,
               llvm::raw_pwrite_stream &os, bool assembly, std::string &error);
 
 /// Links `objects` and the onnxc runtime into a shared library with lld,
-/// in-process. The library needs only libc and libm at run time.
+/// in-process. The library needs only libc and libm at run time; a
+/// `sanitized` one (--sanitize=address) also the ASan runtime's symbols,
+/// left undefined for the program that loads it.
 bool linkSharedLibrary(const std::vector<std::string> &objects,
                        llvm::StringRef runtimeLibrary, llvm::StringRef output,
-                       std::string &error);
+                       std::string &error, bool sanitized = false);
 
 /// Writes the static library `output` (--emit=staticlib, Archiver.cpp): the
 /// model object `object` as member `memberName`, every member of the

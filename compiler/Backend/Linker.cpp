@@ -31,7 +31,8 @@ std::string backend::defaultRuntimeLibrary(const char *argv0, void *mainAddr) {
 
 bool backend::linkSharedLibrary(const std::vector<std::string> &objects,
                                 llvm::StringRef runtimeLibrary,
-                                llvm::StringRef output, std::string &error) {
+                                llvm::StringRef output, std::string &error,
+                                bool sanitized) {
   if (!llvm::sys::fs::exists(runtimeLibrary)) {
     error = "the onnxc runtime library '" + runtimeLibrary.str() +
             "' does not exist (build target onnxc_runtime, or pass --runtime-lib)";
@@ -43,7 +44,10 @@ bool backend::linkSharedLibrary(const std::vector<std::string> &objects,
                                       "--hash-style=gnu", "--build-id",
                                       "-z", "noexecstack", "-z", "relro",
                                       "-z", "now", "--gc-sections",
-                                      "--no-undefined", "--as-needed"};
+                                      "--as-needed"};
+  // A sanitized model's __asan_* symbols come from the loading program.
+  if (!sanitized)
+    storage.push_back("--no-undefined");
   for (const std::string &o : objects)
     storage.push_back(o);
   // The runtime API a caller may use whatever the model holds, also when

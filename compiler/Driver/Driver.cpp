@@ -91,6 +91,12 @@ struct Options {
       cl::desc("Refuse models with more nodes than this, in all graphs, once "
                "model-local functions are inlined (default 1000000)"),
       cl::init(onnxc::ImportOptions::kDefaultMaxNodes), cl::cat(onnxcCategory)};
+  cl::opt<std::string> sanitize{
+      "sanitize",
+      cl::desc("Instrument the generated code: 'address' (AddressSanitizer; "
+               "links libonnxc_runtime_asan.a; load the library from a "
+               "program linked with -fsanitize=address)"),
+      cl::value_desc("address"), cl::cat(onnxcCategory)};
   cl::opt<std::string> runtimeLib{
       "runtime-lib",
       cl::desc("The onnxc runtime archive to link (default: ../lib/libonnxc_runtime.a "
@@ -226,6 +232,9 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     return fail("-O" + llvm::Twine(opts.optLevel) + " is not an optimization level (0-3)");
   if (opts.format != "auto" && opts.format != "binary" && opts.format != "text")
     return fail("--input-format must be auto, binary or text");
+  bool asan = opts.sanitize == "address";
+  if (!opts.sanitize.empty() && !asan)
+    return fail("--sanitize=" + opts.sanitize + " is not supported (only 'address')");
 
   DialectRegistry registry;
   backend::registerBackendDialects(registry);
@@ -385,6 +394,8 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   module = nullptr;
   backend::releaseResourceBlobs(ctx);
   backend::optimizeModule(*llvmModule, *tm, opts.optLevel);
+  if (asan)
+    backend::instrumentAddressSanitizer(*llvmModule, *tm);
   if (stage == Stage::LLVMIR)
     return writeFile(output, [&](llvm::raw_pwrite_stream &os) {
       llvmModule->print(os, nullptr);
@@ -403,6 +414,8 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (runtimeLib.empty())
     runtimeLib = backend::defaultRuntimeLibrary(
         argv[0], reinterpret_cast<void *>(&mlir::onnxc::onnxcMain));
+  if (asan && opts.runtimeLib.empty())
+    runtimeLib = backend::sanitizedRuntimeLibrary(runtimeLib);
   if (stage == Stage::StaticLib) {
     // A static library: the object in memory, then the archive.
     llvm::SmallVector<char, 0> objBuffer;
@@ -426,7 +439,8 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (!writeFile(objPath, emit, error))
     return fail(error);
   llvmModule.reset(); // the weights are in the object file now
-  if (!backend::linkSharedLibrary({std::string(objPath)}, runtimeLib, output, error))
+  if (!backend::linkSharedLibrary({std::string(objPath)}, runtimeLib, output, error,
+                                  asan))
     return fail(error);
   return writeHeader() ? 0 : fail(error);
 }
