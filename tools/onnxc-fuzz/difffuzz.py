@@ -478,13 +478,76 @@ def r_split(g):
         {"axis": axis}, x.exact, 2
 
 
+def r_shape_reshape(g):
+    # Reshape to another value's run-time shape: Shape -> (Slice) -> Reshape.
+    x = g.pick(min_rank=1)
+    flat = g.fresh("flat")
+    g.nodes.append(helper.make_node("Flatten", [x.name], [flat], axis=0,
+                                    name="n%d_Flatten" % len(g.nodes)))
+    shp = g.fresh("shape")
+    g.nodes.append(helper.make_node("Shape", [x.name], [shp],
+                                    name="n%d_Shape" % len(g.nodes)))
+    return "Reshape", [flat, shp], {}, x.exact
+
+
+def r_gather_elements(g):
+    x = g.pick(min_rank=1)
+    rank = len(x.shape)
+    axis = int(g.rng.integers(-rank, rank))
+    ishape = [int(g.rng.integers(1, d + 1)) for d in x.shape]
+    d = x.shape[axis]
+    idx = g.rng.integers(-d, d, size=ishape).astype(np.int64)
+    return "GatherElements", [x.name, g.const(idx)], {"axis": axis}, x.exact
+
+
+def r_depth_space(g):
+    x = g.pick(min_rank=4, max_rank=4)
+    n, c, h, w = x.shape
+    if g.rng.random() < 0.5:
+        bs = [b for b in (2, 3) if h % b == 0 and w % b == 0]
+        if not bs:
+            return None
+        return "SpaceToDepth", [x.name], {"blocksize": int(g.rng.choice(bs))}, x.exact
+    bs = [b for b in (2,) if c % (b * b) == 0]
+    if not bs:
+        return None
+    return ("DepthToSpace", [x.name], {"blocksize": 2,
+                                       "mode": str(g.rng.choice(["DCR", "CRD"]))}, x.exact)
+
+
+def r_topk(g):
+    x = g.pick(min_rank=1, exact=True)
+    rank = len(x.shape)
+    axis = int(g.rng.integers(-rank, rank))
+    k = int(g.rng.integers(1, x.shape[axis] + 1))
+    return ("TopK", [x.name, g.const(np.array([k], dtype=np.int64))],
+            {"axis": axis, "largest": int(g.rng.integers(0, 2)), "sorted": 1}, True, 2)
+
+
+def r_resize(g):
+    x = g.pick(min_rank=4, max_rank=4)
+    scales = np.array([1, 1] + [float(g.rng.choice([1, 2, 3])) for _ in range(2)],
+                      dtype=np.float32)
+    mode = str(g.rng.choice(["nearest", "linear"]))
+    attrs = {"mode": mode}
+    if mode == "nearest":
+        attrs["coordinate_transformation_mode"] = "asymmetric"
+        attrs["nearest_mode"] = "floor"
+    else:
+        attrs["coordinate_transformation_mode"] = str(
+            g.rng.choice(["half_pixel", "align_corners", "asymmetric"]))
+    return "Resize", [x.name, "", g.const(scales)], attrs, False
+
+
 RULES = [(r_unary, 6), (r_unary_attr, 3), (r_jumpy, 2), (r_binary, 6),
          (r_int_binary, 2), (r_compare, 2), (r_where, 2), (r_cast, 2),
          (r_reduce, 4), (r_argmax, 2), (r_softmax, 2), (r_matmul, 3),
          (r_gemm, 2), (r_transpose, 3), (r_reshape, 3), (r_flatten, 1),
          (r_squeeze, 2), (r_concat, 3), (r_slice, 3), (r_gather, 2),
          (r_pad, 2), (r_tile_expand, 2), (r_conv, 3), (r_pool, 2),
-         (r_norm, 2), (r_cumsum, 1), (r_clip, 1), (r_split, 1)]
+         (r_norm, 2), (r_cumsum, 1), (r_clip, 1), (r_split, 1),
+         (r_shape_reshape, 1), (r_gather_elements, 1), (r_depth_space, 1),
+         (r_topk, 1), (r_resize, 1)]
 EXACT_OPS = set()
 
 
@@ -507,13 +570,14 @@ def generate(seed, max_nodes, dynamic=0.0):
     while len(g.nodes) < target and tries < 40:
         tries += 1
         rule = rules[int(rng.choice(len(rules), p=p))]
-        snapshot = (list(g.inputs), list(g.inits), list(g.values), g.n)
+        snapshot = (list(g.inputs), list(g.inits), list(g.values), g.n, len(g.nodes))
         try:
             made = rule(g)
         except (ValueError, IndexError, ZeroDivisionError):
             made = None
         if made is None:
-            g.inputs, g.inits, g.values, g.n = snapshot
+            g.inputs, g.inits, g.values, g.n, nn = snapshot
+            del g.nodes[nn:]
             continue
         op, ins, attrs, exact = made[:4]
         nout = made[4] if len(made) > 4 else 1
@@ -521,10 +585,10 @@ def generate(seed, max_nodes, dynamic=0.0):
         node = helper.make_node(op, ins, outs, name="n%d_%s" % (len(g.nodes), op), **attrs)
         g.nodes.append(node)
         try:
-            tmp = [Value(o, F32, [], False) for o in outs]
             m = g.model([])
             m.graph.output.extend([helper.make_empty_tensor_value_info(o) for o in outs])
-            m = shape_inference.infer_shapes(m, check_type=True, strict_mode=True)
+            m = shape_inference.infer_shapes(m, check_type=True, strict_mode=True,
+                                             data_prop=True)
             found = {vi.name: vi for vi in m.graph.output}
             new = []
             for o in outs:
@@ -536,8 +600,8 @@ def generate(seed, max_nodes, dynamic=0.0):
                     raise ValueError("bad shape")
                 new.append(Value(o, t.elem_type, dims, exact))
         except Exception:
-            g.nodes.pop()
-            g.inputs, g.inits, g.values, g.n = snapshot
+            g.inputs, g.inits, g.values, g.n, nn = snapshot
+            del g.nodes[nn:]
             continue
         g.values.extend(new)
     if not g.nodes:

@@ -4,7 +4,8 @@ difffuzz.py) as regression cases: DIR/CASE/model.onnx and
 test_data_set_0/{input,output}_N.pb, the outputs computed with numpy (ORT
 agreed on each). findings.test compiles and runs every case.
 
-Cases (the seed and grammar of difffuzz.py that found them):
+Cases (the seed that found them, with difffuzz.py's grammar of commit
+4ee1f9e: seeds name other graphs once rules are added):
   slice_empty_past_end   Slice of [2,3] with starts 2^62 on both axes (the
                          result [0,0]): onnxc refused the model ("offset 0 is
                          out-of-bounds: 2 >= 2", extract_slice's verifier).
@@ -20,6 +21,12 @@ Cases (the seed and grammar of difffuzz.py that found them):
                          type is 4x?x?). seed 1041, --nodes 8 --dynamic 0.5.
                          Data set 1 has N = 1: an error status (the rank would
                          depend on it), not a wrong shape.
+  concat_empty           Concat of [0,4,0,1], [0,N,0,3] and [0,?,?,1] along the
+                         last axis (an empty result), and Concat of [2,3] with
+                         an empty [2,0] last: onnxc refused both ("offset 0 is
+                         out-of-bounds: 0 >= 0", insert_slice's verifier).
+                         seed 7096, --nodes 8 --dynamic 0.5 (grammar of this
+                         commit's difffuzz.py).
 """
 import os
 import sys
@@ -90,6 +97,22 @@ def main(root):
     os.makedirs(d1, exist_ok=True)
     t = numpy_helper.from_array(np.ones((4, 1, 3, 1), np.float32), "x")
     open(os.path.join(d1, "input_0.pb"), "wb").write(t.SerializeToString())
+
+    # Concat with empty inputs: an empty result, and an empty input last.
+    a = helper.make_tensor_value_info("a", TensorProto.FLOAT, [0, 4, 0, 1])
+    b = helper.make_tensor_value_info("b", TensorProto.FLOAT, [0, "N", 0, 3])
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    e = helper.make_tensor_value_info("e", TensorProto.FLOAT, [2, 0])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [0, 4, 0, 4])
+    z = helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 3])
+    xv = np.arange(6, dtype=np.float32).reshape(2, 3)
+    save(root, "concat_empty",
+         [helper.make_node("Concat", ["a", "b"], ["y"], axis=-1),
+          helper.make_node("Concat", ["x", "e"], ["z"], axis=1)],
+         [a, b, x, e], [y, z], {},
+         [np.zeros((0, 4, 0, 1), np.float32), np.zeros((0, 4, 0, 3), np.float32),
+          xv, np.zeros((2, 0), np.float32)],
+         [np.zeros((0, 4, 0, 4), np.float32), xv])
 
 
 if __name__ == "__main__":
