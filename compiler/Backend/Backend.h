@@ -59,6 +59,14 @@ translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
                     unsigned optLevel);
 
+/// --sanitize=address (Sanitizer.cpp): LLVM's AddressSanitizer on the
+/// optimized module; every defined function is instrumented.
+void instrumentAddressSanitizer(llvm::Module &module, llvm::TargetMachine &tm);
+
+/// The ASan build of a runtime archive: libonnxc_runtime.a ->
+/// libonnxc_runtime_asan.a (beside it).
+std::string sanitizedRuntimeLibrary(llvm::StringRef runtimeLibrary);
+
 /// Writes an object file or assembly. False with `error` set on failure.
 bool emitCode(llvm::Module &module, llvm::TargetMachine &tm,
               llvm::raw_pwrite_stream &os, bool assembly, std::string &error);
@@ -73,6 +81,9 @@ struct LinkTarget {
   /// The user's objects and archives (--link: custom-op kernels), linked
   /// after the model object; a static library takes in their members.
   std::vector<std::string> userInputs;
+  /// --sanitize=address: the runtime is the ASan one, and the model's
+  /// __asan_* symbols come from the loading program (no --no-undefined).
+  bool sanitized = false;
 };
 
 /// Fails with a one-line `error` when LLVM knows no target for `triple`
@@ -91,7 +102,9 @@ bool resolveLinkTarget(llvm::StringRef triple, llvm::StringRef sysroot,
                        std::string &error);
 
 /// Links `objects` and the onnxc runtime into a shared library with lld,
-/// in-process. The library needs only libc and libm at run time.
+/// in-process. The library needs only libc and libm at run time; a
+/// `sanitized` one (--sanitize=address) also the ASan runtime's symbols,
+/// left undefined for the program that loads it.
 bool linkSharedLibrary(const std::vector<std::string> &objects,
                        const LinkTarget &target, llvm::StringRef output,
                        std::string &error);

@@ -40,7 +40,10 @@ bool backend::linkSharedLibrary(const std::vector<std::string> &objects,
                                       "--hash-style=gnu", "--build-id",
                                       "-z", "noexecstack", "-z", "relro",
                                       "-z", "now", "--gc-sections",
-                                      "--no-undefined", "--as-needed"};
+                                      "--as-needed"};
+  // A sanitized model's __asan_* symbols come from the loading program.
+  if (!target.sanitized)
+    storage.push_back("--no-undefined");
   for (const std::string &o : objects)
     storage.push_back(o);
   for (const std::string &o : target.userInputs) {

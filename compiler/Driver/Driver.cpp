@@ -103,6 +103,12 @@ struct Options {
       cl::desc("An object or archive to link into the library (lib) or add "
                "to it (staticlib): custom-op kernels (docs/custom-ops.md)"),
       cl::value_desc("file.o|lib.a"), cl::cat(onnxcCategory)};
+  cl::opt<std::string> sanitize{
+      "sanitize",
+      cl::desc("Instrument the generated code: 'address' (AddressSanitizer; "
+               "links libonnxc_runtime_asan.a; load the library from a "
+               "program linked with -fsanitize=address)"),
+      cl::value_desc("address"), cl::cat(onnxcCategory)};
   cl::opt<std::string> runtimeLib{
       "runtime-lib",
       cl::desc("The onnxc runtime archive to link (default: ../lib/libonnxc_runtime.a "
@@ -249,6 +255,9 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     return fail("-O" + llvm::Twine(opts.optLevel) + " is not an optimization level (0-3)");
   if (opts.format != "auto" && opts.format != "binary" && opts.format != "text")
     return fail("--input-format must be auto, binary or text");
+  bool asan = opts.sanitize == "address";
+  if (!opts.sanitize.empty() && !asan)
+    return fail("--sanitize=" + opts.sanitize + " is not supported (only 'address')");
 
   DialectRegistry registry;
   backend::registerBackendDialects(registry);
@@ -284,6 +293,15 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
                                     hostRuntime, linkTarget, error))
       return fail(error);
     linkTarget.userInputs.assign(opts.link.begin(), opts.link.end());
+    if (asan) {
+      if (linkTarget.cross)
+        return fail("--sanitize=address links the host's ASan runtime: it "
+                    "cannot be combined with --mtriple=" + opts.mtriple);
+      if (opts.runtimeLib.empty())
+        linkTarget.runtimeLibrary =
+            backend::sanitizedRuntimeLibrary(linkTarget.runtimeLibrary);
+      linkTarget.sanitized = true;
+    }
   } else if (!backend::checkTargetTriple(opts.mtriple, error)) {
     return fail(error);
   }
@@ -416,6 +434,8 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   module = nullptr;
   backend::releaseResourceBlobs(ctx);
   backend::optimizeModule(*llvmModule, *tm, opts.optLevel);
+  if (asan)
+    backend::instrumentAddressSanitizer(*llvmModule, *tm);
   if (stage == Stage::LLVMIR)
     return writeFile(output, [&](llvm::raw_pwrite_stream &os) {
       llvmModule->print(os, nullptr);

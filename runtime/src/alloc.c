@@ -44,6 +44,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Built with AddressSanitizer (libonnxc_runtime_asan.a, for `onnxc
+ * --sanitize=address`): every block is a malloc block of exactly the bytes
+ * asked for, freed when the model frees it (no spares, no cache, no
+ * rounding), so that ASan sees each buffer's bounds and lifetime. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ONNXC_RT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ONNXC_RT_ASAN 1
+#endif
+#endif
+#ifdef ONNXC_RT_ASAN
+#define ONNXC_RT_REUSE 0
+#else
+#define ONNXC_RT_REUSE 1
+#endif
+
 #define ONNXC_CACHE_BLOCKS 64
 #define ONNXC_CACHE_BYTES ((size_t)1 << 30)
 #define ONNXC_CACHE_MIN ((size_t)64 << 10)
@@ -79,6 +96,8 @@ static void spin_lock(int *l) {
 static void spin_unlock(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
 
 static int cache_enabled(void) {
+  if (!ONNXC_RT_REUSE)
+    return 0;
   if (cache_state < 0) {
     const char *off = getenv("ONNXC_DISABLE_ALLOC_CACHE");
     cache_state = !(off && off[0] && strcmp(off, "0") != 0);
@@ -328,6 +347,8 @@ static void *out_of_memory(onnxc_rt_arena *arena, const char *site,
 #define ONNXC_SPARE_MAX ((size_t)4096)
 
 static size_t block_size(size_t size) {
+  if (!ONNXC_RT_REUSE)
+    return size;
   return size <= ONNXC_SPARE_MAX ? (size + 63) & ~(size_t)63 : size;
 }
 
@@ -363,7 +384,7 @@ void *onnxc_rt_alloc(size_t request, const char *site) {
     arena->in_use += size;
     if (arena->in_use > arena->peak)
       arena->peak = arena->in_use;
-    if (!locked && size <= ONNXC_SPARE_MAX)
+    if (ONNXC_RT_REUSE && !locked && size <= ONNXC_SPARE_MAX)
       b = take_spare(arena, size);
     arena_unlock(arena, locked);
     if (b)
@@ -406,7 +427,7 @@ void _mlir_memref_to_llvm_free(void *ptr) {
   arena = b->arena;
   if (arena) {
     int locked = arena_lock(arena);
-    if (!locked && b->size <= ONNXC_SPARE_MAX &&
+    if (ONNXC_RT_REUSE && !locked && b->size <= ONNXC_SPARE_MAX &&
         arena->num_spares < ONNXC_SPARES) {
       /* Kept for the call's next allocation of its size. */
       arena->in_use -= b->size;

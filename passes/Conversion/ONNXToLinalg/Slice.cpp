@@ -295,12 +295,30 @@ struct SliceLowering : OpConversionPattern<ONNX::SliceOp> {
         s = std::clamp<int64_t>(s, 0, dim - 1);
         e = std::clamp<int64_t>(e, -1, dim - 1);
       }
-      int64_t n = step > 0 ? std::max<int64_t>(0, (e - s + step - 1) / step)
-                           : std::max<int64_t>(0, (s - e - step - 1) / -step);
+      // Without overflow for any step (INT64_MIN and INT64_MAX included).
+      int64_t span = step > 0 ? e - s : s - e;
+      int64_t n = span <= 0 ? 0
+                  : step > 0 ? 1 + (span - 1) / step
+                  : step == INT64_MIN ? 1
+                                      : 1 + (span - 1) / -step;
       offs[d] = s;
-      strides[d] = step;
+      strides[d] = n <= 1 ? 1 : step;
       sizes[d] = rewriter.getIndexAttr(n);
-      negative |= step < 0;
+      negative |= strides[d] < 0;
+    }
+    // An empty result reads nothing. (extract_slice refuses any static
+    // offset into a dim of size 0, and the clamped start may be the dim.)
+    bool empty = llvm::any_of(sizes, [](OpFoldResult s) {
+      std::optional<int64_t> c = getConstantIntValue(s);
+      return c && *c == 0;
+    });
+    if (empty) {
+      SmallVector<Value> dyn(rank);
+      for (int64_t d = 0; d < rank; ++d)
+        if (type.isDynamicDim(d))
+          dyn[d] = getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]);
+      rewriter.replaceOp(op, createEmpty(rewriter, loc, type, dyn));
+      return success();
     }
     if (!negative) {
       SmallVector<OpFoldResult> o, st;
