@@ -157,9 +157,6 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
-  // Fills shared by several destinations (merged by CSE) would be copied
-  // once per destination by bufferization: one fill each instead.
-  pm.addNestedPass<func::FuncOp>(createCloneSharedInits());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   // Contiguous memrefs at the model boundary: the runtime builds and reads

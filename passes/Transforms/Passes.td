@@ -118,30 +118,6 @@ def PadToCopy : Pass<"onnxc-pad-to-copy", "func::FuncOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
-def CloneSharedInits : Pass<"onnxc-clone-shared-inits", "func::FuncOp"> {
-  let summary = "Give every op its own tensor.empty and its own copy of a "
-                "shared fill that it writes into";
-  let description = [{
-    CSE merges identical `tensor.empty` ops and identical generators (a
-    `linalg.fill`, a `linalg.generic` yielding a constant: the zero or bias
-    init of a convolution or matrix product) into one value. When several
-    ops write into that value (their `outs`), one-shot bufferization gives
-    them one buffer and copies it for every writer whose result is still
-    needed: a whole feature map copied per convolution (SqueezeNet: a
-    convolution's init and the Relu after it shared one empty tensor). This
-    pass gives each use of a `tensor.empty` its own, and clones a generator
-    (with its `tensor.empty`) right before each op that writes into it,
-    directly or through one `tensor.expand_shape`/`collapse_shape` (the
-    first such op keeps the original when nothing else reads it). A
-    generator is a linalg op on tensors that reads no tensor and whose
-    outputs are `tensor.empty` results.
-
-    Input invariant: linalg on tensors, before bufferization. Output IR: the
-    same, every `tensor.empty` with one use, generators duplicated per
-    destination use.
-  }];
-}
-
 def ReassociateReductions : Pass<"onnxc-reassociate-reductions", "func::FuncOp"> {
   let summary = "Allow reassociation in the float arithmetic of reductions";
   let description = [{
