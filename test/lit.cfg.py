@@ -47,6 +47,11 @@ if config.onnx_testdata_dir and os.path.isdir(config.onnx_testdata_dir):
     config.available_features.add("testdata")
 if config.onnxc_fuzzer_built:
     config.available_features.add("fuzzer")
+    # The whole-pipeline harness is built only on request (.ci/fuzz with
+    # ONNXC_FUZZ_PIPELINE=1): it is the whole compiler under ASan.
+    if os.path.exists(os.path.join(config.onnxc_obj_root, "bin",
+                                   "onnxc-fuzz-pipeline")):
+        config.available_features.add("fuzzer-pipeline")
 # python3-onnx (only with /usr/bin/python3): tests that build binary models.
 import subprocess
 try:
