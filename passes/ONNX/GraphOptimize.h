@@ -1,0 +1,18 @@
+//===- GraphOptimize.h - onnx-graph-optimize's pattern sets -----*- C++ -*-===//
+//
+// The rewrites of onnx-graph-optimize that live in their own files.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXC_PASSES_ONNX_GRAPHOPTIMIZE_H
+#define ONNXC_PASSES_ONNX_GRAPHOPTIMIZE_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::onnxc {
+
+/// Conv kernel taps that read only padding are dropped (ConvTaps.cpp).
+void populateConvTapPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::onnxc
+
+#endif // ONNXC_PASSES_ONNX_GRAPHOPTIMIZE_H
