@@ -36,18 +36,8 @@ static ONNXC_THREAD_LOCAL int32_t fail_code;
 /* Non-null, never dereferenced: the data of zero-element inputs. */
 static char empty_buffer[1];
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static onnxc_status
-fail(onnxc_status status, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(error_buf, sizeof error_buf, fmt, ap);
-  va_end(ap);
-  return status;
-}
-
+/* Sets this thread's onnxc_last_error() message and returns `status`
+ * (declared in internal.h for the other runtime files). */
 onnxc_status onnxc_rt_error(onnxc_status status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -55,6 +45,7 @@ onnxc_status onnxc_rt_error(onnxc_status status, const char *fmt, ...) {
   va_end(ap);
   return status;
 }
+
 
 const char *onnxc_dtype_name(int32_t dtype) {
   static const char *const names[] = {
@@ -306,7 +297,7 @@ static int32_t resolve_threads(long n) {
 
 onnxc_status onnxc_set_num_threads(int32_t n) {
   if (n < 0)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                 "onnxc_set_num_threads: negative thread count %d", (int)n);
   __atomic_store_n(&num_threads, resolve_threads(n), __ATOMIC_RELAXED);
   return ONNXC_OK;
@@ -419,34 +410,34 @@ static onnxc_status check_info_values(const onnxc_model_info *info,
                                       const char *kind) {
   int32_t i, d;
   if (n > 0 && !values)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "model info: no %s array", kind);
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "model info: no %s array", kind);
   for (i = 0; i < n; ++i) {
     const onnxc_value_info *vi = &values[i];
     if (vi->kind < ONNXC_VALUE_TENSOR || vi->kind > ONNXC_VALUE_OPTIONAL ||
         (vi->kind == ONNXC_VALUE_OPTIONAL &&
          vi->payload_kind != ONNXC_VALUE_TENSOR &&
          vi->payload_kind != ONNXC_VALUE_SEQUENCE))
-      return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+      return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                   "model info: %s '%s' has kind %d (payload kind %d)", kind,
                   value_name(vi), (int)vi->kind, (int)vi->payload_kind);
     /* -1: a sequence whose items have no known rank. */
     if (vi->rank < -1 || vi->rank > ONNXC_MAX_RANK ||
         (vi->rank == -1 && content_kind(vi) != ONNXC_VALUE_SEQUENCE) ||
         (vi->rank > 0 && !vi->dims))
-      return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+      return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                   "model info: %s '%s' has rank %d", kind, value_name(vi),
                   (int)vi->rank);
     if (vi->dtype == ONNXC_DTYPE_STRING)
-      return fail(ONNXC_ERROR_DTYPE,
+      return onnxc_rt_error(ONNXC_ERROR_DTYPE,
                   "%s '%s': string tensors are not supported", kind,
                   value_name(vi));
     if (onnxc_dtype_size(vi->dtype) == 0)
-      return fail(ONNXC_ERROR_DTYPE, "%s '%s': dtype %d is not supported", kind,
+      return onnxc_rt_error(ONNXC_ERROR_DTYPE, "%s '%s': dtype %d is not supported", kind,
                   value_name(vi), (int)vi->dtype);
     for (d = 0; d < vi->rank; ++d) {
       int32_t s = value_symbol(vi, d);
       if (s < -1 || s >= info->num_symbols)
-        return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+        return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                     "model info: %s '%s' dim %d has symbol %d", kind,
                     value_name(vi), (int)d, (int)s);
     }
@@ -472,21 +463,21 @@ static onnxc_status check_tensor(const onnxc_model_info *info,
   int32_t d, s;
   int64_t numel;
   if (t->kind != ONNXC_VALUE_TENSOR)
-    return fail(ONNXC_ERROR_DTYPE, "%s: expected a tensor, got %s", label,
+    return onnxc_rt_error(ONNXC_ERROR_DTYPE, "%s: expected a tensor, got %s", label,
                 kind_name(t->kind));
   if (t->dtype != vi->dtype)
-    return fail(ONNXC_ERROR_DTYPE, "%s: expected dtype %s, got %s", label,
+    return onnxc_rt_error(ONNXC_ERROR_DTYPE, "%s: expected dtype %s, got %s", label,
                 dtype_name(vi->dtype), dtype_name(t->dtype));
   if (t->rank != rank)
-    return fail(ONNXC_ERROR_SHAPE, "%s: expected rank %d, got %d", label,
+    return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s: expected rank %d, got %d", label,
                 (int)rank, (int)t->rank);
   for (d = 0; d < t->rank; ++d) {
     int64_t got = t->shape[d];
     if (got < 0)
-      return fail(ONNXC_ERROR_SHAPE, "%s dim %d: negative size %lld", label,
+      return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s dim %d: negative size %lld", label,
                   (int)d, (long long)got);
     if (vi->rank >= 0 && vi->dims[d] >= 0 && got != vi->dims[d])
-      return fail(ONNXC_ERROR_SHAPE, "%s dim %d: expected %lld, got %lld",
+      return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s dim %d: expected %lld, got %lld",
                   label, (int)d, (long long)vi->dims[d], (long long)got);
     s = input >= 0 ? value_symbol(vi, d) : -1;
     if (s < 0)
@@ -497,12 +488,12 @@ static onnxc_status check_tensor(const onnxc_model_info *info,
       bindings[s].dim = d;
     } else if (bindings[s].value != got) {
       if (bindings[s].input == input)
-        return fail(
+        return onnxc_rt_error(
             ONNXC_ERROR_SHAPE,
             "symbol '%s' is %lld for input '%s' dim %d but %lld for dim %d",
             symbol_name(info, s), (long long)bindings[s].value, value_name(vi),
             (int)bindings[s].dim, (long long)got, (int)d);
-      return fail(ONNXC_ERROR_SHAPE,
+      return onnxc_rt_error(ONNXC_ERROR_SHAPE,
                   "symbol '%s' is %lld for input '%s' but %lld for input '%s'",
                   symbol_name(info, s), (long long)bindings[s].value,
                   value_name(&info->inputs[bindings[s].input]), (long long)got,
@@ -511,14 +502,14 @@ static onnxc_status check_tensor(const onnxc_model_info *info,
   }
   numel = shape_numel(t->shape, t->rank);
   if (numel < 0)
-    return fail(ONNXC_ERROR_SHAPE, "%s: too many elements", label);
+    return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s: too many elements", label);
   /* Every byte offset in the model must fit an int64. */
   if ((uint64_t)numel > (uint64_t)INT64_MAX / onnxc_dtype_size(vi->dtype))
-    return fail(ONNXC_ERROR_SHAPE,
+    return onnxc_rt_error(ONNXC_ERROR_SHAPE,
                 "%s: %lld elements of %d bytes hold more than 2^63 - 1 bytes",
                 label, (long long)numel, (int)onnxc_dtype_size(vi->dtype));
   if (!t->data && numel > 0)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s: data is null", label);
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "%s: data is null", label);
   return ONNXC_OK;
 }
 
@@ -542,25 +533,25 @@ static onnxc_status check_sequence(const onnxc_model_info *info,
   int64_t i, numel;
   onnxc_status status;
   if (t->kind != ONNXC_VALUE_SEQUENCE)
-    return fail(ONNXC_ERROR_DTYPE, "%s: expected a sequence, got %s", label,
+    return onnxc_rt_error(ONNXC_ERROR_DTYPE, "%s: expected a sequence, got %s", label,
                 kind_name(t->kind));
   if (t->num_items < 0)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s: negative item count %lld",
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "%s: negative item count %lld",
                 label, (long long)t->num_items);
   if (t->num_items > 0 && !t->items)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s: items is null", label);
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "%s: items is null", label);
   /* Their rows of shapes must be addressable. */
   if (vi->rank < 0 &&
       (uint64_t)t->num_items >
           (uint64_t)(SIZE_MAX / (SEQ_ROW_WIDTH * sizeof(int64_t))))
-    return fail(ONNXC_ERROR_SHAPE, "%s: too many items", label);
+    return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s: too many items", label);
   for (i = 0; i < t->num_items; ++i) {
     /* Items of no declared rank each have their own. */
     int32_t rank = vi->rank >= 0 ? vi->rank : t->items[i].rank;
     snprintf(item_label, sizeof item_label, "%s item %lld", label,
              (long long)i);
     if (rank < 0 || rank > ONNXC_MAX_RANK)
-      return fail(ONNXC_ERROR_SHAPE, "%s: rank %d is outside [0, %d]",
+      return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s: rank %d is outside [0, %d]",
                   item_label, (int)rank, ONNXC_MAX_RANK);
     status = check_tensor(info, vi, rank, &t->items[i], item_label, -1, NULL);
     if (status != ONNXC_OK)
@@ -570,7 +561,7 @@ static onnxc_status check_sequence(const onnxc_model_info *info,
   numel = sequence_numel(t);
   if (numel < 0 ||
       (uint64_t)numel > (uint64_t)INT64_MAX / onnxc_dtype_size(vi->dtype))
-    return fail(ONNXC_ERROR_SHAPE, "%s: too many elements", label);
+    return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s: too many elements", label);
   return ONNXC_OK;
 }
 
@@ -587,7 +578,7 @@ static onnxc_status check_inputs(const onnxc_model_info *info,
     const onnxc_tensor *t = &inputs[i];
     snprintf(label, sizeof label, "input '%s'", value_name(vi));
     if (t->kind != vi->kind)
-      return fail(ONNXC_ERROR_DTYPE, "%s: expected %s, got %s", label,
+      return onnxc_rt_error(ONNXC_ERROR_DTYPE, "%s: expected %s, got %s", label,
                   kind_name(vi->kind), kind_name(t->kind));
     if (vi->kind == ONNXC_VALUE_TENSOR) {
       status = check_tensor(info, vi, vi->rank, t, label, i, bindings);
@@ -598,11 +589,11 @@ static onnxc_status check_inputs(const onnxc_model_info *info,
       continue;
     }
     if (t->num_items < 0 || t->num_items > 1)
-      return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+      return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                   "%s: an optional holds 0 or 1 item, got %lld", label,
                   (long long)t->num_items);
     if (t->num_items == 1 && !t->items)
-      return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s: items is null", label);
+      return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "%s: items is null", label);
     if (t->num_items == 1)
       status =
           vi->payload_kind == ONNXC_VALUE_SEQUENCE
@@ -623,17 +614,17 @@ static onnxc_status check_preset_outputs(const onnxc_model_info *info,
     if (vi->kind != ONNXC_VALUE_TENSOR || !t->data)
       continue;
     if (t->kind != ONNXC_VALUE_TENSOR)
-      return fail(ONNXC_ERROR_DTYPE, "output '%s': expected a tensor, got %s",
+      return onnxc_rt_error(ONNXC_ERROR_DTYPE, "output '%s': expected a tensor, got %s",
                   value_name(vi), kind_name(t->kind));
     if (t->dtype != vi->dtype)
-      return fail(ONNXC_ERROR_DTYPE, "output '%s': expected dtype %s, got %s",
+      return onnxc_rt_error(ONNXC_ERROR_DTYPE, "output '%s': expected dtype %s, got %s",
                   value_name(vi), dtype_name(vi->dtype), dtype_name(t->dtype));
     if (t->rank != vi->rank)
-      return fail(ONNXC_ERROR_SHAPE, "output '%s': expected rank %d, got %d",
+      return onnxc_rt_error(ONNXC_ERROR_SHAPE, "output '%s': expected rank %d, got %d",
                   value_name(vi), (int)vi->rank, (int)t->rank);
     for (d = 0; d < t->rank; ++d)
       if (vi->dims[d] >= 0 && t->shape[d] != vi->dims[d])
-        return fail(ONNXC_ERROR_SHAPE,
+        return onnxc_rt_error(ONNXC_ERROR_SHAPE,
                     "output '%s' dim %d: expected %lld, got %lld",
                     value_name(vi), (int)d, (long long)vi->dims[d],
                     (long long)t->shape[d]);
@@ -784,11 +775,11 @@ static onnxc_status put_tensor(builder *b, const onnxc_value_info *vi,
     int64_t numel = shape_numel(dims, vi->rank);
     size_t esize = onnxc_dtype_size(vi->dtype);
     if (numel < 0 || (uint64_t)numel > (uint64_t)(SIZE_MAX / esize))
-      return fail(ONNXC_ERROR_OUT_OF_MEMORY, "%s: too large", label);
+      return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: too large", label);
     data = temp_buffer(b, (size_t)numel * esize);
   }
   if (!data)
-    return fail(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
   put_descriptor(b, data, dims, vi->rank);
   return ONNXC_OK;
 }
@@ -811,7 +802,7 @@ static onnxc_status put_sequence(builder *b, const onnxc_value_info *vi,
   data = (char *)temp_buffer(b, (size_t)total * esize);
   shapes = (int64_t *)temp_buffer(b, (size_t)(n * width) * sizeof(int64_t));
   if (!data || !shapes)
-    return fail(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
   for (i = 0; i < n; ++i) {
     const onnxc_tensor *item = &seq->items[i];
     int64_t *row = shapes + i * width;
@@ -871,7 +862,7 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
     sizes[d] = (&desc[3].i64)[d];
   numel = shape_numel(sizes, rank);
   if (numel < 0)
-    return fail(ONNXC_ERROR_RUNTIME, "%s: the model produced an invalid shape",
+    return onnxc_rt_error(ONNXC_ERROR_RUNTIME, "%s: the model produced an invalid shape",
                 label);
   /* An empty result may leave dims it never learned at 0 (a scan output of
    * a loop that ran no step has 0 rows and rows of unknown shape): such a
@@ -894,17 +885,17 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
   for (d = 0; d < rank; ++d) {
     int32_t s = value_symbol(vi, d);
     if (vi->dims[d] >= 0 && sizes[d] != vi->dims[d])
-      return fail(ONNXC_ERROR_RUNTIME,
+      return onnxc_rt_error(ONNXC_ERROR_RUNTIME,
                   "%s dim %d: the model produced %lld, its signature says %lld",
                   label, (int)d, (long long)sizes[d], (long long)vi->dims[d]);
     if (s >= 0 && bindings[s].input >= 0 && sizes[d] != bindings[s].value)
-      return fail(ONNXC_ERROR_RUNTIME,
+      return onnxc_rt_error(ONNXC_ERROR_RUNTIME,
                   "%s dim %d: the model produced %lld, symbol '%s' is %lld",
                   label, (int)d, (long long)sizes[d], symbol_name(info, s),
                   (long long)bindings[s].value);
   }
   if ((uint64_t)numel > (uint64_t)(SIZE_MAX / esize))
-    return fail(ONNXC_ERROR_OUT_OF_MEMORY, "%s: too large", label);
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: too large", label);
   bytes = (size_t)numel * esize;
   base = (char *)desc[1].ptr + desc[2].i64 * (int64_t)esize;
   contiguous = is_contiguous(sizes, strides, rank);
@@ -913,7 +904,7 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
     /* Caller-provided buffer: same shape or nothing. */
     for (d = 0; d < rank; ++d)
       if (out->shape[d] != sizes[d])
-        return fail(ONNXC_ERROR_SHAPE,
+        return onnxc_rt_error(ONNXC_ERROR_SHAPE,
                     "%s dim %d: the model produced %lld, the caller's buffer "
                     "has %lld",
                     label, (int)d, (long long)sizes[d],
@@ -939,7 +930,7 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
   } else {
     void *copy = malloc(bytes ? bytes : 1);
     if (!copy)
-      return fail(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory (%llu bytes)",
+      return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory (%llu bytes)",
                   label, (unsigned long long)bytes);
     if (numel > 0) {
       if (contiguous)
@@ -998,7 +989,7 @@ static onnxc_status fill_sequence(const onnxc_value_info *vi, const char *label,
   onnxc_status status = ONNXC_OK;
 
   if (rows && (ssizes[0] < 0 || ssizes[0] % SEQ_ROW_WIDTH != 0))
-    return fail(ONNXC_ERROR_RUNTIME,
+    return onnxc_rt_error(ONNXC_ERROR_RUNTIME,
                 "%s: the model produced %lld shapes, not rows of %d", label,
                 (long long)ssizes[0], SEQ_ROW_WIDTH);
   /* No items: whatever the width of the shapes. */
@@ -1007,18 +998,18 @@ static onnxc_status fill_sequence(const onnxc_value_info *vi, const char *label,
     return ONNXC_OK;
   }
   if (!rows && (n < 0 || ssizes[1] != r))
-    return fail(ONNXC_ERROR_RUNTIME,
+    return onnxc_rt_error(ONNXC_ERROR_RUNTIME,
                 "%s: the model produced %lld x %lld shapes for items of rank "
                 "%d",
                 label, (long long)n, (long long)ssizes[1], (int)vi->rank);
   if (size < 0)
-    return fail(ONNXC_ERROR_RUNTIME, "%s: the model produced %lld elements",
+    return onnxc_rt_error(ONNXC_ERROR_RUNTIME, "%s: the model produced %lld elements",
                 label, (long long)size);
   if ((uint64_t)n > (uint64_t)(SIZE_MAX / sizeof(onnxc_tensor)))
-    return fail(ONNXC_ERROR_OUT_OF_MEMORY, "%s: too many items", label);
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: too many items", label);
   items = (onnxc_tensor *)calloc((size_t)n, sizeof(onnxc_tensor));
   if (!items)
-    return fail(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
   for (i = 0; i < n && status == ONNXC_OK; ++i) {
     onnxc_tensor *item = &items[i];
     const int64_t *dims = sbase + i * row_stride;
@@ -1029,7 +1020,7 @@ static onnxc_status fill_sequence(const onnxc_value_info *vi, const char *label,
       r = dims[0];
       dims += dim_stride;
       if (r < 0 || r > ONNXC_MAX_RANK) {
-        status = fail(ONNXC_ERROR_RUNTIME,
+        status = onnxc_rt_error(ONNXC_ERROR_RUNTIME,
                       "%s item %lld: the model produced rank %lld", label,
                       (long long)i, (long long)r);
         break;
@@ -1038,11 +1029,11 @@ static onnxc_status fill_sequence(const onnxc_value_info *vi, const char *label,
     for (d = 0; d < r && status == ONNXC_OK; ++d) {
       int64_t got = dims[d * dim_stride];
       if (got < 0)
-        status = fail(ONNXC_ERROR_RUNTIME,
+        status = onnxc_rt_error(ONNXC_ERROR_RUNTIME,
                       "%s item %lld dim %d: the model produced %lld", label,
                       (long long)i, (int)d, (long long)got);
       else if (vi->rank >= 0 && vi->dims[d] >= 0 && got != vi->dims[d])
-        status = fail(ONNXC_ERROR_RUNTIME,
+        status = onnxc_rt_error(ONNXC_ERROR_RUNTIME,
                       "%s item %lld dim %d: the model produced %lld, its "
                       "signature says %lld",
                       label, (long long)i, (int)d, (long long)got,
@@ -1053,21 +1044,21 @@ static onnxc_status fill_sequence(const onnxc_value_info *vi, const char *label,
       break;
     numel = shape_numel(item->shape, (int32_t)r);
     if (numel < 0 || numel > size - start) {
-      status = fail(ONNXC_ERROR_RUNTIME,
+      status = onnxc_rt_error(ONNXC_ERROR_RUNTIME,
                     "%s item %lld: the model's shapes need more than the %lld "
                     "elements of its data",
                     label, (long long)i, (long long)size);
       break;
     }
     if ((uint64_t)numel > (uint64_t)(SIZE_MAX / esize)) {
-      status = fail(ONNXC_ERROR_OUT_OF_MEMORY, "%s item %lld: too large", label,
+      status = onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s item %lld: too large", label,
                     (long long)i);
       break;
     }
     bytes = (size_t)numel * esize;
     buf = malloc(bytes ? bytes : 1);
     if (!buf) {
-      status = fail(ONNXC_ERROR_OUT_OF_MEMORY,
+      status = onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY,
                     "%s item %lld: out of memory (%llu bytes)", label,
                     (long long)i, (unsigned long long)bytes);
       break;
@@ -1113,7 +1104,7 @@ static onnxc_status fill_output(const onnxc_model_info *info, int32_t k,
   }
   value = (onnxc_tensor *)calloc(1, sizeof(onnxc_tensor));
   if (!value)
-    return fail(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
   status = vi->payload_kind == ONNXC_VALUE_SEQUENCE
                ? fill_sequence(vi, label, states[s + 1].desc,
                                states[s + 2].desc, value)
@@ -1184,23 +1175,23 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
   onnxc_rt_arena arena, *previous;
 
   if (!info || !invoke)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                 "null model info or invoke function");
   if (num_inputs != info->num_inputs)
-    return fail(
+    return onnxc_rt_error(
         ONNXC_ERROR_INVALID_ARGUMENT, "model '%s': expected %d inputs, got %d",
         info->name ? info->name : "?", (int)info->num_inputs, (int)num_inputs);
   if (num_outputs != info->num_outputs)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                 "model '%s': expected %d outputs, got %d",
                 info->name ? info->name : "?", (int)info->num_outputs,
                 (int)num_outputs);
   if (num_inputs > 0 && !inputs)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "inputs is null");
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "inputs is null");
   if (num_outputs > 0 && !outputs)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "outputs is null");
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "outputs is null");
   if (info->num_symbols < 0 || (info->num_symbols > 0 && !info->symbol_names))
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "model info: bad symbol table");
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "model info: bad symbol table");
   status = check_info_values(info, info->inputs, num_inputs, "input");
   if (status == ONNXC_OK)
     status = check_info_values(info, info->outputs, num_outputs, "output");
@@ -1229,7 +1220,7 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
           (size_t)num_inputs; /* flags */
   block = (char *)calloc(1, bytes);
   if (!block)
-    return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
   results = (slot *)block;
   args = (void **)(results + slots);
   b.desc = results + result_slots;
