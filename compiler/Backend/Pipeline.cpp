@@ -157,6 +157,11 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
+  // A result inserted into a larger tensor (a Concat input) is computed
+  // in place in its slice: its tensor.empty becomes the slice of the
+  // destination, and bufferization needs no copy.
+  if (optimize)
+    pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   // Contiguous memrefs at the model boundary: the runtime builds and reads

@@ -474,18 +474,23 @@ struct Rewriter {
     }
     if (clamp) {
       flags |= kConvClamp;
-      // The convolution's view of Y, over the clamp's output instead.
-      y = yView ? Value(memref::ExpandShapeOp::create(
-                      b, loc, yView.getResultType(), clamp->out,
-                      yView.getReassociationIndices(),
-                      yView.getMixedOutputShape()))
-                : clamp->out;
+      SmallVector<Operation *> chain;
+      if (movableBefore(clamp->out, op, chain))
+        moveBefore(chain, op);
       erase(clamp->op);
       b.setInsertionPoint(op);
     }
     View vx = pad ? describeExpanded(loc, pad->src, pad->expand)
                   : describe(loc, x);
-    View vy = describe(loc, y);
+    // The convolution's view of Y, over the clamp's output instead (which
+    // may be a strided slice of a larger buffer).
+    View vy = !clamp ? describe(loc, y)
+              : clamp->collapse
+                  ? describeExpanded(
+                        loc, clamp->out,
+                        clamp->collapse.getReassociationIndices(),
+                        memref::getMixedSizes(b, loc, clamp->collapse.getSrc()))
+                  : describeExpanded(loc, clamp->out, yView);
     // Packed weights are not read in place: no view of them (their global
     // may go); their strides are ignored by the runtime.
     View vw = packedW ? View{idx(loc, 0), idx(loc, 0),
@@ -711,13 +716,20 @@ struct Rewriter {
   /// expand_shape of its buffer, or the buffer itself), laid over `src` (of
   /// the buffer's rank) instead: src's strides split as `expand` splits.
   View describeExpanded(Location loc, Value src, memref::ExpandShapeOp expand) {
-    View s = describe(loc, src);
     if (!expand)
-      return s;
+      return describe(loc, src);
+    return describeExpanded(loc, src, expand.getReassociationIndices(),
+                            expand.getMixedOutputShape());
+  }
+  /// `src` seen with the shape `shape`, each of its dims r split into the
+  /// dims groups[r] (as an expand_shape would).
+  View describeExpanded(Location loc, Value src,
+                        ArrayRef<ReassociationIndices> groups,
+                        ArrayRef<OpFoldResult> shape) {
+    View s = describe(loc, src);
     View v{s.aligned, s.offset, {}};
-    SmallVector<OpFoldResult> shape = expand.getMixedOutputShape();
     v.strides.resize(shape.size());
-    for (auto [r, group] : llvm::enumerate(expand.getReassociationIndices())) {
+    for (auto [r, group] : llvm::enumerate(groups)) {
       Value stride = s.strides[r];
       for (int64_t d : llvm::reverse(group)) {
         v.strides[d] = stride;

@@ -379,9 +379,27 @@ static bool isZeroFillOf(Operation *op, Value buf) {
   return matchPattern(yield.getOperand(0), m_PosZeroFloat());
 }
 
+/// The buffer a copy source reshapes: `v` through expand_shape and
+/// collapse_shape ops (which cover every element), or `v` itself.
+static Value reshapeRoot(Value v) {
+  while (true) {
+    if (auto e = v.getDefiningOp<memref::ExpandShapeOp>())
+      v = e.getSrc();
+    else if (auto c = v.getDefiningOp<memref::CollapseShapeOp>())
+      v = c.getSrc();
+    else
+      return v;
+  }
+}
+
 Operation *zeroInitOf(Operation *op, Value buf, bool &erasable,
                       unsigned depth) {
   erasable = true;
+  // The kernel's own buffer must be a fresh allocation; a copy's source
+  // may be a reshape of one (a zero fill that CSE shares between several
+  // products reaches them through such copies).
+  if (depth > 0)
+    buf = reshapeRoot(buf);
   if (depth > 2 || !buf.getDefiningOp<memref::AllocOp>())
     return nullptr;
   SmallVector<Value> aliases = aliasesOf(buf);
@@ -414,6 +432,60 @@ static bool hasUnitStride(MemRefType t) {
          strides.size() == 1 && strides[0] == 1;
 }
 
+/// `op` writes into all of `buf` the per-channel bias broadcast that
+/// convert-onnx-to-linalg emits (a generic reading a contiguous 1-D f32
+/// bias at loop dim 1 and yielding it): the bias buffer, else null.
+static Value biasBroadcastInto(Operation *op, Value buf) {
+  auto g = dyn_cast<linalg::GenericOp>(op);
+  if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInputs() != 1 ||
+      g.getNumDpsInits() != 1 || g.getDpsInits()[0] != buf ||
+      g.getNumReductionLoops() != 0)
+    return nullptr;
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  Block &body = g.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto inType = dyn_cast<MemRefType>(g.getDpsInputs()[0].getType());
+  if (maps[1].isIdentity() && maps[0].getNumResults() == 1 &&
+      maps[0].getResult(0) == getAffineDimExpr(1, g.getContext()) && inType &&
+      inType.getRank() == 1 && inType.getElementType().isF32() &&
+      hasUnitStride(inType) && body.getOperations().size() == 1 &&
+      yield.getOperand(0) == body.getArgument(0))
+    return g.getDpsInputs()[0];
+  return nullptr;
+}
+
+/// The initialization of a buffer that a copy into the convolution's
+/// output reads: its source's root `root` (a fresh allocation, reshaped at
+/// most) was last written, before `copy`, by a zero fill or a bias
+/// broadcast, and only read since (other convolutions copy the same shared
+/// initialization: CSE merges identical fills and broadcasts).
+static bool copiedInit(memref::CopyOp copy, Value &bias) {
+  Value root = reshapeRoot(copy.getSource());
+  if (!root.getDefiningOp<memref::AllocOp>())
+    return false;
+  SmallVector<Value> aliases = aliasesOf(root);
+  for (Operation *prev = copy->getPrevNode(); prev;
+       prev = prev->getPrevNode()) {
+    if (isZeroFillOf(prev, root)) {
+      bias = nullptr;
+      return true;
+    }
+    if (Value b = biasBroadcastInto(prev, root)) {
+      // A weight (a global), which lives until the convolution; a computed
+      // bias may be freed after its broadcast.
+      if (!reshapeRoot(b).getDefiningOp<memref::GetGlobalOp>())
+        return false;
+      bias = b;
+      return true;
+    }
+    if (onlyReads(prev, aliases))
+      continue;
+    if (touches(prev, aliases))
+      return false;
+  }
+  return false;
+}
+
 Operation *convInit(Operation *op, Value buf, Value &bias) {
   if (!buf.getDefiningOp<memref::AllocOp>())
     return nullptr;
@@ -423,24 +495,15 @@ Operation *convInit(Operation *op, Value buf, Value &bias) {
       bias = nullptr;
       return prev;
     }
-    if (auto g = dyn_cast<linalg::GenericOp>(prev)) {
-      if (g.hasPureBufferSemantics() && g.getNumDpsInputs() == 1 &&
-          g.getNumDpsInits() == 1 && g.getDpsInits()[0] == buf &&
-          g.getNumReductionLoops() == 0) {
-        SmallVector<AffineMap> maps = g.getIndexingMapsArray();
-        Block &body = g.getRegion().front();
-        auto yield = cast<linalg::YieldOp>(body.getTerminator());
-        auto inType = dyn_cast<MemRefType>(g.getDpsInputs()[0].getType());
-        if (maps[1].isIdentity() && maps[0].getNumResults() == 1 &&
-            maps[0].getResult(0) == getAffineDimExpr(1, g.getContext()) &&
-            inType && inType.getRank() == 1 && inType.getElementType().isF32() &&
-            hasUnitStride(inType) && body.getOperations().size() == 1 &&
-            yield.getOperand(0) == body.getArgument(0)) {
-          bias = g.getDpsInputs()[0];
-          return g;
-        }
-      }
+    if (Value b = biasBroadcastInto(prev, buf)) {
+      bias = b;
+      return prev;
     }
+    // A copy of a shared initialization into the whole of `buf`: the
+    // kernel writes the zeros or the bias itself, and the copy goes.
+    if (auto copy = dyn_cast<memref::CopyOp>(prev))
+      if (copy.getTarget() == buf && copiedInit(copy, bias))
+        return copy;
     if (touches(prev, aliases))
       return nullptr;
   }
@@ -458,19 +521,37 @@ std::optional<Clamp> convClamp(Operation *op, Value buf,
   }
   auto g = dyn_cast_or_null<linalg::GenericOp>(next);
   if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInputs() != 1 ||
-      g.getNumDpsInits() != 1 || g.getDpsInputs()[0] != buf ||
-      g.getNumReductionLoops() != 0 ||
+      g.getNumDpsInits() != 1 || g.getNumReductionLoops() != 0 ||
       !llvm::all_of(g.getIndexingMapsArray(),
                     [](AffineMap m) { return m.isIdentity(); }))
     return std::nullopt;
   Clamp c;
+  // The clamp reads Y, or Y collapsed (a 5-D grouped-layout buffer read
+  // as NCHW).
+  Value in = g.getDpsInputs()[0];
+  if (in != buf) {
+    c.collapse = in.getDefiningOp<memref::CollapseShapeOp>();
+    if (!c.collapse || c.collapse.getSrc() != buf ||
+        !definedBefore(c.collapse.getResult(), g))
+      return std::nullopt;
+  }
   c.op = g;
   c.out = g.getDpsInits()[0];
-  if (c.out.getType() != buf.getType() || c.out == buf)
+  // The output: Y's shape, any strides (a Concat's slice: the kernel
+  // writes through the strides).
+  auto outType = dyn_cast<MemRefType>(c.out.getType());
+  auto bufType = cast<MemRefType>(in.getType());
+  if (!outType || outType.getShape() != bufType.getShape() ||
+      outType.getElementType() != bufType.getElementType() || c.out == buf)
+    return std::nullopt;
+  // Defined before the convolution, or views of an allocation that can
+  // move there (the caller moves them).
+  SmallVector<Operation *> chain;
+  if (!movableBefore(c.out, op, chain))
     return std::nullopt;
   // The output: untouched until the clamp, and not a buffer the
   // convolution reads.
-  SmallVector<Value> outAliases = aliasesOf(c.out);
+  SmallVector<Value> outAliases = aliasesOf(viewRoot(c.out));
   for (Operation *o : between)
     if (touches(o, outAliases))
       return std::nullopt;
@@ -512,7 +593,7 @@ std::optional<Clamp> convClamp(Operation *op, Value buf,
   for (Operation *user : buf.getUsers())
     if (auto view = dyn_cast<ViewLikeOpInterface>(user))
       for (Operation *vu : user->getUsers())
-        if (vu != op)
+        if (vu != op && !(user == c.collapse && vu == g.getOperation()))
           return std::nullopt;
   return c;
 }
@@ -650,6 +731,31 @@ bool definedBefore(Value v, Operation *op) {
     return false;
   Operation *def = v.getDefiningOp();
   return !def || (def != anc && def->isBeforeInBlock(anc));
+}
+
+bool movableBefore(Value v, Operation *op, SmallVectorImpl<Operation *> &chain) {
+  chain.clear();
+  while (!definedBefore(v, op)) {
+    Operation *def = v.getDefiningOp();
+    auto view = dyn_cast_or_null<ViewLikeOpInterface>(def);
+    if (!def || def->getBlock() != op->getBlock() || !op->isBeforeInBlock(def) ||
+        !(view || isa<memref::AllocOp>(def)))
+      return false;
+    chain.push_back(def);
+    Value source = view ? view.getViewSource() : Value();
+    for (Value operand : def->getOperands())
+      if (operand != source && !definedBefore(operand, op))
+        return false;
+    if (!source)
+      break;
+    v = source;
+  }
+  return true;
+}
+
+void moveBefore(ArrayRef<Operation *> chain, Operation *op) {
+  for (Operation *def : llvm::reverse(chain))
+    def->moveBefore(op);
 }
 
 std::optional<MatmulEpilogue> matchMatmulEpilogue(linalg::LinalgOp op,

@@ -65,7 +65,11 @@ Operation *zeroInitOf(Operation *op, Value buf, bool &erasable,
 /// initialized, with nothing touching it since, by the per-channel bias
 /// broadcast convert-onnx-to-linalg emits (a generic reading a 1-D f32 bias
 /// at loop dim 1 and yielding it) or by a fill of +0.0: that op, with
-/// `bias` set to the bias buffer (null for zeros).
+/// `bias` set to the bias buffer (null for zeros). Also a `memref.copy`
+/// into all of `buf` from a buffer (or a reshape of one) that such a fill
+/// or broadcast of a weight initialized and only reads followed: CSE shares
+/// identical initializations, and bufferization copies them; the kernel
+/// then writes the values itself and the copy goes.
 Operation *convInit(Operation *op, Value buf, Value &bias);
 
 /// An elementwise clamp `out = min(max(in, lo), hi)` (or Relu's
@@ -75,6 +79,10 @@ struct Clamp {
   linalg::GenericOp op;
   Value out;
   float lo = -INFINITY, hi = INFINITY;
+  /// Set when the clamp reads Y through this collapse (Y is the
+  /// convolution's 5-D [n, g, m, h, w] buffer): `out` has the collapsed
+  /// shape, and the kernel writes it through the reverse expansion.
+  memref::CollapseShapeOp collapse;
 };
 
 std::optional<Clamp> convClamp(Operation *op, Value buf,
@@ -129,6 +137,12 @@ struct MatmulEpilogue {
 
 /// `v` is defined before `op` runs (in op's block or an enclosing one).
 bool definedBefore(Value v, Operation *op);
+
+/// `v` is defined before `op`, or by a chain of views (outermost first in
+/// `chain`) of an allocation, all after `op` in its block, whose other
+/// operands are: moveBefore(chain, op) then makes `v` usable at `op`.
+bool movableBefore(Value v, Operation *op, SmallVectorImpl<Operation *> &chain);
+void moveBefore(ArrayRef<Operation *> chain, Operation *op);
 
 std::optional<MatmulEpilogue> matchMatmulEpilogue(linalg::LinalgOp op,
                                                   const Contraction &c);

@@ -167,6 +167,25 @@ func.func @copied_zero(%a: memref<4x4xf32>, %b: memref<4x4xf32>) -> (memref<4x4x
 
 // -----
 
+// The same through a reshape of the filled buffer (the copy's source is a
+// collapse_shape of it): the copy goes.
+// CHECK-LABEL: func.func @copied_zero_reshaped
+// CHECK: linalg.fill
+// CHECK-NOT: memref.copy
+// CHECK: call @onnxc_rt_sgemm({{.+}}, %c0_i32)
+func.func @copied_zero_reshaped(%a: memref<4x4xf32>, %b: memref<4x4xf32>) -> (memref<4x4xf32>, memref<2x2x4xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %z = memref.alloc() : memref<2x2x4xf32>
+  linalg.fill ins(%cst : f32) outs(%z : memref<2x2x4xf32>)
+  %zc = memref.collapse_shape %z [[0, 1], [2]] : memref<2x2x4xf32> into memref<4x4xf32>
+  %c = memref.alloc() : memref<4x4xf32>
+  memref.copy %zc, %c : memref<4x4xf32> to memref<4x4xf32>
+  linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
+  return %c, %z : memref<4x4xf32>, memref<2x2x4xf32>
+}
+
+// -----
+
 // A fill that something reads before the product: kept, and the kernel
 // still overwrites (C is known to be zero).
 // CHECK-LABEL: func.func @fill_read_between
@@ -600,13 +619,12 @@ func.func @conv1d_one_channel(%x: memref<1x1x1x21xf32>, %y: memref<1x1x8x9xf32>)
 // CHECK-SAME: (%[[X:.+]]: memref<1x1x3x6x6xf32>, %[[W:.+]]: memref<1x4x3x3x3xf32>, %[[B:.+]]: memref<4xf32>, %[[Z:.+]]: memref<1x4x4x4xf32>
 // CHECK-NOT: memref.alloc()
 // CHECK-NOT: linalg.generic
-// CHECK: %[[YV:.+]] = memref.expand_shape %[[Z]] {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 1, 4, 4, 4]
 // CHECK-DAG: %[[BI:.+]] = memref.extract_aligned_pointer_as_index %[[B]]
 // CHECK-DAG: memref.store %c6_i64, %[[P:.+]][%c27]
 // CHECK-DAG: %[[BP:.+]] = arith.index_cast %[[BI]] : index to i64
 // CHECK-DAG: memref.store %[[BP]], %[[P]][%c28]
 // CHECK-DAG: memref.store %c4665729213955833856_i64, %[[P]][%c29]
-// CHECK-DAG: memref.extract_aligned_pointer_as_index %[[YV]]
+// CHECK-DAG: memref.extract_aligned_pointer_as_index %[[Z]]
 // CHECK: call @onnxc_rt_sconv2d(
 // CHECK-NOT: linalg.generic
 // CHECK-NOT: linalg.fill
@@ -656,6 +674,104 @@ func.func @conv_epilogue(%x: memref<1x1x3x6x6xf32>, %w: memref<1x4x3x3x3xf32>, %
     linalg.yield %s : f32
   }
   return %y2 : memref<1x4x4x4xf32>
+}
+
+// -----
+
+// A shared initialization copied in (CSE merged the identical bias
+// broadcasts of two convolutions into one buffer; bufferization copies it
+// into each one's 5-D Y): the copy goes and the kernel adds the bias
+// (flags 2, the bias address in slot 28); the broadcast stays, as another
+// op reads it. The Relu reads Y collapsed to NCHW and writes a slice of a
+// Concat's buffer (channels 4-7 of 8): it becomes the kernel's clamp
+// (flags 6 = BIAS | CLAMP), the kernel writing the slice through its
+// strides: offset 64 (4 channels of 16), channel stride 16, batch stride
+// 128 in slots 22-26 (n, g, m, h, w: 128, 64, 16, 4, 1). The subview moves
+// before the call; Y goes.
+// CHECK-LABEL: func.func @conv_copied_bias_into_slice
+// CHECK-SAME: (%[[X:.+]]: memref<1x1x3x6x6xf32>, %[[W:.+]]: memref<1x4x3x3x3xf32>, %[[B:.+]]: memref<4xf32>, %[[CAT:.+]]: memref<1x8x4x4xf32>
+// CHECK: %[[SH:.+]] = memref.alloc() : memref<1x4x4x4xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%[[SH]]
+// CHECK-NOT: memref.copy
+// CHECK: %[[S:.+]] = memref.subview %[[CAT]][0, 4, 0, 0] [1, 4, 4, 4] [1, 1, 1, 1]
+// CHECK-DAG: memref.store %c128_i64, %[[P:.+]][%c22]
+// CHECK-DAG: memref.store %c64_i64, %[[P]][%c23]
+// CHECK-DAG: memref.store %c16_i64, %[[P]][%c24]
+// CHECK-DAG: memref.store %c6_i64, %[[P]][%c27]
+// CHECK-DAG: memref.extract_aligned_pointer_as_index %[[S]]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[CAT]], %[[SH]]
+#cx = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#cw = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#cy = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+#cbias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#cid4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+memref.global "private" constant @cbias : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+func.func @conv_copied_bias_into_slice(%x: memref<1x1x3x6x6xf32>, %w: memref<1x4x3x3x3xf32>, %unused: memref<4xf32>,
+                                       %cat: memref<1x8x4x4xf32>) -> (memref<1x8x4x4xf32>, memref<1x4x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %b = memref.get_global @cbias : memref<4xf32>
+  %shared = memref.alloc() : memref<1x4x4x4xf32>
+  linalg.generic {indexing_maps = [#cbias, #cid4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : memref<4xf32>) outs(%shared : memref<1x4x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  %sv = memref.expand_shape %shared [[0], [1, 2], [3], [4]] output_shape [1, 1, 4, 4, 4] : memref<1x4x4x4xf32> into memref<1x1x4x4x4xf32>
+  %y = memref.alloc() : memref<1x1x4x4x4xf32>
+  memref.copy %sv, %y : memref<1x1x4x4x4xf32> to memref<1x1x4x4x4xf32>
+  linalg.generic {indexing_maps = [#cx, #cw, #cy], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x1x3x6x6xf32>, memref<1x4x3x3x3xf32>) outs(%y : memref<1x1x4x4x4xf32>) {
+  ^bb0(%a: f32, %bb: f32, %acc: f32):
+    %p = arith.mulf %a, %bb : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %yc = memref.collapse_shape %y [[0], [1, 2], [3], [4]] : memref<1x1x4x4x4xf32> into memref<1x4x4x4xf32>
+  %slice = memref.subview %cat[0, 4, 0, 0] [1, 4, 4, 4] [1, 1, 1, 1] : memref<1x8x4x4xf32> to memref<1x4x4x4xf32, strided<[128, 16, 4, 1], offset: 64>>
+  linalg.generic {indexing_maps = [#cid4, #cid4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%yc : memref<1x4x4x4xf32>) outs(%slice : memref<1x4x4x4xf32, strided<[128, 16, 4, 1], offset: 64>>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %y : memref<1x1x4x4x4xf32>
+  return %cat, %shared : memref<1x8x4x4xf32>, memref<1x4x4x4xf32>
+}
+
+// -----
+
+// A copy of a computed (not constant) bias broadcast: not fused (the bias
+// buffer might be freed before the convolution); the copy stays.
+// CHECK-LABEL: func.func @conv_copied_computed_bias
+// CHECK: memref.copy
+// CHECK: call @onnxc_rt_sconv2d(
+#dx = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#dw = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#dy = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+#dbias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#did4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @conv_copied_computed_bias(%x: memref<1x1x3x6x6xf32>, %w: memref<1x4x3x3x3xf32>, %b: memref<4xf32>)
+    -> (memref<1x1x4x4x4xf32>, memref<1x4x4x4xf32>) {
+  %shared = memref.alloc() : memref<1x4x4x4xf32>
+  linalg.generic {indexing_maps = [#dbias, #did4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : memref<4xf32>) outs(%shared : memref<1x4x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  %sv = memref.expand_shape %shared [[0], [1, 2], [3], [4]] output_shape [1, 1, 4, 4, 4] : memref<1x4x4x4xf32> into memref<1x1x4x4x4xf32>
+  %y = memref.alloc() : memref<1x1x4x4x4xf32>
+  memref.copy %sv, %y : memref<1x1x4x4x4xf32> to memref<1x1x4x4x4xf32>
+  linalg.generic {indexing_maps = [#dx, #dw, #dy], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x1x3x6x6xf32>, memref<1x4x3x3x3xf32>) outs(%y : memref<1x1x4x4x4xf32>) {
+  ^bb0(%a: f32, %bb: f32, %acc: f32):
+    %p = arith.mulf %a, %bb : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return %y, %shared : memref<1x1x4x4x4xf32>, memref<1x4x4x4xf32>
 }
 
 // -----
