@@ -427,6 +427,95 @@ struct LpPoolLowering : OpConversionPattern<ONNX::LpPoolOp> {
   }
 };
 
+/// GlobalAveragePool / GlobalMaxPool of floats: x collapsed to
+/// [N, C, spatial] (a view), one reduction over the contiguous last dim, the
+/// average divided after, expanded back to [N, C, 1, ...]. The window form
+/// of buildPool would loop over each spatial dim separately: its innermost
+/// loop is the last dim (7 long on a 7 x 7 map), which does not vectorize;
+/// this one is H * W long. Null when it does not apply (other element
+/// types, an empty spatial extent known at compile time).
+Value buildFlatGlobalPool(OpBuilder &b, Location loc, Value x,
+                          RankedTensorType type, PoolKind kind) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  auto elt = dyn_cast<FloatType>(xt.getElementType());
+  int64_t rank = xt.getRank();
+  if (!elt || kind == PoolKind::Lp || type.getElementType() != elt)
+    return nullptr;
+  int64_t spatial = 1;
+  for (int64_t i = 2; i < rank; ++i)
+    spatial = xt.isDynamicDim(i) || spatial == ShapedType::kDynamic
+                  ? ShapedType::kDynamic
+                  : spatial * xt.getDimSize(i);
+  if (spatial == 0)
+    return nullptr;
+  MLIRContext *ctx = b.getContext();
+  ReassociationIndices inner;
+  for (int64_t i = 2; i < rank; ++i)
+    inner.push_back(i);
+  Value flat = tensor::CollapseShapeOp::create(
+      b, loc, x, SmallVector<ReassociationIndices>{{0}, {1}, inner});
+  auto accType = RankedTensorType::get({xt.getDimSize(0), xt.getDimSize(1)},
+                                       elt);
+  Value init = createEmpty(b, loc, accType,
+                           {getDimValue(b, loc, x, 0), getDimValue(b, loc, x, 1)});
+  Value start = kind == PoolKind::Max ? lowestValue(b, loc, elt, elt)
+                                      : createScalarConstant(b, loc, elt, 0);
+  init = linalg::FillOp::create(b, loc, start, init).getResult(0);
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {d(0), d(1), d(2)}, ctx),
+                                 AffineMap::get(3, 0, {d(0), d(1)}, ctx)};
+  SmallVector<utils::IteratorType> iters = {utils::IteratorType::parallel,
+                                            utils::IteratorType::parallel,
+                                            utils::IteratorType::reduction};
+  Value acc =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{accType}, ValueRange{flat}, ValueRange{init}, maps,
+          iters,
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value v = kind == PoolKind::Max
+                          ? arith::MaximumFOp::create(nb, nl, args[0], args[1])
+                                .getResult()
+                          : arith::AddFOp::create(nb, nl, args[1], args[0])
+                                .getResult();
+            linalg::YieldOp::create(nb, nl, v);
+          })
+          .getResult(0);
+  if (kind == PoolKind::Avg) {
+    // The count: a constant, or the product of the dims as a float.
+    Value count;
+    if (spatial != ShapedType::kDynamic) {
+      count = createScalarConstant(b, loc, elt, (double)spatial);
+    } else {
+      Value n = arith::ConstantIndexOp::create(b, loc, 1);
+      for (int64_t i = 2; i < rank; ++i)
+        n = arith::MulIOp::create(b, loc, n, getDimValue(b, loc, x, i));
+      Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), n);
+      count = arith::UIToFPOp::create(b, loc, elt, i64);
+    }
+    AffineMap id = AffineMap::getMultiDimIdentityMap(2, ctx);
+    acc = linalg::GenericOp::create(
+              b, loc, TypeRange{accType}, ValueRange{acc}, ValueRange{init},
+              SmallVector<AffineMap>{id, id},
+              SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+              [&](OpBuilder &nb, Location nl, ValueRange args) {
+                linalg::YieldOp::create(
+                    nb, nl, arith::DivFOp::create(nb, nl, args[0], count)
+                                .getResult());
+              })
+              .getResult(0);
+  }
+  ReassociationIndices tail = {1};
+  for (int64_t i = 2; i < rank; ++i)
+    tail.push_back(i);
+  SmallVector<OpFoldResult> outShape = {getDimOFR(b, loc, x, 0),
+                                        getDimOFR(b, loc, x, 1)};
+  for (int64_t i = 2; i < rank; ++i)
+    outShape.push_back(b.getIndexAttr(1));
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, acc, SmallVector<ReassociationIndices>{{0}, tail},
+      outShape);
+}
+
 /// GlobalAveragePool / GlobalMaxPool / GlobalLpPool: the pool whose window
 /// is all of the spatial dims; the result keeps them as 1.
 template <typename OpTy, PoolKind Kind>
@@ -445,6 +534,10 @@ struct GlobalPoolLowering : OpConversionPattern<OpTy> {
       if ((int64_t)op.getP() <= 0)
         return op.emitOpError("p must be positive");
       spec.p = op.getP();
+    }
+    if (Value flat = buildFlatGlobalPool(rewriter, op.getLoc(), x, type, Kind)) {
+      rewriter.replaceOp(op, flat);
+      return success();
     }
     PoolWindow w = globalWindow(rewriter, op.getLoc(), x);
     rewriter.replaceOp(

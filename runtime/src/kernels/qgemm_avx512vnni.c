@@ -24,12 +24,6 @@
                  target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")))     \
   inline
 
-static inline int32_t ld32(const int8_t *p) {
-  int32_t v;
-  memcpy(&v, p, sizeof v);
-  return v;
-}
-
 /* The epilogue of a tile held as lo[r] (columns 0-15) and hi[r] (16-31). */
 ONNXC_ZMM_INLINE static void store_tile(int rows, __m512i *lo, __m512i *hi,
                                         int nw, const qepi *ep, void *c,
