@@ -85,7 +85,11 @@ def ConvertONNXQuantizedToUkernel
       leading dims folded into its rows, or operands with the same static
       batch dims; a_zero_point per tensor or per row, b's per tensor or per
       column) become `onnxc_rt_qgemm` (14 fields);
-    - `DynamicQuantizeLinear` becomes `onnxc_rt_dynamic_quantize`.
+    - `DynamicQuantizeLinear` becomes `onnxc_rt_dynamic_quantize`;
+    - an fp32 `Col2Im` of one or two spatial dims with constant shapes
+      (what onnx-graph-optimize makes of a ConvTranspose) becomes
+      `onnxc_rt_col2im` (15 fields), reading through a Transpose (perm 0,
+      2, 1) of its input when there is one (ONNXC_COL2IM_TRANSPOSED).
 
     A convolution in QDQ form (onnxruntime's quantize_static with
     QuantFormat.QDQ: `QuantizeLinear(Conv(DequantizeLinear(x),

@@ -177,11 +177,24 @@ struct ConvTransposeToCol2Im : OpRewritePattern<ONNX::ConvTransposeOp> {
                      "value", DenseIntElementsAttr::get(t, v))})
           .getResult();
     };
-    Value w = createConstant(rewriter, loc, RankedTensorType::get({mk, c}, et),
-                             wT, "convtranspose_weight");
     int64_t l = 1;
     for (int64_t i = 0; i < r; ++i)
       l *= xt.getDimSize(2 + i);
+    // Few input positions (a generator's first layers: 1 x 1, 4 x 4): the
+    // product as X' W with X' = X transposed to (N, L, C) and W as it is,
+    // (C, M*K): its rows are the L positions and its wide side the M*K
+    // columns of the constant (the GEMM's efficient orientation; W' X would
+    // have L columns of a 32-wide panel). Col2Im then reads the result
+    // through a Transpose, which convert-onnx-quantized-to-ukernel folds
+    // into its call.
+    bool transposed = l < 32;
+    Value w = transposed
+                  ? createConstant(rewriter, loc,
+                                   RankedTensorType::get({c, mk}, et), *bytes,
+                                   "convtranspose_weight")
+                  : createConstant(rewriter, loc,
+                                   RankedTensorType::get({mk, c}, et), wT,
+                                   "convtranspose_weight");
     // Batch dims keep their names: N -> (N, C, L) -> (N, M*K, L).
     auto withBatch = [&](ArrayRef<int64_t> rest) {
       SmallVector<int64_t> shape = {xt.getDimSize(0)};
@@ -194,8 +207,17 @@ struct ConvTransposeToCol2Im : OpRewritePattern<ONNX::ConvTransposeOp> {
     Value xr = ONNX::ReshapeOp::create(rewriter, loc, withBatch({c, l}),
                                        op.getX(), i64s({0, c, l}),
                                        rewriter.getI64IntegerAttr(0));
-    Value cols = ONNX::MatMulOp::create(rewriter, loc, withBatch({mk, l}), w,
-                                        xr);
+    Value cols;
+    if (transposed) {
+      Value xT = ONNX::TransposeOp::create(rewriter, loc, withBatch({l, c}), xr,
+                                           rewriter.getDenseI64ArrayAttr({0, 2, 1}));
+      Value colsT = ONNX::MatMulOp::create(rewriter, loc, withBatch({l, mk}),
+                                           xT, w);
+      cols = ONNX::TransposeOp::create(rewriter, loc, withBatch({mk, l}), colsT,
+                                       rewriter.getDenseI64ArrayAttr({0, 2, 1}));
+    } else {
+      cols = ONNX::MatMulOp::create(rewriter, loc, withBatch({mk, l}), w, xr);
+    }
     SmallVector<int64_t> dil(r, 1), str(r, 1), pads(2 * r, 0);
     if (auto a = op.getDilations())
       dil.assign(a->begin(), a->end());

@@ -74,6 +74,8 @@ static_assert(ONNXC_ABI_SLOT(onnxc_qgemm_params, q) + kQParamSlots == kGemmSlots
 constexpr StringLiteral kQGemm = "onnxc_rt_qgemm";
 constexpr StringLiteral kQConv = "onnxc_rt_qconv2d";
 constexpr StringLiteral kDynamicQuantize = "onnxc_rt_dynamic_quantize";
+constexpr StringLiteral kCol2Im = "onnxc_rt_col2im";
+constexpr int64_t kCol2ImSlots = sizeof(onnxc_col2im_params) / sizeof(int64_t);
 constexpr int64_t kOnnxFloat = 1; // TensorProto.FLOAT, Cast's `to`
 
 bool isNone(Value v) { return !v || isa<NoneType>(v.getType()); }
@@ -229,6 +231,8 @@ public:
       return dynamicQuantize(dq);
     if (auto q = dyn_cast<ONNX::QuantizeLinearOp>(op))
       return qdqConv(q);
+    if (auto c = dyn_cast<ONNX::Col2ImOp>(op))
+      return col2im(c);
     return failure();
   }
 
@@ -431,6 +435,7 @@ private:
   LogicalResult emitConv(struct ConvCall &cc);
   LogicalResult matmul(Operation *op);
   LogicalResult dynamicQuantize(ONNX::DynamicQuantizeLinearOp op);
+  LogicalResult col2im(ONNX::Col2ImOp op);
 };
 
 /// What a convolution call computes: the op with the window attributes,
@@ -874,6 +879,99 @@ LogicalResult Rewriter::dynamicQuantize(ONNX::DynamicQuantizeLinearOp op) {
   return success();
 }
 
+/// An fp32 Col2Im of one or two spatial dims with constant shapes, static
+/// but for the batch -> onnxc_rt_col2im (runtime_abi.h). Its input may be
+/// a Transpose (perm 0, 2, 1) of the product's [N, L, C*B] (the layout
+/// onnx-graph-optimize makes for ConvTransposes of few input positions):
+/// the call reads that instead (ONNXC_COL2IM_TRANSPOSED). Anything else
+/// is left to convert-onnx-to-linalg, which also reports what is invalid.
+LogicalResult Rewriter::col2im(ONNX::Col2ImOp op) {
+  auto xt = dyn_cast<RankedTensorType>(tc.convertType(op.getInput().getType()));
+  auto yt = dyn_cast<RankedTensorType>(tc.convertType(op.getOutput().getType()));
+  auto image = getConstantInts(op.getImageShape());
+  auto block = getConstantInts(op.getBlockShape());
+  if (!xt || !yt || !image || !block || !xt.getElementType().isF32() ||
+      yt.getElementType() != xt.getElementType() || xt.getRank() != 3 ||
+      image->size() != block->size() || image->empty() || image->size() > 2 ||
+      yt.getRank() != 2 + (int64_t)image->size() || xt.isDynamicDim(1) ||
+      xt.isDynamicDim(2))
+    return failure();
+  int64_t r = image->size();
+  SmallVector<int64_t> dil(r, 1), str(r, 1), pads(2 * r, 0);
+  if (auto a = op.getDilations())
+    dil.assign(a->begin(), a->end());
+  if (auto a = op.getStrides())
+    str.assign(a->begin(), a->end());
+  if (auto a = op.getPads())
+    pads.assign(a->begin(), a->end());
+  if ((int64_t)dil.size() != r || (int64_t)str.size() != r ||
+      (int64_t)pads.size() != 2 * r)
+    return failure();
+  int64_t blockElems = 1, blocks = 1;
+  SmallVector<int64_t> nBlocks;
+  for (int64_t i = 0; i < r; ++i) {
+    if ((*image)[i] <= 0 || (*block)[i] <= 0 || dil[i] <= 0 || str[i] <= 0 ||
+        pads[i] < 0 || pads[i + r] < 0 || yt.isDynamicDim(2 + i) ||
+        yt.getDimSize(2 + i) != (*image)[i])
+      return failure();
+    int64_t span = (*image)[i] + pads[i] + pads[i + r] -
+                   dil[i] * ((*block)[i] - 1) - 1;
+    if (span < 0)
+      return failure();
+    nBlocks.push_back(span / str[i] + 1);
+    blockElems *= (*block)[i];
+    blocks *= nBlocks.back();
+  }
+  int64_t cb = xt.getDimSize(1);
+  if (xt.getDimSize(2) != blocks || cb % blockElems != 0 ||
+      yt.isDynamicDim(1) || yt.getDimSize(1) != cb / blockElems)
+    return failure();
+  // 1-D as 2-D with a unit h dim.
+  auto at = [&](ArrayRef<int64_t> v, int64_t i, int64_t unit) {
+    return r == 1 ? (i == 0 ? unit : v[0]) : v[i];
+  };
+  b.setInsertionPoint(op);
+  loc = op.getLoc();
+  Value cols = op.getInput();
+  int64_t flags = 0;
+  ONNX::TransposeOp transpose = cols.getDefiningOp<ONNX::TransposeOp>();
+  if (transpose) {
+    auto perm = transpose.getPerm();
+    auto tt = dyn_cast<RankedTensorType>(
+        tc.convertType(transpose.getData().getType()));
+    if (perm && SmallVector<int64_t>(perm->begin(), perm->end()) ==
+                    SmallVector<int64_t>{0, 2, 1} &&
+        tt && tt.getRank() == 3) {
+      cols = transpose.getData();
+      flags |= ONNXC_COL2IM_TRANSPOSED;
+    } else {
+      transpose = nullptr;
+    }
+  }
+  Value colsT = builtin(cols);
+  Value batch = dim(colsT, 0);
+  Value params = paramsBlock(op, kCol2ImSlots);
+  int64_t fields[] = {
+      -1, cb / blockElems, at(nBlocks, 0, 1), at(nBlocks, 1, 1),
+      at(*image, 0, 1), at(*image, 1, 1), at(*block, 0, 1), at(*block, 1, 1),
+      at(str, 0, 1), at(str, 1, 1), at(dil, 0, 1), at(dil, 1, 1),
+      r == 1 ? 0 : pads[0], r == 1 ? pads[0] : pads[1], flags};
+  static_assert(sizeof(fields) / sizeof(fields[0]) == kCol2ImSlots,
+                "one value per onnxc_col2im_params field");
+  for (auto [i, f] : llvm::enumerate(fields))
+    store(params, i, i == 0 ? i64(batch) : i64c(f));
+  SmallVector<Value> sizes = {batch};
+  for (int64_t i = 1; i < yt.getRank(); ++i)
+    sizes.push_back(idx(yt.getDimSize(i)));
+  Value y = alloc(yt, sizes);
+  call(kCol2Im, {pointer(params), pointer(buffer(cols)), pointer(y)});
+  op.getOutput().replaceAllUsesWith(result(y, op.getOutput().getType()));
+  op->erase();
+  if (transpose && transpose->use_empty())
+    transpose->erase();
+  return success();
+}
+
 struct ConvertONNXQuantizedToUkernelPass
     : public onnxc::impl::ConvertONNXQuantizedToUkernelBase<
           ConvertONNXQuantizedToUkernelPass> {
@@ -887,7 +985,8 @@ struct ConvertONNXQuantizedToUkernelPass
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
       if (isa<ONNX::ConvIntegerOp, ONNX::QLinearConvOp, ONNX::MatMulIntegerOp,
-              ONNX::QLinearMatMulOp, ONNX::DynamicQuantizeLinearOp>(op) ||
+              ONNX::QLinearMatMulOp, ONNX::DynamicQuantizeLinearOp,
+              ONNX::Col2ImOp>(op) ||
           (qdq && isa<ONNX::QuantizeLinearOp>(op)))
         ops.push_back(op);
     });

@@ -328,6 +328,31 @@ void onnxc_rt_smaxpool2d(const onnxc_maxpool2d_params *params,
                          const float *x, float *y);
 
 /*
+ * Col2Im of fp32 (runtime/src/col2im.c), ConvTranspose's scatter: the
+ * compiler (convert-onnx-quantized-to-ukernel) replaces an fp32 Col2Im of
+ * one or two spatial dims by this call; onnx-graph-optimize makes one of
+ * each ConvTranspose it turns into a GEMM. `cols` holds, per batch
+ * element, channels * kernel_h * kernel_w rows (c, kh, kw in that order)
+ * of in_h * in_w block positions ([N][C*kh*kw][L], row-major), or with
+ * ONNXC_COL2IM_TRANSPOSED the same transposed ([N][L][C*kh*kw]). Y
+ * ([N][C][out_h][out_w], dense) is overwritten with
+ *   Y[n, c, ih*stride_h - pad_top + kh*dilation_h,
+ *         iw*stride_w - pad_left + kw*dilation_w] += cols[n, (c, kh, kw), (ih, iw)]
+ * over the taps that land inside it (ONNX's Col2Im; the pads at the end
+ * are implied by out_h and out_w). A 1-D Col2Im has in_h = out_h =
+ * kernel_h = 1. The compiler fills the struct as an array of 15 int64_t.
+ */
+#define ONNXC_COL2IM_TRANSPOSED 1
+typedef struct onnxc_col2im_params {
+  int64_t batch, channels, in_h, in_w, out_h, out_w, kernel_h, kernel_w;
+  int64_t stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
+  int64_t flags;
+} onnxc_col2im_params;
+
+void onnxc_rt_col2im(const onnxc_col2im_params *params, const float *cols,
+                     float *y);
+
+/*
  * int8 matrix products and convolutions (runtime/src/kernels/qgemm*.c). At
  * -O1 and above the compiler (convert-onnx-quantized-to-ukernel) replaces
  * ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul, the dequantizing
@@ -493,6 +518,10 @@ ONNXC_ABI_CHECK(sizeof(onnxc_maxpool2d_params) == 22 * sizeof(int64_t),
                 maxpool2d_size);
 ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_maxpool2d_params, x_strides) == 14,
                 maxpool2d_x_strides);
+ONNXC_ABI_CHECK(sizeof(onnxc_col2im_params) == 15 * sizeof(int64_t),
+                col2im_size);
+ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_col2im_params, flags) == 14,
+                col2im_flags);
 ONNXC_ABI_CHECK(sizeof(onnxc_qparams) == 9 * sizeof(int64_t), qparams_size);
 ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_qparams, a_zp) == 1, qparams_a_zp);
 ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_qparams, bias) == 7, qparams_bias);

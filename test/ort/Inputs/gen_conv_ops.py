@@ -5,8 +5,10 @@ CMD...).
 
 ConvTranspose with constant weights takes onnx-graph-optimize's product +
 Col2Im form at -O1 and above (one group, explicit pads, static spatial
-sizes); the cases cover it in 1-D, 2-D and 3-D with strides, dilations,
-pads, output_padding and bias, and the forms it leaves to the direct
+sizes; under 32 input positions the product transposed, which the
+runtime's Col2Im call reads as it is); the cases cover it in 1-D, 2-D and
+3-D with strides, dilations, pads, output_padding and bias, on a 1 x 1
+input and on 72 positions, and the forms it leaves to the direct
 lowering (groups, output_shape, auto_pad, weights as an input). Col2Im
 cases cover strides, dilations, pads, 1-D and 3-D. Conv cases whose outer
 kernel taps read only padding (dilations past the map, as DeepLab's ASPP
@@ -40,6 +42,9 @@ def convtranspose_cases(rng):
     specs = [
         ("dcgan_k4_s2_p1", (2, 8, 4, 4), (8, 6, 4, 4),
          dict(strides=[2, 2], pads=[1, 1, 1, 1]), True, True),
+        ("dcgan_first_1x1", (2, 10, 1, 1), (10, 7, 4, 4), {}, True, True),
+        ("k4_s2_p1_wide", (2, 3, 8, 9), (3, 5, 4, 4),
+         dict(strides=[2, 2], pads=[1, 2, 1, 0]), True, True),
         ("unet_k2_s2", (1, 16, 5, 7), (16, 8, 2, 2), dict(strides=[2, 2]),
          True, True),
         ("k3_s1_p1", (1, 4, 6, 6), (4, 5, 3, 3), dict(pads=[1, 1, 1, 1]),

@@ -177,3 +177,67 @@ func.func @qdq_conv(%x: tensor<1x1x4x4xui8>) -> tensor<1x2x4x4xui8> {
   %y = "onnx.QuantizeLinear"(%r, %ys, %yz) <{axis = 1 : i64, block_size = 0 : i64, output_dtype = 0 : i64, saturate = 1 : i64}> : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
   return %y : tensor<1x2x4x4xui8>
 }
+
+// -----
+
+// An fp32 Col2Im (what onnx-graph-optimize makes of a ConvTranspose) ->
+// onnxc_rt_col2im with a 15-slot onnxc_col2im_params block: batch from the
+// input's dim 0, channels 3 (12 rows / 2x2 blocks), blocks 3 x 4, image 6 x
+// 8, block 2 x 2, strides 2 x 2, dilations 1 x 1, pads 0 0, flags 0; the
+// result is a fresh buffer handed back through to_tensor.
+// CHECK-LABEL: func.func @col2im
+// CHECK: %[[P:.+]] = memref.alloca() : memref<15xi64>
+// CHECK: %[[N:.+]] = tensor.dim %{{.+}}, %c0
+// CHECK: %[[NI:.+]] = arith.index_cast %[[N]] : index to i64
+// CHECK: memref.store %[[NI]], %[[P]][%c0{{.*}}]
+// CHECK: memref.store %c3_i64, %[[P]][%c1{{.*}}]
+// CHECK: memref.store %c6_i64, %[[P]][%c4{{.*}}]
+// CHECK: memref.store %c8_i64, %[[P]][%c5{{.*}}]
+// CHECK: memref.store %c0_i64{{.*}}, %[[P]][%c14{{.*}}]
+// CHECK: %[[Y:.+]] = memref.alloc(%[[N]]) {alignment = 64 : i64} : memref<?x3x6x8xf32>
+// CHECK: bufferization.to_buffer %{{.+}} read_only : tensor<?x12x12xf32>
+// CHECK: call @onnxc_rt_col2im(
+// CHECK: bufferization.to_tensor %[[Y]] restrict writable
+// CHECK-NOT: onnx.Col2Im
+func.func @col2im(%x: tensor<?x12x12xf32>) -> tensor<?x3x6x8xf32> {
+  %im = "onnx.Constant"() <{value = dense<[6, 8]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %bl = "onnx.Constant"() <{value = dense<[2, 2]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %y = "onnx.Col2Im"(%x, %im, %bl) <{strides = array<i64: 2, 2>}> : (tensor<?x12x12xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x3x6x8xf32>
+  return %y : tensor<?x3x6x8xf32>
+}
+
+// -----
+
+// Col2Im of a Transpose (perm 0, 2, 1) of the product: the call reads the
+// product itself (flags 1 = ONNXC_COL2IM_TRANSPOSED) and the Transpose
+// goes. 1-D: in_h, out_h and kernel_h 1, pads (1, 1) as pad_top 0 and
+// pad_left 1.
+// CHECK-LABEL: func.func @col2im_transposed_1d
+// CHECK-SAME: (%[[T:.+]]: tensor<2x5x6xf32>)
+// CHECK-NOT: onnx.Transpose
+// CHECK: memref.store %c1_i64{{.*}}, %[[P:.+]][%c14{{.*}}]
+// CHECK: bufferization.to_buffer %[[T]] read_only : tensor<2x5x6xf32>
+// CHECK: call @onnxc_rt_col2im(
+func.func @col2im_transposed_1d(%t: tensor<2x5x6xf32>) -> tensor<2x2x10xf32> {
+  %im = "onnx.Constant"() <{value = dense<[10]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %bl = "onnx.Constant"() <{value = dense<[3]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %x = "onnx.Transpose"(%t) <{perm = array<i64: 0, 2, 1>}> : (tensor<2x5x6xf32>) -> tensor<2x6x5xf32>
+  %y = "onnx.Col2Im"(%x, %im, %bl) <{pads = array<i64: 1, 1>, strides = array<i64: 2>}> : (tensor<2x6x5xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<2x2x10xf32>
+  return %y : tensor<2x2x10xf32>
+}
+
+// -----
+
+// Not fp32, or 3-D: left to convert-onnx-to-linalg.
+// CHECK-LABEL: func.func @col2im_left
+// CHECK: onnx.Col2Im
+// CHECK: onnx.Col2Im
+func.func @col2im_left(%x: tensor<1x8x12xf64>, %z: tensor<1x8x8xf32>) -> (tensor<1x2x6x8xf64>, tensor<1x1x3x4x4xf32>) {
+  %im = "onnx.Constant"() <{value = dense<[6, 8]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %bl = "onnx.Constant"() <{value = dense<[2, 2]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %y = "onnx.Col2Im"(%x, %im, %bl) <{strides = array<i64: 2, 2>}> : (tensor<1x8x12xf64>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x2x6x8xf64>
+  %im3 = "onnx.Constant"() <{value = dense<[3, 4, 4]> : tensor<3xi64>}> : () -> tensor<3xi64>
+  %bl3 = "onnx.Constant"() <{value = dense<[2, 2, 2]> : tensor<3xi64>}> : () -> tensor<3xi64>
+  %y3 = "onnx.Col2Im"(%z, %im3, %bl3) <{strides = array<i64: 1, 2, 2>}> : (tensor<1x8x8xf32>, tensor<3xi64>, tensor<3xi64>) -> tensor<1x1x3x4x4xf32>
+  return %y, %y3 : tensor<1x2x6x8xf64>, tensor<1x1x3x4x4xf32>
+}

@@ -79,14 +79,18 @@ func.func @reshapes(%x: tensor<2x3x4xf32>) -> (tensor<4x6xf32>, tensor<6x2x2xf32
 
 // -----
 
-// ConvTranspose with constant weights: the transposed weights times the
-// input's positions, then Col2Im places each column (and the bias).
-// W (C=2, M=1, 2, 2) -> W' (4, 2): W'[j, i] = W[i, j].
+// ConvTranspose with constant weights: the input's positions times the
+// weights, then Col2Im places each column (and the bias). Under 32 input
+// positions (here 9) the product is X' W: X (N, 2, 9) transposed to
+// (N, 9, 2) times W as (C=2, M*K=4) as it is, and Col2Im reads the result
+// through a Transpose back to (N, 4, 9).
 // CHECK-LABEL: func.func @convtranspose
-// CHECK-DAG:  %[[W:.+]] = "onnx.Constant"() <{value = dense<{{\[}}[1.000000e+00, 5.000000e+00], [2.000000e+00, 6.000000e+00], [3.000000e+00, 7.000000e+00], [4.000000e+00, 8.000000e+00]]> : tensor<4x2xf32>}>
+// CHECK-DAG:  %[[W:.+]] = "onnx.Constant"() <{value = dense<{{\[}}[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00], [5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00]]> : tensor<2x4xf32>}>
 // CHECK-DAG:  %[[S:.+]] = "onnx.Constant"() <{value = dense<[0, 2, 9]> : tensor<3xi64>}>
 // CHECK:      %[[X:.+]] = "onnx.Reshape"(%arg0, %[[S]]) <{allowzero = 0 : i64}> : (tensor<?x2x3x3xf32, #onnx.dims<["N"]>>, tensor<3xi64>) -> tensor<?x2x9xf32, #onnx.dims<["N"]>>
-// CHECK:      %[[P:.+]] = "onnx.MatMul"(%[[W]], %[[X]]) : (tensor<4x2xf32>, tensor<?x2x9xf32, #onnx.dims<["N"]>>) -> tensor<?x4x9xf32, #onnx.dims<["N"]>>
+// CHECK:      %[[XT:.+]] = "onnx.Transpose"(%[[X]]) <{perm = array<i64: 0, 2, 1>}> : (tensor<?x2x9xf32, #onnx.dims<["N"]>>) -> tensor<?x9x2xf32, #onnx.dims<["N"]>>
+// CHECK:      %[[PT:.+]] = "onnx.MatMul"(%[[XT]], %[[W]]) : (tensor<?x9x2xf32, #onnx.dims<["N"]>>, tensor<2x4xf32>) -> tensor<?x9x4xf32, #onnx.dims<["N"]>>
+// CHECK:      %[[P:.+]] = "onnx.Transpose"(%[[PT]]) <{perm = array<i64: 0, 2, 1>}> : (tensor<?x9x4xf32, #onnx.dims<["N"]>>) -> tensor<?x4x9xf32, #onnx.dims<["N"]>>
 // CHECK:      %[[Y:.+]] = "onnx.Col2Im"(%[[P]], %{{.+}}, %{{.+}}) <{dilations = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>}>
 // CHECK:      %[[B:.+]] = "onnx.Reshape"(%arg1
 // CHECK:      %[[R:.+]] = "onnx.Add"(%[[Y]], %[[B]])
@@ -96,6 +100,23 @@ func.func @convtranspose(%x: tensor<?x2x3x3xf32, #onnx.dims<["N"]>>, %b: tensor<
   %w = "onnx.Constant"() <{value = dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[5.0, 6.0], [7.0, 8.0]]]]> : tensor<2x1x2x2xf32>}> : () -> tensor<2x1x2x2xf32>
   %y = "onnx.ConvTranspose"(%x, %w, %b) <{strides = array<i64: 2, 2>}> : (tensor<?x2x3x3xf32, #onnx.dims<["N"]>>, tensor<2x1x2x2xf32>, tensor<1xf32>) -> tensor<?x1x6x6xf32, #onnx.dims<["N"]>>
   return %y : tensor<?x1x6x6xf32, #onnx.dims<["N"]>>
+}
+
+// -----
+
+// 36 input positions: W' X, W' the weights transposed to (M*K=4, C=2)
+// (W'[j, i] = W[i, j]) times X as (N, 2, 36), and Col2Im of the product.
+// CHECK-LABEL: func.func @convtranspose_many_positions
+// CHECK-DAG:  %[[W:.+]] = "onnx.Constant"() <{value = dense<{{\[}}[1.000000e+00, 5.000000e+00], [2.000000e+00, 6.000000e+00], [3.000000e+00, 7.000000e+00], [4.000000e+00, 8.000000e+00]]> : tensor<4x2xf32>}>
+// CHECK:      %[[X:.+]] = "onnx.Reshape"(%arg0, %{{.+}}) <{allowzero = 0 : i64}> : (tensor<1x2x6x6xf32>, tensor<3xi64>) -> tensor<1x2x36xf32>
+// CHECK:      %[[P:.+]] = "onnx.MatMul"(%[[W]], %[[X]]) : (tensor<4x2xf32>, tensor<1x2x36xf32>) -> tensor<1x4x36xf32>
+// CHECK-NOT:  onnx.Transpose
+// CHECK:      "onnx.Col2Im"(%[[P]], %{{.+}}, %{{.+}})
+func.func @convtranspose_many_positions(%x: tensor<1x2x6x6xf32>) -> tensor<1x1x12x12xf32> {
+  %w = "onnx.Constant"() <{value = dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[5.0, 6.0], [7.0, 8.0]]]]> : tensor<2x1x2x2xf32>}> : () -> tensor<2x1x2x2xf32>
+  %n = onnx.NoValue
+  %y = "onnx.ConvTranspose"(%x, %w, %n) <{strides = array<i64: 2, 2>}> : (tensor<1x2x6x6xf32>, tensor<2x1x2x2xf32>, none) -> tensor<1x1x12x12xf32>
+  return %y : tensor<1x1x12x12xf32>
 }
 
 // -----
