@@ -457,6 +457,24 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
             const tile_ep *ep = conv_block_ep(q, g, j * NR, pc == 0,
                                               pc + kc == kdim, 0, &accumulate,
                                               &storage);
+            /* A panel of at most 16 channels: tiles of up to conv_mr16
+             * positions whose windows are one element apart (a stride-1
+             * output row; a tile ends where the row does), one vector per
+             * position. */
+            if (nw <= NR / 2 && kt->conv_tile16 && q->stride_w * xs[4] == 1) {
+              i64 mr16 = kt->conv_mr16;
+              for (ir = 0; ir < mc;) {
+                i64 rows = 1;
+                while (rows < mr16 && ir + rows < mc &&
+                       xr[ir + rows] == xr[ir] + rows)
+                  ++rows;
+                kt->conv_tile16((int)rows, kc, xr[ir], koff + pc, panel,
+                                yg + j * NR * ys[2] + ic + ir, ys[2], nw,
+                                accumulate, ep);
+                ir += rows;
+              }
+              continue;
+            }
             /* Tiles of equal height (49 positions: 7 of 7, not 6 of 8
              * and 1 of 1, whose one row costs a third of a full tile). */
             for (ir = 0; ir < mc;) {

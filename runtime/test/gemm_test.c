@@ -544,6 +544,10 @@ int main(int argc, char **argv) {
     check_conv(2, 1, 17, 5, 12, 40, 3, 3, 2, 2, 1, 1, 0, packed, fuse);
     check_conv(1, 2, 6, 4, 10, 9, 3, 2, 1, 2, 2, 1, 3, packed, fuse);
     check_conv(1, 1, 33, 70, 6, 6, 1, 1, 1, 1, 1, 1, 0, packed, fuse); /* 1x1 */
+    /* 16 channels and a second panel of 16 (the 16-wide tiles: rows of 37
+     * positions, tiles ending at each row's end), batch 2. */
+    check_conv(2, 1, 16, 5, 7, 37, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
+    check_conv(1, 1, 48, 7, 9, 20, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
     check_conv(1, 2, 70, 300, 33, 33, 1, 1, 1, 1, 1, 1, 0, packed, fuse); /* 1x1, K > KC, > NC positions */
     check_conv(1, 1, 70, 40, 15, 15, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* > 128 positions */
     /* K > 2304: the indirect GEMM's two K blocks (not clamped: the clamp

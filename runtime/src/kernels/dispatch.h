@@ -83,6 +83,14 @@ typedef void (*onnxc_conv_tile_fn)(int rows, i64 kc, const float *const *xr,
                                    const i64 *koff, const float *panel,
                                    float *c, i64 csc, i64 nw, int accumulate,
                                    const tile_ep *ep);
+/* The same for a panel of at most 16 channels (nw <= NR / 2: a narrow
+ * layer, or the last panel of one) over rows <= conv_mr16 positions whose
+ * windows are one element apart (x0 + r: consecutive outputs of a stride-1
+ * row): one vector per row instead of two, half of them zeros. */
+typedef void (*onnxc_conv_tile16_fn)(int rows, i64 kc, const float *x0,
+                                     const i64 *koff, const float *panel,
+                                     float *c, i64 csc, i64 nw,
+                                     int accumulate, const tile_ep *ep);
 /* One im2col panel: dst[p * NR + col] = src[p][off[col]] for col < nw,
  * 0 past nw; `contiguous`: off[col] == off[0] + col. */
 typedef void (*onnxc_im2col_fn)(const float *const *src, i64 kc,
@@ -127,6 +135,9 @@ typedef struct onnxc_kernels {
    * im2col NULL: a scalar copy) */
   int conv_mr;
   onnxc_conv_tile_fn conv_tile;
+  /* (NULL: narrow panels take conv_tile) */
+  int conv_mr16;
+  onnxc_conv_tile16_fn conv_tile16;
   onnxc_im2col_fn im2col;
   onnxc_pad_row_fn pad_row;
 

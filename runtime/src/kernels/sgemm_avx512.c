@@ -293,6 +293,92 @@ static const ikernel_fn ikernels[MR + 1] = {0,         ikernel_1, ikernel_2,
                                             ikernel_3, ikernel_4, ikernel_5,
                                             ikernel_6, ikernel_7, ikernel_8};
 
+/* Adds (or writes) a tile of `rows` (<= 16) positions x `nw` (<= 16)
+ * channels held as one vector per position into Y at c[ch * csc + r], with
+ * the epilogue `ep`: two 8-position transposes. */
+ONNXC_INLINE static void store_tile16_t(int rows, __m512 *v, float *c, i64 csc,
+                                        i64 nw, int accumulate,
+                                        const tile_ep *ep) {
+  const tile_ep *clamp = ep && ep->clamp ? ep : NULL;
+  __m512 g[8];
+  int r, h;
+  if (ep && !accumulate && ep->col_bias) {
+    __mmask16 m = nw >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nw) - 1u);
+    __m512 b = _mm512_maskz_loadu_ps(m, ep->col_bias);
+    for (r = 0; r < rows; ++r)
+      v[r] = _mm512_add_ps(v[r], b);
+  }
+  /* Overwriting: clamp before the transposes; accumulating, after the sum
+   * with Y, in them. */
+  if (clamp && !accumulate) {
+    __m512 vlo = _mm512_set1_ps(ep->lo), vhi = _mm512_set1_ps(ep->hi);
+    for (r = 0; r < rows; ++r)
+      v[r] = _mm512_min_ps(vhi, _mm512_max_ps(vlo, v[r]));
+    clamp = NULL;
+  }
+  for (h = 0; h * 8 < rows; ++h) {
+    int n = rows - h * 8 < 8 ? rows - h * 8 : 8;
+    for (r = 0; r < 8; ++r)
+      g[r] = r < n ? v[h * 8 + r] : _mm512_setzero_ps();
+    transpose_add_8x16(g, c + h * 8, csc, nw, n, accumulate, clamp);
+  }
+}
+
+/* ikernel16_R: R output positions whose windows start at x0 + r (r < R)
+ * by one panel of at most 16 channels (the first half of a 32-wide packed
+ * panel): one accumulator per position, the R broadcasts read at
+ * immediate offsets from one address per k. */
+#define ONNXC_DEFINE_IKERNEL16(R)                                              \
+  static void ikernel16_##R(i64 kc, const float *x0, const i64 *koff,          \
+                            const float *bp, float *c, i64 csc, i64 nw,        \
+                            int accumulate, const tile_ep *ep) {               \
+    __m512 acc[16];                                                            \
+    int r;                                                                     \
+    i64 p;                                                                     \
+    _Pragma("GCC unroll 16") for (r = 0; r < R; ++r) acc[r] =                  \
+        _mm512_setzero_ps();                                                   \
+    for (p = 0; p < kc; ++p) {                                                 \
+      const float *xp = x0 + koff[p];                                          \
+      __m512 b0 = _mm512_loadu_ps(bp);                                         \
+      _Pragma("GCC unroll 16") for (r = 0; r < R; ++r) acc[r] =                \
+          _mm512_fmadd_ps(_mm512_set1_ps(xp[r]), b0, acc[r]);                  \
+      bp += NR;                                                                \
+    }                                                                          \
+    store_tile16_t(R, acc, c, csc, nw, accumulate, ep);                        \
+  }
+
+ONNXC_DEFINE_IKERNEL16(1)
+ONNXC_DEFINE_IKERNEL16(2)
+ONNXC_DEFINE_IKERNEL16(3)
+ONNXC_DEFINE_IKERNEL16(4)
+ONNXC_DEFINE_IKERNEL16(5)
+ONNXC_DEFINE_IKERNEL16(6)
+ONNXC_DEFINE_IKERNEL16(7)
+ONNXC_DEFINE_IKERNEL16(8)
+ONNXC_DEFINE_IKERNEL16(9)
+ONNXC_DEFINE_IKERNEL16(10)
+ONNXC_DEFINE_IKERNEL16(11)
+ONNXC_DEFINE_IKERNEL16(12)
+ONNXC_DEFINE_IKERNEL16(13)
+ONNXC_DEFINE_IKERNEL16(14)
+ONNXC_DEFINE_IKERNEL16(15)
+ONNXC_DEFINE_IKERNEL16(16)
+
+typedef void (*ikernel16_fn)(i64, const float *, const i64 *, const float *,
+                             float *, i64, i64, int, const tile_ep *);
+static const ikernel16_fn ikernels16[17] = {
+    0,           ikernel16_1,  ikernel16_2,  ikernel16_3,  ikernel16_4,
+    ikernel16_5, ikernel16_6,  ikernel16_7,  ikernel16_8,  ikernel16_9,
+    ikernel16_10, ikernel16_11, ikernel16_12, ikernel16_13, ikernel16_14,
+    ikernel16_15, ikernel16_16};
+
+static void conv_tile16_avx512(int rows, i64 kc, const float *x0,
+                               const i64 *koff, const float *panel, float *c,
+                               i64 csc, i64 nw, int accumulate,
+                               const tile_ep *ep) {
+  ikernels16[rows](kc, x0, koff, panel, c, csc, nw, accumulate, ep);
+}
+
 static void tile_avx512(int rows, i64 kc, const float *a, i64 rsa, i64 csa,
                         const float *panel, float *c, i64 rsc, i64 csc, i64 nw,
                         int accumulate, const tile_ep *ep) {
@@ -311,6 +397,8 @@ void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k) {
   k->sgemm_tile = tile_avx512;
   k->conv_mr = MR;
   k->conv_tile = conv_tile_avx512;
+  k->conv_mr16 = 16;
+  k->conv_tile16 = conv_tile16_avx512;
 }
 
 #else
