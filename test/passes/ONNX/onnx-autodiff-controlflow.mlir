@@ -158,3 +158,26 @@ func.func @if_in_loop(%n: tensor<i64>, %h0: tensor<2xf32>, %w: tensor<2xf32>, %c
   %g = "onnx.training.Gradient"(%w, %y) <{xs = ["w"], y = "y"}> : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
   return %g : tensor<2xf32>
 }
+
+// -----
+
+// An LSTM with a symbolic sequence length expands into a Scan of its cell
+// (carrying H and C, scanning X W^T, the recurrent product in the body),
+// which the Scan rule then differentiates: a forward Scan recording the
+// states and a backward Scan in the opposite direction.
+// CHECK-LABEL: func.func @lstm_symbolic_sequence
+// CHECK-NOT:  "onnx.LSTM"
+// CHECK:      "onnx.Scan"({{.+}}) <{num_scan_inputs = 1 : i64, scan_input_directions = array<i64: 0>, {{.*}}scan_output_directions = array<i64: 0{{.*}}}> ({
+// CHECK:      ^bb0(%[[H:.+]]: tensor<2x4xf32>, %[[C:.+]]: tensor<2x4xf32>, %[[X:.+]]: tensor<2x16xf32>):
+// CHECK:        "onnx.MatMul"(%[[H]],
+// CHECK:        "onnx.Sigmoid"
+// CHECK:        onnx.Yield
+// CHECK:      "onnx.Scan"({{.+}}) <{num_scan_inputs = {{[0-9]+}} : i64, {{.*}}scan_input_directions = array<i64: 1,
+// CHECK-NOT:  "onnx.LSTM"
+// CHECK:      return
+func.func @lstm_symbolic_sequence(%x: tensor<?x2x3xf32>, %w: tensor<1x16x3xf32>, %r: tensor<1x16x4xf32>) -> tensor<1x16x3xf32> {
+  %none = onnx.NoValue
+  %y, %yh, %yc = "onnx.LSTM"(%x, %w, %r, %none, %none, %none, %none, %none) <{hidden_size = 4 : i64}> : (tensor<?x2x3xf32>, tensor<1x16x3xf32>, tensor<1x16x4xf32>, none, none, none, none, none) -> (tensor<?x1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>)
+  %g = "onnx.training.Gradient"(%w, %yh) <{xs = ["w"], y = "yh"}> : (tensor<1x16x3xf32>, tensor<1x2x4xf32>) -> tensor<1x16x3xf32>
+  return %g : tensor<1x16x3xf32>
+}
