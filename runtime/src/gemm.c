@@ -144,25 +144,8 @@ static void pack_b(const onnxc_kernels *kt, const float *b, i64 rsb, i64 csb,
   }
   if (rsb == 1) {
     /* B transposed in memory (a Gemm's transB weights when they are not
-     * constants, e.g. a training state's): each column is contiguous.
-     * Read along the columns, 16 rows at a time, so that the reads are
-     * whole lines and the writes stay in 16 lines of the panel, instead
-     * of one strided element per column. */
-    for (j = 0; j < nc; j += NR) {
-      i64 nw = min64(NR, nc - j), p0;
-      for (p0 = 0; p0 < kc; p0 += 16) {
-        i64 pe = min64(kc, p0 + 16);
-        for (col = 0; col < nw; ++col) {
-          const float *src = b + (j + col) * csb;
-          for (p = p0; p < pe; ++p)
-            bp[p * NR + col] = src[p];
-        }
-        for (; col < NR; ++col)
-          for (p = p0; p < pe; ++p)
-            bp[p * NR + col] = 0.0f;
-      }
-      bp += kc * NR;
-    }
+     * constants, e.g. a training state's): each column is contiguous. */
+    kt->pack_cols(b, csb, kc, nc, bp);
     return;
   }
   for (j = 0; j < nc; j += NR) {
@@ -508,6 +491,104 @@ static void unpack_conv_weights(const onnxc_conv2d_params *q, const float *wp,
 static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
                           const float *w, float *y);
 
+/* koff[k] for k = (ci, kh, kw) in that order: the offset of tap k in a
+ * window (no division: K reaches thousands). */
+static void conv_tap_offsets(const onnxc_conv2d_params *q, i64 *koff) {
+  i64 k = 0, ci, kh, kw;
+  for (ci = 0; ci < q->in_channels; ++ci)
+    for (kh = 0; kh < q->kernel_h; ++kh)
+      for (kw = 0; kw < q->kernel_w; ++kw)
+        koff[k++] = ci * q->x_strides[2] +
+                    kh * q->dilation_h * q->x_strides[3] +
+                    kw * q->dilation_w * q->x_strides[4];
+}
+
+/* Weights that arrive unpacked (they change between calls: a training
+ * step's weights, or the output gradient that is the "kernel" of a weight
+ * gradient's convolution) are packed here, once per call, for the
+ * indirect GEMM when that costs less than the im2col + GEMM path's
+ * packing: the im2col path packs kdim rows of every image's positions
+ * (rounded up to panels of 32), this one the weights' kdim rows of every
+ * channel (rounded up to panels). A weight gradient's convolution has
+ * few positions (3 x 3 from 14 x 14 kernels): the im2col path fills 9 of
+ * each panel's 32 columns and packs 6272 rows per image for them, and the
+ * indirect GEMM puts the positions on the tile's rows instead. A
+ * training step's convolutions have batches of images against small
+ * weights. An inference call with unpacked weights and a single image
+ * whose weights outweigh it stays on the im2col path. */
+int onnxc_rt_sconv2d_packs_weights(const onnxc_conv2d_params *q) {
+  const onnxc_kernels *kt = onnxc_rt_kernels();
+  i64 kdim = q->in_channels * q->kernel_h * q->kernel_w;
+  i64 npos = q->out_h * q->out_w;
+  i64 panels = (q->out_channels + NR - 1) / NR;
+  if ((q->flags & (ONNXC_CONV_W_PACKED | ONNXC_CONV_IN_PLACE)) ||
+      !kt->conv_tile || kdim <= 0 || npos <= 0 || q->batch <= 0 ||
+      q->y_strides[4] != 1 || q->y_strides[3] != q->out_w ||
+      onnxc_rt_depthwise_takes(q))
+    return 0;
+  return panels <= q->batch * ((npos + NR - 1) / NR);
+}
+
+const float *onnxc_rt_sconv2d_pack_weights(const onnxc_conv2d_params *q,
+                                           const float *w,
+                                           onnxc_conv2d_params *packed,
+                                           void **raw) {
+  const onnxc_kernels *kt = onnxc_rt_kernels();
+  const i64 *ws = q->w_strides;
+  i64 kdim = q->in_channels * q->kernel_h * q->kernel_w;
+  i64 panels = (q->out_channels + NR - 1) / NR;
+  void *oraw;
+  float *wp = onnxc_rt_alloc_scratch(q->groups * panels * kdim * NR, raw);
+  i64 *woff = (i64 *)onnxc_rt_alloc_scratch(kdim * 2, &oraw); /* kdim int64 */
+  i64 g, j, k0, k, col;
+  /* woff[k]: tap k = (ci, kh, kw) of a channel's weights. */
+  {
+    i64 ci, kh, kw;
+    k = 0;
+    for (ci = 0; ci < q->in_channels; ++ci)
+      for (kh = 0; kh < q->kernel_h; ++kh)
+        for (kw = 0; kw < q->kernel_w; ++kw)
+          woff[k++] = ci * ws[2] + kh * ws[3] + kw * ws[4];
+  }
+  /* Panel j, row k: the 32 channels' weights of tap k. Taps contiguous
+   * per channel (W[m, (c, kh, kw)] with unit stride, as a transposed or
+   * computed kernel comes): each group's weights are B transposed, K x
+   * out_channels, packed from columns. */
+  if ((q->kernel_w == 1 || ws[4] == 1) &&
+      (q->kernel_h == 1 || ws[3] == q->kernel_w) &&
+      (q->in_channels == 1 || ws[2] == q->kernel_h * q->kernel_w)) {
+    for (g = 0; g < q->groups; ++g)
+      kt->pack_cols(w + g * ws[0], ws[1], kdim, q->out_channels,
+                    wp + g * panels * kdim * NR);
+    onnxc_rt_free_scratch(oraw);
+    *packed = *q;
+    packed->flags |= ONNXC_CONV_W_PACKED;
+    return wp;
+  }
+  /* Otherwise in blocks of 64 rows (8 KiB of the panel, in L1), one
+   * channel's taps at a time. */
+  for (g = 0; g < q->groups; ++g)
+    for (j = 0; j < panels; ++j) {
+      i64 nw = min64(NR, q->out_channels - j * NR);
+      float *panel = wp + (g * panels + j) * kdim * NR;
+      for (k0 = 0; k0 < kdim; k0 += 64) {
+        i64 ke = min64(kdim, k0 + 64);
+        for (col = 0; col < nw; ++col) {
+          const float *src = w + g * ws[0] + (j * NR + col) * ws[1];
+          for (k = k0; k < ke; ++k)
+            panel[k * NR + col] = src[woff[k]];
+        }
+        for (k = k0; k < ke; ++k)
+          for (col = nw; col < NR; ++col)
+            panel[k * NR + col] = 0.0f;
+      }
+    }
+  onnxc_rt_free_scratch(oraw);
+  *packed = *q;
+  packed->flags |= ONNXC_CONV_W_PACKED;
+  return wp;
+}
+
 /* The input of an ONNXC_CONV_PADDED call with its padding materialized,
  * for the paths that read a padded input: exactly the rows and columns the
  * windows reach, contiguous per channel ([batch][groups][in_channels][hp]
@@ -592,6 +673,14 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
   if (q->batch <= 0 || q->groups <= 0 || q->out_channels <= 0 ||
       q->out_h <= 0 || q->out_w <= 0)
     return;
+  if (onnxc_rt_sconv2d_packs_weights(q)) {
+    onnxc_conv2d_params p;
+    void *raw;
+    const float *wp = onnxc_rt_sconv2d_pack_weights(q, w, &p, &raw);
+    onnxc_rt_sconv2d_serial(&p, x, wp, y);
+    onnxc_rt_free_scratch(raw);
+    return;
+  }
   if (q->flags & ONNXC_CONV_PADDED) {
     onnxc_conv2d_params padded;
     void *raw;
@@ -637,18 +726,9 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
   }
   if (packed && kt->conv_tile && y_flat && kdim > 0) {
     void *kraw;
-    i64 *koff;
-    i64 k = 0, ci, kh, kw;
-    const float *wp = w;
-    koff = (i64 *)alloc_panels(kdim * 2, &kraw); /* kdim int64 */
-    /* k = (ci, kh, kw) in that order (no division: K reaches thousands). */
-    for (ci = 0; ci < q->in_channels; ++ci)
-      for (kh = 0; kh < q->kernel_h; ++kh)
-        for (kw = 0; kw < q->kernel_w; ++kw)
-          koff[k++] = ci * q->x_strides[2] +
-                      kh * q->dilation_h * q->x_strides[3] +
-                      kw * q->dilation_w * q->x_strides[4];
-    conv_igemm(kt, q, x, wp, y, koff);
+    i64 *koff = (i64 *)alloc_panels(kdim * 2, &kraw); /* kdim int64 */
+    conv_tap_offsets(q, koff);
+    conv_igemm(kt, q, x, w, y, koff);
     onnxc_rt_free_scratch(kraw);
     return;
   }

@@ -154,6 +154,17 @@ onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q, const float *x,
                            onnxc_conv2d_params *padded, void **raw);
 ONNXC_HIDDEN void onnxc_rt_sconv2d_free_input(void *raw);
 
+/* Whether onnxc_rt_sconv2d_serial packs the weights of this call (not
+ * packed by the compiler: a training step's weights, a weight gradient's
+ * output-gradient "kernel") for the indirect GEMM; the packed copy, with
+ * *packed the parameters for it (ONNXC_CONV_W_PACKED set); its release
+ * (onnxc_rt_free_scratch). parallel.c packs once before it splits, so
+ * that the parts of a call all take the path the whole call takes. */
+ONNXC_HIDDEN int onnxc_rt_sconv2d_packs_weights(const onnxc_conv2d_params *q);
+ONNXC_HIDDEN const float *
+onnxc_rt_sconv2d_pack_weights(const onnxc_conv2d_params *q, const float *w,
+                              onnxc_conv2d_params *packed, void **raw);
+
 /* A convolution's scratch: 64-byte aligned, from the models' allocator
  * (alloc.c); released with onnxc_rt_free_scratch(*raw). Fails with
  * ONNXC_ERROR_OUT_OF_MEMORY (onnxc_rt_fail). */

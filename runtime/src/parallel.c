@@ -374,6 +374,16 @@ void onnxc_rt_sconv2d(const onnxc_conv2d_params *q, const float *x,
     onnxc_rt_sconv2d_serial(q, x, w, y);
     return;
   }
+  if (onnxc_rt_sconv2d_packs_weights(q)) {
+    /* Weights the kernel would pack: once here, not per part (and the
+     * decision on the whole call's shape, the same for every part). */
+    onnxc_conv2d_params packed;
+    void *raw;
+    const float *wp = onnxc_rt_sconv2d_pack_weights(q, w, &packed, &raw);
+    onnxc_rt_sconv2d(&packed, x, wp, y);
+    onnxc_rt_free_scratch(raw);
+    return;
+  }
   if (onnxc_rt_sconv2d_pads_input(q)) {
     /* The kernel would pad the input into a copy: once here, not per part
      * (a band needs its rows and the rows around them, a panel of channels

@@ -554,6 +554,21 @@ int main(int argc, char **argv) {
      * checks' tolerance is for short sums). */
     if (!(fuse & 2))
       check_conv(1, 1, 9, 260, 6, 7, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
+    /* Unpacked weights, packed by the runtime for the indirect GEMM when
+     * that packs less than im2col would (weight panels <= images x
+     * position panels): a weight gradient's convolution (16 "images",
+     * 14 x 14 kernels, 3 x 3 outputs, K = 6272 across KCI), one with
+     * dilations (a strided Conv's weight gradient), grouped, W padded
+     * (the packer's strided path), 40 channels (two panels, the second
+     * partial); and the im2col path kept for more weight panels than
+     * that (100 channels, one image of 25 positions). */
+    if (!(fuse & 2))
+      check_conv(16, 1, 32, 32, 16, 16, 14, 14, 1, 1, 1, 1, 0, packed, fuse);
+    check_conv(4, 1, 16, 8, 15, 15, 6, 6, 1, 1, 2, 2, 0, packed, fuse);
+    check_conv(3, 2, 10, 4, 12, 12, 10, 10, 1, 1, 1, 1, 0, packed, fuse);
+    check_conv(3, 2, 10, 4, 12, 12, 10, 10, 1, 1, 1, 1, 5, packed, fuse);
+    check_conv(5, 1, 40, 3, 9, 10, 3, 4, 2, 1, 1, 2, 0, packed, fuse);
+    check_conv(1, 1, 100, 6, 7, 7, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
     check_conv(1, 6, 1, 1, 9, 37, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* depthwise */
     check_conv(2, 5, 1, 1, 12, 45, 3, 3, 2, 2, 1, 1, 0, packed, fuse); /* depthwise, stride 2 */
     check_conv(1, 3, 2, 1, 11, 40, 3, 3, 1, 3, 2, 2, 0, packed, fuse); /* x2 multiplier, stride 3 */

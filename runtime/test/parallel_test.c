@@ -790,6 +790,13 @@ int main(int argc, char **argv) {
   conv_case(1, 1, 33, 9, 31, 27, 3, 3, 1, 1, 0, 2, 0, -1);
   conv_case(1, 1, 17, 4, 33, 33, 5, 5, 2, 1, 1, 1, 0, -1);
   conv_case(1, 1, 17, 4, 25, 25, 3, 3, 1, 2, 0, 0, 0, -1);
+  /* Unpacked weights that the runtime packs (once, before the split): a
+   * weight gradient's shape by images, a training step's convolution by
+   * rows (padded); unpacked weights on the im2col path (10 channel
+   * panels against 8 position panels) by channels. */
+  conv_case(16, 1, 32, 8, 10, 10, 8, 8, 1, 1, 0, 0, 0, -1);
+  conv_case(1, 1, 33, 9, 31, 27, 3, 3, 1, 1, 0, 1, 0, 1);
+  conv_case(1, 1, 300, 4, 17, 17, 3, 3, 1, 1, 0, 0, 0, -1);
   conv_case(1, 1, 8, 3, 12, 12, 3, 3, 1, 1, 0, 1, 4, -1);
   conv_case(1, 2, 1, 1, 15, 15, 3, 3, 2, 1, 0, 3, 5, -1);
   /* Unpadded inputs (ONNXC_CONV_PADDED), padded once before the split

@@ -45,6 +45,14 @@ conv("conv1d_dilation_group", [2, 4, 10], [4, 2, 3], dilations=[3], group=2)
 conv("conv3d", [1, 2, 4, 5, 4], [3, 2, 2, 3, 2], pads=[1, 0, 1, 0, 1, 1])
 conv("conv3d_stride", [2, 2, 5, 5, 5], [2, 2, 3, 3, 3], strides=[2, 2, 2])
 conv("conv2d_large", [2, 8, 12, 12], [8, 8, 3, 3], pads=[1, 1, 1, 1])
+# The weight gradient's convolution (kernel: the output gradient) has few
+# output positions: in the float32 build the runtime packs its "weights"
+# for the indirect GEMM (gemm.c, onnxc_rt_sconv2d_pack_weights); here with
+# a depth of 8 x 20 x 20 = 3200 (more than one 2304-deep block), and
+# grouped with strides (the gradient's dilations).
+conv("conv2d_wgrad_deep", [8, 2, 20, 20], [4, 2, 3, 3], pads=[1, 1, 1, 1])
+conv("conv2d_wgrad_group_stride", [6, 4, 13, 13], [6, 2, 3, 3], group=2,
+     strides=[2, 2], pads=[1, 1, 1, 1])
 # Spatial dims symbolic too (run-time output padding).
 add("conv2d_sym_spatial", "Conv", [X([2, 2, 7, 6]), X([3, 2, 3, 3]), X([3])],
     {"strides": [2, 2], "pads": [1, 0, 0, 1]},

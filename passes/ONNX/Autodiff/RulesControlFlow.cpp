@@ -424,6 +424,60 @@ LogicalResult scanGradient(Operation *op, ArrayRef<Value> resultGrads,
 // Loop
 //===----------------------------------------------------------------------===//
 
+/// The carried values that forward iteration i yields are the records of
+/// iteration i + 1, and the Loop's results for the last one: the backward
+/// body reads them (row idx of the records shifted by one, the results
+/// appended) instead of recomputing them, where the reverse sweep reads a
+/// recomputed carried value (Tanh's and Sigmoid's gradients read their
+/// results, for one). The recomputation that only produced them (an RNN
+/// cell's products) is then unused, and yield() drops it.
+LogicalResult reuseCarriedOutputs(Operation *op, Operation *fwd,
+                                  Operation *bwd, Block *block, Value idx,
+                                  ArrayRef<Value> yielded,
+                                  GradientBuilder &gb) {
+  unsigned N = op->getNumOperands() - 2;
+  unsigned K = op->getNumResults() - N;
+  ValueRange saved = fwd->getResults().drop_front(N + K + 1);
+  for (unsigned s = 0; s < N; ++s) {
+    Value v = yielded[1 + s];
+    Operation *def = v.getDefiningOp();
+    // Recomputed in this body (not a carried or outer value passed on),
+    // and read by the sweep.
+    if (!def || def->getBlock() != block || v.use_empty())
+      continue;
+    Value next;
+    {
+      // The shifted records, before the backward Loop (which reads them).
+      OpBuilder::InsertionGuard guard(gb.b);
+      gb.b.setInsertionPoint(bwd);
+      Value rest = gb.op("Slice", {saved[s], gb.i64s({1}),
+                                   gb.i64s({INT64_MAX}), gb.i64s({0}),
+                                   gb.none()});
+      Value last = gb.op("Unsqueeze", {fwd->getResult(s), gb.i64s({0})});
+      next = gb.op("Concat", {rest, last}, {gb.attr("axis", (int64_t)0)});
+    }
+    if (gb.failed || !next)
+      return failure();
+    Value row;
+    {
+      OpBuilder::InsertionGuard guard(gb.b);
+      OpBuilder rb(block, std::next(Block::iterator(idx.getDefiningOp())));
+      GradientBuilder rgb = nestedBuilder(rb, gb);
+      row = rgb.op("Gather", {next, idx}, {rgb.attr("axis", (int64_t)0)});
+      if (rgb.failed || !row)
+        return failure();
+    }
+    if (row.getType() != v.getType()) {
+      // A type the recomputation knows better (or differently): keep it.
+      if (row.use_empty())
+        eraseInferredOp(row.getDefiningOp(), gb.state);
+      continue;
+    }
+    v.replaceAllUsesWith(row);
+  }
+  return success();
+}
+
 LogicalResult loopGradient(Operation *op, ArrayRef<Value> resultGrads,
                            GradientBuilder &gb, InputGrads &grads) {
   unsigned N = op->getNumOperands() - 2;
@@ -533,6 +587,8 @@ LogicalResult loopGradient(Operation *op, ArrayRef<Value> resultGrads,
     gb.failed = true;
     return failure();
   }
+  if (failed(reuseCarriedOutputs(op, fwd, bwd, block, idx, yielded, gb)))
+    return failure();
   yield(nb, loc, outs, gb.state);
   if (failed(finish(bwd, gb)))
     return failure();

@@ -18,15 +18,18 @@
 //   and sequence_lens as masks (a step past an entry's length keeps its
 //   state and writes 0 to Y; an entry of length 0 ends with zero states).
 //   Y stacks the per-step H; layout 1 transposes in and out.
-// The sequence length must be static (T copies of the cell). A symbolic
-// one needs the recurrence expanded as a Scan of the cell (Scan has a
-// gradient rule, RulesControlFlow.cpp; the expansion is not written yet):
-// an error names the op.
+// A static sequence length gives T copies of the cell; a symbolic one a
+// Scan per direction whose body is the cell (carrying H, and C for LSTM,
+// scanning XW and, with sequence_lens, the step numbers; reverse
+// directions scan backwards), which the Scan rule differentiates
+// (RulesControlFlow.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/ONNX/Autodiff/GradientBuilder.h"
 
+#include "dialects/ONNX/IR/ONNXDialect.h"
+#include "dialects/ONNX/IR/ONNXOps.h"
 #include "passes/ONNX/Inference/InferenceImpl.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -164,10 +167,7 @@ LogicalResult expandRecurrent(Operation *op, GradientBuilder &gb) {
   int64_t layout = getIntAttr(op, "layout", 0);
   int64_t seqAxis = layout ? 1 : 0;
   int64_t steps = xt.getDimSize(seqAxis);
-  if (ShapedType::isDynamic(steps))
-    return op->emitOpError(
-        "autodiff: a symbolic sequence length needs the recurrence "
-        "expanded as a Scan of its cell, which is not done yet");
+  bool symbolic = ShapedType::isDynamic(steps);
   int64_t h = getIntAttr(op, "hidden_size", -1);
   if (h < 0) {
     if (wt.isDynamicDim(1))
@@ -225,15 +225,6 @@ LogicalResult expandRecurrent(Operation *op, GradientBuilder &gb) {
       xw = gb.add(xw, part(gb, bd, 0, gates * h));
       rb = part(gb, bd, 1, gates * h);
     }
-    // XW per step: one Split (its gradient is one Concat).
-    SmallVector<Value> xs;
-    Operation *perStep =
-        gb.create("Split", {xw, gb.i64s(SmallVector<int64_t>(steps, 1))},
-                  {gb.attr("axis", (int64_t)0)}, steps);
-    if (!perStep)
-      return failure();
-    for (Value v : perStep->getResults())
-      xs.push_back(gb.op("Squeeze", {v, gb.i64s({0})}));
     // Initial states: [dirs, batch, hidden] ([batch, dirs, hidden] in
     // layout 1).
     auto initial = [&](unsigned k) {
@@ -264,57 +255,152 @@ LogicalResult expandRecurrent(Operation *op, GradientBuilder &gb) {
         rdT = gb.op("Slice", {rdT, gb.i64s({0}), gb.i64s({2 * h}),
                               gb.i64s({1}), gb.none()});
     }
-    SmallVector<Value> stepY(steps);
-    for (int64_t k = 0; k < steps; ++k) {
-      int64_t t = reverse ? steps - 1 - k : k;
-      Value hr = gb.op("MatMul", {hPrev, rdT});
+    // One step of the cell on `g`'s block: XW of the step, the states, the
+    // step number (with sequence_lens) -> the new states and Y's step.
+    auto cell = [&](GradientBuilder &g, Value xst, Value hIn, Value cIn,
+                    Value tval, Value &hOut, Value &cOut, Value &yOut) {
+      Value hr = g.op("MatMul", {hIn, rdT});
       Value hNew, cNew;
       if (kind == Kind::RNN) {
-        Value pre = gb.add(xs[t], hr);
+        Value pre = g.add(xst, hr);
         if (rb)
-          pre = gb.add(pre, rb);
-        hNew = apply(gb, act[0], pre, clip);
+          pre = g.add(pre, rb);
+        hNew = apply(g, act[0], pre, clip);
       } else if (kind == Kind::GRU) {
-        SmallVector<Value> xg = split(gb, xs[t], 3, h);
-        SmallVector<Value> hg = split(gb, hr, lbr ? 3 : 2, h);
+        SmallVector<Value> xg = split(g, xst, 3, h);
+        SmallVector<Value> hg = split(g, hr, lbr ? 3 : 2, h);
         auto withRb = [&](Value v, int64_t k) {
-          return rb ? gb.add(v, rbParts[k]) : v;
+          return rb ? g.add(v, rbParts[k]) : v;
         };
-        Value z = apply(gb, act[0], withRb(gb.add(xg[0], hg[0]), 0), clip);
-        Value rr = apply(gb, act[0], withRb(gb.add(xg[1], hg[1]), 1), clip);
-        Value inner = lbr ? gb.mul(rr, withRb(hg[2], 2))
-                          : withRb(gb.op("MatMul", {gb.mul(rr, hPrev), rhT}), 2);
-        Value hTilde = apply(gb, act[1], gb.add(xg[2], inner), clip);
-        hNew = gb.add(gb.mul(gb.sub(gb.scalar(1.0, et), z), hTilde),
-                      gb.mul(z, hPrev));
+        Value z = apply(g, act[0], withRb(g.add(xg[0], hg[0]), 0), clip);
+        Value rr = apply(g, act[0], withRb(g.add(xg[1], hg[1]), 1), clip);
+        Value inner = lbr ? g.mul(rr, withRb(hg[2], 2))
+                          : withRb(g.op("MatMul", {g.mul(rr, hIn), rhT}), 2);
+        Value hTilde = apply(g, act[1], g.add(xg[2], inner), clip);
+        hNew = g.add(g.mul(g.sub(g.scalar(1.0, et), z), hTilde),
+                     g.mul(z, hIn));
       } else {
-        Value pre = gb.add(xs[t], hr);
+        Value pre = g.add(xst, hr);
         if (rb)
-          pre = gb.add(pre, rb);
-        SmallVector<Value> g = split(gb, pre, 4, h); // i, o, f, c
-        Value ip = peep.empty() ? g[0] : gb.add(g[0], gb.mul(peep[0], cPrev));
-        Value fp = peep.empty() ? g[2] : gb.add(g[2], gb.mul(peep[2], cPrev));
-        Value i = apply(gb, act[0], ip, clip);
-        Value f = apply(gb, act[0], fp, clip);
-        Value c = apply(gb, act[1], g[3], clip);
-        cNew = gb.add(gb.mul(f, cPrev), gb.mul(i, c));
-        Value opre = peep.empty() ? g[1] : gb.add(g[1], gb.mul(peep[1], cNew));
-        Value o = apply(gb, act[0], opre, clip);
-        hNew = gb.mul(o, apply(gb, act[2], cNew, 0));
+          pre = g.add(pre, rb);
+        SmallVector<Value> gt = split(g, pre, 4, h); // i, o, f, c
+        Value ip = peep.empty() ? gt[0] : g.add(gt[0], g.mul(peep[0], cIn));
+        Value fp = peep.empty() ? gt[2] : g.add(gt[2], g.mul(peep[2], cIn));
+        Value i = apply(g, act[0], ip, clip);
+        Value f = apply(g, act[0], fp, clip);
+        Value c = apply(g, act[1], gt[3], clip);
+        cNew = g.add(g.mul(f, cIn), g.mul(i, c));
+        Value opre = peep.empty() ? gt[1] : g.add(gt[1], g.mul(peep[1], cNew));
+        Value o = apply(g, act[0], opre, clip);
+        hNew = g.mul(o, apply(g, act[2], cNew, 0));
       }
       Value y = hNew;
       if (lens) {
-        Value valid = gb.op("Unsqueeze", {gb.op("Less", {gb.scalar(t, lenType),
-                                                         lens}),
-                                          gb.i64s({1})});
-        y = gb.op("Where", {valid, hNew, gb.scalar(0.0, et)});
-        hNew = gb.op("Where", {valid, hNew, hPrev});
+        Value valid =
+            g.op("Unsqueeze", {g.op("Less", {tval, lens}), g.i64s({1})});
+        y = g.op("Where", {valid, hNew, g.scalar(0.0, et)});
+        hNew = g.op("Where", {valid, hNew, hIn});
         if (cNew)
-          cNew = gb.op("Where", {valid, cNew, cPrev});
+          cNew = g.op("Where", {valid, cNew, cIn});
       }
-      stepY[t] = gb.op("Unsqueeze", {y, gb.i64s({0})});
-      hPrev = hNew;
-      cPrev = cNew;
+      hOut = hNew;
+      cOut = cNew;
+      yOut = y;
+    };
+    Value yd;
+    if (!symbolic) {
+      // XW per step: one Split (its gradient is one Concat).
+      SmallVector<Value> xs;
+      Operation *perStep =
+          gb.create("Split", {xw, gb.i64s(SmallVector<int64_t>(steps, 1))},
+                    {gb.attr("axis", (int64_t)0)}, steps);
+      if (!perStep)
+        return failure();
+      for (Value v : perStep->getResults())
+        xs.push_back(gb.op("Squeeze", {v, gb.i64s({0})}));
+      SmallVector<Value> stepY(steps);
+      for (int64_t k = 0; k < steps; ++k) {
+        int64_t t = reverse ? steps - 1 - k : k;
+        Value hNew, cNew, y;
+        cell(gb, xs[t], hPrev, cPrev, lens ? gb.scalar(t, lenType) : Value(),
+             hNew, cNew, y);
+        stepY[t] = gb.op("Unsqueeze", {y, gb.i64s({0})});
+        hPrev = hNew;
+        cPrev = cNew;
+      }
+      yd = steps == 1 ? stepY[0]
+                      : gb.op("Concat", stepY, {gb.attr("axis", (int64_t)0)});
+    } else {
+      // A Scan of the cell: states H (and C), scan inputs XW and the step
+      // numbers, scan output Y, in the direction's order.
+      auto xwt = dyn_cast<RankedTensorType>(xw.getType());
+      auto ht = dyn_cast<RankedTensorType>(hPrev.getType());
+      auto ct = cPrev ? dyn_cast<RankedTensorType>(cPrev.getType())
+                      : RankedTensorType();
+      if (!xwt || xwt.getRank() != 3 || !ht || (cPrev && !ct) || gb.failed)
+        return op->emitOpError("autodiff: a recurrent op whose per-step "
+                               "values have unranked types");
+      SmallVector<Value> operands{hPrev};
+      if (cPrev)
+        operands.push_back(cPrev);
+      unsigned numStates = operands.size();
+      operands.push_back(xw);
+      if (lens) {
+        Type i64 = gb.b.getI64Type();
+        Value count = gb.op("Squeeze", {gb.op("Slice", {gb.shapeOf(xw),
+                                                        gb.i64s({0}),
+                                                        gb.i64s({1}),
+                                                        gb.none(), gb.none()}),
+                                        gb.i64s({0})});
+        Value iota = gb.op("Range", {gb.scalar(0, i64), count,
+                                     gb.scalar(1, i64)});
+        operands.push_back(gb.castLike(iota, lens));
+      }
+      int64_t numIn = operands.size() - numStates, dir = reverse ? 1 : 0;
+      OperationState st(gb.loc, "onnx.Scan");
+      st.addOperands(operands);
+      st.addAttribute("num_scan_inputs", gb.b.getI64IntegerAttr(numIn));
+      st.addAttribute("scan_input_directions",
+                      gb.b.getDenseI64ArrayAttr(SmallVector<int64_t>(numIn, dir)));
+      st.addAttribute("scan_output_directions",
+                      gb.b.getDenseI64ArrayAttr({dir}));
+      st.addRegion();
+      st.addTypes(SmallVector<Type>(numStates + 1,
+                                    ONNX::UnknownType::get(gb.b.getContext())));
+      Operation *scan = gb.b.create(st);
+      Block *block = new Block;
+      scan->getRegion(0).push_back(block);
+      Value hArg = block->addArgument(ht, gb.loc);
+      Value cArg = cPrev ? block->addArgument(ct, gb.loc) : Value();
+      Value xArg = block->addArgument(
+          RankedTensorType::get(xwt.getShape().drop_front(), et), gb.loc);
+      Value tArg = lens ? block->addArgument(RankedTensorType::get({}, lenType),
+                                             gb.loc)
+                        : Value();
+      OpBuilder nb = OpBuilder::atBlockEnd(block);
+      GradientBuilder bgb(nb, gb.state, gb.loc);
+      bgb.gradientName = gb.gradientName;
+      Value hNew, cNew, y;
+      cell(bgb, xArg, hArg, cArg, tArg, hNew, cNew, y);
+      if (bgb.failed) {
+        gb.failed = true;
+        return failure();
+      }
+      SmallVector<Value> yielded{hNew};
+      if (cNew)
+        yielded.push_back(cNew);
+      yielded.push_back(y);
+      OperationState yst(gb.loc, "onnx.Yield");
+      yst.addOperands(yielded);
+      nb.create(yst);
+      if (failed(ONNX::verifyONNXOp(scan)) ||
+          failed(inferOpTypes(scan, gb.state))) {
+        gb.failed = true;
+        return failure();
+      }
+      hPrev = scan->getResult(0);
+      cPrev = cPrev ? scan->getResult(1) : Value();
+      yd = scan->getResult(numStates);
     }
     if (lens) {
       Value nonEmpty = gb.op("Unsqueeze", {gb.op("Greater", {lens, gb.scalar(
@@ -324,8 +410,6 @@ LogicalResult expandRecurrent(Operation *op, GradientBuilder &gb) {
       if (cPrev)
         cPrev = gb.op("Where", {nonEmpty, cPrev, gb.scalar(0.0, et)});
     }
-    Value yd = steps == 1 ? stepY[0]
-                          : gb.op("Concat", stepY, {gb.attr("axis", (int64_t)0)});
     ys.push_back(gb.op("Unsqueeze", {yd, gb.i64s({1})}));
     hs.push_back(gb.op("Unsqueeze", {hPrev, gb.i64s({0})}));
     if (cPrev)

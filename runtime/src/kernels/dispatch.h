@@ -61,6 +61,11 @@ typedef void (*onnxc_sgemm_tile_fn)(int rows, i64 kc, const float *a, i64 rsa,
  * kc x NR, zero past nc. */
 typedef void (*onnxc_pack_rows_fn)(const float *b, i64 rsb, i64 kc, i64 nc,
                                    float *bp);
+/* The same from unit-stride columns (B transposed in memory: B[p, col] =
+ * b[p + col * csb]; a Gemm's transB weights, a convolution's weights
+ * W[m, (c, kh, kw)] packed by channel): panels of kc x NR, zero past nc. */
+typedef void (*onnxc_pack_cols_fn)(const float *b, i64 csb, i64 kc, i64 nc,
+                                   float *bp);
 
 /* ---- gemv: products with few rows or columns --------------------------
  * C[m x n] (+)= A * B for m <= 4 or (B not packed) n <= 4, the arguments
@@ -127,6 +132,7 @@ typedef struct onnxc_kernels {
   int sgemm_mr;
   onnxc_sgemm_tile_fn sgemm_tile;
   onnxc_pack_rows_fn pack_rows;
+  onnxc_pack_cols_fn pack_cols;
 
   /* gemv (NULL: the packed GEMM does few rows too) */
   onnxc_sgemm_small_fn sgemm_small;

@@ -2,7 +2,7 @@
  *
  * The portable tier's copies that the drivers of gemm.c and depthwise.c
  * use to build packed panels, im2col panels and padded rows (dispatch.h:
- * pack_rows, im2col, pad_row); the x86 tiers replace them with vector
+ * pack_rows, pack_cols, im2col, pad_row); the x86 tiers replace them with vector
  * copies (pack_avx512.c). Plain copies: every tier gives the same bits.
  *===----------------------------------------------------------------------===*/
 
@@ -20,6 +20,29 @@ static void pack_rows_portable(const float *b, i64 rsb, i64 kc, i64 nc,
       memcpy(dst, b + p * rsb + j, (size_t)nw * sizeof(float));
       for (col = nw; col < NR; ++col)
         dst[col] = 0.0f;
+    }
+    bp += kc * NR;
+  }
+}
+
+/* Read along the columns, 16 rows at a time, so that the reads are whole
+ * lines and the writes stay in 16 lines of the panel, instead of one
+ * strided element per column. */
+static void pack_cols_portable(const float *b, i64 csb, i64 kc, i64 nc,
+                               float *bp) {
+  i64 j, p, p0, col;
+  for (j = 0; j < nc; j += NR) {
+    i64 nw = min64(NR, nc - j);
+    for (p0 = 0; p0 < kc; p0 += 16) {
+      i64 pe = min64(kc, p0 + 16);
+      for (col = 0; col < nw; ++col) {
+        const float *src = b + (j + col) * csb;
+        for (p = p0; p < pe; ++p)
+          bp[p * NR + col] = src[p];
+      }
+      for (; col < NR; ++col)
+        for (p = p0; p < pe; ++p)
+          bp[p * NR + col] = 0.0f;
     }
     bp += kc * NR;
   }
@@ -44,6 +67,7 @@ static void pad_row_portable(float *dst, i64 wp, i64 lo, i64 hi,
 
 void onnxc_rt_pack_fill_portable(onnxc_kernels *k) {
   k->pack_rows = pack_rows_portable;
+  k->pack_cols = pack_cols_portable;
   k->im2col = onnxc_rt_im2col_portable;
   k->pad_row = pad_row_portable;
 }

@@ -1,8 +1,9 @@
 /*===- kernels/pack_avx512.c - Packing and padding copies, AVX-512 -------===*
  *
- * The AVX-512 tier's pack_rows, im2col and pad_row (dispatch.h): whole
- * and masked 16-float copies, gathers for im2col panels whose positions
- * are not contiguous. Compiled with the AVX-512 flags; called only when
+ * The AVX-512 tier's pack_rows, pack_cols, im2col and pad_row
+ * (dispatch.h): whole and masked 16-float copies, 16 x 16 transposes in
+ * registers for panels packed from columns, gathers for im2col panels
+ * whose positions are not contiguous. Compiled with the AVX-512 flags; called only when
  * dispatch.c chose this tier.
  *===----------------------------------------------------------------------===*/
 
@@ -60,6 +61,62 @@ static void pack_b_rows_avx512(const float *b, i64 rsb, i64 kc, i64 nc,
   }
 }
 
+/* r[i] <- column i of the 16 x 16 block r (rows r[0..15]). */
+static void transpose16(__m512 r[16]) {
+  __m512 t[16];
+  int i, j;
+  for (i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (i = 0; i < 4; ++i) {
+    __m512d a = _mm512_castps_pd(t[4 * i]), b = _mm512_castps_pd(t[4 * i + 1]);
+    __m512d c = _mm512_castps_pd(t[4 * i + 2]), d = _mm512_castps_pd(t[4 * i + 3]);
+    r[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, c));
+    r[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, c));
+    r[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
+    r[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
+  }
+  for (i = 0; i < 2; ++i)
+    for (j = 0; j < 4; ++j) {
+      t[8 * i + j] = _mm512_shuffle_f32x4(r[8 * i + j], r[8 * i + 4 + j], 0x88);
+      t[8 * i + 4 + j] =
+          _mm512_shuffle_f32x4(r[8 * i + j], r[8 * i + 4 + j], 0xdd);
+    }
+  for (j = 0; j < 8; ++j) {
+    r[j] = _mm512_shuffle_f32x4(t[j], t[8 + j], 0x88);
+    r[8 + j] = _mm512_shuffle_f32x4(t[j], t[8 + j], 0xdd);
+  }
+}
+
+/* B packed from unit-stride columns: each panel in blocks of 16 rows, its
+ * two halves of 16 columns loaded as 16 vectors (masked past kc, zero past
+ * nc) and transposed in registers into 16 rows. */
+static void pack_b_cols_avx512(const float *b, i64 csb, i64 kc, i64 nc,
+                               float *bp) {
+  i64 j, p0;
+  int h, i;
+  for (j = 0; j < nc; j += NR) {
+    i64 nw = min64(NR, nc - j);
+    for (p0 = 0; p0 < kc; p0 += 16) {
+      i64 rows = min64(16, kc - p0);
+      __mmask16 m = lanes_below(rows);
+      for (h = 0; h < 2; ++h) {
+        __m512 r[16];
+        for (i = 0; i < 16; ++i) {
+          i64 col = 16 * h + i;
+          r[i] = col < nw ? _mm512_maskz_loadu_ps(m, b + (j + col) * csb + p0)
+                          : _mm512_setzero_ps();
+        }
+        transpose16(r);
+        for (i = 0; i < rows; ++i)
+          _mm512_storeu_ps(bp + (p0 + i) * NR + 16 * h, r[i]);
+      }
+    }
+    bp += kc * NR;
+  }
+}
+
 /* A row of a padded input: dst[0, wp) is src[c - lo] for c in [lo, hi),
  * else 0: the zeros on either side (a few floats), then whole vectors and
  * a masked tail, no libc call (rows are short: 7 to 230 floats in the
@@ -82,6 +139,7 @@ static void pad_row_avx512(float *dst, i64 wp, i64 lo, i64 hi,
 
 void onnxc_rt_pack_fill_avx512(onnxc_kernels *k) {
   k->pack_rows = pack_b_rows_avx512;
+  k->pack_cols = pack_b_cols_avx512;
   k->im2col = pack_im2col_rows_avx512;
   k->pad_row = pad_row_avx512;
 }

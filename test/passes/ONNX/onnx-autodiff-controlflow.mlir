@@ -79,7 +79,10 @@ func.func @scan_grad(%h0: tensor<2xf32>, %xs: tensor<5x2xf32>, %w: tensor<2xf32>
 // Loop: the forward Loop also outputs each iteration's number and carried
 // value (scan outputs: their length is the number of iterations run). The
 // backward Loop runs that many iterations, iteration j reading record
-// N-1-j, and carries (d h, d w).
+// N-1-j, and carries (d h, d w). Tanh's gradient reads its result, which is
+// the carried value the iteration yields: the record of the next iteration
+// (the Loop's result for the last), read from the records shifted by one,
+// so the backward body does not recompute Mul and Tanh.
 // CHECK-LABEL: func.func @loop_grad
 // CHECK:      %[[F:.+]]:3 = "onnx.Loop"(%arg0, %{{.+}}, %arg1) ({
 // CHECK:      ^bb0(%[[IT:.+]]: tensor<i64>, %[[C:.+]]: tensor<i1>, %[[H:.+]]: tensor<2xf32>):
@@ -89,14 +92,18 @@ func.func @scan_grad(%h0: tensor<2xf32>, %xs: tensor<5x2xf32>, %w: tensor<2xf32>
 // CHECK:      %[[S:.+]] = "onnx.Shape"(%[[F]]#1)
 // CHECK:      %[[N:.+]] = "onnx.Gather"(%[[S]], %{{.+}}) <{axis = 0 : i64}> : (tensor<1xi64>, tensor<i64>) -> tensor<i64>
 // CHECK:      %[[NONE:.+]] = onnx.NoValue
+// CHECK:      %[[REST:.+]] = "onnx.Slice"(%[[F]]#2,
+// CHECK:      %[[LAST:.+]] = "onnx.Unsqueeze"(%[[F]]#0,
+// CHECK:      %[[NEXT:.+]] = "onnx.Concat"(%[[REST]], %[[LAST]]) <{axis = 0 : i64}>
 // CHECK:      %[[B:.+]]:2 = "onnx.Loop"(%[[N]], %[[NONE]], %[[DY]], %{{.+}}) ({
 // CHECK:      ^bb0(%[[J:.+]]: tensor<i64>, %{{.+}}: tensor<i1>, %[[DH:.+]]: tensor<2xf32>, %[[DW:.+]]: tensor<2xf32>):
 // CHECK:        %[[NJ:.+]] = "onnx.Sub"(%[[N]], %[[J]])
 // CHECK:        %[[IDX:.+]] = "onnx.Sub"(%[[NJ]], %{{.+}})
+// CHECK:        %[[T:.+]] = "onnx.Gather"(%[[NEXT]], %[[IDX]]) <{axis = 0 : i64}> : (tensor<?x2xf32>, tensor<i64>) -> tensor<2xf32>
 // CHECK:        %[[TRUE:.+]] = "onnx.Constant"() <{value = dense<true> : tensor<i1>}>
 // CHECK:        %[[HT:.+]] = "onnx.Gather"(%[[F]]#2, %[[IDX]]) <{axis = 0 : i64}> : (tensor<?x2xf32>, tensor<i64>) -> tensor<2xf32>
-// CHECK:        %[[M:.+]] = "onnx.Mul"(%[[HT]], %arg2)
-// CHECK:        "onnx.Tanh"(%[[M]])
+// CHECK-NOT:    "onnx.Tanh"
+// CHECK:        "onnx.Mul"(%[[T]], %[[T]])
 // CHECK:        %[[DM:.+]] = "onnx.Mul"(%[[DH]], %{{.+}})
 // CHECK-DAG:    %[[DHP:.+]] = "onnx.Mul"(%[[DM]], %arg2)
 // CHECK-DAG:    %[[DWT:.+]] = "onnx.Mul"(%[[DM]], %[[HT]])
@@ -150,4 +157,27 @@ func.func @if_in_loop(%n: tensor<i64>, %h0: tensor<2xf32>, %w: tensor<2xf32>, %c
   %y = "onnx.ReduceSum"(%r, %none) <{keepdims = 0 : i64}> : (tensor<2xf32>, none) -> tensor<f32>
   %g = "onnx.training.Gradient"(%w, %y) <{xs = ["w"], y = "y"}> : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
   return %g : tensor<2xf32>
+}
+
+// -----
+
+// An LSTM with a symbolic sequence length expands into a Scan of its cell
+// (carrying H and C, scanning X W^T, the recurrent product in the body),
+// which the Scan rule then differentiates: a forward Scan recording the
+// states and a backward Scan in the opposite direction.
+// CHECK-LABEL: func.func @lstm_symbolic_sequence
+// CHECK-NOT:  "onnx.LSTM"
+// CHECK:      "onnx.Scan"({{.+}}) <{num_scan_inputs = 1 : i64, scan_input_directions = array<i64: 0>, {{.*}}scan_output_directions = array<i64: 0{{.*}}}> ({
+// CHECK:      ^bb0(%[[H:.+]]: tensor<2x4xf32>, %[[C:.+]]: tensor<2x4xf32>, %[[X:.+]]: tensor<2x16xf32>):
+// CHECK:        "onnx.MatMul"(%[[H]],
+// CHECK:        "onnx.Sigmoid"
+// CHECK:        onnx.Yield
+// CHECK:      "onnx.Scan"({{.+}}) <{num_scan_inputs = {{[0-9]+}} : i64, {{.*}}scan_input_directions = array<i64: 1,
+// CHECK-NOT:  "onnx.LSTM"
+// CHECK:      return
+func.func @lstm_symbolic_sequence(%x: tensor<?x2x3xf32>, %w: tensor<1x16x3xf32>, %r: tensor<1x16x4xf32>) -> tensor<1x16x3xf32> {
+  %none = onnx.NoValue
+  %y, %yh, %yc = "onnx.LSTM"(%x, %w, %r, %none, %none, %none, %none, %none) <{hidden_size = 4 : i64}> : (tensor<?x2x3xf32>, tensor<1x16x3xf32>, tensor<1x16x4xf32>, none, none, none, none, none) -> (tensor<?x1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>)
+  %g = "onnx.training.Gradient"(%w, %yh) <{xs = ["w"], y = "yh"}> : (tensor<1x16x3xf32>, tensor<1x2x4xf32>) -> tensor<1x16x3xf32>
+  return %g : tensor<1x16x3xf32>
 }

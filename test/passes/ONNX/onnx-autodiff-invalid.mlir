@@ -29,12 +29,11 @@ func.func @no_rule(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// RNN, GRU and LSTM are differentiated through their cell unrolled over a
-// static sequence length; a symbolic one needs an expansion as a Scan.
-func.func @lstm_symbolic_sequence(%x: tensor<?x2x3xf32>, %w: tensor<1x16x3xf32>, %r: tensor<1x16x4xf32>) -> tensor<1x16x3xf32> {
+// LSTM's input_forget (coupled input and forget gates) has no expansion.
+func.func @lstm_input_forget(%x: tensor<3x2x3xf32>, %w: tensor<1x16x3xf32>, %r: tensor<1x16x4xf32>) -> tensor<1x16x3xf32> {
   %none = onnx.NoValue
-  // expected-error @+1 {{'onnx.LSTM' op autodiff: a symbolic sequence length needs the recurrence expanded as a Scan of its cell, which is not done yet}}
-  %y, %yh, %yc = "onnx.LSTM"(%x, %w, %r, %none, %none, %none, %none, %none) <{hidden_size = 4 : i64}> : (tensor<?x2x3xf32>, tensor<1x16x3xf32>, tensor<1x16x4xf32>, none, none, none, none, none) -> (tensor<?x1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>)
+  // expected-error @+1 {{'onnx.LSTM' op autodiff: LSTM with input_forget has no rule}}
+  %y, %yh, %yc = "onnx.LSTM"(%x, %w, %r, %none, %none, %none, %none, %none) <{hidden_size = 4 : i64, input_forget = 1 : i64}> : (tensor<3x2x3xf32>, tensor<1x16x3xf32>, tensor<1x16x4xf32>, none, none, none, none, none) -> (tensor<3x1x2x4xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>)
   %g = "onnx.training.Gradient"(%w, %yh) <{xs = ["w"], y = "yh"}> : (tensor<1x16x3xf32>, tensor<1x2x4xf32>) -> tensor<1x16x3xf32>
   return %g : tensor<1x16x3xf32>
 }
