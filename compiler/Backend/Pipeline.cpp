@@ -186,6 +186,10 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
     // where the innermost dim is a 7-wide map).
     pm.addNestedPass<func::FuncOp>(createCollapseDims());
   }
+  // --profile: begin/end calls around each node's ops, once the kernel
+  // calls and fusions are final (what runs is what is timed).
+  if (options.profile)
+    pm.addPass(createProfileNodes());
   // Buffer sizes computed from data: no negative dim, no byte size that
   // wraps (every level: a model must fail, not write past its buffers).
   pm.addPass(createCheckAllocSizes());
@@ -232,6 +236,13 @@ struct PipelineCLOptions
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("onnxc's -O level, 0-3 (default 2)"),
                             llvm::cl::init(2)};
+  Option<bool> profile{*this, "profile",
+                       llvm::cl::desc("onnxc --profile: time every node"),
+                       llvm::cl::init(false)};
+  Option<bool> debugDump{
+      *this, "debug-dump",
+      llvm::cl::desc("onnxc --debug-dump: write every node's outputs"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -240,13 +251,13 @@ void backend::registerPipelines() {
       "onnxc-lower-to-linalg",
       "onnxc's onnx -> linalg phase, as the driver runs it (--emit=linalg)",
       [](OpPassManager &pm, const PipelineCLOptions &o) {
-        buildONNXToLinalgPipeline(pm, {o.optLevel});
+        buildONNXToLinalgPipeline(pm, {o.optLevel, o.profile, o.debugDump});
       });
   PassPipelineRegistration<PipelineCLOptions>(
       "onnxc-lower-to-llvm",
       "onnxc's linalg -> LLVM dialect phase, as the driver runs it "
       "(--emit=llvm)",
       [](OpPassManager &pm, const PipelineCLOptions &o) {
-        buildLinalgToLLVMPipeline(pm, {o.optLevel});
+        buildLinalgToLLVMPipeline(pm, {o.optLevel, o.profile, o.debugDump});
       });
 }

@@ -143,6 +143,15 @@ void onnxc_rt_fail_alloc_size(const char *site, int64_t elem_size,
                               int64_t rank, ...);
 
 /**
+ * Profiling (onnxc --profile, runtime/src/profile.c): the generated code
+ * calls begin before and end after the ops of each node, with `site` a
+ * constant of the library: 'N' (a node) or 'I' (one iteration of a
+ * Loop/Scan body), the node names, a NUL, the op types, a NUL.
+ */
+void onnxc_rt_prof_begin(const char *site);
+void onnxc_rt_prof_end(const char *site);
+
+/**
  * Random ops (passes/Conversion/ONNXToLinalg/Random.cpp, runtime/src/random.c).
  * A node's values are computed inline: element i of the node's k-th call is
  * derived from the Philox4x32-10 block of the counter (lo32(i), hi32(i),
