@@ -132,6 +132,10 @@ void backend::buildONNXToLinalgPipeline(OpPassManager &pm,
     // of the runtime's int8 kernels, their dequantizing epilogue fused.
     pm.addPass(createConvertONNXQuantizedToUkernel());
   }
+  // --debug-dump: every node's outputs to the runtime (the driver runs
+  // this phase at -O0 then: no rewrite above hid an intermediate).
+  if (options.debugDump)
+    pm.addPass(createInsertDebugDumps());
   // Custom ops (unknown domains) as calls of the user's kernels.
   pm.addPass(createConvertONNXCustomToCall());
   pm.addPass(createConvertONNXToLinalg());

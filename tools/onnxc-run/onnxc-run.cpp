@@ -2,7 +2,7 @@
 //
 //   onnxc-run LIB.so [--inputs DIR] [--save DIR] [--expect DIR]
 //             [--rtol R] [--atol A] [--runs N] [--warmup N] [--name M]
-//             [--threads N] [--profile FILE]
+//             [--threads N] [--profile FILE] [--debug-dump DIR]
 //
 // Loads a model library (dlopen), reads DIR/input_<i>.pb in graph-input
 // order (an ONNX TensorProto, or a SequenceProto or OptionalProto where the
@@ -15,7 +15,9 @@
 // --threads sets the library's thread count (onnxc_set_num_threads)
 // before the first run. --profile (a library compiled with onnxc --profile)
 // records the runs (after the warm-up ones) into a Chrome trace and prints
-// the nodes that took the most time (docs/profiling.md).
+// the nodes that took the most time; --debug-dump (a library compiled with
+// onnxc --debug-dump) writes every node's outputs into DIR
+// (docs/profiling.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +51,7 @@ using RunFn = onnxc_status (*)(const onnxc_tensor *, int32_t, onnxc_tensor *,
 using LastErrorFn = const char *(*)();
 using SetThreadsFn = onnxc_status (*)(int32_t);
 using GetThreadsFn = int32_t (*)();
+using DumpDirFn = onnxc_status (*)(const char *);
 using ProfileStartFn = onnxc_status (*)(const char *);
 using ProfileStopFn = onnxc_status (*)();
 using ProfileSummaryFn = int32_t (*)(onnxc_profile_entry *, int32_t);
@@ -57,7 +60,7 @@ const char *const kUsage =
     "usage: onnxc-run LIB.so [--inputs DIR] [--save DIR] [--expect DIR]\n"
     "                 [--rtol R] [--atol A] [--runs N] [--warmup N] [--name "
     "M]\n"
-    "                 [--threads N] [--profile FILE]\n"
+    "                 [--threads N] [--profile FILE] [--debug-dump DIR]\n"
     "       onnxc-run LIB.so --train-steps N --inputs DIR [--save-params DIR]\n"
     "                 [--quiet]\n"
     "  --inputs DIR  input_0.pb, input_1.pb, ... in graph-input order\n"
@@ -77,6 +80,8 @@ const char *const kUsage =
     "  --profile FILE  (a library compiled with onnxc --profile) record the\n"
     "                runs after the warm-up into FILE (Chrome trace JSON) and\n"
     "                print the nodes that took the most time\n"
+    "  --debug-dump DIR  (a library compiled with onnxc --debug-dump) write\n"
+    "                every node's outputs as .npy and a manifest.json there\n"
     "  --train-steps N  (a model with training info) create a training state,\n"
     "                run N train steps on the inputs in DIR (input_K.pb: the\n"
     "                main graph's inputs in graph order, then the\n"
@@ -94,7 +99,7 @@ struct Options {
   long trainSteps = -1; // -1: inference
   std::string saveParams;
   bool quiet = false;
-  std::string profile;
+  std::string profile, debugDump;
 };
 
 /// `msg` on one line: control characters (from file names, the model's
@@ -178,6 +183,8 @@ Options parseArgs(int argc, char **argv) {
             "'");
     } else if (a == "--save-params") {
       o.saveParams = next();
+    } else if (a == "--debug-dump") {
+      o.debugDump = next();
     } else if (a == "--profile") {
       o.profile = next();
     } else if (a == "--quiet") {
@@ -922,6 +929,15 @@ static int runMain(int argc, char **argv) {
     if (!profileStart || !profileStop || !profileSummary)
       die("'" + o.library +
           "' records no profile: compile the model with onnxc --profile");
+  }
+  if (!o.debugDump.empty()) {
+    auto dumpDir = (DumpDirFn)::dlsym(lib, "onnxc_debug_dump_dir");
+    if (!dumpDir)
+      die("'" + o.library +
+          "' dumps no intermediates: compile the model with onnxc --debug-dump");
+    if (dumpDir(o.debugDump.c_str()) != ONNXC_OK)
+      die(std::string("--debug-dump: ") +
+          (lastError ? lastError() : "(no message)"));
   }
   auto startProfile = [&]() {
     if (profileStart && profileStart(o.profile.c_str()) != ONNXC_OK)

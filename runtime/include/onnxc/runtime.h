@@ -325,6 +325,22 @@ onnxc_status onnxc_profile_write(const char *path);
  * returns how many there are. */
 int32_t onnxc_profile_summary(onnxc_profile_entry *entries, int32_t capacity);
 
+/*
+ * Intermediate dumps (libraries compiled with `onnxc --debug-dump`;
+ * docs/profiling.md). Every run writes each node's tensor outputs as
+ * DIR/NNNNN_<node>_<output>.npy and, when it returns, DIR/manifest.json
+ * listing them (node, op, output index, call, file, dtype, the run's
+ * shape; outputs no .npy holds, such as sequences, as "skipped" with the
+ * reason). DIR is set by onnxc_debug_dump_dir, else by the environment
+ * variable ONNXC_DUMP_DIR (read at the first run); without either nothing
+ * is written (one line on stderr says so). Other libraries do not define
+ * this function.
+ */
+/** Sets the dump directory (created if missing; NULL: stop dumping). A
+ * directory that cannot be written fails with ONNXC_ERROR_INVALID_ARGUMENT
+ * (onnxc_last_error says why). */
+onnxc_status onnxc_debug_dump_dir(const char *dir);
+
 /** An input sequence of `num_items` tensors (the caller keeps `items`). */
 static inline onnxc_tensor onnxc_make_sequence(const onnxc_tensor *items,
                                                int64_t num_items) {
