@@ -74,16 +74,17 @@ bool mayFuse(OpOperand *fused) {
 }
 
 /// mayFuse; the fused op (created at the consumer's location) gets the
-/// producer's location too, so that it names both ONNX nodes (--profile:
-/// "add1+relu1"). Once the control says yes, linalg's fusion of two
-/// fusable generics does not fail.
+/// producer's location too, after the consumer's (which diagnostics and
+/// run-time messages name, as before), so that it names both ONNX nodes
+/// (--profile: "add1+relu1"). Once the control says yes, linalg's fusion
+/// of two fusable generics does not fail.
 bool controlFusion(OpOperand *fused) {
   if (!mayFuse(fused))
     return false;
   Operation *producer = fused->get().getDefiningOp();
   Operation *consumer = fused->getOwner();
   consumer->setLoc(FusedLoc::get(consumer->getContext(),
-                                 {producer->getLoc(), consumer->getLoc()}));
+                                 {consumer->getLoc(), producer->getLoc()}));
   return true;
 }
 

@@ -408,9 +408,10 @@ struct Rewriter {
           b, loc, b.getF32FloatAttr(ep->clamp ? ep->hi : 0.0f)));
     }
     declare(callee, ValueRange(args).getTypes());
-    // The call stands for the epilogue's node too (--profile names both).
+    // The call stands for the epilogue's node too (--profile names both;
+    // a fused location lists the last op first, as onnxc-fuse-elementwise's).
     func::CallOp::create(
-        b, ep ? b.getFusedLoc({loc, ep->op->getLoc()}) : loc, callee,
+        b, ep ? b.getFusedLoc({ep->op->getLoc(), loc}) : loc, callee,
         TypeRange{}, args);
     erase(op);
     if (ep) {
@@ -484,7 +485,7 @@ struct Rewriter {
                       yView.getReassociationIndices(),
                       yView.getMixedOutputShape()))
                 : clamp->out;
-      callLoc = b.getFusedLoc({loc, clamp->op->getLoc()});
+      callLoc = b.getFusedLoc({clamp->op->getLoc(), loc});
       erase(clamp->op);
       b.setInsertionPoint(op);
     }

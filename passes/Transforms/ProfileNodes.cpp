@@ -32,12 +32,14 @@ namespace {
 constexpr StringLiteral kBegin = "onnxc_rt_prof_begin";
 constexpr StringLiteral kEnd = "onnxc_rt_prof_end";
 
-/// The ONNX nodes a location names, in order, each once: a fused location
-/// (the ops fusion merged) names several.
+/// The ONNX nodes a location names, each once: a fused location (the ops
+/// fusion merged) names several. Fusion lists the last op first (its
+/// location is the one diagnostics name): the nodes come out in the order
+/// they ran.
 void collectNodes(Location loc, SmallVectorImpl<NodeInfo> &nodes) {
   if (auto f = dyn_cast<FusedLoc>(loc);
       f && !isa_and_nonnull<StringAttr>(f.getMetadata())) {
-    for (Location l : f.getLocations())
+    for (Location l : llvm::reverse(f.getLocations()))
       collectNodes(l, nodes);
     return;
   }

@@ -36,7 +36,7 @@ func.func @f(%x: memref<4xf32>, %out: memref<4xf32>) {
   %c0 = arith.constant 0.0 : f32 loc(#conv)
   %a = memref.alloc() : memref<4xf32> loc(#conv)
   linalg.fill ins(%c0 : f32) outs(%a : memref<4xf32>) loc(#conv)
-  func.call @kernel(%a) : (memref<4xf32>) -> () loc(fused[#conv, #relu])
+  func.call @kernel(%a) : (memref<4xf32>) -> () loc(fused[#relu, #conv])
   %b = memref.alloc() : memref<4xf32> loc(#add)
   linalg.add ins(%a, %x : memref<4xf32>, memref<4xf32>) outs(%b : memref<4xf32>) loc(#add)
   memref.dealloc %a : memref<4xf32> loc(#conv)
