@@ -132,6 +132,10 @@ void backend::buildONNXToLinalgPipeline(OpPassManager &pm,
     // of the runtime's int8 kernels, their dequantizing epilogue fused.
     pm.addPass(createConvertONNXQuantizedToUkernel());
   }
+  // --debug-dump: every node's outputs to the runtime (the driver runs
+  // this phase at -O0 then: no rewrite above hid an intermediate).
+  if (options.debugDump)
+    pm.addPass(createInsertDebugDumps());
   // Custom ops (unknown domains) as calls of the user's kernels.
   pm.addPass(createConvertONNXCustomToCall());
   pm.addPass(createConvertONNXToLinalg());
@@ -191,6 +195,10 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
     // where the innermost dim is a 7-wide map).
     pm.addNestedPass<func::FuncOp>(createCollapseDims());
   }
+  // --profile: begin/end calls around each node's ops, once the kernel
+  // calls and fusions are final (what runs is what is timed).
+  if (options.profile)
+    pm.addPass(createProfileNodes());
   // Buffer sizes computed from data: no negative dim, no byte size that
   // wraps (every level: a model must fail, not write past its buffers).
   pm.addPass(createCheckAllocSizes());
@@ -237,6 +245,13 @@ struct PipelineCLOptions
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("onnxc's -O level, 0-3 (default 2)"),
                             llvm::cl::init(2)};
+  Option<bool> profile{*this, "profile",
+                       llvm::cl::desc("onnxc --profile: time every node"),
+                       llvm::cl::init(false)};
+  Option<bool> debugDump{
+      *this, "debug-dump",
+      llvm::cl::desc("onnxc --debug-dump: write every node's outputs"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -245,13 +260,13 @@ void backend::registerPipelines() {
       "onnxc-lower-to-linalg",
       "onnxc's onnx -> linalg phase, as the driver runs it (--emit=linalg)",
       [](OpPassManager &pm, const PipelineCLOptions &o) {
-        buildONNXToLinalgPipeline(pm, {o.optLevel});
+        buildONNXToLinalgPipeline(pm, {o.optLevel, o.profile, o.debugDump});
       });
   PassPipelineRegistration<PipelineCLOptions>(
       "onnxc-lower-to-llvm",
       "onnxc's linalg -> LLVM dialect phase, as the driver runs it "
       "(--emit=llvm)",
       [](OpPassManager &pm, const PipelineCLOptions &o) {
-        buildLinalgToLLVMPipeline(pm, {o.optLevel});
+        buildLinalgToLLVMPipeline(pm, {o.optLevel, o.profile, o.debugDump});
       });
 }

@@ -28,6 +28,10 @@ struct PipelineOptions {
   /// fusion on tensors, fp32 matrix products and convolutions as calls to
   /// the runtime's kernels (which pick the CPU's vector ISA at run time).
   unsigned optLevel = 2;
+  /// --profile: onnxc-profile-nodes times every node (docs/profiling.md).
+  bool profile = false;
+  /// --debug-dump: onnxc-insert-debug-dumps writes every node's outputs.
+  bool debugDump = false;
 };
 
 /// Dialects, interface models and LLVM translations the pipelines need.

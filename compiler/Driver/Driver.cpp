@@ -109,6 +109,18 @@ struct Options {
                "links libonnxc_runtime_asan.a; load the library from a "
                "program linked with -fsanitize=address)"),
       cl::value_desc("address"), cl::cat(onnxcCategory)};
+  cl::opt<bool> profile{
+      "profile",
+      cl::desc("Time every ONNX node at run time: the library writes a "
+               "Chrome trace (ONNXC_PROFILE=out.json or onnxc_profile_start; "
+               "docs/profiling.md)"),
+      cl::cat(onnxcCategory)};
+  cl::opt<bool> debugDump{
+      "debug-dump",
+      cl::desc("Write every node's outputs as .npy files and a manifest.json "
+               "at run time (ONNXC_DUMP_DIR=dir or onnxc_debug_dump_dir; "
+               "the MLIR stages run at -O0; docs/profiling.md)"),
+      cl::cat(onnxcCategory)};
   cl::opt<std::string> runtimeLib{
       "runtime-lib",
       cl::desc("The onnxc runtime archive to link (default: ../lib/libonnxc_runtime.a "
@@ -255,6 +267,9 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     return fail("-O" + llvm::Twine(opts.optLevel) + " is not an optimization level (0-3)");
   if (opts.format != "auto" && opts.format != "binary" && opts.format != "text")
     return fail("--input-format must be auto, binary or text");
+  if (opts.profile && opts.debugDump)
+    return fail("--profile and --debug-dump do not combine: the dumps' file "
+                "writes would be timed as the nodes' work");
   bool asan = opts.sanitize == "address";
   if (!opts.sanitize.empty() && !asan)
     return fail("--sanitize=" + opts.sanitize + " is not supported (only 'address')");
@@ -399,7 +414,11 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     return 1;
   TimingScope linalgTiming = rootTiming.nest("onnxc-lower-to-linalg");
   toLinalg.enableTiming(linalgTiming);
-  backend::buildONNXToLinalgPipeline(toLinalg, {opts.optLevel});
+  // --debug-dump: the MLIR stages at -O0 (no graph rewrite or fusion hides
+  // a node's output; LLVM's -O level stays).
+  backend::PipelineOptions pipeline{opts.debugDump ? 0u : unsigned(opts.optLevel),
+                                    opts.profile, opts.debugDump};
+  backend::buildONNXToLinalgPipeline(toLinalg, pipeline);
   if (failed(toLinalg.run(*module)) || failedOnce)
     return failedOnce ? 1 : fail(opts.input + ": lowering to linalg failed");
   if (stage == Stage::Linalg)
@@ -410,7 +429,7 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
     return 1;
   TimingScope llvmTiming = rootTiming.nest("onnxc-lower-to-llvm");
   toLLVM.enableTiming(llvmTiming);
-  backend::buildLinalgToLLVMPipeline(toLLVM, {opts.optLevel});
+  backend::buildLinalgToLLVMPipeline(toLLVM, pipeline);
   if (failed(toLLVM.run(*module)) || failedOnce)
     return failedOnce ? 1 : fail(opts.input + ": lowering to LLVM failed");
   if (stage == Stage::LLVM)

@@ -66,6 +66,31 @@ def ConvertONNXCustomToCall : Pass<"convert-onnx-custom-to-call", "ModuleOp"> {
     "::mlir::memref::MemRefDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def InsertDebugDumps : Pass<"onnxc-insert-debug-dumps", "ModuleOp"> {
+  let summary = "Write every node's tensor outputs at run time (--debug-dump)";
+  let description = [{
+    `onnxc --debug-dump` (docs/profiling.md). Input invariant: the onnx
+    dialect, before any graph rewrite (the driver runs the MLIR stages at
+    -O0 with it, so that no rewrite or fusion removes an intermediate).
+    After every onnx op but `onnx.Constant`, each tensor result is read
+    through a read-only `bufferization.to_buffer` and passed to
+    `onnxc_rt_dump_tensor(site, block)`: `site` the node's name and op
+    type, `block` an int64 alloca at the function's entry holding the
+    buffer's address, the dtype, the rank, the result's index and the dims
+    (`tensor.dim` for the dynamic ones: the run's actual shape). A result
+    no `.npy` holds (a sequence, an optional, an element type without
+    onnxc_dtype) becomes `onnxc_rt_dump_skip(site, index, reason)`; none
+    results are left out. Public functions (the model's entry points) call
+    `onnxc_rt_dump_begin(name)` first and `onnxc_rt_dump_end()` before
+    each return. unrealized_conversion_casts bridge the onnx and builtin
+    tensor types, as in convert-onnx-custom-to-call.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def ConvertONNXQuantizedToUkernel
     : Pass<"convert-onnx-quantized-to-ukernel", "ModuleOp"> {
   let summary = "Lower int8 convolutions, products and DynamicQuantizeLinear "

@@ -37,7 +37,7 @@ bool isDataMovement(linalg::GenericOp op) {
          arg.getArgNumber() < (unsigned)op.getNumDpsInputs();
 }
 
-bool controlFusion(OpOperand *fused) {
+bool mayFuse(OpOperand *fused) {
   auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
   if (!producer || !producer->hasOneUse())
     return false;
@@ -70,6 +70,21 @@ bool controlFusion(OpOperand *fused) {
   // into the pool kernel's call); a gather fused into the pool would not.
   if (consumer && ukernel::matchMaxPool2d(consumer))
     return isDataMovement(producer);
+  return true;
+}
+
+/// mayFuse; the fused op (created at the consumer's location) gets the
+/// producer's location too, after the consumer's (which diagnostics and
+/// run-time messages name, as before), so that it names both ONNX nodes
+/// (--profile: "add1+relu1"). Once the control says yes, linalg's fusion
+/// of two fusable generics does not fail.
+bool controlFusion(OpOperand *fused) {
+  if (!mayFuse(fused))
+    return false;
+  Operation *producer = fused->get().getDefiningOp();
+  Operation *consumer = fused->getOwner();
+  consumer->setLoc(FusedLoc::get(consumer->getContext(),
+                                 {consumer->getLoc(), producer->getLoc()}));
   return true;
 }
 

@@ -408,7 +408,11 @@ struct Rewriter {
           b, loc, b.getF32FloatAttr(ep->clamp ? ep->hi : 0.0f)));
     }
     declare(callee, ValueRange(args).getTypes());
-    func::CallOp::create(b, loc, callee, TypeRange{}, args);
+    // The call stands for the epilogue's node too (--profile names both;
+    // a fused location lists the last op first, as onnxc-fuse-elementwise's).
+    func::CallOp::create(
+        b, ep ? b.getFusedLoc({ep->op->getLoc(), loc}) : loc, callee,
+        TypeRange{}, args);
     erase(op);
     if (ep) {
       erase(ep->op);
@@ -456,6 +460,7 @@ struct Rewriter {
     Value bias;
     Operation *init = fuseEpilogues ? convInit(op, yRoot, bias) : nullptr;
     std::optional<Clamp> clamp;
+    Location callLoc = loc; // with the fused Relu/Clip's node
     if (init) {
       flags |= kConvBias;
       erase(init);
@@ -477,6 +482,7 @@ struct Rewriter {
       SmallVector<Operation *> chain;
       if (movableBefore(clamp->out, op, chain))
         moveBefore(chain, op);
+      callLoc = b.getFusedLoc({clamp->op->getLoc(), loc});
       erase(clamp->op);
       b.setInsertionPoint(op);
     }
@@ -565,7 +571,7 @@ struct Rewriter {
                 : pointer(loc, vw.aligned, vw.offset),
         pointer(loc, vy.aligned, vy.offset)};
     declare(kConv, ValueRange(args).getTypes());
-    auto call = func::CallOp::create(b, loc, kConv, TypeRange{}, args);
+    auto call = func::CallOp::create(b, callLoc, kConv, TypeRange{}, args);
     erase(op);
     if (pad) {
       for (Operation *d : pad->srcDeallocs)

@@ -161,6 +161,37 @@ def MarkAllocator : Pass<"onnxc-mark-allocator", "ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ProfileNodes : Pass<"onnxc-profile-nodes", "ModuleOp"> {
+  let summary = "Time each ONNX node: runtime calls around its ops";
+  let description = [{
+    `onnxc --profile` (docs/profiling.md). Groups the ops of every block
+    by the ONNX nodes their locations name (the importer's
+    `NameLoc(node, FusedLoc<"Op">)`; fusion combines the locations of the
+    ops it merges, so a fused kernel names all its nodes: "conv1+relu1"
+    with the op types "Conv+Relu") and wraps each run of consecutive ops
+    of one group with `onnxc_rt_prof_begin(site)` before its first op and
+    `onnxc_rt_prof_end(site)` after its last (runtime/src/profile.c).
+    `site` is a constant string: `N`, the names, NUL, the op types, NUL.
+
+    Ops that take no time of their own (allocations, deallocations, views,
+    constants, ops without memory effects) neither start nor end a group.
+    A loop (`scf.for`, `scf.while`, `scf.parallel`) or `scf.if` is timed
+    as its node, and the ops of its regions that belong to other nodes (the
+    nodes of a Loop, Scan or If body) get their own, nested, events; ops of
+    the loop's own node inside it do not. The body of a loop whose node
+    holds other nodes is wrapped too, with an `I` (iteration) site: one
+    event per iteration.
+
+    Only in the pipeline with `--profile`: without it the library holds no
+    profiling call and no profiling code.
+
+    Input invariant: buffers (after bufferization and the kernel calls),
+    before the loops are lowered. Output IR: the same with the calls.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def CheckAllocSizes : Pass<"onnxc-check-alloc-sizes", "ModuleOp"> {
   let summary = "Check the size of every buffer before it is allocated";
   let description = [{

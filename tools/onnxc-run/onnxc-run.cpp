@@ -2,7 +2,7 @@
 //
 //   onnxc-run LIB.so [--inputs DIR] [--save DIR] [--expect DIR]
 //             [--rtol R] [--atol A] [--runs N] [--warmup N] [--name M]
-//             [--threads N]
+//             [--threads N] [--profile FILE] [--debug-dump DIR]
 //
 // Loads a model library (dlopen), reads DIR/input_<i>.pb in graph-input
 // order (an ONNX TensorProto, or a SequenceProto or OptionalProto where the
@@ -13,7 +13,11 @@
 // their item counts; optionals after their presence). Exit codes: 0 ok, 1
 // an output differs, 2 a usage, I/O or run error (one line on stderr).
 // --threads sets the library's thread count (onnxc_set_num_threads)
-// before the first run.
+// before the first run. --profile (a library compiled with onnxc --profile)
+// records the runs (after the warm-up ones) into a Chrome trace and prints
+// the nodes that took the most time; --debug-dump (a library compiled with
+// onnxc --debug-dump) writes every node's outputs into DIR
+// (docs/profiling.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,12 +51,16 @@ using RunFn = onnxc_status (*)(const onnxc_tensor *, int32_t, onnxc_tensor *,
 using LastErrorFn = const char *(*)();
 using SetThreadsFn = onnxc_status (*)(int32_t);
 using GetThreadsFn = int32_t (*)();
+using DumpDirFn = onnxc_status (*)(const char *);
+using ProfileStartFn = onnxc_status (*)(const char *);
+using ProfileStopFn = onnxc_status (*)();
+using ProfileSummaryFn = int32_t (*)(onnxc_profile_entry *, int32_t);
 
 const char *const kUsage =
     "usage: onnxc-run LIB.so [--inputs DIR] [--save DIR] [--expect DIR]\n"
     "                 [--rtol R] [--atol A] [--runs N] [--warmup N] [--name "
     "M]\n"
-    "                 [--threads N]\n"
+    "                 [--threads N] [--profile FILE] [--debug-dump DIR]\n"
     "       onnxc-run LIB.so --train-steps N --inputs DIR [--save-params DIR]\n"
     "                 [--quiet]\n"
     "  --inputs DIR  input_0.pb, input_1.pb, ... in graph-input order\n"
@@ -69,6 +77,11 @@ const char *const kUsage =
     "  --threads N   threads for the model's large matrix products and\n"
     "                convolutions (0: one per CPU; default: the environment's\n"
     "                ONNXC_NUM_THREADS, else 1)\n"
+    "  --profile FILE  (a library compiled with onnxc --profile) record the\n"
+    "                runs after the warm-up into FILE (Chrome trace JSON) and\n"
+    "                print the nodes that took the most time\n"
+    "  --debug-dump DIR  (a library compiled with onnxc --debug-dump) write\n"
+    "                every node's outputs as .npy and a manifest.json there\n"
     "  --train-steps N  (a model with training info) create a training state,\n"
     "                run N train steps on the inputs in DIR (input_K.pb: the\n"
     "                main graph's inputs in graph order, then the\n"
@@ -86,6 +99,7 @@ struct Options {
   long trainSteps = -1; // -1: inference
   std::string saveParams;
   bool quiet = false;
+  std::string profile, debugDump;
 };
 
 /// `msg` on one line: control characters (from file names, the model's
@@ -169,6 +183,10 @@ Options parseArgs(int argc, char **argv) {
             "'");
     } else if (a == "--save-params") {
       o.saveParams = next();
+    } else if (a == "--debug-dump") {
+      o.debugDump = next();
+    } else if (a == "--profile") {
+      o.profile = next();
     } else if (a == "--quiet") {
       o.quiet = true;
     } else if (a == "--threads") {
@@ -190,6 +208,8 @@ Options parseArgs(int argc, char **argv) {
     die("--warmup needs --runs");
   if (o.trainSteps < 0 && (!o.saveParams.empty() || o.quiet))
     die("--save-params and --quiet need --train-steps");
+  if (o.trainSteps >= 0 && !o.profile.empty())
+    die("--profile does not combine with --train-steps");
   if (o.trainSteps >= 0 && (o.runs > 0 || !o.expect.empty() || !o.save.empty()))
     die("--train-steps does not combine with --runs, --expect or --save");
   return o;
@@ -897,6 +917,34 @@ static int runMain(int argc, char **argv) {
       die("onnxc_set_num_threads(" + std::to_string(o.threads) + ") failed");
   }
 
+  // --profile: the library's profiling API (only --profile libraries
+  // define it), started right before the recorded runs.
+  ProfileStartFn profileStart = nullptr;
+  ProfileStopFn profileStop = nullptr;
+  ProfileSummaryFn profileSummary = nullptr;
+  if (!o.profile.empty()) {
+    profileStart = (ProfileStartFn)::dlsym(lib, "onnxc_profile_start");
+    profileStop = (ProfileStopFn)::dlsym(lib, "onnxc_profile_stop");
+    profileSummary = (ProfileSummaryFn)::dlsym(lib, "onnxc_profile_summary");
+    if (!profileStart || !profileStop || !profileSummary)
+      die("'" + o.library +
+          "' records no profile: compile the model with onnxc --profile");
+  }
+  if (!o.debugDump.empty()) {
+    auto dumpDir = (DumpDirFn)::dlsym(lib, "onnxc_debug_dump_dir");
+    if (!dumpDir)
+      die("'" + o.library +
+          "' dumps no intermediates: compile the model with onnxc --debug-dump");
+    if (dumpDir(o.debugDump.c_str()) != ONNXC_OK)
+      die(std::string("--debug-dump: ") +
+          (lastError ? lastError() : "(no message)"));
+  }
+  auto startProfile = [&]() {
+    if (profileStart && profileStart(o.profile.c_str()) != ONNXC_OK)
+      die(std::string("--profile: ") +
+          (lastError ? lastError() : "(no message)"));
+  };
+
   for (const std::string *dir : {&o.inputs, &o.save, &o.expect})
     if (!dir->empty() && !isDirectory(*dir))
       die("'" + *dir + "' is not a directory");
@@ -988,6 +1036,7 @@ static int runMain(int argc, char **argv) {
   if (o.runs > 0) {
     for (long i = 0; i < o.warmup; ++i)
       runOnce();
+    startProfile();
     std::vector<double> ms;
     for (long i = 0; i < o.runs; ++i) {
       auto start = std::chrono::steady_clock::now();
@@ -1003,7 +1052,26 @@ static int runMain(int argc, char **argv) {
     std::printf("%s: %ld runs (%ld warm-up): median %.3f ms, min %.3f ms\n",
                 m.c_str(), o.runs, o.warmup, median, ms.front());
   } else {
+    startProfile();
     runOnce();
+  }
+  if (profileStop) {
+    if (profileStop() != ONNXC_OK)
+      die(std::string("--profile: ") +
+          (lastError ? lastError() : "(no message)"));
+    std::vector<onnxc_profile_entry> nodes((size_t)profileSummary(nullptr, 0));
+    nodes.resize((size_t)profileSummary(nodes.data(), (int32_t)nodes.size()));
+    // Loops include their bodies' nodes: the totals overlap.
+    std::printf("profile: %zu nodes and loop bodies, written to %s; top by "
+                "total time:\n  total ms   ms/call     calls  node\n",
+                nodes.size(), o.profile.c_str());
+    for (size_t i = 0; i < nodes.size() && i < 10; ++i)
+      std::printf("  %8.3f %9.4f %9lld  %s (%s)%s\n", nodes[i].total_ns / 1e6,
+                  nodes[i].calls ? nodes[i].total_ns / 1e6 / nodes[i].calls : 0.0,
+                  (long long)nodes[i].calls,
+                  escapeControls(nodes[i].name).c_str(),
+                  escapeControls(nodes[i].op).c_str(),
+                  nodes[i].iteration ? " iterations" : "");
   }
 
   if (o.memory)

@@ -285,6 +285,62 @@ onnxc_status onnxc_set_memory_limit(int64_t bytes);
 /** The memory limit in effect (bytes; 0: none). */
 int64_t onnxc_get_memory_limit(void);
 
+/*
+ * Profiling (libraries compiled with `onnxc --profile`; docs/profiling.md).
+ * Such a library times every ONNX node it runs (the nodes fused into one
+ * kernel as one: "conv1+relu1", "Conv+Relu"), and every iteration of a
+ * Loop/Scan body; other libraries do not define these functions. Recording
+ * starts with onnxc_profile_start, or on the first profiled run when the
+ * environment variable ONNXC_PROFILE names a file (an unwritable path is
+ * reported once on stderr and nothing is recorded); the trace (Chrome Trace
+ * Event JSON, which Perfetto and chrome://tracing open) is written by
+ * onnxc_profile_stop, onnxc_profile_write, and at exit (or when the library
+ * is unloaded) to the path recording started with. The settings and the
+ * record are for the whole library; write them while no run is in progress.
+ */
+typedef struct onnxc_profile_entry {
+  const char *site;  /* the generated code's site (opaque) */
+  const char *name;  /* the node names, "+"-joined for fused nodes */
+  const char *op;    /* their op types, "+"-joined */
+  int32_t iteration; /* 1: iterations of the Loop/Scan `name` */
+  int64_t calls;     /* how often it ran */
+  int64_t total_ns, max_ns;
+} onnxc_profile_entry;
+
+/** Starts recording, dropping what was recorded before; `path` (or NULL)
+ * is where onnxc_profile_stop and the exit write the trace. An unwritable
+ * `path` fails with ONNXC_ERROR_INVALID_ARGUMENT (onnxc_last_error says
+ * why) and nothing changes. */
+onnxc_status onnxc_profile_start(const char *path);
+
+/** Stops recording and writes the trace to the path recording started
+ * with (none: nothing is written). */
+onnxc_status onnxc_profile_stop(void);
+
+/** Writes the trace recorded so far to `path` (NULL: the start's path). */
+onnxc_status onnxc_profile_write(const char *path);
+
+/** The recorded nodes, by total time (largest first): fills up to
+ * `capacity` entries (their strings live as long as the library) and
+ * returns how many there are. */
+int32_t onnxc_profile_summary(onnxc_profile_entry *entries, int32_t capacity);
+
+/*
+ * Intermediate dumps (libraries compiled with `onnxc --debug-dump`;
+ * docs/profiling.md). Every run writes each node's tensor outputs as
+ * DIR/NNNNN_<node>_<output>.npy and, when it returns, DIR/manifest.json
+ * listing them (node, op, output index, call, file, dtype, the run's
+ * shape; outputs no .npy holds, such as sequences, as "skipped" with the
+ * reason). DIR is set by onnxc_debug_dump_dir, else by the environment
+ * variable ONNXC_DUMP_DIR (read at the first run); without either nothing
+ * is written (one line on stderr says so). Other libraries do not define
+ * this function.
+ */
+/** Sets the dump directory (created if missing; NULL: stop dumping). A
+ * directory that cannot be written fails with ONNXC_ERROR_INVALID_ARGUMENT
+ * (onnxc_last_error says why). */
+onnxc_status onnxc_debug_dump_dir(const char *dir);
+
 /** An input sequence of `num_items` tensors (the caller keeps `items`). */
 static inline onnxc_tensor onnxc_make_sequence(const onnxc_tensor *items,
                                                int64_t num_items) {

@@ -143,6 +143,28 @@ void onnxc_rt_fail_alloc_size(const char *site, int64_t elem_size,
                               int64_t rank, ...);
 
 /**
+ * Profiling (onnxc --profile, runtime/src/profile.c): the generated code
+ * calls begin before and end after the ops of each node, with `site` a
+ * constant of the library: 'N' (a node) or 'I' (one iteration of a
+ * Loop/Scan body), the node names, a NUL, the op types, a NUL.
+ */
+void onnxc_rt_prof_begin(const char *site);
+void onnxc_rt_prof_end(const char *site);
+
+/**
+ * Intermediate dumps (onnxc --debug-dump, runtime/src/dump.c): begin at
+ * the start of a run (`model` its name), tensor after a node with one of
+ * its outputs, `site` the node's name, a NUL, its op type, a NUL, and
+ * `block` the output's data address, dtype, rank, output index and dims
+ * (a contiguous buffer); skip for an output no .npy holds (`reason`); end
+ * when the run returns (writes the manifest).
+ */
+void onnxc_rt_dump_begin(const char *model);
+void onnxc_rt_dump_tensor(const char *site, const int64_t *block);
+void onnxc_rt_dump_skip(const char *site, int64_t output, const char *reason);
+void onnxc_rt_dump_end(void);
+
+/**
  * Random ops (passes/Conversion/ONNXToLinalg/Random.cpp, runtime/src/random.c).
  * A node's values are computed inline: element i of the node's k-th call is
  * derived from the Philox4x32-10 block of the counter (lo32(i), hi32(i),
