@@ -81,6 +81,8 @@ void populateObjectDetectionPatterns(TypeConverter &tc,
                                      RewritePatternSet &patterns);
 /// TfIdfVectorizer (TfIdf.cpp).
 void populateTfIdfPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// ai.onnx.ml TreeEnsembleRegressor, TreeEnsembleClassifier (MLTree.cpp).
+void populateMLTreePatterns(TypeConverter &tc, RewritePatternSet &patterns);
 
 } // namespace mlir::onnxc
 

@@ -182,4 +182,5 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populateGridSamplePatterns(tc, patterns);
   populateObjectDetectionPatterns(tc, patterns);
   populateTfIdfPatterns(tc, patterns);
+  populateMLTreePatterns(tc, patterns);
 }

@@ -115,6 +115,51 @@ static LogicalResult inferFeatureVectorizer(Operation *op, const ONNX::OpInfo &,
       op, 0, getSymTensorType({n, c}, Float32Type::get(op->getContext())));
 }
 
+/// The rows of an ml op's X: dim 0 of a 2-D X, 1 for a 1-D X.
+static SymDim mlRows(Operation *op) {
+  if (RankedTensorType x = getRankedOperand(op, 0))
+    return x.getRank() == 2 ? SymDim::of(x, 0) : SymDim{1, ""};
+  return SymDim();
+}
+
+/// TreeEnsembleRegressor: (N, C) -> (N, n_targets) float.
+static LogicalResult inferTreeRegressor(Operation *op, const ONNX::OpInfo &,
+                                        InferenceState &) {
+  int64_t targets = getIntAttr(op, "n_targets", ShapedType::kDynamic);
+  return refineResult(op, 0,
+                      getSymTensorType({mlRows(op), SymDim{targets, ""}},
+                                       Float32Type::get(op->getContext())));
+}
+
+/// The class count of a classifier: its labels (int64 or string).
+static int64_t numClassLabels(Operation *op) {
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("classlabels_ints"))
+    return a.size();
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("classlabels_int64s"))
+    return a.size();
+  if (auto a = op->getAttrOfType<ArrayAttr>("classlabels_strings"))
+    return a.size();
+  return ShapedType::kDynamic;
+}
+
+/// The label type of a classifier: string with classlabels_strings.
+static Type classLabelType(Operation *op) {
+  if (op->getAttrOfType<ArrayAttr>("classlabels_strings"))
+    return ONNX::StringType::get(op->getContext());
+  return IntegerType::get(op->getContext(), 64);
+}
+
+/// TreeEnsembleClassifier: Y (N) labels, Z (N, classes) float.
+static LogicalResult inferTreeClassifier(Operation *op, const ONNX::OpInfo &,
+                                         InferenceState &) {
+  SymDim n = mlRows(op);
+  if (failed(refineResult(op, 0, getSymTensorType({n}, classLabelType(op)))))
+    return failure();
+  return refineResult(op, 1,
+                      getSymTensorType({n, SymDim{numClassLabels(op), ""}},
+                                       Float32Type::get(op->getContext())));
+}
+
 void mlir::onnxc::registerMLRules(llvm::StringMap<InferenceRule> &rules) {
   rules["onnx.GreaterOrEqual"] = inferCompare;
   rules["onnx.LessOrEqual"] = inferCompare;
@@ -128,4 +173,6 @@ void mlir::onnxc::registerMLRules(llvm::StringMap<InferenceRule> &rules) {
   rules["onnx.ml.ArrayFeatureExtractor"] = inferArrayFeatureExtractor;
   rules["onnx.ml.OneHotEncoder"] = inferOneHotEncoder;
   rules["onnx.ml.FeatureVectorizer"] = inferFeatureVectorizer;
+  rules["onnx.ml.TreeEnsembleRegressor"] = inferTreeRegressor;
+  rules["onnx.ml.TreeEnsembleClassifier"] = inferTreeClassifier;
 }
