@@ -3,6 +3,7 @@
 #include "passes/Conversion/ONNXToLinalg/MLCommon.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -98,6 +99,13 @@ Value mlir::onnxc::linalg_conv::floatTable(OpBuilder &b, Location loc,
                                            Type elementType,
                                            ArrayRef<double> values) {
   auto type = RankedTensorType::get({(int64_t)values.size()}, elementType);
+  if (auto it = dyn_cast<IntegerType>(elementType)) {
+    SmallVector<APInt> ints;
+    for (double v : values)
+      ints.push_back(APInt(it.getWidth(), (int64_t)v, /*isSigned=*/true));
+    return arith::ConstantOp::create(b, loc, type,
+                                     DenseIntElementsAttr::get(type, ints));
+  }
   if (elementType.isF64())
     return arith::ConstantOp::create(b, loc, type,
                                      DenseElementsAttr::get(type, values));
@@ -135,7 +143,7 @@ Value mlir::onnxc::linalg_conv::mlProbit(OpBuilder &b, Location loc,
   Value q = mulF(b, loc, subF(b, loc, one, y), addF(b, loc, one, y));
   Value lg = math::LogOp::create(b, loc, q);
   Value v = addF(b, loc,
-                 cst(b, loc, f, 2 / (3.14159f * 0.147f)),
+                 cst(b, loc, f, 2 / (3.14159265f * 0.147f)),
                  mulF(b, loc, cst(b, loc, f, 0.5f), lg));
   Value v2 = mulF(b, loc, cst(b, loc, f, 1 / 0.147f), lg);
   Value v3 = addF(b, loc, arith::NegFOp::create(b, loc, v),
@@ -221,4 +229,53 @@ Value mlir::onnxc::linalg_conv::mlRows2D(OpBuilder &b, Location loc, Value x) {
   return tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({1, xt.getDimSize(0)}, xt.getElementType()),
       x, SmallVector<ReassociationIndices>{{0, 1}});
+}
+
+Value mlir::onnxc::linalg_conv::mapElements(
+    OpBuilder &b, Location loc, Value x, Type elementType,
+    function_ref<Value(OpBuilder &, Location, Value, ValueRange)> fn) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t rank = xt.getRank();
+  auto type = RankedTensorType::get(xt.getShape(), elementType);
+  Value init = createEmptyLike(b, loc, type, x);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{x}, ValueRange{init},
+      SmallVector<AffineMap>(2, b.getMultiDimIdentityMap(rank)),
+      parallelIterators(rank), [&](OpBuilder &b, Location l, ValueRange args) {
+        SmallVector<Value> ivs;
+        for (int64_t d = 0; d < rank; ++d)
+          ivs.push_back(linalg::IndexOp::create(b, l, d));
+        linalg::YieldOp::create(b, l, fn(b, l, args[0], ivs));
+      });
+  return generic.getResult(0);
+}
+
+Value PerColumn::at(OpBuilder &b, Location loc, Value i) const {
+  return tensor::ExtractOp::create(b, loc, table,
+                                   ValueRange{single ? idx(b, loc, 0) : i});
+}
+
+FailureOr<PerColumn> mlir::onnxc::linalg_conv::perColumnTable(
+    OpBuilder &b, Location loc, Operation *op, Value x, int64_t dim,
+    Type elementType, ArrayRef<double> values, StringRef what) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t n = values.size();
+  if (n == 0)
+    return op->emitOpError() << what << " must not be empty";
+  PerColumn pc{floatTable(b, loc, elementType, values), n == 1};
+  if (n == 1)
+    return pc;
+  if (!xt.isDynamicDim(dim)) {
+    if (xt.getDimSize(dim) != n)
+      return op->emitOpError()
+             << what << " has " << n << " values, X has " << xt.getDimSize(dim)
+             << " columns";
+    return pc;
+  }
+  Value cols = getDimValue(b, loc, x, dim);
+  emitRuntimeCheck(b, loc, cmpI(b, loc, arith::CmpIPredicate::eq, cols, idx(b, loc, n)),
+                   (what + " has " + std::to_string(n) +
+                    " values but X has {} columns").str(),
+                   ValueRange{cols});
+  return pc;
 }

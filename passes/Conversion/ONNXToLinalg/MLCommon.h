@@ -57,6 +57,25 @@ Value applyPostTransformRow(OpBuilder &b, Location loc, Value z, Value row,
 /// X as a 2-D [N, C] tensor (a 1-D X becomes [1, C]).
 Value mlRows2D(OpBuilder &b, Location loc, Value x);
 
+/// A linalg.generic mapping every element of `x` to `fn(element, indices)`
+/// (indices: one index per dim), into a tensor of x's shape with element
+/// type `elementType`.
+Value mapElements(
+    OpBuilder &b, Location loc, Value x, Type elementType,
+    function_ref<Value(OpBuilder &, Location, Value, ValueRange)> fn);
+
+/// A table of `values` (size 1 or the size of dim `dim` of `x`, checked at
+/// compile time for a static dim, at run time otherwise) read at `i`: the
+/// single value broadcast, or values[i]. `what` names the attribute.
+struct PerColumn {
+  Value table;
+  bool single;
+  Value at(OpBuilder &b, Location loc, Value i) const;
+};
+FailureOr<PerColumn> perColumnTable(OpBuilder &b, Location loc, Operation *op,
+                                    Value x, int64_t dim, Type elementType,
+                                    ArrayRef<double> values, StringRef what);
+
 } // namespace mlir::onnxc::linalg_conv
 
 #endif // ONNXC_PASSES_CONVERSION_ONNXTOLINALG_MLCOMMON_H

@@ -29,6 +29,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -42,6 +43,9 @@ enum NodeMode : int32_t { LEQ = 0, LT, GTE, GT, EQ, NEQ, LEAF };
 constexpr int32_t kTracksTrue = 8;
 
 enum class Aggregate { Sum, Average, Min, Max };
+
+/// Rows per block of the walk (see Walker::run).
+constexpr int64_t kRowBlock = 64;
 
 /// The ensemble as tables indexed by node (the position in nodes_*).
 struct Tables {
@@ -152,6 +156,10 @@ FailureOr<Tables> buildTables(Operation *op, StringRef prefix,
   }
   if (t.commonMode < 0)
     t.commonMode = -1;
+  // The packed node table (Walker::run) holds ids and features in 32 bits.
+  if (n >= (1u << 30) || t.maxFeature >= (1 << 26))
+    return op->emitOpError("more than 2^30 nodes or a feature id of 2^26 or "
+                           "more is not supported");
 
   // Children, within the node's own tree.
   t.trueChild.assign(n, 0);
@@ -227,6 +235,8 @@ FailureOr<Tables> buildTables(Operation *op, StringRef prefix,
     }
     t.falseChild[i] = t.weightId.size();
   }
+  if (t.weightId.size() >= (1u << 31))
+    return op->emitOpError("more than 2^31 leaf weights are not supported");
   // Targets some tree weighs at every leaf.
   t.alwaysReached.assign(numTargets, false);
   for (int64_t root : t.roots) {
@@ -315,11 +325,25 @@ struct Walker {
   std::pair<Value, Value> run(OpBuilder &b, Location loc, Operation *op,
                               Value x, Type xOnnx, Value numRows,
                               int64_t numTargets) const {
-    Value feature = i64Table(b, loc, t.feature);
-    Value threshold = floatTable(b, loc, ctype, t.threshold);
-    Value mode = i32Table(b, loc, t.mode);
-    Value trueChild = i64Table(b, loc, t.trueChild);
-    Value falseChild = i64Table(b, loc, t.falseChild);
+    // One row of 4 x i32 per node, so that a step of the walk reads one
+    // cache line: mode | feature << 4, the f32 threshold's bits, true and
+    // false child (a leaf: its weight range). f64 thresholds (an f64 X)
+    // live in a table of their own.
+    SmallVector<int32_t> packed;
+    for (size_t i = 0; i < t.mode.size(); ++i) {
+      float th = t.threshold[i];
+      int32_t bits;
+      std::memcpy(&bits, &th, 4);
+      packed.append({(int32_t)(t.mode[i] | (t.feature[i] << 4)), bits,
+                     (int32_t)t.trueChild[i], (int32_t)t.falseChild[i]});
+    }
+    auto nodeType =
+        RankedTensorType::get({(int64_t)t.mode.size(), 4}, b.getI32Type());
+    Value nodes = arith::ConstantOp::create(
+        b, loc, nodeType, DenseIntElementsAttr::get(nodeType, ArrayRef(packed)));
+    Value threshold64;
+    if (ctype.isF64())
+      threshold64 = floatTable(b, loc, ctype, t.threshold);
     Value roots = i64Table(b, loc, t.roots);
     Value weightId, weightValue;
     if (!t.weightId.empty()) {
@@ -353,37 +377,59 @@ struct Walker {
     if (has)
       inits.push_back(has);
     Value numTrees = idx(b, loc, t.roots.size());
-    SmallVector<Value> out = buildLoops(
-        b, loc, {numRows, numTrees}, inits,
-        [&](OpBuilder &b, Location l, ValueRange ivs,
-            ValueRange args) -> SmallVector<Value> {
-          Value row = ivs[0];
-          Value root = tableIndex(b, l, roots, ivs[1]);
+    // Rows in blocks of kRowBlock, trees within a block, rows within a
+    // tree: a tree's nodes stay in cache while the block's rows walk it
+    // (ORT's batched loop order).
+    auto walkRow = [&](OpBuilder &b, Location l, Value row, Value tree,
+                       ValueRange args) -> SmallVector<Value> {
+          Value root = tableIndex(b, l, roots, tree);
           // Walk to the leaf.
+          Type i32 = b.getI32Type();
+          auto word = [&](OpBuilder &b, Location l, Value node, int64_t k) {
+            return tensor::ExtractOp::create(b, l, nodes,
+                                             ValueRange{node, idx(b, l, k)})
+                .getResult();
+          };
+          auto toIdx = [&](OpBuilder &b, Location l, Value v) {
+            return arith::IndexCastOp::create(b, l, b.getIndexType(), v)
+                .getResult();
+          };
           Value leaf = buildWhile(
               b, l, ValueRange{root},
               [&](OpBuilder &b, Location l, ValueRange w) {
-                Value m = tensor::ExtractOp::create(b, l, mode, w[0]);
+                Value m = arith::AndIOp::create(
+                    b, l, word(b, l, w[0], 0),
+                    arith::ConstantIntOp::create(b, l, i32, 15));
                 return arith::CmpIOp::create(
                     b, l, arith::CmpIPredicate::ne, m,
-                    arith::ConstantIntOp::create(b, l, b.getI32Type(), LEAF));
+                    arith::ConstantIntOp::create(b, l, i32, LEAF));
               },
               [&](OpBuilder &b, Location l,
                   ValueRange w) -> SmallVector<Value> {
                 Value node = w[0];
-                Value f = tableIndex(b, l, feature, node);
+                Value w0 = word(b, l, node, 0);
+                Value f = toIdx(b, l,
+                                arith::ShRUIOp::create(
+                                    b, l, w0,
+                                    arith::ConstantIntOp::create(b, l, i32, 4)));
                 Value v =
                     tensor::ExtractOp::create(b, l, x, ValueRange{row, f});
                 v = convertScalar(b, l, v, xOnnx, ctype);
-                Value th = tensor::ExtractOp::create(b, l, threshold, node);
-                Value m = tensor::ExtractOp::create(b, l, mode, node);
-                Value c = branchCondition(b, l, v, th, m, t.commonMode,
+                Value th =
+                    threshold64
+                        ? tensor::ExtractOp::create(b, l, threshold64, node)
+                              .getResult()
+                        : arith::BitcastOp::create(b, l, b.getF32Type(),
+                                                   word(b, l, node, 1))
+                              .getResult();
+                Value c = branchCondition(b, l, v, th, w0, t.commonMode,
                                           t.anyTracks);
-                return {select(b, l, c, tableIndex(b, l, trueChild, node),
-                               tableIndex(b, l, falseChild, node))};
+                return {toIdx(b, l,
+                              select(b, l, c, word(b, l, node, 2),
+                                     word(b, l, node, 3)))};
               })[0];
-          Value first = tableIndex(b, l, trueChild, leaf);
-          Value last = tableIndex(b, l, falseChild, leaf);
+          Value first = toIdx(b, l, word(b, l, leaf, 2));
+          Value last = toIdx(b, l, word(b, l, leaf, 3));
           return forRange(
               b, l, first, last, idx(b, l, 1), args,
               [&](OpBuilder &b, Location l, Value k,
@@ -415,6 +461,24 @@ struct Walker {
                       b, l, arith::ConstantIntOp::create(b, l, b.getI8Type(), 1),
                       a[1], ValueRange{row, id}));
                 return res;
+              });
+    };
+    Value block = idx(b, loc, kRowBlock);
+    SmallVector<Value> out = forRange(
+        b, loc, idx(b, loc, 0), numRows, block, inits,
+        [&](OpBuilder &b, Location l, Value r0,
+            ValueRange args) -> SmallVector<Value> {
+          Value r1 = minIdx(b, l, arith::AddIOp::create(b, l, r0, block),
+                            numRows);
+          return buildLoops(
+              b, l, {numTrees}, args,
+              [&](OpBuilder &b, Location l, ValueRange tr,
+                  ValueRange args) -> SmallVector<Value> {
+                return forRange(b, l, r0, r1, idx(b, l, 1), args,
+                                [&](OpBuilder &b, Location l, Value row,
+                                    ValueRange args) -> SmallVector<Value> {
+                                  return walkRow(b, l, row, tr[0], args);
+                                });
               });
         });
     return {out[0], has ? out[1] : Value()};

@@ -183,4 +183,6 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populateObjectDetectionPatterns(tc, patterns);
   populateTfIdfPatterns(tc, patterns);
   populateMLTreePatterns(tc, patterns);
+  populateMLLinearPatterns(tc, patterns);
+  populateMLPreprocessPatterns(tc, patterns);
 }

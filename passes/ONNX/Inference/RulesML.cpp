@@ -160,6 +160,52 @@ static LogicalResult inferTreeClassifier(Operation *op, const ONNX::OpInfo &,
                                        Float32Type::get(op->getContext())));
 }
 
+/// The length of float list attribute `name` (or its _as_tensor form).
+static int64_t floatListSize(Operation *op, StringRef name) {
+  if (auto a = op->getAttrOfType<DenseF32ArrayAttr>(name))
+    return a.size();
+  return 0;
+}
+
+/// LinearClassifier: Y (N), Z (N, scores): one score per intercept, two for
+/// one score and two labels (ONNX Runtime's binary form).
+static LogicalResult inferLinearClassifier(Operation *op, const ONNX::OpInfo &,
+                                           InferenceState &) {
+  SymDim n = mlRows(op);
+  if (failed(refineResult(op, 0, getSymTensorType({n}, classLabelType(op)))))
+    return failure();
+  int64_t scores = floatListSize(op, "intercepts");
+  int64_t labels = numClassLabels(op);
+  int64_t cols = scores == 1 && labels == 2 ? 2
+                 : scores > 0               ? scores
+                                            : ShapedType::kDynamic;
+  return refineResult(op, 1,
+                      getSymTensorType({n, SymDim{cols, ""}},
+                                       Float32Type::get(op->getContext())));
+}
+
+/// SVMClassifier: Y (N), Z (N, scores): with support vectors and no
+/// probabilities one score per pair of classes (2 for two classes), else
+/// one per class.
+static LogicalResult inferSVMClassifier(Operation *op, const ONNX::OpInfo &,
+                                        InferenceState &) {
+  SymDim n = mlRows(op);
+  if (failed(refineResult(op, 0, getSymTensorType({n}, classLabelType(op)))))
+    return failure();
+  int64_t classes = numClassLabels(op);
+  int64_t vectors = 0;
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("vectors_per_class"))
+    for (int64_t v : a.asArrayRef())
+      vectors += v;
+  bool proba = floatListSize(op, "prob_a") > 0;
+  int64_t cols = classes;
+  if (!ShapedType::isDynamic(classes) && vectors > 0 && !proba)
+    cols = classes > 2 ? classes * (classes - 1) / 2 : 2;
+  return refineResult(op, 1,
+                      getSymTensorType({n, SymDim{cols, ""}},
+                                       Float32Type::get(op->getContext())));
+}
+
 void mlir::onnxc::registerMLRules(llvm::StringMap<InferenceRule> &rules) {
   rules["onnx.GreaterOrEqual"] = inferCompare;
   rules["onnx.LessOrEqual"] = inferCompare;
@@ -175,4 +221,6 @@ void mlir::onnxc::registerMLRules(llvm::StringMap<InferenceRule> &rules) {
   rules["onnx.ml.FeatureVectorizer"] = inferFeatureVectorizer;
   rules["onnx.ml.TreeEnsembleRegressor"] = inferTreeRegressor;
   rules["onnx.ml.TreeEnsembleClassifier"] = inferTreeClassifier;
+  rules["onnx.ml.LinearClassifier"] = inferLinearClassifier;
+  rules["onnx.ml.SVMClassifier"] = inferSVMClassifier;
 }

@@ -15,7 +15,12 @@ several targets, base values, every node mode, missing_value_tracks_true with
 NaN inputs, the *_as_tensor attributes, 1-D and int64 X;
 TreeEnsembleClassifier multi-class (random-forest and boosting shapes) with
 every post_transform, and the binary shapes (one class id with positive or
-mixed weights, 0/1/2 base values, both class ids).
+mixed weights, 0/1/2 base values, both class ids); the preprocessing ops
+(Scaler, Normalizer, Binarizer, Imputer, ArrayFeatureExtractor,
+OneHotEncoder, LabelEncoder int/float, FeatureVectorizer), LinearRegressor
+and LinearClassifier with every post_transform, SVMRegressor and
+SVMClassifier with every kernel (liblinear and SVC forms, binary and
+multi-class).
 """
 import os
 import subprocess
@@ -284,7 +289,180 @@ def classifier_cases(rng):
     yield clf("treeclf_gbm_99x6", a, xb)
 
 
-FAMILIES = {"treereg": regressor_cases, "treeclf": classifier_cases}
+def one_node(name, op, inputs, outputs, attrs):
+    node = helper.make_node(op, [n for n, _ in inputs], [n for n, _ in outputs],
+                            domain="ai.onnx.ml", **attrs)
+    return name, ml_model(name, [node], inputs, outputs)
+
+
+def preprocess_cases(rng):
+    f32 = lambda *s: rng.standard_normal(s).astype(np.float32)
+    x = f32(5, 4)
+    yield one_node("scaler_per_column", "Scaler", [("x", x)], [("y", T.FLOAT)],
+                   dict(offset=[0.5, -1.0, 2.0, 0.0], scale=[2.0, 0.5, -1.0, 3.0]))
+    yield one_node("scaler_single_f64", "Scaler",
+                   [("x", rng.standard_normal((3, 6)))], [("y", T.FLOAT)],
+                   dict(offset=[0.25], scale=[4.0]))
+    yield one_node("scaler_int64", "Scaler",
+                   [("x", rng.integers(-5, 5, (4, 3)).astype(np.int64))],
+                   [("y", T.FLOAT)], dict(offset=[1.0, 2.0, 3.0], scale=[0.5, 1.0, 2.0]))
+    xn = f32(6, 5)
+    xn[2] = 0
+    for norm in ["MAX", "L1", "L2"]:
+        yield one_node("normalizer_%s" % norm.lower(), "Normalizer", [("x", xn)],
+                       [("y", T.FLOAT)], dict(norm=norm))
+    yield one_node("normalizer_l2_1d", "Normalizer", [("x", f32(7))],
+                   [("y", T.FLOAT)], dict(norm="L2"))
+    yield one_node("normalizer_max_int32", "Normalizer",
+                   [("x", rng.integers(-4, 9, (3, 4)).astype(np.int32))],
+                   [("y", T.FLOAT)], dict(norm="MAX"))
+    yield one_node("binarizer", "Binarizer", [("x", f32(4, 5))], [("y", T.FLOAT)],
+                   dict(threshold=0.3))
+    xi = f32(6, 4)
+    xi[rng.random(xi.shape) < 0.3] = np.nan
+    yield one_node("imputer_nan_per_column", "Imputer", [("x", xi)],
+                   [("y", T.FLOAT)],
+                   dict(imputed_value_floats=[1.0, 2.0, 3.0, 4.0],
+                        replaced_value_float=float("nan")))
+    xz = rng.integers(-1, 2, (5, 3)).astype(np.float32)
+    yield one_node("imputer_zero_single", "Imputer", [("x", xz)],
+                   [("y", T.FLOAT)],
+                   dict(imputed_value_floats=[9.5], replaced_value_float=0.0))
+    yield one_node("imputer_int64", "Imputer",
+                   [("x", rng.integers(-1, 3, (4, 3)).astype(np.int64))],
+                   [("y", T.INT64)],
+                   dict(imputed_value_int64s=[10, 20, 30], replaced_value_int64=-1))
+    yield one_node("afe_2d", "ArrayFeatureExtractor",
+                   [("x", f32(3, 6)), ("i", np.array([4, 1, 4], np.int64))],
+                   [("y", T.FLOAT)], {})
+    yield one_node("afe_3d_int64", "ArrayFeatureExtractor",
+                   [("x", rng.integers(0, 100, (2, 3, 5)).astype(np.int64)),
+                    ("i", np.array([[0], [3]], np.int64))], [("y", T.INT64)], {})
+    yield one_node("onehot_int64", "OneHotEncoder",
+                   [("x", rng.integers(0, 9, (2, 3)).astype(np.int64))],
+                   [("y", T.FLOAT)], dict(cats_int64s=[1, 3, 5, 7], zeros=1))
+    yield one_node("onehot_float_zeros0", "OneHotEncoder",
+                   [("x", rng.choice([2.0, 4.0, 6.0], (3, 2)).astype(np.float32))],
+                   [("y", T.FLOAT)], dict(cats_int64s=[6, 4, 2], zeros=0))
+    keys_i = [5, -3, 12, 0, 7]
+    keys_f = [0.5, -1.25, 3.0, 0.0, 2.5]
+    xi64 = rng.choice(keys_i + [1, 2], (3, 4)).astype(np.int64)
+    xf = rng.choice(keys_f + [9.0, -0.0], (3, 4)).astype(np.float32)
+    xf[0, 0] = np.nan
+    for kt, vt in [("i", "i"), ("i", "f"), ("f", "i"), ("f", "f")]:
+        attrs = {}
+        attrs["keys_int64s" if kt == "i" else "keys_floats"] = \
+            keys_i if kt == "i" else keys_f
+        if vt == "i":
+            attrs.update(values_int64s=[10, 20, 30, 40, 50], default_int64=-7)
+        else:
+            attrs.update(values_floats=[1.5, 2.5, 3.5, 4.5, 5.5],
+                         default_float=-0.5)
+        yield one_node("labelencoder_%s%s" % (kt, vt), "LabelEncoder",
+                       [("x", xi64 if kt == "i" else xf)],
+                       [("y", T.INT64 if vt == "i" else T.FLOAT)], attrs)
+    yield one_node("featurevectorizer", "FeatureVectorizer",
+                   [("a", f32(4, 3)), ("b", f32(4, 2)), ("c", f32(4, 4))],
+                   [("y", T.FLOAT)], dict(inputdimensions=[3, 2, 4]))
+    yield one_node("featurevectorizer_int64", "FeatureVectorizer",
+                   [("a", rng.integers(-3, 3, (2, 2)).astype(np.int64)),
+                    ("b", rng.integers(-3, 3, (2, 3)).astype(np.int64))],
+                   [("y", T.FLOAT)], dict(inputdimensions=[2, 3]))
+
+
+def linear_cases(rng):
+    x = rng.standard_normal((6, 5)).astype(np.float32)
+    coef = lambda n: [float(v) for v in rng.standard_normal(n).round(4)]
+    yield one_node("linreg_1t", "LinearRegressor", [("x", x)], [("y", T.FLOAT)],
+                   dict(coefficients=coef(5), intercepts=[0.75], targets=1))
+    for post in POSTS:
+        scale = 0.05 if post == "PROBIT" else 1.0
+        yield one_node("linreg_3t_%s" % post.lower(), "LinearRegressor",
+                       [("x", x * scale if post != "PROBIT" else
+                         np.abs(x) * 0.05)], [("y", T.FLOAT)],
+                       dict(coefficients=[abs(c) for c in coef(15)]
+                            if post == "PROBIT" else coef(15),
+                            intercepts=[0.1, 0.2, 0.3] if post == "PROBIT"
+                            else [0.5, -0.5, 1.0],
+                            targets=3, post_transform=post))
+    for post in POSTS:
+        yield one_node("linclf_4c_%s" % post.lower(), "LinearClassifier",
+                       [("x", np.abs(x) * 0.05 if post == "PROBIT" else x)],
+                       [("y", T.INT64), ("z", T.FLOAT)],
+                       dict(coefficients=[abs(c) for c in coef(20)]
+                            if post == "PROBIT" else coef(20),
+                            intercepts=[0.1, 0.2, 0.3, 0.05] if post == "PROBIT"
+                            else [0.1, -0.2, 0.3, 0.0],
+                            classlabels_ints=[4, 3, 2, 1], post_transform=post))
+    for post in ["NONE", "LOGISTIC", "SOFTMAX", "SOFTMAX_ZERO"]:
+        yield one_node("linclf_binary_%s" % post.lower(), "LinearClassifier",
+                       [("x", x)], [("y", T.INT64), ("z", T.FLOAT)],
+                       dict(coefficients=coef(5), intercepts=[0.25],
+                            classlabels_ints=[0, 1], post_transform=post))
+    yield one_node("linclf_int64", "LinearClassifier",
+                   [("x", rng.integers(-3, 4, (4, 5)).astype(np.int64))],
+                   [("y", T.INT64), ("z", T.FLOAT)],
+                   dict(coefficients=coef(15), intercepts=[0.0, 0.5, -0.5],
+                        classlabels_ints=[7, 8, 9], post_transform="SOFTMAX"))
+
+
+def svm_cases(rng):
+    nf = 4
+    x = rng.standard_normal((7, nf)).astype(np.float32)
+    fl = lambda *s: [float(v) for v in rng.standard_normal(s).ravel().round(4)]
+    kernels = {"LINEAR": [0.0, 0.0, 0.0], "POLY": [0.5, 1.0, 3.0],
+               "RBF": [0.3, 0.0, 0.0], "SIGMOID": [0.2, 0.1, 0.0]}
+    yield one_node("svmreg_liblinear", "SVMRegressor", [("x", x)],
+                   [("y", T.FLOAT)],
+                   dict(coefficients=fl(nf), rho=[0.5], n_supports=0,
+                        kernel_type="LINEAR", kernel_params=[0.0, 0.0, 0.0]))
+    for kname, params in kernels.items():
+        yield one_node("svmreg_%s" % kname.lower(), "SVMRegressor", [("x", x)],
+                       [("y", T.FLOAT)],
+                       dict(coefficients=fl(5), support_vectors=fl(5, nf),
+                            rho=[-0.25], n_supports=5, kernel_type=kname,
+                            kernel_params=params))
+    yield one_node("svmreg_one_class", "SVMRegressor", [("x", x)],
+                   [("y", T.FLOAT)],
+                   dict(coefficients=fl(3), support_vectors=fl(3, nf),
+                        rho=[0.1], n_supports=3, kernel_type="RBF",
+                        kernel_params=[0.5, 0.0, 0.0], one_class=1))
+    yield one_node("svmclf_liblinear_3c", "SVMClassifier", [("x", x)],
+                   [("y", T.INT64), ("z", T.FLOAT)],
+                   dict(coefficients=fl(3, nf), rho=[0.2],
+                        classlabels_ints=[0, 1, 2], kernel_type="LINEAR",
+                        kernel_params=[0.0, 0.0, 0.0], post_transform="SOFTMAX"))
+    yield one_node("svmclf_liblinear_binary", "SVMClassifier", [("x", x)],
+                   [("y", T.INT64), ("z", T.FLOAT)],
+                   dict(coefficients=fl(2, nf), rho=[0.1],
+                        classlabels_ints=[5, 6], kernel_type="LINEAR",
+                        kernel_params=[0.0, 0.0, 0.0]))
+    per = [2, 3, 2]
+    nv = sum(per)
+    for kname, params in kernels.items():
+        yield one_node("svmclf_svc_%s_3c" % kname.lower(), "SVMClassifier",
+                       [("x", x)], [("y", T.INT64), ("z", T.FLOAT)],
+                       dict(coefficients=fl(2, nv), support_vectors=fl(nv, nf),
+                            vectors_per_class=per, rho=fl(3),
+                            classlabels_ints=[10, 11, 12], kernel_type=kname,
+                            kernel_params=params))
+    yield one_node("svmclf_svc_rbf_4c_logistic", "SVMClassifier", [("x", x)],
+                   [("y", T.INT64), ("z", T.FLOAT)],
+                   dict(coefficients=fl(3, 8), support_vectors=fl(8, nf),
+                        vectors_per_class=[2, 2, 3, 1], rho=fl(6),
+                        classlabels_ints=[1, 2, 3, 4], kernel_type="RBF",
+                        kernel_params=[0.4, 0.0, 0.0], post_transform="LOGISTIC"))
+    for post in ["NONE", "LOGISTIC", "SOFTMAX", "SOFTMAX_ZERO"]:
+        yield one_node("svmclf_svc_binary_%s" % post.lower(), "SVMClassifier",
+                       [("x", x)], [("y", T.INT64), ("z", T.FLOAT)],
+                       dict(coefficients=fl(1, 5), support_vectors=fl(5, nf),
+                            vectors_per_class=[3, 2], rho=[0.05],
+                            classlabels_ints=[0, 1], kernel_type="RBF",
+                            kernel_params=[0.5, 0.0, 0.0], post_transform=post))
+
+
+FAMILIES = {"treereg": regressor_cases, "treeclf": classifier_cases,
+            "prep": preprocess_cases, "linear": linear_cases, "svm": svm_cases}
 
 
 def cases(families):

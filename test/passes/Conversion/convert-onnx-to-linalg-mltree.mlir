@@ -1,31 +1,32 @@
 // RUN: %onnxc-opt --convert-onnx-to-linalg --split-input-file %s | FileCheck %s
 
 // One tree: node 0 tests feature 2 < 1.5 (BRANCH_LT is mode 1), nodes 1
-// and 2 are leaves (mode 6) whose child slots hold their weight ranges
-// [0, 1) and [1, 2). Per row and tree an scf.while walks from the root
-// until a leaf, and the leaf's weights are added into the accumulator;
-// then the base value 0.5 is added per row and target.
+// and 2 are leaves (mode 6). One row of 4 x i32 per node: mode | feature
+// << 4 (33), the threshold's f32 bits (1.5 = 1069547520), true and false
+// child; a leaf's child slots hold its weight range ([0, 1) and [1, 2)).
+// Rows go in blocks of 64, trees within a block, rows within a tree; each
+// row walks the tree with an scf.while from the root until a leaf, whose
+// weights are added into the accumulator; then the base value 0.5 is
+// added per row and target.
 // CHECK-LABEL: func.func @regressor
 // CHECK-SAME: (%[[X:.+]]: tensor<4x3xf32>)
-// CHECK-DAG: %[[FEAT:.+]] = arith.constant dense<[2, 0, 0]> : tensor<3xi64>
-// CHECK-DAG: %[[THR:.+]] = arith.constant dense<[1.500000e+00, 0.000000e+00, 0.000000e+00]> : tensor<3xf32>
-// CHECK-DAG: %[[MODE:.+]] = arith.constant dense<[1, 6, 6]> : tensor<3xi32>
-// CHECK-DAG: %[[TRUE:.+]] = arith.constant dense<[1, 0, 1]> : tensor<3xi64>
-// CHECK-DAG: %[[FALSE:.+]] = arith.constant dense<[2, 1, 2]> : tensor<3xi64>
+// CHECK-DAG: %[[NODES:.+]] = arith.constant dense<{{\[\[}}33, 1069547520, 1, 2], [6, 0, 0, 1], [6, 0, 1, 2]]> : tensor<3x4xi32>
 // CHECK-DAG: %[[W:.+]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
-// CHECK: %[[ACC:.+]] = scf.for %[[ROW:.+]] = %{{.+}} to %{{.+}}
+// CHECK-DAG: %[[BLOCK:.+]] = arith.constant 64 : index
+// CHECK: %[[ACC:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %[[BLOCK]]
 // CHECK: scf.for
-// CHECK: %[[LEAF:.+]] = scf.while
-// CHECK: tensor.extract %[[MODE]]
+// CHECK: scf.for %[[ROW:[a-z0-9_]+]] = 
+// CHECK: %[[LEAF:[a-z0-9_]+]] = scf.while
+// CHECK: tensor.extract %[[NODES]]
 // CHECK: arith.cmpi ne, %{{.+}}, %{{.+}} : i32
 // CHECK: } do {
-// CHECK: tensor.extract %[[FEAT]]
+// CHECK: arith.shrui
 // CHECK: tensor.extract %[[X]][%[[ROW]], %{{.+}}] : tensor<4x3xf32>
-// CHECK: tensor.extract %[[THR]]
+// CHECK: arith.bitcast %{{.+}} : i32 to f32
 // CHECK: arith.cmpf olt
 // CHECK: arith.select
-// CHECK: tensor.extract %[[TRUE]][%[[LEAF]]]
-// CHECK: tensor.extract %[[FALSE]][%[[LEAF]]]
+// CHECK: tensor.extract %[[NODES]][%[[LEAF]], %{{.+}}]
+// CHECK: tensor.extract %[[NODES]][%[[LEAF]], %{{.+}}]
 // CHECK: scf.for
 // CHECK: tensor.extract %[[W]]
 // CHECK: arith.addf
@@ -48,7 +49,7 @@ func.func @regressor(%x: tensor<4x3xf32>) -> tensor<4x1xf32> {
 // bits; MAX starts from -inf. The feature count is dynamic: a run-time
 // check that X has more than 1 feature.
 // CHECK-LABEL: func.func @mixed_modes_max
-// CHECK-DAG: arith.constant dense<[12, 3, 6, 6, 6]> : tensor<5xi32>
+// CHECK-DAG: arith.constant dense<{{\[\[}}12, 0, 1, 2], [19, 1065353216, 3, 4], [6, 0, 0, 1], [6, 0, 1, 2], [6, 0, 2, 3]]> : tensor<5x4xi32>
 // CHECK-DAG: arith.constant 0xFF800000 : f32
 // CHECK: scf.while
 // CHECK: arith.cmpf une
