@@ -8,8 +8,8 @@
 // svmclassifier.cc, ml_common.h's batched_update_scores_inplace): one score
 // takes only PROBIT, a one-score binary classifier writes [1 - p, p] (p the
 // score, or its logistic under LOGISTIC; [-s, s] for an SVM without post
-// transform). SVMClassifier's
-// probabilities (prob_a, prob_b: pairwise coupling) are not lowered yet.
+// transform). SVMClassifier's probabilities (prob_a, prob_b) are LIBSVM's
+// pairwise coupling, iterated per row as ORT does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -252,6 +252,110 @@ struct LinearClassifierLowering
 
 enum class Kernel { Linear, Poly, Rbf, Sigmoid };
 
+/// The coupling below is unrolled over the classes.
+constexpr int64_t kMaxProbaClasses = 32;
+
+/// Class probabilities from the pairwise scores (LIBSVM's second method,
+/// ORT's multiclass_probability, in f32): r[i][j] = clamp(1 -
+/// logistic(s * A + B), 1e-7, 1 - 1e-7) for the pair (i, j), r[j][i] =
+/// 1 - r[i][j]; Q from r; then at most 100 rounds of the fixed-point update
+/// of p, stopping when every |Qp[i] - pQp| < 0.005 / classes. Q is built
+/// at run time once per row (scalars); the rounds are an scf.while
+/// carrying p.
+SmallVector<Value> pairwiseCoupling(OpBuilder &b, Location l,
+                                    ArrayRef<Value> scores,
+                                    ArrayRef<double> probA,
+                                    ArrayRef<double> probB, int64_t k) {
+  Type f32 = b.getF32Type();
+  auto c = [&](double v) { return fConst(b, l, f32, v); };
+  std::vector<std::vector<Value>> r(k, std::vector<Value>(k, c(0)));
+  int64_t p = 0;
+  for (int64_t i = 0; i + 1 < k; ++i)
+    for (int64_t j = i + 1; j < k; ++j, ++p) {
+      Value v = addF(b, l, mulF(b, l, scores[p], c(probA[p])), c(probB[p]));
+      Value val1 = subF(b, l, c(1), mlLogistic(b, l, v));
+      Value val2 = stdMax(b, l, val1, c(1.0e-7));
+      val2 = stdMin(b, l, val2, c(1 - 1.0e-7f));
+      r[i][j] = val2;
+      r[j][i] = subF(b, l, c(1), val2);
+    }
+  std::vector<std::vector<Value>> q(k, std::vector<Value>(k, c(0)));
+  for (int64_t i = 0; i < k; ++i) {
+    for (int64_t j = 0; j < i; ++j) {
+      q[i][i] = addF(b, l, q[i][i], mulF(b, l, r[j][i], r[j][i]));
+      q[i][j] = q[j][i];
+    }
+    for (int64_t j = i + 1; j < k; ++j) {
+      q[i][i] = addF(b, l, q[i][i], mulF(b, l, r[j][i], r[j][i]));
+      q[i][j] = arith::NegFOp::create(b, l, mulF(b, l, r[j][i], r[i][j]));
+    }
+  }
+  float eps = 0.005f / (float)k;
+  SmallVector<Value> inits(k, c(1.0f / (float)k));
+  inits.push_back(idx(b, l, 0));
+  inits.push_back(arith::ConstantIntOp::create(b, l, b.getI1Type(), 1));
+  // Carried: p[0..k), the round, and whether to go on (not converged).
+  SmallVector<Value> out = buildWhile(
+      b, l, inits,
+      [&](OpBuilder &b, Location l, ValueRange w) {
+        return andI(b, l, w[k + 1],
+                    cmpI(b, l, arith::CmpIPredicate::slt, w[k], idx(b, l, 100)));
+      },
+      [&](OpBuilder &b, Location l, ValueRange w) -> SmallVector<Value> {
+        SmallVector<Value> pv(w.begin(), w.begin() + k);
+        auto qp = [&](int64_t i) {
+          Value acc = c(0);
+          for (int64_t j = 0; j < k; ++j)
+            acc = addF(b, l, acc, mulF(b, l, q[i][j], pv[j]));
+          return acc;
+        };
+        SmallVector<Value> qpv;
+        Value pqp = c(0);
+        for (int64_t i = 0; i < k; ++i) {
+          qpv.push_back(qp(i));
+          pqp = addF(b, l, pqp, mulF(b, l, pv[i], qpv[i]));
+        }
+        Value maxErr = c(0);
+        for (int64_t i = 0; i < k; ++i) {
+          Value e = math::AbsFOp::create(b, l, subF(b, l, qpv[i], pqp));
+          maxErr = select(b, l, cmpF(b, l, arith::CmpFPredicate::OGT, e, maxErr),
+                          e, maxErr);
+        }
+        Value more = cmpF(b, l, arith::CmpFPredicate::UGE, maxErr, c(eps));
+        // The update, kept only when not converged.
+        SmallVector<Value> np(pv), nqp(qpv);
+        Value npqp = pqp;
+        for (int64_t i = 0; i < k; ++i) {
+          Value diff = divF(b, l, addF(b, l, arith::NegFOp::create(b, l, nqp[i]),
+                                       npqp),
+                            q[i][i]);
+          np[i] = addF(b, l, np[i], diff);
+          Value onePlus = addF(b, l, c(1), diff);
+          npqp = divF(b, l,
+                      divF(b, l,
+                           addF(b, l, npqp,
+                                mulF(b, l, diff,
+                                     addF(b, l, mulF(b, l, diff, q[i][i]),
+                                          mulF(b, l, c(2), nqp[i])))),
+                           onePlus),
+                      onePlus);
+          for (int64_t j = 0; j < k; ++j) {
+            nqp[j] = divF(b, l, addF(b, l, nqp[j], mulF(b, l, diff, q[i][j])),
+                          onePlus);
+            np[j] = divF(b, l, np[j], onePlus);
+          }
+        }
+        SmallVector<Value> next;
+        for (int64_t i = 0; i < k; ++i)
+          next.push_back(select(b, l, more, np[i], pv[i]));
+        next.push_back(arith::AddIOp::create(b, l, w[k], idx(b, l, 1)));
+        next.push_back(more);
+        return next;
+      });
+  out.resize(k);
+  return out;
+}
+
 /// The SVM kernel and its parameters (gamma, coef0, degree).
 struct SvmKernel {
   Kernel kind = Kernel::Linear;
@@ -433,9 +537,14 @@ struct SVMClassifierLowering : OpConversionPattern<ONNX::MLSVMClassifierOp> {
     SmallVector<double> sv =
         getFloatList(op, "support_vectors").value_or(SmallVector<double>());
     ArrayRef<int64_t> perClass = getI64List(op, "vectors_per_class");
-    if (getFloatList(op, "prob_a") || getFloatList(op, "prob_b"))
-      return op.emitOpError("prob_a/prob_b (probability estimates) are not "
-                            "supported yet");
+    SmallVector<double> probA =
+        getFloatList(op, "prob_a").value_or(SmallVector<double>());
+    SmallVector<double> probB =
+        getFloatList(op, "prob_b").value_or(SmallVector<double>());
+    if (probA.size() != probB.size())
+      return op.emitOpError("prob_a and prob_b must have as many values (")
+             << probA.size() << " and " << probB.size() << ")";
+    bool proba = !probA.empty();
     if (coef.empty())
       return op.emitOpError("coefficients must not be empty");
     if (rho.empty())
@@ -468,7 +577,14 @@ struct SVMClassifierLowering : OpConversionPattern<ONNX::MLSVMClassifierOp> {
       if ((int64_t)rho.size() < pairs)
         return op.emitOpError("rho must hold one value per pair of classes (")
                << pairs << ")";
-      if (classes == 2 && *post == PostTransform::Probit)
+      if (proba && (int64_t)probA.size() < pairs)
+        return op.emitOpError("prob_a and prob_b must hold one value per pair "
+                              "of classes (")
+               << pairs << ")";
+      if (proba && classes > kMaxProbaClasses)
+        return op.emitOpError("probability estimates for more than ")
+               << kMaxProbaClasses << " classes are not supported";
+      if (classes == 2 && !proba && *post == PostTransform::Probit)
         return op.emitOpError("PROBIT on a binary SVC is not supported (ONNX "
                               "Runtime's second score is undefined)");
     } else {
@@ -488,7 +604,7 @@ struct SVMClassifierLowering : OpConversionPattern<ONNX::MLSVMClassifierOp> {
     Value labelTable = i64Table(rewriter, loc, labels);
     Value rows = getDimValue(rewriter, loc, *x2, 0);
     int64_t staticRows = cast<RankedTensorType>(x2->getType()).getDimSize(0);
-    int64_t zCols = !svc ? classes : (classes > 2 ? pairs : 2);
+    int64_t zCols = !svc || proba ? classes : (classes > 2 ? pairs : 2);
     Value z = createEmpty(rewriter, loc,
                           RankedTensorType::get({staticRows, zCols}, f32),
                           {rows, Value()});
@@ -529,7 +645,7 @@ struct SVMClassifierLowering : OpConversionPattern<ONNX::MLSVMClassifierOp> {
                   fConst(b, l, f32, rho[0])));
             auto [at, maxWeight] = argmaxFirst(b, l, scores);
             label = tensor::ExtractOp::create(b, l, labelTable, at);
-            if (classes == 2) {
+            if (classes == 2 && !proba) {
               // ORT's ChooseClass without probabilities.
               Value win = allPositive
                               ? cmpF(b, l, arith::CmpFPredicate::OGE, maxWeight,
@@ -575,7 +691,13 @@ struct SVMClassifierLowering : OpConversionPattern<ONNX::MLSVMClassifierOp> {
               }
             Value at = argmaxFirst(b, l, votes).first;
             label = tensor::ExtractOp::create(b, l, labelTable, at);
-            if (classes == 2) {
+            if (proba) {
+              SmallVector<Value> prob =
+                  pairwiseCoupling(b, l, scores, probA, probB, classes);
+              for (int64_t c = 0; c < classes; ++c)
+                zr = putZ(b, l, zr, row, c, prob[c]);
+              zr = applyPostTransformRow(b, l, zr, row, classes, kind);
+            } else if (classes == 2) {
               // ORT: [-s, s] without post transform, else [1 - p, p], p
               // the logistic of s under LOGISTIC, else s.
               Value s = scores[0];

@@ -452,6 +452,22 @@ def svm_cases(rng):
                         vectors_per_class=[2, 2, 3, 1], rho=fl(6),
                         classlabels_ints=[1, 2, 3, 4], kernel_type="RBF",
                         kernel_params=[0.4, 0.0, 0.0], post_transform="LOGISTIC"))
+    # Probability estimates (prob_a, prob_b: pairwise coupling).
+    for k, kname, post in [(3, "RBF", "NONE"), (2, "LINEAR", "NONE"),
+                           (4, "POLY", "SOFTMAX"), (5, "SIGMOID", "NONE")]:
+        per = [1 + i % 2 for i in range(k)]
+        nv, npairs = sum(per), k * (k - 1) // 2
+        yield one_node("svmclf_svc_%s_%dc_proba_%s" % (kname.lower(), k,
+                                                     post.lower()),
+                       "SVMClassifier", [("x", x)],
+                       [("y", T.INT64), ("z", T.FLOAT)],
+                       dict(coefficients=fl(k - 1, nv),
+                            support_vectors=fl(nv, nf), vectors_per_class=per,
+                            rho=fl(npairs), prob_a=[float(v) for v in
+                                                    -rng.uniform(0.5, 3, npairs)],
+                            prob_b=fl(npairs), classlabels_ints=list(range(k)),
+                            kernel_type=kname, kernel_params=kernels[kname],
+                            post_transform=post))
     for post in ["NONE", "LOGISTIC", "SOFTMAX", "SOFTMAX_ZERO"]:
         yield one_node("svmclf_svc_binary_%s" % post.lower(), "SVMClassifier",
                        [("x", x)], [("y", T.INT64), ("z", T.FLOAT)],

@@ -60,8 +60,8 @@ func.func @svm_kernel(%x: tensor<2x2xf32>) -> tensor<2x1xf32> {
 // -----
 
 func.func @svmclf_proba(%x: tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>) {
-  // expected-error @+1 {{'onnx.ml.SVMClassifier' op prob_a/prob_b (probability estimates) are not supported yet}}
-  %y, %z = "onnx.ml.SVMClassifier"(%x) {classlabels_ints = array<i64: 0, 1>, coefficients = array<f32: 1.0, 2.0>, prob_a = array<f32: 1.0>, prob_b = array<f32: 0.0>, rho = array<f32: 0.0>, support_vectors = array<f32: 1.0, 2.0, 3.0, 4.0>, vectors_per_class = array<i64: 1, 1>} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>)
+  // expected-error @+1 {{'onnx.ml.SVMClassifier' op prob_a and prob_b must have as many values (1 and 2)}}
+  %y, %z = "onnx.ml.SVMClassifier"(%x) {classlabels_ints = array<i64: 0, 1>, coefficients = array<f32: 1.0, 2.0>, prob_a = array<f32: 1.0>, prob_b = array<f32: 0.0, 1.0>, rho = array<f32: 0.0>, support_vectors = array<f32: 1.0, 2.0, 3.0, 4.0>, vectors_per_class = array<i64: 1, 1>} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>)
   return %y, %z : tensor<2xi64>, tensor<2x2xf32>
 }
 
