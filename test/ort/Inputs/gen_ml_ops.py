@@ -3,6 +3,10 @@
 
     gen_ml_ops.py write DIR [FAMILY...]    DIR/ml/<case>/model.onnx and
                                            test_data_set_0/input_<i>.pb
+                                           (families: treereg treeclf prep
+                                           linear svm, the default, and
+                                           unsupported: string and map ops
+                                           onnxc refuses, for the docs)
     gen_ml_ops.py oracle DIR CMD...        runs CMD MODEL --inputs SET
                                            --save SET (ort_run.js) on every
                                            case: the expected outputs
@@ -477,8 +481,26 @@ def svm_cases(rng):
                             kernel_params=[0.5, 0.0, 0.0], post_transform=post))
 
 
+def unsupported_cases(rng):
+    """An op onnxc does not lower (CategoryMapper: strings), for
+    docs/supported-ops.md only (its compile error names it); not a default
+    family. (ZipMap, DictVectorizer, CastMap fail earlier, at the model's
+    map-typed inputs or outputs, before any node is named.)"""
+    x = rng.integers(0, 4, (2, 3)).astype(np.int64)
+    cm = lambda i, o: helper.make_node("CategoryMapper", [i], [o],
+                                       domain="ai.onnx.ml",
+                                       cats_int64s=[1, 2], cats_strings=["a", "b"])
+    m, inputs = ml_model("categorymapper", [cm("x", "s"), cm("s", "y")],
+                         [("x", x)], [("y", T.INT64)])
+    m.graph.output[0].type.tensor_type.shape.dim.add().dim_value = 2
+    m.graph.output[0].type.tensor_type.shape.dim.add().dim_value = 3
+    yield "categorymapper", (m, inputs)
+
+
 FAMILIES = {"treereg": regressor_cases, "treeclf": classifier_cases,
-            "prep": preprocess_cases, "linear": linear_cases, "svm": svm_cases}
+            "prep": preprocess_cases, "linear": linear_cases, "svm": svm_cases,
+            "unsupported": unsupported_cases}
+DEFAULT = ["treereg", "treeclf", "prep", "linear", "svm"]
 
 
 def cases(families):
@@ -514,7 +536,7 @@ def oracle(root, cmd):
 
 def main(argv):
     if len(argv) >= 3 and argv[1] == "write":
-        write(argv[2], argv[3:] or list(FAMILIES))
+        write(argv[2], argv[3:] or DEFAULT)
     elif len(argv) >= 4 and argv[1] == "oracle":
         oracle(argv[2], " ".join(argv[3:]).split())
     else:
