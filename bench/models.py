@@ -154,8 +154,48 @@ def rnn(steps=256, batch=1, inputs=128, hidden=128, seed=0, opset=14):
                    opset)
 
 
+def tree_ensemble(trees=100, depth=8, features=100, batch=1000, seed=0):
+    """ai.onnx.ml TreeEnsembleRegressor as skl2onnx writes a gradient-boosted
+    regressor: `trees` full binary trees of `depth` (BRANCH_LEQ on a random
+    feature, thresholds from the inputs' normal distribution, nodes
+    numbered breadth first), one weight per leaf, SUM, a base value."""
+    rng = np.random.default_rng(seed)
+    a = {k: [] for k in ["nodes_treeids", "nodes_nodeids", "nodes_featureids",
+                         "nodes_modes", "nodes_values", "nodes_truenodeids",
+                         "nodes_falsenodeids", "target_treeids", "target_nodeids",
+                         "target_ids", "target_weights"]}
+    inner = 2 ** depth - 1
+    for t in range(trees):
+        for n in range(2 * inner + 1):
+            leaf = n >= inner
+            a["nodes_treeids"].append(t)
+            a["nodes_nodeids"].append(n)
+            a["nodes_featureids"].append(0 if leaf else int(rng.integers(features)))
+            a["nodes_modes"].append("LEAF" if leaf else "BRANCH_LEQ")
+            a["nodes_values"].append(0.0 if leaf else float(rng.standard_normal()))
+            a["nodes_truenodeids"].append(0 if leaf else 2 * n + 1)
+            a["nodes_falsenodeids"].append(0 if leaf else 2 * n + 2)
+            if leaf:
+                a["target_treeids"].append(t)
+                a["target_nodeids"].append(n)
+                a["target_ids"].append(0)
+                a["target_weights"].append(float(rng.standard_normal() * 0.1))
+    node = helper.make_node("TreeEnsembleRegressor", ["X"], ["Y"],
+                            domain="ai.onnx.ml", name="TreeEnsembleRegressor",
+                            n_targets=1, aggregate_function="SUM",
+                            base_values=[0.5], **a)
+    graph = helper.make_graph([node], "tree_ensemble",
+                              [vi("X", F, [batch, features])],
+                              [vi("Y", F, [batch, 1])])
+    m = helper.make_model(graph, producer_name="skl2onnx", opset_imports=[
+        helper.make_opsetid("", 17), helper.make_opsetid("ai.onnx.ml", 3)])
+    m.ir_version = 8
+    return m
+
+
 FAMILIES = dict(gen_models.FAMILIES, loop_rnn=loop_rnn, scan_cumsum=scan_cumsum,
-                lstm=lstm, gru=gru, rnn=rnn, sgemm=sgemm, **quant_models.FAMILIES)
+                lstm=lstm, gru=gru, rnn=rnn, sgemm=sgemm,
+                tree_ensemble=tree_ensemble, **quant_models.FAMILIES)
 
 # MobileNetV2 as torchvision builds it (width 1.0): (expansion, channels,
 # repeats, stride).
@@ -222,6 +262,14 @@ BENCH = [
           "batch 1"),
     Bench("rnn", "rnn", {"steps": 256, "hidden": 128, "inputs": 128},
           "ONNX RNN (Tanh), forward, 256 steps, hidden 128, input 128, batch 1"),
+    Bench("trees_b1", "tree_ensemble",
+          {"trees": 500, "depth": 8, "features": 100, "batch": 1},
+          "ai.onnx.ml TreeEnsembleRegressor, 500 trees of depth 8, 100 features, "
+          "batch 1"),
+    Bench("trees_b1000", "tree_ensemble",
+          {"trees": 500, "depth": 8, "features": 100, "batch": 1000},
+          "ai.onnx.ml TreeEnsembleRegressor, 500 trees of depth 8, 100 features, "
+          "batch 1000", quick=False),
     Bench("sgemm", "sgemm", {"m": 1024, "n": 1024, "k": 1024},
           "ONNX MatMul [1024, 1024] x [1024, 1024], both graph inputs",
           quick=False, flop=2 * 1024 ** 3),

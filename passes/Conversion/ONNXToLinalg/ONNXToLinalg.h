@@ -81,6 +81,15 @@ void populateObjectDetectionPatterns(TypeConverter &tc,
                                      RewritePatternSet &patterns);
 /// TfIdfVectorizer (TfIdf.cpp).
 void populateTfIdfPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// ai.onnx.ml TreeEnsembleRegressor, TreeEnsembleClassifier (MLTree.cpp).
+void populateMLTreePatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// ai.onnx.ml LinearRegressor, LinearClassifier, SVMRegressor,
+/// SVMClassifier (MLLinear.cpp).
+void populateMLLinearPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// ai.onnx.ml Scaler, Normalizer, Binarizer, Imputer, ArrayFeatureExtractor,
+/// OneHotEncoder, LabelEncoder, FeatureVectorizer (MLPreprocess.cpp).
+void populateMLPreprocessPatterns(TypeConverter &tc,
+                                  RewritePatternSet &patterns);
 
 } // namespace mlir::onnxc
 

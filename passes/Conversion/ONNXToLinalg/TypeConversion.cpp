@@ -182,4 +182,7 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populateGridSamplePatterns(tc, patterns);
   populateObjectDetectionPatterns(tc, patterns);
   populateTfIdfPatterns(tc, patterns);
+  populateMLTreePatterns(tc, patterns);
+  populateMLLinearPatterns(tc, patterns);
+  populateMLPreprocessPatterns(tc, patterns);
 }

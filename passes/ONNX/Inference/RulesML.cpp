@@ -115,6 +115,97 @@ static LogicalResult inferFeatureVectorizer(Operation *op, const ONNX::OpInfo &,
       op, 0, getSymTensorType({n, c}, Float32Type::get(op->getContext())));
 }
 
+/// The rows of an ml op's X: dim 0 of a 2-D X, 1 for a 1-D X.
+static SymDim mlRows(Operation *op) {
+  if (RankedTensorType x = getRankedOperand(op, 0))
+    return x.getRank() == 2 ? SymDim::of(x, 0) : SymDim{1, ""};
+  return SymDim();
+}
+
+/// TreeEnsembleRegressor: (N, C) -> (N, n_targets) float.
+static LogicalResult inferTreeRegressor(Operation *op, const ONNX::OpInfo &,
+                                        InferenceState &) {
+  int64_t targets = getIntAttr(op, "n_targets", ShapedType::kDynamic);
+  return refineResult(op, 0,
+                      getSymTensorType({mlRows(op), SymDim{targets, ""}},
+                                       Float32Type::get(op->getContext())));
+}
+
+/// The class count of a classifier: its labels (int64 or string).
+static int64_t numClassLabels(Operation *op) {
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("classlabels_ints"))
+    return a.size();
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("classlabels_int64s"))
+    return a.size();
+  if (auto a = op->getAttrOfType<ArrayAttr>("classlabels_strings"))
+    return a.size();
+  return ShapedType::kDynamic;
+}
+
+/// The label type of a classifier: string with classlabels_strings.
+static Type classLabelType(Operation *op) {
+  if (op->getAttrOfType<ArrayAttr>("classlabels_strings"))
+    return ONNX::StringType::get(op->getContext());
+  return IntegerType::get(op->getContext(), 64);
+}
+
+/// TreeEnsembleClassifier: Y (N) labels, Z (N, classes) float.
+static LogicalResult inferTreeClassifier(Operation *op, const ONNX::OpInfo &,
+                                         InferenceState &) {
+  SymDim n = mlRows(op);
+  if (failed(refineResult(op, 0, getSymTensorType({n}, classLabelType(op)))))
+    return failure();
+  return refineResult(op, 1,
+                      getSymTensorType({n, SymDim{numClassLabels(op), ""}},
+                                       Float32Type::get(op->getContext())));
+}
+
+/// The length of float list attribute `name` (or its _as_tensor form).
+static int64_t floatListSize(Operation *op, StringRef name) {
+  if (auto a = op->getAttrOfType<DenseF32ArrayAttr>(name))
+    return a.size();
+  return 0;
+}
+
+/// LinearClassifier: Y (N), Z (N, scores): one score per intercept, two for
+/// one score and two labels (ONNX Runtime's binary form).
+static LogicalResult inferLinearClassifier(Operation *op, const ONNX::OpInfo &,
+                                           InferenceState &) {
+  SymDim n = mlRows(op);
+  if (failed(refineResult(op, 0, getSymTensorType({n}, classLabelType(op)))))
+    return failure();
+  int64_t scores = floatListSize(op, "intercepts");
+  int64_t labels = numClassLabels(op);
+  int64_t cols = scores == 1 && labels == 2 ? 2
+                 : scores > 0               ? scores
+                                            : ShapedType::kDynamic;
+  return refineResult(op, 1,
+                      getSymTensorType({n, SymDim{cols, ""}},
+                                       Float32Type::get(op->getContext())));
+}
+
+/// SVMClassifier: Y (N), Z (N, scores): with support vectors and no
+/// probabilities one score per pair of classes (2 for two classes), else
+/// one per class.
+static LogicalResult inferSVMClassifier(Operation *op, const ONNX::OpInfo &,
+                                        InferenceState &) {
+  SymDim n = mlRows(op);
+  if (failed(refineResult(op, 0, getSymTensorType({n}, classLabelType(op)))))
+    return failure();
+  int64_t classes = numClassLabels(op);
+  int64_t vectors = 0;
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("vectors_per_class"))
+    for (int64_t v : a.asArrayRef())
+      vectors += v;
+  bool proba = floatListSize(op, "prob_a") > 0;
+  int64_t cols = classes;
+  if (!ShapedType::isDynamic(classes) && vectors > 0 && !proba)
+    cols = classes > 2 ? classes * (classes - 1) / 2 : 2;
+  return refineResult(op, 1,
+                      getSymTensorType({n, SymDim{cols, ""}},
+                                       Float32Type::get(op->getContext())));
+}
+
 void mlir::onnxc::registerMLRules(llvm::StringMap<InferenceRule> &rules) {
   rules["onnx.GreaterOrEqual"] = inferCompare;
   rules["onnx.LessOrEqual"] = inferCompare;
@@ -128,4 +219,8 @@ void mlir::onnxc::registerMLRules(llvm::StringMap<InferenceRule> &rules) {
   rules["onnx.ml.ArrayFeatureExtractor"] = inferArrayFeatureExtractor;
   rules["onnx.ml.OneHotEncoder"] = inferOneHotEncoder;
   rules["onnx.ml.FeatureVectorizer"] = inferFeatureVectorizer;
+  rules["onnx.ml.TreeEnsembleRegressor"] = inferTreeRegressor;
+  rules["onnx.ml.TreeEnsembleClassifier"] = inferTreeClassifier;
+  rules["onnx.ml.LinearClassifier"] = inferLinearClassifier;
+  rules["onnx.ml.SVMClassifier"] = inferSVMClassifier;
 }

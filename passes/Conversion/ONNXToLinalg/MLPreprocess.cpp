@@ -1,0 +1,561 @@
+//===- MLPreprocess.cpp - ai.onnx.ml feature preprocessing ----------------===//
+//
+// The ai.onnx.ml ops that transform features before a model: Scaler,
+// Normalizer (MAX, L1, L2 per row), Binarizer, Imputer, ArrayFeatureExtractor,
+// OneHotEncoder (int64 categories), LabelEncoder (opset 2: int64 and float
+// keys and values), FeatureVectorizer. Elementwise ones are one
+// linalg.generic; Normalizer and FeatureVectorizer loop over rows;
+// LabelEncoder binary-searches keys sorted at compile time. Semantics and
+// float types follow ONNX Runtime's kernels (inputs cast to float, per-row
+// norms skipped when zero). String forms (string categories, keys, labels)
+// are refused by the pass's type check: string tensors do not cross the C
+// API. CategoryMapper, DictVectorizer, CastMap and ZipMap have no pattern
+// (strings and maps).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/MLCommon.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+namespace {
+
+/// `v` (of onnx element type `onnx`) as f32, as ORT's static_cast<float>.
+Value toF32(OpBuilder &b, Location l, Value v, Type onnx) {
+  return convertScalar(b, l, v, onnx, b.getF32Type());
+}
+
+LogicalResult checkRank12(Operation *op, Value x) {
+  int64_t r = cast<RankedTensorType>(x.getType()).getRank();
+  if (r != 1 && r != 2)
+    return op->emitOpError("X must be 1-D or 2-D");
+  return success();
+}
+
+/// Scaler: Y = (X - offset) * scale per column, in float.
+struct ScalerLowering : OpConversionPattern<ONNX::MLScalerOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MLScalerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    auto xt = cast<RankedTensorType>(x.getType());
+    if (xt.getRank() < 1)
+      return op.emitOpError("X must have a rank of at least 1");
+    Type f32 = rewriter.getF32Type();
+    SmallVector<double> offset = getFloatList(op, "offset").value_or(
+        SmallVector<double>{0.0});
+    SmallVector<double> scale =
+        getFloatList(op, "scale").value_or(SmallVector<double>{1.0});
+    if (offset.size() != scale.size())
+      return op.emitOpError("offset and scale must have as many values (")
+             << offset.size() << " and " << scale.size() << ")";
+    int64_t col = xt.getRank() - 1;
+    FailureOr<PerColumn> off =
+        perColumnTable(rewriter, loc, op, x, col, f32, offset, "offset");
+    if (failed(off))
+      return failure();
+    FailureOr<PerColumn> sc =
+        perColumnTable(rewriter, loc, op, x, col, f32, scale, "scale");
+    if (failed(sc))
+      return failure();
+    Type xOnnx = getElementType(op.getX());
+    Value y = mapElements(
+        rewriter, loc, x, f32,
+        [&](OpBuilder &b, Location l, Value v, ValueRange ivs) -> Value {
+          Value c = ivs[col];
+          return mulF(b, l, subF(b, l, toF32(b, l, v, xOnnx), off->at(b, l, c)),
+                      sc->at(b, l, c));
+        });
+    rewriter.replaceOp(
+        op, castTo(rewriter, loc, y,
+                   convertedTensorType(getTypeConverter(), op.getY())));
+    return success();
+  }
+};
+
+/// Binarizer: x > threshold ? 1 : 0, in X's type.
+struct BinarizerLowering : OpConversionPattern<ONNX::MLBinarizerOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MLBinarizerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    Type elt = cast<RankedTensorType>(x.getType()).getElementType();
+    Type xOnnx = getElementType(op.getX());
+    double threshold = op.getThreshold().convertToDouble();
+    Value y = mapElements(
+        rewriter, loc, x, elt,
+        [&](OpBuilder &b, Location l, Value v, ValueRange) -> Value {
+          Value f = convertScalar(b, l, v, xOnnx, b.getF64Type());
+          Value gt = cmpF(b, l, arith::CmpFPredicate::OGT, f,
+                          fConst(b, l, b.getF64Type(), threshold));
+          return select(b, l, gt, createScalarConstant(b, l, elt, 1),
+                        createScalarConstant(b, l, elt, 0));
+        });
+    rewriter.replaceOp(
+        op, castTo(rewriter, loc, y,
+                   convertedTensorType(getTypeConverter(), op.getY())));
+    return success();
+  }
+};
+
+/// Imputer: elements equal to the replaced value (NaN matches NaN) become
+/// the imputed value of their column.
+struct ImputerLowering : OpConversionPattern<ONNX::MLImputerOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MLImputerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    auto xt = cast<RankedTensorType>(x.getType());
+    Type elt = xt.getElementType();
+    if (xt.getRank() < 1)
+      return op.emitOpError("X must have a rank of at least 1");
+    int64_t col = xt.getRank() - 1;
+    bool isF = isa<FloatType>(elt);
+    SmallVector<double> imputed;
+    if (isF) {
+      auto v = op.getImputedValueFloats();
+      if (!v)
+        return op.emitOpError("a float X needs imputed_value_floats");
+      imputed.assign(v->begin(), v->end());
+    } else {
+      auto v = op.getImputedValueInt64s();
+      if (!v)
+        return op.emitOpError("an integer X needs imputed_value_int64s");
+      imputed.assign(v->begin(), v->end());
+    }
+    FailureOr<PerColumn> table = perColumnTable(rewriter, loc, op, x, col, elt,
+                                                imputed, "the imputed values");
+    if (failed(table))
+      return failure();
+    double replacedF = op.getReplacedValueFloat().convertToDouble();
+    int64_t replacedI = op.getReplacedValueInt64();
+    Value y = mapElements(
+        rewriter, loc, x, elt,
+        [&](OpBuilder &b, Location l, Value v, ValueRange ivs) -> Value {
+          Value match;
+          if (isF) {
+            match = std::isnan(replacedF)
+                        ? cmpF(b, l, arith::CmpFPredicate::UNO, v, v)
+                        : cmpF(b, l, arith::CmpFPredicate::OEQ, v,
+                               fConst(b, l, elt, replacedF));
+          } else {
+            match = cmpI(b, l, arith::CmpIPredicate::eq, v,
+                         createIntConstant(b, l, elt, replacedI));
+          }
+          return select(b, l, match, table->at(b, l, ivs[col]), v);
+        });
+    rewriter.replaceOp(
+        op, castTo(rewriter, loc, y,
+                   convertedTensorType(getTypeConverter(), op.getY())));
+    return success();
+  }
+};
+
+/// Normalizer: each row (a 1-D X is one row) divided by its max, L1 or L2
+/// norm, unless that is 0 (ORT; L2 as sign(x) * sqrt(x^2 / sum x^2)).
+struct NormalizerLowering : OpConversionPattern<ONNX::MLNormalizerOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MLNormalizerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StringRef norm = op.getNorm();
+    if (norm != "MAX" && norm != "L1" && norm != "L2")
+      return op.emitOpError("norm must be MAX, L1 or L2, not '") << norm << "'";
+    Value x = adaptor.getX();
+    if (failed(checkRank12(op, x)))
+      return failure();
+    auto yt = convertedTensorType(getTypeConverter(), op.getY());
+    Value x2 = mlRows2D(rewriter, loc, x);
+    Type f32 = rewriter.getF32Type();
+    Type xOnnx = getElementType(op.getX());
+    Value rows = getDimValue(rewriter, loc, x2, 0);
+    Value cols = getDimValue(rewriter, loc, x2, 1);
+    auto x2t = cast<RankedTensorType>(x2.getType());
+    auto outType = RankedTensorType::get(x2t.getShape(), f32);
+    Value y = createEmpty(rewriter, loc, outType, {rows, cols});
+    y = buildLoops(
+        rewriter, loc, {rows}, ValueRange{y},
+        [&](OpBuilder &b, Location l, ValueRange r,
+            ValueRange args) -> SmallVector<Value> {
+          Value row = r[0];
+          auto read = [&](OpBuilder &b, Location l, Value c) {
+            return toF32(b, l,
+                         tensor::ExtractOp::create(b, l, x2, ValueRange{row, c}),
+                         xOnnx);
+          };
+          double init = norm == "MAX" ? -3.4028234663852886e38 : 0.0;
+          Value stat = buildLoops(
+              b, l, {cols}, ValueRange{fConst(b, l, f32, init)},
+              [&](OpBuilder &b, Location l, ValueRange c,
+                  ValueRange a) -> SmallVector<Value> {
+                Value v = read(b, l, c[0]);
+                if (norm == "MAX")
+                  return {stdMax(b, l, a[0], v)};
+                if (norm == "L1")
+                  return {addF(b, l, a[0], math::AbsFOp::create(b, l, v))};
+                return {addF(b, l, a[0], mulF(b, l, v, v))};
+              })[0];
+          Value nonzero = cmpF(b, l, arith::CmpFPredicate::UNE, stat,
+                               fConst(b, l, f32, 0));
+          return buildLoops(
+              b, l, {cols}, args,
+              [&](OpBuilder &b, Location l, ValueRange c,
+                  ValueRange a) -> SmallVector<Value> {
+                Value v = read(b, l, c[0]);
+                Value n;
+                if (norm == "L2") {
+                  n = math::SqrtOp::create(b, l, divF(b, l, mulF(b, l, v, v), stat));
+                  Value neg = cmpF(b, l, arith::CmpFPredicate::OLT, v,
+                                   fConst(b, l, f32, 0));
+                  n = select(b, l, neg, arith::NegFOp::create(b, l, n), n);
+                } else {
+                  n = divF(b, l, v, stat);
+                }
+                n = select(b, l, nonzero, n, v);
+                return {tensor::InsertOp::create(b, l, n, a[0],
+                                                 ValueRange{row, c[0]})};
+              });
+        })[0];
+    if (cast<RankedTensorType>(x.getType()).getRank() == 1)
+      y = tensor::CollapseShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({x2t.getDimSize(1)}, f32), y,
+          SmallVector<ReassociationIndices>{{0, 1}});
+    rewriter.replaceOp(op, castTo(rewriter, loc, y, yt));
+    return success();
+  }
+};
+
+/// ArrayFeatureExtractor: Z[..., j] = X[..., Y[j]] (Y flattened); a 1-D X
+/// is one row. Indices outside [0, C) are a run-time error.
+struct ArrayFeatureExtractorLowering
+    : OpConversionPattern<ONNX::MLArrayFeatureExtractorOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MLArrayFeatureExtractorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getX();
+    auto xt = cast<RankedTensorType>(x.getType());
+    if (xt.getRank() < 1)
+      return op.emitOpError("X must have a rank of at least 1");
+    auto zt = convertedTensorType(getTypeConverter(), op.getZ());
+    if (xt.getRank() == 1)
+      x = mlRows2D(rewriter, loc, x);
+    xt = cast<RankedTensorType>(x.getType());
+    int64_t rank = xt.getRank();
+    Value indices = flatten(rewriter, loc, adaptor.getY());
+    Value cols = getDimValue(rewriter, loc, x, rank - 1);
+    checkEveryElement(
+        rewriter, loc, indices,
+        "ArrayFeatureExtractor: an index of Y is outside [0, the number of "
+        "columns of X)",
+        [&](OpBuilder &b, Location l, Value i, ValueRange) -> Value {
+          Value ix = arith::IndexCastOp::create(b, l, b.getIndexType(), i);
+          return andI(b, l,
+                      cmpI(b, l, arith::CmpIPredicate::sge, ix, idx(b, l, 0)),
+                      cmpI(b, l, arith::CmpIPredicate::slt, ix, cols));
+        });
+    Value k = getDimValue(rewriter, loc, indices, 0);
+    SmallVector<int64_t> shape(xt.getShape());
+    shape.back() = cast<RankedTensorType>(indices.getType()).getDimSize(0);
+    auto outType = RankedTensorType::get(shape, xt.getElementType());
+    SmallVector<Value> sizes = dimValues(rewriter, loc, x);
+    sizes.back() = k;
+    Value init = createEmpty(rewriter, loc, outType, sizes);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{outType}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+        parallelIterators(rank), [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> ivs;
+          for (int64_t d = 0; d < rank; ++d)
+            ivs.push_back(linalg::IndexOp::create(b, l, d));
+          Value j = tensor::ExtractOp::create(b, l, indices, ivs.back());
+          ivs.back() = arith::IndexCastOp::create(b, l, b.getIndexType(), j);
+          linalg::YieldOp::create(b, l,
+                                  Value(tensor::ExtractOp::create(b, l, x, ivs)));
+        });
+    rewriter.replaceOp(op, castTo(rewriter, loc, generic.getResult(0), zt));
+    return success();
+  }
+};
+
+/// OneHotEncoder: Y[..., k] = (int64(x) == cats[k]); with zeros = 0 a
+/// value that is no category is a run-time error.
+struct OneHotEncoderLowering : OpConversionPattern<ONNX::MLOneHotEncoderOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MLOneHotEncoderOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (!op.getCatsInt64s())
+      return op.emitOpError("cats_int64s is required (string categories "
+                            "need string tensors, which do not cross the C "
+                            "API)");
+    ArrayRef<int64_t> cats = *op.getCatsInt64s();
+    if (cats.empty())
+      return op.emitOpError("cats_int64s must not be empty");
+    Value x = adaptor.getX();
+    auto xt = cast<RankedTensorType>(x.getType());
+    Type xOnnx = getElementType(op.getX());
+    Type i64 = rewriter.getI64Type();
+    Value catTable = i64Table(rewriter, loc, cats);
+    if (op.getZeros() == 0) {
+      Value flat = flatten(rewriter, loc, x);
+      checkEveryElement(
+          rewriter, loc, flat,
+          "OneHotEncoder: a value of X is not a category (zeros = 0)",
+          [&](OpBuilder &b, Location l, Value v, ValueRange) -> Value {
+            Value iv = convertScalar(b, l, v, xOnnx, i64);
+            Value found = arith::ConstantIntOp::create(b, l, b.getI1Type(), 0);
+            for (int64_t c : cats)
+              found = arith::OrIOp::create(
+                  b, l, found,
+                  cmpI(b, l, arith::CmpIPredicate::eq, iv,
+                       createIntConstant(b, l, i64, c)));
+            return found;
+          });
+    }
+    int64_t rank = xt.getRank();
+    SmallVector<int64_t> shape(xt.getShape());
+    shape.push_back(cats.size());
+    Type f32 = rewriter.getF32Type();
+    auto outType = RankedTensorType::get(shape, f32);
+    SmallVector<Value> sizes = dimValues(rewriter, loc, x);
+    sizes.push_back(idx(rewriter, loc, cats.size()));
+    Value init = createEmpty(rewriter, loc, outType, sizes);
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      exprs.push_back(rewriter.getAffineDimExpr(d));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{outType}, ValueRange{x}, ValueRange{init},
+        SmallVector<AffineMap>{
+            AffineMap::get(rank + 1, 0, exprs, rewriter.getContext()),
+            rewriter.getMultiDimIdentityMap(rank + 1)},
+        parallelIterators(rank + 1),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value k = linalg::IndexOp::create(b, l, rank);
+          Value c = tensor::ExtractOp::create(b, l, catTable, k);
+          Value iv = convertScalar(b, l, args[0], xOnnx, i64);
+          Value eq = cmpI(b, l, arith::CmpIPredicate::eq, iv, c);
+          linalg::YieldOp::create(
+              b, l, select(b, l, eq, fConst(b, l, f32, 1), fConst(b, l, f32, 0)));
+        });
+    rewriter.replaceOp(
+        op, castTo(rewriter, loc, generic.getResult(0),
+                   convertedTensorType(getTypeConverter(), op.getY())));
+    return success();
+  }
+};
+
+/// LabelEncoder (opset 2): keys sorted at compile time, a binary search per
+/// element; a value no key matches (NaN included) gets the default.
+struct LabelEncoderLowering : OpConversionPattern<ONNX::MLLabelEncoderOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MLLabelEncoderOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (op.getKeysStrings() || op.getValuesStrings())
+      return op.emitOpError("string keys and values are not supported "
+                            "(string tensors do not cross the C API)");
+    bool floatKeys = (bool)op.getKeysFloats();
+    bool floatValues = (bool)op.getValuesFloats();
+    if (floatKeys == (bool)op.getKeysInt64s())
+      return op.emitOpError("exactly one of keys_floats and keys_int64s must "
+                            "be given");
+    if (floatValues == (bool)op.getValuesInt64s())
+      return op.emitOpError("exactly one of values_floats and values_int64s "
+                            "must be given");
+    SmallVector<double> keys, values;
+    if (floatKeys)
+      keys.assign(op.getKeysFloats()->begin(), op.getKeysFloats()->end());
+    else
+      keys.assign(op.getKeysInt64s()->begin(), op.getKeysInt64s()->end());
+    SmallVector<int64_t> intKeys;
+    if (!floatKeys)
+      intKeys.assign(op.getKeysInt64s()->begin(), op.getKeysInt64s()->end());
+    if (floatValues)
+      values.assign(op.getValuesFloats()->begin(), op.getValuesFloats()->end());
+    else
+      values.assign(op.getValuesInt64s()->begin(), op.getValuesInt64s()->end());
+    SmallVector<int64_t> intValues;
+    if (!floatValues)
+      intValues.assign(op.getValuesInt64s()->begin(),
+                       op.getValuesInt64s()->end());
+    if (keys.size() != values.size())
+      return op.emitOpError("has ")
+             << keys.size() << " keys and " << values.size()
+             << " values: they must be as many";
+    if (keys.empty())
+      return op.emitOpError("must have at least one key");
+    Type xElt = cast<RankedTensorType>(adaptor.getX().getType()).getElementType();
+    if (floatKeys != isa<FloatType>(xElt))
+      return op.emitOpError("the keys' type must be X's element type");
+    // Sort (key, position); equal keys (0.0 and -0.0 included) are an error.
+    SmallVector<size_t> order(keys.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    auto less = [&](size_t a, size_t b) {
+      return floatKeys ? keys[a] < keys[b] : intKeys[a] < intKeys[b];
+    };
+    llvm::stable_sort(order, less);
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (floatKeys && std::isnan(keys[order[i]]))
+        return op.emitOpError("keys_floats must not contain NaN");
+      if (i > 0 && !less(order[i - 1], order[i]))
+        return op.emitOpError("key ")
+               << (floatKeys ? std::to_string(keys[order[i]])
+                             : std::to_string(intKeys[order[i]]))
+               << " is listed twice";
+    }
+    Type f32 = rewriter.getF32Type(), i64 = rewriter.getI64Type();
+    SmallVector<double> sortedKeys, sortedValues;
+    SmallVector<int64_t> sortedIntKeys, sortedIntValues;
+    for (size_t i : order) {
+      sortedKeys.push_back(keys[i]);
+      sortedValues.push_back(values[i]);
+      if (!floatKeys)
+        sortedIntKeys.push_back(intKeys[i]);
+      if (!floatValues)
+        sortedIntValues.push_back(intValues[i]);
+    }
+    Value keyTable = floatKeys ? floatTable(rewriter, loc, f32, sortedKeys)
+                               : i64Table(rewriter, loc, sortedIntKeys);
+    Value valueTable = floatValues
+                           ? floatTable(rewriter, loc, f32, sortedValues)
+                           : i64Table(rewriter, loc, sortedIntValues);
+    Type outElt = floatValues ? f32 : i64;
+    Value dflt =
+        floatValues
+            ? fConst(rewriter, loc, f32,
+                     op.getDefaultFloat().convertToDouble())
+            : createIntConstant(rewriter, loc, i64, op.getDefaultInt64());
+    int64_t n = keys.size();
+    Value x = adaptor.getX();
+    Value y = mapElements(
+        rewriter, loc, x, outElt,
+        [&](OpBuilder &b, Location l, Value v, ValueRange) -> Value {
+          // lo = first index with key >= v.
+          SmallVector<Value> range = buildWhile(
+              b, l, ValueRange{idx(b, l, 0), idx(b, l, n)},
+              [&](OpBuilder &b, Location l, ValueRange r) {
+                return cmpI(b, l, arith::CmpIPredicate::slt, r[0], r[1]);
+              },
+              [&](OpBuilder &b, Location l, ValueRange r) -> SmallVector<Value> {
+                Value mid = arith::ShRUIOp::create(
+                    b, l, arith::AddIOp::create(b, l, r[0], r[1]), idx(b, l, 1));
+                Value key = tensor::ExtractOp::create(b, l, keyTable, mid);
+                Value lt = floatKeys
+                               ? cmpF(b, l, arith::CmpFPredicate::OLT, key, v)
+                               : cmpI(b, l, arith::CmpIPredicate::slt, key, v);
+                return {select(b, l, lt, arith::AddIOp::create(b, l, mid, idx(b, l, 1)),
+                               r[0]),
+                        select(b, l, lt, r[1], mid)};
+              });
+          Value at = minIdx(b, l, range[0], idx(b, l, n - 1));
+          Value key = tensor::ExtractOp::create(b, l, keyTable, at);
+          Value eq = floatKeys ? cmpF(b, l, arith::CmpFPredicate::OEQ, key, v)
+                               : cmpI(b, l, arith::CmpIPredicate::eq, key, v);
+          Value val = tensor::ExtractOp::create(b, l, valueTable, at);
+          return select(b, l, eq, val, dflt);
+        });
+    rewriter.replaceOp(
+        op, castTo(rewriter, loc, y,
+                   convertedTensorType(getTypeConverter(), op.getY())));
+    return success();
+  }
+};
+
+/// FeatureVectorizer: the inputs' columns side by side in float, input i
+/// taking inputdimensions[i] columns (its first ones, zeros past its own).
+struct FeatureVectorizerLowering
+    : OpConversionPattern<ONNX::MLFeatureVectorizerOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MLFeatureVectorizerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto dimsAttr = op.getInputdimensions();
+    ValueRange inputs = adaptor.getX();
+    if (!dimsAttr || dimsAttr->size() != inputs.size())
+      return op.emitOpError("inputdimensions must have one entry per input (")
+             << inputs.size() << ")";
+    ArrayRef<int64_t> dims = *dimsAttr;
+    if (llvm::any_of(dims, [](int64_t d) { return d < 0; }))
+      return op.emitOpError("inputdimensions must not be negative");
+    SmallVector<Value> rows2d;
+    for (Value in : inputs) {
+      if (failed(checkRank12(op, in)))
+        return failure();
+      rows2d.push_back(mlRows2D(rewriter, loc, in));
+    }
+    int64_t total = 0;
+    for (int64_t d : dims)
+      total += d;
+    Type f32 = rewriter.getF32Type();
+    Value rows = getDimValue(rewriter, loc, rows2d[0], 0);
+    for (size_t i = 1; i < rows2d.size(); ++i)
+      checkEqual(rewriter, loc, rows, getDimValue(rewriter, loc, rows2d[i], 0),
+                 "FeatureVectorizer: the inputs have different row counts");
+    int64_t staticRows = cast<RankedTensorType>(rows2d[0].getType()).getDimSize(0);
+    auto outType = RankedTensorType::get({staticRows, total}, f32);
+    Value y = linalg::FillOp::create(
+                  rewriter, loc, fConst(rewriter, loc, f32, 0),
+                  createEmpty(rewriter, loc, outType, {rows, Value()}))
+                  .getResult(0);
+    int64_t offset = 0;
+    for (size_t i = 0; i < rows2d.size(); ++i) {
+      Value in = rows2d[i];
+      Type onnx = getElementType(op.getX()[i]);
+      Value n = minIdx(rewriter, loc, getDimValue(rewriter, loc, in, 1),
+                       idx(rewriter, loc, dims[i]));
+      int64_t off = offset;
+      y = buildLoops(
+          rewriter, loc, {rows, n}, ValueRange{y},
+          [&](OpBuilder &b, Location l, ValueRange ivs,
+              ValueRange a) -> SmallVector<Value> {
+            Value v = tensor::ExtractOp::create(b, l, in, ivs);
+            v = convertScalar(b, l, v, onnx, f32);
+            Value c = arith::AddIOp::create(b, l, ivs[1], idx(b, l, off));
+            return {tensor::InsertOp::create(b, l, v, a[0],
+                                             ValueRange{ivs[0], c})};
+          })[0];
+      offset += dims[i];
+    }
+    rewriter.replaceOp(
+        op, castTo(rewriter, loc, y,
+                   convertedTensorType(getTypeConverter(), op.getY())));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::onnxc::populateMLPreprocessPatterns(TypeConverter &tc,
+                                               RewritePatternSet &patterns) {
+  patterns.add<ScalerLowering, BinarizerLowering, ImputerLowering,
+               NormalizerLowering, ArrayFeatureExtractorLowering,
+               OneHotEncoderLowering, LabelEncoderLowering,
+               FeatureVectorizerLowering>(tc, patterns.getContext());
+}
