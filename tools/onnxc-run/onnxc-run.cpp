@@ -259,6 +259,99 @@ void releaseAll(std::vector<onnxc_tensor> &outs) {
 
 } // namespace
 
+/// The C API's view of the inputs read from files (`hostInputs`, in
+/// graph-input order), checked against the model's dtypes and ranks; the
+/// sequences' and optionals' item arrays go to `itemArrays`.
+std::vector<onnxc_tensor>
+makeInputs(const onnxc_model_info *mi, std::vector<HostValue> &hostInputs,
+           std::vector<std::vector<onnxc_tensor>> &itemArrays) {
+  itemArrays.reserve(2 * (size_t)mi->num_inputs);
+  auto checkTensor = [&](HostTensor &h, const onnxc_value_info &vi,
+                         const std::string &label) {
+    // ONNX 1.12's test data stores bfloat16 tensors as uint16 (numpy has no
+    // bfloat16): the bits are the same, so they are taken as bfloat16.
+    if (h.dtype == ONNXC_DTYPE_UINT16 && vi.dtype == ONNXC_DTYPE_BFLOAT16)
+      h.dtype = ONNXC_DTYPE_BFLOAT16;
+    if (h.dtype != vi.dtype)
+      die(label + ": dtype " + onnxc_dtype_name(h.dtype) + ", the model expects " +
+          onnxc_dtype_name(vi.dtype));
+    // Rank -1: the items of a sequence of no declared rank, each of its
+    // own.
+    if (vi.rank >= 0 && (int32_t)h.dims.size() != vi.rank)
+      die(label + ": rank " + std::to_string(h.dims.size()) +
+          ", the model expects " + std::to_string(vi.rank));
+    onnxc_tensor t;
+    std::memset(&t, 0, sizeof t);
+    t.data = h.bytes.data();
+    t.dtype = h.dtype;
+    t.rank = (int32_t)h.dims.size();
+    std::copy(h.dims.begin(), h.dims.end(), t.shape);
+    return t;
+  };
+  // Values nest at most two deep: an optional of a sequence of tensors.
+  auto makeSequence = [&](HostValue &h, const onnxc_value_info &vi,
+                          const std::string &label) {
+    std::vector<onnxc_tensor> items;
+    for (size_t j = 0; j < h.items.size(); ++j)
+      items.push_back(checkTensor(h.items[j].tensor, vi,
+                                  label + " item " + std::to_string(j)));
+    itemArrays.push_back(std::move(items));
+    return onnxc_make_sequence(itemArrays.back().data(),
+                               (int64_t)itemArrays.back().size());
+  };
+  std::vector<onnxc_tensor> inputs((size_t)mi->num_inputs);
+  for (int32_t i = 0; i < mi->num_inputs; ++i) {
+    const onnxc_value_info &vi = mi->inputs[i];
+    HostValue &h = hostInputs[i];
+    std::string label =
+        "input_" + std::to_string(i) + ".pb (input '" + vi.name + "')";
+    if (vi.kind == ONNXC_VALUE_TENSOR) {
+      inputs[i] = checkTensor(h.tensor, vi, label);
+    } else if (vi.kind == ONNXC_VALUE_SEQUENCE) {
+      inputs[i] = makeSequence(h, vi, label);
+    } else if (h.items.empty()) {
+      inputs[i] = onnxc_make_optional(nullptr);
+    } else {
+      onnxc_tensor value = vi.payload_kind == ONNXC_VALUE_SEQUENCE
+                               ? makeSequence(h.items[0], vi, label)
+                               : checkTensor(h.items[0].tensor, vi, label);
+      itemArrays.push_back({value});
+      inputs[i] = onnxc_make_optional(itemArrays.back().data());
+    }
+  }
+  return inputs;
+}
+
+/// --expect DIR: every output compared with DIR/output_<k>.pb (or .npy);
+/// 1 when one differs.
+int compareOutputs(const Options &o, const onnxc_model_info *mi,
+                   const std::vector<onnxc_tensor> &outputs) {
+  std::vector<HostValue> expected;
+  for (int32_t k = 0; k < mi->num_outputs; ++k)
+    expected.push_back(
+        readValueOrDie(o.expect + "/output_" + std::to_string(k),
+                       mi->outputs[k].kind, mi->outputs[k].payload_kind));
+  if (fileExists(o.expect + "/output_" + std::to_string(mi->num_outputs) +
+                 ".pb"))
+    die("'" + o.expect + "' has output_" + std::to_string(mi->num_outputs) +
+        ".pb but the model has " + std::to_string(mi->num_outputs) +
+        " output(s)");
+  int mismatched = 0;
+  for (int32_t k = 0; k < mi->num_outputs; ++k)
+    if (!tensorio::compareValue(
+            stdout, "output " + std::to_string(k) + " '" +
+                        mi->outputs[k].name + "'",
+            outputs[k], expected[k], tensorio::Tolerance{o.rtol, o.atol}))
+      ++mismatched;
+  if (mismatched) {
+    std::printf("FAILED: %d of %d outputs differ\n", mismatched,
+                mi->num_outputs);
+    return 1;
+  }
+  std::printf("OK: %d outputs match\n", mi->num_outputs);
+  return 0;
+}
+
 /// A "Vm...:" figure of /proc/self/status in KiB, or -1.
 long procStatusKB(const char *key) {
   std::FILE *f = std::fopen("/proc/self/status", "r");
@@ -440,60 +533,7 @@ static int runMain(int argc, char **argv) {
         " input(s)");
   // The onnxc_tensors point into hostInputs and into these item arrays.
   std::vector<std::vector<onnxc_tensor>> itemArrays;
-  itemArrays.reserve(2 * (size_t)mi->num_inputs);
-  auto checkTensor = [&](HostTensor &h, const onnxc_value_info &vi,
-                         const std::string &label) {
-    // ONNX 1.12's test data stores bfloat16 tensors as uint16 (numpy has no
-    // bfloat16): the bits are the same, so they are taken as bfloat16.
-    if (h.dtype == ONNXC_DTYPE_UINT16 && vi.dtype == ONNXC_DTYPE_BFLOAT16)
-      h.dtype = ONNXC_DTYPE_BFLOAT16;
-    if (h.dtype != vi.dtype)
-      die(label + ": dtype " + onnxc_dtype_name(h.dtype) + ", the model expects " +
-          onnxc_dtype_name(vi.dtype));
-    // Rank -1: the items of a sequence of no declared rank, each of its
-    // own.
-    if (vi.rank >= 0 && (int32_t)h.dims.size() != vi.rank)
-      die(label + ": rank " + std::to_string(h.dims.size()) +
-          ", the model expects " + std::to_string(vi.rank));
-    onnxc_tensor t;
-    std::memset(&t, 0, sizeof t);
-    t.data = h.bytes.data();
-    t.dtype = h.dtype;
-    t.rank = (int32_t)h.dims.size();
-    std::copy(h.dims.begin(), h.dims.end(), t.shape);
-    return t;
-  };
-  // Values nest at most two deep: an optional of a sequence of tensors.
-  auto makeSequence = [&](HostValue &h, const onnxc_value_info &vi,
-                          const std::string &label) {
-    std::vector<onnxc_tensor> items;
-    for (size_t j = 0; j < h.items.size(); ++j)
-      items.push_back(checkTensor(h.items[j].tensor, vi,
-                                  label + " item " + std::to_string(j)));
-    itemArrays.push_back(std::move(items));
-    return onnxc_make_sequence(itemArrays.back().data(),
-                               (int64_t)itemArrays.back().size());
-  };
-  std::vector<onnxc_tensor> inputs((size_t)mi->num_inputs);
-  for (int32_t i = 0; i < mi->num_inputs; ++i) {
-    const onnxc_value_info &vi = mi->inputs[i];
-    HostValue &h = hostInputs[i];
-    std::string label =
-        "input_" + std::to_string(i) + ".pb (input '" + vi.name + "')";
-    if (vi.kind == ONNXC_VALUE_TENSOR) {
-      inputs[i] = checkTensor(h.tensor, vi, label);
-    } else if (vi.kind == ONNXC_VALUE_SEQUENCE) {
-      inputs[i] = makeSequence(h, vi, label);
-    } else if (h.items.empty()) {
-      inputs[i] = onnxc_make_optional(nullptr);
-    } else {
-      onnxc_tensor value = vi.payload_kind == ONNXC_VALUE_SEQUENCE
-                               ? makeSequence(h.items[0], vi, label)
-                               : checkTensor(h.items[0].tensor, vi, label);
-      itemArrays.push_back({value});
-      inputs[i] = onnxc_make_optional(itemArrays.back().data());
-    }
-  }
+  std::vector<onnxc_tensor> inputs = makeInputs(mi, hostInputs, itemArrays);
 
   std::vector<onnxc_tensor> outputs((size_t)mi->num_outputs);
   if (o.trainSteps >= 0)
@@ -549,33 +589,7 @@ static int runMain(int argc, char **argv) {
                                 mi->outputs[k].name, outputs[k], error))
         die(error);
 
-  int status = 0;
-  if (!o.expect.empty()) {
-    std::vector<HostValue> expected;
-    for (int32_t k = 0; k < mi->num_outputs; ++k)
-      expected.push_back(
-          readValueOrDie(o.expect + "/output_" + std::to_string(k),
-                         mi->outputs[k].kind, mi->outputs[k].payload_kind));
-    if (fileExists(o.expect + "/output_" + std::to_string(mi->num_outputs) +
-                   ".pb"))
-      die("'" + o.expect + "' has output_" + std::to_string(mi->num_outputs) +
-          ".pb but the model has " + std::to_string(mi->num_outputs) +
-          " output(s)");
-    int mismatched = 0;
-    for (int32_t k = 0; k < mi->num_outputs; ++k)
-      if (!tensorio::compareValue(
-              stdout, "output " + std::to_string(k) + " '" +
-                          mi->outputs[k].name + "'",
-              outputs[k], expected[k], tensorio::Tolerance{o.rtol, o.atol}))
-        ++mismatched;
-    if (mismatched) {
-      std::printf("FAILED: %d of %d outputs differ\n", mismatched,
-                  mi->num_outputs);
-      status = 1;
-    } else {
-      std::printf("OK: %d outputs match\n", mi->num_outputs);
-    }
-  }
+  int status = o.expect.empty() ? 0 : compareOutputs(o, mi, outputs);
   releaseAll(outputs);
   std::fflush(stdout);
   return status;
