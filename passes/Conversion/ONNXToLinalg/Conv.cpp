@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Window.h"
@@ -191,23 +192,16 @@ Value flipKernel(OpBuilder &b, Location loc, Value w,
       last.push_back(arith::SubIOp::create(
           b, loc, getValueOrCreateConstantIndexOp(b, loc, k),
           createIndexConstant(b, loc, 1)));
-    return linalg::GenericOp::create(
-               b, loc, TypeRange{t}, ValueRange{}, ValueRange{init},
-               SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank)},
-               parallelIterators(rank),
-               [&](OpBuilder &nb, Location l, ValueRange) {
-                 SmallVector<Value> idx;
-                 for (int64_t i = 0; i < rank; ++i) {
-                   Value iv = linalg::IndexOp::create(nb, l, i);
-                   idx.push_back(i < 2 ? iv
-                                       : Value(arith::SubIOp::create(
-                                             nb, l, last[i - 2], iv)));
-                 }
-                 linalg::YieldOp::create(
-                     nb, l,
-                     ValueRange{tensor::ExtractOp::create(nb, l, w, idx)});
-               })
-        .getResult(0);
+    return gatherGeneric(b, loc, init, w, [&](OpBuilder &nb, Location l) {
+      SmallVector<Value> idx;
+      for (int64_t i = 0; i < rank; ++i) {
+        Value iv = linalg::IndexOp::create(nb, l, i);
+        idx.push_back(i < 2 ? iv
+                            : Value(arith::SubIOp::create(nb, l, last[i - 2],
+                                                          iv)));
+      }
+      return idx;
+    });
   }
   SmallVector<AffineExpr> e;
   for (int64_t i = 0; i < rank; ++i)
