@@ -54,6 +54,17 @@ if config.onnxc_fuzzer_built:
         config.available_features.add("fuzzer-pipeline")
 # python3-onnx (only with /usr/bin/python3): tests that build binary models.
 import subprocess
+# debug-only: onnxc-opt takes -debug-only=<DEBUG_TYPE> (an LLVM and an
+# onnxc built with assertions; Debian's LLVM 22 has none, so the passes'
+# LLVM_DEBUG traces are compiled out and the option does not exist).
+try:
+    help_text = subprocess.run(
+        [os.path.join(config.onnxc_tools_dir, "onnxc-opt"), "--help-hidden"],
+        capture_output=True, text=True, timeout=60).stdout
+    if "--debug-only" in help_text:
+        config.available_features.add("debug-only")
+except (OSError, subprocess.SubprocessError):
+    pass
 try:
     subprocess.run([config.python_executable, "-c", "import onnx"], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

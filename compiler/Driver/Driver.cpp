@@ -229,14 +229,14 @@ bool writeFile(llvm::StringRef path, llvm::function_ref<bool(llvm::raw_pwrite_st
   out->keep();
   return true;
 }
-} // namespace
 
-int mlir::onnxc::onnxcMain(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
+/// Parses onnxc's command line: its own options, LLVM's --mcpu and MLIR's
+/// pass-manager, timing, context and printer options (--mlir-*), each under
+/// its heading in --help.
+void parseCommandLine(int argc, char **argv) {
   // --mcpu is one of LLVM's codegen flags: the in-process linker registers
   // them too, so onnxc uses LLVM's rather than an option of its own.
   static llvm::codegen::RegisterCodeGenFlags codegenFlags;
-  Options opts;
   if (cl::Option *mcpu = cl::getRegisteredOptions().lookup("mcpu")) {
     mcpu->addCategory(onnxcCategory);
     mcpu->setDescription("Target CPU (default: the host's, with its features)");
@@ -257,22 +257,188 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
                               "onnxc: ONNX models to native code\n\n"
                               "  onnxc model.onnx            writes model.so and model.h\n"
                               "  onnxc model.onnx --emit=S   stops after stage S\n");
+}
+
+/// The target of a library (--emit=lib, staticlib): what it links (the
+/// runtime built for it, its C library, --link inputs, the sanitized
+/// runtime); for other stages only the triple is checked.
+bool resolveTarget(const Options &opts, const char *argv0,
+                   mlir::onnxc::backend::LinkTarget &linkTarget,
+                   std::string &error) {
+  Stage stage = opts.emit;
+  if (stage == Stage::Lib || stage == Stage::StaticLib) {
+    std::string hostRuntime = mlir::onnxc::backend::defaultRuntimeLibrary(
+        argv0, reinterpret_cast<void *>(&mlir::onnxc::onnxcMain));
+    if (!mlir::onnxc::backend::resolveLinkTarget(opts.mtriple, opts.sysroot, opts.runtimeLib,
+                                    hostRuntime, linkTarget, error))
+      return false;
+    linkTarget.userInputs.assign(opts.link.begin(), opts.link.end());
+    if (opts.sanitize == "address") {
+      if (linkTarget.cross) {
+        error = "--sanitize=address links the host's ASan runtime: it "
+                "cannot be combined with --mtriple=" + opts.mtriple;
+        return false;
+      }
+      if (opts.runtimeLib.empty())
+        linkTarget.runtimeLibrary =
+            mlir::onnxc::backend::sanitizedRuntimeLibrary(linkTarget.runtimeLibrary);
+      linkTarget.sanitized = true;
+    }
+    return true;
+  }
+  return mlir::onnxc::backend::checkTargetTriple(opts.mtriple, error);
+}
+
+/// The output file (-o, or the input's stem with the stage's extension;
+/// "-" for text stages) and the header beside it; fails when one of the
+/// files would overwrite the model or another of them.
+bool planOutputs(const Options &opts, std::string &output,
+                 std::string &headerPath, std::string &error) {
+  Stage stage = opts.emit;
+  auto fail = [&](const llvm::Twine &msg) {
+    error = msg.str();
+    return false;
+  };
+  bool textStage = stage == Stage::ONNX || stage == Stage::Linalg ||
+                   stage == Stage::LLVM || stage == Stage::LLVMIR || stage == Stage::Asm;
+  output = opts.output;
+  if (output.empty()) {
+    llvm::StringRef stem = llvm::sys::path::stem(opts.input);
+    output = textStage ? "-"
+             : stage == Stage::Obj    ? (stem + ".o").str()
+             : stage == Stage::Header ? (stem + ".h").str()
+             : stage == Stage::StaticLib ? (stem + ".a").str()
+                                      : (stem + ".so").str();
+  }
+  headerPath =
+      stage == Stage::Header ? output : withExtension(output, ".h");
+  // Never write over the model, whichever of the files would.
+  if ((stage == Stage::Obj || stage == Stage::Lib ||
+       stage == Stage::StaticLib) &&
+      (output == headerPath || output == withExtension(headerPath, ".hpp")))
+    return fail("-o '" + output + "' would be written twice, as the " +
+                (stage == Stage::Obj ? "object" : "library") +
+                " and as its header: give it another extension than .h or .hpp");
+  if (failed(checkNotInput(output, opts.input)))
+    return fail("-o '" + output + "' is the model itself: writing it would "
+                "destroy the model");
+  if (!textStage && stage != Stage::Header &&
+      failed(checkNotInput(headerPath, opts.input)))
+    return fail("the header '" + headerPath + "' would overwrite the model");
+  if (!textStage &&
+      failed(checkNotInput(withExtension(headerPath, ".hpp"), opts.input)))
+    return fail("the C++ header '" + withExtension(headerPath, ".hpp") +
+                "' would overwrite the model");
+  return true;
+}
+
+/// Runs one of onnxc's phases (the pipeline `build` adds) over `module`,
+/// with the --mlir-* pass-manager options and a timing scope of its own.
+LogicalResult runPhase(MLIRContext &ctx, ModuleOp module, TimingScope &root,
+                       llvm::StringRef name,
+                       llvm::function_ref<void(OpPassManager &)> build) {
+  PassManager pm(&ctx);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  TimingScope scope = root.nest(name);
+  pm.enableTiming(scope);
+  build(pm);
+  return pm.run(module);
+}
+
+/// M.h and, beside it, the C++ classes M.hpp (which include M.h).
+bool writeHeaders(const mlir::onnxc::codegen::ModelSignature &signature,
+                  llvm::StringRef headerPath, std::string &error) {
+  namespace codegen = mlir::onnxc::codegen;
+  return writeFile(headerPath,
+                   [&](llvm::raw_pwrite_stream &os) {
+                     os << codegen::writeModelHeader(signature);
+                     return true;
+                   },
+                   error) &&
+         writeFile(withExtension(headerPath, ".hpp"),
+                   [&](llvm::raw_pwrite_stream &os) {
+                     os << codegen::writeModelCxxHeader(
+                         signature, llvm::sys::path::filename(headerPath));
+                     return true;
+                   },
+                   error);
+}
+
+/// The library: a static one (the object in memory, then the archive) or
+/// a shared one (the object in a temporary file, then lld). `emit` writes
+/// the object, `emitted` runs once it has (the weights are in the object
+/// now: the LLVM module can go before the link).
+bool writeLibrary(llvm::function_ref<bool(llvm::raw_pwrite_stream &)> emit,
+                  llvm::function_ref<void()> emitted, bool staticLib, const std::string &modelName,
+                  const mlir::onnxc::backend::LinkTarget &linkTarget,
+                  const std::string &output, std::string &error) {
+  namespace backend = mlir::onnxc::backend;
+  if (staticLib) {
+    llvm::SmallVector<char, 0> objBuffer;
+    llvm::raw_svector_ostream objOS(objBuffer);
+    if (!emit(objOS))
+      return false;
+    emitted();
+    llvm::MemoryBufferRef object(
+        llvm::StringRef(objBuffer.data(), objBuffer.size()), modelName + ".o");
+    return backend::writeStaticLibrary(object, modelName + ".o", linkTarget,
+                                       output, error);
+  }
+  llvm::SmallString<256> objPath;
+  if (auto ec = llvm::sys::fs::createTemporaryFile("onnxc", "o", objPath)) {
+    error = "cannot create a temporary file: " + ec.message();
+    return false;
+  }
+  llvm::FileRemover removeObj(objPath);
+  if (!writeFile(objPath, emit, error))
+    return false;
+  emitted();
+  return backend::linkSharedLibrary({std::string(objPath)}, linkTarget, output,
+                                    error);
+}
+
+/// What the options' values must be; the message of the first that is
+/// not, or "".
+std::string checkOptions(const Options &opts) {
+  if (opts.optLevel > 3)
+    return "-O" + std::to_string(opts.optLevel) +
+           " is not an optimization level (0-3)";
+  if (opts.format != "auto" && opts.format != "binary" && opts.format != "text")
+    return "--input-format must be auto, binary or text";
+  if (!opts.sanitize.empty() && opts.sanitize != "address")
+    return "--sanitize=" + opts.sanitize + " is not supported (only 'address')";
+  if (opts.profile && opts.debugDump)
+    return "--profile and --debug-dump do not combine: the dumps' file "
+           "writes would be timed as the nodes' work";
+  return "";
+}
+
+/// The code generator's target: --mtriple (the host's when empty), --mcpu,
+/// -O.
+mlir::onnxc::backend::TargetOptions targetOptions(const Options &opts) {
+  mlir::onnxc::backend::TargetOptions target;
+  target.triple =
+      opts.mtriple.empty() ? "" : llvm::Triple::normalize(opts.mtriple);
+  target.cpu = llvm::codegen::getMCPU();
+  target.optLevel = opts.optLevel;
+  return target;
+}
+} // namespace
+
+int mlir::onnxc::onnxcMain(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  Options opts;
+  parseCommandLine(argc, argv);
   // Every message is one line: names and paths come from the input.
   auto fail = [&](const llvm::Twine &msg) {
     llvm::errs() << "onnxc: error: " << onnxc::escapeForMessage(msg.str())
                  << "\n";
     return 1;
   };
-  if (opts.optLevel > 3)
-    return fail("-O" + llvm::Twine(opts.optLevel) + " is not an optimization level (0-3)");
-  if (opts.format != "auto" && opts.format != "binary" && opts.format != "text")
-    return fail("--input-format must be auto, binary or text");
-  if (opts.profile && opts.debugDump)
-    return fail("--profile and --debug-dump do not combine: the dumps' file "
-                "writes would be timed as the nodes' work");
+  if (std::string bad = checkOptions(opts); !bad.empty())
+    return fail(bad);
   bool asan = opts.sanitize == "address";
-  if (!opts.sanitize.empty() && !asan)
-    return fail("--sanitize=" + opts.sanitize + " is not supported (only 'address')");
 
   DialectRegistry registry;
   backend::registerBackendDialects(registry);
@@ -301,55 +467,11 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   // (the runtime built for it, its C library: compiler/Backend/Cross.cpp).
   std::string error;
   backend::LinkTarget linkTarget;
-  if (stage == Stage::Lib || stage == Stage::StaticLib) {
-    std::string hostRuntime = backend::defaultRuntimeLibrary(
-        argv[0], reinterpret_cast<void *>(&mlir::onnxc::onnxcMain));
-    if (!backend::resolveLinkTarget(opts.mtriple, opts.sysroot, opts.runtimeLib,
-                                    hostRuntime, linkTarget, error))
-      return fail(error);
-    linkTarget.userInputs.assign(opts.link.begin(), opts.link.end());
-    if (asan) {
-      if (linkTarget.cross)
-        return fail("--sanitize=address links the host's ASan runtime: it "
-                    "cannot be combined with --mtriple=" + opts.mtriple);
-      if (opts.runtimeLib.empty())
-        linkTarget.runtimeLibrary =
-            backend::sanitizedRuntimeLibrary(linkTarget.runtimeLibrary);
-      linkTarget.sanitized = true;
-    }
-  } else if (!backend::checkTargetTriple(opts.mtriple, error)) {
+  if (!resolveTarget(opts, argv[0], linkTarget, error))
     return fail(error);
-  }
-  bool textStage = stage == Stage::ONNX || stage == Stage::Linalg ||
-                   stage == Stage::LLVM || stage == Stage::LLVMIR || stage == Stage::Asm;
-  std::string output = opts.output;
-  if (output.empty()) {
-    llvm::StringRef stem = llvm::sys::path::stem(opts.input);
-    output = textStage ? "-"
-             : stage == Stage::Obj    ? (stem + ".o").str()
-             : stage == Stage::Header ? (stem + ".h").str()
-             : stage == Stage::StaticLib ? (stem + ".a").str()
-                                      : (stem + ".so").str();
-  }
-  std::string headerPath =
-      stage == Stage::Header ? output : withExtension(output, ".h");
-  // Never write over the model, whichever of the files would.
-  if ((stage == Stage::Obj || stage == Stage::Lib ||
-       stage == Stage::StaticLib) &&
-      (output == headerPath || output == withExtension(headerPath, ".hpp")))
-    return fail("-o '" + output + "' would be written twice, as the " +
-                (stage == Stage::Obj ? "object" : "library") +
-                " and as its header: give it another extension than .h or .hpp");
-  if (failed(checkNotInput(output, opts.input)))
-    return fail("-o '" + output + "' is the model itself: writing it would "
-                "destroy the model");
-  if (!textStage && stage != Stage::Header &&
-      failed(checkNotInput(headerPath, opts.input)))
-    return fail("the header '" + headerPath + "' would overwrite the model");
-  if (!textStage &&
-      failed(checkNotInput(withExtension(headerPath, ".hpp"), opts.input)))
-    return fail("the C++ header '" + withExtension(headerPath, ".hpp") +
-                "' would overwrite the model");
+  std::string output, headerPath;
+  if (!planOutputs(opts, output, headerPath, error))
+    return fail(error);
 
   onnxc::ImportOptions importOptions;
   importOptions.format = opts.format;
@@ -386,17 +508,8 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (failed(signature) ||
       failed(codegen::extractTrainingSignatures(*module, *signature)))
     return 1;
-  // M.h and, beside it, the C++ classes M.hpp (which include M.h).
   auto writeHeader = [&]() {
-    return writeFile(headerPath, [&](llvm::raw_pwrite_stream &os) {
-      os << codegen::writeModelHeader(*signature);
-      return true;
-    }, error) && writeFile(withExtension(headerPath, ".hpp"),
-                           [&](llvm::raw_pwrite_stream &os) {
-      os << codegen::writeModelCxxHeader(
-          *signature, llvm::sys::path::filename(headerPath));
-      return true;
-    }, error);
+    return writeHeaders(*signature, headerPath, error);
   };
   if (stage == Stage::Header)
     return writeHeader() ? 0 : fail(error);
@@ -409,38 +522,29 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   DefaultTimingManager timing;
   applyDefaultTimingManagerCLOptions(timing);
   TimingScope rootTiming = timing.getRootScope();
-  PassManager toLinalg(&ctx);
-  if (failed(applyPassManagerCLOptions(toLinalg)))
-    return 1;
-  TimingScope linalgTiming = rootTiming.nest("onnxc-lower-to-linalg");
-  toLinalg.enableTiming(linalgTiming);
   // --debug-dump: the MLIR stages at -O0 (no graph rewrite or fusion hides
   // a node's output; LLVM's -O level stays).
   backend::PipelineOptions pipeline{opts.debugDump ? 0u : unsigned(opts.optLevel),
                                     opts.profile, opts.debugDump};
-  backend::buildONNXToLinalgPipeline(toLinalg, pipeline);
-  if (failed(toLinalg.run(*module)) || failedOnce)
+  if (failed(runPhase(ctx, *module, rootTiming, "onnxc-lower-to-linalg",
+                      [&](OpPassManager &pm) {
+                        backend::buildONNXToLinalgPipeline(pm, pipeline);
+                      })) ||
+      failedOnce)
     return failedOnce ? 1 : fail(opts.input + ": lowering to linalg failed");
   if (stage == Stage::Linalg)
     return writeFile(output, printModule, error) ? 0 : fail(error);
-
-  PassManager toLLVM(&ctx);
-  if (failed(applyPassManagerCLOptions(toLLVM)))
-    return 1;
-  TimingScope llvmTiming = rootTiming.nest("onnxc-lower-to-llvm");
-  toLLVM.enableTiming(llvmTiming);
-  backend::buildLinalgToLLVMPipeline(toLLVM, pipeline);
-  if (failed(toLLVM.run(*module)) || failedOnce)
+  if (failed(runPhase(ctx, *module, rootTiming, "onnxc-lower-to-llvm",
+                      [&](OpPassManager &pm) {
+                        backend::buildLinalgToLLVMPipeline(pm, pipeline);
+                      })) ||
+      failedOnce)
     return failedOnce ? 1 : fail(opts.input + ": lowering to LLVM failed");
   if (stage == Stage::LLVM)
     return writeFile(output, printModule, error) ? 0 : fail(error);
 
-  backend::TargetOptions target;
-  target.triple =
-      opts.mtriple.empty() ? "" : llvm::Triple::normalize(opts.mtriple);
-  target.cpu = llvm::codegen::getMCPU();
-  target.optLevel = opts.optLevel;
-  std::unique_ptr<llvm::TargetMachine> tm = backend::createTargetMachine(target, error);
+  std::unique_ptr<llvm::TargetMachine> tm =
+      backend::createTargetMachine(targetOptions(opts), error);
   if (!tm)
     return fail(error);
   llvm::LLVMContext llvmContext;
@@ -469,31 +573,9 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (stage == Stage::Obj)
     return writeFile(output, emit, error) && writeHeader() ? 0 : fail(error);
 
-  if (stage == Stage::StaticLib) {
-    // A static library: the object in memory, then the archive.
-    llvm::SmallVector<char, 0> objBuffer;
-    llvm::raw_svector_ostream objOS(objBuffer);
-    if (!emit(objOS))
-      return fail(error);
-    llvmModule.reset(); // the weights are in the object now
-    llvm::MemoryBufferRef object(llvm::StringRef(objBuffer.data(), objBuffer.size()),
-                                 modelName + ".o");
-    if (!backend::writeStaticLibrary(object, modelName + ".o", linkTarget,
-                                     output, error))
-      return fail(error);
-    return writeHeader() ? 0 : fail(error);
-  }
-
-  // A shared library: the object goes to a temporary file, then lld.
-  llvm::SmallString<256> objPath;
-  if (auto ec = llvm::sys::fs::createTemporaryFile("onnxc", "o", objPath))
-    return fail("cannot create a temporary file: " + ec.message());
-  llvm::FileRemover removeObj(objPath);
-  if (!writeFile(objPath, emit, error))
-    return fail(error);
-  llvmModule.reset(); // the weights are in the object file now
-  if (!backend::linkSharedLibrary({std::string(objPath)}, linkTarget, output,
-                                  error))
+  if (!writeLibrary(
+          emit, [&] { llvmModule.reset(); }, stage == Stage::StaticLib,
+          modelName, linkTarget, output, error))
     return fail(error);
   return writeHeader() ? 0 : fail(error);
 }

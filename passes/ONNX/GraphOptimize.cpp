@@ -46,6 +46,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include "llvm/Support/Debug.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_ONNXGRAPHOPTIMIZE
@@ -54,6 +55,8 @@ namespace mlir::onnxc {
 
 using namespace mlir;
 using namespace mlir::onnxc;
+
+#define DEBUG_TYPE "onnx-graph-optimize"
 
 namespace {
 
@@ -906,9 +909,19 @@ struct ONNXGraphOptimizePass
     populateConvTapPatterns(patterns);
     GreedyRewriteConfig config;
     config.setMaxIterations(8);
+    auto countOps = [&] {
+      int64_t n = 0;
+      getOperation()->walk([&](Operation *) { ++n; });
+      return n;
+    };
+    (void)countOps;
+    LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": " << countOps()
+                            << " ops before\n");
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
                                      config)))
       return signalPassFailure();
+    LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": " << countOps()
+                            << " ops after\n");
   }
 };
 

@@ -3,6 +3,7 @@
 #include "passes/ONNX/Passes.h"
 
 #include "passes/ONNX/Inference/Inference.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_ONNXSHAPEINFERENCE
@@ -11,6 +12,8 @@ namespace mlir::onnxc {
 
 using namespace mlir;
 using namespace mlir::onnxc;
+
+#define DEBUG_TYPE "onnx-shape-inference"
 
 namespace {
 struct ShapeInferencePass
@@ -29,6 +32,8 @@ struct ShapeInferencePass
     func.setType(FunctionType::get(&getContext(),
                                    func.getFunctionType().getInputs(),
                                    ret.getOperandTypes()));
+    LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": @" << func.getSymName()
+                            << " returns " << func.getFunctionType() << "\n");
   }
 };
 } // namespace

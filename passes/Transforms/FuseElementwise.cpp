@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_FUSEELEMENTWISE
@@ -20,6 +21,8 @@ namespace mlir::onnxc {
 
 using namespace mlir;
 using namespace mlir::onnxc;
+
+#define DEBUG_TYPE "onnxc-fuse-elementwise"
 
 namespace {
 
@@ -114,7 +117,17 @@ struct FuseElementwisePass
     // bound leaves valid, less fused IR: not an error.
     GreedyRewriteConfig config;
     config.setMaxIterations(32);
+    LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": " << countGenerics()
+                            << " generics before fusion\n");
     (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
+    LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": " << countGenerics()
+                            << " generics after fusion\n");
+  }
+
+  int64_t countGenerics() {
+    int64_t n = 0;
+    getOperation()->walk([&](linalg::GenericOp) { ++n; });
+    return n;
   }
 };
 

@@ -34,6 +34,7 @@
 #include <cstring>
 #include <map>
 #include <tuple>
+#include "llvm/Support/Debug.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_LINALGTOUKERNEL
@@ -46,6 +47,8 @@ using namespace mlir::onnxc;
 namespace {
 
 using namespace mlir::onnxc::ukernel;
+
+#define DEBUG_TYPE "onnxc-linalg-to-ukernel"
 
 // runtime_abi.h: the one description of the kernels' parameter blocks
 // (its ONNXC_ABI_CHECKs pin the slot layout the fills below follow).
@@ -827,14 +830,22 @@ struct LinalgToUkernelPass
     for (linalg::LinalgOp op : ops) {
       if (r.erased.contains(op.getOperation()))
         continue;
-      if (auto c = matchContraction(op))
+      if (auto c = matchContraction(op)) {
+        LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": contraction at "
+                                << op->getLoc() << "\n");
         r.rewriteContraction(op, *c);
-      else if (auto cv = convolutions ? matchConvolution(op) : std::nullopt)
+      } else if (auto cv = convolutions ? matchConvolution(op)
+                                        : std::nullopt) {
+        LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": convolution at "
+                                << op->getLoc() << "\n");
         r.rewriteConvolution(op, *cv);
-      else if (auto mp = op.hasPureBufferSemantics()
-                             ? ukernel::matchMaxPool2d(op)
-                             : std::nullopt)
+      } else if (auto mp = op.hasPureBufferSemantics()
+                               ? ukernel::matchMaxPool2d(op)
+                               : std::nullopt) {
+        LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": max pool at " << op->getLoc()
+                                << "\n");
         r.rewriteMaxPool(op, *mp);
+      }
     }
     r.cleanup();
   }

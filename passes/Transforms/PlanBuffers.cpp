@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <optional>
+#include "llvm/Support/Debug.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_PLANBUFFERS
@@ -31,6 +32,8 @@ namespace mlir::onnxc {
 
 using namespace mlir;
 using namespace mlir::onnxc;
+
+#define DEBUG_TYPE "onnxc-plan-buffers"
 
 namespace {
 
@@ -243,6 +246,9 @@ struct PlanBuffersPass : public onnxc::impl::PlanBuffersBase<PlanBuffersPass> {
       ops.push_back(&op);
     for (Buffer &buf : freedEarly)
       buf.dealloc->moveAfter(ops[buf.end - 1]);
+    LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": @" << f.getSymName() << ": "
+                            << buffers.size() << " buffers for the arena, "
+                            << freedEarly.size() << " freed after last use\n");
     if (buffers.size() < (size_t)minBuffers) {
       for (Buffer &buf : buffers)
         buf.dealloc->moveAfter(ops[buf.end - 1]);
@@ -250,6 +256,13 @@ struct PlanBuffersPass : public onnxc::impl::PlanBuffersBase<PlanBuffersPass> {
     }
 
     int64_t total = place(buffers);
+    LLVM_DEBUG({
+      int64_t separate = 0;
+      for (Buffer &buf : buffers)
+        separate += buf.bytes;
+      llvm::dbgs() << DEBUG_TYPE ": arena of " << total << " bytes for "
+                   << separate << " bytes of buffers\n";
+    });
     MLIRContext *ctx = &getContext();
     OpBuilder b(ctx);
     b.setInsertionPointToStart(&block);

@@ -58,6 +58,69 @@ __attribute__((format(printf, 2, 3)))
 ONNXC_SHARED_STATE onnxc_status onnxc_rt_error(onnxc_status status, const char *fmt,
                                          ...);
 
+/* The capacity of the last-error message (and of the labels that go into
+ * it). */
+#define ONNXC_RT_ERROR_CAP 512
+
+/* Product of `shape[0..rank)`; -1 for a negative dim or an overflow. */
+ONNXC_HIDDEN int64_t onnxc_rt_shape_numel(const int64_t *shape, int32_t rank);
+
+/* A value's name in messages. */
+static inline const char *onnxc_rt_value_name(const onnxc_value_info *vi) {
+  return vi->name ? vi->name : "?";
+}
+
+/* The symbol of dim `d` of `vi` (-1: none). Only tensors bind symbols:
+ * the items of a sequence may differ in their dynamic dims. */
+static inline int32_t onnxc_rt_value_symbol(const onnxc_value_info *vi,
+                                            int32_t d) {
+  return vi->symbols && vi->kind == ONNXC_VALUE_TENSOR ? vi->symbols[d] : -1;
+}
+
+static inline const char *onnxc_rt_symbol_name(const onnxc_model_info *info,
+                                               int32_t s) {
+  return info->symbol_names && info->symbol_names[s] ? info->symbol_names[s]
+                                                     : "?";
+}
+
+/* The kind of an info value's contents: the value's own kind, or for an
+ * optional the kind of what it holds. */
+static inline int32_t onnxc_rt_content_kind(const onnxc_value_info *vi) {
+  return vi->kind == ONNXC_VALUE_OPTIONAL ? vi->payload_kind : vi->kind;
+}
+
+/* The width of a row of a sequence's shapes memref when its items have no
+ * declared rank: the item's rank, its dims and zeros (runtime.c, "Layout"). */
+#define ONNXC_RT_SEQ_ROW_WIDTH (1 + ONNXC_MAX_RANK)
+
+/* ---- check.c: the caller's values against the signature --------------- */
+
+/* Where a symbol was first bound. */
+typedef struct onnxc_rt_binding {
+  int64_t value;
+  int32_t input; /* -1 while unbound */
+  int32_t dim;
+} onnxc_rt_binding;
+
+/* The model's own description (its inputs or outputs, `kind` naming which
+ * in messages) must be usable before anything else. */
+ONNXC_HIDDEN onnxc_status onnxc_rt_check_info_values(
+    const onnxc_model_info *info, const onnxc_value_info *values, int32_t n,
+    const char *kind);
+/* Checks every input against the signature and binds the symbols
+ * (bindings[info->num_symbols]). */
+ONNXC_HIDDEN onnxc_status onnxc_rt_check_inputs(const onnxc_model_info *info,
+                                                const onnxc_tensor *inputs,
+                                                onnxc_rt_binding *bindings);
+/* Caller-provided outputs (tensors only): what can be checked before the
+ * run. */
+ONNXC_HIDDEN onnxc_status
+onnxc_rt_check_preset_outputs(const onnxc_model_info *info,
+                              const onnxc_tensor *outputs);
+/* The element count of the concatenated items of sequence `seq` (checked
+ * items; NULL: no items); -1 when it overflows. */
+ONNXC_HIDDEN int64_t onnxc_rt_sequence_numel(const onnxc_tensor *seq);
+
 /* ---- alloc.c: the allocator's arenas ---------------------------------- */
 
 /* The blocks one call of onnxc_run_model allocated and has not freed

@@ -29,7 +29,7 @@ typedef union slot {
 /* MLIR's sentinel for the `allocated` pointer of a memref.get_global. */
 #define ONNXC_GLOBAL_SENTINEL ((void *)(uintptr_t)0xdeadbeef)
 
-static ONNXC_THREAD_LOCAL char error_buf[512];
+static ONNXC_THREAD_LOCAL char error_buf[ONNXC_RT_ERROR_CAP];
 static ONNXC_THREAD_LOCAL jmp_buf *fail_target;
 static ONNXC_THREAD_LOCAL int32_t fail_code;
 
@@ -44,101 +44,6 @@ onnxc_status onnxc_rt_error(onnxc_status status, const char *fmt, ...) {
   vsnprintf(error_buf, sizeof error_buf, fmt, ap);
   va_end(ap);
   return status;
-}
-
-
-const char *onnxc_dtype_name(int32_t dtype) {
-  static const char *const names[] = {
-      "undefined", "float",  "uint8",     "int8",       "uint16",  "int16",
-      "int32",     "int64",  "string",    "bool",       "float16", "double",
-      "uint32",    "uint64", "complex64", "complex128", "bfloat16"};
-  return dtype >= 0 && dtype <= 16 ? names[dtype] : "unknown";
-}
-
-size_t onnxc_dtype_size(int32_t dtype) {
-  switch (dtype) {
-  case ONNXC_DTYPE_UINT8:
-  case ONNXC_DTYPE_INT8:
-  case ONNXC_DTYPE_BOOL:
-    return 1;
-  case ONNXC_DTYPE_UINT16:
-  case ONNXC_DTYPE_INT16:
-  case ONNXC_DTYPE_FLOAT16:
-  case ONNXC_DTYPE_BFLOAT16:
-    return 2;
-  case ONNXC_DTYPE_FLOAT:
-  case ONNXC_DTYPE_INT32:
-  case ONNXC_DTYPE_UINT32:
-    return 4;
-  case ONNXC_DTYPE_INT64:
-  case ONNXC_DTYPE_DOUBLE:
-  case ONNXC_DTYPE_UINT64:
-  case ONNXC_DTYPE_COMPLEX64:
-    return 8;
-  case ONNXC_DTYPE_COMPLEX128:
-    return 16;
-  default:
-    return 0;
-  }
-}
-
-static const char *dtype_name(int32_t dtype) {
-  switch (dtype) {
-  case ONNXC_DTYPE_UNDEFINED:
-    return "undefined";
-  case ONNXC_DTYPE_FLOAT:
-    return "float";
-  case ONNXC_DTYPE_UINT8:
-    return "uint8";
-  case ONNXC_DTYPE_INT8:
-    return "int8";
-  case ONNXC_DTYPE_UINT16:
-    return "uint16";
-  case ONNXC_DTYPE_INT16:
-    return "int16";
-  case ONNXC_DTYPE_INT32:
-    return "int32";
-  case ONNXC_DTYPE_INT64:
-    return "int64";
-  case ONNXC_DTYPE_STRING:
-    return "string";
-  case ONNXC_DTYPE_BOOL:
-    return "bool";
-  case ONNXC_DTYPE_FLOAT16:
-    return "float16";
-  case ONNXC_DTYPE_DOUBLE:
-    return "double";
-  case ONNXC_DTYPE_UINT32:
-    return "uint32";
-  case ONNXC_DTYPE_UINT64:
-    return "uint64";
-  case ONNXC_DTYPE_COMPLEX64:
-    return "complex64";
-  case ONNXC_DTYPE_COMPLEX128:
-    return "complex128";
-  case ONNXC_DTYPE_BFLOAT16:
-    return "bfloat16";
-  default:
-    return "unknown";
-  }
-}
-
-const char *onnxc_status_string(onnxc_status status) {
-  switch (status) {
-  case ONNXC_OK:
-    return "ok";
-  case ONNXC_ERROR_INVALID_ARGUMENT:
-    return "invalid argument";
-  case ONNXC_ERROR_DTYPE:
-    return "dtype mismatch";
-  case ONNXC_ERROR_SHAPE:
-    return "shape mismatch";
-  case ONNXC_ERROR_OUT_OF_MEMORY:
-    return "out of memory";
-  case ONNXC_ERROR_RUNTIME:
-    return "runtime error";
-  }
-  return "unknown status";
 }
 
 const char *onnxc_last_error(void) { return error_buf; }
@@ -164,7 +69,7 @@ static void release_value(onnxc_tensor *tensor, int depth) {
 void onnxc_tensor_release(onnxc_tensor *tensor) { release_value(tensor, 0); }
 
 /* Product of `shape[0..rank)`; -1 for a negative dim or an overflow. */
-static int64_t shape_numel(const int64_t *shape, int32_t rank) {
+int64_t onnxc_rt_shape_numel(const int64_t *shape, int32_t rank) {
   int64_t n = 1;
   int32_t d;
   for (d = 0; d < rank; ++d)
@@ -183,7 +88,7 @@ static int64_t shape_numel(const int64_t *shape, int32_t rank) {
 int64_t onnxc_tensor_numel(const onnxc_tensor *tensor) {
   if (!tensor || tensor->rank < 0 || tensor->rank > ONNXC_MAX_RANK)
     return -1;
-  return shape_numel(tensor->shape, tensor->rank);
+  return onnxc_rt_shape_numel(tensor->shape, tensor->rank);
 }
 
 void onnxc_rt_fail(int32_t code, const char *message) {
@@ -332,19 +237,12 @@ int32_t onnxc_get_num_threads(void) {
 
 /*===-------------------------- Layout ------------------------------------===*/
 
-/* The kind of an info value's contents: the value's own kind, or for an
- * optional the kind of what it holds. */
-static int32_t content_kind(const onnxc_value_info *vi) {
-  return vi->kind == ONNXC_VALUE_OPTIONAL ? vi->payload_kind : vi->kind;
-}
-
 /* The memrefs one graph value flattens into (runtime_abi.h): at most an
  * optional's flag, then a tensor's memref or a sequence's data (1-D, the
  * items' elements one item after the other) and shapes: n x r for items of
- * a declared rank r, else (rank -1) n rows of SEQ_ROW_WIDTH, 1-D, each
+ * a declared rank r, else (rank -1) n rows of ONNXC_RT_SEQ_ROW_WIDTH, 1-D, each
  * holding an item's rank, its dims and zeros. */
 #define MAX_MEMREFS 3
-#define SEQ_ROW_WIDTH (1 + ONNXC_MAX_RANK)
 typedef struct layout {
   int32_t count;
   int32_t ranks[MAX_MEMREFS];
@@ -355,7 +253,7 @@ static layout value_layout(const onnxc_value_info *vi) {
   l.count = 0;
   if (vi->kind == ONNXC_VALUE_OPTIONAL)
     l.ranks[l.count++] = 0;
-  if (content_kind(vi) == ONNXC_VALUE_SEQUENCE) {
+  if (onnxc_rt_content_kind(vi) == ONNXC_VALUE_SEQUENCE) {
     l.ranks[l.count++] = 1;
     l.ranks[l.count++] = vi->rank < 0 ? 1 : 2;
   } else {
@@ -372,264 +270,6 @@ static int64_t layout_slots(layout l) {
   for (j = 0; j < l.count; ++j)
     n += descriptor_slots(l.ranks[j]);
   return n;
-}
-
-/*===-------------------------- Validation --------------------------------===*/
-
-static const char *value_name(const onnxc_value_info *vi) {
-  return vi->name ? vi->name : "?";
-}
-
-/* Only tensors bind symbols: the items of a sequence may differ in their
- * dynamic dims. */
-static int32_t value_symbol(const onnxc_value_info *vi, int32_t d) {
-  return vi->symbols && vi->kind == ONNXC_VALUE_TENSOR ? vi->symbols[d] : -1;
-}
-
-static const char *symbol_name(const onnxc_model_info *info, int32_t s) {
-  return info->symbol_names && info->symbol_names[s] ? info->symbol_names[s]
-                                                     : "?";
-}
-
-static const char *kind_name(int32_t kind) {
-  switch (kind) {
-  case ONNXC_VALUE_TENSOR:
-    return "a tensor";
-  case ONNXC_VALUE_SEQUENCE:
-    return "a sequence";
-  case ONNXC_VALUE_OPTIONAL:
-    return "an optional";
-  default:
-    return "a value of unknown kind";
-  }
-}
-
-/* The model's own description must be usable before anything else. */
-static onnxc_status check_info_values(const onnxc_model_info *info,
-                                      const onnxc_value_info *values, int32_t n,
-                                      const char *kind) {
-  int32_t i, d;
-  if (n > 0 && !values)
-    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "model info: no %s array", kind);
-  for (i = 0; i < n; ++i) {
-    const onnxc_value_info *vi = &values[i];
-    if (vi->kind < ONNXC_VALUE_TENSOR || vi->kind > ONNXC_VALUE_OPTIONAL ||
-        (vi->kind == ONNXC_VALUE_OPTIONAL &&
-         vi->payload_kind != ONNXC_VALUE_TENSOR &&
-         vi->payload_kind != ONNXC_VALUE_SEQUENCE))
-      return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
-                  "model info: %s '%s' has kind %d (payload kind %d)", kind,
-                  value_name(vi), (int)vi->kind, (int)vi->payload_kind);
-    /* -1: a sequence whose items have no known rank. */
-    if (vi->rank < -1 || vi->rank > ONNXC_MAX_RANK ||
-        (vi->rank == -1 && content_kind(vi) != ONNXC_VALUE_SEQUENCE) ||
-        (vi->rank > 0 && !vi->dims))
-      return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
-                  "model info: %s '%s' has rank %d", kind, value_name(vi),
-                  (int)vi->rank);
-    if (vi->dtype == ONNXC_DTYPE_STRING)
-      return onnxc_rt_error(ONNXC_ERROR_DTYPE,
-                  "%s '%s': string tensors are not supported", kind,
-                  value_name(vi));
-    if (onnxc_dtype_size(vi->dtype) == 0)
-      return onnxc_rt_error(ONNXC_ERROR_DTYPE, "%s '%s': dtype %d is not supported", kind,
-                  value_name(vi), (int)vi->dtype);
-    for (d = 0; d < vi->rank; ++d) {
-      int32_t s = value_symbol(vi, d);
-      if (s < -1 || s >= info->num_symbols)
-        return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
-                    "model info: %s '%s' dim %d has symbol %d", kind,
-                    value_name(vi), (int)d, (int)s);
-    }
-  }
-  return ONNXC_OK;
-}
-
-/* Where a symbol was first bound. */
-typedef struct binding {
-  int64_t value;
-  int32_t input; /* -1 while unbound */
-  int32_t dim;
-} binding;
-
-/* Checks one input tensor (a graph input, an item of a sequence, the value
- * of an optional) against vi's dtype, `rank` and vi's static dims (none
- * when vi->rank is -1); `label` names it ("input 'x'", "input 'x' item 2").
- * A graph input tensor (`input` >= 0) also binds its symbols. */
-static onnxc_status check_tensor(const onnxc_model_info *info,
-                                 const onnxc_value_info *vi, int32_t rank,
-                                 const onnxc_tensor *t, const char *label,
-                                 int32_t input, binding *bindings) {
-  int32_t d, s;
-  int64_t numel;
-  if (t->kind != ONNXC_VALUE_TENSOR)
-    return onnxc_rt_error(ONNXC_ERROR_DTYPE, "%s: expected a tensor, got %s", label,
-                kind_name(t->kind));
-  if (t->dtype != vi->dtype)
-    return onnxc_rt_error(ONNXC_ERROR_DTYPE, "%s: expected dtype %s, got %s", label,
-                dtype_name(vi->dtype), dtype_name(t->dtype));
-  if (t->rank != rank)
-    return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s: expected rank %d, got %d", label,
-                (int)rank, (int)t->rank);
-  for (d = 0; d < t->rank; ++d) {
-    int64_t got = t->shape[d];
-    if (got < 0)
-      return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s dim %d: negative size %lld", label,
-                  (int)d, (long long)got);
-    if (vi->rank >= 0 && vi->dims[d] >= 0 && got != vi->dims[d])
-      return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s dim %d: expected %lld, got %lld",
-                  label, (int)d, (long long)vi->dims[d], (long long)got);
-    s = input >= 0 ? value_symbol(vi, d) : -1;
-    if (s < 0)
-      continue;
-    if (bindings[s].input < 0) {
-      bindings[s].value = got;
-      bindings[s].input = input;
-      bindings[s].dim = d;
-    } else if (bindings[s].value != got) {
-      if (bindings[s].input == input)
-        return onnxc_rt_error(
-            ONNXC_ERROR_SHAPE,
-            "symbol '%s' is %lld for input '%s' dim %d but %lld for dim %d",
-            symbol_name(info, s), (long long)bindings[s].value, value_name(vi),
-            (int)bindings[s].dim, (long long)got, (int)d);
-      return onnxc_rt_error(ONNXC_ERROR_SHAPE,
-                  "symbol '%s' is %lld for input '%s' but %lld for input '%s'",
-                  symbol_name(info, s), (long long)bindings[s].value,
-                  value_name(&info->inputs[bindings[s].input]), (long long)got,
-                  value_name(vi));
-    }
-  }
-  numel = shape_numel(t->shape, t->rank);
-  if (numel < 0)
-    return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s: too many elements", label);
-  /* Every byte offset in the model must fit an int64. */
-  if ((uint64_t)numel > (uint64_t)INT64_MAX / onnxc_dtype_size(vi->dtype))
-    return onnxc_rt_error(ONNXC_ERROR_SHAPE,
-                "%s: %lld elements of %d bytes hold more than 2^63 - 1 bytes",
-                label, (long long)numel, (int)onnxc_dtype_size(vi->dtype));
-  if (!t->data && numel > 0)
-    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "%s: data is null", label);
-  return ONNXC_OK;
-}
-
-/* The element count of the concatenated items of sequence `seq` (checked
- * items; NULL: no items); -1 when it overflows. */
-static int64_t sequence_numel(const onnxc_tensor *seq) {
-  int64_t total = 0, i;
-  for (i = 0; seq && i < seq->num_items; ++i) {
-    int64_t numel = shape_numel(seq->items[i].shape, seq->items[i].rank);
-    if (numel < 0 || total > INT64_MAX - numel)
-      return -1;
-    total += numel;
-  }
-  return total;
-}
-
-static onnxc_status check_sequence(const onnxc_model_info *info,
-                                   const onnxc_value_info *vi,
-                                   const onnxc_tensor *t, const char *label) {
-  char item_label[sizeof error_buf];
-  int64_t i, numel;
-  onnxc_status status;
-  if (t->kind != ONNXC_VALUE_SEQUENCE)
-    return onnxc_rt_error(ONNXC_ERROR_DTYPE, "%s: expected a sequence, got %s", label,
-                kind_name(t->kind));
-  if (t->num_items < 0)
-    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "%s: negative item count %lld",
-                label, (long long)t->num_items);
-  if (t->num_items > 0 && !t->items)
-    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "%s: items is null", label);
-  /* Their rows of shapes must be addressable. */
-  if (vi->rank < 0 &&
-      (uint64_t)t->num_items >
-          (uint64_t)(SIZE_MAX / (SEQ_ROW_WIDTH * sizeof(int64_t))))
-    return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s: too many items", label);
-  for (i = 0; i < t->num_items; ++i) {
-    /* Items of no declared rank each have their own. */
-    int32_t rank = vi->rank >= 0 ? vi->rank : t->items[i].rank;
-    snprintf(item_label, sizeof item_label, "%s item %lld", label,
-             (long long)i);
-    if (rank < 0 || rank > ONNXC_MAX_RANK)
-      return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s: rank %d is outside [0, %d]",
-                  item_label, (int)rank, ONNXC_MAX_RANK);
-    status = check_tensor(info, vi, rank, &t->items[i], item_label, -1, NULL);
-    if (status != ONNXC_OK)
-      return status;
-  }
-  /* The items' concatenated copy must be addressable too. */
-  numel = sequence_numel(t);
-  if (numel < 0 ||
-      (uint64_t)numel > (uint64_t)INT64_MAX / onnxc_dtype_size(vi->dtype))
-    return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s: too many elements", label);
-  return ONNXC_OK;
-}
-
-static onnxc_status check_inputs(const onnxc_model_info *info,
-                                 const onnxc_tensor *inputs,
-                                 binding *bindings) {
-  char label[sizeof error_buf];
-  int32_t i, s;
-  onnxc_status status = ONNXC_OK;
-  for (s = 0; s < info->num_symbols; ++s)
-    bindings[s].input = -1;
-  for (i = 0; i < info->num_inputs && status == ONNXC_OK; ++i) {
-    const onnxc_value_info *vi = &info->inputs[i];
-    const onnxc_tensor *t = &inputs[i];
-    snprintf(label, sizeof label, "input '%s'", value_name(vi));
-    if (t->kind != vi->kind)
-      return onnxc_rt_error(ONNXC_ERROR_DTYPE, "%s: expected %s, got %s", label,
-                  kind_name(vi->kind), kind_name(t->kind));
-    if (vi->kind == ONNXC_VALUE_TENSOR) {
-      status = check_tensor(info, vi, vi->rank, t, label, i, bindings);
-      continue;
-    }
-    if (vi->kind == ONNXC_VALUE_SEQUENCE) {
-      status = check_sequence(info, vi, t, label);
-      continue;
-    }
-    if (t->num_items < 0 || t->num_items > 1)
-      return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
-                  "%s: an optional holds 0 or 1 item, got %lld", label,
-                  (long long)t->num_items);
-    if (t->num_items == 1 && !t->items)
-      return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "%s: items is null", label);
-    if (t->num_items == 1)
-      status =
-          vi->payload_kind == ONNXC_VALUE_SEQUENCE
-              ? check_sequence(info, vi, &t->items[0], label)
-              : check_tensor(info, vi, vi->rank, &t->items[0], label, -1, NULL);
-  }
-  return status;
-}
-
-/* Caller-provided outputs (tensors only): what can be checked before the
- * run. */
-static onnxc_status check_preset_outputs(const onnxc_model_info *info,
-                                         const onnxc_tensor *outputs) {
-  int32_t k, d;
-  for (k = 0; k < info->num_outputs; ++k) {
-    const onnxc_value_info *vi = &info->outputs[k];
-    const onnxc_tensor *t = &outputs[k];
-    if (vi->kind != ONNXC_VALUE_TENSOR || !t->data)
-      continue;
-    if (t->kind != ONNXC_VALUE_TENSOR)
-      return onnxc_rt_error(ONNXC_ERROR_DTYPE, "output '%s': expected a tensor, got %s",
-                  value_name(vi), kind_name(t->kind));
-    if (t->dtype != vi->dtype)
-      return onnxc_rt_error(ONNXC_ERROR_DTYPE, "output '%s': expected dtype %s, got %s",
-                  value_name(vi), dtype_name(vi->dtype), dtype_name(t->dtype));
-    if (t->rank != vi->rank)
-      return onnxc_rt_error(ONNXC_ERROR_SHAPE, "output '%s': expected rank %d, got %d",
-                  value_name(vi), (int)vi->rank, (int)t->rank);
-    for (d = 0; d < t->rank; ++d)
-      if (vi->dims[d] >= 0 && t->shape[d] != vi->dims[d])
-        return onnxc_rt_error(ONNXC_ERROR_SHAPE,
-                    "output '%s' dim %d: expected %lld, got %lld",
-                    value_name(vi), (int)d, (long long)vi->dims[d],
-                    (long long)t->shape[d]);
-  }
-  return ONNXC_OK;
 }
 
 /*===-------------------------- Copies ------------------------------------===*/
@@ -765,14 +405,14 @@ static onnxc_status put_tensor(builder *b, const onnxc_value_info *vi,
   int32_t d;
   void *data;
   if (t) {
-    data = shape_numel(t->shape, t->rank) == 0 ? (void *)empty_buffer : t->data;
+    data = onnxc_rt_shape_numel(t->shape, t->rank) == 0 ? (void *)empty_buffer : t->data;
     put_descriptor(b, data, t->shape, t->rank);
     return ONNXC_OK;
   }
   for (d = 0; d < vi->rank; ++d)
     dims[d] = vi->dims[d] >= 0 ? vi->dims[d] : 0;
   {
-    int64_t numel = shape_numel(dims, vi->rank);
+    int64_t numel = onnxc_rt_shape_numel(dims, vi->rank);
     size_t esize = onnxc_dtype_size(vi->dtype);
     if (numel < 0 || (uint64_t)numel > (uint64_t)(SIZE_MAX / esize))
       return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: too large", label);
@@ -789,11 +429,11 @@ static onnxc_status put_tensor(builder *b, const onnxc_value_info *vi,
  * into one buffer; their shapes are n x r, or rows (value_layout). */
 static onnxc_status put_sequence(builder *b, const onnxc_value_info *vi,
                                  const onnxc_tensor *seq, const char *label) {
-  int64_t total = sequence_numel(seq), n = seq ? seq->num_items : 0, i;
+  int64_t total = onnxc_rt_sequence_numel(seq), n = seq ? seq->num_items : 0, i;
   int64_t shape_dims[2];
   /* Row i of the shapes starts at i * width (zero-filled buffer). */
   int rows = vi->rank < 0;
-  int32_t width = rows ? SEQ_ROW_WIDTH : vi->rank, d;
+  int32_t width = rows ? ONNXC_RT_SEQ_ROW_WIDTH : vi->rank, d;
   size_t esize = onnxc_dtype_size(vi->dtype), offset = 0;
   char *data;
   int64_t *shapes;
@@ -806,7 +446,7 @@ static onnxc_status put_sequence(builder *b, const onnxc_value_info *vi,
   for (i = 0; i < n; ++i) {
     const onnxc_tensor *item = &seq->items[i];
     int64_t *row = shapes + i * width;
-    size_t bytes = (size_t)shape_numel(item->shape, item->rank) * esize;
+    size_t bytes = (size_t)onnxc_rt_shape_numel(item->shape, item->rank) * esize;
     if (rows)
       *row++ = item->rank;
     for (d = 0; d < item->rank; ++d)
@@ -847,7 +487,7 @@ typedef struct result_state {
 static onnxc_status fill_tensor(const onnxc_model_info *info,
                                 const onnxc_value_info *vi, const char *label,
                                 result_state *states, int32_t k,
-                                onnxc_tensor *out, const binding *bindings) {
+                                onnxc_tensor *out, const onnxc_rt_binding *bindings) {
   result_state *state = &states[k];
   const slot *desc = state->desc;
   int32_t rank = vi->rank, d, j;
@@ -860,7 +500,7 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
 
   for (d = 0; d < rank; ++d)
     sizes[d] = (&desc[3].i64)[d];
-  numel = shape_numel(sizes, rank);
+  numel = onnxc_rt_shape_numel(sizes, rank);
   if (numel < 0)
     return onnxc_rt_error(ONNXC_ERROR_RUNTIME, "%s: the model produced an invalid shape",
                 label);
@@ -870,7 +510,7 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
    * the result empty. */
   if (numel == 0)
     for (d = 0; d < rank; ++d) {
-      int32_t s = value_symbol(vi, d), e;
+      int32_t s = onnxc_rt_value_symbol(vi, d), e;
       int64_t want = vi->dims[d] >= 0 ? vi->dims[d]
                      : s >= 0 && bindings[s].input >= 0 ? bindings[s].value
                                                         : -1;
@@ -883,7 +523,7 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
         sizes[d] = want;
     }
   for (d = 0; d < rank; ++d) {
-    int32_t s = value_symbol(vi, d);
+    int32_t s = onnxc_rt_value_symbol(vi, d);
     if (vi->dims[d] >= 0 && sizes[d] != vi->dims[d])
       return onnxc_rt_error(ONNXC_ERROR_RUNTIME,
                   "%s dim %d: the model produced %lld, its signature says %lld",
@@ -891,7 +531,7 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
     if (s >= 0 && bindings[s].input >= 0 && sizes[d] != bindings[s].value)
       return onnxc_rt_error(ONNXC_ERROR_RUNTIME,
                   "%s dim %d: the model produced %lld, symbol '%s' is %lld",
-                  label, (int)d, (long long)sizes[d], symbol_name(info, s),
+                  label, (int)d, (long long)sizes[d], onnxc_rt_symbol_name(info, s),
                   (long long)bindings[s].value);
   }
   if ((uint64_t)numel > (uint64_t)(SIZE_MAX / esize))
@@ -974,7 +614,7 @@ static onnxc_status fill_sequence(const onnxc_value_info *vi, const char *label,
   const int64_t *ssizes = &shapes_desc[3].i64;
   const int64_t *sstrides = ssizes + (rows ? 1 : 2);
   /* Item i's dims start at i * row_stride, dim d at d * dim_stride. */
-  int64_t row_stride = rows ? SEQ_ROW_WIDTH * sstrides[0] : sstrides[0];
+  int64_t row_stride = rows ? ONNXC_RT_SEQ_ROW_WIDTH * sstrides[0] : sstrides[0];
   int64_t dim_stride = rows ? sstrides[0] : sstrides[1];
   int64_t r = vi->rank;
   int32_t d;
@@ -984,14 +624,14 @@ static onnxc_status fill_sequence(const onnxc_value_info *vi, const char *label,
       (const char *)data_desc[1].ptr + data_desc[2].i64 * (int64_t)esize;
   const int64_t *sbase =
       (const int64_t *)shapes_desc[1].ptr + shapes_desc[2].i64;
-  int64_t n = rows ? ssizes[0] / SEQ_ROW_WIDTH : ssizes[0], i, start = 0;
+  int64_t n = rows ? ssizes[0] / ONNXC_RT_SEQ_ROW_WIDTH : ssizes[0], i, start = 0;
   onnxc_tensor *items;
   onnxc_status status = ONNXC_OK;
 
-  if (rows && (ssizes[0] < 0 || ssizes[0] % SEQ_ROW_WIDTH != 0))
+  if (rows && (ssizes[0] < 0 || ssizes[0] % ONNXC_RT_SEQ_ROW_WIDTH != 0))
     return onnxc_rt_error(ONNXC_ERROR_RUNTIME,
                 "%s: the model produced %lld shapes, not rows of %d", label,
-                (long long)ssizes[0], SEQ_ROW_WIDTH);
+                (long long)ssizes[0], ONNXC_RT_SEQ_ROW_WIDTH);
   /* No items: whatever the width of the shapes. */
   if (n == 0) {
     set_container(out, ONNXC_VALUE_SEQUENCE, vi->dtype, NULL, 0);
@@ -1042,7 +682,7 @@ static onnxc_status fill_sequence(const onnxc_value_info *vi, const char *label,
     }
     if (status != ONNXC_OK)
       break;
-    numel = shape_numel(item->shape, (int32_t)r);
+    numel = onnxc_rt_shape_numel(item->shape, (int32_t)r);
     if (numel < 0 || numel > size - start) {
       status = onnxc_rt_error(ONNXC_ERROR_RUNTIME,
                     "%s item %lld: the model's shapes need more than the %lld "
@@ -1086,12 +726,12 @@ static onnxc_status fill_sequence(const onnxc_value_info *vi, const char *label,
  * it was. */
 static onnxc_status fill_output(const onnxc_model_info *info, int32_t k,
                                 result_state *states, int32_t s,
-                                onnxc_tensor *out, const binding *bindings) {
+                                onnxc_tensor *out, const onnxc_rt_binding *bindings) {
   const onnxc_value_info *vi = &info->outputs[k];
   char label[sizeof error_buf];
   onnxc_tensor *value;
   onnxc_status status;
-  snprintf(label, sizeof label, "output '%s'", value_name(vi));
+  snprintf(label, sizeof label, "output '%s'", onnxc_rt_value_name(vi));
   if (vi->kind == ONNXC_VALUE_TENSOR)
     return fill_tensor(info, vi, label, states, s, out, bindings);
   if (vi->kind == ONNXC_VALUE_SEQUENCE)
@@ -1143,13 +783,13 @@ static onnxc_status build_inputs(const onnxc_model_info *info,
   for (i = 0; i < info->num_inputs && status == ONNXC_OK; ++i) {
     const onnxc_value_info *vi = &info->inputs[i];
     const onnxc_tensor *t = &inputs[i];
-    snprintf(label, sizeof label, "input '%s'", value_name(vi));
+    snprintf(label, sizeof label, "input '%s'", onnxc_rt_value_name(vi));
     if (vi->kind == ONNXC_VALUE_OPTIONAL) {
       flags[i] = t->num_items == 1;
       put_descriptor(b, &flags[i], NULL, 0);
       t = t->num_items == 1 ? &t->items[0] : NULL;
     }
-    status = content_kind(vi) == ONNXC_VALUE_SEQUENCE
+    status = onnxc_rt_content_kind(vi) == ONNXC_VALUE_SEQUENCE
                  ? put_sequence(b, vi, t, label)
                  : put_tensor(b, vi, t, label);
   }
@@ -1169,7 +809,7 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
   slot *results;
   void **args;
   result_state *states;
-  binding *bindings;
+  onnxc_rt_binding *bindings;
   uint8_t *flags;
   builder b;
   onnxc_rt_arena arena, *previous;
@@ -1192,9 +832,9 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
     return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "outputs is null");
   if (info->num_symbols < 0 || (info->num_symbols > 0 && !info->symbol_names))
     return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "model info: bad symbol table");
-  status = check_info_values(info, info->inputs, num_inputs, "input");
+  status = onnxc_rt_check_info_values(info, info->inputs, num_inputs, "input");
   if (status == ONNXC_OK)
-    status = check_info_values(info, info->outputs, num_outputs, "output");
+    status = onnxc_rt_check_info_values(info, info->outputs, num_outputs, "output");
   if (status != ONNXC_OK)
     return status;
 
@@ -1216,7 +856,7 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
           (size_t)num_in_memrefs * sizeof(void *) +        /* input data */
           (size_t)num_inputs * 2 * sizeof(void *) +        /* temps */
           (size_t)num_out_memrefs * sizeof(result_state) + /* states */
-          (size_t)info->num_symbols * sizeof(binding) +
+          (size_t)info->num_symbols * sizeof(onnxc_rt_binding) +
           (size_t)num_inputs; /* flags */
   block = (char *)calloc(1, bytes);
   if (!block)
@@ -1230,7 +870,7 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
   b.temps = b.input_data + num_in_memrefs;
   b.num_temps = 0;
   states = (result_state *)(b.temps + 2 * num_inputs);
-  bindings = (binding *)(states + num_out_memrefs);
+  bindings = (onnxc_rt_binding *)(states + num_out_memrefs);
   flags = (uint8_t *)(bindings + info->num_symbols);
 
   /* Model-allocated outputs start empty, so that release is always safe;
@@ -1243,9 +883,9 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
       outputs[k].owner = NULL;
   }
 
-  status = check_inputs(info, inputs, bindings);
+  status = onnxc_rt_check_inputs(info, inputs, bindings);
   if (status == ONNXC_OK)
-    status = check_preset_outputs(info, outputs);
+    status = onnxc_rt_check_preset_outputs(info, outputs);
   if (status == ONNXC_OK) {
     if (num_outputs > 0)
       *b.args++ = results;

@@ -1,4 +1,4 @@
-"""The U-Net of issue 10's table (the segmentation / matting / denoising
+"""A U-Net (the segmentation / matting / denoising
 networks people deploy): an encoder of double 3x3 conv blocks with
 MaxPool, dilated 3x3 convs at the bottom, a decoder that upsamples with
 Resize (nearest at two levels, bilinear at the other two), concatenates

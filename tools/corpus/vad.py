@@ -16,7 +16,7 @@ Sigmoid decoder averaged over time. The 8 kHz branch nests two more Ifs
 (padding the chunk to a multiple of the hop, and inside it a choice of
 pad mode): four levels in all.
 
-What exporters leave and onnxc must handle (issue 10):
+What exporters leave and onnxc must handle:
 - branch outputs without a type: an empty TypeProto (`type {}`) on the
   model branches' `out_*` and `hn_*`, no type field at all on their
   `cn_*` and on the padding branches' outputs;

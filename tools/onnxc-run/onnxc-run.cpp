@@ -6,7 +6,8 @@
 //
 // Loads a model library (dlopen), reads DIR/input_<i>.pb in graph-input
 // order (an ONNX TensorProto, or a SequenceProto or OptionalProto where the
-// model takes a sequence or an optional), runs M_run, optionally saves
+// model takes a sequence or an optional; a tensor may be DIR/input_<i>.npy
+// instead), runs M_run, optionally saves
 // output_<k>.pb and compares with the expected output_<k>.pb with
 // numpy.allclose semantics (|got - expected| <= atol + rtol * |expected|,
 // NaN equals NaN, integers and bools exact; sequences item by item, after
@@ -21,12 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/TensorIO/TensorIO.h"
 #include "onnxc/runtime.h"
-
-#include "onnx/onnx-data_pb.h" // SequenceProto, OptionalProto
-#include "onnx/onnx_pb.h"
-
-#include <google/protobuf/unknown_field_set.h>
 
 #include <algorithm>
 #include <chrono>
@@ -44,6 +41,11 @@
 #include <vector>
 
 namespace {
+
+namespace tensorio = onnxc::tensorio;
+using tensorio::describeValue;
+using tensorio::HostTensor;
+using tensorio::HostValue;
 
 using InfoFn = const onnxc_model_info *(*)();
 using RunFn = onnxc_status (*)(const onnxc_tensor *, int32_t, onnxc_tensor *,
@@ -65,9 +67,11 @@ const char *const kUsage =
     "                 [--quiet]\n"
     "  --inputs DIR  input_0.pb, input_1.pb, ... in graph-input order\n"
     "                (TensorProto; SequenceProto, OptionalProto where the\n"
-    "                model takes sequences, optionals)\n"
+    "                model takes sequences, optionals); input_N.npy where\n"
+    "                there is no input_N.pb and the input is a tensor\n"
     "  --save DIR    write output_0.pb, ... there\n"
-    "  --expect DIR  compare with output_0.pb, ... there (exit 1 on mismatch)\n"
+    "  --expect DIR  compare with output_0.pb (or .npy), ... there (exit 1 on\n"
+    "                mismatch)\n"
     "  --rtol R, --atol A  tolerances: |got - exp| <= atol + rtol * |exp|\n"
     "                (defaults 1e-3 and 1e-7, as ONNX's backend tests)\n"
     "  --runs N, --warmup N  time N runs after N warm-up runs\n"
@@ -238,504 +242,22 @@ std::string defaultName(const std::string &path) {
   return base;
 }
 
-std::string shapeString(const int64_t *dims, int32_t rank) {
-  std::string s = "[";
-  for (int32_t d = 0; d < rank; ++d)
-    s += (d ? ", " : "") + std::to_string(dims[d]);
-  return s + "]";
-}
-
-const char *dtypeName(int32_t dtype) { return onnxc_dtype_name(dtype); }
-
-/// A tensor read from or written to a .pb file: dtype, shape, bytes.
-struct HostTensor {
-  int32_t dtype = 0;
-  std::vector<int64_t> dims;
-  std::vector<char> bytes;
-  int64_t numel() const {
-    int64_t n = 1;
-    for (int64_t d : dims)
-      n *= d;
-    return n;
-  }
-};
-
-/// A value of a .pb file: a tensor, a sequence of tensors, or an optional
-/// holding one of those.
-struct HostValue {
-  int32_t kind = ONNXC_VALUE_TENSOR;
-  HostTensor tensor;            ///< tensors
-  std::vector<HostValue> items; ///< sequences: tensors; optionals: 0 or 1
-};
-
-std::string readFile(const std::string &path) {
-  // A device or a FIFO would be read without end; protobuf reads at most
-  // 2 GB.
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0)
-    die("cannot read '" + path + "'");
-  if (!S_ISREG(st.st_mode))
-    die("'" + path + "' is not a regular file");
-  if (st.st_size > INT32_MAX)
-    die("'" + path + "' is larger than 2 GB, protobuf's limit");
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    die("cannot read '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-/// A TensorProto (raw_data or the typed fields) in host layout. `what`
-/// names it in messages ("'dir/input_0.pb'", "'dir/input_0.pb' item 2").
-HostTensor parseTensor(const onnx::TensorProto &t, const std::string &what) {
-  HostTensor h;
-  h.dtype = t.data_type();
-  for (int64_t d : t.dims()) {
-    if (d < 0)
-      die(what + " has a negative dim");
-    h.dims.push_back(d);
-  }
-  if (h.dims.size() > ONNXC_MAX_RANK)
-    die(what + " has rank " + std::to_string(h.dims.size()) + ", above " +
-        std::to_string(ONNXC_MAX_RANK));
-  if (t.data_location() == onnx::TensorProto::EXTERNAL)
-    die(what + " uses external data, which onnxc-run does not read");
-  size_t esize = onnxc_dtype_size(h.dtype);
-  if (esize == 0)
-    die(what + " has dtype " + dtypeName(h.dtype) +
-        ", which compiled models do not support");
-  int64_t n = 1;
-  for (int64_t d : h.dims) {
-    if (d != 0 && n > INT64_MAX / d / (int64_t)esize)
-      die(what + " is too large");
-    n *= d;
-  }
-  // The file must hold the data its dims declare: compared before anything
-  // is allocated (a few bytes may declare terabytes).
-  int64_t held, per = 1;
-  if (t.has_raw_data()) {
-    held = (int64_t)t.raw_data().size();
-    per = (int64_t)esize;
-  } else {
-    switch (h.dtype) {
-    case onnx::TensorProto::FLOAT:
-      held = t.float_data_size();
-      break;
-    case onnx::TensorProto::COMPLEX64:
-      held = t.float_data_size(), per = 2;
-      break;
-    case onnx::TensorProto::DOUBLE:
-      held = t.double_data_size();
-      break;
-    case onnx::TensorProto::COMPLEX128:
-      held = t.double_data_size(), per = 2;
-      break;
-    case onnx::TensorProto::INT64:
-      held = t.int64_data_size();
-      break;
-    case onnx::TensorProto::UINT32:
-    case onnx::TensorProto::UINT64:
-      held = t.uint64_data_size();
-      break;
-    default: // int32 and narrower, bool, float16, bfloat16: int32_data
-      held = t.int32_data_size();
-      break;
-    }
-  }
-  if (held != n * per)
-    die(what + " has " + std::to_string(held) +
-        (t.has_raw_data() ? " bytes of raw data for " + std::to_string(n * per)
-         : per == 2       ? " values for " + std::to_string(n) +
-                          " complex elements"
-                          : " values for " + std::to_string(n) + " elements"));
-  h.bytes.resize((size_t)n * esize);
-  char *out = h.bytes.data();
-  if (t.has_raw_data()) {
-    std::memcpy(out, t.raw_data().data(), h.bytes.size());
-    return h;
-  }
-  switch (h.dtype) {
-  case onnx::TensorProto::FLOAT:
-  case onnx::TensorProto::COMPLEX64:
-    std::memcpy(out, t.float_data().data(), h.bytes.size());
-    break;
-  case onnx::TensorProto::DOUBLE:
-  case onnx::TensorProto::COMPLEX128:
-    std::memcpy(out, t.double_data().data(), h.bytes.size());
-    break;
-  case onnx::TensorProto::INT64:
-    std::memcpy(out, t.int64_data().data(), h.bytes.size());
-    break;
-  case onnx::TensorProto::UINT32:
-  case onnx::TensorProto::UINT64:
-    for (int64_t i = 0; i < n; ++i) {
-      uint64_t v = t.uint64_data((int)i);
-      std::memcpy(out + i * esize, &v, esize); // little-endian truncation
-    }
-    break;
-  default: // int32 and narrower, bool, float16, bfloat16: int32_data
-    for (int64_t i = 0; i < n; ++i) {
-      int32_t v = t.int32_data((int)i);
-      std::memcpy(out + i * esize, &v, esize);
-    }
-    break;
-  }
-  return h;
-}
-
-/// Protobuf parses any bytes of a fitting wire format: a file that holds
-/// another message shows up as unknown fields.
-template <typename Message>
-bool parseExactly(Message &m, const std::string &bytes) {
-  return m.ParseFromString(bytes) &&
-         m.GetReflection()->GetUnknownFields(m).empty();
-}
-
-/// A SequenceProto of tensors (only those cross the C API).
-HostValue parseSequence(const onnx::SequenceProto &s, const std::string &what) {
-  bool tensors = s.elem_type() == onnx::SequenceProto::TENSOR ||
-                 (s.elem_type() == onnx::SequenceProto::UNDEFINED &&
-                  s.tensor_values_size() == 0);
-  if (!tensors || s.sparse_tensor_values_size() || s.sequence_values_size() ||
-      s.map_values_size() || s.optional_values_size())
-    die(what + " is a sequence of elem_type " + std::to_string(s.elem_type()) +
-        ": compiled models take sequences of tensors");
+/// Reads input_<i> / output_<k>: `stem`.pb as the kind of value the model
+/// has there, or, when only `stem`.npy exists and the value is a tensor,
+/// that .npy file.
+HostValue readValueOrDie(const std::string &stem, int32_t kind,
+                         int32_t payloadKind) {
+  std::string error;
   HostValue v;
-  v.kind = ONNXC_VALUE_SEQUENCE;
-  for (int i = 0; i < s.tensor_values_size(); ++i) {
-    HostValue item;
-    item.tensor =
-        parseTensor(s.tensor_values(i), what + " item " + std::to_string(i));
-    v.items.push_back(std::move(item));
-  }
-  return v;
-}
-
-/// Reads `path` as the kind of value the model has there: a TensorProto, a
-/// SequenceProto, or an OptionalProto (whose value is a `payloadKind`).
-HostValue readValue(const std::string &path, int32_t kind,
-                    int32_t payloadKind) {
-  std::string bytes = readFile(path), what = "'" + path + "'";
-  if (kind == ONNXC_VALUE_SEQUENCE) {
-    onnx::SequenceProto s;
-    if (!parseExactly(s, bytes))
-      die(what + " is not an ONNX SequenceProto");
-    return parseSequence(s, what);
-  }
-  if (kind == ONNXC_VALUE_OPTIONAL) {
-    onnx::OptionalProto o;
-    if (!parseExactly(o, bytes))
-      die(what + " is not an ONNX OptionalProto");
-    HostValue v;
-    v.kind = ONNXC_VALUE_OPTIONAL;
-    bool seq = payloadKind == ONNXC_VALUE_SEQUENCE;
-    if (o.has_tensor_value() && seq)
-      die(what + " holds a tensor, the model's optional a sequence");
-    if (o.has_sequence_value() && !seq)
-      die(what + " holds a sequence, the model's optional a tensor");
-    if (o.has_sparse_tensor_value() || o.has_map_value() ||
-        o.has_optional_value())
-      die(what + " holds a value of elem_type " +
-          std::to_string(o.elem_type()) +
-          ": compiled models take optional tensors and sequences");
-    if (o.has_tensor_value()) {
-      HostValue t;
-      t.tensor = parseTensor(o.tensor_value(), what);
-      v.items.push_back(std::move(t));
-    } else if (o.has_sequence_value()) {
-      v.items.push_back(parseSequence(o.sequence_value(), what));
-    }
+  if (kind == ONNXC_VALUE_TENSOR && !fileExists(stem + ".pb") &&
+      fileExists(stem + ".npy")) {
+    if (!tensorio::readNpy(stem + ".npy", v.tensor, error))
+      die(error);
     return v;
   }
-  onnx::TensorProto t;
-  if (!t.ParseFromString(bytes))
-    die(what + " is not an ONNX TensorProto");
-  HostValue v;
-  v.tensor = parseTensor(t, what);
+  if (!tensorio::readValue(stem + ".pb", kind, payloadKind, v, error))
+    die(error);
   return v;
-}
-
-/// The TensorProto of a model-allocated tensor.
-void toTensorProto(const onnxc_tensor &t, onnx::TensorProto &p) {
-  p.set_data_type(t.dtype);
-  for (int32_t d = 0; d < t.rank; ++d)
-    p.add_dims(t.shape[d]);
-  size_t bytes = (size_t)onnxc_tensor_numel(&t) * onnxc_dtype_size(t.dtype);
-  p.set_raw_data(bytes ? std::string((const char *)t.data, bytes) : "");
-}
-
-void toSequenceProto(const onnxc_tensor &t, onnx::SequenceProto &p) {
-  p.set_elem_type(onnx::SequenceProto::TENSOR);
-  for (int64_t i = 0; i < t.num_items; ++i)
-    toTensorProto(t.items[i], *p.add_tensor_values());
-}
-
-/// Writes output `t` as the TensorProto, SequenceProto or OptionalProto
-/// (absent: elem_type UNDEFINED, as onnx.numpy_helper.from_optional(None)).
-void writeValue(const std::string &path, const std::string &name,
-                const onnxc_tensor &t) {
-  std::string bytes;
-  if (t.kind == ONNXC_VALUE_SEQUENCE) {
-    onnx::SequenceProto p;
-    p.set_name(name);
-    toSequenceProto(t, p);
-    bytes = p.SerializeAsString();
-  } else if (t.kind == ONNXC_VALUE_OPTIONAL) {
-    onnx::OptionalProto p;
-    p.set_name(name);
-    if (t.num_items == 1 && t.items[0].kind == ONNXC_VALUE_SEQUENCE) {
-      p.set_elem_type(onnx::OptionalProto::SEQUENCE);
-      toSequenceProto(t.items[0], *p.mutable_sequence_value());
-    } else if (t.num_items == 1) {
-      p.set_elem_type(onnx::OptionalProto::TENSOR);
-      toTensorProto(t.items[0], *p.mutable_tensor_value());
-    } else {
-      p.set_elem_type(onnx::OptionalProto::UNDEFINED);
-    }
-    bytes = p.SerializeAsString();
-  } else {
-    onnx::TensorProto p;
-    p.set_name(name);
-    toTensorProto(t, p);
-    bytes = p.SerializeAsString();
-  }
-  std::ofstream out(path, std::ios::binary);
-  if (!out || !out.write(bytes.data(), (std::streamsize)bytes.size()))
-    die("cannot write '" + path + "'");
-}
-
-float halfToFloat(uint16_t h) {
-  uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f,
-           mant = h & 0x3ff, bits;
-  if (exp == 0x1f) {
-    bits = sign | 0x7f800000u | (mant << 13);
-  } else if (exp != 0) {
-    bits = sign | ((exp + 112) << 23) | (mant << 13);
-  } else if (mant == 0) {
-    bits = sign;
-  } else { // subnormal: normalize
-    exp = 113;
-    while (!(mant & 0x400)) {
-      mant <<= 1;
-      --exp;
-    }
-    bits = sign | (exp << 23) | ((mant & 0x3ff) << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-/// Element `i` of a floating tensor as double (complex: component i).
-double floatAt(int32_t dtype, const void *data, int64_t i) {
-  switch (dtype) {
-  case ONNXC_DTYPE_FLOAT:
-  case ONNXC_DTYPE_COMPLEX64:
-    return ((const float *)data)[i];
-  case ONNXC_DTYPE_DOUBLE:
-  case ONNXC_DTYPE_COMPLEX128:
-    return ((const double *)data)[i];
-  case ONNXC_DTYPE_FLOAT16:
-    return halfToFloat(((const uint16_t *)data)[i]);
-  default: { // bfloat16
-    uint32_t bits = (uint32_t)((const uint16_t *)data)[i] << 16;
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-  }
-  }
-}
-
-/// Integer element `i` as text.
-std::string intAt(int32_t dtype, const void *data, int64_t i) {
-  switch (dtype) {
-  case ONNXC_DTYPE_INT8:
-    return std::to_string(((const int8_t *)data)[i]);
-  case ONNXC_DTYPE_UINT8:
-    return std::to_string(((const uint8_t *)data)[i]);
-  case ONNXC_DTYPE_BOOL:
-    return ((const uint8_t *)data)[i] ? "true" : "false";
-  case ONNXC_DTYPE_INT16:
-    return std::to_string(((const int16_t *)data)[i]);
-  case ONNXC_DTYPE_UINT16:
-    return std::to_string(((const uint16_t *)data)[i]);
-  case ONNXC_DTYPE_INT32:
-    return std::to_string(((const int32_t *)data)[i]);
-  case ONNXC_DTYPE_UINT32:
-    return std::to_string(((const uint32_t *)data)[i]);
-  case ONNXC_DTYPE_INT64:
-    return std::to_string(((const int64_t *)data)[i]);
-  default:
-    return std::to_string(((const uint64_t *)data)[i]);
-  }
-}
-
-bool isFloating(int32_t dtype) {
-  return dtype == ONNXC_DTYPE_FLOAT || dtype == ONNXC_DTYPE_DOUBLE ||
-         dtype == ONNXC_DTYPE_FLOAT16 || dtype == ONNXC_DTYPE_BFLOAT16 ||
-         dtype == ONNXC_DTYPE_COMPLEX64 || dtype == ONNXC_DTYPE_COMPLEX128;
-}
-
-/// "[1, 2]" for flat index `i` of `dims` (complex: "[1, 2].re").
-std::string indexString(const std::vector<int64_t> &dims, int64_t i,
-                        bool complex) {
-  std::string part;
-  if (complex) {
-    part = i % 2 ? ".im" : ".re";
-    i /= 2;
-  }
-  std::vector<int64_t> idx(dims.size());
-  for (size_t d = dims.size(); d-- > 0;) {
-    idx[d] = dims[d] ? i % dims[d] : 0;
-    i = dims[d] ? i / dims[d] : 0;
-  }
-  return shapeString(idx.data(), (int32_t)idx.size()) + part;
-}
-
-std::string fmt(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
-/// Compares one tensor (`label` names it: "output 0 'y'", "output 0 'y'
-/// item 2"); prints what differs. True when it matches.
-bool compareTensor(const std::string &label, const onnxc_tensor &got,
-                   const HostTensor &exp, const Options &o) {
-  // Expected bfloat16 stored as uint16 (ONNX 1.12 test data, see above).
-  bool bf16AsU16 =
-      got.dtype == ONNXC_DTYPE_BFLOAT16 && exp.dtype == ONNXC_DTYPE_UINT16;
-  if (got.dtype != exp.dtype && !bf16AsU16) {
-    std::printf("%s: dtype %s, expected %s\n", label.c_str(),
-                dtypeName(got.dtype), dtypeName(exp.dtype));
-    return false;
-  }
-  if ((size_t)got.rank != exp.dims.size() ||
-      !std::equal(exp.dims.begin(), exp.dims.end(), got.shape)) {
-    std::printf("%s: shape %s, expected %s\n", label.c_str(),
-                shapeString(got.shape, got.rank).c_str(),
-                shapeString(exp.dims.data(), (int32_t)exp.dims.size()).c_str());
-    return false;
-  }
-  const int kShown = 10;
-  int64_t n = exp.numel(), bad = 0;
-  std::vector<std::string> shown;
-  if (!isFloating(got.dtype)) {
-    size_t esize = onnxc_dtype_size(got.dtype);
-    for (int64_t i = 0; i < n; ++i) {
-      if (std::memcmp((const char *)got.data + i * esize,
-                      exp.bytes.data() + i * esize, esize) == 0)
-        continue;
-      if (bad++ < kShown)
-        shown.push_back(indexString(exp.dims, i, false) + ": got " +
-                        intAt(got.dtype, got.data, i) + ", expected " +
-                        intAt(got.dtype, exp.bytes.data(), i));
-    }
-    if (bad)
-      std::printf("%s: %lld of %lld elements differ (exact comparison)\n",
-                  label.c_str(), (long long)bad, (long long)n);
-  } else {
-    bool complex = got.dtype == ONNXC_DTYPE_COMPLEX64 ||
-                   got.dtype == ONNXC_DTYPE_COMPLEX128;
-    int64_t values = complex ? 2 * n : n;
-    double maxAbs = 0, maxRel = 0;
-    int64_t maxAbsAt = -1, maxRelAt = -1;
-    for (int64_t i = 0; i < values; ++i) {
-      double a = floatAt(got.dtype, got.data, i);
-      double b = floatAt(got.dtype, exp.bytes.data(), i);
-      bool ok;
-      if (std::isnan(a) || std::isnan(b))
-        ok = std::isnan(a) && std::isnan(b);
-      else if (std::isinf(a) || std::isinf(b))
-        ok = a == b;
-      else
-        ok = std::fabs(a - b) <= o.atol + o.rtol * std::fabs(b);
-      if (!std::isnan(a) && !std::isnan(b) && !std::isinf(a) &&
-          !std::isinf(b)) {
-        double abs = std::fabs(a - b);
-        if (abs > maxAbs)
-          maxAbs = abs, maxAbsAt = i;
-        if (b != 0 && abs / std::fabs(b) > maxRel)
-          maxRel = abs / std::fabs(b), maxRelAt = i;
-      }
-      if (ok)
-        continue;
-      if (bad++ < kShown)
-        shown.push_back(indexString(exp.dims, i, complex) + ": got " + fmt(a) +
-                        ", expected " + fmt(b) + " (abs error " +
-                        fmt(std::fabs(a - b)) + ")");
-    }
-    if (bad) {
-      std::printf("%s: %lld of %lld values differ (rtol %s, atol %s); max abs "
-                  "error %s",
-                  label.c_str(), (long long)bad, (long long)values,
-                  fmt(o.rtol).c_str(), fmt(o.atol).c_str(),
-                  fmt(maxAbs).c_str());
-      if (maxAbsAt >= 0)
-        std::printf(" at %s", indexString(exp.dims, maxAbsAt, complex).c_str());
-      std::printf(", max rel error %s", fmt(maxRel).c_str());
-      if (maxRelAt >= 0)
-        std::printf(" at %s", indexString(exp.dims, maxRelAt, complex).c_str());
-      std::printf("\n");
-    }
-  }
-  for (const std::string &s : shown)
-    std::printf("  %s\n", s.c_str());
-  if (bad > kShown)
-    std::printf("  ... and %lld more\n", (long long)(bad - kShown));
-  return bad == 0;
-}
-
-/// Compares a tensor, a sequence (its item count, then item by item) or an
-/// optional (its presence, then its value); prints what differs.
-bool compareValue(const std::string &label, const onnxc_tensor &got,
-                  const HostValue &exp, const Options &o) {
-  if (got.kind != exp.kind) {
-    std::printf("%s: a value of kind %d, expected kind %d\n", label.c_str(),
-                (int)got.kind, (int)exp.kind);
-    return false;
-  }
-  if (got.kind == ONNXC_VALUE_TENSOR)
-    return compareTensor(label, got, exp.tensor, o);
-  if (got.kind == ONNXC_VALUE_OPTIONAL) {
-    if (got.num_items != (int64_t)exp.items.size()) {
-      std::printf("%s: %s, expected %s\n", label.c_str(),
-                  got.num_items ? "a value" : "an empty optional",
-                  exp.items.empty() ? "an empty optional" : "a value");
-      return false;
-    }
-    return got.num_items == 0 ||
-           compareValue(label, got.items[0], exp.items[0], o);
-  }
-  if (got.num_items != (int64_t)exp.items.size()) {
-    std::printf("%s: %lld items, expected %zu\n", label.c_str(),
-                (long long)got.num_items, exp.items.size());
-    return false;
-  }
-  bool ok = true;
-  for (int64_t i = 0; i < got.num_items; ++i)
-    ok &= compareTensor(label + " item " + std::to_string(i), got.items[i],
-                        exp.items[(size_t)i].tensor, o);
-  return ok;
-}
-
-/// "float[2, 4]"; "sequence of 3 float: [4], [3], [2]"; "optional: ...",
-/// "optional: empty".
-std::string describeValue(const onnxc_tensor &t) {
-  if (t.kind == ONNXC_VALUE_OPTIONAL)
-    return t.num_items ? "optional: " + describeValue(t.items[0])
-                       : "optional: empty";
-  if (t.kind != ONNXC_VALUE_SEQUENCE)
-    return std::string(dtypeName(t.dtype)) + shapeString(t.shape, t.rank);
-  std::string s =
-      "sequence of " + std::to_string(t.num_items) + " " + dtypeName(t.dtype);
-  const int64_t kShown = 10;
-  for (int64_t i = 0; i < t.num_items && i < kShown; ++i)
-    s += (i ? ", " : ": ") + shapeString(t.items[i].shape, t.items[i].rank);
-  if (t.num_items > kShown)
-    s += ", ...";
-  return s;
 }
 
 // Threads of this process (Linux: /proc/self/status), -1 if unknown.
@@ -756,6 +278,99 @@ void releaseAll(std::vector<onnxc_tensor> &outs) {
 }
 
 } // namespace
+
+/// The C API's view of the inputs read from files (`hostInputs`, in
+/// graph-input order), checked against the model's dtypes and ranks; the
+/// sequences' and optionals' item arrays go to `itemArrays`.
+std::vector<onnxc_tensor>
+makeInputs(const onnxc_model_info *mi, std::vector<HostValue> &hostInputs,
+           std::vector<std::vector<onnxc_tensor>> &itemArrays) {
+  itemArrays.reserve(2 * (size_t)mi->num_inputs);
+  auto checkTensor = [&](HostTensor &h, const onnxc_value_info &vi,
+                         const std::string &label) {
+    // ONNX 1.12's test data stores bfloat16 tensors as uint16 (numpy has no
+    // bfloat16): the bits are the same, so they are taken as bfloat16.
+    if (h.dtype == ONNXC_DTYPE_UINT16 && vi.dtype == ONNXC_DTYPE_BFLOAT16)
+      h.dtype = ONNXC_DTYPE_BFLOAT16;
+    if (h.dtype != vi.dtype)
+      die(label + ": dtype " + onnxc_dtype_name(h.dtype) + ", the model expects " +
+          onnxc_dtype_name(vi.dtype));
+    // Rank -1: the items of a sequence of no declared rank, each of its
+    // own.
+    if (vi.rank >= 0 && (int32_t)h.dims.size() != vi.rank)
+      die(label + ": rank " + std::to_string(h.dims.size()) +
+          ", the model expects " + std::to_string(vi.rank));
+    onnxc_tensor t;
+    std::memset(&t, 0, sizeof t);
+    t.data = h.bytes.data();
+    t.dtype = h.dtype;
+    t.rank = (int32_t)h.dims.size();
+    std::copy(h.dims.begin(), h.dims.end(), t.shape);
+    return t;
+  };
+  // Values nest at most two deep: an optional of a sequence of tensors.
+  auto makeSequence = [&](HostValue &h, const onnxc_value_info &vi,
+                          const std::string &label) {
+    std::vector<onnxc_tensor> items;
+    for (size_t j = 0; j < h.items.size(); ++j)
+      items.push_back(checkTensor(h.items[j].tensor, vi,
+                                  label + " item " + std::to_string(j)));
+    itemArrays.push_back(std::move(items));
+    return onnxc_make_sequence(itemArrays.back().data(),
+                               (int64_t)itemArrays.back().size());
+  };
+  std::vector<onnxc_tensor> inputs((size_t)mi->num_inputs);
+  for (int32_t i = 0; i < mi->num_inputs; ++i) {
+    const onnxc_value_info &vi = mi->inputs[i];
+    HostValue &h = hostInputs[i];
+    std::string label =
+        "input_" + std::to_string(i) + ".pb (input '" + vi.name + "')";
+    if (vi.kind == ONNXC_VALUE_TENSOR) {
+      inputs[i] = checkTensor(h.tensor, vi, label);
+    } else if (vi.kind == ONNXC_VALUE_SEQUENCE) {
+      inputs[i] = makeSequence(h, vi, label);
+    } else if (h.items.empty()) {
+      inputs[i] = onnxc_make_optional(nullptr);
+    } else {
+      onnxc_tensor value = vi.payload_kind == ONNXC_VALUE_SEQUENCE
+                               ? makeSequence(h.items[0], vi, label)
+                               : checkTensor(h.items[0].tensor, vi, label);
+      itemArrays.push_back({value});
+      inputs[i] = onnxc_make_optional(itemArrays.back().data());
+    }
+  }
+  return inputs;
+}
+
+/// --expect DIR: every output compared with DIR/output_<k>.pb (or .npy);
+/// 1 when one differs.
+int compareOutputs(const Options &o, const onnxc_model_info *mi,
+                   const std::vector<onnxc_tensor> &outputs) {
+  std::vector<HostValue> expected;
+  for (int32_t k = 0; k < mi->num_outputs; ++k)
+    expected.push_back(
+        readValueOrDie(o.expect + "/output_" + std::to_string(k),
+                       mi->outputs[k].kind, mi->outputs[k].payload_kind));
+  if (fileExists(o.expect + "/output_" + std::to_string(mi->num_outputs) +
+                 ".pb"))
+    die("'" + o.expect + "' has output_" + std::to_string(mi->num_outputs) +
+        ".pb but the model has " + std::to_string(mi->num_outputs) +
+        " output(s)");
+  int mismatched = 0;
+  for (int32_t k = 0; k < mi->num_outputs; ++k)
+    if (!tensorio::compareValue(
+            stdout, "output " + std::to_string(k) + " '" +
+                        mi->outputs[k].name + "'",
+            outputs[k], expected[k], tensorio::Tolerance{o.rtol, o.atol}))
+      ++mismatched;
+  if (mismatched) {
+    std::printf("FAILED: %d of %d outputs differ\n", mismatched,
+                mi->num_outputs);
+    return 1;
+  }
+  std::printf("OK: %d outputs match\n", mi->num_outputs);
+  return 0;
+}
 
 /// A "Vm...:" figure of /proc/self/status in KiB, or -1.
 long procStatusKB(const char *key) {
@@ -955,9 +570,9 @@ static int runMain(int argc, char **argv) {
   // Inputs, in graph-input order.
   std::vector<HostValue> hostInputs;
   for (int32_t i = 0; i < mi->num_inputs; ++i) {
-    std::string file = o.inputs + "/input_" + std::to_string(i) + ".pb";
-    hostInputs.push_back(
-        readValue(file, mi->inputs[i].kind, mi->inputs[i].payload_kind));
+    std::string stem = o.inputs + "/input_" + std::to_string(i);
+    hostInputs.push_back(readValueOrDie(stem, mi->inputs[i].kind,
+                                        mi->inputs[i].payload_kind));
   }
   if (!o.inputs.empty() &&
       fileExists(o.inputs + "/input_" + std::to_string(mi->num_inputs) + ".pb"))
@@ -966,60 +581,7 @@ static int runMain(int argc, char **argv) {
         " input(s)");
   // The onnxc_tensors point into hostInputs and into these item arrays.
   std::vector<std::vector<onnxc_tensor>> itemArrays;
-  itemArrays.reserve(2 * (size_t)mi->num_inputs);
-  auto checkTensor = [&](HostTensor &h, const onnxc_value_info &vi,
-                         const std::string &label) {
-    // ONNX 1.12's test data stores bfloat16 tensors as uint16 (numpy has no
-    // bfloat16): the bits are the same, so they are taken as bfloat16.
-    if (h.dtype == ONNXC_DTYPE_UINT16 && vi.dtype == ONNXC_DTYPE_BFLOAT16)
-      h.dtype = ONNXC_DTYPE_BFLOAT16;
-    if (h.dtype != vi.dtype)
-      die(label + ": dtype " + dtypeName(h.dtype) + ", the model expects " +
-          dtypeName(vi.dtype));
-    // Rank -1: the items of a sequence of no declared rank, each of its
-    // own.
-    if (vi.rank >= 0 && (int32_t)h.dims.size() != vi.rank)
-      die(label + ": rank " + std::to_string(h.dims.size()) +
-          ", the model expects " + std::to_string(vi.rank));
-    onnxc_tensor t;
-    std::memset(&t, 0, sizeof t);
-    t.data = h.bytes.data();
-    t.dtype = h.dtype;
-    t.rank = (int32_t)h.dims.size();
-    std::copy(h.dims.begin(), h.dims.end(), t.shape);
-    return t;
-  };
-  // Values nest at most two deep: an optional of a sequence of tensors.
-  auto makeSequence = [&](HostValue &h, const onnxc_value_info &vi,
-                          const std::string &label) {
-    std::vector<onnxc_tensor> items;
-    for (size_t j = 0; j < h.items.size(); ++j)
-      items.push_back(checkTensor(h.items[j].tensor, vi,
-                                  label + " item " + std::to_string(j)));
-    itemArrays.push_back(std::move(items));
-    return onnxc_make_sequence(itemArrays.back().data(),
-                               (int64_t)itemArrays.back().size());
-  };
-  std::vector<onnxc_tensor> inputs((size_t)mi->num_inputs);
-  for (int32_t i = 0; i < mi->num_inputs; ++i) {
-    const onnxc_value_info &vi = mi->inputs[i];
-    HostValue &h = hostInputs[i];
-    std::string label =
-        "input_" + std::to_string(i) + ".pb (input '" + vi.name + "')";
-    if (vi.kind == ONNXC_VALUE_TENSOR) {
-      inputs[i] = checkTensor(h.tensor, vi, label);
-    } else if (vi.kind == ONNXC_VALUE_SEQUENCE) {
-      inputs[i] = makeSequence(h, vi, label);
-    } else if (h.items.empty()) {
-      inputs[i] = onnxc_make_optional(nullptr);
-    } else {
-      onnxc_tensor value = vi.payload_kind == ONNXC_VALUE_SEQUENCE
-                               ? makeSequence(h.items[0], vi, label)
-                               : checkTensor(h.items[0].tensor, vi, label);
-      itemArrays.push_back({value});
-      inputs[i] = onnxc_make_optional(itemArrays.back().data());
-    }
-  }
+  std::vector<onnxc_tensor> inputs = makeInputs(mi, hostInputs, itemArrays);
 
   std::vector<onnxc_tensor> outputs((size_t)mi->num_outputs);
   if (o.trainSteps >= 0)
@@ -1090,35 +652,12 @@ static int runMain(int argc, char **argv) {
 
   if (!o.save.empty())
     for (int32_t k = 0; k < mi->num_outputs; ++k)
-      writeValue(o.save + "/output_" + std::to_string(k) + ".pb",
-                 mi->outputs[k].name, outputs[k]);
+      if (std::string error;
+          !tensorio::writeValue(o.save + "/output_" + std::to_string(k) + ".pb",
+                                mi->outputs[k].name, outputs[k], error))
+        die(error);
 
-  int status = 0;
-  if (!o.expect.empty()) {
-    std::vector<HostValue> expected;
-    for (int32_t k = 0; k < mi->num_outputs; ++k)
-      expected.push_back(
-          readValue(o.expect + "/output_" + std::to_string(k) + ".pb",
-                    mi->outputs[k].kind, mi->outputs[k].payload_kind));
-    if (fileExists(o.expect + "/output_" + std::to_string(mi->num_outputs) +
-                   ".pb"))
-      die("'" + o.expect + "' has output_" + std::to_string(mi->num_outputs) +
-          ".pb but the model has " + std::to_string(mi->num_outputs) +
-          " output(s)");
-    int mismatched = 0;
-    for (int32_t k = 0; k < mi->num_outputs; ++k)
-      if (!compareValue("output " + std::to_string(k) + " '" +
-                            mi->outputs[k].name + "'",
-                        outputs[k], expected[k], o))
-        ++mismatched;
-    if (mismatched) {
-      std::printf("FAILED: %d of %d outputs differ\n", mismatched,
-                  mi->num_outputs);
-      status = 1;
-    } else {
-      std::printf("OK: %d outputs match\n", mi->num_outputs);
-    }
-  }
+  int status = o.expect.empty() ? 0 : compareOutputs(o, mi, outputs);
   releaseAll(outputs);
   std::fflush(stdout);
   return status;

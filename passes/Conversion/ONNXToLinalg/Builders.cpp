@@ -114,6 +114,23 @@ Value dimProduct(OpBuilder &b, Location loc, Value t, int64_t from,
   return n;
 }
 
+Value gatherGeneric(OpBuilder &b, Location loc, Value init, Value data,
+                    GatherIndexFn indices) {
+  auto type = cast<RankedTensorType>(init.getType());
+  int64_t rank = type.getRank();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+             SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank)},
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               SmallVector<Value> idx = indices(nb, l);
+               linalg::YieldOp::create(
+                   nb, l,
+                   ValueRange{tensor::ExtractOp::create(nb, l, data, idx)});
+             })
+      .getResult(0);
+}
+
 SmallVector<Value> buildLoops(OpBuilder &b, Location loc, ArrayRef<Value> ubs,
                               ValueRange iterArgs, LoopBody body) {
   SmallVector<Value> lbs(ubs.size(), createIndexConstant(b, loc, 0));

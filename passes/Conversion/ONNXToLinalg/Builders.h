@@ -56,6 +56,16 @@ SmallVector<Value> buildLoops(OpBuilder &b, Location loc, ArrayRef<Value> ubs,
 /// The dims of `t` as index values.
 SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value t);
 
+/// The position gatherGeneric reads, built in the generic's body from the
+/// output's coordinates (linalg.index).
+using GatherIndexFn = function_ref<SmallVector<Value>(OpBuilder &, Location)>;
+/// A linalg.generic over `init` (no inputs, every loop parallel) whose
+/// element at each output coordinate is `data` read at `indices`: the
+/// data-movement gathers whose read position is arithmetic on the output's
+/// (Tile, Slice, a kernel's flip, GatherND).
+Value gatherGeneric(OpBuilder &b, Location loc, Value init, Value data,
+                    GatherIndexFn indices);
+
 //===----------------------------------------------------------------------===//
 // Scalar builders
 //===----------------------------------------------------------------------===//

@@ -68,17 +68,35 @@ Value softplus(OpBuilder &b, Location loc, Value x) {
                                l);
 }
 
-} // namespace
+/// Registers the elementwise lowering of each unary op, by op name, in
+/// groups.
+struct UnaryPatterns {
+  TypeConverter &tc;
+  RewritePatternSet &patterns;
+  MLIRContext *ctx;
 
-void mlir::onnxc::linalg_conv::populateElementwiseUnaryPatterns(
-    TypeConverter &tc, RewritePatternSet &patterns) {
-  MLIRContext *ctx = patterns.getContext();
-  auto add = [&](StringRef name, ScalarFn fn,
-                 ElementwiseLowering::CheckFn check = nullptr) {
+  void add(StringRef name, ScalarFn fn,
+           ElementwiseLowering::CheckFn check = nullptr) {
     patterns.add<ElementwiseLowering>(tc, ctx, name, std::move(fn),
                                       std::move(check));
-  };
+  }
+  /// Abs, Neg, the math functions, Reciprocal, Sign.
+  void addArithmetic();
+  /// Relu, Sigmoid, Softplus, Softsign.
+  void addActivations();
+  /// Not, BitwiseNot, IsNaN, IsInf.
+  void addPredicates();
+  /// LeakyRelu, Elu, Selu, Celu, ThresholdedRelu.
+  void addRectifiers();
+  /// HardSigmoid, HardSwish, Mish, Gelu, Shrink.
+  void addShapedActivations();
+  /// Cast, CastLike.
+  void addCasts();
+};
 
+} // namespace
+
+void UnaryPatterns::addArithmetic() {
   // Abs: |x|; unsigned values are their own absolute value.
   add(ONNX::AbsOp::getOperationName(), [](ScalarContext &c) -> Value {
     Value x = c.args[0];
@@ -140,6 +158,9 @@ void mlir::onnxc::linalg_conv::populateElementwiseUnaryPatterns(
     Value lt = arith::CmpIOp::create(b, loc, CmpIPredicate::slt, x, zero);
     return sel(b, loc, lt, mone, r);
   });
+}
+
+void UnaryPatterns::addActivations() {
   // Relu: max(x, 0) (NaN propagates).
   add(ONNX::ReluOp::getOperationName(), [](ScalarContext &c) -> Value {
     Value x = c.args[0];
@@ -165,6 +186,9 @@ void mlir::onnxc::linalg_conv::populateElementwiseUnaryPatterns(
                                         math::AbsFOp::create(b, loc, x));
         return arith::DivFOp::create(b, loc, x, d);
       }));
+}
+
+void UnaryPatterns::addPredicates() {
   // Not / BitwiseNot: x xor all-ones.
   auto bitNot = [](ScalarContext &c) -> Value {
     Value x = c.args[0];
@@ -193,6 +217,9 @@ void mlir::onnxc::linalg_conv::populateElementwiseUnaryPatterns(
                cst(c.b, c.loc, x, -INFINITY)));
     return r;
   });
+}
+
+void UnaryPatterns::addRectifiers() {
   // LeakyRelu: x < 0 ? alpha * x : x.
   add(ONNX::LeakyReluOp::getOperationName(), [](ScalarContext &c) -> Value {
     double alpha = attrF(c.op, "alpha", 0.01);
@@ -247,6 +274,9 @@ void mlir::onnxc::linalg_conv::populateElementwiseUnaryPatterns(
                  cst(b, loc, x, 0));
     });
   });
+}
+
+void UnaryPatterns::addShapedActivations() {
   // HardSigmoid: max(0, min(1, alpha * x + beta)).
   add(ONNX::HardSigmoidOp::getOperationName(), [](ScalarContext &c) -> Value {
     double alpha = attrF(c.op, "alpha", 0.2), beta = attrF(c.op, "beta", 0.5);
@@ -337,7 +367,9 @@ void mlir::onnxc::linalg_conv::populateElementwiseUnaryPatterns(
                     createScalarConstant(b, loc, f64, -lambd)),
                arith::AddIOp::create(b, loc, x, bv), r);
   });
+}
 
+void UnaryPatterns::addCasts() {
   // Cast: numeric conversions with onnx semantics (see convertScalar); the
   // target is the inferred result type.
   add(ONNX::CastOp::getOperationName(), [](ScalarContext &c) -> Value {
@@ -353,4 +385,15 @@ void mlir::onnxc::linalg_conv::populateElementwiseUnaryPatterns(
                              c.onnxResultType);
       },
       nullptr, /*numInputs=*/1);
+}
+
+void mlir::onnxc::linalg_conv::populateElementwiseUnaryPatterns(
+    TypeConverter &tc, RewritePatternSet &patterns) {
+  UnaryPatterns p{tc, patterns, patterns.getContext()};
+  p.addArithmetic();
+  p.addActivations();
+  p.addPredicates();
+  p.addRectifiers();
+  p.addShapedActivations();
+  p.addCasts();
 }

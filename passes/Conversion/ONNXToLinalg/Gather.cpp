@@ -231,11 +231,8 @@ struct GatherNDLowering : OpConversionPattern<ONNX::GatherNDOp> {
           return std::make_pair(data, d - (q - 1) + bd + k);
         });
     Value init = createEmpty(rewriter, loc, type, sizes);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
-        parallelIterators(rank),
-        [&](OpBuilder &b, Location l, ValueRange) {
+    Value gathered =
+        gatherGeneric(rewriter, loc, init, data, [&](OpBuilder &b, Location l) {
           SmallVector<Value> ivs;
           for (int64_t d = 0; d < rank; ++d)
             ivs.push_back(linalg::IndexOp::create(b, l, d));
@@ -249,10 +246,9 @@ struct GatherNDLowering : OpConversionPattern<ONNX::GatherNDOp> {
             idx.push_back(normalizeIndex(b, l, i, bounds[j]));
           }
           idx.append(ivs.begin() + (q - 1), ivs.end());
-          linalg::YieldOp::create(
-              b, l, ValueRange{tensor::ExtractOp::create(b, l, data, idx)});
+          return idx;
         });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(op, gathered);
     return success();
   }
 };

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_CONVERTONNXTOLINALG
@@ -36,6 +37,8 @@ namespace mlir::onnxc {
 
 using namespace mlir;
 using namespace mlir::onnxc;
+
+#define DEBUG_TYPE "convert-onnx-to-linalg"
 
 namespace {
 
@@ -112,6 +115,16 @@ void ConvertONNXToLinalgPass::runOnOperation() {
   if (failed(checkSupported(module, tc, supported)) ||
       failed(linalg_conv::checkStaticSizes(module)))
     return signalPassFailure();
+  LLVM_DEBUG({
+    llvm::StringMap<int64_t> counts;
+    module.walk([&](Operation *op) {
+      if (isa<ONNX::ONNXDialect>(op->getDialect()))
+        ++counts[op->getName().getStringRef()];
+    });
+    for (const auto &c : counts)
+      llvm::dbgs() << DEBUG_TYPE ": " << c.getValue() << " x " << c.getKey()
+                   << "\n";
+  });
   tagLocations(module);
   linalg_conv::ArgDimNames argNames =
       linalg_conv::recordArgDimNames(module, tc);

@@ -49,19 +49,15 @@ struct TileLowering : OpConversionPattern<ONNX::TileOp> {
             "2^63 - 1");
     }
     Value init = createEmpty(rewriter, loc, type, sizes);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
-        parallelIterators(rank),
-        [&](OpBuilder &b, Location l, ValueRange) {
+    Value tiled =
+        gatherGeneric(rewriter, loc, init, data, [&](OpBuilder &b, Location l) {
           SmallVector<Value> idx;
           for (int64_t d = 0; d < rank; ++d)
             idx.push_back(arith::RemUIOp::create(
                 b, l, linalg::IndexOp::create(b, l, d), inDims[d]));
-          linalg::YieldOp::create(
-              b, l, ValueRange{tensor::ExtractOp::create(b, l, data, idx)});
+          return idx;
         });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(op, tiled);
     return success();
   }
 };
@@ -193,21 +189,15 @@ Value runtimeSlice(ConversionPatternRewriter &b, ONNX::SliceOp op,
       sizes[d] = idx(count);
   }
   Value init = createEmpty(b, loc, type, sizes);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-             SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank)},
-             parallelIterators(rank),
-             [&](OpBuilder &nb, Location l, ValueRange) {
-               SmallVector<Value> idx;
-               for (int64_t d = 0; d < rank; ++d) {
-                 Value i = linalg::IndexOp::create(nb, l, d);
-                 i = arith::MulIOp::create(nb, l, i, steps[d]);
-                 idx.push_back(arith::AddIOp::create(nb, l, i, offs[d]));
-               }
-               linalg::YieldOp::create(
-                   nb, l, ValueRange{tensor::ExtractOp::create(nb, l, data, idx)});
-             })
-      .getResult(0);
+  return gatherGeneric(b, loc, init, data, [&](OpBuilder &nb, Location l) {
+    SmallVector<Value> idx;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value i = linalg::IndexOp::create(nb, l, d);
+      i = arith::MulIOp::create(nb, l, i, steps[d]);
+      idx.push_back(arith::AddIOp::create(nb, l, i, offs[d]));
+    }
+    return idx;
+  });
 }
 
 /// Slice: per axis, elements start, start + step, ... before end (starts and
@@ -337,11 +327,8 @@ struct SliceLowering : OpConversionPattern<ONNX::SliceOp> {
       if (type.isDynamicDim(d))
         dyn[d] = getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]);
     Value init = createEmpty(rewriter, loc, type, dyn);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
-        parallelIterators(rank),
-        [&](OpBuilder &b, Location l, ValueRange) {
+    Value sliced =
+        gatherGeneric(rewriter, loc, init, data, [&](OpBuilder &b, Location l) {
           SmallVector<Value> idx;
           for (int64_t d = 0; d < rank; ++d) {
             Value i = linalg::IndexOp::create(b, l, d);
@@ -353,10 +340,9 @@ struct SliceLowering : OpConversionPattern<ONNX::SliceOp> {
                                         createIndexConstant(b, l, offs[d]));
             idx.push_back(i);
           }
-          linalg::YieldOp::create(
-              b, l, ValueRange{tensor::ExtractOp::create(b, l, data, idx)});
+          return idx;
         });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(op, sliced);
     return success();
   }
 };

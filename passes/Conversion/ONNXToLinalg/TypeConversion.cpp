@@ -159,6 +159,7 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populateTensorPatterns(tc, patterns);
   populateSlicePatterns(tc, patterns);
   populateConvPatterns(tc, patterns);
+  populateCol2ImPatterns(tc, patterns);
   populatePoolingPatterns(tc, patterns);
   populateNormalizationPatterns(tc, patterns);
   populatePadPatterns(tc, patterns);

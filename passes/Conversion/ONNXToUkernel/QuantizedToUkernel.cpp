@@ -43,6 +43,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include "llvm/Support/Debug.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_CONVERTONNXQUANTIZEDTOUKERNEL
@@ -52,6 +53,8 @@ namespace mlir::onnxc {
 using namespace mlir;
 using namespace mlir::onnxc;
 using namespace mlir::onnxc::linalg_conv;
+
+#define DEBUG_TYPE "convert-onnx-quantized-to-ukernel"
 
 namespace {
 
@@ -991,8 +994,14 @@ struct ConvertONNXQuantizedToUkernelPass
         ops.push_back(op);
     });
     // What does not fit stays for convert-onnx-to-linalg.
-    for (Operation *op : ops)
-      (void)r.rewrite(op);
+    for (Operation *op : ops) {
+      LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": " << op->getName() << " at "
+                              << op->getLoc() << ": ");
+      bool called = succeeded(r.rewrite(op));
+      (void)called;
+      LLVM_DEBUG(llvm::dbgs() << (called ? "runtime kernel call\n"
+                                         : "left to convert-onnx-to-linalg\n"));
+    }
   }
 };
 

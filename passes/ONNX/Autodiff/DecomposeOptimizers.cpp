@@ -12,6 +12,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_ONNXDECOMPOSEOPTIMIZERS
@@ -21,6 +22,8 @@ namespace mlir::onnxc {
 using namespace mlir;
 using namespace mlir::onnxc;
 using namespace mlir::onnxc::autodiff;
+
+#define DEBUG_TYPE "onnx-decompose-optimizers"
 
 namespace {
 
@@ -194,6 +197,8 @@ struct ONNXDecomposeOptimizersPass
       return;
     std::unique_ptr<InferenceState> state = createInferenceState();
     for (Operation *op : ops) {
+      LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": " << op->getName() << " at "
+                              << op->getLoc() << "\n");
       OpBuilder b(op);
       GradientBuilder gb(b, *state, op->getLoc());
       SmallVector<Value> out;

@@ -109,21 +109,32 @@ Value concat(GradientBuilder &gb, ArrayRef<Value> parts) {
   return gb.op("Concat", parts, {gb.attr("axis", (int64_t)0)});
 }
 
+/// `v` [N, C, s...] with its first two dims swapped: [C, N, s...].
+Value swapBatchAndChannels(GradientBuilder &gb, Value v) {
+  int64_t rank = rankedOf(v).getRank();
+  SmallVector<int64_t> perm{1, 0};
+  for (int64_t i = 2; i < rank; ++i)
+    perm.push_back(i);
+  return gb.op("Transpose", {v}, {gb.attr("perm", perm)});
+}
+
+/// `v` [N, C, s...] with its channels split into g groups and its spatial
+/// dims flattened: [N, g, C/g, prod(s)].
+Value splitGroups(GradientBuilder &gb, Value v, int64_t g) {
+  int64_t c = rankedOf(v).getDimSize(1);
+  return gb.op("Reshape", {v, gb.i64s({0, g, c / g, -1})});
+}
+
 /// A [N, Ca, s...] as the "input" of a weight-gradient convolution with g
 /// groups: [Ca/g, g*N, s...] (group j's channels as the batch, the images
 /// as the channels of group j).
 Value asWgradInput(GradientBuilder &gb, Value a, int64_t g) {
-  auto t = rankedOf(a);
-  int64_t rank = t.getRank();
-  SmallVector<int64_t> perm{1, 0};
-  for (int64_t i = 2; i < rank; ++i)
-    perm.push_back(i);
   if (g == 1)
-    return gb.op("Transpose", {a}, {gb.attr("perm", perm)});
-  int64_t ca = t.getDimSize(1);
-  Value split = gb.op("Reshape", {a, gb.i64s({0, g, ca / g, -1})});
-  Value tr = gb.op("Transpose", {split}, {gb.attr("perm", ArrayRef<int64_t>{
-                                                       2, 1, 0, 3})});
+    return swapBatchAndChannels(gb, a);
+  auto t = rankedOf(a);
+  int64_t rank = t.getRank(), ca = t.getDimSize(1);
+  Value tr = gb.op("Transpose", {splitGroups(gb, a, g)},
+                   {gb.attr("perm", ArrayRef<int64_t>{2, 1, 0, 3})});
   Value n = t.isDynamicDim(0)
                 ? gb.mul(dimsOf(gb, a, 0, 1), gb.i64s({g}))
                 : gb.i64s({g * t.getDimSize(0)});
@@ -134,17 +145,12 @@ Value asWgradInput(GradientBuilder &gb, Value a, int64_t g) {
 /// B [N, Cb, s...] as the "kernel" of a weight-gradient convolution with g
 /// groups: [Cb, N, s...] (channel j*Cb/g + c reads the images).
 Value asWgradKernel(GradientBuilder &gb, Value bv, int64_t g) {
-  auto t = rankedOf(bv);
-  int64_t rank = t.getRank();
-  SmallVector<int64_t> perm{1, 0};
-  for (int64_t i = 2; i < rank; ++i)
-    perm.push_back(i);
   if (g == 1)
-    return gb.op("Transpose", {bv}, {gb.attr("perm", perm)});
-  int64_t cb = t.getDimSize(1);
-  Value split = gb.op("Reshape", {bv, gb.i64s({0, g, cb / g, -1})});
-  Value tr = gb.op("Transpose", {split}, {gb.attr("perm", ArrayRef<int64_t>{
-                                                       1, 2, 0, 3})});
+    return swapBatchAndChannels(gb, bv);
+  auto t = rankedOf(bv);
+  int64_t rank = t.getRank(), cb = t.getDimSize(1);
+  Value tr = gb.op("Transpose", {splitGroups(gb, bv, g)},
+                   {gb.attr("perm", ArrayRef<int64_t>{1, 2, 0, 3})});
   return gb.op("Reshape", {tr, concat(gb, {gb.i64s({cb}), dimsOf(gb, bv, 0, 1),
                                            dimsOf(gb, bv, 2, rank)})});
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes models and run-time inputs that a compiled model must reject with
 an error status and a one-line message naming the node, never a crash, a
-trap or OK with a wrong result (issue 12): sizes that come from data and
+trap or OK with a wrong result: sizes that come from data and
 overflow or exceed memory, shapes the ONNX spec makes invalid, integer
 division by zero.
 

@@ -11,7 +11,7 @@ loss and optimizer of the case), compiles it with onnxc, trains N steps
 with `onnxc-run --train-steps N --save-params` on one fixed batch, trains
 the same torch network N steps with the matching torch optimizer on the
 same batch, and compares every parameter: |onnxc - torch| <= rtol * |torch|
-+ atol with rtol 1e-3 (issue 11's bound) and atol 1e-9 (float64: the
++ atol with rtol 1e-3 and atol 1e-9 (float64: the
 parameters differ by rounding only, orders of magnitude below rtol).
 Prints one line per parameter and "OK" or "FAILED"; exit 1 on failure.
 """

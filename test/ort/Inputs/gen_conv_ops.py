@@ -17,12 +17,14 @@ side only (1-D, asymmetric pads), grouped, strided, and a case whose taps
 all read the input somewhere (unchanged).
 """
 import os
-import subprocess
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto as T, helper, numpy_helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "Utils"))
+import testcases  # noqa: E402
 
 
 def model(name, nodes, inputs, inits, opset):
@@ -133,29 +135,8 @@ def write(root):
     rng = np.random.default_rng(0)
     for gen in (convtranspose_cases, col2im_cases, conv_padding_taps_cases):
         for name, (m, inputs) in gen(rng):
-            d = os.path.join(root, "conv", name)
-            os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
-            onnx.save(m, os.path.join(d, "model.onnx"))
-            for i, a in enumerate(inputs):
-                with open(os.path.join(d, "test_data_set_0",
-                                       "input_%d.pb" % i), "wb") as fh:
-                    fh.write(numpy_helper.from_array(a).SerializeToString())
-
-
-def oracle(root, cmd):
-    base = os.path.join(root, "conv")
-    for name in sorted(os.listdir(base)):
-        d = os.path.join(base, name)
-        ds = os.path.join(d, "test_data_set_0")
-        out = subprocess.run(cmd + [os.path.join(d, "model.onnx"), "--inputs",
-                                    ds, "--save", ds],
-                             check=True, capture_output=True, text=True)
-        for line in out.stdout.splitlines():
-            print("%s: %s" % (name, line))
+            testcases.save_model_case(root, "conv", name, m, inputs)
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "write":
-        write(sys.argv[2])
-    else:
-        oracle(sys.argv[2], sys.argv[3:])
+    testcases.generator_main(sys.argv, write, "conv", __doc__, per_line=True)

@@ -26,12 +26,14 @@ Linear), Relu or Clip; and DynamicQuantizeLinear on all-zero, all-negative,
 all-positive inputs.
 """
 import os
-import subprocess
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto as T, helper, numpy_helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "Utils"))
+import testcases  # noqa: E402
 
 TYPES = {np.float32: T.FLOAT, np.uint8: T.UINT8, np.int8: T.INT8,
          np.int32: T.INT32, np.int64: T.INT64}
@@ -400,45 +402,9 @@ def cases():
 
 def write(root):
     for name, case in cases():
-        m, inputs = case[0], case[1]
-        d = os.path.join(root, "quant", name)
-        s = os.path.join(d, "test_data_set_0")
-        os.makedirs(s, exist_ok=True)
-        onnx.save(m, os.path.join(d, "model.onnx"))
-        for i, a in enumerate(inputs):
-            t = numpy_helper.from_array(a, m.graph.input[i].name)
-            with open(os.path.join(s, "input_%d.pb" % i), "wb") as f:
-                f.write(t.SerializeToString())
-        if len(case) > 2:  # a numpy reference
-            t = numpy_helper.from_array(case[2], m.graph.output[0].name)
-            with open(os.path.join(s, "output_0.pb"), "wb") as f:
-                f.write(t.SerializeToString())
-            open(os.path.join(d, "numpy_reference"), "w").close()
-
-
-def oracle(root, cmd):
-    suite = os.path.join(root, "quant")
-    for name in sorted(os.listdir(suite)):
-        d = os.path.join(suite, name)
-        s = os.path.join(d, "test_data_set_0")
-        if os.path.exists(os.path.join(d, "numpy_reference")):
-            print("%s: numpy reference" % name)
-            continue
-        r = subprocess.run(cmd + [os.path.join(d, "model.onnx"), "--inputs", s,
-                                  "--save", s], capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.exit("%s: %s" % (name, (r.stderr or r.stdout).strip()))
-        print("%s: %s" % (name, r.stdout.strip().replace("\n", "; ")))
-
-
-def main(argv):
-    if len(argv) >= 3 and argv[1] == "write":
-        write(argv[2])
-    elif len(argv) >= 4 and argv[1] == "oracle":
-        oracle(argv[2], " ".join(argv[3:]).split())
-    else:
-        sys.exit(__doc__)
+        testcases.save_model_case(root, "quant", name, case[0], case[1],
+                                  case[2] if len(case) > 2 else None)
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    testcases.generator_main(sys.argv, write, "quant", __doc__)

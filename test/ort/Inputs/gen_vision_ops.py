@@ -19,12 +19,14 @@ optional inputs and a large limit, and TfIdfVectorizer IDF/TFIDF with and
 without weights, int64 input, 3-grams and permuted output columns.
 """
 import os
-import subprocess
 import sys
 
 import numpy as np
-import onnx
-from onnx import TensorProto as T, helper, numpy_helper
+from onnx import TensorProto as T, helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "Utils"))
+import testcases  # noqa: E402
 
 NP_TO_ONNX = {np.float32: T.FLOAT, np.float64: T.DOUBLE, np.int64: T.INT64,
               np.int32: T.INT32}
@@ -192,36 +194,8 @@ def cases():
 
 def write(root):
     for name, (m, inputs) in cases():
-        d = os.path.join(root, "vision", name)
-        s = os.path.join(d, "test_data_set_0")
-        os.makedirs(s, exist_ok=True)
-        onnx.save(m, os.path.join(d, "model.onnx"))
-        for i, a in enumerate(inputs):
-            t = numpy_helper.from_array(a, m.graph.input[i].name)
-            with open(os.path.join(s, "input_%d.pb" % i), "wb") as f:
-                f.write(t.SerializeToString())
-
-
-def oracle(root, cmd):
-    suite = os.path.join(root, "vision")
-    for name in sorted(os.listdir(suite)):
-        d = os.path.join(suite, name)
-        s = os.path.join(d, "test_data_set_0")
-        r = subprocess.run(cmd + [os.path.join(d, "model.onnx"), "--inputs", s,
-                                  "--save", s], capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.exit("%s: %s" % (name, (r.stderr or r.stdout).strip()))
-        print("%s: %s" % (name, r.stdout.strip().replace("\n", "; ")))
-
-
-def main(argv):
-    if len(argv) >= 3 and argv[1] == "write":
-        write(argv[2])
-    elif len(argv) >= 4 and argv[1] == "oracle":
-        oracle(argv[2], " ".join(argv[3:]).split())
-    else:
-        sys.exit(__doc__)
+        testcases.save_model_case(root, "vision", name, m, inputs)
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    testcases.generator_main(sys.argv, write, "vision", __doc__)

@@ -1,4 +1,5 @@
 // RUN: %onnxc-opt --convert-onnx-to-linalg --split-input-file %s | FileCheck %s
+
 // If -> scf.if, Loop -> scf.while, Scan -> scf.for (or scf.while when a
 // scan output's row shape is only known at run time). Bodies are inlined
 // into scf.execute_region; onnx.Yield becomes scf.yield.
@@ -77,49 +78,6 @@ func.func @loop_carried_shape(%c: tensor<i1>, %y0: tensor<1xf32>) -> tensor<?xf3
     onnx.Yield %ci, %1 : tensor<i1>, tensor<?xf32>
   }) : (none, tensor<i1>, tensor<1xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
-}
-
-// -----
-
-// A Scan with static rows: the outputs are preallocated (alloc_tensor: a
-// tensor.empty would be merged by CSE with others of its type, and the
-// loop-carried values would then share a buffer) and the loop is an
-// scf.for; the first scan input is read in reverse (L - 1 - t).
-// CHECK-LABEL: func.func @scan
-// CHECK: %[[A0:.+]] = bufferization.alloc_tensor() : tensor<4x3xf32>
-// CHECK: scf.for %[[T:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[S:.+]] = %{{.+}}, %[[ACC:.+]] = %[[A0]]) -> (tensor<3xf32>, tensor<4x3xf32>)
-// CHECK: %[[REV:.+]] = arith.subi %{{.+}}, %[[T]] : index
-// CHECK: tensor.extract_slice %{{.+}}[0, %[[REV]]] [3, 1] [1, 1] : tensor<3x4xf32> to tensor<3xf32>
-// CHECK: tensor.extract_slice %{{.+}}[%[[T]], 0] [1, 3] [1, 1] : tensor<4x3xf32> to tensor<3xf32>
-// CHECK: scf.execute_region
-// CHECK: tensor.insert_slice %{{.+}} into %[[ACC]][%[[T]], 0] [1, 3] [1, 1] : tensor<3xf32> into tensor<4x3xf32>
-// CHECK-NOT: scf.while
-// CHECK-NOT: onnx.
-func.func @scan(%s0: tensor<3xf32>, %a: tensor<3x4xf32>, %b: tensor<4x3xf32>) -> (tensor<3xf32>, tensor<4x3xf32>) {
-  %0:2 = "onnx.Scan"(%s0, %a, %b) ({
-  ^bb0(%s: tensor<3xf32>, %x: tensor<3xf32>, %z: tensor<3xf32>):
-    %1 = "onnx.Add"(%x, %z) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    %2 = "onnx.Add"(%s, %1) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
-    onnx.Yield %2, %1 : tensor<3xf32>, tensor<3xf32>
-  }) {num_scan_inputs = 2 : i64, scan_input_axes = array<i64: 1, 0>, scan_input_directions = array<i64: 1, 0>} : (tensor<3xf32>, tensor<3x4xf32>, tensor<4x3xf32>) -> (tensor<3xf32>, tensor<4x3xf32>)
-  return %0#0, %0#1 : tensor<3xf32>, tensor<4x3xf32>
-}
-
-// -----
-
-// Rows of a run-time shape: the accumulator starts empty and the loop is an
-// scf.while (scf.for's canonicalization would pin the empty shape).
-// CHECK-LABEL: func.func @scan_dynamic_rows
-// CHECK: scf.while
-// CHECK: scf.execute_region
-// CHECK: scf.if
-func.func @scan_dynamic_rows(%s0: tensor<?xf32>, %a: tensor<4x?xf32>) -> (tensor<?xf32>, tensor<4x?xf32>) {
-  %0:2 = "onnx.Scan"(%s0, %a) ({
-  ^bb0(%s: tensor<?xf32>, %x: tensor<?xf32>):
-    %1 = "onnx.Add"(%s, %x) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
-    onnx.Yield %1, %1 : tensor<?xf32>, tensor<?xf32>
-  }) {num_scan_inputs = 1 : i64} : (tensor<?xf32>, tensor<4x?xf32>) -> (tensor<?xf32>, tensor<4x?xf32>)
-  return %0#0, %0#1 : tensor<?xf32>, tensor<4x?xf32>
 }
 
 // -----

@@ -235,3 +235,16 @@ func.func @two_nodes() -> (tensor<2xf32>, tensor<2xf32>) {
   %1 = "onnx.RandomUniform"() {shape = array<i64: 2>} : () -> tensor<2xf32>
   return %0, %1 : tensor<2xf32>, tensor<2xf32>
 }
+
+// -----
+
+// Dropout (inference): the input itself and an all-true mask.
+// CHECK-LABEL: func.func @dropout
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3xf32>)
+// CHECK: %[[M:.+]] = linalg.fill ins(%true : i1)
+// CHECK: return %[[X]], %[[M]]
+func.func @dropout(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi1>) {
+  %n = "onnx.NoValue"() : () -> none
+  %0:2 = "onnx.Dropout"(%x, %n, %n) : (tensor<2x3xf32>, none, none) -> (tensor<2x3xf32>, tensor<2x3xi1>)
+  return %0#0, %0#1 : tensor<2x3xf32>, tensor<2x3xi1>
+}

@@ -77,3 +77,41 @@ func.func @softmax(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = "onnx.Softmax"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// ReduceSum with run-time axes: the reduced-dim mask is built from the axes,
+// one generic over the keepdims shape loops over the reduced elements, and
+// keepdims = 0 reshapes to the inferred type.
+// CHECK-LABEL: func.func @reduce_sum_runtime_axes
+// CHECK-SAME: (%[[X:.+]]: tensor<3x2x2xf32>, %[[A:.+]]: tensor<1xi64>)
+// CHECK: %[[M:.+]]:3 = scf.for {{.+}} -> (i1, i1, i1)
+// CHECK: tensor.extract %[[A]]
+// CHECK: func.call @onnxc_rt_fail
+// CHECK: %[[R:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel"]} outs(%{{.+}} : tensor<?x?x?xf32>)
+// CHECK: scf.for {{.+}} -> (f32)
+// CHECK: tensor.extract %[[X]]
+// CHECK: arith.addf
+// CHECK: %[[S:.+]] = tensor.from_elements %{{.+}}, %{{.+}} : tensor<2xindex>
+// CHECK: tensor.reshape %[[R]](%[[S]]) : (tensor<?x?x?xf32>, tensor<2xindex>) -> tensor<3x2xf32>
+func.func @reduce_sum_runtime_axes(%x: tensor<3x2x2xf32>, %a: tensor<1xi64>) -> tensor<3x2xf32> {
+  %0 = "onnx.ReduceSum"(%x, %a) {keepdims = 0 : i64} : (tensor<3x2x2xf32>, tensor<1xi64>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+// ReduceMean over a dynamic dim divides by the run-time count.
+// CHECK-LABEL: func.func @reduce_mean_dynamic
+// CHECK-SAME: (%[[X:.+]]: tensor<?x3xf32>)
+// CHECK: %[[SUM:.+]] = linalg.generic {{.+}} iterator_types = ["reduction", "parallel"]
+// CHECK: %[[N:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x3xf32>
+// CHECK: %[[N64:.+]] = arith.index_castui %{{.+}} : index to i64
+// CHECK: %[[NF:.+]] = arith.sitofp %[[N64]] : i64 to f32
+// CHECK: linalg.generic {{.+}} ins(%[[SUM]] : tensor<3xf32>)
+// CHECK: arith.divf %{{.+}}, %[[NF]] : f32
+func.func @reduce_mean_dynamic(%x: tensor<?x3xf32>) -> tensor<3xf32> {
+  %a = "onnx.Constant"() {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %0 = "onnx.ReduceMean"(%x, %a) {keepdims = 0 : i64} : (tensor<?x3xf32>, tensor<1xi64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

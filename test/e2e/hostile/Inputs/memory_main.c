@@ -1,4 +1,4 @@
-/* Memory and the API boundary of compiled models (issue 12); links the
+/* Memory and the API boundary of compiled models; links the
  * libraries of Inputs/chain.onnxtxt (x float[N] -> a = x + 1, b = 2x,
  * c = a * b: three buffers of N floats) and examples/mlp.
  *

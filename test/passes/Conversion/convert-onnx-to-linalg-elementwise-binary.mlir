@@ -1,20 +1,5 @@
 // RUN: %onnxc-opt --convert-onnx-to-linalg --split-input-file --verify-diagnostics %s | FileCheck %s
 
-// Unary float op: one linalg.generic with identity maps; the #onnx.dims
-// encoding is dropped from the signature.
-// CHECK-LABEL: func.func @relu_dynamic
-// CHECK-SAME: (%[[X:.+]]: tensor<?x4xf32>) -> tensor<?x4xf32>
-// CHECK: %[[N:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x4xf32>
-// CHECK: %[[E:.+]] = tensor.empty(%[[N]]) : tensor<?x4xf32>
-// CHECK: linalg.generic {{.*}} ins(%[[X]] : tensor<?x4xf32>) outs(%[[E]] : tensor<?x4xf32>)
-// CHECK: arith.maximumf
-func.func @relu_dynamic(%x: tensor<?x4xf32, #onnx.dims<["N"]>>) -> tensor<?x4xf32, #onnx.dims<["N"]>> {
-  %0 = "onnx.Relu"(%x) : (tensor<?x4xf32, #onnx.dims<["N"]>>) -> tensor<?x4xf32, #onnx.dims<["N"]>>
-  return %0 : tensor<?x4xf32, #onnx.dims<["N"]>>
-}
-
-// -----
-
 // Static broadcasting: unit dims use constant-0 map results.
 // CHECK-DAG: #[[A:.+]] = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
 // CHECK-DAG: #[[B:.+]] = affine_map<(d0, d1, d2) -> (d1, 0)>
@@ -114,18 +99,6 @@ func.func @clip_max_only(%x: tensor<3xf32>, %hi: tensor<f32>) -> tensor<3xf32> {
 
 // -----
 
-// Transcendental functions on f16 are computed in f32.
-// CHECK-LABEL: func.func @tanh_f16
-// CHECK: arith.extf {{.*}} : f16 to f32
-// CHECK: math.tanh {{.*}} : f32
-// CHECK: arith.truncf {{.*}} : f32 to f16
-func.func @tanh_f16(%x: tensor<3xf16>) -> tensor<3xf16> {
-  %0 = "onnx.Tanh"(%x) : (tensor<3xf16>) -> tensor<3xf16>
-  return %0 : tensor<3xf16>
-}
-
-// -----
-
 // Pow(float, int): the exponent is converted to the base type.
 // CHECK-LABEL: func.func @pow_mixed
 // CHECK: arith.sitofp {{.*}} : i64 to f32
@@ -134,35 +107,3 @@ func.func @pow_mixed(%x: tensor<3xf32>, %y: tensor<3xi64>) -> tensor<3xf32> {
   %0 = "onnx.Pow"(%x, %y) : (tensor<3xf32>, tensor<3xi64>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
-
-// -----
-
-// Where broadcasts all three operands; Cast to bool compares with zero.
-// CHECK-LABEL: func.func @where_cast
-// CHECK: arith.cmpf une
-// CHECK: arith.select
-func.func @where_cast(%c: tensor<2x1xf32>, %x: tensor<3xf32>, %y: tensor<f32>) -> tensor<2x3xf32> {
-  %b = "onnx.Cast"(%c) {to = 9 : i64} : (tensor<2x1xf32>) -> tensor<2x1xi1>
-  %0 = "onnx.Where"(%b, %x, %y) : (tensor<2x1xi1>, tensor<3xf32>, tensor<f32>) -> tensor<2x3xf32>
-  return %0 : tensor<2x3xf32>
-}
-
-// -----
-
-// Weights: onnx.Constant becomes arith.constant of the signless type.
-// CHECK-LABEL: func.func @constants
-// CHECK: arith.constant dense<[1, 2, -1]> : tensor<3xi8>
-// CHECK: arith.constant dense_resource<blob> : tensor<2xf32>
-func.func @constants() -> (tensor<3xui8>, tensor<2xf32>) {
-  %0 = "onnx.Constant"() {value = dense<[1, 2, 255]> : tensor<3xui8>} : () -> tensor<3xui8>
-  %1 = "onnx.Constant"() {value = dense_resource<blob> : tensor<2xf32>} : () -> tensor<2xf32>
-  return %0, %1 : tensor<3xui8>, tensor<2xf32>
-}
-
-{-#
-  dialect_resources: {
-    builtin: {
-      blob: "0x040000000000803F00000040"
-    }
-  }
-#-}

@@ -1,0 +1,258 @@
+//===- Proto.cpp - ONNX TensorProto, SequenceProto, OptionalProto files ---===//
+
+#include "lib/TensorIO/Internal.h"
+#include "lib/TensorIO/TensorIO.h"
+
+#include "onnx/onnx-data_pb.h" // SequenceProto, OptionalProto
+#include "onnx/onnx_pb.h"
+
+#include <google/protobuf/unknown_field_set.h>
+
+#include <cstring>
+
+using namespace onnxc::tensorio;
+using detail::fail;
+
+namespace {
+
+/// A TensorProto (raw_data or the typed fields) in host layout. `what`
+/// names it in messages ("'dir/input_0.pb'", "'dir/input_0.pb' item 2").
+bool parseTensor(const onnx::TensorProto &t, const std::string &what,
+                 HostTensor &h, std::string &error) {
+  h.dtype = t.data_type();
+  h.dims.clear();
+  for (int64_t d : t.dims()) {
+    if (d < 0)
+      return fail(error, what + " has a negative dim");
+    h.dims.push_back(d);
+  }
+  if (h.dims.size() > ONNXC_MAX_RANK)
+    return fail(error, what + " has rank " + std::to_string(h.dims.size()) +
+                           ", above " + std::to_string(ONNXC_MAX_RANK));
+  if (t.data_location() == onnx::TensorProto::EXTERNAL)
+    return fail(error, what + " uses external data, which onnxc-run does not read");
+  size_t esize = onnxc_dtype_size(h.dtype);
+  if (esize == 0)
+    return fail(error, what + " has dtype " + onnxc_dtype_name(h.dtype) +
+                           ", which compiled models do not support");
+  int64_t n = 1;
+  for (int64_t d : h.dims) {
+    if (d != 0 && n > INT64_MAX / d / (int64_t)esize)
+      return fail(error, what + " is too large");
+    n *= d;
+  }
+  // The file must hold the data its dims declare: compared before anything
+  // is allocated (a few bytes may declare terabytes).
+  int64_t held, per = 1;
+  if (t.has_raw_data()) {
+    held = (int64_t)t.raw_data().size();
+    per = (int64_t)esize;
+  } else {
+    switch (h.dtype) {
+    case onnx::TensorProto::FLOAT:
+      held = t.float_data_size();
+      break;
+    case onnx::TensorProto::COMPLEX64:
+      held = t.float_data_size(), per = 2;
+      break;
+    case onnx::TensorProto::DOUBLE:
+      held = t.double_data_size();
+      break;
+    case onnx::TensorProto::COMPLEX128:
+      held = t.double_data_size(), per = 2;
+      break;
+    case onnx::TensorProto::INT64:
+      held = t.int64_data_size();
+      break;
+    case onnx::TensorProto::UINT32:
+    case onnx::TensorProto::UINT64:
+      held = t.uint64_data_size();
+      break;
+    default: // int32 and narrower, bool, float16, bfloat16: int32_data
+      held = t.int32_data_size();
+      break;
+    }
+  }
+  if (held != n * per)
+    return fail(
+        error,
+        what + " has " + std::to_string(held) +
+            (t.has_raw_data() ? " bytes of raw data for " + std::to_string(n * per)
+             : per == 2       ? " values for " + std::to_string(n) +
+                              " complex elements"
+                              : " values for " + std::to_string(n) + " elements"));
+  h.bytes.resize((size_t)n * esize);
+  char *out = h.bytes.data();
+  if (t.has_raw_data()) {
+    std::memcpy(out, t.raw_data().data(), h.bytes.size());
+    return true;
+  }
+  switch (h.dtype) {
+  case onnx::TensorProto::FLOAT:
+  case onnx::TensorProto::COMPLEX64:
+    std::memcpy(out, t.float_data().data(), h.bytes.size());
+    break;
+  case onnx::TensorProto::DOUBLE:
+  case onnx::TensorProto::COMPLEX128:
+    std::memcpy(out, t.double_data().data(), h.bytes.size());
+    break;
+  case onnx::TensorProto::INT64:
+    std::memcpy(out, t.int64_data().data(), h.bytes.size());
+    break;
+  case onnx::TensorProto::UINT32:
+  case onnx::TensorProto::UINT64:
+    for (int64_t i = 0; i < n; ++i) {
+      uint64_t v = t.uint64_data((int)i);
+      std::memcpy(out + i * esize, &v, esize); // little-endian truncation
+    }
+    break;
+  default: // int32 and narrower, bool, float16, bfloat16: int32_data
+    for (int64_t i = 0; i < n; ++i) {
+      int32_t v = t.int32_data((int)i);
+      std::memcpy(out + i * esize, &v, esize);
+    }
+    break;
+  }
+  return true;
+}
+
+/// Protobuf parses any bytes of a fitting wire format: a file that holds
+/// another message shows up as unknown fields.
+template <typename Message>
+bool parseExactly(Message &m, const std::string &bytes) {
+  return m.ParseFromString(bytes) &&
+         m.GetReflection()->GetUnknownFields(m).empty();
+}
+
+/// A SequenceProto of tensors (only those cross the C API).
+bool parseSequence(const onnx::SequenceProto &s, const std::string &what,
+                   HostValue &v, std::string &error) {
+  bool tensors = s.elem_type() == onnx::SequenceProto::TENSOR ||
+                 (s.elem_type() == onnx::SequenceProto::UNDEFINED &&
+                  s.tensor_values_size() == 0);
+  if (!tensors || s.sparse_tensor_values_size() || s.sequence_values_size() ||
+      s.map_values_size() || s.optional_values_size())
+    return fail(error, what + " is a sequence of elem_type " +
+                           std::to_string(s.elem_type()) +
+                           ": compiled models take sequences of tensors");
+  v.kind = ONNXC_VALUE_SEQUENCE;
+  v.items.clear();
+  for (int i = 0; i < s.tensor_values_size(); ++i) {
+    HostValue item;
+    if (!parseTensor(s.tensor_values(i), what + " item " + std::to_string(i),
+                     item.tensor, error))
+      return false;
+    v.items.push_back(std::move(item));
+  }
+  return true;
+}
+
+bool parseOptional(const onnx::OptionalProto &o, const std::string &what,
+                   int32_t payloadKind, HostValue &v, std::string &error) {
+  v.kind = ONNXC_VALUE_OPTIONAL;
+  v.items.clear();
+  bool seq = payloadKind == ONNXC_VALUE_SEQUENCE;
+  if (o.has_tensor_value() && seq)
+    return fail(error, what + " holds a tensor, the model's optional a sequence");
+  if (o.has_sequence_value() && !seq)
+    return fail(error, what + " holds a sequence, the model's optional a tensor");
+  if (o.has_sparse_tensor_value() || o.has_map_value() ||
+      o.has_optional_value())
+    return fail(error, what + " holds a value of elem_type " +
+                           std::to_string(o.elem_type()) +
+                           ": compiled models take optional tensors and "
+                           "sequences");
+  if (o.has_tensor_value()) {
+    HostValue t;
+    if (!parseTensor(o.tensor_value(), what, t.tensor, error))
+      return false;
+    v.items.push_back(std::move(t));
+  } else if (o.has_sequence_value()) {
+    HostValue s;
+    if (!parseSequence(o.sequence_value(), what, s, error))
+      return false;
+    v.items.push_back(std::move(s));
+  }
+  return true;
+}
+
+/// The TensorProto of a model-allocated tensor.
+void toTensorProto(const onnxc_tensor &t, onnx::TensorProto &p) {
+  p.set_data_type(t.dtype);
+  for (int32_t d = 0; d < t.rank; ++d)
+    p.add_dims(t.shape[d]);
+  size_t bytes = (size_t)onnxc_tensor_numel(&t) * onnxc_dtype_size(t.dtype);
+  p.set_raw_data(bytes ? std::string((const char *)t.data, bytes) : "");
+}
+
+void toSequenceProto(const onnxc_tensor &t, onnx::SequenceProto &p) {
+  p.set_elem_type(onnx::SequenceProto::TENSOR);
+  for (int64_t i = 0; i < t.num_items; ++i)
+    toTensorProto(t.items[i], *p.add_tensor_values());
+}
+
+} // namespace
+
+bool onnxc::tensorio::parseValue(const std::string &bytes,
+                                 const std::string &what, int32_t kind,
+                                 int32_t payloadKind, HostValue &out,
+                                 std::string &error) {
+  if (kind == ONNXC_VALUE_SEQUENCE) {
+    onnx::SequenceProto s;
+    if (!parseExactly(s, bytes))
+      return fail(error, what + " is not an ONNX SequenceProto");
+    return parseSequence(s, what, out, error);
+  }
+  if (kind == ONNXC_VALUE_OPTIONAL) {
+    onnx::OptionalProto o;
+    if (!parseExactly(o, bytes))
+      return fail(error, what + " is not an ONNX OptionalProto");
+    return parseOptional(o, what, payloadKind, out, error);
+  }
+  onnx::TensorProto t;
+  if (!t.ParseFromString(bytes))
+    return fail(error, what + " is not an ONNX TensorProto");
+  out.kind = ONNXC_VALUE_TENSOR;
+  out.items.clear();
+  return parseTensor(t, what, out.tensor, error);
+}
+
+bool onnxc::tensorio::readValue(const std::string &path, int32_t kind,
+                                int32_t payloadKind, HostValue &out,
+                                std::string &error) {
+  std::string bytes;
+  if (!detail::readFile(path, bytes, error))
+    return false;
+  return parseValue(bytes, "'" + path + "'", kind, payloadKind, out, error);
+}
+
+bool onnxc::tensorio::writeValue(const std::string &path,
+                                 const std::string &name, const onnxc_tensor &t,
+                                 std::string &error) {
+  std::string bytes;
+  if (t.kind == ONNXC_VALUE_SEQUENCE) {
+    onnx::SequenceProto p;
+    p.set_name(name);
+    toSequenceProto(t, p);
+    bytes = p.SerializeAsString();
+  } else if (t.kind == ONNXC_VALUE_OPTIONAL) {
+    onnx::OptionalProto p;
+    p.set_name(name);
+    if (t.num_items == 1 && t.items[0].kind == ONNXC_VALUE_SEQUENCE) {
+      p.set_elem_type(onnx::OptionalProto::SEQUENCE);
+      toSequenceProto(t.items[0], *p.mutable_sequence_value());
+    } else if (t.num_items == 1) {
+      p.set_elem_type(onnx::OptionalProto::TENSOR);
+      toTensorProto(t.items[0], *p.mutable_tensor_value());
+    } else {
+      p.set_elem_type(onnx::OptionalProto::UNDEFINED);
+    }
+    bytes = p.SerializeAsString();
+  } else {
+    onnx::TensorProto p;
+    p.set_name(name);
+    toTensorProto(t, p);
+    bytes = p.SerializeAsString();
+  }
+  return detail::writeFile(path, bytes, error);
+}

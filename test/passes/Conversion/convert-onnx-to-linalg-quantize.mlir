@@ -1,0 +1,75 @@
+// RUN: %onnxc-opt --convert-onnx-to-linalg --split-input-file --verify-diagnostics %s | FileCheck %s
+
+// QuantizeLinear per axis: scale and zero point indexed by d1;
+// saturate(roundeven(x / s) + zp) to [0, 255].
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[AX:.+]] = affine_map<(d0, d1, d2) -> (d1)>
+// CHECK-LABEL: func.func @quantize_axis
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[AX]], #[[AX]], #[[ID]]]
+// CHECK: %[[Q:.+]] = arith.divf
+// CHECK: %[[R:.+]] = math.roundeven %[[Q]] : f32
+// CHECK: %[[Z:.+]] = arith.addf %[[R]]
+// CHECK: arith.maximumf %[[Z]], %{{.+}} : f32
+// CHECK: arith.minimumf
+// CHECK: arith.fptoui %{{.+}} : f32 to i8
+func.func @quantize_axis(%x: tensor<1x3x2xf32>, %s: tensor<3xf32>, %z: tensor<3xui8>) -> tensor<1x3x2xui8> {
+  %0 = "onnx.QuantizeLinear"(%x, %s, %z) {axis = 1 : i64} : (tensor<1x3x2xf32>, tensor<3xf32>, tensor<3xui8>) -> tensor<1x3x2xui8>
+  return %0 : tensor<1x3x2xui8>
+}
+
+// -----
+
+// DequantizeLinear: (x - zp) * scale in f32 (signed i8).
+// CHECK-LABEL: func.func @dequantize
+// CHECK: linalg.generic
+// CHECK: %[[X:.+]] = arith.sitofp %{{.+}} : i8 to f32
+// CHECK: %[[Z:.+]] = arith.sitofp %{{.+}} : i8 to f32
+// CHECK: %[[D:.+]] = arith.subf %[[X]], %[[Z]] : f32
+// CHECK: arith.mulf %[[D]], %{{.+}} : f32
+func.func @dequantize(%x: tensor<4xi8>, %s: tensor<f32>, %z: tensor<i8>) -> tensor<4xf32> {
+  %0 = "onnx.DequantizeLinear"(%x, %s, %z) : (tensor<4xi8>, tensor<f32>, tensor<i8>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// DynamicQuantizeLinear: min and max (from 0) in one reduction, then the
+// scale (1 when both are 0, as ONNX Runtime), the zero point and the
+// quantized tensor.
+// CHECK-LABEL: func.func @dynamic_quantize
+// CHECK: %[[MM:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction"]
+// CHECK: arith.minimumf
+// CHECK: arith.maximumf
+// CHECK: %[[LO:.+]] = tensor.extract %[[MM]]#0[]
+// CHECK: %[[HI:.+]] = tensor.extract %[[MM]]#1[]
+// CHECK: %[[RANGE:.+]] = arith.subf %[[HI]], %[[LO]] : f32
+// CHECK: %[[DIV:.+]] = arith.divf %[[RANGE]]
+// CHECK: %[[EQ:.+]] = arith.cmpf oeq, %[[HI]], %[[LO]] : f32
+// CHECK: %[[SCALE:.+]] = arith.select %[[EQ]], %{{.+}}, %[[DIV]] : f32
+// CHECK: math.roundeven
+// CHECK: linalg.generic
+// CHECK: arith.divf %{{.+}}, %[[SCALE]] : f32
+// CHECK: tensor.from_elements %[[SCALE]] : tensor<f32>
+func.func @dynamic_quantize(%x: tensor<6xf32>) -> (tensor<6xui8>, tensor<f32>, tensor<ui8>) {
+  %y, %s, %z = "onnx.DynamicQuantizeLinear"(%x) : (tensor<6xf32>) -> (tensor<6xui8>, tensor<f32>, tensor<ui8>)
+  return %y, %s, %z : tensor<6xui8>, tensor<f32>, tensor<ui8>
+}
+
+// -----
+
+// QLinearMatMul: an i32 contraction of the zero-point-shifted operands,
+// then requantization in f64.
+// CHECK-LABEL: func.func @qlinearmatmul
+// CHECK: %[[ACC:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]} {{.+}} outs(%{{.+}} : tensor<2x3xi32>)
+// CHECK: arith.subi
+// CHECK: arith.subi
+// CHECK: arith.muli
+// CHECK: arith.addi
+// CHECK: linalg.generic {{.+}} ins(%[[ACC]] : tensor<2x3xi32>) outs(%{{.+}} : tensor<2x3xi8>)
+// CHECK: arith.sitofp %{{.+}} : i32 to f64
+// CHECK: math.roundeven %{{.+}} : f64
+// CHECK: arith.fptoui %{{.+}} : f64 to i8
+func.func @qlinearmatmul(%a: tensor<2x4xui8>, %as: tensor<1xf32>, %az: tensor<1xui8>, %b: tensor<4x3xui8>, %bs: tensor<1xf32>, %bz: tensor<1xui8>, %ys: tensor<1xf32>, %yz: tensor<1xui8>) -> tensor<2x3xui8> {
+  %0 = "onnx.QLinearMatMul"(%a, %as, %az, %b, %bs, %bz, %ys, %yz) : (tensor<2x4xui8>, tensor<1xf32>, tensor<1xui8>, tensor<4x3xui8>, tensor<1xf32>, tensor<1xui8>, tensor<1xf32>, tensor<1xui8>) -> tensor<2x3xui8>
+  return %0 : tensor<2x3xui8>
+}

@@ -1,0 +1,50 @@
+// RUN: %onnxc-opt --convert-onnx-to-linalg --split-input-file --verify-diagnostics %s | FileCheck %s
+
+// Resize (linear, half_pixel) with run-time scales: N and C keep their size
+// (a run-time check that their scale is 1), H and W read 2 x 2 taps.
+// CHECK-LABEL: func.func @resize_linear
+// CHECK: call @onnxc_rt_fail
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<1x1x4x4xf32>)
+// CHECK: math.floor
+// CHECK-COUNT-4: tensor.extract %arg0
+func.func @resize_linear(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<1x1x4x4xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  %0 = "onnx.Resize"(%x, %n, %s, %n) {mode = "linear"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+// Resize (linear, half_pixel) with constant scales [1, 1, 2, 2]: the taps
+// and weights of H and W are tables computed at compile time (index i of a
+// 2 -> 4 half-pixel resize reads x at (i + 0.5) / 2 - 0.5 = -0.25, 0.25,
+// 0.75, 1.25: taps floor and floor + 1 clamped into [0, 1], weights 1 - t
+// and t of the fraction t), read by the body instead of the coordinate math.
+// CHECK-LABEL: func.func @resize_linear_constant_scales
+// CHECK-DAG: arith.constant dense<{{\[\[}}0, 0], [0, 1], [0, 1], [1, 1]]> : tensor<4x2xi64>
+// CHECK-DAG: arith.constant dense<{{\[\[}}2.500000e-01, 7.500000e-01], [7.500000e-01, 2.500000e-01], [2.500000e-01, 7.500000e-01], [7.500000e-01, 2.500000e-01]]> : tensor<4x2xf64>
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<1x1x4x4xf32>)
+// CHECK-NOT: math.floor
+// CHECK-COUNT-4: tensor.extract %arg0
+func.func @resize_linear_constant_scales(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  %s = "onnx.Constant"() {value = dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "onnx.Resize"(%x, %n, %s, %n) {mode = "linear"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+// Resize (nearest, asymmetric, floor) with constant sizes: one tap per
+// resized dim from a table (i / 2 floored).
+// CHECK-LABEL: func.func @resize_nearest_constant_sizes
+// CHECK: arith.constant dense<{{\[\[}}0], [0], [1], [1], [2], [2]]> : tensor<6x1xi64>
+// CHECK: linalg.generic
+// CHECK-NOT: math.floor
+// CHECK: linalg.yield
+func.func @resize_nearest_constant_sizes(%x: tensor<1x3x3xf32>) -> tensor<1x3x6xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  %sz = "onnx.Constant"() {value = dense<[1, 3, 6]> : tensor<3xi64>} : () -> tensor<3xi64>
+  %0 = "onnx.Resize"(%x, %n, %n, %sz) {mode = "nearest", coordinate_transformation_mode = "asymmetric", nearest_mode = "floor"} : (tensor<1x3x3xf32>, none, none, tensor<3xi64>) -> tensor<1x3x6xf32>
+  return %0 : tensor<1x3x6xf32>
+}

@@ -1,0 +1,32 @@
+// RUN: %onnxc-opt --convert-onnx-to-linalg --split-input-file --verify-diagnostics %s
+
+func.func @scan_direction(%s0: tensor<3xf32>, %a: tensor<4x3xf32>) -> (tensor<3xf32>, tensor<4x3xf32>) {
+  // expected-error @+1 {{'onnx.Scan' op scan_input_directions[0] = 2 is not 0 (forward) or 1 (reverse)}}
+  %0:2 = "onnx.Scan"(%s0, %a) ({
+  ^bb0(%s: tensor<3xf32>, %x: tensor<3xf32>):
+    onnx.Yield %s, %x : tensor<3xf32>, tensor<3xf32>
+  }) {num_scan_inputs = 1 : i64, scan_input_directions = array<i64: 2>} : (tensor<3xf32>, tensor<4x3xf32>) -> (tensor<3xf32>, tensor<4x3xf32>)
+  return %0#0, %0#1 : tensor<3xf32>, tensor<4x3xf32>
+}
+
+// -----
+
+func.func @scan_lengths_differ(%s0: tensor<3xf32>, %a: tensor<4x3xf32>, %b: tensor<5x3xf32>) -> (tensor<3xf32>, tensor<4x3xf32>) {
+  // expected-error @+1 {{'onnx.Scan' op the scan inputs differ in sequence length (4 and 5)}}
+  %0:2 = "onnx.Scan"(%s0, %a, %b) ({
+  ^bb0(%s: tensor<3xf32>, %x: tensor<3xf32>, %z: tensor<3xf32>):
+    onnx.Yield %s, %x : tensor<3xf32>, tensor<3xf32>
+  }) {num_scan_inputs = 2 : i64} : (tensor<3xf32>, tensor<4x3xf32>, tensor<5x3xf32>) -> (tensor<3xf32>, tensor<4x3xf32>)
+  return %0#0, %0#1 : tensor<3xf32>, tensor<4x3xf32>
+}
+
+// -----
+
+func.func @scan8_sequence_lens(%l: tensor<1xi64>, %s0: tensor<1x3xf32>, %a: tensor<1x4x3xf32>) -> (tensor<1x3xf32>, tensor<1x4x3xf32>) {
+  // expected-error @+1 {{'onnx.ScanV8' op sequence_lens is not supported: every batch entry scans the full sequence}}
+  %0:2 = "onnx.ScanV8"(%l, %s0, %a) ({
+  ^bb0(%s: tensor<3xf32>, %x: tensor<3xf32>):
+    onnx.Yield %s, %x : tensor<3xf32>, tensor<3xf32>
+  }) {num_scan_inputs = 1 : i64} : (tensor<1xi64>, tensor<1x3xf32>, tensor<1x4x3xf32>) -> (tensor<1x3xf32>, tensor<1x4x3xf32>)
+  return %0#0, %0#1 : tensor<1x3xf32>, tensor<1x4x3xf32>
+}
