@@ -328,10 +328,14 @@ def LinalgToUkernel : Pass<"onnxc-linalg-to-ukernel", "ModuleOp"> {
     allocation of the same block) or C is read again. Likewise for a
     convolution: the bias broadcast (or zero fill) that initialized its
     output goes into the call (`ONNXC_CONV_BIAS`, the bias pointer in the
-    parameters), and a Relu or Clip (`min(max(y, lo), hi)` with constant
-    bounds) that reads the output next and is its last reader becomes the
-    kernel's epilogue (`ONNXC_CONV_CLAMP`): the kernel writes the clamp's
-    output buffer, and the convolution's own buffer goes. A clamp that
+    parameters), also when it reaches the output through a copy of a
+    shared buffer (CSE merges equal initializations; a bias must then be
+    a global), and a Relu or Clip (`min(max(y, lo), hi)` with constant
+    bounds) that reads the output next (or its NCHW collapse) and is its
+    last reader becomes the kernel's epilogue (`ONNXC_CONV_CLAMP`): the
+    kernel writes the clamp's output buffer, through its strides when it
+    is a slice (a Concat's, its views moved before the call), and the
+    convolution's own buffer goes. A clamp that
     writes the fused padding's source back (bufferization reuses the
     input's buffer) is fused only into a depthwise convolution whose
     output has exactly the input's layout (`ONNXC_CONV_IN_PLACE`).
