@@ -34,9 +34,9 @@ static __mmask16 lanes(i64 lo, i64 hi) {
  * 1. Outputs in [a, b) have every window column inside the input and load
  * whole vectors; the others (the edges) load with a mask of the columns
  * inside [0, in_w), -inf elsewhere. Nothing outside the input is read. */
-static void row_avx512(const float *row, i64 rstride, i64 nrows, i64 kernel_w,
-                       i64 sw, i64 pad_left, i64 in_w, i64 a, i64 b, i64 out_w,
-                       float *yrow) {
+static void row_exact(const float *row, i64 rstride, i64 nrows, i64 kernel_w,
+                      i64 sw, i64 pad_left, i64 in_w, i64 a, i64 b, i64 out_w,
+                      float *yrow) {
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
                                          22, 24, 26, 28, 30);
   const __m512 ninf = _mm512_set1_ps(-INFINITY);
@@ -97,6 +97,99 @@ static void row_avx512(const float *row, i64 rstride, i64 nrows, i64 kernel_w,
     acc = _mm512_mask_mov_ps(acc, nan, _mm512_set1_ps(NAN));
     _mm512_mask_storeu_ps(yrow + ow, m, acc);
   }
+}
+
+#define SEP_MAX 2048 /* floats of the separable path's row buffer */
+
+/* The separable form: the window rows' maximum per input column first
+ * (tmp, -inf outside the input, one range per loaded vector), then the
+ * window columns' maximum of tmp per output (stride 2 deinterleaved): about
+ * two thirds of row_exact's vector ops for a 3 x 3 window. NaN checks stay
+ * in the first pass only: a row whose window rows hold a NaN anywhere is
+ * redone by row_exact, which propagates it per output. Rows wider than the
+ * buffer take row_exact too. */
+/* The two passes into `tmp` (total floats) and yrow; 0 when a window row
+ * holds a NaN (the caller redoes the row exactly). Always inlined, so that
+ * the 3 x 3 windows' loops unroll with constant bounds. */
+ONNXC_INLINE static int separable(const float *row, i64 rstride, i64 nrows,
+                                  i64 kernel_w, i64 sw, i64 pad_left,
+                                  i64 in_w, i64 out_w, i64 total, float *tmp,
+                                  float *yrow) {
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+                                         22, 24, 26, 28, 30);
+  const __m512 ninf = _mm512_set1_ps(-INFINITY);
+  __mmask16 nan = 0;
+  i64 u, r, ow, kw;
+  for (u = 0; u < total; u += 16) {
+    i64 c0 = u - pad_left; /* the input column of lane 0 */
+    __mmask16 m = lanes(-c0, in_w - c0);
+    const float *p;
+    __m512 acc;
+    if (!m) {
+      _mm512_store_ps(tmp + u, ninf);
+      continue;
+    }
+    /* Through an integer: c0 may be negative (its lanes masked). */
+    p = (const float *)((intptr_t)row + (intptr_t)c0 * (intptr_t)sizeof(float));
+    acc = _mm512_mask_loadu_ps(ninf, m, p);
+    nan |= _mm512_cmp_ps_mask(acc, acc, _CMP_UNORD_Q);
+    for (r = 1; r < nrows; ++r) {
+      __m512 v = _mm512_mask_loadu_ps(ninf, m, p + r * rstride);
+      acc = _mm512_range_ps(acc, v, 0x5);
+      nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    }
+    _mm512_store_ps(tmp + u, acc);
+  }
+  if (nan)
+    return 0;
+  for (ow = 0; ow < out_w; ow += 16) {
+    i64 n = out_w - ow < 16 ? out_w - ow : 16;
+    const float *t = tmp + ow * sw;
+    __m512 acc = ninf;
+    for (kw = 0; kw < kernel_w; ++kw) {
+      __m512 v = sw == 1 ? _mm512_loadu_ps(t + kw)
+                         : _mm512_permutex2var_ps(_mm512_loadu_ps(t + kw), even,
+                                                  _mm512_loadu_ps(t + kw + 16));
+      acc = _mm512_range_ps(acc, v, 0x5);
+    }
+    _mm512_mask_storeu_ps(yrow + ow, lanes(0, n), acc);
+  }
+  return 1;
+}
+
+/* The separable form: the window rows' maximum per input column first
+ * (tmp, -inf outside the input, one range per loaded vector), then the
+ * window columns' maximum of tmp per output (stride 2 deinterleaved), with
+ * constant bounds for 3 x 3 windows. NaN checks stay in the first pass
+ * only: a row whose window rows hold a NaN anywhere is redone by
+ * row_exact, which propagates it per output. Rows wider than the buffer
+ * take row_exact too. */
+static void row_avx512(const float *row, i64 rstride, i64 nrows, i64 kernel_w,
+                       i64 sw, i64 pad_left, i64 in_w, i64 a, i64 b, i64 out_w,
+                       float *yrow) {
+  float tmp[SEP_MAX] __attribute__((aligned(64)));
+  /* tmp[u] is input column u - pad_left; the outputs read tmp[ow * sw +
+   * kw] for kw < kernel_w, up to 31 past a vector's first output. */
+  i64 span = (out_w - 1) * sw + kernel_w;
+  i64 total = (span + 32 + 15) / 16 * 16;
+  int done;
+  if (total > SEP_MAX || nrows < 1 || pad_left < 0) {
+    row_exact(row, rstride, nrows, kernel_w, sw, pad_left, in_w, a, b, out_w,
+              yrow);
+    return;
+  }
+  if (nrows == 3 && kernel_w == 3 && sw == 2)
+    done = separable(row, rstride, 3, 3, 2, pad_left, in_w, out_w, total, tmp,
+                     yrow);
+  else if (nrows == 3 && kernel_w == 3 && sw == 1)
+    done = separable(row, rstride, 3, 3, 1, pad_left, in_w, out_w, total, tmp,
+                     yrow);
+  else
+    done = separable(row, rstride, nrows, kernel_w, sw, pad_left, in_w, out_w,
+                     total, tmp, yrow);
+  if (!done)
+    row_exact(row, rstride, nrows, kernel_w, sw, pad_left, in_w, a, b, out_w,
+              yrow);
 }
 
 void onnxc_rt_maxpool_fill_avx512(onnxc_kernels *k) {
