@@ -590,11 +590,19 @@ std::optional<Clamp> convClamp(Operation *op, Value buf,
         !isa<ViewLikeOpInterface>(user) && user != op &&
         !user->isBeforeInBlock(op))
       return std::nullopt;
+  // Views of it: read by the convolution, the clamp (through the
+  // collapse), or ops before the convolution (bufferization may have
+  // reused the buffer of an earlier value, which the kernel no longer
+  // overwrites).
   for (Operation *user : buf.getUsers())
     if (auto view = dyn_cast<ViewLikeOpInterface>(user))
-      for (Operation *vu : user->getUsers())
-        if (vu != op && !(user == c.collapse && vu == g.getOperation()))
+      for (Operation *vu : user->getUsers()) {
+        if (vu == op || (user == c.collapse && vu == g.getOperation()))
+          continue;
+        Operation *anc = op->getBlock()->findAncestorOpInBlock(*vu);
+        if (!anc || !anc->isBeforeInBlock(op))
           return std::nullopt;
+      }
   return c;
 }
 

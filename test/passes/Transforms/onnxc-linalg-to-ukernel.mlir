@@ -743,6 +743,48 @@ func.func @conv_copied_bias_into_slice(%x: memref<1x1x3x6x6xf32>, %w: memref<1x4
 
 // -----
 
+// Y's buffer held an earlier value (bufferization reused it): a view of it
+// read by an op before the convolution does not keep the Relu out of the
+// kernel (flags 6 = BIAS | CLAMP); the kernel writes the Relu's output.
+// CHECK-LABEL: func.func @conv_clamp_reused_buffer
+// CHECK-SAME: (%[[X:.+]]: memref<1x1x3x6x6xf32>, %{{.+}}: memref<1x4x3x3x3xf32>, %[[E:.+]]: memref<1x4x4x4xf32>, %[[Z:.+]]: memref<1x4x4x4xf32>
+// CHECK: linalg.copy
+// CHECK-DAG: memref.store %c6_i64, %{{.+}}[%c27]
+// CHECK-DAG: memref.extract_aligned_pointer_as_index %[[Z]]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK-NOT: linalg.generic
+#ex2 = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#ew2 = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#ey2 = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+#id42 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @conv_clamp_reused_buffer(%x: memref<1x1x3x6x6xf32>, %w: memref<1x4x3x3x3xf32>,
+                                    %early: memref<1x4x4x4xf32>, %z: memref<1x4x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<1x4x4x4xf32>
+  %yv = memref.expand_shape %y [[0], [1, 2], [3], [4]] output_shape [1, 1, 4, 4, 4] : memref<1x4x4x4xf32> into memref<1x1x4x4x4xf32>
+  %ev = memref.expand_shape %early [[0], [1, 2], [3], [4]] output_shape [1, 1, 4, 4, 4] : memref<1x4x4x4xf32> into memref<1x1x4x4x4xf32>
+  linalg.copy ins(%ev : memref<1x1x4x4x4xf32>) outs(%yv : memref<1x1x4x4x4xf32>)
+  linalg.copy ins(%yv : memref<1x1x4x4x4xf32>) outs(%ev : memref<1x1x4x4x4xf32>)
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x4x4x4xf32>)
+  linalg.generic {indexing_maps = [#ex2, #ew2, #ey2], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x1x3x6x6xf32>, memref<1x4x3x3x3xf32>) outs(%yv : memref<1x1x4x4x4xf32>) {
+  ^bb0(%a: f32, %bb: f32, %acc: f32):
+    %p = arith.mulf %a, %bb : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id42, #id42], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y : memref<1x4x4x4xf32>) outs(%z : memref<1x4x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %y : memref<1x4x4x4xf32>
+  return
+}
+
+// -----
+
 // A copy of a computed (not constant) bias broadcast: not fused (the bias
 // buffer might be freed before the convolution); the copy stays.
 // CHECK-LABEL: func.func @conv_copied_computed_bias
