@@ -161,14 +161,7 @@ struct ConvTransposeToCol2Im : OpRewritePattern<ONNX::ConvTransposeOp> {
     auto bytes = getConstantBytes(op.getW());
     if (!bytes)
       return failure();
-    // W (C, M*K) -> W' (M*K, C).
-    size_t eb = elementBytes(wt.getElementType());
     int64_t mk = wt.getNumElements() / c;
-    std::vector<char> wT(bytes->size());
-    for (int64_t i = 0; i < c; ++i)
-      for (int64_t j = 0; j < mk; ++j)
-        std::memcpy(wT.data() + (j * c + i) * eb,
-                    bytes->data() + (i * mk + j) * eb, eb);
     Location loc = op.getLoc();
     Type et = wt.getElementType();
     auto i64s = [&](ArrayRef<int64_t> v) {
@@ -191,13 +184,21 @@ struct ConvTransposeToCol2Im : OpRewritePattern<ONNX::ConvTransposeOp> {
     // through a Transpose, which convert-onnx-quantized-to-ukernel folds
     // into its call.
     bool transposed = l < 32;
-    Value w = transposed
-                  ? createConstant(rewriter, loc,
-                                   RankedTensorType::get({c, mk}, et), *bytes,
-                                   "convtranspose_weight")
-                  : createConstant(rewriter, loc,
-                                   RankedTensorType::get({mk, c}, et), wT,
-                                   "convtranspose_weight");
+    Value w;
+    if (transposed) {
+      w = createConstant(rewriter, loc, RankedTensorType::get({c, mk}, et),
+                         *bytes, "convtranspose_weight");
+    } else {
+      // W (C, M*K) -> W' (M*K, C).
+      size_t eb = elementBytes(et);
+      std::vector<char> wT(bytes->size());
+      for (int64_t i = 0; i < c; ++i)
+        for (int64_t j = 0; j < mk; ++j)
+          std::memcpy(wT.data() + (j * c + i) * eb,
+                      bytes->data() + (i * mk + j) * eb, eb);
+      w = createConstant(rewriter, loc, RankedTensorType::get({mk, c}, et), wT,
+                         "convtranspose_weight");
+    }
     // Batch dims keep their names: N -> (N, C, L) -> (N, M*K, L).
     auto withBatch = [&](ArrayRef<int64_t> rest) {
       SmallVector<int64_t> shape = {xt.getDimSize(0)};
