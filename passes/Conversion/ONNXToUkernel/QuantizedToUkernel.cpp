@@ -233,7 +233,7 @@ public:
     if (auto dq = dyn_cast<ONNX::DynamicQuantizeLinearOp>(op))
       return dynamicQuantize(dq);
     if (auto q = dyn_cast<ONNX::QuantizeLinearOp>(op))
-      return qdqConv(q);
+      return succeeded(qdqConv(q)) ? success() : qdqGemm(q);
     if (auto c = dyn_cast<ONNX::Col2ImOp>(op))
       return col2im(c);
     return failure();
@@ -435,6 +435,7 @@ private:
 
   LogicalResult conv(Operation *op);
   LogicalResult qdqConv(ONNX::QuantizeLinearOp op);
+  LogicalResult qdqGemm(ONNX::QuantizeLinearOp op);
   LogicalResult emitConv(struct ConvCall &cc);
   LogicalResult matmul(Operation *op);
   LogicalResult dynamicQuantize(ONNX::DynamicQuantizeLinearOp op);
@@ -723,6 +724,142 @@ LogicalResult Rewriter::emitConv(ConvCall &cc) {
       o->erase();
   for (Operation *o : cc.erase)
     o->erase();
+  return success();
+}
+
+/// The QDQ form of a quantized product, as onnxruntime fuses it into
+/// QGemm / QLinearMatMul:
+///   QuantizeLinear(Gemm(DequantizeLinear(x), DequantizeLinear(w),
+///                       [DequantizeLinear(bias int32)]))
+///   QuantizeLinear(MatMul(DequantizeLinear(a), DequantizeLinear(w)))
+/// with w a constant 2-D matrix (per tensor, or per output column: axis 0
+/// of a transposed Gemm weight, axis 1 otherwise), the activations'
+/// parameters per tensor, the Gemm plain (alpha = beta = 1, transA = 0),
+/// its bias as in qdqConv, the product used only there. The weights are
+/// packed (transposed first for transB) at compile time; the call
+/// requantizes as QLinearMatMul does.
+LogicalResult Rewriter::qdqGemm(ONNX::QuantizeLinearOp qop) {
+  if (!packConstants)
+    return failure();
+  Operation *prod = qop.getX().getDefiningOp();
+  if (!prod || !prod->hasOneUse() || prod->getBlock() != qop->getBlock() ||
+      isNone(qop.getYZeroPoint()) || !oneElement(qop.getYScale()) ||
+      !oneElement(qop.getYZeroPoint()))
+    return failure();
+  Value a, w, c;
+  bool transB = false;
+  if (auto g = dyn_cast<ONNX::GemmOp>(prod)) {
+    if (g.getTransA() != 0 || g.getAlpha().convertToFloat() != 1.0f ||
+        g.getBeta().convertToFloat() != 1.0f)
+      return failure();
+    a = g.getA();
+    w = g.getB();
+    c = g.getC();
+    transB = g.getTransB() != 0;
+  } else if (auto m = dyn_cast<ONNX::MatMulOp>(prod)) {
+    a = m.getA();
+    w = m.getB();
+  } else {
+    return failure();
+  }
+  auto dqa = a.getDefiningOp<ONNX::DequantizeLinearOp>();
+  auto dqw = w.getDefiningOp<ONNX::DequantizeLinearOp>();
+  if (!dqa || !dqw || isNone(dqa.getXZeroPoint()) ||
+      !oneElement(dqa.getXScale()) || !oneElement(dqa.getXZeroPoint()) ||
+      !dqw.getX().getDefiningOp<ONNX::ConstantOp>())
+    return failure();
+  auto at = ranked(dqa.getX()), wt = ranked(dqw.getX());
+  if (!at || !wt || !wt.hasStaticShape() || wt.getRank() != 2 ||
+      at.getRank() < 2 || (isa<ONNX::GemmOp>(prod) && at.getRank() != 2))
+    return failure();
+  int64_t k = wt.getDimSize(transB ? 1 : 0), nCols = wt.getDimSize(transB ? 0 : 1);
+  if (k <= 0 || nCols <= 0 || at.getDimSize(at.getRank() - 1) != k)
+    return failure();
+  // Per-column weight parameters lie along the weight's output axis.
+  int64_t colAxis = transB ? 0 : 1;
+  auto perColumn = [&](Value v) {
+    return oneD(v, nCols) && (dqw.getAxis() == colAxis ||
+                              dqw.getAxis() == colAxis - 2);
+  };
+  if ((!oneElement(dqw.getXScale()) && !perColumn(dqw.getXScale())) ||
+      (!isNone(dqw.getXZeroPoint()) && !oneElement(dqw.getXZeroPoint()) &&
+       !perColumn(dqw.getXZeroPoint())))
+    return failure();
+  QOperands q;
+  q.aZp = dqa.getXZeroPoint();
+  q.aScale = dqa.getXScale();
+  q.bZp = dqw.getXZeroPoint();
+  q.bScale = dqw.getXScale();
+  q.yScale = qop.getYScale();
+  q.yZp = qop.getYZeroPoint();
+  if (c && !isNone(c)) {
+    auto dqb = c.getDefiningOp<ONNX::DequantizeLinearOp>();
+    if (!dqb || !getElementType(dqb.getX()).isInteger(32) ||
+        !oneD(dqb.getX(), nCols))
+      return failure();
+    std::optional<SmallVector<float>> bs = floats(dqb.getXScale());
+    std::optional<SmallVector<float>> xs = floats(q.aScale);
+    std::optional<SmallVector<float>> ws = floats(q.bScale);
+    if (!bs || !xs || !ws || xs->size() != 1 ||
+        !(isNone(dqb.getXZeroPoint()) || allZero(dqb.getXZeroPoint())))
+      return failure();
+    for (int64_t j = 0; j < nCols; ++j)
+      if ((*bs)[bs->size() == 1 ? 0 : j] !=
+          (*xs)[0] * (*ws)[ws->size() == 1 ? 0 : j])
+        return failure();
+    q.bias = dqb.getX();
+    q.flags |= kBias;
+  }
+  auto outType = dyn_cast_or_null<RankedTensorType>(
+      tc.convertType(qop.getY().getType()));
+  if (!outType || outType.getRank() != at.getRank())
+    return failure();
+  Value bv = dqw.getX();
+  bool bSigned = !unsignedElements(bv);
+  std::optional<std::vector<uint8_t>> bytes = qukernel::constantBytes(bv);
+  if (!bytes || (int64_t)bytes->size() != k * nCols)
+    return failure();
+  std::vector<uint8_t> kn = *bytes;
+  if (transB)
+    for (int64_t j = 0; j < nCols; ++j)
+      for (int64_t i = 0; i < k; ++i)
+        kn[i * nCols + j] = (*bytes)[j * k + i];
+
+  loc = prod->getLoc();
+  b.setInsertionPoint(qop);
+  if (!unsignedElements(dqa.getX()))
+    q.flags |= kASigned;
+  if (bSigned)
+    q.flags |= kBSigned;
+  if (oneD(q.bZp, nCols))
+    q.flags |= kBZpPerChannel;
+  if (oneD(q.bScale, nCols))
+    q.flags |= kBScalePerChannel;
+  q.flags |= unsignedElements(qop.getY()) ? kOutU8 : kOutS8;
+  q.flags |= kBPacked;
+  memref::GlobalOp packedB =
+      global("onnxc_qgemm_weights", qukernel::packGemmB(kn, k, nCols, bSigned));
+
+  Value ac = builtin(dqa.getX());
+  int64_t ra = at.getRank();
+  SmallVector<Value> outSizes;
+  Value rows = idx(1);
+  for (int64_t i = 0; i < ra - 1; ++i) {
+    outSizes.push_back(dim(ac, i));
+    rows = mul(rows, outSizes.back());
+  }
+  outSizes.push_back(idx(nCols));
+  Value params = paramsBlock(qop, kGemmSlots);
+  Value out = alloc(outType, outSizes);
+  Value fields[] = {idx(1), rows, idx(nCols), idx(k), idx(0)};
+  for (auto [i, f] : llvm::enumerate(fields))
+    store(params, i, i64(f));
+  storeQ(params, 5, q);
+  call(kQGemm, {pointer(params), pointer(buffer(ac)), globalAddress(packedB),
+                pointer(out)});
+  qop.getY().replaceAllUsesWith(result(out, qop.getY().getType()));
+  qop->erase();
+  prod->erase();
   return success();
 }
 

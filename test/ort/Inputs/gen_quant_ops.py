@@ -362,6 +362,51 @@ def qdq_cases(rng):
     yield "qdq_conv_bias_scale_off", dict(bias_scale_off=True, pads=[1, 1, 1, 1])
 
 
+def qdq_gemm(rng, b, dyn, op="Gemm", x_t=np.uint8, w_t=np.int8,
+             per_column=False, bias=True, transB=1, k=37, n=45, rank=2,
+             **attrs):
+    """QuantizeLinear(Gemm|MatMul(DequantizeLinear(x), DequantizeLinear(w),
+    [DequantizeLinear(bias int32)])): the QDQ form of a product."""
+    g = Graph(dyn)
+    shape = (b, k) if rank == 2 else (b, 3, k)
+    x = g.input("x", qbytes(rng, shape, x_t))
+    xs = np.float32(0.05)
+    xf = g.node("DequantizeLinear", [x, g.init("xs", xs), g.init("xz", zp(rng, x_t))],
+                ["xf"])
+    col = (n,) if per_column else ()
+    ws = rng.uniform(0.002, 0.01, col).astype(np.float32)
+    wshape = (n, k) if (op == "Gemm" and transB) else (k, n)
+    axis = 0 if wshape == (n, k) else 1
+    wz = np.zeros(col, w_t) if w_t == np.int8 else \
+        rng.integers(100, 156, col).astype(np.uint8)
+    wf = g.node("DequantizeLinear",
+                [g.init("w", qbytes(rng, wshape, w_t)), g.init("ws", ws),
+                 g.init("wz", wz)], ["wf"], axis=axis)
+    ins = [xf, wf]
+    if op == "Gemm":
+        if bias:
+            bs = (xs * ws).astype(np.float32)
+            ins.append(g.node("DequantizeLinear",
+                              [g.init("b", rng.integers(-3000, 3000, (n,)).astype(np.int32)),
+                               g.init("bs", bs), g.init("bz", np.zeros(bs.shape, np.int32))],
+                              ["bf"], axis=0))
+        y = g.node("Gemm", ins, ["yf"], transB=transB, **attrs)
+    else:
+        y = g.node("MatMul", ins, ["yf"])
+    g.node("QuantizeLinear", [y, g.init("ys", np.float32(0.3)),
+                              g.init("yz", zp(rng, np.uint8))], ["y"])
+    g.output("y", T.UINT8)
+    return g.model(13)
+
+
+def qdq_gemm_cases(rng):
+    yield "qdq_gemm_transb_bias", dict()
+    yield "qdq_gemm_per_column_s8x", dict(per_column=True, x_t=np.int8)
+    yield "qdq_gemm_no_transb_u8w", dict(transB=0, w_t=np.uint8, bias=False)
+    yield "qdq_gemm_transa", dict(transA=1, k=7, n=9)
+    yield "qdq_matmul_3d", dict(op="MatMul", rank=3, per_column=True)
+
+
 def dql(rng, b, dyn, kind):
     g = Graph(dyn)
     x = rng.standard_normal((b, 3, 17, 5)).astype(np.float32) * 3
@@ -395,6 +440,9 @@ def cases():
             yield name + suffix, fn(rng, 3 if dyn else 1, dyn, **kw)
         for name, kw in qdq_cases(rng):
             yield name + suffix, qdq_conv(rng, 3 if dyn else 2, dyn, **kw)
+        for name, kw in qdq_gemm_cases(rng):
+            b = 7 if name == "qdq_gemm_transa" else (3 if dyn else 2)
+            yield name + suffix, qdq_gemm(rng, b, dyn, **kw)
         for kind in ["normal", "zeros", "negative", "positive"]:
             yield "dynamicquantizelinear_%s%s" % (kind, suffix), \
                 dql(rng, 3 if dyn else 2, dyn, kind)

@@ -180,6 +180,59 @@ func.func @qdq_conv(%x: tensor<1x1x4x4xui8>) -> tensor<1x2x4x4xui8> {
 
 // -----
 
+// The QDQ form of a product: DequantizeLinear -> Gemm (transB) ->
+// QuantizeLinear with an int32 bias at x_scale * w_scale becomes the
+// requantizing onnxc_rt_qgemm call (flags 390 = BIAS | U8 | B_PACKED |
+// B_SIGNED; batch 1, rows 2, n 2, k 3), the weights transposed and packed
+// into a global; the Gemm and QuantizeLinear go. With transA the Gemm stays.
+// CHECK-LABEL: func.func @qdq_gemm
+// CHECK: memref.store %c1_i64{{.*}}, %{{.+}}[%c0
+// CHECK: memref.store %c2_i64{{.*}}, %{{.+}}[%c1
+// CHECK: memref.store %c2_i64{{.*}}, %{{.+}}[%c2
+// CHECK: memref.store %c3_i64{{.*}}, %{{.+}}[%c3
+// CHECK: arith.constant 390 : i64
+// CHECK: call @onnxc_rt_qgemm
+// CHECK-NOT: onnx.Gemm"
+// CHECK-NOT: onnx.QuantizeLinear
+// CHECK-LABEL: func.func @qdq_gemm_transa
+// CHECK-NOT: call
+// CHECK: onnx.Gemm"
+func.func @qdq_gemm(%x: tensor<2x3xui8>) -> tensor<2x2xui8> {
+  %xs = "onnx.Constant"() <{value = dense<0.5> : tensor<f32>}> : () -> tensor<f32>
+  %xz = "onnx.Constant"() <{value = dense<10> : tensor<ui8>}> : () -> tensor<ui8>
+  %w = "onnx.Constant"() <{value = dense<[[1, 2, 3], [-4, -5, -6]]> : tensor<2x3xi8>}> : () -> tensor<2x3xi8>
+  %ws = "onnx.Constant"() <{value = dense<0.25> : tensor<f32>}> : () -> tensor<f32>
+  %wz = "onnx.Constant"() <{value = dense<0> : tensor<i8>}> : () -> tensor<i8>
+  %b = "onnx.Constant"() <{value = dense<[7, -7]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %bs = "onnx.Constant"() <{value = dense<0.125> : tensor<f32>}> : () -> tensor<f32>
+  %ys = "onnx.Constant"() <{value = dense<2.0> : tensor<f32>}> : () -> tensor<f32>
+  %yz = "onnx.Constant"() <{value = dense<5> : tensor<ui8>}> : () -> tensor<ui8>
+  %none = "onnx.NoValue"() : () -> none
+  %xf = "onnx.DequantizeLinear"(%x, %xs, %xz) <{axis = 1 : i64, block_size = 0 : i64}> : (tensor<2x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x3xf32>
+  %wf = "onnx.DequantizeLinear"(%w, %ws, %wz) <{axis = 0 : i64, block_size = 0 : i64}> : (tensor<2x3xi8>, tensor<f32>, tensor<i8>) -> tensor<2x3xf32>
+  %bf = "onnx.DequantizeLinear"(%b, %bs, %none) <{axis = 0 : i64, block_size = 0 : i64}> : (tensor<2xi32>, tensor<f32>, none) -> tensor<2xf32>
+  %g = "onnx.Gemm"(%xf, %wf, %bf) <{alpha = 1.0 : f32, beta = 1.0 : f32, transA = 0 : i64, transB = 1 : i64}> : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+  %y = "onnx.QuantizeLinear"(%g, %ys, %yz) <{axis = 1 : i64, block_size = 0 : i64, output_dtype = 0 : i64, saturate = 1 : i64}> : (tensor<2x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x2xui8>
+  return %y : tensor<2x2xui8>
+}
+func.func @qdq_gemm_transa(%x: tensor<3x2xui8>) -> tensor<2x2xui8> {
+  %xs = "onnx.Constant"() <{value = dense<0.5> : tensor<f32>}> : () -> tensor<f32>
+  %xz = "onnx.Constant"() <{value = dense<10> : tensor<ui8>}> : () -> tensor<ui8>
+  %w = "onnx.Constant"() <{value = dense<[[1, 2, 3], [-4, -5, -6]]> : tensor<2x3xi8>}> : () -> tensor<2x3xi8>
+  %ws = "onnx.Constant"() <{value = dense<0.25> : tensor<f32>}> : () -> tensor<f32>
+  %wz = "onnx.Constant"() <{value = dense<0> : tensor<i8>}> : () -> tensor<i8>
+  %ys = "onnx.Constant"() <{value = dense<2.0> : tensor<f32>}> : () -> tensor<f32>
+  %yz = "onnx.Constant"() <{value = dense<5> : tensor<ui8>}> : () -> tensor<ui8>
+  %none = "onnx.NoValue"() : () -> none
+  %xf = "onnx.DequantizeLinear"(%x, %xs, %xz) <{axis = 1 : i64, block_size = 0 : i64}> : (tensor<3x2xui8>, tensor<f32>, tensor<ui8>) -> tensor<3x2xf32>
+  %wf = "onnx.DequantizeLinear"(%w, %ws, %wz) <{axis = 0 : i64, block_size = 0 : i64}> : (tensor<2x3xi8>, tensor<f32>, tensor<i8>) -> tensor<2x3xf32>
+  %g = "onnx.Gemm"(%xf, %wf, %none) <{alpha = 1.0 : f32, beta = 1.0 : f32, transA = 1 : i64, transB = 1 : i64}> : (tensor<3x2xf32>, tensor<2x3xf32>, none) -> tensor<2x2xf32>
+  %y = "onnx.QuantizeLinear"(%g, %ys, %yz) <{axis = 1 : i64, block_size = 0 : i64, output_dtype = 0 : i64, saturate = 1 : i64}> : (tensor<2x2xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x2xui8>
+  return %y : tensor<2x2xui8>
+}
+
+// -----
+
 // An fp32 Col2Im (what onnx-graph-optimize makes of a ConvTranspose) ->
 // onnxc_rt_col2im with a 15-slot onnxc_col2im_params block: batch from the
 // input's dim 0, channels 3 (12 rows / 2x2 blocks), blocks 3 x 4, image 6 x
