@@ -124,7 +124,13 @@ def ConvertONNXQuantizedToUkernel
     0, the Conv and Relu used only there) is rewritten as onnxruntime fuses
     it: the QLinearConv call, which requantizes the exact int32 sums (a
     Relu clamps at the zero point) instead of convolving dequantized floats
-    (`qdq`).
+    (`qdq`). A product in QDQ form, `QuantizeLinear(Gemm(DequantizeLinear(x),
+    DequantizeLinear(w), [DequantizeLinear(bias)]))` (alpha = beta = 1,
+    transA = 0, any transB) or `QuantizeLinear(MatMul(DequantizeLinear(a),
+    DequantizeLinear(w)))`, with w a constant matrix (per tensor or per
+    output column) and the same conditions on the rest, becomes the
+    QLinearMatMul call with the weights (transposed for transB) packed at
+    compile time, as onnxruntime fuses it into QGemm.
 
     The chain that dynamic quantization (onnxruntime's quantize_dynamic)
     puts after ConvInteger or MatMulInteger, each op the only user of the
@@ -170,8 +176,8 @@ def ConvertONNXQuantizedToUkernel
            "Fuse the dequantizing Cast / Mul / Add / Relu chain into the "
            "kernel call">,
     Option<"qdq", "qdq", "bool", "true",
-           "Also rewrite convolutions in QDQ form (DequantizeLinear -> Conv "
-           "-> QuantizeLinear) as QLinearConv calls">,
+           "Also rewrite convolutions and products in QDQ form (DequantizeLinear -> Conv / Gemm / MatMul "
+           "-> QuantizeLinear) as QLinearConv / QLinearMatMul calls">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
