@@ -9,16 +9,16 @@
 // diagnostic is not. External data is refused (no model directory), so
 // inputs never reach the file system.
 //
-// The passes are those of compiler/Driver/Driver.cpp, in its order; keep
-// them in step. ONNXC_FUZZ_OPT=0..3 picks the optimization level (default 2).
+// The pipelines are the driver's own (backend::buildONNXToLinalgPipeline and
+// buildLinalgToLLVMPipeline). ONNXC_FUZZ_OPT=0..3 picks the optimization
+// level (default 2).
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Backend/Backend.h"
+#include "compiler/Backend/Pipeline.h"
 #include "compiler/CodeGen/ModelSignature.h"
 #include "compiler/Import/Importer.h"
-#include "passes/Conversion/Passes.h"
-#include "passes/ONNX/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -76,22 +76,18 @@ bool compile(MLIRContext &ctx, llvm::StringRef bytes, bool &failedOnce) {
   if (failed(backend::prepareEntryFunction(*module, modelName)))
     return false;
 
+  // The driver's two phases, built by the same functions
+  // (compiler/Backend/Pipeline.h), so the harness cannot drift from it.
   unsigned level = optLevel();
+  backend::PipelineOptions pipeline;
+  pipeline.optLevel = level;
   PassManager toLinalg(&ctx);
-  toLinalg.addNestedPass<func::FuncOp>(createONNXAutodiff());
-  toLinalg.addNestedPass<func::FuncOp>(createONNXDecomposeOptimizers());
-  if (level > 0) {
-    toLinalg.addNestedPass<func::FuncOp>(createONNXPromoteF16());
-    toLinalg.addNestedPass<func::FuncOp>(createONNXGraphOptimize());
-    toLinalg.addPass(createConvertONNXQuantizedToUkernel());
-  }
-  backend::buildONNXToLinalgPipeline(toLinalg);
+  backend::buildONNXToLinalgPipeline(toLinalg, pipeline);
   if (failed(toLinalg.run(*module)) || failedOnce)
     return false;
 
-  backend::stripONNXAttributes(*module);
   PassManager toLLVM(&ctx);
-  backend::buildLinalgToLLVMPipeline(toLLVM, {level});
+  backend::buildLinalgToLLVMPipeline(toLLVM, pipeline);
   if (failed(toLLVM.run(*module)) || failedOnce)
     return false;
 
