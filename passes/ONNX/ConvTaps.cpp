@@ -2,7 +2,9 @@
 //
 // Part of onnx-graph-optimize (GraphOptimize.cpp): a Conv's outer kernel
 // taps that read only padding, for every output position, are dropped with
-// the pads they spanned.
+// the pads they spanned; a dilated Conv whose taps read padding for most
+// output positions is split into regions of the output, each convolved
+// with only the taps that read the input there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +19,9 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::onnxc;
@@ -142,8 +146,209 @@ struct DropPaddingOnlyConvTaps : OpRewritePattern<ONNX::ConvOp> {
   }
 };
 
+/// Per spatial dim of a stride-1 Conv: the output range [lo, hi) and the
+/// taps [t0, t1] that read the input for every position in it (none
+/// reads padding there).
+struct Segment {
+  int64_t lo, hi, t0, t1;
+};
+
+/// Splits [0, out) where a tap starts or stops reading the input: tap t
+/// reads input position o - pad + t * dil, inside [0, in) for o in
+/// [pad - t * dil, in + pad - t * dil). Empty when a segment has no tap.
+static SmallVector<Segment> tapSegments(int64_t in, int64_t out, int64_t pad,
+                                        int64_t kernel, int64_t dil) {
+  SmallVector<int64_t> cuts = {0, out};
+  SmallVector<std::pair<int64_t, int64_t>> range(kernel);
+  for (int64_t t = 0; t < kernel; ++t) {
+    int64_t lo = std::max<int64_t>(0, pad - t * dil);
+    int64_t hi = std::min<int64_t>(out, in + pad - t * dil);
+    range[t] = {lo, hi};
+    if (lo < hi) {
+      cuts.push_back(lo);
+      cuts.push_back(hi);
+    }
+  }
+  llvm::sort(cuts);
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  SmallVector<Segment> segs;
+  for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+    Segment s{cuts[i], cuts[i + 1], kernel, -1};
+    // The taps covering the segment: their ranges slide with t, so the
+    // covering ones are consecutive.
+    for (int64_t t = 0; t < kernel; ++t)
+      if (range[t].first <= s.lo && s.hi <= range[t].second) {
+        s.t0 = std::min(s.t0, t);
+        s.t1 = std::max(s.t1, t);
+      }
+    if (s.t1 < 0)
+      return {};
+    segs.push_back(s);
+  }
+  return segs;
+}
+
+/// A 2-D stride-1 Conv with constant weights and static spatial sizes
+/// whose taps read padding for most output positions (DeepLab's ASPP: a
+/// 3x3 convolution with dilation 12 on a 16x16 map, where each outer tap
+/// sees the input on a quarter of the map or less and 75% of the products
+/// are by padding zeros) becomes one Conv per region of the output where
+/// the same taps read the input, each over the slice of X those taps read,
+/// with the block of W of those taps and no pads, concatenated back (the
+/// Concat's inputs are computed in place). Only when the products left are
+/// at most 70% of the whole and at least 2^20 multiply-adds go; at most 25
+/// regions. Not before a BatchNormalization, which folds into the Conv
+/// first.
+struct SplitConvByValidTaps : OpRewritePattern<ONNX::ConvOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNX::ConvOp op,
+                                PatternRewriter &rewriter) const override {
+    auto xt = dyn_cast<RankedTensorType>(op.getX().getType());
+    auto wt = dyn_cast<RankedTensorType>(op.getW().getType());
+    auto yt = dyn_cast<RankedTensorType>(op.getY().getType());
+    if (!xt || !wt || !yt || !wt.hasStaticShape() || xt.getRank() != 4 ||
+        wt.getRank() != 4 || yt.getRank() != 4 ||
+        op.getAutoPad() != "NOTSET")
+      return failure();
+    for (int64_t i = 2; i < 4; ++i)
+      if (xt.isDynamicDim(i) || yt.isDynamicDim(i))
+        return failure();
+    for (Operation *user : op->getUsers())
+      if (isa<ONNX::BatchNormalizationOp>(user))
+        return failure();
+    SmallVector<int64_t> kernel(wt.getShape().drop_front(2));
+    SmallVector<int64_t> dil(2, 1), str(2, 1), pads(4, 0);
+    if (auto a = op.getDilations())
+      dil.assign(a->begin(), a->end());
+    if (auto a = op.getStrides())
+      str.assign(a->begin(), a->end());
+    if (auto a = op.getPads())
+      pads.assign(a->begin(), a->end());
+    if (dil.size() != 2 || str.size() != 2 || pads.size() != 4 ||
+        str[0] != 1 || str[1] != 1)
+      return failure();
+    if (auto k = op.getKernelShape())
+      if (SmallVector<int64_t>(k->begin(), k->end()) != kernel)
+        return failure();
+    constexpr int64_t kLimit = int64_t(1) << 20;
+    SmallVector<Segment> segs[2];
+    for (int64_t i = 0; i < 2; ++i) {
+      int64_t in = xt.getDimSize(2 + i), out = yt.getDimSize(2 + i);
+      if (in > kLimit || out > kLimit || kernel[i] > 64 || dil[i] < 1 ||
+          dil[i] > kLimit || pads[i] < 0 || pads[i] > kLimit ||
+          pads[i + 2] < 0 || pads[i + 2] > kLimit ||
+          out != in + pads[i] + pads[i + 2] - (kernel[i] - 1) * dil[i])
+        return failure();
+      segs[i] = tapSegments(in, out, pads[i], kernel[i], dil[i]);
+      if (segs[i].empty())
+        return failure();
+    }
+    if (segs[0].size() * segs[1].size() > 25 ||
+        segs[0].size() * segs[1].size() < 2)
+      return failure();
+    // Multiply-adds per output channel and input channel: all taps against
+    // the regions' own.
+    int64_t full = yt.getDimSize(2) * yt.getDimSize(3) * kernel[0] * kernel[1];
+    int64_t kept = 0;
+    for (const Segment &r : segs[0])
+      for (const Segment &c : segs[1])
+        kept += (r.hi - r.lo) * (c.hi - c.lo) * (r.t1 - r.t0 + 1) *
+                (c.t1 - c.t0 + 1);
+    if (kept * 10 > full * 7 ||
+        (full - kept) * wt.getDimSize(0) * wt.getDimSize(1) < kLimit)
+      return failure();
+    std::optional<std::vector<char>> bytes = getConstantBytes(op.getW());
+    if (!bytes)
+      return failure();
+
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    size_t eb = elementBytes(wt.getElementType());
+    auto ints = [&](ArrayRef<int64_t> v) {
+      std::vector<char> raw(v.size() * 8);
+      std::memcpy(raw.data(), v.data(), raw.size());
+      return createConstant(rewriter, loc,
+                            RankedTensorType::get({(int64_t)v.size()}, i64),
+                            raw, "conv_region");
+    };
+    Value axes = ints({2, 3});
+    Value none = ONNX::NoValueOp::create(rewriter, loc, rewriter.getNoneType());
+    // W's block of taps [r.t0, r.t1] x [c.t0, c.t1], once per block.
+    std::map<std::array<int64_t, 4>, Value> blocks;
+    auto block = [&](const Segment &r, const Segment &c) {
+      std::array<int64_t, 4> key = {r.t0, r.t1, c.t0, c.t1};
+      if (auto it = blocks.find(key); it != blocks.end())
+        return it->second;
+      int64_t kh = r.t1 - r.t0 + 1, kw = c.t1 - c.t0 + 1;
+      int64_t mc = wt.getDimSize(0) * wt.getDimSize(1);
+      std::vector<char> out(mc * kh * kw * eb);
+      for (int64_t p = 0; p < mc; ++p)
+        for (int64_t a = 0; a < kh; ++a)
+          std::memcpy(out.data() + ((p * kh + a) * kw) * eb,
+                      bytes->data() +
+                          ((p * kernel[0] + r.t0 + a) * kernel[1] + c.t0) * eb,
+                      kw * eb);
+      auto type = RankedTensorType::get(
+          {wt.getDimSize(0), wt.getDimSize(1), kh, kw}, wt.getElementType());
+      return blocks[key] =
+                 createConstant(rewriter, loc, type, out, "conv_region_taps");
+    };
+    SmallVector<Value> bands;
+    for (const Segment &r : segs[0]) {
+      SmallVector<Value> parts;
+      for (const Segment &c : segs[1]) {
+        // The input rows and columns the region's taps read.
+        int64_t h0 = r.lo - pads[0] + r.t0 * dil[0];
+        int64_t h1 = r.hi - 1 - pads[0] + r.t1 * dil[0] + 1;
+        int64_t w0 = c.lo - pads[1] + c.t0 * dil[1];
+        int64_t w1 = c.hi - 1 - pads[1] + c.t1 * dil[1] + 1;
+        Value x = op.getX();
+        if (h0 != 0 || w0 != 0 || h1 != xt.getDimSize(2) ||
+            w1 != xt.getDimSize(3))
+          x = ONNX::SliceOp::create(
+              rewriter, loc,
+              RankedTensorType::get(
+                  {xt.getDimSize(0), xt.getDimSize(1), h1 - h0, w1 - w0},
+                  xt.getElementType(), xt.getEncoding()),
+              x, ints({h0, w0}), ints({h1, w1}), axes, none);
+        int64_t kh = r.t1 - r.t0 + 1, kw = c.t1 - c.t0 + 1;
+        auto type = RankedTensorType::get(
+            {yt.getDimSize(0), yt.getDimSize(1), r.hi - r.lo, c.hi - c.lo},
+            yt.getElementType(), yt.getEncoding());
+        auto conv = ONNX::ConvOp::create(
+            rewriter, loc, type, x, block(r, c), op.getB(),
+            op.getAutoPadAttr(), op.getDilationsAttr(), op.getGroupAttr(),
+            rewriter.getDenseI64ArrayAttr({kh, kw}),
+            rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}), op.getStridesAttr());
+        conv->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+        parts.push_back(conv.getY());
+      }
+      if (parts.size() == 1) {
+        bands.push_back(parts[0]);
+        continue;
+      }
+      bands.push_back(ONNX::ConcatOp::create(
+          rewriter, loc,
+          RankedTensorType::get({yt.getDimSize(0), yt.getDimSize(1),
+                                 r.hi - r.lo, yt.getDimSize(3)},
+                                yt.getElementType(), yt.getEncoding()),
+          parts, rewriter.getIntegerAttr(i64, 3)));
+    }
+    Value y = bands.size() == 1
+                  ? bands[0]
+                  : ONNX::ConcatOp::create(rewriter, loc, yt, bands,
+                                           rewriter.getIntegerAttr(i64, 2))
+                        .getResult();
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnxc::populateConvTapPatterns(RewritePatternSet &patterns) {
-  patterns.add<DropPaddingOnlyConvTaps>(patterns.getContext());
+  // Whole rows of taps go first (benefit 2): a region split of a Conv that
+  // still has them would carry them into every region.
+  patterns.add<DropPaddingOnlyConvTaps>(patterns.getContext(), /*benefit=*/2);
+  patterns.add<SplitConvByValidTaps>(patterns.getContext());
 }

@@ -14,7 +14,10 @@ cases cover strides, dilations, pads, 1-D and 3-D. Conv cases whose outer
 kernel taps read only padding (dilations past the map, as DeepLab's ASPP
 has) take onnx-graph-optimize's dropping of those taps: center-only, one
 side only (1-D, asymmetric pads), grouped, strided, and a case whose taps
-all read the input somewhere (unchanged).
+all read the input somewhere (unchanged). Dilated Conv cases whose taps
+read padding on most of the map take its split into output regions (3x3
+on 16x16 with dilation 12, asymmetric pads and dilations with groups, a
+5x5 kernel); with symbolic dims they stay whole.
 """
 import os
 import sys
@@ -131,9 +134,32 @@ def conv_padding_taps_cases(rng):
                                     [("w", w), ("b", b)], 17)
 
 
+def conv_region_cases(rng):
+    f = np.float32
+    # Dilated convolutions whose taps read padding for most positions:
+    # onnx-graph-optimize splits them into output regions, each convolved
+    # with the taps that read the input there.
+    specs = [
+        ("aspp_regions", (1, 24, 16, 16), (32, 24, 3, 3),
+         dict(dilations=[12, 12], pads=[12, 12, 12, 12])),
+        ("regions_asym_grouped", (2, 96, 10, 12), (48, 48, 3, 3),
+         dict(dilations=[5, 7], pads=[5, 7, 4, 6], group=2)),
+        ("regions_5x5", (1, 16, 12, 12), (32, 16, 5, 5),
+         dict(dilations=[4, 4], pads=[8, 8, 8, 8])),
+    ]
+    for name, xs, ws, attrs in specs:
+        x = rng.standard_normal(xs).astype(f)
+        w = rng.standard_normal(ws).astype(f)
+        b = rng.standard_normal(ws[0]).astype(f)
+        node = helper.make_node("Conv", ["x", "w", "b"], ["y"], **attrs)
+        yield "conv_" + name, model(name, [node], [("x", x)],
+                                    [("w", w), ("b", b)], 17)
+
+
 def write(root):
     rng = np.random.default_rng(0)
-    for gen in (convtranspose_cases, col2im_cases, conv_padding_taps_cases):
+    for gen in (convtranspose_cases, col2im_cases, conv_padding_taps_cases,
+                conv_region_cases):
         for name, (m, inputs) in gen(rng):
             testcases.save_model_case(root, "conv", name, m, inputs)
 

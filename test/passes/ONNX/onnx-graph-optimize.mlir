@@ -188,6 +188,64 @@ func.func @conv_all_taps_used(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32> {
 
 // -----
 
+// A 3x3 convolution with dilation 12 and pads 12 on a 16x16 map: the
+// outer taps read the input on 4 of the 16 rows or columns only (25% of
+// the products are by input values). Split into the 3 x 3 regions where
+// the same taps read the input (rows and columns [0, 4): taps 1-2, [4, 12):
+// tap 1, [12, 16): taps 0-1), each a Conv without pads over the slice of X
+// its taps read, concatenated along W then H. The center region is a 1x1
+// Conv over X[:, :, 4:12, 4:12].
+// CHECK-LABEL: func.func @conv_region_split
+// CHECK:      "onnx.Conv"(%arg0, %{{.+}}, %arg1) <{auto_pad = "NOTSET", dilations = array<i64: 12, 12>, group = 1 : i64, kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>}> : (tensor<?x32x16x16xf32>, tensor<32x32x2x2xf32>, tensor<32xf32>) -> tensor<?x32x4x4xf32>
+// CHECK:      "onnx.Slice"(%arg0, {{.+}}) : {{.+}} -> tensor<?x32x16x8xf32>
+// CHECK:      kernel_shape = array<i64: 2, 1>{{.+}} -> tensor<?x32x4x8xf32>
+// CHECK:      kernel_shape = array<i64: 2, 2>{{.+}} -> tensor<?x32x4x4xf32>
+// CHECK:      "onnx.Concat"({{.+}}) <{axis = 3 : i64}> : {{.+}} -> tensor<?x32x4x16xf32>
+// CHECK:      kernel_shape = array<i64: 1, 2>{{.+}} -> tensor<?x32x8x4xf32>
+// CHECK:      "onnx.Slice"(%arg0, {{.+}}) : {{.+}} -> tensor<?x32x8x8xf32>
+// CHECK:      kernel_shape = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>}> : (tensor<?x32x8x8xf32>, tensor<32x32x1x1xf32>, tensor<32xf32>) -> tensor<?x32x8x8xf32>
+// CHECK:      "onnx.Concat"({{.+}}) <{axis = 3 : i64}> : {{.+}} -> tensor<?x32x8x16xf32>
+// CHECK:      "onnx.Concat"({{.+}}) <{axis = 3 : i64}> : {{.+}} -> tensor<?x32x4x16xf32>
+// CHECK:      %[[Y:.+]] = "onnx.Concat"({{.+}}) <{axis = 2 : i64}> : (tensor<?x32x4x16xf32>, tensor<?x32x8x16xf32>, tensor<?x32x4x16xf32>) -> tensor<?x32x16x16xf32>
+// CHECK:      return %[[Y]]
+func.func @conv_region_split(%x: tensor<?x32x16x16xf32>, %b: tensor<32xf32>) -> tensor<?x32x16x16xf32> {
+  %w = "onnx.Constant"() <{value = dense<1.0> : tensor<32x32x3x3xf32>}> : () -> tensor<32x32x3x3xf32>
+  %y = "onnx.Conv"(%x, %w, %b) <{dilations = array<i64: 12, 12>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 12, 12, 12, 12>}> : (tensor<?x32x16x16xf32>, tensor<32x32x3x3xf32>, tensor<32xf32>) -> tensor<?x32x16x16xf32>
+  return %y : tensor<?x32x16x16xf32>
+}
+
+// Unchanged: dilation 2 on the same map (96% of the products read the
+// input) and 3 input channels (too few products saved to pay for 9 calls).
+// CHECK-LABEL: func.func @conv_region_split_not
+// CHECK:     "onnx.Conv"(%arg0, %{{.+}}, %arg2) <{auto_pad = "NOTSET", dilations = array<i64: 2, 2>, group = 1 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 2, 2, 2, 2>
+// CHECK:     "onnx.Conv"(%arg1, %{{.+}}, %arg2) <{auto_pad = "NOTSET", dilations = array<i64: 12, 12>, group = 1 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 12, 12, 12, 12>
+// CHECK-NOT: "onnx.Concat"
+func.func @conv_region_split_not(%x: tensor<1x32x16x16xf32>, %x3: tensor<1x3x16x16xf32>, %b: tensor<32xf32>) -> (tensor<1x32x16x16xf32>, tensor<1x32x16x16xf32>) {
+  %w = "onnx.Constant"() <{value = dense<1.0> : tensor<32x32x3x3xf32>}> : () -> tensor<32x32x3x3xf32>
+  %w3 = "onnx.Constant"() <{value = dense<1.0> : tensor<32x3x3x3xf32>}> : () -> tensor<32x3x3x3xf32>
+  %y = "onnx.Conv"(%x, %w, %b) <{dilations = array<i64: 2, 2>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 2, 2, 2, 2>}> : (tensor<1x32x16x16xf32>, tensor<32x32x3x3xf32>, tensor<32xf32>) -> tensor<1x32x16x16xf32>
+  %y3 = "onnx.Conv"(%x3, %w3, %b) <{dilations = array<i64: 12, 12>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 12, 12, 12, 12>}> : (tensor<1x3x16x16xf32>, tensor<32x3x3x3xf32>, tensor<32xf32>) -> tensor<1x32x16x16xf32>
+  return %y, %y3 : tensor<1x32x16x16xf32>, tensor<1x32x16x16xf32>
+}
+
+// A BatchNormalization after the Conv folds into it first; the folded Conv
+// is then split.
+// CHECK-LABEL: func.func @conv_region_split_after_bn_fold
+// CHECK-NOT: onnx.BatchNormalization
+// CHECK: kernel_shape = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>
+// CHECK: "onnx.Concat"({{.+}}) <{axis = 2 : i64}>
+func.func @conv_region_split_after_bn_fold(%x: tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32> {
+  %w = "onnx.Constant"() <{value = dense<1.0> : tensor<32x32x3x3xf32>}> : () -> tensor<32x32x3x3xf32>
+  %s = "onnx.Constant"() <{value = dense<2.0> : tensor<32xf32>}> : () -> tensor<32xf32>
+  %m = "onnx.Constant"() <{value = dense<0.5> : tensor<32xf32>}> : () -> tensor<32xf32>
+  %n = onnx.NoValue
+  %c = "onnx.Conv"(%x, %w, %n) <{dilations = array<i64: 12, 12>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 12, 12, 12, 12>}> : (tensor<1x32x16x16xf32>, tensor<32x32x3x3xf32>, none) -> tensor<1x32x16x16xf32>
+  %y, %rm, %rv = "onnx.BatchNormalization"(%c, %s, %m, %m, %s) {epsilon = 1.0e-5 : f32} : (tensor<1x32x16x16xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<1x32x16x16xf32>, none, none)
+  return %y : tensor<1x32x16x16xf32>
+}
+
+// -----
+
 // A sum of products of computed operands (the gradient of a weight used at
 // every step of an unrolled recurrence): one product over the concatenated
 // depths, the Concats flat however long the chain.
