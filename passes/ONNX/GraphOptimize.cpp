@@ -4,7 +4,9 @@
 //   - Conv followed by an inference-mode BatchNormalization, both with
 //     constant parameters, becomes one Conv with scaled weights and bias;
 //   - a Conv's outer kernel taps that read only padding (dilations larger
-//     than the map) are dropped, with the pads they spanned (ConvTaps.cpp);
+//     than the map) are dropped, with the pads they spanned, and a dilated
+//     Conv whose taps read padding for most positions is split into output
+//     regions with the taps that read the input there (ConvTaps.cpp);
 //   - Transpose of a constant becomes a constant (weights transposed once,
 //     at compile time);
 //   - Transpose of a Transpose becomes one Transpose, an identity Transpose

@@ -61,7 +61,12 @@ def ONNXGraphOptimize : Pass<"onnx-graph-optimize", "func::FuncOp"> {
     static spatial sizes becomes MatMul(W', Reshape(X, [N, C, L])) with the
     weights transposed at compile time, then Col2Im (and the bias Add): the
     products run in the GEMM kernel, where the direct lowering convolves an
-    input dilated with zeros (s^r times the work).
+    input dilated with zeros (s^r times the work). A Conv's outer kernel
+    taps that read only padding are dropped with the pads they spanned; a
+    dilated stride-1 2-D Conv whose taps read padding for most output
+    positions (at most 70% of its products reading the input) is split into
+    the output regions where the same taps read the input, each a Conv
+    without pads over its slice of X, concatenated back (ConvTaps.cpp).
     Runs after shape inference: every rewrite keeps the result types.
   }];
 }
