@@ -131,6 +131,15 @@ ONNXC_INLINE static int separable(const float *row, i64 rstride, i64 nrows,
     }
     /* Through an integer: c0 may be negative (its lanes masked). */
     p = (const float *)((intptr_t)row + (intptr_t)c0 * (intptr_t)sizeof(float));
+    /* The two rows after the window (the next output row's new ones at
+     * stride 2) into the cache while this row's wait on memory: the loads
+     * below are what the pool waits on. Prefetches never fault. */
+    _mm_prefetch((const char *)((intptr_t)p + (intptr_t)(nrows * rstride) *
+                                                  (intptr_t)sizeof(float)),
+                 _MM_HINT_T0);
+    _mm_prefetch((const char *)((intptr_t)p + (intptr_t)((nrows + 1) * rstride) *
+                                                  (intptr_t)sizeof(float)),
+                 _MM_HINT_T0);
     acc = _mm512_mask_loadu_ps(ninf, m, p);
     nan |= _mm512_cmp_ps_mask(acc, acc, _CMP_UNORD_Q);
     for (r = 1; r < nrows; ++r) {
