@@ -24,7 +24,19 @@ config.environment["ONNXC_SRC_ROOT"] = config.onnxc_src_root
 # pattern mixes loop forever and grow without bound (see docs/testing.md).
 # One command (no `&&`), so that `not %onnxc-opt ...` and pipes compose;
 # timeout re-raises a crash signal, so `not` still reports crashes.
+# A sanitized build (-DONNXC_BUILD_FUZZER=ON: ASan + UBSan on onnxc,
+# onnxc-opt, onnxc-run; .ci/asan) keeps the time limit (doubled: ASan runs
+# slower) but not the address-space one: ASan reserves terabytes of shadow
+# address space at start and aborts under `ulimit -v`. ONNXC_SANITIZED tells
+# the Python runners (tools/corpus/runner.py, the import sweep,
+# e2e/hostile/run_sets.py) the same.
+sanitized = bool(config.onnxc_fuzzer_built)
+if sanitized:
+    config.environment["ONNXC_SANITIZED"] = "1"
+
 def limited(tool):
+    if sanitized:
+        return "timeout 240 " + os.path.join(config.onnxc_tools_dir, tool)
     return ("timeout 120 sh -c 'ulimit -v 4000000 && exec \"$0\" \"$@\"' "
             + os.path.join(config.onnxc_tools_dir, tool))
 

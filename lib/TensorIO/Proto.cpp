@@ -82,6 +82,10 @@ bool parseTensor(const onnx::TensorProto &t, const std::string &what,
                               " complex elements"
                               : " values for " + std::to_string(n) + " elements"));
   h.bytes.resize((size_t)n * esize);
+  // An empty tensor: nothing to copy (and memcpy may not take the null
+  // pointers of empty containers; UBSan, .ci/asan).
+  if (h.bytes.empty())
+    return true;
   char *out = h.bytes.data();
   if (t.has_raw_data()) {
     std::memcpy(out, t.raw_data().data(), h.bytes.size());
