@@ -243,9 +243,20 @@ static LogicalResult inferDeformConv(Operation *op, const ONNX::OpInfo &info,
 /// output_shape operand are unknown, although the result has X's rank.
 static LogicalResult inferMaxUnpool(Operation *op, const ONNX::OpInfo &info,
                                     InferenceState &state) {
+  // I has X's shape (the spec). libonnx 1.12 reads dim 1 of I's shape
+  // without a check (it crashed on a fuzzed model whose I was 1-D).
+  RankedTensorType x = getRankedOperand(op, 0);
+  if (RankedTensorType i = getRankedOperand(op, 1)) {
+    if (i.getRank() < 2)
+      return op->emitOpError() << "indices I have rank " << i.getRank()
+                               << "; they must have the shape of X (rank >= 2)";
+    if (x && x.getRank() != i.getRank())
+      return op->emitOpError() << "indices I have rank " << i.getRank()
+                               << "; they must have the shape of X (rank "
+                               << x.getRank() << ")";
+  }
   if (failed(inferWithLibOnnx(op, info, state)))
     return failure();
-  RankedTensorType x = getRankedOperand(op, 0);
   if (!x || isa<RankedTensorType>(op->getResult(0).getType()))
     return success();
   SmallVector<int64_t> shape(x.getRank(), ShapedType::kDynamic);

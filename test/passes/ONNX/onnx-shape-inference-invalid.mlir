@@ -203,3 +203,23 @@ func.func @resize_negative_size(%x: tensor<1x1x4x4xf32>) -> tensor<*xf32> {
   %0 = "onnx.Resize"(%x, %none, %none, %s) : (tensor<1x1x4x4xf32>, none, none, tensor<4xi64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// MaxUnpool's indices must have X's shape (libonnx 1.12 read dim 1 of a
+// 1-D I past its end: a crash the whole-pipeline fuzzer found).
+func.func @maxunpool_indices_rank(%x: tensor<1x1x2x2xf32>, %i: tensor<4xi64>) -> tensor<*xf32> {
+  %n = onnx.NoValue
+  // expected-error @+1 {{'onnx.MaxUnpool' op indices I have rank 1; they must have the shape of X (rank >= 2)}}
+  %0 = "onnx.MaxUnpool"(%x, %i, %n) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>, tensor<4xi64>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @maxunpool_indices_rank_mismatch(%x: tensor<1x1x2x2xf32>, %i: tensor<1x4xi64>) -> tensor<*xf32> {
+  %n = onnx.NoValue
+  // expected-error @+1 {{'onnx.MaxUnpool' op indices I have rank 2; they must have the shape of X (rank 4)}}
+  %0 = "onnx.MaxUnpool"(%x, %i, %n) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>, tensor<1x4xi64>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
