@@ -423,7 +423,10 @@ def binary_cases():
 
 def run(onnxc, path, stage, out, timeout):
     def limit():
-        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+        # Not under ASan (ONNXC_SANITIZED, test/lit.cfg.py): its shadow
+        # memory needs the address space.
+        if not os.environ.get("ONNXC_SANITIZED"):
+            resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
     args = [onnxc, path, "--emit=" + stage, "-o",
             os.devnull if stage not in ("obj", "header", "lib") else out]
     try:
