@@ -3,7 +3,7 @@ tools/ort/gen_models.py does not have (a Loop RNN, a Scan, an LSTM, a GRU,
 an RNN, an SGEMM). Generated here, nothing downloaded.
 
 The MLP, ResNet, MobileNet and transformer come from gen_models.py (the
-models test/ort checks against ONNX Runtime, in the form torch 1.13's
+models test/numeric/ort checks against ONNX Runtime, in the form torch 1.13's
 exporter writes them) at bench sizes. The families below are written the
 same way (python3-onnx and numpy only, seeded weights) and keep to what an
 exporter emits: weights as initializers, inputs as graph inputs.

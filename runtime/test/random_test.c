@@ -4,7 +4,7 @@
  * (counted per state from 0, restarted by onnxc_set_random_seed, distinct
  * across threads) and its key (from the seed attribute alone, or from the
  * process seed and the node id). The key values are pinned: they are the
- * stream's definition (docs/codegen.md#random-numbers; test/e2e/random's
+ * stream's definition (docs/codegen.md#random-numbers; test/numeric/numpy/random's
  * reference computes the same).
  *
  *   onnxc-random-test          the checks; "N checks, 0 failed"

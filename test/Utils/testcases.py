@@ -50,7 +50,7 @@ def save_case(root, suite, name, graph, datasets, opset=17, ir_version=None):
 
 def save_model_case(root, suite, name, model, inputs, reference=None):
     """Writes a ready `model` as ROOT/SUITE/NAME/model.onnx (unchecked: the
-    generators under test/ort write ops newer than onnx 1.12's checker
+    generators under test/numeric/ort write ops newer than onnx 1.12's checker
     knows) and its `inputs` as test_data_set_0/input_N.pb, named after the
     graph inputs. With a numpy `reference`, also output_0.pb and a
     `numpy_reference` marker that ort_oracle leaves alone."""
@@ -97,7 +97,7 @@ def ort_oracle(root, suite, cmd, per_line=False):
 
 
 def generator_main(argv, write, suite, doc, per_line=False):
-    """The command line of a test/ort generator: `write DIR` calls
+    """The command line of a test/numeric/ort generator: `write DIR` calls
     write(DIR); `oracle DIR CMD...` runs ort_oracle over DIR/SUITE."""
     import sys
     if len(argv) >= 3 and argv[1] == "write":

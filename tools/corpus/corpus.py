@@ -30,7 +30,7 @@ EXPECTED/reference_*.pb) with the tolerance of the model's class
 (TOLERANCES below, the one place it is stated), prints one line per
 output and `OK` or `FAILED`, exit status 0 or 1.
 
-`check` is what each test/corpus lit test runs: `model --ort --cache` into
+`check` is what each test/numeric/corpus lit test runs: `model --ort --cache` into
 BUILD/corpus/NAME[-dynamic], onnxc (under a time and memory limit), then
 onnxc-run and `compare` on every data set; the last line is
 `NAME: OK (class C)` or `NAME: FAILED (class C)`, with the tool's error

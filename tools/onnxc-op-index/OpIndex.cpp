@@ -173,10 +173,8 @@ std::set<std::string> opsMentioned(const SourceFile &f,
 
 /// Tests that run code and compare numbers, by directory under test/.
 bool isNumericTest(llvm::StringRef path) {
-  for (llvm::StringRef dir :
-       {"test/passes/Conversion/numeric/", "test/e2e/", "test/ort/",
-        "test/training/", "test/corpus/", "test/examples/",
-        "test/tools/onnxc/codegen/", "test/embed/"})
+  for (llvm::StringRef dir : {"test/numeric/", "test/e2e/", "test/examples/",
+                              "test/tools/onnxc/codegen/", "test/embed/"})
     if (path.starts_with(dir))
       return true;
   return false;
@@ -243,7 +241,8 @@ void collectTests(const std::string &src, const llvm::StringSet<> &known,
   for (const SourceFile &f :
        readTree(src, "test", {".mlir", ".test", ".onnxtxt", ".py"})) {
     llvm::StringRef p = f.path;
-    if (p.starts_with("test/conformance/") || p.starts_with("test/docs/") ||
+    if (p.starts_with("test/numeric/conformance/") ||
+        p.starts_with("test/docs/") ||
         p.starts_with("test/Utils/") || p.starts_with("test/fuzz/"))
       continue;
     std::string rel = p.drop_front(5).str();
@@ -297,9 +296,9 @@ void writeIndexHeader(llvm::raw_ostream &os) {
      << "  runtime kernel calls at `-O1` and up (`ONNXToUkernel/`);\n"
      << "- **gradient**: its rule for onnx-autodiff (`passes/ONNX/Autodiff/`);\n"
      << "- **lit tests**, **numeric tests**: the files under `test/` that name\n"
-     << "  it (numeric: those that run code: `passes/Conversion/numeric`,\n"
-     << "  `e2e`, `ort`, `training`, `corpus`, `examples`,\n"
-     << "  `tools/onnxc/codegen`, `embed`); the first three, then how many more;\n"
+     << "  it (numeric: those that run code: `numeric` (but its conformance\n"
+     << "  scripts), `e2e`, `examples`, `tools/onnxc/codegen`, `embed`); the\n"
+     << "  first three, then how many more;\n"
      << "- **lowers; node tests**: from [supported-ops.md](supported-ops.md):\n"
      << "  whether it lowers, and the ONNX node tests passed, static and\n"
      << "  dynamic.\n\n"

@@ -4,7 +4,7 @@
 Written with python3-onnx and numpy only (no torch): the node patterns,
 names and constants follow what torch 1.13 emits at opsets 13-17 in eval
 mode with constant folding (the default), so that onnxc is tested and
-benchmarked on the graphs users bring. Used by test/ort (small sizes) and
+benchmarked on the graphs users bring. Used by test/numeric/ort (small sizes) and
 the bench (bigger sizes): every family takes its sizes, batch and seed.
 
     gen_models.py list
@@ -510,7 +510,7 @@ def transformer(batch=2, seq=7, hidden=36, heads=3, ffn=50, layers=2, vocab=50,
 FAMILIES = {"mlp": mlp, "resnet": resnet, "mobilenet": mobilenet,
             "transformer": transformer}
 
-# Named configurations (the small sizes test/ort runs). The default sizes
+# Named configurations (the small sizes test/numeric/ort runs). The default sizes
 # are deliberately not multiples of 8 or 16: vector tiles get remainders.
 PRESETS = {
     "mlp_gemm": ("mlp", {}),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs ONNX Runtime (onnxruntime-node, pinned in package.json and
 # package-lock.json beside this script) into the build tree, for the ORT
-# oracle tests (test/ort) and the bench baseline. ORT is never a dependency
+# oracle tests (test/numeric/ort) and the bench baseline. ORT is never a dependency
 # of onnxc itself.
 #
 #   tools/ort/install.sh [BUILD_DIR]     (default: $ONNXC_BUILD_DIR or build)

@@ -1,0 +1,151 @@
+"""Models for the runtime-kernel rewrite (onnxc-linalg-to-ukernel) and
+memory planning (onnxc-plan-buffers), with numpy references: convolutions
+whose bias is computed or a strided view, depthwise convolutions with
+windows other than 3 x 3 (5 x 5, 7 x 7, dilated, 1-D: the kernel tiers'
+general depthwise paths), and a ceil_mode max pool whose last window is
+dropped. Writes ROOT/kernels/NAME/ for run_conformance.py --data.
+
+usage: gen_kernel_cases.py ROOT"""
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "Utils"))
+from testcases import save_case, vi  # noqa: E402
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+
+
+def conv2d(x, w, b, pad):
+    """NCHW convolution, stride 1, symmetric zero padding `pad`."""
+    n, c, h, wd = x.shape
+    m, _, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    oh, ow = h + 2 * pad - kh + 1, wd + 2 * pad - kw + 1
+    y = np.zeros((n, m, oh, ow), np.float64)
+    for i in range(kh):
+        for j in range(kw):
+            patch = xp[:, :, i:i + oh, j:j + ow].astype(np.float64)
+            y += np.einsum("nchw,mc->nmhw", patch, w[:, :, i, j].astype(np.float64))
+    return (y + b.astype(np.float64)[None, :, None, None]).astype(np.float32)
+
+
+def conv_grouped(x, w, b, stride, pad, dil, group):
+    """N-D (1-D or 2-D) grouped convolution over NC... inputs with symmetric
+    zero padding, in float64."""
+    nd = x.ndim - 2
+    stride, pad, dil = ([v] * nd if np.isscalar(v) else list(v) for v in (stride, pad, dil))
+    xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0)] + [(p, p) for p in pad])
+    n, c = x.shape[:2]
+    m, cg = w.shape[:2]
+    k = w.shape[2:]
+    out = [(xp.shape[2 + i] - (k[i] - 1) * dil[i] - 1) // stride[i] + 1 for i in range(nd)]
+    y = np.zeros([n, m] + out)
+    mg = m // group
+    for g in range(group):
+        xg = xp[:, g * cg:(g + 1) * cg]
+        wg = w[g * mg:(g + 1) * mg].astype(np.float64)
+        for idx in np.ndindex(*k):
+            sl = tuple(slice(idx[i] * dil[i], idx[i] * dil[i] + (out[i] - 1) * stride[i] + 1,
+                             stride[i]) for i in range(nd))
+            patch = xg[(slice(None), slice(None)) + sl]
+            y[:, g * mg:(g + 1) * mg] += np.einsum(
+                "nc...,mc->nm...", patch, wg[(slice(None), slice(None)) + idx])
+    return (y + b.astype(np.float64).reshape([1, m] + [1] * nd)).astype(np.float32)
+
+
+def depthwise_cases(root):
+    rng = np.random.default_rng(2)
+    # (name, channels, input spatial dims, kernel, stride, pad, dilation,
+    # activation): MobileNetV3 / OCR-style 5 x 5 blocks with HardSwish or
+    # Relu after, a 7 x 7, a dilated 3 x 3, a 1-D depthwise.
+    cases = [
+        ("dw5x5_s1_relu", 24, [20, 37], [5, 5], 1, 2, 1, "Relu"),
+        ("dw5x5_s2_hardswish", 40, [28, 28], [5, 5], 2, 2, 1, "HardSwish"),
+        ("dw7x7_s1", 16, [14, 70], [7, 7], 1, 3, 1, None),
+        ("dw3x3_dilated2", 12, [19, 23], [3, 3], 1, 2, 2, None),
+        ("dw1d_k9", 8, [150], [9], 1, 4, 1, None),
+    ]
+    for name, c, dims, k, stride, pad, dil, act in cases:
+        nd = len(dims)
+        x = rng.standard_normal([2, c] + dims).astype(np.float32)
+        w = rng.standard_normal([c, 1] + k).astype(np.float32)
+        b = rng.standard_normal([c]).astype(np.float32)
+        y = conv_grouped(x, w, b, stride, pad, dil, c)
+        nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c" if act else "y"],
+                                  group=c, kernel_shape=k, strides=[stride] * nd,
+                                  pads=[pad] * (2 * nd), dilations=[dil] * nd)]
+        if act == "Relu":
+            nodes.append(helper.make_node("Relu", ["c"], ["y"]))
+            y = np.maximum(y, 0)
+        elif act == "HardSwish":
+            nodes.append(helper.make_node("HardSwish", ["c"], ["y"]))
+            y = (y * np.clip(y / 6.0 + 0.5, 0, 1)).astype(np.float32)
+        g = helper.make_graph(
+            nodes, name, [vi("x", F, list(x.shape))], [vi("y", F, list(y.shape))],
+            initializer=[numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+        save_case(root, "kernels", name, g, [([x], [y])])
+
+
+def conv_cases(root):
+    rng = np.random.default_rng(0)
+    # The bias computed in the model (ReduceMax of an input): a buffer of
+    # its own, whose address reaches the kernel through the parameter
+    # block; memory planning must keep it alive until the call.
+    w = rng.standard_normal((64, 8, 3, 3)).astype(np.float32)
+    x = rng.standard_normal((1, 8, 16, 16)).astype(np.float32)
+    b0 = rng.standard_normal((64, 4)).astype(np.float32)
+    g = helper.make_graph(
+        [helper.make_node("ReduceMax", ["b0"], ["b"], axes=[1], keepdims=0),
+         helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[1, 1, 1, 1])],
+        "conv_bias_computed", [vi("x", F, [1, 8, 16, 16]), vi("b0", F, [64, 4])],
+        [vi("y", F, [1, 64, 16, 16])], initializer=[numpy_helper.from_array(w, "w")])
+    save_case(root, "kernels", "conv_bias_computed", g,
+              [([x, b0], [conv2d(x, w, b0.max(axis=1), 1)])])
+    # The bias a strided view (every other element): the kernel reads a
+    # bias through a plain pointer, so it must get a contiguous one.
+    w = rng.standard_normal((8, 8, 3, 3)).astype(np.float32)
+    x = rng.standard_normal((1, 8, 8, 8)).astype(np.float32)
+    b0 = np.arange(16, dtype=np.float32)
+    g = helper.make_graph(
+        [helper.make_node("Slice", ["b0", "st", "en", "ax", "sp"], ["b"]),
+         helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[1, 1, 1, 1])],
+        "conv_bias_strided", [vi("x", F, [1, 8, 8, 8]), vi("b0", F, [16])],
+        [vi("y", F, [1, 8, 8, 8])],
+        initializer=[numpy_helper.from_array(w, "w")] + [
+            numpy_helper.from_array(np.array([v], np.int64), n)
+            for n, v in (("st", 0), ("en", 16), ("ax", 0), ("sp", 2))])
+    save_case(root, "kernels", "conv_bias_strided", g,
+              [([x, b0], [conv2d(x, w, b0[::2], 1)])])
+
+
+def pool_cases(root):
+    rng = np.random.default_rng(1)
+    # ceil_mode with a last window along H that would start past the input
+    # (rows 0, 2, then 4 of 4): dropped, 2 rows; along W every window starts
+    # inside: 4 columns.
+    x = rng.standard_normal((2, 3, 4, 7)).astype(np.float32)
+    g = helper.make_graph(
+        [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[1, 3], strides=[2, 2],
+                          pads=[0, 1, 0, 1], ceil_mode=1)],
+        "maxpool_ceil_dropped", [vi("x", F, [2, 3, 4, 7])], [vi("y", F, [2, 3, 2, 4])])
+    xp = np.pad(x, ((0, 0), (0, 0), (0, 0), (1, 1)), constant_values=-np.inf)
+    y = np.stack([np.stack([xp[:, :, r, 2 * j:2 * j + 3].max(axis=-1) for j in range(4)], -1)
+                  for r in (0, 2)], -2)
+    save_case(root, "kernels", "maxpool_ceil_dropped", g, [([x], [y])])
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit(__doc__)
+    conv_cases(argv[1])
+    depthwise_cases(argv[1])
+    pool_cases(argv[1])
+
+
+if __name__ == "__main__":
+    main(sys.argv)

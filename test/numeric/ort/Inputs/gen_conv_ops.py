@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+"""ConvTranspose and Col2Im beyond the ONNX test data, with ONNX Runtime as
+the oracle (the layout of gen_vision_ops.py: write DIR, then oracle DIR
+CMD...).
+
+ConvTranspose with constant weights takes onnx-graph-optimize's product +
+Col2Im form at -O1 and above (one group, explicit pads, static spatial
+sizes; under 32 input positions the product transposed, which the
+runtime's Col2Im call reads as it is); the cases cover it in 1-D, 2-D and
+3-D with strides, dilations, pads, output_padding and bias, on a 1 x 1
+input and on 72 positions, and the forms it leaves to the direct
+lowering (groups, output_shape, auto_pad, weights as an input). Col2Im
+cases cover strides, dilations, pads, 1-D and 3-D. Conv cases whose outer
+kernel taps read only padding (dilations past the map, as DeepLab's ASPP
+has) take onnx-graph-optimize's dropping of those taps: center-only, one
+side only (1-D, asymmetric pads), grouped, strided, and a case whose taps
+all read the input somewhere (unchanged). Dilated Conv cases whose taps
+read padding on most of the map take its split into output regions (3x3
+on 16x16 with dilation 12, asymmetric pads and dilations with groups, a
+5x5 kernel); with symbolic dims they stay whole.
+"""
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto as T, helper, numpy_helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "Utils"))
+import testcases  # noqa: E402
+
+
+def model(name, nodes, inputs, inits, opset):
+    graph = helper.make_graph(
+        nodes, name,
+        [helper.make_tensor_value_info(n, T.FLOAT, a.shape) for n, a in inputs],
+        [helper.make_tensor_value_info("y", T.FLOAT, None)],
+        [numpy_helper.from_array(a, n) for n, a in inits])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    return m, [a for _, a in inputs]
+
+
+def convtranspose_cases(rng):
+    f = np.float32
+    # (name, x shape, w shape, attrs, bias, weights constant)
+    specs = [
+        ("dcgan_k4_s2_p1", (2, 8, 4, 4), (8, 6, 4, 4),
+         dict(strides=[2, 2], pads=[1, 1, 1, 1]), True, True),
+        ("dcgan_first_1x1", (2, 10, 1, 1), (10, 7, 4, 4), {}, True, True),
+        ("k4_s2_p1_wide", (2, 3, 8, 9), (3, 5, 4, 4),
+         dict(strides=[2, 2], pads=[1, 2, 1, 0]), True, True),
+        ("unet_k2_s2", (1, 16, 5, 7), (16, 8, 2, 2), dict(strides=[2, 2]),
+         True, True),
+        ("k3_s1_p1", (1, 4, 6, 6), (4, 5, 3, 3), dict(pads=[1, 1, 1, 1]),
+         False, True),
+        ("k3_s2_outpad", (1, 3, 5, 4), (3, 4, 3, 3),
+         dict(strides=[2, 2], pads=[1, 0, 1, 2], output_padding=[1, 1]),
+         True, True),
+        ("dilated", (1, 3, 5, 5), (3, 2, 3, 3),
+         dict(strides=[2, 1], dilations=[2, 3], pads=[2, 1, 0, 3]), True,
+         True),
+        ("1d", (2, 5, 9), (5, 3, 4), dict(strides=[3], pads=[1, 2]), True,
+         True),
+        ("3d", (1, 2, 3, 4, 3), (2, 3, 2, 3, 2),
+         dict(strides=[2, 1, 2], pads=[0, 1, 1, 0, 1, 0]), True, True),
+        ("groups_direct", (1, 4, 5, 5), (4, 3, 3, 3),
+         dict(strides=[2, 2], group=2), True, True),
+        ("output_shape_direct", (1, 3, 4, 4), (3, 2, 3, 3),
+         dict(strides=[2, 2], output_shape=[10, 9]), False, True),
+        ("same_upper_direct", (1, 3, 4, 5), (3, 2, 3, 3),
+         dict(strides=[2, 2], auto_pad="SAME_UPPER"), False, True),
+        ("weights_input_direct", (1, 3, 4, 4), (3, 2, 4, 4),
+         dict(strides=[2, 2], pads=[1, 1, 1, 1]), True, False),
+    ]
+    for name, xs, ws, attrs, bias, const_w in specs:
+        x = rng.standard_normal(xs).astype(f)
+        w = rng.standard_normal(ws).astype(f)
+        m = ws[1] * attrs.get("group", 1)
+        b = rng.standard_normal(m).astype(f)
+        ins = [("x", x)] + ([] if const_w else [("w", w)])
+        inits = ([("w", w)] if const_w else []) + ([("b", b)] if bias else [])
+        node = helper.make_node("ConvTranspose",
+                                ["x", "w"] + (["b"] if bias else []), ["y"],
+                                **attrs)
+        yield "convtranspose_" + name, model(name, [node], ins, inits, 17)
+
+
+def col2im_cases(rng):
+    f = np.float32
+    # (name, image, block, attrs)
+    specs = [
+        ("2d_plain", [5, 5], [2, 2], {}),
+        ("2d_strided_padded", [6, 7], [3, 2],
+         dict(strides=[2, 1], pads=[1, 0, 1, 1])),
+        ("2d_dilated", [7, 6], [2, 3], dict(dilations=[2, 1], strides=[1, 2])),
+        ("1d", [10], [3], dict(strides=[2], pads=[1, 1])),
+        ("3d", [4, 3, 5], [2, 2, 2], dict(strides=[2, 1, 2])),
+    ]
+    for name, image, block, attrs in specs:
+        r = len(image)
+        s = attrs.get("strides", [1] * r)
+        d = attrs.get("dilations", [1] * r)
+        p = attrs.get("pads", [0] * 2 * r)
+        blocks = 1
+        for i in range(r):
+            blocks *= (image[i] + p[i] + p[i + r] - d[i] * (block[i] - 1) - 1) // s[i] + 1
+        c = 2
+        x = rng.standard_normal((2, c * int(np.prod(block)), blocks)).astype(f)
+        node = helper.make_node("Col2Im", ["x", "im", "bl"], ["y"], **attrs)
+        inits = [("im", np.array(image, np.int64)),
+                 ("bl", np.array(block, np.int64))]
+        yield "col2im_" + name, model(name, [node], [("x", x)], inits, 18)
+
+
+def conv_padding_taps_cases(rng):
+    f = np.float32
+    # (name, x shape, w shape, attrs)
+    specs = [
+        ("aspp_center_only", (1, 8, 6, 6), (4, 8, 3, 3),
+         dict(dilations=[8, 8], pads=[8, 8, 8, 8])),
+        ("aspp_partial", (1, 8, 6, 6), (4, 8, 3, 3),
+         dict(dilations=[4, 4], pads=[4, 4, 4, 4])),
+        ("1d_one_side", (2, 3, 4), (5, 3, 3), dict(dilations=[3], pads=[3, 1])),
+        ("grouped_strided", (1, 6, 7, 5), (6, 3, 3, 3),
+         dict(dilations=[7, 2], pads=[7, 2, 7, 2], strides=[2, 1], group=2)),
+    ]
+    for name, xs, ws, attrs in specs:
+        x = rng.standard_normal(xs).astype(f)
+        w = rng.standard_normal(ws).astype(f)
+        b = rng.standard_normal(ws[0]).astype(f)
+        node = helper.make_node("Conv", ["x", "w", "b"], ["y"], **attrs)
+        yield "conv_" + name, model(name, [node], [("x", x)],
+                                    [("w", w), ("b", b)], 17)
+
+
+def conv_region_cases(rng):
+    f = np.float32
+    # Dilated convolutions whose taps read padding for most positions:
+    # onnx-graph-optimize splits them into output regions, each convolved
+    # with the taps that read the input there.
+    specs = [
+        ("aspp_regions", (1, 24, 16, 16), (32, 24, 3, 3),
+         dict(dilations=[12, 12], pads=[12, 12, 12, 12])),
+        ("regions_asym_grouped", (2, 96, 10, 12), (48, 48, 3, 3),
+         dict(dilations=[5, 7], pads=[5, 7, 4, 6], group=2)),
+        ("regions_5x5", (1, 16, 12, 12), (32, 16, 5, 5),
+         dict(dilations=[4, 4], pads=[8, 8, 8, 8])),
+    ]
+    for name, xs, ws, attrs in specs:
+        x = rng.standard_normal(xs).astype(f)
+        w = rng.standard_normal(ws).astype(f)
+        b = rng.standard_normal(ws[0]).astype(f)
+        node = helper.make_node("Conv", ["x", "w", "b"], ["y"], **attrs)
+        yield "conv_" + name, model(name, [node], [("x", x)],
+                                    [("w", w), ("b", b)], 17)
+
+
+def write(root):
+    rng = np.random.default_rng(0)
+    for gen in (convtranspose_cases, col2im_cases, conv_padding_taps_cases,
+                conv_region_cases):
+        for name, (m, inputs) in gen(rng):
+            testcases.save_model_case(root, "conv", name, m, inputs)
+
+
+if __name__ == "__main__":
+    testcases.generator_main(sys.argv, write, "conv", __doc__, per_line=True)
