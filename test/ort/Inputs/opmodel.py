@@ -36,6 +36,10 @@ def model(name, nodes, inputs, outputs, opset, inits=(), ir_version=8):
 
 
 def write_all(root, suite, cases):
-    """Writes every (name, (model, inputs)) of `cases` under ROOT/SUITE."""
-    for name, (m, inputs) in cases:
-        testcases.save_model_case(root, suite, name, m, inputs)
+    """Writes every (name, (model, inputs)) of `cases` under ROOT/SUITE;
+    a case (name, (model, inputs), reference) carries its numpy reference
+    (for what ORT 1.30 lacks), which the oracle step keeps."""
+    for case in cases:
+        name, (m, inputs) = case[:2]
+        ref = case[2] if len(case) > 2 else None
+        testcases.save_model_case(root, suite, name, m, inputs, ref)
