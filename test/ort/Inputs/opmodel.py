@@ -38,8 +38,17 @@ def model(name, nodes, inputs, outputs, opset, inits=(), ir_version=8):
 def write_all(root, suite, cases):
     """Writes every (name, (model, inputs)) of `cases` under ROOT/SUITE;
     a case (name, (model, inputs), reference) carries its numpy reference
-    (for what ORT 1.30 lacks), which the oracle step keeps."""
+    (for what ORT 1.30 lacks; a list: one per output), which the oracle
+    step keeps."""
     for case in cases:
         name, (m, inputs) = case[:2]
         ref = case[2] if len(case) > 2 else None
-        testcases.save_model_case(root, suite, name, m, inputs, ref)
+        if isinstance(ref, (list, tuple)):  # one reference per output
+            testcases.save_model_case(root, suite, name, m, inputs, ref[0])
+            s = os.path.join(root, suite, name, "test_data_set_0")
+            for k, r in enumerate(ref[1:], 1):
+                t = numpy_helper.from_array(np.asarray(r), m.graph.output[k].name)
+                with open(os.path.join(s, "output_%d.pb" % k), "wb") as f:
+                    f.write(t.SerializeToString())
+        else:
+            testcases.save_model_case(root, suite, name, m, inputs, ref)
