@@ -4,8 +4,12 @@ then oracle DIR CMD..., as gen_conv_ops.py): `axes` (a subset of the dims,
 negative axes, with scales and with sizes), `keep_aspect_ratio_policy`
 not_larger / not_smaller (sizes, nearest and linear, 2 and 3 resized
 dims), the opset-19 `half_pixel_symmetric` coordinate mode (linear,
-nearest and cubic, up and down). Not here: `antialias`, which
-onnxc refuses with a one-line error (not lowered yet). The scales and
+nearest and cubic, up and down), and `antialias`
+(linear and cubic downsampling, with axes and sizes, exclude_outside with
+cubic_coeff_a, up in one dim and down in the other, align_corners;
+static shapes only: onnxc builds the filter tables at compile time, so
+with symbolic dims antialias is a one-line error, an expected failure in
+resize-xfail.json). The scales and
 sizes are initializers (what exporters write). Float inputs; one uint8
 image for nearest with axes. ORT's cubic mode takes 2-D inputs or 4-D
 ones resized in H and W only, so the cubic cases are 4-D.
@@ -69,6 +73,23 @@ def cases(rng):
                           dict(mode=mode,
                                coordinate_transformation_mode="half_pixel_symmetric"),
                           sizes=[1, 2, 4, 3])
+    for mode in ("linear", "cubic"):
+        yield resize_case(rng, "antialias_%s_down" % mode, (1, 2, 12, 10),
+                          dict(mode=mode, antialias=1),
+                          scales=[1, 1, 0.4, 0.6])
+        yield resize_case(rng, "antialias_%s_axes_sizes" % mode, (2, 3, 2, 16),
+                          dict(mode=mode, antialias=1, axes=[3]), sizes=[5])
+    yield resize_case(rng, "antialias_cubic_exclude_outside", (1, 1, 9, 13),
+                      dict(mode="cubic", antialias=1, exclude_outside=1,
+                           cubic_coeff_a=-0.5), scales=[1, 1, 0.5, 0.35])
+    yield resize_case(rng, "antialias_linear_up_down_hps", (1, 1, 5, 12),
+                      dict(mode="linear", antialias=1,
+                           coordinate_transformation_mode="half_pixel_symmetric"),
+                      scales=[1, 1, 1.6, 0.3])
+    yield resize_case(rng, "antialias_linear_align_corners", (1, 2, 11, 9),
+                      dict(mode="linear", antialias=1,
+                           coordinate_transformation_mode="align_corners"),
+                      sizes=[1, 2, 4, 3])
 
 
 def write(root):
