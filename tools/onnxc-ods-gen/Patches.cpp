@@ -161,7 +161,8 @@ void applyOpsetPatches(std::vector<OpDesc> &ops) {
   {
     OpDesc &op = *find(ops, "LpPool");
     op.attrs.push_back(intAttr("ceil_mode", 0));
-    patch(op, 18, "opset 18: ceil_mode");
+    op.attrs.push_back(optAttr("dilations", AttrKind::Ints));
+    patch(op, 18, "opset 18: ceil_mode, dilations");
   }
   for (const char *name : {"OptionalHasElement", "OptionalGetElement"}) {
     OpDesc &op = *find(ops, name);

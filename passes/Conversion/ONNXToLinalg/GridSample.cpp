@@ -1,4 +1,8 @@
-//===- GridSample.cpp - GridSample -> linalg ------------------------------===//
+//===- GridSample.cpp - GridSample, AffineGrid -> linalg ------------------===//
+//
+// AffineGrid is one elementwise linalg.generic over the grid: the base
+// coordinate of each spatial index (align_corners or pixel centers in
+// [-1, 1]) multiplied by theta, in f32 for f16/bf16 and f32, f64 for f64.
 //
 // GridSample is one linalg.generic over the result whose body reads the
 // input with tensor.extract at indices it computes (clamped, so a
@@ -318,9 +322,113 @@ struct GridSampleLowering : OpConversionPattern<ONNX::GridSampleOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// AffineGrid
+//===----------------------------------------------------------------------===//
+
+/// AffineGrid (opset 20): theta [N, r, r + 1] (r = 2 or 3), size
+/// [N, C, (D,) H, W]; grid[n, (d,) h, w, k] = sum_j theta[n, k, j] * p_j +
+/// theta[n, k, r] with p = (x of w, y of h, (z of d)), each coordinate
+/// -1 + 2 i / (S - 1) with align_corners, else -1 + (2 i + 1) / S.
+struct AffineGridLowering : OpConversionPattern<ONNX::AffineGridOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::AffineGridOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value theta = adaptor.getTheta(), size = adaptor.getSize();
+    auto tt = cast<RankedTensorType>(theta.getType());
+    auto st = cast<RankedTensorType>(size.getType());
+    auto yt = convertedTensorType(getTypeConverter(), op.getGrid());
+    int64_t rank = yt.getRank(); // 4 (2-D) or 5 (3-D)
+    if (tt.getRank() != 3 || (rank != 4 && rank != 5))
+      return op.emitOpError("theta must be [N, 2, 3] or [N, 3, 4] and the "
+                            "grid of rank 4 or 5");
+    int64_t r = rank - 2;
+    if ((!tt.isDynamicDim(1) && tt.getDimSize(1) != r) ||
+        (!tt.isDynamicDim(2) && tt.getDimSize(2) != r + 1))
+      return op.emitOpError("theta must be [N, ")
+             << r << ", " << r + 1 << "] for a " << r << "-D grid";
+    if (st.getRank() != 1 || (!st.isDynamicDim(0) && st.getDimSize(0) != r + 2))
+      return op.emitOpError("size must have ") << r + 2 << " entries";
+    bool align = op.getAlignCorners() != 0;
+    Type tOnnx = getElementType(op.getTheta());
+    Type ct = computeType(rewriter, {tt.getElementType()});
+    checkEqual(rewriter, loc, getDimValue(rewriter, loc, size, 0),
+               idx(rewriter, loc, r + 2),
+               "AffineGrid: size must have one entry per dim of the input");
+    checkEqual(rewriter, loc, getDimValue(rewriter, loc, theta, 1),
+               idx(rewriter, loc, r), "AffineGrid: theta has the wrong shape");
+    checkEqual(rewriter, loc, getDimValue(rewriter, loc, theta, 2),
+               idx(rewriter, loc, r + 1),
+               "AffineGrid: theta has the wrong shape");
+    // The grid's sizes: N from size (== theta's N), the spatial dims.
+    SmallVector<Value> sz;
+    for (int64_t i = 0; i < r + 2; ++i) {
+      Value v = extractIndex(rewriter, loc, size, i);
+      emitRuntimeCheck(rewriter, loc,
+                       cmpI(rewriter, loc, arith::CmpIPredicate::sge, v,
+                            idx(rewriter, loc, 0)),
+                       "AffineGrid: size must not be negative");
+      sz.push_back(v);
+    }
+    checkEqual(rewriter, loc, sz[0], getDimValue(rewriter, loc, theta, 0),
+               "AffineGrid: size[0] must equal theta's N");
+    SmallVector<Value> ySizes = {sz[0]};
+    for (int64_t i = 2; i < r + 2; ++i)
+      ySizes.push_back(sz[i]);
+    ySizes.push_back(idx(rewriter, loc, r));
+    checkResultSizes(rewriter, loc, yt, ySizes,
+                     "AffineGrid: the result shape does not match the result "
+                     "type");
+    auto body = [&](OpBuilder &b, Location l, ValueRange) {
+      Value n = linalg::IndexOp::create(b, l, 0);
+      Value k = linalg::IndexOp::create(b, l, rank - 1);
+      Value acc = convertScalar(
+          b, l,
+          tensor::ExtractOp::create(b, l, theta, ValueRange{n, k, idx(b, l, r)}),
+          tOnnx, ct);
+      // p_j: j = 0 is x (the last spatial dim), 1 y, 2 z.
+      for (int64_t j = 0; j < r; ++j) {
+        int64_t dim = r - j; // loop dim of the spatial index (1-based)
+        Value i = indexToF(b, l, linalg::IndexOp::create(b, l, dim), ct);
+        Value s = indexToF(b, l, ySizes[dim], ct);
+        Value p;
+        if (align)
+          p = addF(b, l, fConst(b, l, ct, -1),
+                   divF(b, l, mulF(b, l, fConst(b, l, ct, 2), i),
+                        subF(b, l, s, fConst(b, l, ct, 1))));
+        else
+          p = addF(b, l, fConst(b, l, ct, -1),
+                   divF(b, l,
+                        addF(b, l, mulF(b, l, fConst(b, l, ct, 2), i),
+                             fConst(b, l, ct, 1)),
+                        s));
+        Value th = convertScalar(
+            b, l,
+            tensor::ExtractOp::create(b, l, theta,
+                                      ValueRange{n, k, idx(b, l, j)}),
+            tOnnx, ct);
+        acc = addF(b, l, acc, mulF(b, l, th, p));
+      }
+      linalg::YieldOp::create(
+          b, l, convertScalar(b, l, acc, ct, getElementType(op.getGrid())));
+    };
+    Value init = createEmpty(rewriter, loc, yt, ySizes);
+    Value y = linalg::GenericOp::create(
+                  rewriter, loc, TypeRange{yt}, ValueRange{}, ValueRange{init},
+                  SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+                  parallelIterators(rank), body)
+                  .getResult(0);
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnxc::populateGridSamplePatterns(TypeConverter &tc,
                                              RewritePatternSet &patterns) {
-  patterns.add<GridSampleLowering>(tc, patterns.getContext());
+  patterns.add<GridSampleLowering, AffineGridLowering>(tc,
+                                                       patterns.getContext());
 }

@@ -437,8 +437,13 @@ struct LayerNormLowering : OpConversionPattern<ONNX::LayerNormalizationOp> {
 };
 
 /// GroupNormalization: the C channels form num_groups groups; statistics
-/// per (n, group) over its channels and the spatial dims; Y = scale[c] *
-/// normalized + bias[c] (opset 18's per-group scale/bias are accepted too).
+/// per (n, group) over its channels and the spatial dims, in the
+/// stash_type (1: f32, 10: f16, 11: f64, 16: bf16, as the spec's function
+/// casts X to it); Y = scale[c] * normalized + bias[c]. Scale and bias of
+/// num_groups entries are opset 18's per-group form (for C == num_groups
+/// the two forms agree). Everything happens in the grouped view
+/// (N, G, C/G, ...) of X, so C may be a symbolic dim (checked at run time
+/// to be a multiple of num_groups and the per-channel scale's length).
 struct GroupNormLowering : OpConversionPattern<ONNX::GroupNormalizationOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -453,53 +458,115 @@ struct GroupNormLowering : OpConversionPattern<ONNX::GroupNormalizationOp> {
     int64_t groups = op.getNumGroups();
     if (rank < 2)
       return op.emitOpError("input must have rank 2 or more (N, C, ...)");
-    if (op.getStashType() != 1)
-      return op.emitOpError("only stash_type 1 (float) is supported");
-    int64_t channels = type.getDimSize(1);
-    if (ShapedType::isDynamic(channels) || groups <= 0 ||
-        channels % groups != 0)
-      return op.emitOpError("the channel dim must be static and a multiple "
-                            "of num_groups");
-    int64_t per = channels / groups;
-    Type elt = type.getElementType(), acc = accType(elt);
-    // Statistics over the grouped view (N, G, C/G, ...).
+    Type acc;
+    switch (op.getStashType()) {
+    case 1: acc = rewriter.getF32Type(); break;
+    case 10: acc = rewriter.getF16Type(); break;
+    case 11: acc = rewriter.getF64Type(); break;
+    case 16: acc = rewriter.getBF16Type(); break;
+    default:
+      return op.emitOpError("stash_type ")
+             << op.getStashType() << " is not a float type (1, 10, 11, 16)";
+    }
     auto xt = cast<RankedTensorType>(x.getType());
+    int64_t channels = xt.getDimSize(1);
+    if (groups <= 0)
+      return op.emitOpError("num_groups must be positive");
+    if (!ShapedType::isDynamic(channels) && channels % groups != 0)
+      return op.emitOpError("the channel count ")
+             << channels << " is not a multiple of num_groups " << groups;
+    Value scale = adaptor.getScale(), bias = adaptor.getBias();
+    for (Value v : {scale, bias})
+      if (cast<RankedTensorType>(v.getType()).getRank() != 1)
+        return op.emitOpError("scale and bias must be 1-D");
+    Type elt = type.getElementType();
+    Value cDim = getDimValue(rewriter, loc, x, 1);
+    Value g = arith::ConstantIndexOp::create(rewriter, loc, groups);
+    if (ShapedType::isDynamic(channels)) {
+      Value rem = arith::RemUIOp::create(rewriter, loc, cDim, g);
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      emitRuntimeCheck(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, rem,
+                                zero),
+          "GroupNormalization: the channel count {} is not a multiple of "
+          "num_groups",
+          {cDim});
+    }
+    int64_t per = ShapedType::isDynamic(channels) ? ShapedType::kDynamic
+                                                  : channels / groups;
+    OpFoldResult perOFR =
+        ShapedType::isDynamic(per)
+            ? OpFoldResult(arith::DivUIOp::create(rewriter, loc, cDim, g)
+                               .getResult())
+            : OpFoldResult(rewriter.getIndexAttr(per));
+    // The grouped view (N, G, C/G, ...).
     SmallVector<int64_t> gshape = {xt.getDimSize(0), groups, per};
     SmallVector<OpFoldResult> gsizes = {getDimOFR(rewriter, loc, x, 0),
-                                        rewriter.getIndexAttr(groups),
-                                        rewriter.getIndexAttr(per)};
+                                        rewriter.getIndexAttr(groups), perOFR};
     SmallVector<ReassociationIndices> re = {{0}, {1, 2}};
     for (int64_t i = 2; i < rank; ++i) {
       gshape.push_back(xt.getDimSize(i));
       gsizes.push_back(getDimOFR(rewriter, loc, x, i));
       re.push_back({i + 1});
     }
-    Value xg = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(gshape, elt), x, re, gsizes);
+    auto gtype = RankedTensorType::get(gshape, elt);
+    Value xg = tensor::ExpandShapeOp::create(rewriter, loc, gtype, x, re,
+                                             gsizes);
     SmallVector<bool> reduced(rank + 1, true);
     reduced[0] = reduced[1] = false;
     auto [mean, var] = meanVar(rewriter, loc, xg, reduced, acc);
-    AffineExpr g = getAffineDimExpr(1, ctx).floorDiv(per);
-    AffineMap statMap =
-        AffineMap::get(rank, 0, {getAffineDimExpr(0, ctx), g}, ctx);
-    auto paramMap = [&](Value v) {
-      auto t = cast<RankedTensorType>(v.getType());
-      if (t.getDimSize(0) == groups && groups != channels)
-        return AffineMap::get(rank, 0, g);
-      return channelMap(ctx, rank, v, 1);
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    AffineMap statMap = AffineMap::get(rank + 1, 0, {d(0), d(1)}, ctx);
+    // A parameter: per group (G entries, or C == G), one value (1 entry,
+    // broadcast), or per channel, read as (G, C/G).
+    auto param = [&](Value v) -> std::pair<Value, AffineMap> {
+      int64_t len = cast<RankedTensorType>(v.getType()).getDimSize(0);
+      if (len == groups)
+        return {v, AffineMap::get(rank + 1, 0, d(1))};
+      if (len == 1 && channels != 1)
+        return {v, AffineMap::get(rank + 1, 0,
+                                  getAffineConstantExpr(0, ctx))};
+      if (ShapedType::isDynamic(len) || ShapedType::isDynamic(channels)) {
+        Value n = getDimValue(rewriter, loc, v, 0);
+        emitRuntimeCheck(rewriter, loc,
+                         arith::CmpIOp::create(rewriter, loc,
+                                               arith::CmpIPredicate::eq, n,
+                                               cDim),
+                         "GroupNormalization: scale and bias have {} entries, "
+                         "the channel count is {}",
+                         {n, cDim});
+      }
+      int64_t perV = ShapedType::isDynamic(len) ? per : len / groups;
+      OpFoldResult perVOFR = ShapedType::isDynamic(perV)
+                                 ? perOFR
+                                 : OpFoldResult(rewriter.getIndexAttr(perV));
+      Value v2 = tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({groups, perV},
+                                cast<RankedTensorType>(v.getType())
+                                    .getElementType()),
+          v, SmallVector<ReassociationIndices>{{0, 1}},
+          SmallVector<OpFoldResult>{rewriter.getIndexAttr(groups), perVOFR});
+      return {v2, AffineMap::get(rank + 1, 0, {d(1), d(2)}, ctx)};
     };
+    auto [s, sMap] = param(scale);
+    auto [bv, bMap] = param(bias);
     double eps = op.getEpsilon().convertToDouble();
-    Value y = elementwise(rewriter, loc, x, type,
-                          {{x, rewriter.getMultiDimIdentityMap(rank)},
-                           {mean, statMap},
-                           {var, statMap},
-                           {adaptor.getScale(), paramMap(adaptor.getScale())},
-                           {adaptor.getBias(), paramMap(adaptor.getBias())}},
-                          [&](OpBuilder &b, Location l, ValueRange a) {
-                            Value n =
-                                normalize(b, l, a[0], a[1], a[2], eps, acc);
-                            return affine(b, l, n, a[3], a[4], acc, elt);
-                          });
+    Value yg = elementwise(rewriter, loc, xg, gtype,
+                           {{xg, rewriter.getMultiDimIdentityMap(rank + 1)},
+                            {mean, statMap},
+                            {var, statMap},
+                            {s, sMap},
+                            {bv, bMap}},
+                           [&](OpBuilder &b, Location l, ValueRange a) {
+                             Value n =
+                                 normalize(b, l, a[0], a[1], a[2], eps, acc);
+                             return affine(b, l, n, a[3], a[4], acc, elt);
+                           });
+    Value y = tensor::CollapseShapeOp::create(rewriter, loc, yg, re);
+    if (y.getType() != type)
+      y = tensor::CastOp::create(rewriter, loc, type, y);
     rewriter.replaceOp(op, y);
     return success();
   }

@@ -37,6 +37,8 @@ void populateQuantizePatterns(TypeConverter &tc, RewritePatternSet &patterns);
 void populateConvPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// Col2Im (Col2Im.cpp).
 void populateCol2ImPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// DeformConv (DeformConv.cpp).
+void populateDeformConvPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// MaxPool, AveragePool, LpPool, Global*Pool (Pooling.cpp).
 void populatePoolingPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// BatchNormalization, InstanceNormalization, LayerNormalization,

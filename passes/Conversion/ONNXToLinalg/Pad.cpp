@@ -1,11 +1,14 @@
-//===- Pad.cpp - Pad -> linalg --------------------------------------------===//
+//===- Pad.cpp - Pad, CenterCropPad -> linalg -----------------------------===//
 //
 // Pad is one linalg.generic over the result that reads the input with
 // tensor.extract at a source index computed per dim from the result index
 // and the begin pad; the pads may be run-time values (an input tensor), and
 // negative pads crop. Out-of-range sources give constant_value (constant),
 // the nearest edge element (edge), the mirror image without repeating the
-// edge (reflect) or the element one period away (wrap).
+// edge (reflect) or the element one period away (wrap). CenterCropPad is
+// the same generic with the begin pad (in < out) or crop (in > out) taken
+// from the sizes: the spec's function pads (out - in) / 2 in front and
+// crops (in - out) / 2, both rounded down.
 //
 //===----------------------------------------------------------------------===//
 
@@ -212,9 +215,132 @@ struct PadLowering : OpConversionPattern<ONNX::PadOp> {
   }
 };
 
+/// CenterCropPad(input, shape, axes): per axis of `axes` (all dims by
+/// default) the result dim is shape[k], the input centered in it: cropped
+/// by (in - out) / 2 in front, or padded with zeros by (out - in) / 2.
+struct CenterCropPadLowering : OpConversionPattern<ONNX::CenterCropPadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::CenterCropPadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getInputData(), shape = adaptor.getShape();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto yt = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getOutputData().getType()));
+    int64_t rank = xt.getRank();
+    if (!xt.getElementType().isIntOrFloat())
+      return op.emitOpError("type ") << xt << " is not supported";
+    SmallVector<int64_t> axes;
+    if (auto a = op.getAxes()) {
+      for (int64_t v : *a) {
+        int64_t d = v < 0 ? v + rank : v;
+        if (d < 0 || d >= rank)
+          return op.emitOpError("axis ") << v << " out of range";
+        if (llvm::is_contained(axes, d))
+          return op.emitOpError("axis ") << v << " repeated";
+        axes.push_back(d);
+      }
+    } else {
+      for (int64_t d = 0; d < rank; ++d)
+        axes.push_back(d);
+    }
+    auto st = cast<RankedTensorType>(shape.getType());
+    int64_t n = axes.size();
+    if (st.getRank() != 1 || (!st.isDynamicDim(0) && st.getDimSize(0) != n))
+      return op.emitOpError("shape must have ") << n << " entries";
+    Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value c2 = arith::ConstantIndexOp::create(rewriter, loc, 2);
+    Value nv = arith::ConstantIndexOp::create(rewriter, loc, n);
+    Value len = tensor::DimOp::create(rewriter, loc, shape, 0);
+    emitRuntimeCheck(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, len, nv),
+        "CenterCropPad: shape must have one entry per axis");
+    SmallVector<Value> outSizes, offsets; // offset: source = result + offset
+    SmallVector<Value> inDims;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value in = getDimValue(rewriter, loc, x, d);
+      inDims.push_back(in);
+      auto it = llvm::find(axes, d);
+      if (it == axes.end()) {
+        outSizes.push_back(in);
+        offsets.push_back(c0);
+        continue;
+      }
+      Value k = arith::ConstantIndexOp::create(rewriter, loc, it - axes.begin());
+      Value e = tensor::ExtractOp::create(rewriter, loc, shape, ValueRange{k});
+      Value out = arith::IndexCastOp::create(rewriter, loc,
+                                             rewriter.getIndexType(), e);
+      emitRuntimeCheck(rewriter, loc,
+                       arith::CmpIOp::create(rewriter, loc,
+                                             arith::CmpIPredicate::sge, out, c0),
+                       "CenterCropPad: shape must not be negative");
+      Value crop = arith::DivSIOp::create(
+          rewriter, loc, arith::SubIOp::create(rewriter, loc, in, out), c2);
+      Value pad = arith::DivSIOp::create(
+          rewriter, loc, arith::SubIOp::create(rewriter, loc, out, in), c2);
+      Value cropping = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::sge, in, out);
+      offsets.push_back(arith::SelectOp::create(
+          rewriter, loc, cropping, crop,
+          arith::SubIOp::create(rewriter, loc, c0, pad)));
+      outSizes.push_back(out);
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      if (!yt.isDynamicDim(d)) {
+        Value want = arith::ConstantIndexOp::create(rewriter, loc,
+                                                    yt.getDimSize(d));
+        emitRuntimeCheck(
+            rewriter, loc,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                  outSizes[d], want),
+            "CenterCropPad: the result shape does not match the result type");
+      }
+    Value init = createEmpty(rewriter, loc, yt, outSizes);
+    Type elt = yt.getElementType();
+    auto body = [&](OpBuilder &b, Location l, ValueRange) {
+      SmallVector<Value> src;
+      Value inside = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+      Value zero = arith::ConstantIndexOp::create(b, l, 0);
+      Value one = arith::ConstantIndexOp::create(b, l, 1);
+      for (int64_t d = 0; d < rank; ++d) {
+        Value i = arith::AddIOp::create(
+            b, l, linalg::IndexOp::create(b, l, d), offsets[d]);
+        Value in = inDims[d];
+        inside = arith::AndIOp::create(
+            b, l, inside,
+            arith::AndIOp::create(
+                b, l,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, zero),
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, in)));
+        Value last = arith::SubIOp::create(b, l, in, one);
+        i = arith::MaxSIOp::create(b, l, arith::MinSIOp::create(b, l, i, last),
+                                   zero);
+        src.push_back(i);
+      }
+      // An empty input dim has no element to read: the result is then all
+      // padding, and the read is skipped.
+      Value v = buildIf(b, l, inside,
+                        ValueRange{createScalarConstant(b, l, elt, 0)},
+                        [&](OpBuilder &nb, Location nl) -> SmallVector<Value> {
+                          return {tensor::ExtractOp::create(nb, nl, x, src)};
+                        })[0];
+      linalg::YieldOp::create(b, l, v);
+    };
+    Value y = linalg::GenericOp::create(
+                  rewriter, loc, TypeRange{yt}, ValueRange{}, ValueRange{init},
+                  SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+                  parallelIterators(rank), body)
+                  .getResult(0);
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnxc::populatePadPatterns(TypeConverter &tc,
                                       RewritePatternSet &patterns) {
-  patterns.add<PadLowering>(tc, patterns.getContext());
+  patterns.add<PadLowering, CenterCropPadLowering>(tc, patterns.getContext());
 }

@@ -9,7 +9,10 @@
 // and roi may be run-time tensors. When a resized dim's sizes are static
 // and its scale constant (nearest and linear modes), its taps and weights
 // are computed at compile time into constant tables the body reads
-// (the same f64 arithmetic, the same results).
+// (the same f64 arithmetic, the same results). antialias (linear and
+// cubic) always reads tables: ONNX Runtime's filter, stretched by 1/scale
+// when downsampling (its weights computed in f32 as its kernel does), so it
+// needs static sizes and constant scales.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +59,7 @@ struct ResizeParams {
   bool excludeOutside = false;
   double extrapolation = 0;
   StringRef policy = "stretch";
+  bool antialias = false; // linear and cubic only
 };
 
 /// Largest number of taps one result element may read.
@@ -127,10 +131,132 @@ struct TapTable {
   std::vector<double> weight;
 };
 
+/// The antialias window of one resized dim (ORT's window_size): the filter's
+/// support (1 for linear, 2 for cubic) stretched by 1/scale when
+/// downsampling, both sides, plus one.
+int64_t antialiasWindow(const ResizeParams &p, double s) {
+  float scale = 1.0f / static_cast<float>(s);
+  float supportSize = p.interp == Interp::Cubic ? 4.0f : 2.0f;
+  float support = scale >= 1.0f ? supportSize * 0.5f * scale : supportSize * 0.5f;
+  return static_cast<int64_t>(std::ceil(support)) * 2 + 1;
+}
+
+/// The source coordinate of output index `o` (f64, as the generic computes
+/// it); shared by the tables.
+double sourceCoordinate(const ResizeParams &p, int64_t o, int64_t inSize,
+                        int64_t outSize, double s);
+
+/// antialias: per output index the input taps [xmin, xmax) (clipped to the
+/// input) and their normalized filter weights, ONNX Runtime's
+/// SetupUpsampleFilterAntiAlias in f32: center = coordinate + 0.5, the
+/// filter evaluated at (x - center + 0.5) * min(scale, 1); without
+/// exclude_outside the weights of taps outside the input move to the
+/// nearest edge tap. Unused slots read tap 0 with weight 0.
+std::optional<TapTable> antialiasTapTable(const ResizeParams &p,
+                                          int64_t inSize, int64_t outSize,
+                                          double s) {
+  if (p.coord == Coord::TfCropAndResize || inSize <= 0)
+    return std::nullopt;
+  float rscale = static_cast<float>(s);
+  float scale = 1.0f / rscale;
+  float supportSize = p.interp == Interp::Cubic ? 4.0f : 2.0f;
+  float support = scale >= 1.0f ? supportSize * 0.5f * scale : supportSize * 0.5f;
+  int64_t window = antialiasWindow(p, s);
+  float invScale = scale >= 1.0f ? 1.0f / scale : 1.0f;
+  float a = static_cast<float>(p.cubicA);
+  auto filter = [&](float x) -> float {
+    x = std::fabs(x);
+    if (p.interp == Interp::Linear)
+      return x < 1.0f ? 1.0f - x : 0.0f;
+    if (x < 1.0f)
+      return ((a + 2.0f) * x - (a + 3.0f)) * x * x + 1;
+    if (x < 2.0f)
+      return (((x - 5.0f) * x + 8.f) * x - 4.f) * a;
+    return 0.0f;
+  };
+  auto clampTo = [](int64_t v, int64_t lo, int64_t hi) {
+    return std::min(std::max(v, lo), hi);
+  };
+  TapTable t;
+  t.taps = window;
+  std::vector<float> buf(window);
+  for (int64_t o = 0; o < outSize; ++o) {
+    float center =
+        0.5f + (scale == 1.0f ? static_cast<float>(o)
+                              : static_cast<float>(
+                                    sourceCoordinate(p, o, inSize, outSize, s)));
+    int64_t xminReal =
+        static_cast<int64_t>(std::floor(center - support + 0.5f));
+    int64_t xmaxReal =
+        static_cast<int64_t>(std::floor(center + support + 0.5f));
+    xmaxReal = xminReal + clampTo(xmaxReal - xminReal, 0, window);
+    int64_t xminCut = clampTo(xminReal, 0, inSize);
+    int64_t xmaxCut = clampTo(xmaxReal, 0, inSize);
+    int64_t xmin = p.excludeOutside ? xminCut : xminReal;
+    int64_t count = (p.excludeOutside ? xmaxCut : xmaxReal) - xmin;
+    std::fill(buf.begin(), buf.end(), 0.0f);
+    float total = 0.0f;
+    for (int64_t x = 0; x < count; ++x) {
+      float w = filter((static_cast<float>(x + xmin) - center + 0.5f) * invScale);
+      buf[x] = w;
+      total += w;
+    }
+    if (!p.excludeOutside && xminCut < xmaxCut) {
+      int64_t neg = clampTo(-xmin, 0, count - 1);
+      for (int64_t x = 0; x < neg; ++x)
+        buf[neg] += buf[x];
+      int64_t past = clampTo(count + xmin - inSize, 0, count - 1);
+      for (int64_t x = count - past; x < count; ++x)
+        buf[count - past - 1] += buf[x];
+      for (int64_t x = 0; (neg | past) > 0 && x < xmaxCut - xminCut; ++x)
+        buf[x] = buf[x + neg];
+    }
+    float inv = total == 0.0f ? 1.0f : 1.0f / total;
+    for (int64_t k = 0; k < window; ++k) {
+      bool used = k < xmaxCut - xminCut;
+      t.index.push_back(used ? xminCut + k : 0);
+      t.weight.push_back(used ? static_cast<double>(buf[k] * inv) : 0.0);
+    }
+  }
+  return t;
+}
+
+double sourceCoordinate(const ResizeParams &p, int64_t o, int64_t inSize,
+                        int64_t outSize, double s) {
+  double in = static_cast<double>(inSize), out = static_cast<double>(outSize);
+  double xo = static_cast<double>(o);
+  double hp = (xo + 0.5) / s - 0.5;
+  double outF = s * in;
+  bool outIsOne = outF == 1;
+  switch (p.coord) {
+  case Coord::HalfPixel:
+    return hp;
+  case Coord::HalfPixelSymmetric: {
+    double adj = out / (s * in);
+    double center = in * 0.5;
+    double offset = center * (1 - adj);
+    return offset + hp;
+  }
+  case Coord::PytorchHalfPixel:
+    return outIsOne ? 0 : hp;
+  case Coord::AlignCorners:
+    return outIsOne ? 0 : (xo * (in - 1)) / (outF - 1);
+  case Coord::Asymmetric:
+    return xo / s;
+  case Coord::TfHalfPixelForNN:
+    return (xo + 0.5) / s;
+  case Coord::TfCropAndResize:
+    break; // no table
+  }
+  return 0;
+}
+
 /// std::optional: nullopt when the mode has no table (cubic,
 /// tf_crop_and_resize).
 std::optional<TapTable> computeTapTable(const ResizeParams &p, int64_t inSize,
                                         int64_t outSize, double s) {
+  if (p.antialias)
+    return antialiasTapTable(p, inSize, outSize, s);
   if (p.interp == Interp::Cubic || p.coord == Coord::TfCropAndResize)
     return std::nullopt;
   auto toIndex = [](double f) {
@@ -143,39 +269,8 @@ std::optional<TapTable> computeTapTable(const ResizeParams &p, int64_t inSize,
   };
   TapTable t;
   t.taps = p.interp == Interp::Linear ? 2 : 1;
-  double in = static_cast<double>(inSize), out = static_cast<double>(outSize);
   for (int64_t o = 0; o < outSize; ++o) {
-    double xo = static_cast<double>(o);
-    double hp = (xo + 0.5) / s - 0.5;
-    double outF = s * in;
-    bool outIsOne = outF == 1;
-    double xs = 0;
-    switch (p.coord) {
-    case Coord::HalfPixel:
-      xs = hp;
-      break;
-    case Coord::HalfPixelSymmetric: {
-      double adj = out / (s * in);
-      double center = in * 0.5;
-      double offset = center * (1 - adj);
-      xs = offset + hp;
-      break;
-    }
-    case Coord::PytorchHalfPixel:
-      xs = outIsOne ? 0 : hp;
-      break;
-    case Coord::AlignCorners:
-      xs = outIsOne ? 0 : (xo * (in - 1)) / (outF - 1);
-      break;
-    case Coord::Asymmetric:
-      xs = xo / s;
-      break;
-    case Coord::TfHalfPixelForNN:
-      xs = (xo + 0.5) / s;
-      break;
-    case Coord::TfCropAndResize:
-      return std::nullopt;
-    }
+    double xs = sourceCoordinate(p, o, inSize, outSize, s);
     if (p.interp == Interp::Nearest) {
       double r = 0;
       switch (p.rounding) {
@@ -598,6 +693,24 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
             constScales[d] = static_cast<double>((*v)[k]) /
                              static_cast<double>(xt.getDimSize(d));
   }
+  if (p.antialias) {
+    // Every resized dim reads an antialias table: static sizes and a
+    // constant scale.
+    int64_t taps = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!resized[d])
+        continue;
+      if (!constScales[d] || xt.isDynamicDim(d) || type.isDynamicDim(d) ||
+          p.coord == Coord::TfCropAndResize || xt.getDimSize(d) == 0)
+        return op->emitOpError(
+            "antialias needs static sizes, constant scales (or sizes with "
+            "the stretch policy) and no tf_crop_and_resize");
+      taps *= antialiasWindow(p, *constScales[d]);
+      if (taps > kMaxTaps)
+        return op->emitOpError("too many interpolation taps (")
+               << taps << ") per element";
+    }
+  }
   Value y = buildResize(b, loc, x, type, p, scales, outSizes, roiStart, roiEnd,
                         resized, constScales);
   rewriter.replaceOp(op, y);
@@ -608,7 +721,8 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
 /// nearest (all nearest_modes), linear or cubic (cubic_coeff_a,
 /// exclude_outside) mode and every coordinate_transformation_mode; scales or
 /// sizes (with keep_aspect_ratio_policy), axes, roi for tf_crop_and_resize
-/// (extrapolation_value outside it). antialias is not supported.
+/// (extrapolation_value outside it), antialias (static shapes, constant
+/// scales: tables).
 struct ResizeLowering : OpConversionPattern<ONNX::ResizeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -651,8 +765,8 @@ struct ResizeLowering : OpConversionPattern<ONNX::ResizeOp> {
     if (!rounding)
       return op.emitOpError("unsupported nearest_mode '") << nm << "'";
     p.rounding = *rounding;
-    if (op.getAntialias() != 0)
-      return op.emitOpError("antialias is not supported");
+    // antialias changes the linear and cubic filters only.
+    p.antialias = op.getAntialias() != 0 && p.interp != Interp::Nearest;
     p.policy = op.getKeepAspectRatioPolicy();
     if (p.policy != "stretch" && p.policy != "not_larger" &&
         p.policy != "not_smaller")

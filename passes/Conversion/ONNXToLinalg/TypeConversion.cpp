@@ -160,6 +160,7 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populateSlicePatterns(tc, patterns);
   populateConvPatterns(tc, patterns);
   populateCol2ImPatterns(tc, patterns);
+  populateDeformConvPatterns(tc, patterns);
   populatePoolingPatterns(tc, patterns);
   populateNormalizationPatterns(tc, patterns);
   populatePadPatterns(tc, patterns);

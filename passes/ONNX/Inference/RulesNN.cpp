@@ -57,15 +57,15 @@ static LogicalResult inferAveragePool(Operation *op, const ONNX::OpInfo &info,
   return inferWithLibOnnx(op, info, state, asMaxPool({"count_include_pad"}));
 }
 
-/// LpPool-18 adds `ceil_mode`.
+/// LpPool-18 adds `ceil_mode` and `dilations`.
 static LogicalResult inferLpPool(Operation *op, const ONNX::OpInfo &info,
                                  InferenceState &state) {
   if (std::optional<LogicalResult> r = inferCeilModePool(op))
     return *r;
-  if (getIntAttr(op, "ceil_mode", 0) == 0) {
+  if (getIntAttr(op, "ceil_mode", 0) == 0 && !hasNonUnitInts(op, "dilations")) {
     SchemaCall call;
     call.version = 11;
-    call.hiddenAttrs = {"ceil_mode"};
+    call.hiddenAttrs = {"ceil_mode", "dilations"};
     return inferWithLibOnnx(op, info, state, call);
   }
   return inferWithLibOnnx(op, info, state, asMaxPool({"p"}));

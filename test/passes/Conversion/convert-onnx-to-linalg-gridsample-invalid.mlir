@@ -66,3 +66,19 @@ func.func @gridsample_int_grid(%x: tensor<1x1x4x4xf32>, %g: tensor<1x2x2x2xi32>)
   %0 = "onnx.GridSample"(%x, %g) : (tensor<1x1x4x4xf32>, tensor<1x2x2x2xi32>) -> tensor<1x1x2x2xf32>
   return %0 : tensor<1x1x2x2xf32>
 }
+
+// -----
+
+func.func @affinegrid_theta(%t: tensor<2x2x4xf32>, %s: tensor<4xi64>) -> tensor<2x3x5x2xf32> {
+  // expected-error @+1 {{'onnx.AffineGrid' op theta must be [N, 2, 3] for a 2-D grid}}
+  %0 = "onnx.AffineGrid"(%t, %s) : (tensor<2x2x4xf32>, tensor<4xi64>) -> tensor<2x3x5x2xf32>
+  return %0 : tensor<2x3x5x2xf32>
+}
+
+// -----
+
+func.func @affinegrid_size(%t: tensor<2x2x3xf32>, %s: tensor<5xi64>) -> tensor<2x3x5x2xf32> {
+  // expected-error @+1 {{'onnx.AffineGrid' op size must have 4 entries}}
+  %0 = "onnx.AffineGrid"(%t, %s) : (tensor<2x2x3xf32>, tensor<5xi64>) -> tensor<2x3x5x2xf32>
+  return %0 : tensor<2x3x5x2xf32>
+}

@@ -83,3 +83,18 @@ func.func @gridsample_3d_linear(%x: tensor<1x2x3x4x5xf32>, %g: tensor<1x6x7x8x3x
   %0 = "onnx.GridSample"(%x, %g) {mode = "linear"} : (tensor<1x2x3x4x5xf32>, tensor<1x6x7x8x3xf32>) -> tensor<1x2x6x7x8xf32>
   return %0 : tensor<1x2x6x7x8xf32>
 }
+
+// AffineGrid: one generic over the grid; theta[n, k, 2] (the translation)
+// plus theta[n, k, 0] * x + theta[n, k, 1] * y.
+// CHECK-LABEL: func.func @affinegrid
+// CHECK-SAME: (%[[T:.+]]: tensor<2x2x3xf32>)
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<2x4x5x2xf32>)
+// CHECK: tensor.extract %[[T]][%{{.+}}, %{{.+}}, %c2{{.*}}]
+// CHECK: tensor.extract %[[T]][%{{.+}}, %{{.+}}, %c0{{.*}}]
+// CHECK: tensor.extract %[[T]][%{{.+}}, %{{.+}}, %c1{{.*}}]
+// CHECK: linalg.yield
+func.func @affinegrid(%t: tensor<2x2x3xf32>) -> tensor<2x4x5x2xf32> {
+  %s = "onnx.Constant"() {value = dense<[2, 1, 4, 5]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %0 = "onnx.AffineGrid"(%t, %s) {align_corners = 1 : i64} : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<2x4x5x2xf32>
+  return %0 : tensor<2x4x5x2xf32>
+}

@@ -35,15 +35,46 @@ func.func @layernorm(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>) -> (tensor<2x3x4x
 
 // -----
 
-// GroupNormalization: statistics over the grouped view, read back per
-// channel through c floordiv (C / num_groups).
-// CHECK-DAG: #[[G:.+]] = affine_map<(d0, d1, d2) -> (d0, d1 floordiv 2)>
+// GroupNormalization: statistics and the normalization over the grouped
+// view (N, G, C/G, ...), the per-channel scale and bias read as (G, C/G),
+// the result collapsed back.
+// CHECK-DAG: #[[S:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+// CHECK-DAG: #[[P:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d2)>
 // CHECK-LABEL: func.func @groupnorm
 // CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0], [1, 2], [3]] output_shape [2, 2, 2, 3]
-// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[G]], #[[G]],
+// CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0, 1]] output_shape [2, 2] : tensor<4xf32> into tensor<2x2xf32>
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[S]], #[[S]], #[[P]], #[[P]], #{{.+}}]
+// CHECK: tensor.collapse_shape %{{.+}} {{\[\[}}0], [1, 2], [3]] : tensor<2x2x2x3xf32> into tensor<2x4x3xf32>
 func.func @groupnorm(%x: tensor<2x4x3xf32>, %s: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<2x4x3xf32> {
   %0 = "onnx.GroupNormalization"(%x, %s, %b) {num_groups = 2 : i64} : (tensor<2x4x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3xf32>
   return %0 : tensor<2x4x3xf32>
+}
+
+// -----
+
+// A symbolic channel count: C / num_groups computed at run time, which
+// checks that num_groups divides C and that the scale has C entries.
+// CHECK-LABEL: func.func @groupnorm_dynamic_channels
+// CHECK: %[[C:.+]] = tensor.dim %{{.+}}, %c1
+// CHECK: arith.remui %[[C]], %c3
+// CHECK: call @onnxc_rt_fail
+// CHECK: %[[PER:.+]] = arith.divui %[[C]], %c3
+// CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0], [1, 2], [3]] output_shape [%{{.+}}, 3, %[[PER]], %{{.+}}]
+// CHECK: tensor.collapse_shape
+func.func @groupnorm_dynamic_channels(%x: tensor<?x?x?xf32>, %s: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?x?x?xf32> {
+  %0 = "onnx.GroupNormalization"(%x, %s, %b) {num_groups = 3 : i64} : (tensor<?x?x?xf32>, tensor<?xf32>, tensor<?xf32>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
+// stash_type 11 on f32 data: the statistics in f64.
+// CHECK-LABEL: func.func @groupnorm_stash_double
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2xf64>)
+// CHECK: arith.extf %{{.+}} : f32 to f64
+func.func @groupnorm_stash_double(%x: tensor<1x4x3xf32>, %s: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<1x4x3xf32> {
+  %0 = "onnx.GroupNormalization"(%x, %s, %b) {num_groups = 2 : i64, stash_type = 11 : i64} : (tensor<1x4x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x3xf32>
+  return %0 : tensor<1x4x3xf32>
 }
 
 // -----

@@ -35,6 +35,26 @@ func.func @resize_linear_constant_scales(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x
 
 // -----
 
+// Resize with antialias (linear, scale 0.5): ORT's filter stretched by 2,
+// five-tap tables per resized dim. Row 0 (center 1.0) reads -1, 0, 1, 2
+// with weights .25 .75 .75 .25 (sum 2); tap -1 is outside and its weight
+// moves to tap 0: [1, .75, .25] / 2; unused slots read tap 0 with weight 0.
+// CHECK-LABEL: func.func @resize_antialias
+// CHECK-DAG: arith.constant dense<{{\[\[}}0, 1, 2, 0, 0], [1, 2, 3, 0, 0]]> : tensor<2x5xi64>
+// CHECK-DAG: arith.constant dense<{{\[\[}}5.000000e-01, 3.750000e-01, 1.250000e-01, 0.000000e+00, 0.000000e+00], [1.250000e-01, 3.750000e-01, 5.000000e-01, 0.000000e+00, 0.000000e+00]]> : tensor<2x5xf64>
+// CHECK-DAG: arith.constant dense<{{.+}}> : tensor<4x5xi64>
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<1x1x2x4xf32>)
+// CHECK-NOT: math.floor
+// CHECK-COUNT-25: tensor.extract %arg0
+func.func @resize_antialias(%x: tensor<1x1x4x8xf32>) -> tensor<1x1x2x4xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  %s = "onnx.Constant"() {value = dense<[1.0, 1.0, 0.5, 0.5]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "onnx.Resize"(%x, %n, %s, %n) {mode = "linear", antialias = 1 : i64} : (tensor<1x1x4x8xf32>, none, tensor<4xf32>, none) -> tensor<1x1x2x4xf32>
+  return %0 : tensor<1x1x2x4xf32>
+}
+
+// -----
+
 // Resize (nearest, asymmetric, floor) with constant sizes: one tap per
 // resized dim from a table (i / 2 floored).
 // CHECK-LABEL: func.func @resize_nearest_constant_sizes
