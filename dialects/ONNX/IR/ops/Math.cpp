@@ -48,8 +48,17 @@ static LogicalResult verifyArgMinMax(Operation *op) {
   if (failed(checkBool(op, "keepdims", 1)) ||
       failed(checkBool(op, "select_last_index", 0)))
     return failure();
-  if (std::optional<int64_t> rank = getRank(op->getOperand(0)))
-    return checkAxis(op, "axis", getInt(op, "axis", 0), std::max<int64_t>(*rank, 1));
+  if (std::optional<int64_t> rank = getRank(op->getOperand(0))) {
+    int64_t axis = getInt(op, "axis", 0);
+    if (failed(checkAxis(op, "axis", axis, std::max<int64_t>(*rank, 1))))
+      return failure();
+    // An empty axis has no index to return (ONNX Runtime refuses it too).
+    auto t = llvm::dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    int64_t a = axis < 0 ? axis + *rank : axis;
+    if (t && *rank > 0 && !t.isDynamicDim(a) && t.getDimSize(a) == 0)
+      return op->emitOpError() << "axis " << axis
+                               << " is empty (dim 0): there is no index to return";
+  }
   return success();
 }
 
@@ -69,6 +78,20 @@ static LogicalResult verifyEinsum(Operation *op) {
           c == '.' || c == ' '))
       return op->emitOpError() << "equation '" << eq
                                << "' has an invalid character '" << c << "'";
+  // An explicit output names each of its letters once (numpy refuses a
+  // repeated output subscript: the result would be a diagonal to write).
+  size_t arrow = eq.find("->");
+  if (arrow != StringRef::npos) {
+    bool seen[256] = {};
+    for (char c : eq.drop_front(arrow + 2)) {
+      if (!std::isalpha((unsigned char)c))
+        continue;
+      if (seen[(unsigned char)c])
+        return op->emitOpError() << "equation '" << eq << "': output subscript '"
+                                 << c << "' appears more than once";
+      seen[(unsigned char)c] = true;
+    }
+  }
   return success();
 }
 

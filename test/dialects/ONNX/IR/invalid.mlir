@@ -231,6 +231,26 @@ func.func @einsum_bad_character(%a: tensor<2x3xf32>) {
   return
 }
 
+// -----
+
+// ArgMax over an empty axis has no index to return (the re-audit: it
+// returned -1 with OK).
+func.func @argmax_empty_axis(%a: tensor<2x0xf32>) {
+  // expected-error @+1 {{'onnx.ArgMax' op axis 1 is empty (dim 0): there is no index to return}}
+  %0 = "onnx.ArgMax"(%a) {axis = 1 : i64} : (tensor<2x0xf32>) -> tensor<2x1xi64>
+  return
+}
+
+// -----
+
+// A repeated output subscript (the attacker re-audit of issue 12: it
+// crashed the lowering).
+func.func @einsum_repeated_output(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
+  // expected-error @+1 {{'onnx.Einsum' op equation 'ij,jk->kk': output subscript 'k' appears more than once}}
+  %0 = "onnx.Einsum"(%a, %b) {equation = "ij,jk->kk"} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // ops/NN.cpp
 //===----------------------------------------------------------------------===//
