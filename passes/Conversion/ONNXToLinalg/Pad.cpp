@@ -111,10 +111,19 @@ struct PadLowering : OpConversionPattern<ONNX::PadOp> {
 
     // The result sizes (pads from data: the sums are checked; a negative
     // size fails at the allocation) and the input sizes.
-    SmallVector<Value> sizes, inSizes;
+    // Edge, reflect and wrap pad what is left after the negative pads'
+    // crops (numpy and ONNX Runtime crop first): input positions [lo, hi)
+    // of each dim.
+    SmallVector<Value> sizes, inSizes, keptLo, keptHi;
     for (int64_t i = 0; i < rank; ++i) {
       Value in = getDimValue(b, loc, data, i);
       inSizes.push_back(in);
+      keptLo.push_back(arith::MaxSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, zero, begin[i]), zero));
+      keptHi.push_back(arith::SubIOp::create(
+          b, loc, in,
+          arith::MaxSIOp::create(
+              b, loc, arith::SubIOp::create(b, loc, zero, end[i]), zero)));
       Value size = checkedAdd(
           b, loc,
           checkedAdd(b, loc, in, begin[i],
@@ -123,14 +132,16 @@ struct PadLowering : OpConversionPattern<ONNX::PadOp> {
       sizes.push_back(size);
       // Edge, reflect and wrap read the input to fill the padding: an
       // empty input dim has nothing to read.
-      if (mode != PadMode::Constant)
+      if (mode != PadMode::Constant) {
+        Value kept = arith::SubIOp::create(b, loc, keptHi[i], keptLo[i]);
         emitRuntimeCheck(
             b, loc,
             arith::OrIOp::create(
-                b, loc, cmpI(b, loc, arith::CmpIPredicate::ne, in, zero),
+                b, loc, cmpI(b, loc, arith::CmpIPredicate::sgt, kept, zero),
                 cmpI(b, loc, arith::CmpIPredicate::sle, size, zero)),
             ("Pad: mode " + m + " pads dim {} of size 0 to {}").str(),
             {createIndexConstant(b, loc, i), size});
+      }
     }
     Value init = createEmpty(b, loc, type, sizes);
 
@@ -166,7 +177,12 @@ struct PadLowering : OpConversionPattern<ONNX::PadOp> {
                 Value src = arith::SubIOp::create(
                     nb, l, linalg::IndexOp::create(nb, l, i), begin[i]);
                 Value in = inSizes[i];
-                Value last = arith::SubIOp::create(nb, l, in, one);
+                // Edge, reflect, wrap: relative to the kept [lo, hi).
+                Value lo = keptLo[i];
+                Value kept = arith::SubIOp::create(nb, l, keptHi[i], lo);
+                Value last = arith::SubIOp::create(nb, l, kept, one);
+                if (mode != PadMode::Constant)
+                  src = arith::SubIOp::create(nb, l, src, lo);
                 switch (mode) {
                 case PadMode::Constant: {
                   Value ok = arith::AndIOp::create(
@@ -191,17 +207,19 @@ struct PadLowering : OpConversionPattern<ONNX::PadOp> {
                   Value t = positiveRem(nb, l, src, safe);
                   Value mirrored = arith::SubIOp::create(nb, l, period, t);
                   Value inside = arith::CmpIOp::create(
-                      nb, l, arith::CmpIPredicate::slt, t, in);
+                      nb, l, arith::CmpIPredicate::slt, t, kept);
                   src = arith::SelectOp::create(nb, l, inside, t, mirrored);
                   Value single = arith::CmpIOp::create(
-                      nb, l, arith::CmpIPredicate::eq, in, one);
+                      nb, l, arith::CmpIPredicate::eq, kept, one);
                   src = arith::SelectOp::create(nb, l, single, zero, src);
                   break;
                 }
                 case PadMode::Wrap:
-                  src = positiveRem(nb, l, src, in);
+                  src = positiveRem(nb, l, src, kept);
                   break;
                 }
+                if (mode != PadMode::Constant)
+                  src = arith::AddIOp::create(nb, l, src, lo);
                 idx.push_back(src);
               }
               Value v = tensor::ExtractOp::create(nb, l, data, idx);
