@@ -163,52 +163,64 @@ void addZerosLike(onnx::GraphProto &g, const std::string &name,
   t.set_raw_data(std::string((size_t)n * bytes, '\0'));
 }
 
-} // namespace
+/// Fresh value names: none of the model's, none given out before.
+struct Names {
+  std::set<std::string> taken;
+  std::string fresh(const std::string &base) {
+    std::string n = base;
+    for (int i = 1; taken.count(n); ++i)
+      n = base + "_" + std::to_string(i);
+    taken.insert(n);
+    return n;
+  }
+};
 
-bool mlir::onnxc::train::makeTrainable(onnx::ModelProto &model,
-                                       const TrainOptions &o,
-                                       std::string &error) {
-  onnx::GraphProto &g = *model.mutable_graph();
+/// The output to train against (a float tensor), after checking the loss,
+/// the optimizer and the opset; null with `error` set.
+const onnx::ValueInfoProto *checkOptions(const onnx::ModelProto &model,
+                                         const TrainOptions &o,
+                                         std::string &error) {
+  const onnx::GraphProto &g = model.graph();
   if (model.training_info_size())
-    return error = "the model has training info already", false;
+    return error = "the model has training info already", nullptr;
   const onnx::ValueInfoProto *out = nullptr;
   for (const auto &v : g.output())
     if (v.name() == o.output)
       out = &v;
   if (!out)
-    return error = "the model has no output '" + o.output + "'", false;
+    return error = "the model has no output '" + o.output + "'", nullptr;
   if (!out->type().has_tensor_type() ||
       !isFloat(out->type().tensor_type().elem_type()))
-    return error = "output '" + o.output + "' is not a float tensor", false;
+    return error = "output '" + o.output + "' is not a float tensor", nullptr;
   if (o.loss != "cross-entropy" && o.loss != "mse")
-    return error = "unknown loss '" + o.loss +
-                   "' (cross-entropy or mse)",
-           false;
+    return error = "unknown loss '" + o.loss + "' (cross-entropy or mse)",
+           nullptr;
   static const std::set<std::string> optimizers = {"sgd", "momentum",
                                                    "nesterov", "adam",
                                                    "adagrad"};
   if (!optimizers.count(o.optimizer))
     return error = "unknown optimizer '" + o.optimizer +
                    "' (sgd, momentum, nesterov, adam, adagrad)",
-           false;
+           nullptr;
   int64_t opset = 0;
-  bool hasTraining = false;
-  for (const auto &imp : model.opset_import()) {
+  for (const auto &imp : model.opset_import())
     if (imp.domain().empty() || imp.domain() == "ai.onnx")
       opset = imp.version();
-    hasTraining |= imp.domain() == "ai.onnx.preview.training";
-  }
   if (o.loss == "cross-entropy" && opset < 12)
     return error = "cross-entropy needs opset 12 or newer "
                    "(SoftmaxCrossEntropyLoss); the model has opset " +
                    std::to_string(opset),
-           false;
+           nullptr;
+  return out;
+}
 
-  // The trainable initializers.
-  std::map<std::string, const onnx::TensorProto *> inits;
-  for (const auto &t : g.initializer())
-    inits[t.name()] = &t;
-  std::vector<std::string> xs;
+/// The trainable initializers (`--trainable`, else every float one with a
+/// differentiable use that is not `--frozen`), all of one float type;
+/// false with `error` set.
+bool trainableInitializers(
+    const onnx::GraphProto &g, const TrainOptions &o,
+    const std::map<std::string, const onnx::TensorProto *> &inits,
+    std::vector<std::string> &xs, std::string &error) {
   if (!o.trainable.empty()) {
     for (const std::string &n : o.trainable) {
       auto it = inits.find(n);
@@ -230,65 +242,161 @@ bool mlir::onnxc::train::makeTrainable(onnx::ModelProto &model,
   }
   if (xs.empty())
     return error = "no trainable initializer (pass --trainable)", false;
-  int32_t dt = inits[xs.front()]->data_type();
+  int32_t dt = inits.at(xs.front())->data_type();
   for (const std::string &x : xs)
-    if (inits[x]->data_type() != dt)
+    if (inits.at(x)->data_type() != dt)
       return error = "trainable initializers of different float types ('" +
                      xs.front() + "', '" + x + "')",
              false;
+  return true;
+}
 
-  std::set<std::string> names;
-  collectNames(g, names);
-  auto fresh = [&](const std::string &base) {
-    std::string n = base;
-    for (int i = 1; names.count(n); ++i)
-      n = base + "_" + std::to_string(i);
-    names.insert(n);
-    return n;
+/// The label input of the algorithm `a`: class indices (the output's dims
+/// without the class dim 1) for cross-entropy, else targets of the output's
+/// type; false with `error` set.
+bool addLabel(onnx::GraphProto &a, const onnx::ValueInfoProto &out,
+              const TrainOptions &o, std::string &error) {
+  onnx::ValueInfoProto &label = *a.add_input();
+  label.set_name(o.label);
+  auto *lt = label.mutable_type()->mutable_tensor_type();
+  const auto &ot = out.type().tensor_type();
+  if (o.loss != "cross-entropy") {
+    *lt = ot;
+    return true;
+  }
+  lt->set_elem_type(onnx::TensorProto::INT64);
+  if (ot.has_shape()) {
+    if (ot.shape().dim_size() < 2)
+      return error = "cross-entropy needs an output of rank 2 or more "
+                     "(N, C, ...)",
+             false;
+    auto *s = lt->mutable_shape();
+    for (int d = 0; d < ot.shape().dim_size(); ++d)
+      if (d != 1)
+        *s->add_dim() = ot.shape().dim(d);
+  }
+  return true;
+}
+
+/// The update of every x (`xs`, gradients `gs`) into `newXs` by the
+/// optimizer, with the learning rate `lr`: plain nodes for SGD, else one
+/// ai.onnx.preview.training node whose states (zeros like each x, and the
+/// update count) become outputs of `a` bound in `bindings`.
+void addOptimizer(onnx::GraphProto &a, Names &names, const TrainOptions &o,
+                  const std::vector<std::string> &xs,
+                  const std::vector<std::string> &gs,
+                  const std::vector<std::string> &newXs,
+                  const std::map<std::string, const onnx::TensorProto *> &inits,
+                  int32_t dt, const std::string &lr,
+                  std::vector<std::pair<std::string, std::string>> &bindings) {
+  if (o.optimizer == "sgd") {
+    for (size_t i = 0; i < xs.size(); ++i) {
+      std::string gi = gs[i];
+      if (o.weightDecay != 0.0f) {
+        std::string wd = names.fresh("weight_decay"),
+                    wx = names.fresh(xs[i] + "_decay"),
+                    g2 = names.fresh(xs[i] + "_grad_l2");
+        addScalar(a, wd, dt, o.weightDecay);
+        addNode(a, "Mul", {wd, xs[i]}, {wx});
+        addNode(a, "Add", {gs[i], wx}, {g2});
+        gi = g2;
+      }
+      std::string step = names.fresh(xs[i] + "_step");
+      addNode(a, "Mul", {lr, gi}, {step});
+      addNode(a, "Sub", {xs[i], step}, {newXs[i]});
+    }
+    return;
+  }
+  std::string t = names.fresh("update_count"),
+              tNew = names.fresh("update_count_new"), one = names.fresh("one");
+  // Adam's bias correction counts from 1, as PyTorch's first step.
+  addScalar(a, t, onnx::TensorProto::INT64, o.optimizer == "adam" ? 1 : 0);
+  addScalar(a, one, onnx::TensorProto::INT64, 1);
+  addNode(a, "Add", {t, one}, {tNew});
+  std::vector<std::string> ins = {lr, t}, outs = newXs;
+  ins.insert(ins.end(), xs.begin(), xs.end());
+  ins.insert(ins.end(), gs.begin(), gs.end());
+  auto addState = [&](const std::string &suffix) {
+    for (const std::string &x : xs) {
+      std::string s = names.fresh(x + suffix),
+                  sNew = names.fresh(x + suffix + "_new");
+      addZerosLike(a, s, *inits.at(x));
+      ins.push_back(s);
+      outs.push_back(sNew);
+      bindings.push_back({s, sNew});
+    }
   };
-  if (names.count(o.label))
+  onnx::NodeProto *opt;
+  if (o.optimizer == "momentum" || o.optimizer == "nesterov") {
+    addState("_momentum");
+    opt = &addNode(a, "Momentum", ins, outs, "ai.onnx.preview.training");
+    setFloat(*opt, "alpha", o.momentum);
+    setFloat(*opt, "beta", 1.0f);
+    setString(*opt, "mode", o.optimizer == "nesterov" ? "nesterov" : "standard");
+    setFloat(*opt, "norm_coefficient", o.weightDecay);
+  } else if (o.optimizer == "adam") {
+    addState("_m");
+    addState("_v");
+    opt = &addNode(a, "Adam", ins, outs, "ai.onnx.preview.training");
+    setFloat(*opt, "alpha", o.beta1);
+    setFloat(*opt, "beta", o.beta2);
+    setFloat(*opt, "epsilon", o.epsilon);
+    setFloat(*opt, "norm_coefficient", o.weightDecay);
+  } else {
+    addState("_sum");
+    opt = &addNode(a, "Adagrad", ins, outs, "ai.onnx.preview.training");
+    setFloat(*opt, "epsilon", o.epsilon);
+    setFloat(*opt, "norm_coefficient", o.weightDecay);
+  }
+  for (size_t i = xs.size(); i < outs.size(); ++i)
+    a.add_output()->set_name(outs[i]);
+  a.add_output()->set_name(tNew);
+  bindings.push_back({t, tNew});
+}
+
+} // namespace
+
+bool mlir::onnxc::train::makeTrainable(onnx::ModelProto &model,
+                                       const TrainOptions &o,
+                                       std::string &error) {
+  onnx::GraphProto &g = *model.mutable_graph();
+  const onnx::ValueInfoProto *out = checkOptions(model, o, error);
+  if (!out)
+    return false;
+  std::map<std::string, const onnx::TensorProto *> inits;
+  for (const auto &t : g.initializer())
+    inits[t.name()] = &t;
+  std::vector<std::string> xs;
+  if (!trainableInitializers(g, o, inits, xs, error))
+    return false;
+  int32_t dt = inits[xs.front()]->data_type();
+
+  Names names;
+  collectNames(g, names.taken);
+  if (names.taken.count(o.label))
     return error = "the label name '" + o.label +
                    "' is already a value of the model (pass --label)",
            false;
-  names.insert(o.label);
+  names.taken.insert(o.label);
 
   onnx::TrainingInfoProto &ti = *model.add_training_info();
   onnx::GraphProto &a = *ti.mutable_algorithm();
   a.set_name("onnxc_training");
-  // The label: class indices (output's dims without the class dim 1) or
-  // targets of the output's type.
-  onnx::ValueInfoProto &label = *a.add_input();
-  label.set_name(o.label);
-  auto *lt = label.mutable_type()->mutable_tensor_type();
-  const auto &ot = out->type().tensor_type();
-  if (o.loss == "cross-entropy") {
-    lt->set_elem_type(onnx::TensorProto::INT64);
-    if (ot.has_shape()) {
-      if (ot.shape().dim_size() < 2)
-        return error = "cross-entropy needs an output of rank 2 or more "
-                       "(N, C, ...)",
-               false;
-      auto *s = lt->mutable_shape();
-      for (int d = 0; d < ot.shape().dim_size(); ++d)
-        if (d != 1)
-          *s->add_dim() = ot.shape().dim(d);
-    }
-  } else {
-    *lt = ot;
-  }
+  if (!addLabel(a, *out, o, error))
+    return false;
 
-  std::string loss = fresh("loss");
+  std::string loss = names.fresh("loss");
   if (o.loss == "cross-entropy") {
     addNode(a, "SoftmaxCrossEntropyLoss", {o.output, o.label}, {loss});
   } else {
-    std::string d = fresh("loss_diff"), d2 = fresh("loss_sq");
+    std::string d = names.fresh("loss_diff"), d2 = names.fresh("loss_sq");
     addNode(a, "Sub", {o.output, o.label}, {d});
     addNode(a, "Mul", {d, d}, {d2});
     setInt(addNode(a, "ReduceMean", {d2}, {loss}), "keepdims", 0);
   }
   std::vector<std::string> gs;
   for (const std::string &x : xs)
-    gs.push_back(fresh(x + "_grad"));
+    gs.push_back(names.fresh(x + "_grad"));
   onnx::NodeProto &grad =
       addNode(a, "Gradient", xs, gs, "ai.onnx.preview.training");
   setStrings(grad, "xs", xs);
@@ -299,75 +407,14 @@ bool mlir::onnxc::train::makeTrainable(onnx::ModelProto &model,
 
   std::vector<std::string> newXs;
   for (const std::string &x : xs)
-    newXs.push_back(fresh(x + "_new"));
+    newXs.push_back(names.fresh(x + "_new"));
   std::vector<std::pair<std::string, std::string>> bindings;
   for (size_t i = 0; i < xs.size(); ++i)
     bindings.push_back({xs[i], newXs[i]});
-  std::string lr = fresh("learning_rate");
+  std::string lr = names.fresh("learning_rate");
   addScalar(a, lr, dt, o.lr);
+  addOptimizer(a, names, o, xs, gs, newXs, inits, dt, lr, bindings);
 
-  if (o.optimizer == "sgd") {
-    for (size_t i = 0; i < xs.size(); ++i) {
-      std::string gi = gs[i];
-      if (o.weightDecay != 0.0f) {
-        std::string wd = fresh("weight_decay"), wx = fresh(xs[i] + "_decay"),
-                    g2 = fresh(xs[i] + "_grad_l2");
-        addScalar(a, wd, dt, o.weightDecay);
-        addNode(a, "Mul", {wd, xs[i]}, {wx});
-        addNode(a, "Add", {gs[i], wx}, {g2});
-        gi = g2;
-      }
-      std::string step = fresh(xs[i] + "_step");
-      addNode(a, "Mul", {lr, gi}, {step});
-      addNode(a, "Sub", {xs[i], step}, {newXs[i]});
-    }
-  } else {
-    std::string t = fresh("update_count"), tNew = fresh("update_count_new"),
-                one = fresh("one");
-    // Adam's bias correction counts from 1, as PyTorch's first step.
-    addScalar(a, t, onnx::TensorProto::INT64, o.optimizer == "adam" ? 1 : 0);
-    addScalar(a, one, onnx::TensorProto::INT64, 1);
-    addNode(a, "Add", {t, one}, {tNew});
-    std::vector<std::string> ins = {lr, t}, outs = newXs;
-    ins.insert(ins.end(), xs.begin(), xs.end());
-    ins.insert(ins.end(), gs.begin(), gs.end());
-    auto addState = [&](const std::string &suffix) {
-      for (const std::string &x : xs) {
-        std::string s = fresh(x + suffix), sNew = fresh(x + suffix + "_new");
-        addZerosLike(a, s, *inits[x]);
-        ins.push_back(s);
-        outs.push_back(sNew);
-        bindings.push_back({s, sNew});
-      }
-    };
-    onnx::NodeProto *opt;
-    if (o.optimizer == "momentum" || o.optimizer == "nesterov") {
-      addState("_momentum");
-      opt = &addNode(a, "Momentum", ins, outs, "ai.onnx.preview.training");
-      setFloat(*opt, "alpha", o.momentum);
-      setFloat(*opt, "beta", 1.0f);
-      setString(*opt, "mode",
-                o.optimizer == "nesterov" ? "nesterov" : "standard");
-      setFloat(*opt, "norm_coefficient", o.weightDecay);
-    } else if (o.optimizer == "adam") {
-      addState("_m");
-      addState("_v");
-      opt = &addNode(a, "Adam", ins, outs, "ai.onnx.preview.training");
-      setFloat(*opt, "alpha", o.beta1);
-      setFloat(*opt, "beta", o.beta2);
-      setFloat(*opt, "epsilon", o.epsilon);
-      setFloat(*opt, "norm_coefficient", o.weightDecay);
-    } else {
-      addState("_sum");
-      opt = &addNode(a, "Adagrad", ins, outs, "ai.onnx.preview.training");
-      setFloat(*opt, "epsilon", o.epsilon);
-      setFloat(*opt, "norm_coefficient", o.weightDecay);
-    }
-    for (size_t i = xs.size(); i < outs.size(); ++i)
-      a.add_output()->set_name(outs[i]);
-    a.add_output()->set_name(tNew);
-    bindings.push_back({t, tNew});
-  }
   // The outputs: the loss, then every updated value.
   onnx::ValueInfoProto lossInfo;
   lossInfo.set_name(loss);
@@ -383,6 +430,9 @@ bool mlir::onnxc::train::makeTrainable(onnx::ModelProto &model,
     e->set_key(k);
     e->set_value(v);
   }
+  bool hasTraining = false;
+  for (const auto &imp : model.opset_import())
+    hasTraining |= imp.domain() == "ai.onnx.preview.training";
   if (!hasTraining) {
     auto *imp = model.add_opset_import();
     imp->set_domain("ai.onnx.preview.training");

@@ -21,6 +21,8 @@
  */
 #include "train_loop.h"
 
+#include "../common/train_example.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,19 +38,6 @@
 static const double kPi = 3.14159265358979323846;
 /* The periods (in time steps) of the two classes. */
 static const double kPeriod[2] = {8.0, 6.0};
-
-/* splitmix64: a fixed-seed generator, the same data on every machine. */
-static uint64_t next_u64(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-/* Uniform in [0, 1). */
-static double uniform(uint64_t *s) {
-  return (double)(next_u64(s) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 /* NUM_SEQS waves of `len` steps, layout [T, N, 1] (time major, as the
  * Loop reads them): sequence k is class k % 2, a sine of that class's
@@ -66,36 +55,6 @@ static void make_waves(uint64_t seed, int len, float *seq, int64_t *labels) {
           (float)(amp * sin(2.0 * kPi * t / kPeriod[c] + phase) +
                   0.4 * (uniform(&s) - 0.5));
   }
-}
-
-/* The class of each row of `logits` (argmax of two). */
-static void predict(const float *logits, int64_t *pred) {
-  int i;
-  for (i = 0; i < NUM_SEQS; ++i)
-    pred[i] = logits[2 * i + 1] > logits[2 * i] ? 1 : 0;
-}
-
-static double accuracy(const int64_t *pred, const int64_t *labels) {
-  int i, right = 0;
-  for (i = 0; i < NUM_SEQS; ++i)
-    right += pred[i] == labels[i];
-  return 100.0 * right / NUM_SEQS;
-}
-
-/* A float parameter of the state (a view) with `rank` dims, or NULL after
- * printing why. */
-static const float *param(onnxc_train_state *st, const char *name, int rank,
-                          int64_t *rows, int64_t *cols) {
-  onnxc_tensor t;
-  memset(&t, 0, sizeof t);
-  if (onnxc_train_get_param(st, name, &t) != ONNXC_OK ||
-      t.dtype != ONNXC_DTYPE_FLOAT || t.rank != rank) {
-    printf("parameter '%s': %s\n", name, onnxc_last_error());
-    return NULL;
-  }
-  *rows = t.shape[0];
-  *cols = rank == 2 ? t.shape[1] : 1;
-  return (const float *)t.data;
 }
 
 /* The model's forward in plain C on the state's parameters: the recurrence
@@ -151,11 +110,11 @@ int main(int argc, char **argv) {
   static float long_x[LONG_LEN * NUM_SEQS];
   static int64_t train_y[NUM_SEQS], test_y[NUM_SEQS], long_y[NUM_SEQS];
   static float logits[2 * NUM_SEQS], logits2[2 * NUM_SEQS];
-  static int64_t pred[NUM_SEQS], pred2[NUM_SEQS];
+  static int64_t pred[NUM_SEQS];
   onnxc_train_state *st = NULL, *st2 = NULL;
   double train_acc, test_acc, long_acc;
   float loss = 0.0f;
-  int step, i, mismatches, ok = 1;
+  int step, mismatches, ok = 1;
 
   make_waves(1, TRAIN_LEN, train_x, train_y);
   make_waves(2, TRAIN_LEN, test_x, test_y);
@@ -188,15 +147,15 @@ int main(int argc, char **argv) {
     printf("train_infer: %s\n", onnxc_last_error());
     return 1;
   }
-  predict(logits, pred);
-  train_acc = accuracy(pred, train_y);
+  predict(logits, NUM_SEQS, pred);
+  train_acc = accuracy(pred, train_y, NUM_SEQS);
   if (train_loop_train_infer_typed(st, LONG_LEN, NUM_SEQS, long_x, logits) !=
       ONNXC_OK) {
     printf("train_infer: %s\n", onnxc_last_error());
     return 1;
   }
-  predict(logits, pred);
-  long_acc = accuracy(pred, long_y);
+  predict(logits, NUM_SEQS, pred);
+  long_acc = accuracy(pred, long_y, NUM_SEQS);
   mismatches = check_forward(st, LONG_LEN, long_x, logits);
   printf("inference vs the C recurrence on the state's parameters (T=%d): %s\n",
          LONG_LEN, mismatches == 0 ? "match" : "MISMATCH");
@@ -206,8 +165,8 @@ int main(int argc, char **argv) {
     printf("train_infer: %s\n", onnxc_last_error());
     return 1;
   }
-  predict(logits, pred);
-  test_acc = accuracy(pred, test_y);
+  predict(logits, NUM_SEQS, pred);
+  test_acc = accuracy(pred, test_y, NUM_SEQS);
   printf("accuracy: train %.1f%%, test %.1f%% (%s 95%%), test at T=%d %.1f%%\n",
          train_acc, test_acc,
          train_acc > 95.0 && test_acc > 95.0 ? "above" : "NOT above", LONG_LEN,
@@ -243,15 +202,7 @@ int main(int argc, char **argv) {
     printf("save/load: %s\n", onnxc_last_error());
     return 1;
   }
-  predict(logits2, pred2);
-  mismatches = 0;
-  for (i = 0; i < NUM_SEQS; ++i)
-    mismatches += pred[i] != pred2[i] ||
-                  memcmp(&logits[2 * i], &logits2[2 * i], 2 * sizeof(float)) != 0;
-  printf("reloaded state: %d of %d predictions identical%s\n",
-         NUM_SEQS - mismatches, NUM_SEQS,
-         mismatches == 0 ? ", logits bit-identical" : "");
-  ok &= mismatches == 0;
+  ok &= report_reloaded(logits, logits2, NUM_SEQS);
 
   /* The reloaded state trains on as the original does. */
   {
@@ -263,9 +214,7 @@ int main(int argc, char **argv) {
       printf("step after reload: %s\n", onnxc_last_error());
       return 1;
     }
-    printf("next step: loss %.5f original, %.5f reloaded%s\n", loss1, loss2,
-           loss1 == loss2 ? " (equal)" : " (DIFFERENT)");
-    ok &= loss1 == loss2;
+    ok &= report_next_step(loss1, loss2);
   }
 
   onnxc_train_destroy(st);

@@ -16,6 +16,8 @@
  */
 #include "train_mlp.h"
 
+#include "../common/train_example.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,19 +29,6 @@
 #define HIDDEN_MAX 256
 
 static const double kPi = 3.14159265358979323846;
-
-/* splitmix64: a fixed-seed generator, the same data on every machine. */
-static uint64_t next_u64(uint64_t *s) {
-  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-/* Uniform in [0, 1). */
-static double uniform(uint64_t *s) {
-  return (double)(next_u64(s) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 /* Two interleaved spirals of two turns, class c rotated by c * pi, with a
  * little uniform noise: points[i] = (x, y), labels[i] = c. */
@@ -58,35 +47,6 @@ static void make_spirals(uint64_t seed, float *points, int64_t *labels) {
     }
 }
 
-/* The class of each row of `logits` (argmax of two). */
-static void predict(const float *logits, int64_t *pred) {
-  int i;
-  for (i = 0; i < NUM_POINTS; ++i)
-    pred[i] = logits[2 * i + 1] > logits[2 * i] ? 1 : 0;
-}
-
-static double accuracy(const int64_t *pred, const int64_t *labels) {
-  int i, right = 0;
-  for (i = 0; i < NUM_POINTS; ++i)
-    right += pred[i] == labels[i];
-  return 100.0 * right / NUM_POINTS;
-}
-
-/* A float parameter of the state (a view), or NULL after printing why. */
-static const float *param(onnxc_train_state *st, const char *name,
-                          int64_t *rows, int64_t *cols) {
-  onnxc_tensor t;
-  memset(&t, 0, sizeof t);
-  if (onnxc_train_get_param(st, name, &t) != ONNXC_OK ||
-      t.dtype != ONNXC_DTYPE_FLOAT || t.rank < 1 || t.rank > 2) {
-    printf("parameter '%s': %s\n", name, onnxc_last_error());
-    return NULL;
-  }
-  *rows = t.shape[0];
-  *cols = t.rank == 2 ? t.shape[1] : 1;
-  return (const float *)t.data;
-}
-
 /* The model's forward (Gemm, Relu, Gemm, Relu, Gemm) in plain C on the
  * state's parameters; returns the number of logits further than 1e-4
  * (relative) from `logits`, or -1 when a parameter is missing. */
@@ -98,8 +58,8 @@ static int check_forward(onnxc_train_state *st, const float *points,
   int64_t rows[3], cols[3], r, c;
   int i, l, bad = 0;
   for (l = 0; l < 3; ++l) {
-    w[l] = param(st, kW[l], &rows[l], &cols[l]);
-    b[l] = param(st, kB[l], &r, &c);
+    w[l] = param(st, kW[l], 2, &rows[l], &cols[l]);
+    b[l] = param(st, kB[l], 1, &r, &c);
     if (!w[l] || !b[l] || r != cols[l] || cols[l] > HIDDEN_MAX)
       return -1;
   }
@@ -134,11 +94,11 @@ int main(int argc, char **argv) {
   static float train_x[2 * NUM_POINTS], test_x[2 * NUM_POINTS];
   static int64_t train_y[NUM_POINTS], test_y[NUM_POINTS];
   static float logits[2 * NUM_POINTS], logits2[2 * NUM_POINTS];
-  static int64_t pred[NUM_POINTS], pred2[NUM_POINTS];
+  static int64_t pred[NUM_POINTS];
   onnxc_train_state *st = NULL, *st2 = NULL;
   double train_acc, test_acc;
   float loss = 0.0f;
-  int step, i, mismatches, ok = 1;
+  int step, mismatches, ok = 1;
 
   make_spirals(1, train_x, train_y);
   make_spirals(2, test_x, test_y);
@@ -166,14 +126,14 @@ int main(int argc, char **argv) {
     printf("train_infer: %s\n", onnxc_last_error());
     return 1;
   }
-  predict(logits, pred);
-  train_acc = accuracy(pred, train_y);
+  predict(logits, NUM_POINTS, pred);
+  train_acc = accuracy(pred, train_y, NUM_POINTS);
   if (train_mlp_train_infer_typed(st, NUM_POINTS, test_x, logits) != ONNXC_OK) {
     printf("train_infer: %s\n", onnxc_last_error());
     return 1;
   }
-  predict(logits, pred);
-  test_acc = accuracy(pred, test_y);
+  predict(logits, NUM_POINTS, pred);
+  test_acc = accuracy(pred, test_y, NUM_POINTS);
   printf("accuracy: train %.1f%%, test %.1f%% (%s 95%%)\n", train_acc, test_acc,
          train_acc > 95.0 && test_acc > 95.0 ? "above" : "NOT above");
   ok &= train_acc > 95.0 && test_acc > 95.0;
@@ -193,15 +153,7 @@ int main(int argc, char **argv) {
     printf("save/load: %s\n", onnxc_last_error());
     return 1;
   }
-  predict(logits2, pred2);
-  mismatches = 0;
-  for (i = 0; i < NUM_POINTS; ++i)
-    mismatches += pred[i] != pred2[i] ||
-                  memcmp(&logits[2 * i], &logits2[2 * i], 2 * sizeof(float)) != 0;
-  printf("reloaded state: %d of %d predictions identical%s\n",
-         NUM_POINTS - mismatches, NUM_POINTS,
-         mismatches == 0 ? ", logits bit-identical" : "");
-  ok &= mismatches == 0;
+  ok &= report_reloaded(logits, logits2, NUM_POINTS);
 
   /* The reloaded state trains on as the original does. */
   {
@@ -213,9 +165,7 @@ int main(int argc, char **argv) {
       printf("step after reload: %s\n", onnxc_last_error());
       return 1;
     }
-    printf("next step: loss %.5f original, %.5f reloaded%s\n", loss1, loss2,
-           loss1 == loss2 ? " (equal)" : " (DIFFERENT)");
-    ok &= loss1 == loss2;
+    ok &= report_next_step(loss1, loss2);
   }
 
   onnxc_train_destroy(st);

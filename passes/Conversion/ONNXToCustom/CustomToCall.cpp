@@ -23,6 +23,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/Passes.h"
+#include "passes/Conversion/RuntimeCall.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 #include "lib/Support/NodeLocation.h"
@@ -49,38 +50,6 @@ namespace {
 
 constexpr StringLiteral kShapeFn = "onnxc_rt_custom_shape";
 constexpr StringLiteral kCallFn = "onnxc_rt_custom_call";
-
-/// onnxc_dtype of an element type (runtime.h); 0 when it has none.
-int64_t dtypeOf(Type t) {
-  if (t.isF32())
-    return 1;
-  if (t.isF64())
-    return 11;
-  if (t.isF16())
-    return 10;
-  if (t.isBF16())
-    return 16;
-  if (auto c = dyn_cast<ComplexType>(t))
-    return c.getElementType().isF32() ? 14 : c.getElementType().isF64() ? 15 : 0;
-  auto i = dyn_cast<IntegerType>(t);
-  if (!i)
-    return 0;
-  bool u = i.isUnsigned();
-  switch (i.getWidth()) {
-  case 1:
-    return 9;
-  case 8:
-    return u ? 2 : 3;
-  case 16:
-    return u ? 4 : 5;
-  case 32:
-    return u ? 12 : 6;
-  case 64:
-    return u ? 13 : 7;
-  default:
-    return 0;
-  }
-}
 
 void appendI64(std::string &out, int64_t v) {
   char bytes[8];
@@ -128,36 +97,11 @@ std::string encodeAttrs(DictionaryAttr attrs) {
   return out;
 }
 
-struct Lowering {
-  ModuleOp module;
-  TypeConverter &tc;
-  OpBuilder b;
-  Location loc;
+struct Lowering : RuntimeCallBuilder {
+  using RuntimeCallBuilder::RuntimeCallBuilder;
 
-  Lowering(ModuleOp module, TypeConverter &tc)
-      : module(module), tc(tc), b(module.getContext()), loc(module.getLoc()) {}
-
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value i64c(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
-  }
-  Value i64(Value index) {
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-  }
-  Value builtin(Value v) {
-    Type t = tc.convertType(v.getType());
-    if (!t || t == v.getType())
-      return v;
-    return UnrealizedConversionCastOp::create(b, loc, t, v).getResult(0);
-  }
-  Value address(Value memref) {
-    return i64(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref));
-  }
   Value ptrToI64(Value ptr) {
     return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
-  }
-  void store(Value block, int64_t slot, Value v) {
-    memref::StoreOp::create(b, loc, v, block, ValueRange{idx(slot)});
   }
   /// The address of the external function `name` (int name(void *)).
   Value functionAddress(StringRef name) {
@@ -171,31 +115,18 @@ struct Lowering {
     }
     return LLVM::AddressOfOp::create(b, loc, ptrTy, name);
   }
-  void call(StringRef name, ValueRange args) {
-    if (!module.lookupSymbol(name)) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(module.getBody());
-      auto fn = func::FuncOp::create(b, module.getLoc(), name,
-                                     b.getFunctionType(args.getTypes(), {}));
-      fn.setPrivate();
-    }
-    func::CallOp::create(b, loc, name, TypeRange{}, args);
-  }
-
   LogicalResult rewrite(ONNX::CustomOp op);
 };
 
 LogicalResult Lowering::rewrite(ONNX::CustomOp op) {
-  loc = op.getLoc();
-  b.setInsertionPoint(op);
-  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  setInsertionPoint(op);
   std::string kernel = op.getKernelName();
 
   SmallVector<RankedTensorType> inTypes, outTypes;
   int64_t slots = 4;
   for (Value v : op.getInputs()) {
     auto t = dyn_cast_or_null<RankedTensorType>(tc.convertType(v.getType()));
-    if (!t || !dtypeOf(t.getElementType()))
+    if (!t || !runtimeDType(t.getElementType()))
       return op.emitOpError() << "input of type " << v.getType()
                               << " has no onnxc_dtype";
     inTypes.push_back(t);
@@ -203,7 +134,7 @@ LogicalResult Lowering::rewrite(ONNX::CustomOp op) {
   }
   for (Value v : op.getOutputs()) {
     auto t = dyn_cast_or_null<RankedTensorType>(tc.convertType(v.getType()));
-    if (!t || !dtypeOf(t.getElementType()))
+    if (!t || !runtimeDType(t.getElementType()))
       return op.emitOpError() << "output of type " << v.getType()
                               << " has no onnxc_dtype";
     outTypes.push_back(t);
@@ -212,81 +143,60 @@ LogicalResult Lowering::rewrite(ONNX::CustomOp op) {
 
   // The block, in the frame of the function (an alloca in a loop would grow
   // the stack every iteration).
-  Value block;
-  {
-    auto fn = op->getParentOfType<func::FuncOp>();
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&fn.getBody().front());
-    block = memref::AllocaOp::create(
-        b, loc, MemRefType::get({slots}, b.getI64Type()));
-  }
+  Value block = paramsBlock(op, slots);
   std::string names = getNodeInfo(loc).name;
   names.push_back('\0');
   names += op.getDomain().str();
   names.push_back('\0');
   names += op.getOpType().str();
-  store(block, 0, ptrToI64(createMessageGlobal(b, loc, names, module)));
+  store(block, 0, ptrToI64(message(names)));
   store(block, 1,
         op.getNodeAttrs().empty()
             ? i64c(0)
-            : ptrToI64(createMessageGlobal(b, loc, encodeAttrs(op.getNodeAttrs()),
-                                           module)));
+            : ptrToI64(message(encodeAttrs(op.getNodeAttrs()))));
   store(block, 2, i64c(inTypes.size()));
   store(block, 3, i64c(outTypes.size()));
   int64_t slot = 4;
   for (auto [v, t] : llvm::zip(op.getInputs(), inTypes)) {
     Value bt = builtin(v);
-    Value buf = bufferization::ToBufferOp::create(
-        b, loc, MemRefType::get(t.getShape(), t.getElementType()), bt,
-        /*read_only=*/true);
-    store(block, slot++, address(buf));
-    store(block, slot++, i64c(dtypeOf(t.getElementType())));
+    store(block, slot++, address(readBuffer(bt)));
+    store(block, slot++, i64c(runtimeDType(t.getElementType())));
     store(block, slot++, i64c(t.getRank()));
     for (int64_t d = 0; d < t.getRank(); ++d)
       store(block, slot++,
-            t.isDynamicDim(d) ? i64(tensor::DimOp::create(b, loc, bt, d))
-                              : i64c(t.getDimSize(d)));
+            t.isDynamicDim(d) ? i64(dim(bt, d)) : i64c(t.getDimSize(d)));
   }
   SmallVector<int64_t> outSlots;
   bool dynamic = false;
   for (RankedTensorType t : outTypes) {
     outSlots.push_back(slot);
     store(block, slot++, i64c(0));
-    store(block, slot++, i64c(dtypeOf(t.getElementType())));
+    store(block, slot++, i64c(runtimeDType(t.getElementType())));
     store(block, slot++, i64c(t.getRank()));
     for (int64_t d = 0; d < t.getRank(); ++d) {
       store(block, slot++, i64c(t.isDynamicDim(d) ? -1 : t.getDimSize(d)));
       dynamic |= t.isDynamicDim(d);
     }
   }
-  Value blockPtr = LLVM::IntToPtrOp::create(b, loc, ptrTy, address(block));
+  Value blockPtr = pointer(block);
   // The shape function writes the dynamic dims into the block.
   if (dynamic)
     call(kShapeFn, {blockPtr, functionAddress(kernel + "_shape")});
   SmallVector<Value> buffers;
   for (auto [t, base] : llvm::zip(outTypes, outSlots)) {
-    SmallVector<Value> sizes;
+    SmallVector<Value> sizes(t.getRank());
     for (int64_t d = 0; d < t.getRank(); ++d)
       if (t.isDynamicDim(d))
-        sizes.push_back(arith::IndexCastOp::create(
+        sizes[d] = arith::IndexCastOp::create(
             b, loc, b.getIndexType(),
-            memref::LoadOp::create(b, loc, block, ValueRange{idx(base + 3 + d)})));
-    Value buf = memref::AllocOp::create(
-        b, loc, MemRefType::get(t.getShape(), t.getElementType()), sizes,
-        b.getI64IntegerAttr(64));
+            memref::LoadOp::create(b, loc, block, ValueRange{idx(base + 3 + d)}));
+    Value buf = alloc(t, sizes);
     store(block, base, address(buf));
     buffers.push_back(buf);
   }
   call(kCallFn, {blockPtr, functionAddress(kernel)});
-  for (auto [result, buf, t] : llvm::zip(op.getOutputs(), buffers, outTypes)) {
-    Value tensor = bufferization::ToTensorOp::create(b, loc, t, buf,
-                                                     /*restrict=*/true,
-                                                     /*writable=*/true);
-    if (tensor.getType() != result.getType())
-      tensor = UnrealizedConversionCastOp::create(b, loc, result.getType(), tensor)
-                   .getResult(0);
-    result.replaceAllUsesWith(tensor);
-  }
+  for (auto [out, buf] : llvm::zip(op.getOutputs(), buffers))
+    out.replaceAllUsesWith(result(buf, out.getType()));
   op->erase();
   return success();
 }

@@ -279,3 +279,29 @@ FailureOr<PerColumn> mlir::onnxc::linalg_conv::perColumnTable(
                    ValueRange{cols});
   return pc;
 }
+
+Value mlir::onnxc::linalg_conv::createRowScores(OpBuilder &b, Location loc,
+                                                Value x2, Value numRows,
+                                                int64_t cols) {
+  int64_t rows = cast<RankedTensorType>(x2.getType()).getDimSize(0);
+  return createEmpty(b, loc,
+                     RankedTensorType::get({rows, cols}, b.getF32Type()),
+                     {numRows, Value()});
+}
+
+Value mlir::onnxc::linalg_conv::createRowLabels(OpBuilder &b, Location loc,
+                                                Value x2, Value numRows) {
+  int64_t rows = cast<RankedTensorType>(x2.getType()).getDimSize(0);
+  return createEmpty(b, loc, RankedTensorType::get({rows}, b.getI64Type()),
+                     {numRows});
+}
+
+void mlir::onnxc::linalg_conv::replaceWithCasts(
+    ConversionPatternRewriter &rewriter, Operation *op,
+    const TypeConverter *tc, ValueRange values) {
+  SmallVector<Value> results;
+  for (auto [v, r] : llvm::zip_equal(values, op->getResults()))
+    results.push_back(
+        castTo(rewriter, op->getLoc(), v, convertedTensorType(tc, r)));
+  rewriter.replaceOp(op, results);
+}

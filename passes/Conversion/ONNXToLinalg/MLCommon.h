@@ -4,8 +4,8 @@
 // (float lists given as a float array or as a tensor, `*_as_tensor`), the
 // post transforms of the classifiers and regressors with ONNX Runtime's
 // formulas (its logistic, its probit through an approximate erfinv), the
-// constant tables the lowerings embed, and the row view of X (a 1-D X is one
-// row).
+// constant tables the lowerings embed, the row view of X (a 1-D X is one
+// row), the row loops' empty results and the final casts.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXC_PASSES_CONVERSION_ONNXTOLINALG_MLCOMMON_H
@@ -75,6 +75,17 @@ struct PerColumn {
 FailureOr<PerColumn> perColumnTable(OpBuilder &b, Location loc, Operation *op,
                                     Value x, int64_t dim, Type elementType,
                                     ArrayRef<double> values, StringRef what);
+
+/// The results of a row loop over x2 ([N, F]; `numRows` its dim 0 as a
+/// value), empty: f32 scores [N, cols], and int64 labels [N].
+Value createRowScores(OpBuilder &b, Location loc, Value x2, Value numRows,
+                      int64_t cols);
+Value createRowLabels(OpBuilder &b, Location loc, Value x2, Value numRows);
+
+/// Replaces `op` by `values`, the k-th cast to the converted type of the
+/// op's k-th result (the loops' types may be less refined than inferred).
+void replaceWithCasts(ConversionPatternRewriter &rewriter, Operation *op,
+                      const TypeConverter *tc, ValueRange values);
 
 } // namespace mlir::onnxc::linalg_conv
 

@@ -125,10 +125,7 @@ struct LinearRegressorLowering
     Type f32 = rewriter.getF32Type();
     Value coefTable = floatTable(rewriter, loc, f32, coef);
     Value rows = getDimValue(rewriter, loc, *x2, 0);
-    int64_t staticRows = cast<RankedTensorType>(x2->getType()).getDimSize(0);
-    Value y = createEmpty(rewriter, loc,
-                          RankedTensorType::get({staticRows, targets}, f32),
-                          {rows, Value()});
+    Value y = createRowScores(rewriter, loc, *x2, rows, targets);
     Type xOnnx = getElementType(op.getX());
     PostTransform kind = *post;
     if (targets == 1 && kind != PostTransform::Probit)
@@ -146,9 +143,7 @@ struct LinearRegressorLowering
           }
           return {applyPostTransformRow(b, l, z, r[0], targets, kind)};
         })[0];
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, y,
-                   convertedTensorType(getTypeConverter(), op.getY())));
+    replaceWithCasts(rewriter, op, getTypeConverter(), y);
     return success();
   }
 };
@@ -190,17 +185,12 @@ struct LinearClassifierLowering
         rowsWithFeatures(rewriter, loc, op, adaptor.getX(), features);
     if (failed(x2))
       return failure();
-    Type f32 = rewriter.getF32Type(), i64 = rewriter.getI64Type();
+    Type f32 = rewriter.getF32Type();
     Value coefTable = floatTable(rewriter, loc, f32, coef);
     Value labelTable = i64Table(rewriter, loc, labels);
     Value rows = getDimValue(rewriter, loc, *x2, 0);
-    int64_t staticRows = cast<RankedTensorType>(x2->getType()).getDimSize(0);
-    int64_t zCols = addSecond ? 2 : classes;
-    Value z = createEmpty(rewriter, loc,
-                          RankedTensorType::get({staticRows, zCols}, f32),
-                          {rows, Value()});
-    Value y = createEmpty(rewriter, loc, RankedTensorType::get({staticRows}, i64),
-                          {rows});
+    Value z = createRowScores(rewriter, loc, *x2, rows, addSecond ? 2 : classes);
+    Value y = createRowLabels(rewriter, loc, *x2, rows);
     Type xOnnx = getElementType(op.getX());
     PostTransform kind = *post;
     SmallVector<Value> out = buildLoops(
@@ -241,11 +231,7 @@ struct LinearClassifierLowering
           Value yr = tensor::InsertOp::create(b, l, label, a[1], ValueRange{row});
           return {zr, yr};
         });
-    rewriter.replaceOp(
-        op, {castTo(rewriter, loc, out[1],
-                    convertedTensorType(getTypeConverter(), op.getY())),
-             castTo(rewriter, loc, out[0],
-                    convertedTensorType(getTypeConverter(), op.getZ()))});
+    replaceWithCasts(rewriter, op, getTypeConverter(), {out[1], out[0]});
     return success();
   }
 };
@@ -472,10 +458,7 @@ struct SVMRegressorLowering : OpConversionPattern<ONNX::MLSVMRegressorOp> {
     Value coefTable = floatTable(rewriter, loc, f32, coef);
     Value svTable = nsv > 0 ? floatTable(rewriter, loc, f32, sv) : Value();
     Value rows = getDimValue(rewriter, loc, *x2, 0);
-    int64_t staticRows = cast<RankedTensorType>(x2->getType()).getDimSize(0);
-    Value y = createEmpty(rewriter, loc,
-                          RankedTensorType::get({staticRows, 1}, f32),
-                          {rows, Value()});
+    Value y = createRowScores(rewriter, loc, *x2, rows, 1);
     Type xOnnx = getElementType(op.getX());
     bool oneClass = op.getOneClass() != 0;
     y = buildLoops(
@@ -506,12 +489,106 @@ struct SVMRegressorLowering : OpConversionPattern<ONNX::MLSVMRegressorOp> {
                        fConst(b, l, f32, 1), fConst(b, l, f32, -1));
           return {putZ(b, l, a[0], r[0], 0, s)};
         })[0];
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, y,
-                   convertedTensorType(getTypeConverter(), op.getY())));
+    replaceWithCasts(rewriter, op, getTypeConverter(), y);
     return success();
   }
 };
+
+/// SVMClassifier's attributes, checked: the support vectors per class
+/// (`start` of each class's first, `vectors` in all; none: a linear
+/// classifier, one coefficient row per class), the pairwise rho and, with
+/// prob_a and prob_b, the probability coupling.
+struct SvmClassifier {
+  ArrayRef<int64_t> labels;
+  int64_t classes = 0;
+  SmallVector<double> coef, rho, sv;
+  ArrayRef<int64_t> perClass;
+  SmallVector<double> probA, probB;
+  bool proba = false;
+  SmallVector<int64_t> start;
+  int64_t vectors = 0;
+  bool svc = false;
+  SvmKernel k;
+  int64_t features = 0, pairs = 0;
+
+  static FailureOr<SvmClassifier> read(ONNX::MLSVMClassifierOp op,
+                                       SvmKernel kernel, PostTransform post);
+};
+
+FailureOr<SvmClassifier> SvmClassifier::read(ONNX::MLSVMClassifierOp op,
+                                             SvmKernel kernel,
+                                             PostTransform post) {
+  SvmClassifier m;
+  ArrayRef<int64_t> &labels = m.labels;
+  int64_t &classes = m.classes;
+  SmallVector<double> &coef = m.coef, &rho = m.rho, &sv = m.sv;
+  ArrayRef<int64_t> &perClass = m.perClass;
+  SmallVector<double> &probA = m.probA, &probB = m.probB;
+  bool &proba = m.proba, &svc = m.svc;
+  SmallVector<int64_t> &start = m.start;
+  int64_t &vectors = m.vectors, &features = m.features, &pairs = m.pairs;
+  SvmKernel &k = m.k;
+  k = kernel;
+  labels = getI64List(op, "classlabels_ints");
+  classes = labels.size();
+  if (classes < 2)
+    return op.emitOpError("classlabels_ints must have at least 2 labels");
+  coef = getFloatList(op, "coefficients").value_or(SmallVector<double>());
+  rho = getFloatList(op, "rho").value_or(SmallVector<double>());
+  sv = getFloatList(op, "support_vectors").value_or(SmallVector<double>());
+  perClass = getI64List(op, "vectors_per_class");
+  probA = getFloatList(op, "prob_a").value_or(SmallVector<double>());
+  probB = getFloatList(op, "prob_b").value_or(SmallVector<double>());
+  if (probA.size() != probB.size())
+    return op.emitOpError("prob_a and prob_b must have as many values (")
+           << probA.size() << " and " << probB.size() << ")";
+  proba = !probA.empty();
+  if (coef.empty())
+    return op.emitOpError("coefficients must not be empty");
+  if (rho.empty())
+    return op.emitOpError("rho must not be empty");
+  for (int64_t v : perClass) {
+    if (v < 0)
+      return op.emitOpError("vectors_per_class must not be negative");
+    start.push_back(vectors);
+    vectors += v;
+  }
+  svc = vectors > 0;
+  pairs = classes * (classes - 1) / 2;
+  if (svc) {
+    if ((int64_t)perClass.size() != classes)
+      return op.emitOpError("vectors_per_class must have one entry per "
+                            "class (")
+             << classes << ")";
+    if (sv.size() % vectors != 0 || sv.empty())
+      return op.emitOpError("support_vectors must hold ")
+             << vectors << " vectors";
+    features = sv.size() / vectors;
+    if ((int64_t)coef.size() < (classes - 1) * vectors)
+      return op.emitOpError("coefficients must hold ")
+             << (classes - 1) * vectors << " values (classes - 1 rows of "
+             << vectors << ")";
+    if ((int64_t)rho.size() < pairs)
+      return op.emitOpError("rho must hold one value per pair of classes (")
+             << pairs << ")";
+    if (proba && (int64_t)probA.size() < pairs)
+      return op.emitOpError("prob_a and prob_b must hold one value per pair "
+                            "of classes (")
+             << pairs << ")";
+    if (proba && classes > kMaxProbaClasses)
+      return op.emitOpError("probability estimates for more than ")
+             << kMaxProbaClasses << " classes are not supported";
+    if (classes == 2 && !proba && post == PostTransform::Probit)
+      return op.emitOpError("PROBIT on a binary SVC is not supported (ONNX "
+                            "Runtime's second score is undefined)");
+  } else {
+    if (coef.size() % classes != 0)
+      return op.emitOpError("coefficients must hold one row per class");
+    features = coef.size() / classes;
+    k.kind = Kernel::Linear;
+  }
+  return m;
+}
 
 struct SVMClassifierLowering : OpConversionPattern<ONNX::MLSVMClassifierOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -526,90 +603,31 @@ struct SVMClassifierLowering : OpConversionPattern<ONNX::MLSVMClassifierOp> {
     FailureOr<SvmKernel> kernel = SvmKernel::parse(op);
     if (failed(kernel))
       return failure();
-    ArrayRef<int64_t> labels = getI64List(op, "classlabels_ints");
-    int64_t classes = labels.size();
-    if (classes < 2)
-      return op.emitOpError("classlabels_ints must have at least 2 labels");
-    SmallVector<double> coef =
-        getFloatList(op, "coefficients").value_or(SmallVector<double>());
-    SmallVector<double> rho =
-        getFloatList(op, "rho").value_or(SmallVector<double>());
-    SmallVector<double> sv =
-        getFloatList(op, "support_vectors").value_or(SmallVector<double>());
-    ArrayRef<int64_t> perClass = getI64List(op, "vectors_per_class");
-    SmallVector<double> probA =
-        getFloatList(op, "prob_a").value_or(SmallVector<double>());
-    SmallVector<double> probB =
-        getFloatList(op, "prob_b").value_or(SmallVector<double>());
-    if (probA.size() != probB.size())
-      return op.emitOpError("prob_a and prob_b must have as many values (")
-             << probA.size() << " and " << probB.size() << ")";
-    bool proba = !probA.empty();
-    if (coef.empty())
-      return op.emitOpError("coefficients must not be empty");
-    if (rho.empty())
-      return op.emitOpError("rho must not be empty");
-    int64_t vectors = 0;
-    SmallVector<int64_t> start;
-    for (int64_t v : perClass) {
-      if (v < 0)
-        return op.emitOpError("vectors_per_class must not be negative");
-      start.push_back(vectors);
-      vectors += v;
-    }
-    bool svc = vectors > 0;
-    SvmKernel k = *kernel;
-    int64_t features;
-    int64_t pairs = classes * (classes - 1) / 2;
-    if (svc) {
-      if ((int64_t)perClass.size() != classes)
-        return op.emitOpError("vectors_per_class must have one entry per "
-                              "class (")
-               << classes << ")";
-      if (sv.size() % vectors != 0 || sv.empty())
-        return op.emitOpError("support_vectors must hold ")
-               << vectors << " vectors";
-      features = sv.size() / vectors;
-      if ((int64_t)coef.size() < (classes - 1) * vectors)
-        return op.emitOpError("coefficients must hold ")
-               << (classes - 1) * vectors << " values (classes - 1 rows of "
-               << vectors << ")";
-      if ((int64_t)rho.size() < pairs)
-        return op.emitOpError("rho must hold one value per pair of classes (")
-               << pairs << ")";
-      if (proba && (int64_t)probA.size() < pairs)
-        return op.emitOpError("prob_a and prob_b must hold one value per pair "
-                              "of classes (")
-               << pairs << ")";
-      if (proba && classes > kMaxProbaClasses)
-        return op.emitOpError("probability estimates for more than ")
-               << kMaxProbaClasses << " classes are not supported";
-      if (classes == 2 && !proba && *post == PostTransform::Probit)
-        return op.emitOpError("PROBIT on a binary SVC is not supported (ONNX "
-                              "Runtime's second score is undefined)");
-    } else {
-      if (coef.size() % classes != 0)
-        return op.emitOpError("coefficients must hold one row per class");
-      features = coef.size() / classes;
-      k.kind = Kernel::Linear;
-    }
+    FailureOr<SvmClassifier> model = SvmClassifier::read(op, *kernel, *post);
+    if (failed(model))
+      return failure();
+    const SvmClassifier &m = *model;
+    ArrayRef<int64_t> labels = m.labels, perClass = m.perClass;
+    const SmallVector<double> &coef = m.coef, &rho = m.rho, &sv = m.sv,
+                              &probA = m.probA, &probB = m.probB;
+    const SmallVector<int64_t> &start = m.start;
+    int64_t classes = m.classes, vectors = m.vectors, features = m.features,
+            pairs = m.pairs;
+    bool proba = m.proba, svc = m.svc;
+    SvmKernel k = m.k;
     bool allPositive = llvm::all_of(coef, [](double c) { return c >= 0; });
     FailureOr<Value> x2 =
         rowsWithFeatures(rewriter, loc, op, adaptor.getX(), features);
     if (failed(x2))
       return failure();
-    Type f32 = rewriter.getF32Type(), i64 = rewriter.getI64Type();
+    Type f32 = rewriter.getF32Type();
     Value coefTable = floatTable(rewriter, loc, f32, coef);
     Value svTable = svc ? floatTable(rewriter, loc, f32, sv) : Value();
     Value labelTable = i64Table(rewriter, loc, labels);
     Value rows = getDimValue(rewriter, loc, *x2, 0);
-    int64_t staticRows = cast<RankedTensorType>(x2->getType()).getDimSize(0);
     int64_t zCols = !svc || proba ? classes : (classes > 2 ? pairs : 2);
-    Value z = createEmpty(rewriter, loc,
-                          RankedTensorType::get({staticRows, zCols}, f32),
-                          {rows, Value()});
-    Value y = createEmpty(rewriter, loc, RankedTensorType::get({staticRows}, i64),
-                          {rows});
+    Value z = createRowScores(rewriter, loc, *x2, rows, zCols);
+    Value y = createRowLabels(rewriter, loc, *x2, rows);
     Type xOnnx = getElementType(op.getX());
     PostTransform kind = *post;
     SmallVector<Value> out = buildLoops(
@@ -717,11 +735,7 @@ struct SVMClassifierLowering : OpConversionPattern<ONNX::MLSVMClassifierOp> {
           Value yr = tensor::InsertOp::create(b, l, label, a[1], ValueRange{row});
           return {zr, yr};
         });
-    rewriter.replaceOp(
-        op, {castTo(rewriter, loc, out[1],
-                    convertedTensorType(getTypeConverter(), op.getY())),
-             castTo(rewriter, loc, out[0],
-                    convertedTensorType(getTypeConverter(), op.getZ()))});
+    replaceWithCasts(rewriter, op, getTypeConverter(), {out[1], out[0]});
     return success();
   }
 };

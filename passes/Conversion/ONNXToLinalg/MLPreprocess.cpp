@@ -81,9 +81,7 @@ struct ScalerLowering : OpConversionPattern<ONNX::MLScalerOp> {
           return mulF(b, l, subF(b, l, toF32(b, l, v, xOnnx), off->at(b, l, c)),
                       sc->at(b, l, c));
         });
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, y,
-                   convertedTensorType(getTypeConverter(), op.getY())));
+    replaceWithCasts(rewriter, op, getTypeConverter(), y);
     return success();
   }
 };
@@ -108,9 +106,7 @@ struct BinarizerLowering : OpConversionPattern<ONNX::MLBinarizerOp> {
           return select(b, l, gt, createScalarConstant(b, l, elt, 1),
                         createScalarConstant(b, l, elt, 0));
         });
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, y,
-                   convertedTensorType(getTypeConverter(), op.getY())));
+    replaceWithCasts(rewriter, op, getTypeConverter(), y);
     return success();
   }
 };
@@ -163,9 +159,7 @@ struct ImputerLowering : OpConversionPattern<ONNX::MLImputerOp> {
           }
           return select(b, l, match, table->at(b, l, ivs[col]), v);
         });
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, y,
-                   convertedTensorType(getTypeConverter(), op.getY())));
+    replaceWithCasts(rewriter, op, getTypeConverter(), y);
     return success();
   }
 };
@@ -184,7 +178,6 @@ struct NormalizerLowering : OpConversionPattern<ONNX::MLNormalizerOp> {
     Value x = adaptor.getX();
     if (failed(checkRank12(op, x)))
       return failure();
-    auto yt = convertedTensorType(getTypeConverter(), op.getY());
     Value x2 = mlRows2D(rewriter, loc, x);
     Type f32 = rewriter.getF32Type();
     Type xOnnx = getElementType(op.getX());
@@ -241,7 +234,7 @@ struct NormalizerLowering : OpConversionPattern<ONNX::MLNormalizerOp> {
           rewriter, loc,
           RankedTensorType::get({x2t.getDimSize(1)}, f32), y,
           SmallVector<ReassociationIndices>{{0, 1}});
-    rewriter.replaceOp(op, castTo(rewriter, loc, y, yt));
+    replaceWithCasts(rewriter, op, getTypeConverter(), y);
     return success();
   }
 };
@@ -259,7 +252,6 @@ struct ArrayFeatureExtractorLowering
     auto xt = cast<RankedTensorType>(x.getType());
     if (xt.getRank() < 1)
       return op.emitOpError("X must have a rank of at least 1");
-    auto zt = convertedTensorType(getTypeConverter(), op.getZ());
     if (xt.getRank() == 1)
       x = mlRows2D(rewriter, loc, x);
     xt = cast<RankedTensorType>(x.getType());
@@ -295,7 +287,7 @@ struct ArrayFeatureExtractorLowering
           linalg::YieldOp::create(b, l,
                                   Value(tensor::ExtractOp::create(b, l, x, ivs)));
         });
-    rewriter.replaceOp(op, castTo(rewriter, loc, generic.getResult(0), zt));
+    replaceWithCasts(rewriter, op, getTypeConverter(), generic.getResult(0));
     return success();
   }
 };
@@ -361,9 +353,7 @@ struct OneHotEncoderLowering : OpConversionPattern<ONNX::MLOneHotEncoderOp> {
           linalg::YieldOp::create(
               b, l, select(b, l, eq, fConst(b, l, f32, 1), fConst(b, l, f32, 0)));
         });
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, generic.getResult(0),
-                   convertedTensorType(getTypeConverter(), op.getY())));
+    replaceWithCasts(rewriter, op, getTypeConverter(), generic.getResult(0));
     return success();
   }
 };
@@ -480,9 +470,7 @@ struct LabelEncoderLowering : OpConversionPattern<ONNX::MLLabelEncoderOp> {
           Value val = tensor::ExtractOp::create(b, l, valueTable, at);
           return select(b, l, eq, val, dflt);
         });
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, y,
-                   convertedTensorType(getTypeConverter(), op.getY())));
+    replaceWithCasts(rewriter, op, getTypeConverter(), y);
     return success();
   }
 };
@@ -543,9 +531,7 @@ struct FeatureVectorizerLowering
           })[0];
       offset += dims[i];
     }
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, y,
-                   convertedTensorType(getTypeConverter(), op.getY())));
+    replaceWithCasts(rewriter, op, getTypeConverter(), y);
     return success();
   }
 };

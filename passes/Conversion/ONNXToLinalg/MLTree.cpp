@@ -79,88 +79,15 @@ std::optional<int32_t> parseMode(StringRef s) {
       .Default(std::nullopt);
 }
 
-/// Reads and checks the nodes_* and `prefix`_* (target_ or class_)
-/// attributes into tables.
-FailureOr<Tables> buildTables(Operation *op, StringRef prefix,
-                              int64_t numTargets) {
-  ArrayRef<int64_t> treeIds = getI64List(op, "nodes_treeids");
-  ArrayRef<int64_t> nodeIds = getI64List(op, "nodes_nodeids");
-  ArrayRef<int64_t> featureIds = getI64List(op, "nodes_featureids");
-  ArrayRef<int64_t> trueIds = getI64List(op, "nodes_truenodeids");
-  ArrayRef<int64_t> falseIds = getI64List(op, "nodes_falsenodeids");
-  ArrayRef<int64_t> tracks = getI64List(op, "nodes_missing_value_tracks_true");
-  auto modes = op->getAttrOfType<ArrayAttr>("nodes_modes");
-  std::optional<SmallVector<double>> values = getFloatList(op, "nodes_values");
+/// (tree id, node id) -> the node's index in the nodes_* lists.
+using NodeIndex = std::map<std::pair<int64_t, int64_t>, int64_t>;
+
+/// The children of every branch node, within its own tree, and the check
+/// that every tree is one: each node reached once from its root.
+LogicalResult linkTrees(Operation *op, Tables &t, const NodeIndex &index,
+                        ArrayRef<int64_t> treeIds, ArrayRef<int64_t> nodeIds,
+                        ArrayRef<int64_t> trueIds, ArrayRef<int64_t> falseIds) {
   size_t n = nodeIds.size();
-  if (n == 0)
-    return op->emitOpError("nodes_nodeids must not be empty");
-  auto sameLength = [&](size_t size, StringRef name) -> LogicalResult {
-    if (size == n)
-      return success();
-    return op->emitOpError() << name << " has " << size
-                             << " entries, nodes_nodeids " << n;
-  };
-  if (failed(sameLength(treeIds.size(), "nodes_treeids")) ||
-      failed(sameLength(featureIds.size(), "nodes_featureids")) ||
-      failed(sameLength(trueIds.size(), "nodes_truenodeids")) ||
-      failed(sameLength(falseIds.size(), "nodes_falsenodeids")) ||
-      failed(sameLength(modes ? modes.size() : 0, "nodes_modes")) ||
-      failed(sameLength(values ? values->size() : 0,
-                        "nodes_values (or nodes_values_as_tensor)")))
-    return failure();
-  if (!tracks.empty() && failed(sameLength(tracks.size(),
-                                           "nodes_missing_value_tracks_true")))
-    return failure();
-
-  Tables t;
-  std::map<std::pair<int64_t, int64_t>, int64_t> index;
-  std::map<int64_t, int64_t> rootOf;
-  for (size_t i = 0; i < n; ++i) {
-    if (!index.emplace(std::make_pair(treeIds[i], nodeIds[i]), i).second)
-      return op->emitOpError("node ")
-             << nodeIds[i] << " of tree " << treeIds[i] << " is listed twice";
-    if (!rootOf.count(treeIds[i])) {
-      rootOf[treeIds[i]] = i;
-      t.roots.push_back(i);
-    }
-    auto s = dyn_cast<StringAttr>(modes[i]);
-    std::optional<int32_t> m = s ? parseMode(s.getValue()) : std::nullopt;
-    if (!m)
-      return op->emitOpError("nodes_modes[")
-             << i << "] must be BRANCH_LEQ, BRANCH_LT, BRANCH_GTE, BRANCH_GT, "
-             << "BRANCH_EQ, BRANCH_NEQ or LEAF";
-    bool tr = !tracks.empty() && tracks[i] == 1;
-    t.mode.push_back(*m | (tr && *m != LEAF ? kTracksTrue : 0));
-    if (*m != LEAF) {
-      t.anyTracks |= tr;
-      if (featureIds[i] < 0)
-        return op->emitOpError("node ")
-               << nodeIds[i] << " of tree " << treeIds[i]
-               << ": negative feature id " << featureIds[i];
-      t.maxFeature = std::max(t.maxFeature, featureIds[i]);
-    }
-    t.feature.push_back(*m == LEAF ? 0 : featureIds[i]);
-    t.threshold.push_back((*values)[i]);
-  }
-  // The common branch mode.
-  for (size_t i = 0; i < n; ++i) {
-    int32_t m = t.mode[i] & ~kTracksTrue;
-    if (m == LEAF)
-      continue;
-    if (t.commonMode == -1)
-      t.commonMode = m;
-    else if (t.commonMode != m) {
-      t.commonMode = -2;
-      break;
-    }
-  }
-  if (t.commonMode < 0)
-    t.commonMode = -1;
-  // The packed node table (Walker::run) holds ids and features in 32 bits.
-  if (n >= (1u << 30) || t.maxFeature >= (1 << 26))
-    return op->emitOpError("more than 2^30 nodes or a feature id of 2^26 or "
-                           "more is not supported");
-
   // Children, within the node's own tree.
   t.trueChild.assign(n, 0);
   t.falseChild.assign(n, 0);
@@ -195,8 +122,15 @@ FailureOr<Tables> buildTables(Operation *op, StringRef prefix,
       }
     }
   }
+  return success();
+}
 
-  // Leaf weights, grouped by leaf in their order.
+/// The leaf weights (`prefix`_*), grouped by leaf in their order: a leaf's
+/// trueChild and falseChild become the range of its weights. Also the ids
+/// used, and the targets some tree weighs at every leaf.
+LogicalResult addLeafWeights(Operation *op, Tables &t, const NodeIndex &index,
+                             StringRef prefix, int64_t numTargets) {
+  size_t n = t.mode.size();
   std::string pre = prefix.str();
   ArrayRef<int64_t> wTree = getI64List(op, pre + "treeids");
   ArrayRef<int64_t> wNode = getI64List(op, pre + "nodeids");
@@ -261,6 +195,94 @@ FailureOr<Tables> buildTables(Operation *op, StringRef prefix,
       if (count[k] == leaves)
         t.alwaysReached[k] = true;
   }
+  return success();
+}
+
+/// Reads and checks the nodes_* and `prefix`_* (target_ or class_)
+/// attributes into tables.
+FailureOr<Tables> buildTables(Operation *op, StringRef prefix,
+                              int64_t numTargets) {
+  ArrayRef<int64_t> treeIds = getI64List(op, "nodes_treeids");
+  ArrayRef<int64_t> nodeIds = getI64List(op, "nodes_nodeids");
+  ArrayRef<int64_t> featureIds = getI64List(op, "nodes_featureids");
+  ArrayRef<int64_t> trueIds = getI64List(op, "nodes_truenodeids");
+  ArrayRef<int64_t> falseIds = getI64List(op, "nodes_falsenodeids");
+  ArrayRef<int64_t> tracks = getI64List(op, "nodes_missing_value_tracks_true");
+  auto modes = op->getAttrOfType<ArrayAttr>("nodes_modes");
+  std::optional<SmallVector<double>> values = getFloatList(op, "nodes_values");
+  size_t n = nodeIds.size();
+  if (n == 0)
+    return op->emitOpError("nodes_nodeids must not be empty");
+  auto sameLength = [&](size_t size, StringRef name) -> LogicalResult {
+    if (size == n)
+      return success();
+    return op->emitOpError() << name << " has " << size
+                             << " entries, nodes_nodeids " << n;
+  };
+  if (failed(sameLength(treeIds.size(), "nodes_treeids")) ||
+      failed(sameLength(featureIds.size(), "nodes_featureids")) ||
+      failed(sameLength(trueIds.size(), "nodes_truenodeids")) ||
+      failed(sameLength(falseIds.size(), "nodes_falsenodeids")) ||
+      failed(sameLength(modes ? modes.size() : 0, "nodes_modes")) ||
+      failed(sameLength(values ? values->size() : 0,
+                        "nodes_values (or nodes_values_as_tensor)")))
+    return failure();
+  if (!tracks.empty() && failed(sameLength(tracks.size(),
+                                           "nodes_missing_value_tracks_true")))
+    return failure();
+
+  Tables t;
+  NodeIndex index;
+  std::map<int64_t, int64_t> rootOf;
+  for (size_t i = 0; i < n; ++i) {
+    if (!index.emplace(std::make_pair(treeIds[i], nodeIds[i]), i).second)
+      return op->emitOpError("node ")
+             << nodeIds[i] << " of tree " << treeIds[i] << " is listed twice";
+    if (!rootOf.count(treeIds[i])) {
+      rootOf[treeIds[i]] = i;
+      t.roots.push_back(i);
+    }
+    auto s = dyn_cast<StringAttr>(modes[i]);
+    std::optional<int32_t> m = s ? parseMode(s.getValue()) : std::nullopt;
+    if (!m)
+      return op->emitOpError("nodes_modes[")
+             << i << "] must be BRANCH_LEQ, BRANCH_LT, BRANCH_GTE, BRANCH_GT, "
+             << "BRANCH_EQ, BRANCH_NEQ or LEAF";
+    bool tr = !tracks.empty() && tracks[i] == 1;
+    t.mode.push_back(*m | (tr && *m != LEAF ? kTracksTrue : 0));
+    if (*m != LEAF) {
+      t.anyTracks |= tr;
+      if (featureIds[i] < 0)
+        return op->emitOpError("node ")
+               << nodeIds[i] << " of tree " << treeIds[i]
+               << ": negative feature id " << featureIds[i];
+      t.maxFeature = std::max(t.maxFeature, featureIds[i]);
+    }
+    t.feature.push_back(*m == LEAF ? 0 : featureIds[i]);
+    t.threshold.push_back((*values)[i]);
+  }
+  // The common branch mode.
+  for (size_t i = 0; i < n; ++i) {
+    int32_t m = t.mode[i] & ~kTracksTrue;
+    if (m == LEAF)
+      continue;
+    if (t.commonMode == -1)
+      t.commonMode = m;
+    else if (t.commonMode != m) {
+      t.commonMode = -2;
+      break;
+    }
+  }
+  if (t.commonMode < 0)
+    t.commonMode = -1;
+  // The packed node table (Walker::run) holds ids and features in 32 bits.
+  if (n >= (1u << 30) || t.maxFeature >= (1 << 26))
+    return op->emitOpError("more than 2^30 nodes or a feature id of 2^26 or "
+                           "more is not supported");
+
+  if (failed(linkTrees(op, t, index, treeIds, nodeIds, trueIds, falseIds)) ||
+      failed(addLeafWeights(op, t, index, prefix, numTargets)))
+    return failure();
   return t;
 }
 
@@ -491,17 +513,23 @@ Type computeElementType(OpBuilder &b, Type xElement) {
   return xElement.isF64() ? (Type)b.getF64Type() : (Type)b.getF32Type();
 }
 
-LogicalResult checkFeatures(Operation *op, Value x2, const Tables &t,
-                            OpBuilder &b, Location loc) {
-  auto xt = cast<RankedTensorType>(x2.getType());
+/// X as [N, F] (a 1-D X is one row), its features checked against those
+/// the trees read (at compile time when F is static, else at run time).
+FailureOr<Value> treeRows(Operation *op, Value x, const Tables &t, OpBuilder &b,
+                          Location loc) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  if (xt.getRank() != 1 && xt.getRank() != 2)
+    return op->emitOpError("X must be 1-D or 2-D");
+  Value x2 = mlRows2D(b, loc, x);
+  auto x2t = cast<RankedTensorType>(x2.getType());
   if (t.maxFeature < 0)
-    return success();
-  if (!xt.isDynamicDim(1)) {
-    if (t.maxFeature >= xt.getDimSize(1))
+    return x2;
+  if (!x2t.isDynamicDim(1)) {
+    if (t.maxFeature >= x2t.getDimSize(1))
       return op->emitOpError("feature id ")
-             << t.maxFeature << " is out of range: X has " << xt.getDimSize(1)
+             << t.maxFeature << " is out of range: X has " << x2t.getDimSize(1)
              << " features";
-    return success();
+    return x2;
   }
   Value cols = getDimValue(b, loc, x2, 1);
   emitRuntimeCheck(b, loc,
@@ -510,7 +538,7 @@ LogicalResult checkFeatures(Operation *op, Value x2, const Tables &t,
                    "the trees read feature " + std::to_string(t.maxFeature) +
                        " but X has {} features",
                    ValueRange{cols});
-  return success();
+  return x2;
 }
 
 /// Element `k` of the base values (0 past their end).
@@ -555,15 +583,11 @@ struct TreeEnsembleRegressorLowering
     FailureOr<Tables> tables = buildTables(op, "target_", numTargets);
     if (failed(tables))
       return failure();
-    auto yt = convertedTensorType(getTypeConverter(), op.getY());
-    Value x = adaptor.getX();
-    auto xt = cast<RankedTensorType>(x.getType());
-    if (xt.getRank() != 1 && xt.getRank() != 2)
-      return op.emitOpError("X must be 1-D or 2-D");
-    Value x2 = mlRows2D(rewriter, loc, x);
-    if (failed(checkFeatures(op, x2, *tables, rewriter, loc)))
+    FailureOr<Value> rows2D = treeRows(op, adaptor.getX(), *tables, rewriter, loc);
+    if (failed(rows2D))
       return failure();
-    Type ctype = computeElementType(rewriter, xt.getElementType());
+    Value x2 = *rows2D;
+    Type ctype = computeElementType(rewriter, getElementTypeOrSelf(x2));
     // ORT's has_score: MIN/MAX start from it, and with several targets a
     // target no weight reached in a row is written as 0 (base value and
     // all; ScoreValue's conversion).
@@ -579,9 +603,7 @@ struct TreeEnsembleRegressorLowering
     // MIN/MAX give 0 where no weight arrived, the base values are added;
     // one target takes only PROBIT (FinalizeScores1), more take any.
     Type f32 = rewriter.getF32Type();
-    int64_t staticRows = cast<RankedTensorType>(x2.getType()).getDimSize(0);
-    auto zType = RankedTensorType::get({staticRows, numTargets}, f32);
-    Value z = createEmpty(rewriter, loc, zType, {numRows, Value()});
+    Value z = createRowScores(rewriter, loc, x2, numRows, numTargets);
     Value baseTable = floatTable(rewriter, loc, ctype, base.empty()
                                      ? SmallVector<double>(numTargets, 0.0)
                                      : base);
@@ -622,7 +644,7 @@ struct TreeEnsembleRegressorLowering
               })[0];
           return {applyPostTransformRow(b, l, zr, row, numTargets, kind)};
         })[0];
-    rewriter.replaceOp(op, castTo(rewriter, loc, z, yt));
+    replaceWithCasts(rewriter, op, getTypeConverter(), z);
     return success();
   }
 };
@@ -659,14 +681,11 @@ struct TreeEnsembleClassifierLowering
     auto zt = convertedTensorType(getTypeConverter(), op.getZ());
     if (!yt || !zt)
       return op.emitOpError("Y and Z must be tensors");
-    Value x = adaptor.getX();
-    auto xt = cast<RankedTensorType>(x.getType());
-    if (xt.getRank() != 1 && xt.getRank() != 2)
-      return op.emitOpError("X must be 1-D or 2-D");
-    Value x2 = mlRows2D(rewriter, loc, x);
-    if (failed(checkFeatures(op, x2, *tables, rewriter, loc)))
+    FailureOr<Value> rows2D = treeRows(op, adaptor.getX(), *tables, rewriter, loc);
+    if (failed(rows2D))
       return failure();
-    Type ctype = computeElementType(rewriter, xt.getElementType());
+    Value x2 = *rows2D;
+    Type ctype = computeElementType(rewriter, getElementTypeOrSelf(x2));
     // has_score matters for the label (classes no leaf reached are skipped)
     // and for binary models; it is known where a tree weighs the class at
     // every leaf or a base value sets it.
@@ -681,13 +700,8 @@ struct TreeEnsembleClassifierLowering
                                  getElementType(op.getX()), numRows, numClasses);
 
     Type f32 = rewriter.getF32Type();
-    Type i64 = rewriter.getI64Type();
-    int64_t staticRows = cast<RankedTensorType>(x2.getType()).getDimSize(0);
-    Value z = createEmpty(
-        rewriter, loc, RankedTensorType::get({staticRows, numClasses}, f32),
-        {numRows, Value()});
-    Value y = createEmpty(rewriter, loc,
-                          RankedTensorType::get({staticRows}, i64), {numRows});
+    Value z = createRowScores(rewriter, loc, x2, numRows, numClasses);
+    Value y = createRowLabels(rewriter, loc, x2, numRows);
     Value labelTable = i64Table(rewriter, loc, labels);
     auto hasAt = [&](OpBuilder &b, Location l, Value row, int64_t k) -> Value {
       if (!has || tables->alwaysReached[k])
@@ -843,8 +857,7 @@ struct TreeEnsembleClassifierLowering
           }
           return {ifOp.getResult(0), yr};
         });
-    rewriter.replaceOp(op, {castTo(rewriter, loc, out[1], yt),
-                            castTo(rewriter, loc, out[0], zt)});
+    replaceWithCasts(rewriter, op, getTypeConverter(), {out[1], out[0]});
     return success();
   }
 };

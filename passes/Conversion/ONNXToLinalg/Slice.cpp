@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/AxisPieces.h"
 #include "passes/Conversion/ONNXToLinalg/Builders.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
@@ -556,15 +557,7 @@ struct SplitLowering : OpConversionPattern<ONNX::SplitOp> {
           piece = tensor::CastOp::create(rewriter, loc, type, piece);
         results.push_back(piece);
       }
-      auto so = getConstantIntValue(offset), ss = getConstantIntValue(sizes[axis]);
-      if (so && ss)
-        offset = rewriter.getIndexAttr(*so + *ss);
-      else
-        offset = arith::AddIOp::create(
-                     rewriter, loc,
-                     getValueOrCreateConstantIndexOp(rewriter, loc, offset),
-                     getValueOrCreateConstantIndexOp(rewriter, loc, sizes[axis]))
-                     .getResult();
+      offset = nextPieceOffset(rewriter, loc, offset, sizes[axis]);
     }
     rewriter.replaceOp(op, results);
     return success();

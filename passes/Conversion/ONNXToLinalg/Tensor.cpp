@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/AxisPieces.h"
 #include "passes/Conversion/ONNXToLinalg/Builders.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
@@ -499,16 +500,7 @@ struct ConcatLowering : OpConversionPattern<ONNX::ConcatOp> {
       result = tensor::InsertSliceOp::create(rewriter, loc, in, result,
                                              offsets, inSizes, strides);
       // Next offset: static while every size so far is.
-      auto so = getConstantIntValue(offset), ss = getConstantIntValue(inSizes[axis]);
-      if (so && ss)
-        offset = rewriter.getIndexAttr(*so + *ss);
-      else
-        offset = arith::AddIOp::create(
-                     rewriter, loc,
-                     getValueOrCreateConstantIndexOp(rewriter, loc, offset),
-                     getValueOrCreateConstantIndexOp(rewriter, loc,
-                                                     inSizes[axis]))
-                     .getResult();
+      offset = nextPieceOffset(rewriter, loc, offset, inSizes[axis]);
     }
     rewriter.replaceOp(op, result);
     return success();

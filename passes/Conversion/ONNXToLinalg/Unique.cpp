@@ -142,6 +142,164 @@ Value sortsBefore(OpBuilder &b, Location l, const Slices &s, Value j,
       b, l, cmpI(b, l, arith::CmpIPredicate::slt, cmp, zero), tie);
 }
 
+/// Whether slice `i` is the first of its kind (`firsts` from
+/// firstOccurrences).
+Value isFirstAt(OpBuilder &b, Location l, Value firsts, Value i) {
+  Value f = tensor::ExtractOp::create(b, l, firsts, ValueRange{i});
+  return cmpI(b, l, arith::CmpIPredicate::eq, f, i);
+}
+
+/// first[i], the index of the first slice equal to slice i (into `init`,
+/// n index values), and U, the number of distinct slices.
+std::pair<Value, Value> firstOccurrences(OpBuilder &rewriter, Location loc,
+                                         const Slices &s, Value n, Value init,
+                                         Value zero) {
+  SmallVector<Value> pass1 = buildLoops(
+      rewriter, loc, {n}, ValueRange{init, zero},
+      [&](OpBuilder &b, Location l, ValueRange ivs,
+          ValueRange args) -> SmallVector<Value> {
+        Value i = ivs[0];
+        Value first =
+            buildLoops(b, l, {i}, ValueRange{i},
+                       [&](OpBuilder &jb, Location jl, ValueRange jv,
+                           ValueRange f) -> SmallVector<Value> {
+                         Value notFound =
+                             cmpI(jb, jl, arith::CmpIPredicate::eq, f[0], i);
+                         return buildIf(
+                             jb, jl, notFound, f,
+                             [&](OpBuilder &tb,
+                                 Location tl) -> SmallVector<Value> {
+                               Value eq = slicesEqual(tb, tl, s, jv[0], i);
+                               return {arith::SelectOp::create(tb, tl, eq,
+                                                               jv[0], f[0])};
+                             });
+                       })[0];
+        Value isFirst = cmpI(b, l, arith::CmpIPredicate::eq, first, i);
+        Value count = arith::AddIOp::create(
+            b, l, args[1],
+            arith::SelectOp::create(b, l, isFirst, indexConst(b, l, 1),
+                                    indexConst(b, l, 0)));
+        return {tensor::InsertOp::create(b, l, first, args[0], ivs), count};
+      });
+  return {pass1[0], pass1[1]};
+}
+
+/// rank[i] of every first occurrence i (into `init`): its row in Y, in the
+/// order of first occurrence, or sorted (the number of distinct slices
+/// that sort before it).
+Value firstRanks(OpBuilder &rewriter, Location loc, const Slices &s, Value n,
+                 Value firsts, Value init, Value zero, bool sorted) {
+  if (!sorted)
+    return buildLoops(
+        rewriter, loc, {n}, ValueRange{init, zero},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange args) -> SmallVector<Value> {
+          Value isFirst = isFirstAt(b, l, firsts, ivs[0]);
+          Value next = arith::AddIOp::create(
+              b, l, args[1],
+              arith::SelectOp::create(b, l, isFirst, indexConst(b, l, 1),
+                                      indexConst(b, l, 0)));
+          return {tensor::InsertOp::create(b, l, args[1], args[0], ivs),
+                  next};
+        })[0];
+  return buildLoops(
+      rewriter, loc, {n}, ValueRange{init},
+      [&](OpBuilder &b, Location l, ValueRange ivs,
+          ValueRange args) -> SmallVector<Value> {
+        Value i = ivs[0];
+        return buildIf(
+            b, l, isFirstAt(b, l, firsts, i), args,
+            [&](OpBuilder &tb, Location tl) -> SmallVector<Value> {
+              Value r =
+                  buildLoops(
+                      tb, tl, {n}, ValueRange{indexConst(tb, tl, 0)},
+                      [&](OpBuilder &jb, Location jl, ValueRange jv,
+                          ValueRange c) -> SmallVector<Value> {
+                        Value j = jv[0];
+                        Value other = arith::AndIOp::create(
+                            jb, jl, isFirstAt(jb, jl, firsts, j),
+                            cmpI(jb, jl, arith::CmpIPredicate::ne, j, i));
+                        return buildIf(
+                            jb, jl, other, c,
+                            [&](OpBuilder &kb,
+                                Location kl) -> SmallVector<Value> {
+                              Value inc = arith::SelectOp::create(
+                                  kb, kl, sortsBefore(kb, kl, s, j, i),
+                                  indexConst(kb, kl, 1),
+                                  indexConst(kb, kl, 0));
+                              return {arith::AddIOp::create(kb, kl, c[0],
+                                                            inc)};
+                            });
+                      })[0];
+              return {tensor::InsertOp::create(tb, tl, r, args[0],
+                                               ValueRange{i})};
+            });
+      })[0];
+}
+
+/// Y, and the indices, inverse_indices and counts present (in `outs` after
+/// Y, in that order), filled in one pass over the slices: slice i goes to
+/// Y's row rank[first[i]] when it is a first occurrence.
+SmallVector<Value> fillResults(OpBuilder &rewriter, Location loc,
+                               const Slices &s, Value n, Value firsts,
+                               Value ranks, SmallVector<Value> outs,
+                               bool hasIndices, bool hasInverse,
+                               bool hasCounts) {
+  Type i64 = rewriter.getI64Type();
+  return buildLoops(
+      rewriter, loc, {n}, outs,
+      [&](OpBuilder &b, Location l, ValueRange ivs,
+          ValueRange args) -> SmallVector<Value> {
+        Value i = ivs[0];
+        Value first = tensor::ExtractOp::create(b, l, firsts, ValueRange{i});
+        Value rFirst =
+            tensor::ExtractOp::create(b, l, ranks, ValueRange{first});
+        Value i64I = arith::IndexCastOp::create(b, l, i64, i);
+        SmallVector<Value> next(args);
+        unsigned k = 1;
+        // Y and indices, at first occurrences.
+        SmallVector<Value> atFirst = {args[0]};
+        if (hasIndices)
+          atFirst.push_back(args[k]);
+        SmallVector<Value> written = buildIf(
+            b, l, cmpI(b, l, arith::CmpIPredicate::eq, first, i), atFirst,
+            [&](OpBuilder &tb, Location tl) -> SmallVector<Value> {
+              Value yv =
+                  buildLoops(tb, tl, s.otherDims(), ValueRange{atFirst[0]},
+                             [&](OpBuilder &pb, Location pl, ValueRange pos,
+                                 ValueRange t) -> SmallVector<Value> {
+                               Value v = tensor::ExtractOp::create(
+                                   pb, pl, s.data, s.at(pos, i));
+                               return {tensor::InsertOp::create(
+                                   pb, pl, v, t[0], s.at(pos, rFirst))};
+                             })[0];
+              SmallVector<Value> r = {yv};
+              if (hasIndices)
+                r.push_back(tensor::InsertOp::create(tb, tl, i64I,
+                                                     atFirst[1],
+                                                     ValueRange{rFirst}));
+              return r;
+            });
+        next[0] = written[0];
+        if (hasIndices)
+          next[k++] = written[1];
+        if (hasInverse) {
+          Value r64 = arith::IndexCastOp::create(b, l, i64, rFirst);
+          next[k] = tensor::InsertOp::create(b, l, r64, args[k], ivs);
+          ++k;
+        }
+        if (hasCounts) {
+          Value c = tensor::ExtractOp::create(b, l, args[k],
+                                              ValueRange{rFirst});
+          c = arith::AddIOp::create(b, l, c,
+                                    createIntConstant(b, l, i64, 1));
+          next[k] = tensor::InsertOp::create(b, l, c, args[k],
+                                             ValueRange{rFirst});
+        }
+        return next;
+      });
+}
+
 struct UniqueLowering : OpConversionPattern<ONNX::UniqueOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -200,89 +358,13 @@ struct UniqueLowering : OpConversionPattern<ONNX::UniqueOp> {
     };
 
     // 1. first[i] and U.
-    SmallVector<Value> pass1 = buildLoops(
-        rewriter, loc, {n}, ValueRange{idxVec(), zero},
-        [&](OpBuilder &b, Location l, ValueRange ivs,
-            ValueRange args) -> SmallVector<Value> {
-          Value i = ivs[0];
-          Value first =
-              buildLoops(b, l, {i}, ValueRange{i},
-                         [&](OpBuilder &jb, Location jl, ValueRange jv,
-                             ValueRange f) -> SmallVector<Value> {
-                           Value notFound =
-                               cmpI(jb, jl, arith::CmpIPredicate::eq, f[0], i);
-                           return buildIf(
-                               jb, jl, notFound, f,
-                               [&](OpBuilder &tb,
-                                   Location tl) -> SmallVector<Value> {
-                                 Value eq = slicesEqual(tb, tl, s, jv[0], i);
-                                 return {arith::SelectOp::create(tb, tl, eq,
-                                                                 jv[0], f[0])};
-                               });
-                         })[0];
-          Value isFirst = cmpI(b, l, arith::CmpIPredicate::eq, first, i);
-          Value count = arith::AddIOp::create(
-              b, l, args[1],
-              arith::SelectOp::create(b, l, isFirst, indexConst(b, l, 1),
-                                      indexConst(b, l, 0)));
-          return {tensor::InsertOp::create(b, l, first, args[0], ivs), count};
-        });
-    Value firsts = pass1[0], u = pass1[1];
-    auto isFirstAt = [&](OpBuilder &b, Location l, Value i) -> Value {
-      Value f = tensor::ExtractOp::create(b, l, firsts, ValueRange{i});
-      return cmpI(b, l, arith::CmpIPredicate::eq, f, i);
-    };
+    std::pair<Value, Value> pass1 =
+        firstOccurrences(rewriter, loc, s, n, idxVec(), zero);
+    Value firsts = pass1.first, u = pass1.second;
 
     // 2. rank[i] of the first occurrences.
-    Value ranks = idxVec();
-    if (op.getSorted() == 0) {
-      ranks = buildLoops(
-          rewriter, loc, {n}, ValueRange{ranks, zero},
-          [&](OpBuilder &b, Location l, ValueRange ivs,
-              ValueRange args) -> SmallVector<Value> {
-            Value isFirst = isFirstAt(b, l, ivs[0]);
-            Value next = arith::AddIOp::create(
-                b, l, args[1],
-                arith::SelectOp::create(b, l, isFirst, indexConst(b, l, 1),
-                                        indexConst(b, l, 0)));
-            return {tensor::InsertOp::create(b, l, args[1], args[0], ivs),
-                    next};
-          })[0];
-    } else {
-      ranks = buildLoops(
-          rewriter, loc, {n}, ValueRange{ranks},
-          [&](OpBuilder &b, Location l, ValueRange ivs,
-              ValueRange args) -> SmallVector<Value> {
-            Value i = ivs[0];
-            return buildIf(
-                b, l, isFirstAt(b, l, i), args,
-                [&](OpBuilder &tb, Location tl) -> SmallVector<Value> {
-                  Value r =
-                      buildLoops(
-                          tb, tl, {n}, ValueRange{indexConst(tb, tl, 0)},
-                          [&](OpBuilder &jb, Location jl, ValueRange jv,
-                              ValueRange c) -> SmallVector<Value> {
-                            Value j = jv[0];
-                            Value other = arith::AndIOp::create(
-                                jb, jl, isFirstAt(jb, jl, j),
-                                cmpI(jb, jl, arith::CmpIPredicate::ne, j, i));
-                            return buildIf(
-                                jb, jl, other, c,
-                                [&](OpBuilder &kb,
-                                    Location kl) -> SmallVector<Value> {
-                                  Value inc = arith::SelectOp::create(
-                                      kb, kl, sortsBefore(kb, kl, s, j, i),
-                                      indexConst(kb, kl, 1),
-                                      indexConst(kb, kl, 0));
-                                  return {arith::AddIOp::create(kb, kl, c[0],
-                                                                inc)};
-                                });
-                          })[0];
-                  return {tensor::InsertOp::create(tb, tl, r, args[0],
-                                                   ValueRange{i})};
-                });
-          })[0];
-    }
+    Value ranks = firstRanks(rewriter, loc, s, n, firsts, idxVec(), zero,
+                             op.getSorted() != 0);
 
     // 3. The results.
     SmallVector<Value> ySizes(sRank);
@@ -320,58 +402,8 @@ struct UniqueLowering : OpConversionPattern<ONNX::UniqueOp> {
     for (Value v : {indicesOut, inverseOut, countsOut})
       if (v)
         outs.push_back(v);
-    outs = buildLoops(
-        rewriter, loc, {n}, outs,
-        [&](OpBuilder &b, Location l, ValueRange ivs,
-            ValueRange args) -> SmallVector<Value> {
-          Value i = ivs[0];
-          Value first = tensor::ExtractOp::create(b, l, firsts, ValueRange{i});
-          Value rFirst =
-              tensor::ExtractOp::create(b, l, ranks, ValueRange{first});
-          Value i64I = arith::IndexCastOp::create(b, l, i64, i);
-          SmallVector<Value> next(args);
-          unsigned k = 1;
-          // Y and indices, at first occurrences.
-          SmallVector<Value> atFirst = {args[0]};
-          if (indicesOut)
-            atFirst.push_back(args[k]);
-          SmallVector<Value> written = buildIf(
-              b, l, cmpI(b, l, arith::CmpIPredicate::eq, first, i), atFirst,
-              [&](OpBuilder &tb, Location tl) -> SmallVector<Value> {
-                Value yv =
-                    buildLoops(tb, tl, s.otherDims(), ValueRange{atFirst[0]},
-                               [&](OpBuilder &pb, Location pl, ValueRange pos,
-                                   ValueRange t) -> SmallVector<Value> {
-                                 Value v = tensor::ExtractOp::create(
-                                     pb, pl, s.data, s.at(pos, i));
-                                 return {tensor::InsertOp::create(
-                                     pb, pl, v, t[0], s.at(pos, rFirst))};
-                               })[0];
-                SmallVector<Value> r = {yv};
-                if (indicesOut)
-                  r.push_back(tensor::InsertOp::create(tb, tl, i64I,
-                                                       atFirst[1],
-                                                       ValueRange{rFirst}));
-                return r;
-              });
-          next[0] = written[0];
-          if (indicesOut)
-            next[k++] = written[1];
-          if (inverseOut) {
-            Value r64 = arith::IndexCastOp::create(b, l, i64, rFirst);
-            next[k] = tensor::InsertOp::create(b, l, r64, args[k], ivs);
-            ++k;
-          }
-          if (countsOut) {
-            Value c = tensor::ExtractOp::create(b, l, args[k],
-                                                ValueRange{rFirst});
-            c = arith::AddIOp::create(b, l, c,
-                                      createIntConstant(b, l, i64, 1));
-            next[k] = tensor::InsertOp::create(b, l, c, args[k],
-                                               ValueRange{rFirst});
-          }
-          return next;
-        });
+    outs = fillResults(rewriter, loc, s, n, firsts, ranks, outs,
+                       (bool)indicesOut, (bool)inverseOut, (bool)countsOut);
     SmallVector<Value> results = {outs[0]};
     unsigned k = 1;
     for (Value v : {indicesOut, inverseOut, countsOut})

@@ -15,7 +15,8 @@
 // unrealized_conversion_casts between the onnx and the builtin tensor types,
 // which convert-onnx-to-linalg folds away. What does not fit (3-D
 // convolutions, weights of dynamic shape, zero points along other axes) is
-// left to the plain lowering.
+// left to the plain lowering. The pass also calls the runtime's col2im for
+// fp32 Col2Im (Col2ImToUkernel.cpp); the buffer bridge is RuntimeCall.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,8 +24,10 @@
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Window.h"
 #include "runtime/include/onnxc/runtime_abi.h"
+#include "passes/Conversion/ONNXToUkernel/Col2ImToUkernel.h"
 #include "passes/Conversion/ONNXToUkernel/QuantizedPacking.h"
 #include "passes/Conversion/Passes.h"
+#include "passes/Conversion/RuntimeCall.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
@@ -77,8 +80,6 @@ static_assert(ONNXC_ABI_SLOT(onnxc_qgemm_params, q) + kQParamSlots == kGemmSlots
 constexpr StringLiteral kQGemm = "onnxc_rt_qgemm";
 constexpr StringLiteral kQConv = "onnxc_rt_qconv2d";
 constexpr StringLiteral kDynamicQuantize = "onnxc_rt_dynamic_quantize";
-constexpr StringLiteral kCol2Im = "onnxc_rt_col2im";
-constexpr int64_t kCol2ImSlots = sizeof(onnxc_col2im_params) / sizeof(int64_t);
 constexpr int64_t kOnnxFloat = 1; // TensorProto.FLOAT, Cast's `to`
 
 bool isNone(Value v) { return !v || isa<NoneType>(v.getType()); }
@@ -217,13 +218,12 @@ struct QOperands {
   float lo = 0.0f, hi = 0.0f;
 };
 
-class Rewriter {
+class Rewriter : public RuntimeCallBuilder {
 public:
   Rewriter(ModuleOp module, TypeConverter &tc, bool packConstants,
            bool fuseEpilogues)
-      : module(module), symbols(module), tc(tc), b(module.getContext()),
-        loc(module.getLoc()), packConstants(packConstants),
-        fuseEpilogues(fuseEpilogues) {}
+      : RuntimeCallBuilder(module, tc), symbols(module),
+        packConstants(packConstants), fuseEpilogues(fuseEpilogues) {}
 
   LogicalResult rewrite(Operation *op) {
     if (isa<ONNX::ConvIntegerOp, ONNX::QLinearConvOp>(op))
@@ -235,104 +235,29 @@ public:
     if (auto q = dyn_cast<ONNX::QuantizeLinearOp>(op))
       return succeeded(qdqConv(q)) ? success() : qdqGemm(q);
     if (auto c = dyn_cast<ONNX::Col2ImOp>(op))
-      return col2im(c);
+      return rewriteCol2ImToUkernel(*this, c);
     return failure();
   }
 
 private:
-  ModuleOp module;
   SymbolTable symbols;
-  TypeConverter &tc;
-  OpBuilder b;
-  Location loc;
   bool packConstants, fuseEpilogues;
   /// Packed weights made so far: (constant op, conv or product) -> global.
   std::map<std::pair<Operation *, bool>, memref::GlobalOp> packed;
 
-  // ---- Emission helpers ---------------------------------------------------
+  // ---- Emission helpers (the rest: RuntimeCallBuilder) -----------------
 
-  /// The builtin tensor of an onnx value (itself when already builtin).
-  Value builtin(Value v) {
-    Type t = tc.convertType(v.getType());
-    if (!t || t == v.getType())
-      return v;
-    return UnrealizedConversionCastOp::create(b, loc, t, v).getResult(0);
-  }
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value i64c(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
-  }
-  Value i64(Value index) {
-    return b.createOrFold<arith::IndexCastOp>(loc, b.getI64Type(), index);
-  }
   Value value(OpFoldResult f) {
     return getValueOrCreateConstantIndexOp(b, loc, f);
   }
   Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(loc, x, y); }
-  Value dim(Value tensor, int64_t d) {
-    auto t = cast<RankedTensorType>(tensor.getType());
-    if (!t.isDynamicDim(d))
-      return idx(t.getDimSize(d));
-    return tensor::DimOp::create(b, loc, tensor, d);
-  }
-  /// The data address (i64) of a memref.
-  Value address(Value memref) {
-    return i64(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref));
-  }
-  Value pointer(Value memref) {
-    return LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext()), address(memref));
-  }
-  /// The dense buffer of a tensor (onnx or builtin), read only from here on:
-  /// emitted right before the call, so that nothing can write it in place
-  /// in between.
-  Value buffer(Value tensor) {
-    Value t = builtin(tensor);
-    auto tt = cast<RankedTensorType>(t.getType());
-    return bufferization::ToBufferOp::create(
-        b, loc, MemRefType::get(tt.getShape(), tt.getElementType()), t,
-        /*read_only=*/true);
-  }
   /// The address of a tensor's data, 0 for none.
   Value addressOf(Value tensor) {
-    return isNone(tensor) ? i64c(0) : address(buffer(tensor));
+    return isNone(tensor) ? i64c(0) : address(readBuffer(tensor));
   }
   Value oneF32() {
     auto t = RankedTensorType::get({}, b.getF32Type());
     return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(t, 1.0f));
-  }
-  /// A fresh buffer for a result of builtin tensor type `t`, its dynamic
-  /// dims from `sizes` (one index value per dim; static ones ignored).
-  Value alloc(RankedTensorType t, ArrayRef<Value> sizes) {
-    SmallVector<Value> dyn;
-    for (int64_t i = 0; i < t.getRank(); ++i)
-      if (t.isDynamicDim(i))
-        dyn.push_back(sizes[i]);
-    return memref::AllocOp::create(
-        b, loc, MemRefType::get(t.getShape(), t.getElementType()), dyn,
-        b.getI64IntegerAttr(64));
-  }
-  /// `memref` as the onnx value of type `onnxType`.
-  Value result(Value memref, Type onnxType) {
-    auto m = cast<MemRefType>(memref.getType());
-    Value t = bufferization::ToTensorOp::create(
-        b, loc, RankedTensorType::get(m.getShape(), m.getElementType()),
-        memref, /*restrict=*/true, /*writable=*/true);
-    if (t.getType() == onnxType)
-      return t;
-    return UnrealizedConversionCastOp::create(b, loc, onnxType, t).getResult(0);
-  }
-  /// An i64 parameter block in the frame of `at`'s function (an alloca in a
-  /// loop would grow the stack every iteration).
-  Value paramsBlock(Operation *at, int64_t slots) {
-    auto fn = at->getParentOfType<func::FuncOp>();
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&fn.getBody().front());
-    return memref::AllocaOp::create(b, loc,
-                                    MemRefType::get({slots}, b.getI64Type()));
-  }
-  void store(Value block, int64_t slot, Value v) {
-    memref::StoreOp::create(b, loc, v, block, ValueRange{idx(slot)});
   }
   void storeQ(Value block, int64_t base, const QOperands &q) {
     uint32_t lo, hi;
@@ -344,17 +269,6 @@ private:
       store(block, base + 1 + i, addressOf(f));
     // The two floats share one slot, lo first (little-endian).
     store(block, base + 8, i64c((int64_t)(((uint64_t)hi << 32) | lo)));
-  }
-  void call(StringRef name, ArrayRef<Value> args) {
-    if (!module.lookupSymbol(name)) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(module.getBody());
-      auto fn = func::FuncOp::create(
-          b, module.getLoc(), name,
-          b.getFunctionType(ValueRange(args).getTypes(), {}));
-      fn.setPrivate();
-    }
-    func::CallOp::create(b, loc, name, TypeRange{}, args);
   }
   /// A private constant global holding `data` (64-byte aligned), named
   /// after `base`.
@@ -439,7 +353,6 @@ private:
   LogicalResult emitConv(struct ConvCall &cc);
   LogicalResult matmul(Operation *op);
   LogicalResult dynamicQuantize(ONNX::DynamicQuantizeLinearOp op);
-  LogicalResult col2im(ONNX::Col2ImOp op);
 };
 
 /// What a convolution call computes: the op with the window attributes,
@@ -715,8 +628,8 @@ LogicalResult Rewriter::emitConv(ConvCall &cc) {
   for (auto [i, f] : llvm::enumerate(fields))
     store(params, i, i64(f));
   storeQ(params, 16, q);
-  Value xp = pointer(buffer(xc));
-  Value wp = packedW ? globalAddress(packedW) : pointer(buffer(w));
+  Value xp = pointer(readBuffer(xc));
+  Value wp = packedW ? globalAddress(packedW) : pointer(readBuffer(w));
   call(kQConv, {pointer(params), xp, wp, pointer(y)});
   last.replaceAllUsesWith(result(y, last.getType()));
   if (dq)
@@ -979,8 +892,8 @@ LogicalResult Rewriter::matmul(Operation *op) {
   for (auto [i, f] : llvm::enumerate(fields))
     store(params, i, i64(f));
   storeQ(params, 5, q);
-  Value ap = pointer(buffer(ac));
-  Value bp = packedB ? globalAddress(packedB) : pointer(buffer(bv));
+  Value ap = pointer(readBuffer(ac));
+  Value bp = packedB ? globalAddress(packedB) : pointer(readBuffer(bv));
   call(kQGemm, {pointer(params), ap, bp, pointer(c)});
   finish(op, dq, last, c);
   return success();
@@ -1010,105 +923,12 @@ LogicalResult Rewriter::dynamicQuantize(ONNX::DynamicQuantizeLinearOp op) {
   Value y = alloc(yType, sizes);
   Value s = alloc(sType, {});
   Value z = alloc(zType, {});
-  Value xp = pointer(buffer(xc));
+  Value xp = pointer(readBuffer(xc));
   call(kDynamicQuantize, {xp, i64(count), pointer(y), pointer(s), pointer(z)});
   op.getY().replaceAllUsesWith(result(y, op.getY().getType()));
   op.getYScale().replaceAllUsesWith(result(s, op.getYScale().getType()));
   op.getYZeroPoint().replaceAllUsesWith(result(z, op.getYZeroPoint().getType()));
   op->erase();
-  return success();
-}
-
-/// An fp32 Col2Im of one or two spatial dims with constant shapes, static
-/// but for the batch -> onnxc_rt_col2im (runtime_abi.h). Its input may be
-/// a Transpose (perm 0, 2, 1) of the product's [N, L, C*B] (the layout
-/// onnx-graph-optimize makes for ConvTransposes of few input positions):
-/// the call reads that instead (ONNXC_COL2IM_TRANSPOSED). Anything else
-/// is left to convert-onnx-to-linalg, which also reports what is invalid.
-LogicalResult Rewriter::col2im(ONNX::Col2ImOp op) {
-  auto xt = dyn_cast<RankedTensorType>(tc.convertType(op.getInput().getType()));
-  auto yt = dyn_cast<RankedTensorType>(tc.convertType(op.getOutput().getType()));
-  auto image = getConstantInts(op.getImageShape());
-  auto block = getConstantInts(op.getBlockShape());
-  if (!xt || !yt || !image || !block || !xt.getElementType().isF32() ||
-      yt.getElementType() != xt.getElementType() || xt.getRank() != 3 ||
-      image->size() != block->size() || image->empty() || image->size() > 2 ||
-      yt.getRank() != 2 + (int64_t)image->size() || xt.isDynamicDim(1) ||
-      xt.isDynamicDim(2))
-    return failure();
-  int64_t r = image->size();
-  SmallVector<int64_t> dil(r, 1), str(r, 1), pads(2 * r, 0);
-  if (auto a = op.getDilations())
-    dil.assign(a->begin(), a->end());
-  if (auto a = op.getStrides())
-    str.assign(a->begin(), a->end());
-  if (auto a = op.getPads())
-    pads.assign(a->begin(), a->end());
-  if ((int64_t)dil.size() != r || (int64_t)str.size() != r ||
-      (int64_t)pads.size() != 2 * r)
-    return failure();
-  int64_t blockElems = 1, blocks = 1;
-  SmallVector<int64_t> nBlocks;
-  for (int64_t i = 0; i < r; ++i) {
-    if ((*image)[i] <= 0 || (*block)[i] <= 0 || dil[i] <= 0 || str[i] <= 0 ||
-        pads[i] < 0 || pads[i + r] < 0 || yt.isDynamicDim(2 + i) ||
-        yt.getDimSize(2 + i) != (*image)[i])
-      return failure();
-    int64_t span = (*image)[i] + pads[i] + pads[i + r] -
-                   dil[i] * ((*block)[i] - 1) - 1;
-    if (span < 0)
-      return failure();
-    nBlocks.push_back(span / str[i] + 1);
-    blockElems *= (*block)[i];
-    blocks *= nBlocks.back();
-  }
-  int64_t cb = xt.getDimSize(1);
-  if (xt.getDimSize(2) != blocks || cb % blockElems != 0 ||
-      yt.isDynamicDim(1) || yt.getDimSize(1) != cb / blockElems)
-    return failure();
-  // 1-D as 2-D with a unit h dim.
-  auto at = [&](ArrayRef<int64_t> v, int64_t i, int64_t unit) {
-    return r == 1 ? (i == 0 ? unit : v[0]) : v[i];
-  };
-  b.setInsertionPoint(op);
-  loc = op.getLoc();
-  Value cols = op.getInput();
-  int64_t flags = 0;
-  ONNX::TransposeOp transpose = cols.getDefiningOp<ONNX::TransposeOp>();
-  if (transpose) {
-    auto perm = transpose.getPerm();
-    auto tt = dyn_cast<RankedTensorType>(
-        tc.convertType(transpose.getData().getType()));
-    if (perm && SmallVector<int64_t>(perm->begin(), perm->end()) ==
-                    SmallVector<int64_t>{0, 2, 1} &&
-        tt && tt.getRank() == 3) {
-      cols = transpose.getData();
-      flags |= ONNXC_COL2IM_TRANSPOSED;
-    } else {
-      transpose = nullptr;
-    }
-  }
-  Value colsT = builtin(cols);
-  Value batch = dim(colsT, 0);
-  Value params = paramsBlock(op, kCol2ImSlots);
-  int64_t fields[] = {
-      -1, cb / blockElems, at(nBlocks, 0, 1), at(nBlocks, 1, 1),
-      at(*image, 0, 1), at(*image, 1, 1), at(*block, 0, 1), at(*block, 1, 1),
-      at(str, 0, 1), at(str, 1, 1), at(dil, 0, 1), at(dil, 1, 1),
-      r == 1 ? 0 : pads[0], r == 1 ? pads[0] : pads[1], flags};
-  static_assert(sizeof(fields) / sizeof(fields[0]) == kCol2ImSlots,
-                "one value per onnxc_col2im_params field");
-  for (auto [i, f] : llvm::enumerate(fields))
-    store(params, i, i == 0 ? i64(batch) : i64c(f));
-  SmallVector<Value> sizes = {batch};
-  for (int64_t i = 1; i < yt.getRank(); ++i)
-    sizes.push_back(idx(yt.getDimSize(i)));
-  Value y = alloc(yt, sizes);
-  call(kCol2Im, {pointer(params), pointer(buffer(cols)), pointer(y)});
-  op.getOutput().replaceAllUsesWith(result(y, op.getOutput().getType()));
-  op->erase();
-  if (transpose && transpose->use_empty())
-    transpose->erase();
   return success();
 }
 
