@@ -691,8 +691,9 @@ LogicalResult Rewriter::qdqGemm(ONNX::QuantizeLinearOp qop) {
   // Per-column weight parameters lie along the weight's output axis.
   int64_t colAxis = transB ? 0 : 1;
   auto perColumn = [&](Value v) {
-    return oneD(v, nCols) && (dqw.getAxis() == colAxis ||
-                              dqw.getAxis() == colAxis - 2);
+    int64_t axis = (int64_t)dqw.getAxis();
+    return oneD(v, nCols) && (axis == colAxis ||
+                              axis == colAxis - 2);
   };
   if ((!oneElement(dqw.getXScale()) && !perColumn(dqw.getXScale())) ||
       (!isNone(dqw.getXZeroPoint()) && !oneElement(dqw.getXZeroPoint()) &&
@@ -768,7 +769,7 @@ LogicalResult Rewriter::qdqGemm(ONNX::QuantizeLinearOp qop) {
   for (auto [i, f] : llvm::enumerate(fields))
     store(params, i, i64(f));
   storeQ(params, 5, q);
-  call(kQGemm, {pointer(params), pointer(buffer(ac)), globalAddress(packedB),
+  call(kQGemm, {pointer(params), pointer(readBuffer(ac)), globalAddress(packedB),
                 pointer(out)});
   qop.getY().replaceAllUsesWith(result(out, qop.getY().getType()));
   qop->erase();
