@@ -6,10 +6,13 @@
 //      heads * head_size) are expanded and transposed; past_key/past_value
 //      are concatenated in front of K and V along the sequence (the
 //      present_key/present_value outputs).
-//   2. scores[b, h, i, j] = sum_d (Q[b, h, i, d] * sqrt(scale)) *
-//      (K[b, h / r, j, d] * sqrt(scale)), r = q heads / kv heads (GQA/MQA
-//      read the KV head through the map), accumulated in f32 (f16/bf16) or
-//      the element type.
+//   2. scores[b, h, i, j] = scale * sum_d Q[b, h, i, d] K[b, h / r, j, d],
+//      r = q heads / kv heads: a plain contraction over a (B, Hkv, r, Sq, D)
+//      view of Q (GQA/MQA: the r query heads of a KV head are a batch K
+//      does not move in), which onnxc-linalg-to-ukernel makes a GEMM call
+//      for f32; accumulated in f32 (f16/bf16) or the element type. (The
+//      reference scales Q and K by sqrt(scale) each: the same up to
+//      rounding.)
 //   3. the bias[b, h, i, j]: the mask (boolean: 0 / -inf; float: added),
 //      broadcast numpy-style, its last dim padded with -inf up to the keys;
 //      is_causal (j <= i + offset), the sliding window (offset + i - j in
@@ -18,7 +21,8 @@
 //   4. z = softcap(scores) + bias; a softmax over j whose fully masked rows
 //      (the bias all -inf) are zero, optionally rounded to
 //      softmax_precision's type; Y = sum_j p[b, h, i, j] V[b, h / r, j, e],
-//      written straight into (batch, seq, heads, v_head_size) for 3-D.
+//      the same contraction form, written straight into (batch, seq, heads,
+//      v_head_size) for 3-D.
 //
 // qk_matmul_output: mode 0 the scores, 1 after softcap, 2 z, 3 p.
 //
@@ -268,40 +272,59 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
       checkEqual(b, loc, getDimValue(b, loc, nonpad, 0), batch,
                  "nonpad_kv_seqlen has one entry per batch entry");
     }
-    // 2. The scores.
-    double scaleV = 0;
-    Value sqrtScale;
+    // 2. The scores: Q K^T as a plain contraction (a mul-add body over
+    // projected maps, which onnxc-linalg-to-ukernel turns into a call of the
+    // runtime's GEMM for f32), GQA/MQA through a view of Q as (B, Hkv, r,
+    // Sq, D): the r query heads of a KV head are a batch the KV head does
+    // not move in. The scale multiplies the product (in step 4).
+    Value scaleVal;
     if (auto s = op.getScale()) {
-      scaleV = s->convertToDouble();
-      sqrtScale = fConst(b, loc, acc, std::sqrt(scaleV));
+      scaleVal = fConst(b, loc, acc, s->convertToDouble());
     } else {
-      // 1 / sqrt(head size), of which the square root scales Q and K.
       Value df = indexToF(b, loc, d, acc);
-      Value r = math::SqrtOp::create(b, loc, math::SqrtOp::create(b, loc, df));
-      sqrtScale = divF(b, loc, fConst(b, loc, acc, 1), r);
+      scaleVal = divF(b, loc, fConst(b, loc, acc, 1),
+                      math::SqrtOp::create(b, loc, df));
     }
+    int64_t r = dynamicReps ? 1 : reps;
+    Value groups = b.createOrFold<arith::DivSIOp>(loc, hq, idx(b, loc, r));
+    auto byGroup = [&](Value t) {
+      // (B, Hq, X, Y) -> (B, Hq / r, r, X, Y).
+      SmallVector<Value> sizes = dimValues(b, loc, t);
+      SmallVector<Value> out = {sizes[0], groups, idx(b, loc, r), sizes[2],
+                                sizes[3]};
+      SmallVector<int64_t> shape;
+      for (Value v : out)
+        shape.push_back(getConstantIntValue(v).value_or(ShapedType::kDynamic));
+      auto type = RankedTensorType::get(
+          shape, cast<RankedTensorType>(t.getType()).getElementType());
+      return tensor::ExpandShapeOp::create(
+                 b, loc, type, t,
+                 SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}},
+                 getAsOpFoldResult(out))
+          .getResult();
+    };
+    auto mulAdd = [&](OpBuilder &nb, Location l, ValueRange a) {
+      Value pr = mulF(nb, l, fcvt(nb, l, a[0], acc), fcvt(nb, l, a[1], acc));
+      linalg::YieldOp::create(nb, l, ValueRange{addF(nb, l, a[2], pr)});
+    };
     AffineExpr e0 = getAffineDimExpr(0, ctx), e1 = getAffineDimExpr(1, ctx),
                e2 = getAffineDimExpr(2, ctx), e3 = getAffineDimExpr(3, ctx),
-               e4 = getAffineDimExpr(4, ctx);
-    AffineExpr kvHead = reps == 1 ? e1 : e1.floorDiv(reps);
+               e4 = getAffineDimExpr(4, ctx), e5 = getAffineDimExpr(5, ctx);
     using IT = utils::IteratorType;
-    Value scores = filled(b, loc, {batch, hq, sq, total}, acc, 0);
-    scores =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{scores.getType()}, ValueRange{q, kRead},
-            ValueRange{scores},
-            SmallVector<AffineMap>{mapOf(ctx, 5, {e0, e1, e2, e4}),
-                                   mapOf(ctx, 5, {e0, kvHead, e3, e4}),
-                                   mapOf(ctx, 5, {e0, e1, e2, e3})},
-            SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel,
-                            IT::parallel, IT::reduction},
-            [&](OpBuilder &nb, Location l, ValueRange a) {
-              Value x = mulF(nb, l, fcvt(nb, l, a[0], acc), sqrtScale);
-              Value y = mulF(nb, l, fcvt(nb, l, a[1], acc), sqrtScale);
-              linalg::YieldOp::create(
-                  nb, l, ValueRange{addF(nb, l, a[2], mulF(nb, l, x, y))});
-            })
-            .getResult(0);
+    SmallVector<IT> mmIters = {IT::parallel, IT::parallel, IT::parallel,
+                               IT::parallel, IT::parallel, IT::reduction};
+    Value scores =
+        filled(b, loc, {batch, groups, idx(b, loc, r), sq, total}, acc, 0);
+    scores = linalg::GenericOp::create(
+                 b, loc, TypeRange{scores.getType()},
+                 ValueRange{byGroup(q), kRead}, ValueRange{scores},
+                 SmallVector<AffineMap>{mapOf(ctx, 6, {e0, e1, e2, e3, e5}),
+                                        mapOf(ctx, 6, {e0, e1, e4, e5}),
+                                        mapOf(ctx, 6, {e0, e1, e2, e3, e4})},
+                 mmIters, mulAdd)
+                 .getResult(0);
+    scores = tensor::CollapseShapeOp::create(
+        b, loc, scores, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
     // 3. The bias.
     bool causal = op.getIsCausal() != 0;
     int64_t left = (int64_t)op.getLeftWindowSize();
@@ -411,7 +434,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
     auto zOp = linalg::GenericOp::create(
         b, loc, zTypes, zIns, zOuts, zMaps, parallelIterators(4),
         [&](OpBuilder &nb, Location l, ValueRange a) {
-          Value s = a[0];
+          Value s = mulF(nb, l, a[0], scaleVal);
           Value capped = s;
           if (softcap > 0) {
             Value c = fConst(nb, l, acc, softcap);
@@ -499,29 +522,28 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
               linalg::YieldOp::create(nb, l, ValueRange{fcvt(nb, l, p, acc)});
             })
             .getResult(0);
-    // 5. Y = P V, into (B, H, S, Dv) or (B, S, H, Dv).
-    AffineMap yMap = rank == 4 ? mapOf(ctx, 5, {e0, e1, e2, e3})
-                               : mapOf(ctx, 5, {e0, e2, e1, e3});
-    SmallVector<Value> ySizes = rank == 4 ? SmallVector<Value>{batch, hq, sq, dv}
-                                          : SmallVector<Value>{batch, sq, hq, dv};
+    // 5. Y = P V, the same contraction over (B, Hkv, r, Sq, T) P, written
+    // into (B, Hkv, r, Sq, Dv) or, for 3-D, (B, Sq, Hkv, r, Dv).
+    AffineMap yMap = rank == 4 ? mapOf(ctx, 6, {e0, e1, e2, e3, e4})
+                               : mapOf(ctx, 6, {e0, e3, e1, e2, e4});
+    SmallVector<Value> ySizes =
+        rank == 4 ? SmallVector<Value>{batch, groups, idx(b, loc, r), sq, dv}
+                  : SmallVector<Value>{batch, sq, groups, idx(b, loc, r), dv};
     Value y = filled(b, loc, ySizes, acc, 0);
     y = linalg::GenericOp::create(
-            b, loc, TypeRange{y.getType()}, ValueRange{probs, vRead}, ValueRange{y},
-            SmallVector<AffineMap>{mapOf(ctx, 5, {e0, e1, e2, e4}),
-                                   mapOf(ctx, 5, {e0, kvHead, e4, e3}), yMap},
-            SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel,
-                            IT::parallel, IT::reduction},
-            [&](OpBuilder &nb, Location l, ValueRange a) {
-              Value pv = mulF(nb, l, a[0], fcvt(nb, l, a[1], acc));
-              linalg::YieldOp::create(nb, l, ValueRange{addF(nb, l, a[2], pv)});
-            })
+            b, loc, TypeRange{y.getType()}, ValueRange{byGroup(probs), vRead},
+            ValueRange{y},
+            SmallVector<AffineMap>{mapOf(ctx, 6, {e0, e1, e2, e3, e5}),
+                                   mapOf(ctx, 6, {e0, e1, e5, e4}), yMap},
+            mmIters, mulAdd)
             .getResult(0);
+    y = tensor::CollapseShapeOp::create(
+        b, loc, y,
+        rank == 4 ? SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}}
+                  : SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
     auto yType = convertedTensorType(getTypeConverter(), op.getY());
     if (acc != yType.getElementType())
       y = convertAll(b, loc, y, yType.getElementType());
-    if (rank == 3)
-      y = tensor::CollapseShapeOp::create(
-          b, loc, y, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
     SmallVector<Value> results = {castTo(b, loc, y, yType)};
     // The cache outputs and the qk output.
     for (auto [orig, val] : {std::pair{op.getPresentKey(), k},

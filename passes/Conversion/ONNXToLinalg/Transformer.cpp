@@ -9,11 +9,9 @@
 // TensorScatter (linear and circular). Arithmetic runs in f32 for f16/bf16
 // and in the element type otherwise (f32, f64).
 //
-// Attention is plain generics: the products Q K^T and P V contract over the
-// head dim in generics whose maps read K and V at the query head's KV head
-// (h floordiv (Hq / Hkv)); the scores, the bias (mask, causal frontier,
-// window, padding) and the fully-masked-row guard are elementwise generics
-// and two reductions (row max, then the sum of exponentials).
+// Attention (Attention.cpp): the products Q K^T and P V are contractions
+// (GEMM calls for f32 at -O1 and up), the bias, the softmax and its
+// fully-masked-row guard elementwise generics and two row reductions.
 //
 //===----------------------------------------------------------------------===//
 
