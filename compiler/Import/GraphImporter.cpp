@@ -29,12 +29,42 @@ static bool hasType(const onnx::ValueInfoProto &vi) {
 
 int64_t import::maxSupportedOpset(StringRef domain) {
   if (domain.empty())
-    return 21;
+    return 25;
   if (domain == "ai.onnx.ml")
     return 5;
   if (domain == "ai.onnx.preview.training")
     return 1;
   return 0;
+}
+
+/// Ops of opsets 22-25 whose canonical signature covers their earlier
+/// versions too: a node written against an opset before the op existed, or
+/// using an input or attribute its opset does not have yet, is an error
+/// (the canonical signature would accept it). Empty when the node is fine.
+static std::string opsetPatchError(const onnx::NodeProto &node, int64_t opset) {
+  struct Since {
+    const char *op;
+    int64_t opset;
+  };
+  static const Since kFirst[] = {{"Attention", 23},     {"RMSNormalization", 23},
+                                 {"RotaryEmbedding", 23}, {"Swish", 24},
+                                 {"TensorScatter", 24}};
+  for (const Since &s : kFirst)
+    if (node.op_type() == s.op && opset < s.opset)
+      return "op '" + node.op_type() + "' does not exist in opset " +
+             std::to_string(opset) + " (it is new in opset " +
+             std::to_string(s.opset) + ")";
+  if (node.op_type() == "Attention") {
+    if (opset < 24 && node.input_size() > 6 && !node.input(6).empty())
+      return "input 'nonpad_kv_seqlen' needs opset 24 or later (the model "
+             "imports opset " + std::to_string(opset) + ")";
+    if (opset < 25)
+      for (const onnx::AttributeProto &a : node.attribute())
+        if (a.name() == "left_window_size" || a.name() == "right_window_size")
+          return "attribute '" + a.name() + "' needs opset 25 or later (the "
+                 "model imports opset " + std::to_string(opset) + ")";
+  }
+  return "";
 }
 
 /// Newest version libonnx 1.12 knows per domain.
@@ -669,7 +699,10 @@ LogicalResult GraphImporter::importNode(
   // The signature this node was written against.
   if (opset > maxLibonnxOpset(n.domain)) {
     // libonnx 1.12 has no schema this new: the patched canonical signature
-    // covers opsets 18-21, except DFT whose axis became an input at 20.
+    // covers opsets 18-25, except DFT whose axis became an input at 20.
+    if (n.domain.empty())
+      if (std::string error = opsetPatchError(n.node, opset); !error.empty())
+        return nodeError(n, error);
     n.version = (node.op_type() == "DFT" && opset < 20) ? 17 : n.info->sinceVersion;
   } else {
     const onnx::OpSchema *schema =

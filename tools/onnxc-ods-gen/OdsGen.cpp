@@ -2,7 +2,7 @@
 //
 // Reads libonnx's schema registry (ai.onnx, ai.onnx.ml,
 // ai.onnx.preview.training), keeps the newest signature of every operator,
-// applies the hand-written opset 18-21 patches (Patches.cpp) and writes:
+// applies the hand-written opset 18-25 patches (Patches.cpp) and writes:
 //   --ods  ONNXOps.td       one ODS op per ONNX operator
 //   --info ONNXOpInfo.inc   a C++ table of the same signatures, for the
 //                           importer, the verifier and shape inference

@@ -81,7 +81,7 @@ struct OpDesc {
   std::string patchNote;
 };
 
-/// Applies the hand-written opset 18-21 changes on top of libonnx 1.12.
+/// Applies the hand-written opset 18-25 changes on top of libonnx 1.12.
 void applyOpsetPatches(std::vector<OpDesc> &ops);
 
 } // namespace onnxc::odsgen

@@ -1,7 +1,7 @@
-//===- Patches.cpp - Opset 18-21 signatures libonnx 1.12 does not know ----===//
+//===- Patches.cpp - Opset 18-25 signatures libonnx 1.12 does not know ----===//
 //
 // libonnx 1.12 stops at opset 17. The dialect's canonical form of an op is its
-// newest signature, so the changes of opsets 18-21 are applied here by hand,
+// newest signature, so the changes of opsets 18-25 are applied here by hand,
 // and operators new in those opsets are declared here. docs/opsets.md lists
 // every patch; the importer upgrades older signatures to these.
 //
@@ -119,6 +119,145 @@ OpDesc newOp(const std::string &name, int version, const std::string &domain = "
   op.libonnxInferenceVersion = 0;
   op.patchNote = "new in opset " + std::to_string(version) + " (hand-declared)";
   return op;
+}
+
+
+/// Opsets 22-25 (ONNX 1.17-1.20; docs/Changelog.md of onnx/onnx): the new
+/// transformer ops, the attributes existing ops gained, and bfloat16 on the
+/// ops whose opset-22 version only widened their types. The other type-only
+/// widenings (float4e2m1 at 23, float8e8m0 at 24, int2/uint2 at 25) are not
+/// declared: onnxc has no such element types.
+void applyOpset22To25Patches(std::vector<OpDesc> &ops) {
+  // --- Opset 22: bfloat16 only ---------------------------------------------
+  for (const char *name :
+       {"Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "AveragePool",
+        "Bernoulli", "Conv", "ConvTranspose", "Cos", "Cosh", "DeformConv",
+        "Det", "Dropout", "Elu", "EyeLike", "GRU", "GlobalAveragePool",
+        "GlobalLpPool", "GlobalMaxPool", "GridSample", "HardSigmoid",
+        "HardSwish", "InstanceNormalization", "LSTM", "LpNormalization",
+        "LpPool", "MaxPool", "MaxRoiPool", "MaxUnpool", "Mish", "Multinomial",
+        "NegativeLogLikelihoodLoss", "RNN", "RandomNormal", "RandomNormalLike",
+        "RandomUniform", "RandomUniformLike", "RoiAlign", "Round", "Selu",
+        "Sin", "Sinh", "Softplus", "Softsign", "Tan", "ThresholdedRelu"}) {
+    OpDesc &op = *find(ops, name);
+    bool widened = false;
+    for (auto *ps : {&op.inputs, &op.outputs})
+      for (ParamDesc &p : *ps)
+        if (std::find(p.types.begin(), p.types.end(), "tensor(float)") !=
+                p.types.end() &&
+            std::find(p.types.begin(), p.types.end(), "tensor(bfloat16)") ==
+                p.types.end()) {
+          p.types = concat(p.types, {"tensor(bfloat16)"});
+          std::sort(p.types.begin(), p.types.end());
+          widened = true;
+        }
+    if (widened) {
+      op.sinceVersion = std::max(op.sinceVersion, 22);
+      op.patchNote += std::string(op.patchNote.empty() ? "" : "; ") +
+                      "opset 22: bfloat16";
+    }
+  }
+
+  // --- Opset 23 ---------------------------------------------------------------
+  {
+    // Attention-23; nonpad_kv_seqlen (24); left/right_window_size (25).
+    OpDesc op = newOp("Attention", 23);
+    auto t = [](ParamDesc p, const char *param) {
+      p.typeParam = param;
+      return p;
+    };
+    std::vector<std::string> maskTypes =
+        concat(concat(kFloatTypes, kIntTypes), {"tensor(bool)"});
+    op.inputs = {t(param("Q", kFloatTypes), "T1"),
+                 t(param("K", kFloatTypes), "T1"),
+                 t(param("V", kFloatTypes), "T2"),
+                 param("attn_mask", maskTypes, ParamDesc::Optional),
+                 t(param("past_key", kFloatTypes, ParamDesc::Optional), "T1"),
+                 t(param("past_value", kFloatTypes, ParamDesc::Optional), "T2"),
+                 param("nonpad_kv_seqlen", {"tensor(int64)"},
+                       ParamDesc::Optional)};
+    op.outputs = {
+        t(param("Y", kFloatTypes), "T1"),
+        t(param("present_key", kFloatTypes, ParamDesc::Optional), "T1"),
+        t(param("present_value", kFloatTypes, ParamDesc::Optional), "T2"),
+        t(param("qk_matmul_output", kFloatTypes, ParamDesc::Optional), "T1")};
+    op.attrs = {intAttr("is_causal", 0),
+                optAttr("kv_num_heads", AttrKind::Int),
+                intAttr("left_window_size", -1),
+                optAttr("q_num_heads", AttrKind::Int),
+                intAttr("qk_matmul_output_mode", 0),
+                intAttr("right_window_size", -1),
+                optAttr("scale", AttrKind::Float),
+                floatAttr("softcap", 0.0),
+                optAttr("softmax_precision", AttrKind::Int)};
+    op.patchNote = "new in opset 23, nonpad_kv_seqlen from 24, "
+                   "left/right_window_size from 25 (hand-declared)";
+    ops.push_back(op);
+  }
+  {
+    OpDesc op = newOp("RMSNormalization", 23);
+    op.inputs = {param("X", kFloatTypes), param("scale", kFloatTypes)};
+    op.inputs[1].typeParam = "V";
+    op.outputs = {param("Y", kFloatTypes)};
+    op.outputs[0].typeParam = "V";
+    op.attrs = {intAttr("axis", -1), floatAttr("epsilon", 1e-5),
+                intAttr("stash_type", 1)};
+    ops.push_back(op);
+  }
+  {
+    std::vector<std::string> types = {"tensor(bfloat16)", "tensor(float)",
+                                      "tensor(float16)"};
+    OpDesc op = newOp("RotaryEmbedding", 23);
+    op.inputs = {param("X", types), param("cos_cache", types),
+                 param("sin_cache", types),
+                 param("position_ids", {"tensor(int64)"}, ParamDesc::Optional)};
+    for (int i = 0; i < 3; ++i)
+      op.inputs[i].typeParam = "T";
+    op.outputs = {param("Y", types)};
+    op.outputs[0].typeParam = "T";
+    op.attrs = {intAttr("interleaved", 0), optAttr("num_heads", AttrKind::Int),
+                intAttr("rotary_embedding_dim", 0)};
+    ops.push_back(op);
+  }
+  {
+    // QuantizeLinear-23: precision (the type x / y_scale is computed in).
+    OpDesc &q = *find(ops, "QuantizeLinear");
+    q.attrs.push_back(intAttr("precision", 0));
+    patch(q, 23, "opset 23: precision");
+    // DequantizeLinear-23: output_dtype.
+    OpDesc &d = *find(ops, "DequantizeLinear");
+    d.attrs.push_back(intAttr("output_dtype", 0));
+    patch(d, 23, "opset 23: output_dtype");
+  }
+
+  // --- Opset 24 ---------------------------------------------------------------
+  {
+    OpDesc op = newOp("Swish", 24);
+    op.inputs = {param("X", kFloatTypes)};
+    op.outputs = {param("Y", kFloatTypes)};
+    op.attrs = {floatAttr("alpha", 1.0)};
+    ops.push_back(op);
+  }
+  {
+    auto all = concat(concat(kFloatTypes, kIntTypes),
+                      concat({"tensor(bool)", "tensor(string)",
+                              "tensor(complex64)", "tensor(complex128)"},
+                             concat(kFloat8Types, kInt4Types)));
+    OpDesc op = newOp("TensorScatter", 24);
+    op.inputs = {param("past_cache", all), param("update", all),
+                 param("write_indices", {"tensor(int64)"}, ParamDesc::Optional)};
+    op.inputs[0].typeParam = op.inputs[1].typeParam = "T";
+    op.outputs = {param("present_cache", all)};
+    op.outputs[0].typeParam = "T";
+    op.attrs = {intAttr("axis", -2), strAttr("mode", "linear")};
+    ops.push_back(op);
+  }
+  for (const char *name : {"Cast", "CastLike"}) {
+    // round_mode only affects float8e8m0, which onnxc does not have.
+    OpDesc &op = *find(ops, name);
+    op.attrs.push_back(strAttr("round_mode", "up"));
+    patch(op, 24, "opset 24: round_mode", true);
+  }
 }
 
 } // namespace
@@ -321,6 +460,8 @@ void applyOpsetPatches(std::vector<OpDesc> &ops) {
                    optAttr("maxsplit", AttrKind::Int)};
     ops.push_back(split);
   }
+
+  applyOpset22To25Patches(ops);
 }
 
 } // namespace onnxc::odsgen

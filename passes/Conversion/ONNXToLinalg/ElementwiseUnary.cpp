@@ -88,7 +88,7 @@ struct UnaryPatterns {
   void addPredicates();
   /// LeakyRelu, Elu, Selu, Celu, ThresholdedRelu.
   void addRectifiers();
-  /// HardSigmoid, HardSwish, Mish, Gelu, Shrink.
+  /// HardSigmoid, HardSwish, Mish, Swish, Gelu, Shrink.
   void addShapedActivations();
   /// Cast, CastLike.
   void addCasts();
@@ -304,6 +304,17 @@ void UnaryPatterns::addShapedActivations() {
         return arith::MulFOp::create(
             b, loc, x, math::TanhOp::create(b, loc, softplus(b, loc, x)));
       }));
+  // Swish: x * sigmoid(alpha * x) = x / (1 + exp(-alpha * x)).
+  add(ONNX::SwishOp::getOperationName(), [](ScalarContext &c) -> Value {
+    double alpha = attrF(c.op, "alpha", 1.0);
+    return inF32(c, c.args[0], [=](OpBuilder &b, Location loc, Value x) {
+      Value one = cst(b, loc, x, 1);
+      Value ax = arith::MulFOp::create(b, loc, cst(b, loc, x, alpha), x);
+      Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, ax));
+      return arith::DivFOp::create(b, loc, x,
+                                   arith::AddFOp::create(b, loc, one, e));
+    });
+  });
   // Gelu: 0.5 x (1 + erf(x / sqrt 2)); approximate = "tanh":
   // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
   add(

@@ -94,6 +94,11 @@ void populateMLLinearPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// OneHotEncoder, LabelEncoder, FeatureVectorizer (MLPreprocess.cpp).
 void populateMLPreprocessPatterns(TypeConverter &tc,
                                   RewritePatternSet &patterns);
+/// RMSNormalization, RotaryEmbedding, TensorScatter (Transformer.cpp), and
+/// Attention through populateAttentionPatterns (Attention.cpp).
+void populateTransformerPatterns(TypeConverter &tc,
+                                 RewritePatternSet &patterns);
+void populateAttentionPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 
 } // namespace mlir::onnxc
 

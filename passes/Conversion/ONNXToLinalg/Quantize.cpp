@@ -115,6 +115,12 @@ struct QuantizeLinearLowering : OpConversionPattern<ONNX::QuantizeLinearOp> {
     if (op.getBlockSize() != 0)
       return op.emitOpError("blocked quantization (block_size != 0) is not "
                             "supported");
+    // Opset 23's precision: the division runs in float (0: x's type, which
+    // the lowering computes in float too).
+    if (op.getPrecision() != 0 && op.getPrecision() != 1)
+      return op.emitOpError("precision ")
+             << (int64_t)op.getPrecision()
+             << " is not supported (the division runs in float)";
     auto type = convertedTensorType(getTypeConverter(), op.getY());
     Type onnxOut = getElementType(op.getY());
     Value x = adaptor.getX(), scale = adaptor.getYScale();

@@ -187,4 +187,5 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populateMLTreePatterns(tc, patterns);
   populateMLLinearPatterns(tc, patterns);
   populateMLPreprocessPatterns(tc, patterns);
+  populateTransformerPatterns(tc, patterns);
 }

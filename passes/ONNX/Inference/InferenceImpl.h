@@ -129,6 +129,8 @@ const llvm::StringMap<InferenceRule> &getInferenceRules();
 void registerNNRules(llvm::StringMap<InferenceRule> &rules);
 void registerTensorRules(llvm::StringMap<InferenceRule> &rules);
 void registerMLRules(llvm::StringMap<InferenceRule> &rules);
+/// Attention, RMSNormalization, RotaryEmbedding, TensorScatter, Swish.
+void registerTransformerRules(llvm::StringMap<InferenceRule> &rules);
 
 /// Result 0 has the type of operand 0 (Gelu, Mish, BitwiseNot, ...).
 LogicalResult inferSameAsInput(Operation *op, const ONNX::OpInfo &info,

@@ -272,7 +272,7 @@ static LogicalResult inferQuantizeLinear(Operation *op,
   if (getIntAttr(op, "block_size", 0) == 0 && outputDType == 0) {
     SchemaCall call;
     call.version = 13;
-    call.hiddenAttrs = {"saturate"};
+    call.hiddenAttrs = {"saturate", "precision"};
     return inferWithLibOnnx(op, info, state, call);
   }
   auto x = llvm::dyn_cast<TensorType>(op->getOperand(0).getType());
@@ -294,15 +294,21 @@ static LogicalResult inferDequantizeLinear(Operation *op,
                                            const ONNX::OpInfo &info,
                                            InferenceState &state) {
   Type scaleElt = getElementTypeOf(op->getOperand(1));
-  if (getIntAttr(op, "block_size", 0) == 0 && scaleElt && scaleElt.isF32()) {
+  int64_t outputDType = getIntAttr(op, "output_dtype", 0);
+  if (getIntAttr(op, "block_size", 0) == 0 && outputDType == 0 && scaleElt &&
+      scaleElt.isF32()) {
     SchemaCall call;
     call.version = 13;
     return inferWithLibOnnx(op, info, state, call);
   }
   auto x = llvm::dyn_cast<TensorType>(op->getOperand(0).getType());
-  if (!x || !scaleElt)
+  // Opset 23's output_dtype, else the scale's type.
+  Type elt = outputDType
+                 ? proto::getElementType(op->getContext(), (int32_t)outputDType)
+                 : scaleElt;
+  if (!x || !elt)
     return success();
-  return refineResult(op, 0, x.clone(scaleElt));
+  return refineResult(op, 0, x.clone(elt));
 }
 
 /// Resize-19: with the new attributes at their defaults it is Resize-13

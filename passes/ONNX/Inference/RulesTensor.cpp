@@ -555,6 +555,7 @@ const llvm::StringMap<InferenceRule> &mlir::onnxc::getInferenceRules() {
     registerTensorRules(r);
     registerNNRules(r);
     registerMLRules(r);
+    registerTransformerRules(r);
     registerControlFlowRules(r);
     registerTrainingRules(r);
     return r;

@@ -42,7 +42,23 @@ def main(out):
     save = lambda m, n: onnx.save(m, os.path.join(out, n))
     save(relu_model(ir=2), "ir2.onnx")
     save(relu_model(ir=11), "ir11.onnx")
-    save(relu_model(opset=22), "opset22.onnx")
+    save(relu_model(opset=26), "opset26.onnx")
+    save(relu_model(opset=25), "opset25.onnx")
+    # Ops of opsets 22-25 used before their opset, or with what a later
+    # version added.
+    f = TensorProto.FLOAT
+    qkv = [vi(n, [1, 2, 3, 4]) for n in "qkv"]
+    save(model([helper.make_node("Attention", ["q", "k", "v"], ["y"], name="att")],
+               qkv, [vi("y", None)], opset=22), "attention-opset22.onnx")
+    save(model([helper.make_node("Attention", ["q", "k", "v", "", "", "", "n"],
+                                 ["y"], name="att")],
+               qkv + [vi("n", [1], TensorProto.INT64)], [vi("y", None)], opset=23),
+         "attention-nonpad-opset23.onnx")
+    save(model([helper.make_node("Attention", ["q", "k", "v"], ["y"], name="att",
+                                 left_window_size=2)],
+               qkv, [vi("y", None)], opset=24), "attention-window-opset24.onnx")
+    save(model([helper.make_node("Swish", ["x"], ["y"], name="sw")],
+               [vi("x", [2], f)], [vi("y", None)], opset=23), "swish-opset23.onnx")
     # Wrong attribute kind: Concat's axis as a float.
     save(model([helper.make_node("Concat", ["x", "x"], ["y"], name="cat", axis=1.5)],
                [vi("x", [2])], [vi("y", [4])]), "attr-kind.onnx")

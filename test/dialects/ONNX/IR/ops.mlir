@@ -172,7 +172,7 @@ func.func @tensor(%a: tensor<2x3xf32>, %b: tensor<?x3xf32, #onnx.dims<["M"]>>, %
   %7 = "onnx.Shape"(%b) {end = -1 : i64} : (tensor<?x3xf32, #onnx.dims<["M"]>>) -> tensor<1xi64>
   // CHECK: "onnx.Pad"{{.*}}mode = "reflect"
   %8 = "onnx.Pad"(%a, %i, %none, %none) {mode = "reflect"} : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<?x?xf32>
-  // CHECK: "onnx.Cast"(%{{.*}}) <{saturate = 1 : i64, to = 7 : i64}> : (tensor<2x3xf32>) -> tensor<2x3xi64>
+  // CHECK: "onnx.Cast"(%{{.*}}) <{round_mode = "up", saturate = 1 : i64, to = 7 : i64}> : (tensor<2x3xf32>) -> tensor<2x3xi64>
   %9 = "onnx.Cast"(%a) {to = 7 : i64} : (tensor<2x3xf32>) -> tensor<2x3xi64>
   // CHECK: "onnx.Cast"(%{{.*}}) {{.*}} : (tensor<2x!onnx.string>) -> tensor<2xf32>
   %10 = "onnx.Cast"(%str) {to = 1 : i64} : (tensor<2x!onnx.string>) -> tensor<2xf32>
@@ -364,4 +364,24 @@ func.func @type_params_unbound(%n: tensor<i64>, %c: tensor<i1>, %x: tensor<2xf32
 func.func @custom(%x: tensor<?x8xf32, #onnx.dims<["N"]>>) -> tensor<?x8xf32, #onnx.dims<["N"]>> {
   %y = "onnx.Custom"(%x) {domain = "com.example", op_type = "Swish", node_attrs = {beta = 1.5 : f32, idx = array<i64: 1, 2>, tag = "t"}} : (tensor<?x8xf32, #onnx.dims<["N"]>>) -> tensor<?x8xf32, #onnx.dims<["N"]>>
   return %y : tensor<?x8xf32, #onnx.dims<["N"]>>
+}
+
+// The transformer ops of opsets 23-25 (Patches.cpp): Attention's absent
+// optionals, its attributes and defaults.
+// CHECK-LABEL: func.func @transformer_ops
+// CHECK: "onnx.Attention"({{.*}}) <{is_causal = 1 : i64, kv_num_heads = 2 : i64, left_window_size = -1 : i64, q_num_heads = 4 : i64, qk_matmul_output_mode = 0 : i64, right_window_size = -1 : i64, softcap = 0.000000e+00 : f32}>
+// CHECK: "onnx.RMSNormalization"({{.*}}) <{axis = -1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64}>
+// CHECK: "onnx.RotaryEmbedding"({{.*}}) <{interleaved = 0 : i64, num_heads = 2 : i64, rotary_embedding_dim = 0 : i64}>
+// CHECK: "onnx.TensorScatter"({{.*}}) <{axis = -2 : i64, mode = "circular"}>
+// CHECK: "onnx.Swish"({{.*}}) <{alpha = 1.000000e+00 : f32}>
+func.func @transformer_ops(%x: tensor<1x3x16xf32>, %c: tensor<8x4xf32>, %p: tensor<1x3xi64>, %kc: tensor<1x2x8x4xf32>, %u: tensor<1x2x3x4xf32>) -> (tensor<1x3x16xf32>, tensor<1x3x16xf32>, tensor<1x3x16xf32>, tensor<1x2x8x4xf32>, tensor<1x3x16xf32>) {
+  %n = "onnx.NoValue"() : () -> none
+  %k = "onnx.Slice"(%x, %p, %p, %n, %n) : (tensor<1x3x16xf32>, tensor<1x3xi64>, tensor<1x3xi64>, none, none) -> tensor<1x3x8xf32>
+  %0:4 = "onnx.Attention"(%x, %k, %k, %n, %n, %n, %n) {is_causal = 1 : i64, q_num_heads = 4 : i64, kv_num_heads = 2 : i64} : (tensor<1x3x16xf32>, tensor<1x3x8xf32>, tensor<1x3x8xf32>, none, none, none, none) -> (tensor<1x3x16xf32>, none, none, none)
+  %s = "onnx.Slice"(%x, %p, %p, %n, %n) : (tensor<1x3x16xf32>, tensor<1x3xi64>, tensor<1x3xi64>, none, none) -> tensor<16xf32>
+  %1 = "onnx.RMSNormalization"(%x, %s) : (tensor<1x3x16xf32>, tensor<16xf32>) -> tensor<1x3x16xf32>
+  %2 = "onnx.RotaryEmbedding"(%x, %c, %c, %p) {num_heads = 2 : i64} : (tensor<1x3x16xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<1x3xi64>) -> tensor<1x3x16xf32>
+  %3 = "onnx.TensorScatter"(%kc, %u, %n) {mode = "circular"} : (tensor<1x2x8x4xf32>, tensor<1x2x3x4xf32>, none) -> tensor<1x2x8x4xf32>
+  %4 = "onnx.Swish"(%x) : (tensor<1x3x16xf32>) -> tensor<1x3x16xf32>
+  return %0#0, %1, %2, %3, %4 : tensor<1x3x16xf32>, tensor<1x3x16xf32>, tensor<1x3x16xf32>, tensor<1x2x8x4xf32>, tensor<1x3x16xf32>
 }

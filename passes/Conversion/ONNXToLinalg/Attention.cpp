@@ -1,0 +1,620 @@
+//===- Attention.cpp - onnx.Attention -> linalg ---------------------------===//
+//
+// Attention-23/24/25 (scaled dot-product attention) as generics:
+//
+//   1. Q, K, V as (batch, heads, seq, head_size): 3-D inputs (batch, seq,
+//      heads * head_size) are expanded and transposed; past_key/past_value
+//      are concatenated in front of K and V along the sequence (the
+//      present_key/present_value outputs).
+//   2. scores[b, h, i, j] = scale * sum_d Q[b, h, i, d] K[b, h / r, j, d],
+//      r = q heads / kv heads: a plain contraction over a (B, Hkv, r, Sq, D)
+//      view of Q (GQA/MQA: the r query heads of a KV head are a batch K
+//      does not move in), which onnxc-linalg-to-ukernel makes a GEMM call
+//      for f32; accumulated in f32 (f16/bf16) or the element type. (The
+//      reference scales Q and K by sqrt(scale) each: the same up to
+//      rounding.)
+//   3. the bias[b, h, i, j]: the mask (boolean: 0 / -inf; float: added),
+//      broadcast numpy-style, its last dim padded with -inf up to the keys;
+//      is_causal (j <= i + offset), the sliding window (offset + i - j in
+//      [-right, left]) and nonpad_kv_seqlen (j < nonpad[b]) as -inf where
+//      they exclude a key. offset: past length, or nonpad[b] - q length.
+//   4. z = softcap(scores) + bias; a softmax over j whose fully masked rows
+//      (the bias all -inf) are zero, optionally rounded to
+//      softmax_precision's type; Y = sum_j p[b, h, i, j] V[b, h / r, j, e],
+//      the same contraction form, written straight into (batch, seq, heads,
+//      v_head_size) for 3-D.
+//
+// qk_matmul_output: mode 0 the scores, 1 after softcap, 2 z, 3 p.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
+#include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+
+#include "dialects/ONNX/IR/ONNXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
+
+namespace {
+
+using CmpI = arith::CmpIPredicate;
+using CmpF = arith::CmpFPredicate;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+Value fcvt(OpBuilder &b, Location l, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(b, l, to, v);
+  return arith::TruncFOp::create(b, l, to, v);
+}
+
+Value emptyOf(OpBuilder &b, Location l, ArrayRef<Value> sizes, Type elt) {
+  return tensor::EmptyOp::create(b, l, getAsOpFoldResult(sizes), elt);
+}
+
+Value filled(OpBuilder &b, Location l, ArrayRef<Value> sizes, Type elt,
+             double v) {
+  return linalg::FillOp::create(b, l, fConst(b, l, elt, v),
+                                emptyOf(b, l, sizes, elt))
+      .getResult(0);
+}
+
+AffineMap mapOf(MLIRContext *ctx, unsigned n, ArrayRef<AffineExpr> e) {
+  return AffineMap::get(n, 0, e, ctx);
+}
+
+/// A (B, S, H * D) tensor as (B, H, S, D): expanded, then transposed.
+Value toHeads(OpBuilder &b, Location l, Value t, int64_t heads) {
+  auto tt = cast<RankedTensorType>(t.getType());
+  Value bs = getDimValue(b, l, t, 0), s = getDimValue(b, l, t, 1),
+        hidden = getDimValue(b, l, t, 2), h = idx(b, l, heads);
+  emitRuntimeCheck(
+      b, l,
+      cmpI(b, l, CmpI::eq, b.createOrFold<arith::RemSIOp>(l, hidden, h),
+           idx(b, l, 0)),
+      "a hidden size ({}) is not a multiple of its number of heads ({})",
+      ValueRange{hidden, h});
+  Value d = b.createOrFold<arith::DivSIOp>(l, hidden, h);
+  SmallVector<Value> expanded = {bs, s, h, d};
+  auto et = RankedTensorType::get(
+      {tt.getDimSize(0), tt.getDimSize(1), heads,
+       tt.isDynamicDim(2) ? ShapedType::kDynamic : tt.getDimSize(2) / heads},
+      tt.getElementType());
+  Value e = tensor::ExpandShapeOp::create(
+      b, l, et, t, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}},
+      getAsOpFoldResult(expanded));
+  Value init = emptyOf(b, l, {bs, h, s, d}, tt.getElementType());
+  return linalg::TransposeOp::create(b, l, e, init,
+                                     ArrayRef<int64_t>{0, 2, 1, 3})
+      .getResult()[0];
+}
+
+/// past ++ cur along dim 2 (both (B, H, S, D)).
+Value concatSeq(OpBuilder &b, Location l, Value past, Value cur) {
+  SmallVector<Value> ps = dimValues(b, l, past), cs = dimValues(b, l, cur);
+  SmallVector<Value> sizes = cs;
+  sizes[2] = b.createOrFold<arith::AddIOp>(l, ps[2], cs[2]);
+  Value out = emptyOf(b, l, sizes,
+                      cast<RankedTensorType>(cur.getType()).getElementType());
+  auto ofr = [](ArrayRef<Value> v) { return getAsOpFoldResult(v); };
+  Value zero = idx(b, l, 0), one = idx(b, l, 1);
+  SmallVector<Value> strides(4, one);
+  out = tensor::InsertSliceOp::create(b, l, past, out,
+                                      ofr({zero, zero, zero, zero}), ofr(ps),
+                                      ofr(strides));
+  return tensor::InsertSliceOp::create(b, l, cur, out,
+                                       ofr({zero, zero, ps[2], zero}), ofr(cs),
+                                       ofr(strides));
+}
+
+/// `v` rounded to `round` (a narrower float type) and back.
+Value roundTo(OpBuilder &b, Location l, Value v, Type round) {
+  if (!round)
+    return v;
+  return fcvt(b, l, fcvt(b, l, v, round), v.getType());
+}
+
+struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::AttentionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto present = [](Value v) { return !isa<NoneType>(v.getType()); };
+    Value q = adaptor.getQ(), k = adaptor.getK(), v = adaptor.getV();
+    int64_t rank = cast<RankedTensorType>(q.getType()).getRank();
+    if ((rank != 3 && rank != 4) ||
+        cast<RankedTensorType>(k.getType()).getRank() != rank ||
+        cast<RankedTensorType>(v.getType()).getRank() != rank)
+      return op.emitOpError("Q, K and V must all have rank 3 or all rank 4");
+    bool hasMask = present(op.getAttnMask());
+    bool hasPast = present(op.getPastKey());
+    bool hasNonpad = present(op.getNonpadKvSeqlen());
+    if (hasPast != present(op.getPastValue()))
+      return op.emitOpError("past_key and past_value must be given together");
+    if (hasPast && hasNonpad)
+      return op.emitOpError(
+          "nonpad_kv_seqlen cannot be combined with past_key/past_value");
+    int64_t mode = op.getQkMatmulOutputMode();
+    if (mode < 0 || mode > 3)
+      return op.emitOpError("qk_matmul_output_mode must be 0 to 3");
+    Type elt = cast<RankedTensorType>(q.getType()).getElementType();
+    Type acc = elt.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : elt;
+    // Softmax: computed in f64 for precision 11 (or f64 inputs), else f32;
+    // f16/bf16 precisions round its input and output to that type.
+    Type smType = acc, smRound;
+    if (auto p = op.getSoftmaxPrecision()) {
+      int64_t prec = (int64_t)*p;
+      if (prec == 11)
+        smType = b.getF64Type();
+      else if (prec == 10)
+        smRound = b.getF16Type();
+      else if (prec == 16)
+        smRound = b.getBF16Type();
+      else if (prec != 1)
+        return op.emitOpError("softmax_precision must be 1, 10, 11 or 16");
+    }
+    Value mask = hasMask ? adaptor.getAttnMask() : Value();
+    Type maskElt;
+    if (hasMask) {
+      auto mt = cast<RankedTensorType>(mask.getType());
+      maskElt = mt.getElementType();
+      if (mt.getRank() > 4)
+        return op.emitOpError("attn_mask has rank ")
+               << mt.getRank() << ", at most 4 allowed";
+      if (!maskElt.isInteger(1) && !isa<FloatType>(maskElt))
+        return op.emitOpError("attn_mask must be bool or a float type, got ")
+               << maskElt;
+    }
+    // 1. (B, H, S, D) forms.
+    if (rank == 3) {
+      auto qh = op.getQNumHeads(), kvh = op.getKvNumHeads();
+      if (!qh || !kvh)
+        return op.emitOpError(
+            "3-D Q, K and V need the q_num_heads and kv_num_heads attributes");
+      if ((int64_t)*qh <= 0 || (int64_t)*kvh <= 0)
+        return op.emitOpError("q_num_heads and kv_num_heads must be positive");
+      q = toHeads(b, loc, q, (int64_t)*qh);
+      k = toHeads(b, loc, k, (int64_t)*kvh);
+      v = toHeads(b, loc, v, (int64_t)*kvh);
+    }
+    auto qt = cast<RankedTensorType>(q.getType());
+    auto kt = cast<RankedTensorType>(k.getType());
+    SmallVector<Value> qs = dimValues(b, loc, q), ks = dimValues(b, loc, k),
+                       vs = dimValues(b, loc, v);
+    Value batch = qs[0], hq = qs[1], sq = qs[2], d = qs[3];
+    Value hkv = ks[1], dv = vs[3];
+    checkEqual(b, loc, ks[0], batch, "K's batch differs from Q's");
+    checkEqual(b, loc, vs[0], batch, "V's batch differs from Q's");
+    checkEqual(b, loc, ks[3], d, "K's head size differs from Q's");
+    checkEqual(b, loc, vs[1], hkv, "V's number of heads differs from K's");
+    checkEqual(b, loc, vs[2], ks[2], "V's sequence length differs from K's");
+    // Query heads per KV head.
+    int64_t reps = 1;
+    if (!qt.isDynamicDim(1) && !kt.isDynamicDim(1)) {
+      if (qt.getDimSize(1) % kt.getDimSize(1) != 0)
+        return op.emitOpError("the number of query heads (")
+               << qt.getDimSize(1)
+               << ") is not a multiple of the number of KV heads ("
+               << kt.getDimSize(1) << ")";
+      reps = qt.getDimSize(1) / kt.getDimSize(1);
+    }
+    bool dynamicReps = qt.isDynamicDim(1) || kt.isDynamicDim(1);
+    // The KV cache.
+    Value past;
+    if (hasPast) {
+      Value pk = adaptor.getPastKey(), pv = adaptor.getPastValue();
+      if (cast<RankedTensorType>(pk.getType()).getRank() != 4 ||
+          cast<RankedTensorType>(pv.getType()).getRank() != 4)
+        return op.emitOpError("past_key and past_value must have rank 4");
+      SmallVector<Value> pks = dimValues(b, loc, pk), pvs = dimValues(b, loc, pv);
+      checkEqual(b, loc, pks[0], batch, "past_key's batch differs from Q's");
+      checkEqual(b, loc, pks[1], hkv, "past_key's heads differ from K's");
+      checkEqual(b, loc, pks[3], d, "past_key's head size differs from K's");
+      checkEqual(b, loc, pvs[0], batch, "past_value's batch differs from Q's");
+      checkEqual(b, loc, pvs[1], hkv, "past_value's heads differ from V's");
+      checkEqual(b, loc, pvs[2], pks[2],
+                 "past_value's length differs from past_key's");
+      checkEqual(b, loc, pvs[3], dv, "past_value's head size differs from V's");
+      past = pks[2];
+      k = concatSeq(b, loc, pk, k);
+      v = concatSeq(b, loc, pv, v);
+    }
+    Value total = getDimValue(b, loc, k, 2);
+    // Head counts known only at run time: K and V repeated to the query
+    // heads (KV head h / (Hq / Hkv)) before the products.
+    Value kRead = k, vRead = v;
+    if (dynamicReps) {
+      emitRuntimeCheck(
+          b, loc,
+          cmpI(b, loc, CmpI::eq, b.createOrFold<arith::RemSIOp>(loc, hq, hkv),
+               idx(b, loc, 0)),
+          "the number of query heads ({}) is not a multiple of the number of "
+          "KV heads ({})",
+          ValueRange{hq, hkv});
+      Value r = b.createOrFold<arith::DivSIOp>(loc, hq, hkv);
+      auto repeat = [&](Value t) {
+        SmallVector<Value> sizes = dimValues(b, loc, t);
+        sizes[1] = hq;
+        Value init = emptyOf(
+            b, loc, sizes, cast<RankedTensorType>(t.getType()).getElementType());
+        return gatherGeneric(b, loc, init, t, [&](OpBuilder &nb, Location l) {
+          SmallVector<Value> iv;
+          for (int64_t i = 0; i < 4; ++i)
+            iv.push_back(linalg::IndexOp::create(nb, l, i));
+          iv[1] = arith::DivSIOp::create(nb, l, iv[1], r);
+          return iv;
+        });
+      };
+      kRead = repeat(k);
+      vRead = repeat(v);
+    }
+    Value nonpad = hasNonpad ? adaptor.getNonpadKvSeqlen() : Value();
+    if (hasNonpad) {
+      if (cast<RankedTensorType>(nonpad.getType()).getRank() != 1)
+        return op.emitOpError("nonpad_kv_seqlen must be 1-D");
+      checkEqual(b, loc, getDimValue(b, loc, nonpad, 0), batch,
+                 "nonpad_kv_seqlen has one entry per batch entry");
+    }
+    // 2. The scores: Q K^T as a plain contraction (a mul-add body over
+    // projected maps, which onnxc-linalg-to-ukernel turns into a call of the
+    // runtime's GEMM for f32), GQA/MQA through a view of Q as (B, Hkv, r,
+    // Sq, D): the r query heads of a KV head are a batch the KV head does
+    // not move in. The scale multiplies the product (in step 4).
+    Value scaleVal;
+    if (auto s = op.getScale()) {
+      scaleVal = fConst(b, loc, acc, s->convertToDouble());
+    } else {
+      Value df = indexToF(b, loc, d, acc);
+      scaleVal = divF(b, loc, fConst(b, loc, acc, 1),
+                      math::SqrtOp::create(b, loc, df));
+    }
+    int64_t r = dynamicReps ? 1 : reps;
+    Value groups = b.createOrFold<arith::DivSIOp>(loc, hq, idx(b, loc, r));
+    auto byGroup = [&](Value t) {
+      // (B, Hq, X, Y) -> (B, Hq / r, r, X, Y).
+      SmallVector<Value> sizes = dimValues(b, loc, t);
+      SmallVector<Value> out = {sizes[0], groups, idx(b, loc, r), sizes[2],
+                                sizes[3]};
+      SmallVector<int64_t> shape;
+      for (Value v : out)
+        shape.push_back(getConstantIntValue(v).value_or(ShapedType::kDynamic));
+      auto type = RankedTensorType::get(
+          shape, cast<RankedTensorType>(t.getType()).getElementType());
+      return tensor::ExpandShapeOp::create(
+                 b, loc, type, t,
+                 SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}},
+                 getAsOpFoldResult(out))
+          .getResult();
+    };
+    auto mulAdd = [&](OpBuilder &nb, Location l, ValueRange a) {
+      Value pr = mulF(nb, l, fcvt(nb, l, a[0], acc), fcvt(nb, l, a[1], acc));
+      linalg::YieldOp::create(nb, l, ValueRange{addF(nb, l, a[2], pr)});
+    };
+    AffineExpr e0 = getAffineDimExpr(0, ctx), e1 = getAffineDimExpr(1, ctx),
+               e2 = getAffineDimExpr(2, ctx), e3 = getAffineDimExpr(3, ctx),
+               e4 = getAffineDimExpr(4, ctx), e5 = getAffineDimExpr(5, ctx);
+    using IT = utils::IteratorType;
+    SmallVector<IT> mmIters = {IT::parallel, IT::parallel, IT::parallel,
+                               IT::parallel, IT::parallel, IT::reduction};
+    Value scores =
+        filled(b, loc, {batch, groups, idx(b, loc, r), sq, total}, acc, 0);
+    scores = linalg::GenericOp::create(
+                 b, loc, TypeRange{scores.getType()},
+                 ValueRange{byGroup(q), kRead}, ValueRange{scores},
+                 SmallVector<AffineMap>{mapOf(ctx, 6, {e0, e1, e2, e3, e5}),
+                                        mapOf(ctx, 6, {e0, e1, e4, e5}),
+                                        mapOf(ctx, 6, {e0, e1, e2, e3, e4})},
+                 mmIters, mulAdd)
+                 .getResult(0);
+    scores = tensor::CollapseShapeOp::create(
+        b, loc, scores, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    // 3. The bias.
+    bool causal = op.getIsCausal() != 0;
+    int64_t left = (int64_t)op.getLeftWindowSize();
+    int64_t right = (int64_t)op.getRightWindowSize();
+    bool frontier = causal || left >= 0 || right >= 0 || hasNonpad;
+    bool hasBias = hasMask || frontier;
+    SmallVector<Value> full = {batch, hq, sq, total};
+    Value bias;
+    if (hasBias) {
+      Value maskLen;
+      int64_t mrank = 0;
+      if (hasMask) {
+        mrank = cast<RankedTensorType>(mask.getType()).getRank();
+        for (int64_t j = 0; j + 1 < mrank; ++j)
+          checkBroadcastDim(b, loc, mask, j, full[4 - mrank + j]);
+        if (mrank > 0) {
+          maskLen = getDimValue(b, loc, mask, mrank - 1);
+          emitRuntimeCheck(
+              b, loc, cmpI(b, loc, CmpI::sle, maskLen, total),
+              "attn_mask's last dim ({}) is longer than the keys ({})",
+              ValueRange{maskLen, total});
+        }
+      }
+      Value init = emptyOf(b, loc, full, acc);
+      bias =
+          linalg::GenericOp::create(
+              b, loc, TypeRange{init.getType()}, ValueRange{}, ValueRange{init},
+              SmallVector<AffineMap>{b.getMultiDimIdentityMap(4)},
+              parallelIterators(4),
+              [&](OpBuilder &nb, Location l, ValueRange) {
+                SmallVector<Value> iv;
+                for (int64_t i = 0; i < 4; ++i)
+                  iv.push_back(linalg::IndexOp::create(nb, l, i));
+                Value zero = fConst(nb, l, acc, 0);
+                Value ninf = fConst(nb, l, acc, -kInf);
+                Value bv = zero;
+                if (hasMask) {
+                  SmallVector<Value> mi;
+                  Value inRange;
+                  for (int64_t j = 0; j < mrank; ++j) {
+                    Value c = iv[4 - mrank + j];
+                    if (j + 1 < mrank) {
+                      mi.push_back(bcastIndex(nb, l, mask, j, c));
+                      continue;
+                    }
+                    // The last dim: shorter masks are padded with -inf.
+                    inRange = cmpI(nb, l, CmpI::slt, c, maskLen);
+                    mi.push_back(select(nb, l, inRange, c, idx(nb, l, 0)));
+                  }
+                  Value m = tensor::ExtractOp::create(nb, l, mask, mi);
+                  Value mv = maskElt.isInteger(1) ? select(nb, l, m, zero, ninf)
+                                                  : fcvt(nb, l, m, acc);
+                  if (inRange)
+                    mv = select(nb, l, inRange, mv, ninf);
+                  bv = mv;
+                }
+                if (frontier) {
+                  Value i = iv[2], j = iv[3];
+                  Value np;
+                  if (hasNonpad)
+                    np = toIndex(nb, l,
+                                 tensor::ExtractOp::create(nb, l, nonpad, iv[0]));
+                  // The count of valid keys before the query block.
+                  Value offset = hasPast     ? past
+                                 : hasNonpad ? arith::SubIOp::create(nb, l, np, sq)
+                                                   .getResult()
+                                             : idx(nb, l, 0);
+                  Value diff = arith::SubIOp::create(
+                      nb, l, arith::AddIOp::create(nb, l, i, offset), j);
+                  Value ok = arith::ConstantOp::create(nb, l, nb.getBoolAttr(true));
+                  if (causal)
+                    ok = andI(nb, l, ok,
+                              cmpI(nb, l, CmpI::sge, diff, idx(nb, l, 0)));
+                  if (left >= 0)
+                    ok = andI(nb, l, ok,
+                              cmpI(nb, l, CmpI::sle, diff, idx(nb, l, left)));
+                  if (right >= 0)
+                    ok = andI(nb, l, ok,
+                              cmpI(nb, l, CmpI::sge, diff, idx(nb, l, -right)));
+                  if (hasNonpad)
+                    ok = andI(nb, l, ok, cmpI(nb, l, CmpI::slt, j, np));
+                  bv = select(nb, l, ok, bv, ninf);
+                }
+                linalg::YieldOp::create(nb, l, ValueRange{bv});
+              })
+              .getResult(0);
+    }
+    // 4. z = softcap(scores) + bias, and the qk output of modes 0-2.
+    double softcap = op.getSoftcap().convertToDouble();
+    bool wantQk = present(op.getQkMatmulOutput());
+    AffineMap id4 = b.getMultiDimIdentityMap(4);
+    SmallVector<Value> zIns = {scores};
+    if (hasBias)
+      zIns.push_back(bias);
+    SmallVector<Value> zOuts = {emptyOf(b, loc, full, smType)};
+    bool qkHere = wantQk && mode != 3;
+    Type qkType = elt;
+    if (wantQk)
+      qkType = convertedTensorType(getTypeConverter(), op.getQkMatmulOutput())
+                   .getElementType();
+    if (qkHere)
+      zOuts.push_back(emptyOf(b, loc, full, qkType));
+    SmallVector<AffineMap> zMaps(zIns.size() + zOuts.size(), id4);
+    SmallVector<Type> zTypes;
+    for (Value o : zOuts)
+      zTypes.push_back(o.getType());
+    auto zOp = linalg::GenericOp::create(
+        b, loc, zTypes, zIns, zOuts, zMaps, parallelIterators(4),
+        [&](OpBuilder &nb, Location l, ValueRange a) {
+          Value s = mulF(nb, l, a[0], scaleVal);
+          Value capped = s;
+          if (softcap > 0) {
+            Value c = fConst(nb, l, acc, softcap);
+            capped = mulF(nb, l, c,
+                          math::TanhOp::create(nb, l, divF(nb, l, s, c)));
+          }
+          Value z = hasBias ? addF(nb, l, capped, a[1]) : capped;
+          SmallVector<Value> ys = {
+              fcvt(nb, l, roundTo(nb, l, z, smRound), smType)};
+          if (qkHere) {
+            Value o = mode == 0 ? s : mode == 1 ? capped : z;
+            ys.push_back(fcvt(nb, l, o, qkType));
+          }
+          linalg::YieldOp::create(nb, l, ys);
+        });
+    Value z = zOp.getResult(0);
+    // Row max of z and of the bias (a fully masked row has a -inf bias max).
+    SmallVector<Value> rowSizes = {batch, hq, sq};
+    AffineMap rowMap = mapOf(ctx, 4, {e0, e1, e2});
+    SmallVector<IT> redIters = {IT::parallel, IT::parallel, IT::parallel,
+                                IT::reduction};
+    SmallVector<Value> rIns = {z}, rOuts = {filled(b, loc, rowSizes, smType, -kInf)};
+    if (hasBias) {
+      rIns.push_back(bias);
+      rOuts.push_back(filled(b, loc, rowSizes, acc, -kInf));
+    }
+    SmallVector<AffineMap> rMaps(rIns.size(), id4);
+    rMaps.append(rOuts.size(), rowMap);
+    SmallVector<Type> rTypes;
+    for (Value o : rOuts)
+      rTypes.push_back(o.getType());
+    auto maxOp = linalg::GenericOp::create(
+        b, loc, rTypes, rIns, rOuts, rMaps, redIters,
+        [&](OpBuilder &nb, Location l, ValueRange a) {
+          size_t n = a.size() / 2;
+          SmallVector<Value> ys;
+          for (size_t i = 0; i < n; ++i)
+            ys.push_back(arith::MaximumFOp::create(nb, l, a[n + i], a[i]));
+          linalg::YieldOp::create(nb, l, ys);
+        });
+    Value rowMax = maxOp.getResult(0);
+    Value biasMax = hasBias ? maxOp.getResult(1) : Value();
+    // exp(z - max), a -inf max taken as 0 (the row is all -inf).
+    auto shifted = [&](OpBuilder &nb, Location l, Value zv, Value m) {
+      Value ninf = fConst(nb, l, smType, -kInf);
+      Value safe = select(nb, l, cmpF(nb, l, CmpF::OEQ, m, ninf),
+                          fConst(nb, l, smType, 0), m);
+      return math::ExpOp::create(nb, l, subF(nb, l, zv, safe)).getResult();
+    };
+    Value sum = filled(b, loc, rowSizes, smType, 0);
+    sum = linalg::GenericOp::create(
+              b, loc, TypeRange{sum.getType()}, ValueRange{z, rowMax},
+              ValueRange{sum},
+              SmallVector<AffineMap>{id4, rowMap, rowMap}, redIters,
+              [&](OpBuilder &nb, Location l, ValueRange a) {
+                linalg::YieldOp::create(
+                    nb, l,
+                    ValueRange{addF(nb, l, a[2], shifted(nb, l, a[0], a[1]))});
+              })
+              .getResult(0);
+    SmallVector<Value> pIns = {z, rowMax, sum};
+    SmallVector<AffineMap> pMaps = {id4, rowMap, rowMap};
+    if (hasBias) {
+      pIns.push_back(biasMax);
+      pMaps.push_back(rowMap);
+    }
+    pMaps.push_back(id4);
+    Value probs = emptyOf(b, loc, full, acc);
+    probs =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{probs.getType()}, pIns, ValueRange{probs}, pMaps,
+            parallelIterators(4),
+            [&](OpBuilder &nb, Location l, ValueRange a) {
+              Value zero = fConst(nb, l, smType, 0);
+              Value s = a[2];
+              Value empty = cmpF(nb, l, CmpF::OEQ, s, zero);
+              s = select(nb, l, empty, fConst(nb, l, smType, 1), s);
+              Value p = divF(nb, l, shifted(nb, l, a[0], a[1]), s);
+              if (hasBias) {
+                Value masked =
+                    cmpF(nb, l, CmpF::OEQ, a[3], fConst(nb, l, acc, -kInf));
+                p = select(nb, l, masked, zero, p);
+              }
+              p = roundTo(nb, l, p, smRound);
+              linalg::YieldOp::create(nb, l, ValueRange{fcvt(nb, l, p, acc)});
+            })
+            .getResult(0);
+    // 5. Y = P V, the same contraction over (B, Hkv, r, Sq, T) P, written
+    // into (B, Hkv, r, Sq, Dv) or, for 3-D, (B, Sq, Hkv, r, Dv).
+    AffineMap yMap = rank == 4 ? mapOf(ctx, 6, {e0, e1, e2, e3, e4})
+                               : mapOf(ctx, 6, {e0, e3, e1, e2, e4});
+    SmallVector<Value> ySizes =
+        rank == 4 ? SmallVector<Value>{batch, groups, idx(b, loc, r), sq, dv}
+                  : SmallVector<Value>{batch, sq, groups, idx(b, loc, r), dv};
+    Value y = filled(b, loc, ySizes, acc, 0);
+    y = linalg::GenericOp::create(
+            b, loc, TypeRange{y.getType()}, ValueRange{byGroup(probs), vRead},
+            ValueRange{y},
+            SmallVector<AffineMap>{mapOf(ctx, 6, {e0, e1, e2, e3, e5}),
+                                   mapOf(ctx, 6, {e0, e1, e5, e4}), yMap},
+            mmIters, mulAdd)
+            .getResult(0);
+    y = tensor::CollapseShapeOp::create(
+        b, loc, y,
+        rank == 4 ? SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}}
+                  : SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
+    auto yType = convertedTensorType(getTypeConverter(), op.getY());
+    if (acc != yType.getElementType())
+      y = convertAll(b, loc, y, yType.getElementType());
+    SmallVector<Value> results = {castTo(b, loc, y, yType)};
+    // The cache outputs and the qk output.
+    for (auto [orig, val] : {std::pair{op.getPresentKey(), k},
+                             std::pair{op.getPresentValue(), v}}) {
+      if (!present(orig)) {
+        results.push_back(ONNX::NoValueOp::create(b, loc, b.getNoneType()));
+        continue;
+      }
+      results.push_back(castTo(b, loc, val,
+                               convertedTensorType(getTypeConverter(), orig)));
+    }
+    if (!wantQk) {
+      results.push_back(ONNX::NoValueOp::create(b, loc, b.getNoneType()));
+    } else {
+      auto t = convertedTensorType(getTypeConverter(), op.getQkMatmulOutput());
+      Value qk = mode == 3 ? convertAll(b, loc, probs, t.getElementType())
+                           : zOp.getResult(1);
+      results.push_back(castTo(b, loc, qk, t));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+  /// Checks that dim `dim` of `t` broadcasts to `size` (1 or equal).
+  static void checkBroadcastDim(OpBuilder &b, Location l, Value t, int64_t dim,
+                                Value size) {
+    auto type = cast<RankedTensorType>(t.getType());
+    if (!type.isDynamicDim(dim) && type.getDimSize(dim) == 1)
+      return;
+    Value dv = getDimValue(b, l, t, dim);
+    Value ok = b.createOrFold<arith::OrIOp>(
+        l, cmpI(b, l, CmpI::eq, dv, size), cmpI(b, l, CmpI::eq, dv, idx(b, l, 1)));
+    emitRuntimeCheck(b, l, ok, "attn_mask's dim {} does not broadcast to {}",
+                     ValueRange{dv, size});
+  }
+
+  /// The index of `t`'s dim `dim` for output coordinate `i` (0 where the dim
+  /// is 1).
+  static Value bcastIndex(OpBuilder &b, Location l, Value t, int64_t dim,
+                          Value i) {
+    auto type = cast<RankedTensorType>(t.getType());
+    if (!type.isDynamicDim(dim))
+      return type.getDimSize(dim) == 1 ? idx(b, l, 0) : i;
+    Value one = cmpI(b, l, CmpI::eq, tensor::DimOp::create(b, l, t, dim),
+                     idx(b, l, 1));
+    return select(b, l, one, idx(b, l, 0), i);
+  }
+
+  /// `t` (float elements) converted elementwise to `to`.
+  static Value convertAll(OpBuilder &b, Location l, Value t, Type to) {
+    auto tt = cast<RankedTensorType>(t.getType());
+    if (tt.getElementType() == to)
+      return t;
+    int64_t rank = tt.getRank();
+    Value init = emptyOf(b, l, dimValues(b, l, t), to);
+    return linalg::GenericOp::create(
+               b, l, TypeRange{init.getType()}, ValueRange{t}, ValueRange{init},
+               SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank),
+                                      b.getMultiDimIdentityMap(rank)},
+               parallelIterators(rank),
+               [&](OpBuilder &nb, Location nl, ValueRange a) {
+                 linalg::YieldOp::create(nb, nl,
+                                         ValueRange{fcvt(nb, nl, a[0], to)});
+               })
+        .getResult(0);
+  }
+};
+
+} // namespace
+
+void mlir::onnxc::populateAttentionPatterns(TypeConverter &tc,
+                                            RewritePatternSet &patterns) {
+  patterns.add<AttentionLowering>(tc, patterns.getContext());
+}
