@@ -439,7 +439,7 @@ struct LayerNormLowering : OpConversionPattern<ONNX::LayerNormalizationOp> {
 /// GroupNormalization: the C channels form num_groups groups; statistics
 /// per (n, group) over its channels and the spatial dims, in the
 /// stash_type (1: f32, 10: f16, 11: f64, 16: bf16, as the spec's function
-/// casts X to it); Y = scale[c] * normalized + bias[c]. Scale and bias of
+/// casts X to it; never below the data's precision: f64 data stays f64); Y = scale[c] * normalized + bias[c]. Scale and bias of
 /// num_groups entries are opset 18's per-group form (for C == num_groups
 /// the two forms agree). Everything happens in the grouped view
 /// (N, G, C/G, ...) of X, so C may be a symbolic dim (checked at run time
@@ -468,6 +468,12 @@ struct GroupNormLowering : OpConversionPattern<ONNX::GroupNormalizationOp> {
       return op.emitOpError("stash_type ")
              << op.getStashType() << " is not a float type (1, 10, 11, 16)";
     }
+    // Never below the data's own precision (double data keeps double
+    // statistics under the default stash_type 1: the gradient checks in
+    // double rely on it; ORT agrees within 1e-7).
+    Type eltAcc = accType(type.getElementType());
+    if (eltAcc.getIntOrFloatBitWidth() > acc.getIntOrFloatBitWidth())
+      acc = eltAcc;
     auto xt = cast<RankedTensorType>(x.getType());
     int64_t channels = xt.getDimSize(1);
     if (groups <= 0)
