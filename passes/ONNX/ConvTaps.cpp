@@ -28,6 +28,32 @@ using namespace mlir::onnxc;
 
 namespace {
 
+/// A Conv's window attributes for `r` spatial dims with their defaults
+/// (dilations and strides 1, pads 0): failure when one has another length
+/// or kernel_shape disagrees with W's spatial dims `kernel`.
+static LogicalResult readConvWindow(ONNX::ConvOp op, int64_t r,
+                                    ArrayRef<int64_t> kernel,
+                                    SmallVectorImpl<int64_t> &dil,
+                                    SmallVectorImpl<int64_t> &str,
+                                    SmallVectorImpl<int64_t> &pads) {
+  dil.assign(r, 1);
+  str.assign(r, 1);
+  pads.assign(2 * r, 0);
+  if (auto a = op.getDilations())
+    dil.assign(a->begin(), a->end());
+  if (auto a = op.getStrides())
+    str.assign(a->begin(), a->end());
+  if (auto a = op.getPads())
+    pads.assign(a->begin(), a->end());
+  if ((int64_t)dil.size() != r || (int64_t)str.size() != r ||
+      (int64_t)pads.size() != 2 * r)
+    return failure();
+  if (auto k = op.getKernelShape())
+    if (ArrayRef<int64_t>(*k) != kernel)
+      return failure();
+  return success();
+}
+
 /// Conv with constant weights, explicit pads and static spatial sizes whose
 /// outer kernel taps read only padding, for every output position (a
 /// dilated convolution on a map smaller than its dilation: DeepLab's ASPP
@@ -53,19 +79,9 @@ struct DropPaddingOnlyConvTaps : OpRewritePattern<ONNX::ConvOp> {
       if (xt.isDynamicDim(i) || yt.isDynamicDim(i))
         return failure();
     SmallVector<int64_t> kernel(wt.getShape().drop_front(2));
-    SmallVector<int64_t> dil(r, 1), str(r, 1), pads(2 * r, 0);
-    if (auto a = op.getDilations())
-      dil.assign(a->begin(), a->end());
-    if (auto a = op.getStrides())
-      str.assign(a->begin(), a->end());
-    if (auto a = op.getPads())
-      pads.assign(a->begin(), a->end());
-    if ((int64_t)dil.size() != r || (int64_t)str.size() != r ||
-        (int64_t)pads.size() != 2 * r)
+    SmallVector<int64_t> dil, str, pads;
+    if (failed(readConvWindow(op, r, kernel, dil, str, pads)))
       return failure();
-    if (auto k = op.getKernelShape())
-      if (SmallVector<int64_t>(k->begin(), k->end()) != kernel)
-        return failure();
     // Per spatial dim, the first and last taps that read the input for
     // some output position.
     SmallVector<int64_t> first(r), last(r);
@@ -217,19 +233,10 @@ struct SplitConvByValidTaps : OpRewritePattern<ONNX::ConvOp> {
       if (isa<ONNX::BatchNormalizationOp>(user))
         return failure();
     SmallVector<int64_t> kernel(wt.getShape().drop_front(2));
-    SmallVector<int64_t> dil(2, 1), str(2, 1), pads(4, 0);
-    if (auto a = op.getDilations())
-      dil.assign(a->begin(), a->end());
-    if (auto a = op.getStrides())
-      str.assign(a->begin(), a->end());
-    if (auto a = op.getPads())
-      pads.assign(a->begin(), a->end());
-    if (dil.size() != 2 || str.size() != 2 || pads.size() != 4 ||
-        str[0] != 1 || str[1] != 1)
+    SmallVector<int64_t> dil, str, pads;
+    if (failed(readConvWindow(op, 2, kernel, dil, str, pads)) || str[0] != 1 ||
+        str[1] != 1)
       return failure();
-    if (auto k = op.getKernelShape())
-      if (SmallVector<int64_t>(k->begin(), k->end()) != kernel)
-        return failure();
     constexpr int64_t kLimit = int64_t(1) << 20;
     SmallVector<Segment> segs[2];
     for (int64_t i = 0; i < 2; ++i) {

@@ -432,6 +432,31 @@ static bool allZero(Value v) {
   return dense && llvm::all_of(dense.getRawData(), [](char b) { return b == 0; });
 }
 
+/// The int32 tensor of a QDQ bias `b` (DequantizeLinear of int32 with zero
+/// point 0 or none) whose scale is exactly aScale * bScale (per tensor, or
+/// per output channel of `n`) in float, as the fused kernels add it; null
+/// when `b` is anything else.
+static Value int32BiasAtProductScale(Value b, Value aScale, Value bScale,
+                                     int64_t n) {
+  auto dqb = b.getDefiningOp<ONNX::DequantizeLinearOp>();
+  if (!dqb || !getElementType(dqb.getX()).isInteger(32))
+    return nullptr;
+  std::optional<SmallVector<float>> bs = floats(dqb.getXScale());
+  std::optional<SmallVector<float>> xs = floats(aScale);
+  std::optional<SmallVector<float>> ws = floats(bScale);
+  auto fits = [&](size_t size) { return size == 1 || (int64_t)size == n; };
+  if (!bs || !xs || !ws || xs->size() != 1 || !fits(bs->size()) ||
+      !fits(ws->size()) ||
+      !(isNone(dqb.getXZeroPoint()) || allZero(dqb.getXZeroPoint())))
+    return nullptr;
+  for (int64_t m = 0; m < n; ++m) {
+    float want = (*xs)[0] * (*ws)[ws->size() == 1 ? 0 : m];
+    if ((*bs)[bs->size() == 1 ? 0 : m] != want)
+      return nullptr;
+  }
+  return dqb.getX();
+}
+
 /// The QDQ form of a quantized convolution (onnxruntime's quantize_static
 /// with QuantFormat.QDQ), as onnxruntime itself fuses it into QLinearConv:
 ///   QuantizeLinear(Conv(DequantizeLinear(x), DequantizeLinear(w),
@@ -483,22 +508,10 @@ LogicalResult Rewriter::qdqConv(ONNX::QuantizeLinearOp qop) {
   cc.q.yZp = qop.getYZeroPoint();
   cc.requant = true;
   if (!isNone(convOp.getB())) {
-    auto dqb = convOp.getB().getDefiningOp<ONNX::DequantizeLinearOp>();
-    if (!dqb || !getElementType(dqb.getX()).isInteger(32))
+    cc.bias = int32BiasAtProductScale(convOp.getB(), cc.q.aScale,
+                                      cc.q.bScale, channels);
+    if (!cc.bias)
       return failure();
-    // The int32 bias is at the product's scale, zero point 0.
-    std::optional<SmallVector<float>> bs = floats(dqb.getXScale());
-    std::optional<SmallVector<float>> xs = floats(cc.q.aScale);
-    std::optional<SmallVector<float>> ws = floats(cc.q.bScale);
-    if (!bs || !xs || !ws || xs->size() != 1 ||
-        !(isNone(dqb.getXZeroPoint()) || allZero(dqb.getXZeroPoint())))
-      return failure();
-    for (int64_t m = 0; m < channels; ++m) {
-      float want = (*xs)[0] * (*ws)[ws->size() == 1 ? 0 : m];
-      if ((*bs)[bs->size() == 1 ? 0 : m] != want)
-        return failure();
-    }
-    cc.bias = dqb.getX();
   }
   cc.result = qop.getY();
   cc.erase.insert(cc.erase.begin(), qop);
@@ -707,21 +720,9 @@ LogicalResult Rewriter::qdqGemm(ONNX::QuantizeLinearOp qop) {
   q.yScale = qop.getYScale();
   q.yZp = qop.getYZeroPoint();
   if (c && !isNone(c)) {
-    auto dqb = c.getDefiningOp<ONNX::DequantizeLinearOp>();
-    if (!dqb || !getElementType(dqb.getX()).isInteger(32) ||
-        !oneD(dqb.getX(), nCols))
+    q.bias = int32BiasAtProductScale(c, q.aScale, q.bScale, nCols);
+    if (!q.bias || !oneD(q.bias, nCols))
       return failure();
-    std::optional<SmallVector<float>> bs = floats(dqb.getXScale());
-    std::optional<SmallVector<float>> xs = floats(q.aScale);
-    std::optional<SmallVector<float>> ws = floats(q.bScale);
-    if (!bs || !xs || !ws || xs->size() != 1 ||
-        !(isNone(dqb.getXZeroPoint()) || allZero(dqb.getXZeroPoint())))
-      return failure();
-    for (int64_t j = 0; j < nCols; ++j)
-      if ((*bs)[bs->size() == 1 ? 0 : j] !=
-          (*xs)[0] * (*ws)[ws->size() == 1 ? 0 : j])
-        return failure();
-    q.bias = dqb.getX();
     q.flags |= kBias;
   }
   auto outType = dyn_cast_or_null<RankedTensorType>(
