@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Strings.h"
 #include "passes/Conversion/ONNXToLinalg/MLCommon.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
@@ -164,9 +165,22 @@ struct LinearClassifierLowering
         parsePostTransform(op, op.getPostTransform());
     if (failed(post))
       return failure();
+    // classlabels_strings: their indices stand in for them until Y is
+    // mapped to the strings (Strings.h).
     ArrayRef<int64_t> labels = getI64List(op, "classlabels_ints");
+    SmallVector<StringRef> strLabels = getStringLabels(op);
+    SmallVector<int64_t> indices = labelIndices(strLabels.size());
+    if (!strLabels.empty()) {
+      if (!labels.empty())
+        return op.emitOpError("has both classlabels_ints and "
+                              "classlabels_strings");
+      if (strLabels.size() < 2)
+        return op.emitOpError("classlabels_strings needs at least 2 labels");
+      labels = indices;
+    }
     if (labels.empty())
-      return op.emitOpError("classlabels_ints is required");
+      return op.emitOpError("classlabels_ints (or classlabels_strings) is "
+                            "required");
     SmallVector<double> intercepts =
         getFloatList(op, "intercepts").value_or(SmallVector<double>());
     if (intercepts.empty())
@@ -241,8 +255,11 @@ struct LinearClassifierLowering
           Value yr = tensor::InsertOp::create(b, l, label, a[1], ValueRange{row});
           return {zr, yr};
         });
+    Value labelsOut = out[1];
+    if (!strLabels.empty())
+      labelsOut = mapStringLabels(rewriter, loc, op, labelsOut, strLabels);
     rewriter.replaceOp(
-        op, {castTo(rewriter, loc, out[1],
+        op, {castTo(rewriter, loc, labelsOut,
                     convertedTensorType(getTypeConverter(), op.getY())),
              castTo(rewriter, loc, out[0],
                     convertedTensorType(getTypeConverter(), op.getZ()))});
@@ -527,9 +544,18 @@ struct SVMClassifierLowering : OpConversionPattern<ONNX::MLSVMClassifierOp> {
     if (failed(kernel))
       return failure();
     ArrayRef<int64_t> labels = getI64List(op, "classlabels_ints");
+    SmallVector<StringRef> strLabels = getStringLabels(op);
+    SmallVector<int64_t> indices = labelIndices(strLabels.size());
+    if (!strLabels.empty()) {
+      if (!labels.empty())
+        return op.emitOpError("has both classlabels_ints and "
+                              "classlabels_strings");
+      labels = indices;
+    }
     int64_t classes = labels.size();
     if (classes < 2)
-      return op.emitOpError("classlabels_ints must have at least 2 labels");
+      return op.emitOpError("classlabels_ints (or classlabels_strings) must "
+                            "have at least 2 labels");
     SmallVector<double> coef =
         getFloatList(op, "coefficients").value_or(SmallVector<double>());
     SmallVector<double> rho =
@@ -717,8 +743,11 @@ struct SVMClassifierLowering : OpConversionPattern<ONNX::MLSVMClassifierOp> {
           Value yr = tensor::InsertOp::create(b, l, label, a[1], ValueRange{row});
           return {zr, yr};
         });
+    Value labelsOut = out[1];
+    if (!strLabels.empty())
+      labelsOut = mapStringLabels(rewriter, loc, op, labelsOut, strLabels);
     rewriter.replaceOp(
-        op, {castTo(rewriter, loc, out[1],
+        op, {castTo(rewriter, loc, labelsOut,
                     convertedTensorType(getTypeConverter(), op.getY())),
              castTo(rewriter, loc, out[0],
                     convertedTensorType(getTypeConverter(), op.getZ()))});
