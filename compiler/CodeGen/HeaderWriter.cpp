@@ -131,7 +131,8 @@ std::string describe(const ModelSignature &sig, const ValueSignature &v) {
 /// True when the caller can size the output before the run: a tensor whose
 /// every dim is static or a symbol of the inputs.
 bool isCallerSized(const ModelSignature &sig, const ValueSignature &v) {
-  if (!v.isTensor())
+  // Strings are always allocated by the model (docs/codegen.md).
+  if (!v.isTensor() || v.dtype == 8)
     return false;
   for (size_t d = 0; d < v.dims.size(); ++d)
     if (v.dims[d] < 0 &&
@@ -198,6 +199,12 @@ std::vector<Param> typedParams(const ModelSignature &sig) {
                             describe(sig, v) +
                             ": an optional (onnxc_make_optional), read only "
                             "(NULL: absent)"});
+    else if (v.dtype == 8)
+      params.push_back(
+          {"const char *const *" + v.cName, v.cName,
+           "input '" + commentText(v.onnxName) + "', " + describe(sig, v) +
+               ": " + numelExpr(sig, v) +
+               " pointers to NUL-terminated UTF-8 strings, read only"});
     else
       params.push_back(
           {"const " + getCElementType(v.dtype).str() + " *" + v.cName, v.cName,
@@ -210,6 +217,13 @@ std::vector<Param> typedParams(const ModelSignature &sig) {
                         "output '" + commentText(v.onnxName) + "', " +
                             describe(sig, v) +
                             ": allocated by the model; release with "
+                            "onnxc_tensor_release (NULL: discarded)"});
+    else if (v.dtype == 8)
+      params.push_back({"onnxc_tensor *" + v.cName, v.cName,
+                        "output '" + commentText(v.onnxName) + "', " +
+                            describe(sig, v) +
+                            ": strings allocated by the model (data: const "
+                            "char *[numel]); release with "
                             "onnxc_tensor_release (NULL: discarded)"});
     else if (isCallerSized(sig, v))
       params.push_back({getCElementType(v.dtype).str() + " *" + v.cName,
@@ -480,6 +494,8 @@ llvm::StringRef codegen::getCElementType(int32_t dtype) {
     return "int32_t";
   case 7:
     return "int64_t";
+  case 8:
+    return "const char *"; // a pointer to a NUL-terminated UTF-8 string
   case 9:
     return "uint8_t"; // bool: one byte, 0 or 1
   case 10:

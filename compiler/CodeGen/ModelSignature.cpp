@@ -190,12 +190,19 @@ FailureOr<RawValue> readValue(func::FuncOp func, Type type,
   Type elementType =
       tensor ? tensor.getElementType() : unranked.getElementType();
   int32_t dtype = proto::getDataType(elementType);
-  // ONNX FLOAT (1) .. BFLOAT16 (16) except STRING (8): fixed-size elements.
-  bool supported = dtype >= 1 && dtype <= 16 && dtype != 8;
+  // ONNX FLOAT (1) .. BFLOAT16 (16): fixed-size elements, and strings (8)
+  // as arrays of pointers to NUL-terminated UTF-8 (docs/codegen.md).
+  bool supported = dtype >= 1 && dtype <= 16;
   if (!supported)
     return func.emitError()
            << kind << " '" << raw.sig.onnxName << "' has the element type "
            << elementType << ", which the C runtime does not support";
+  // Strings cross as tensors only (docs/strings.md).
+  if (dtype == 8 && raw.sig.kind != ValueKind::Tensor)
+    return func.emitError()
+           << kind << " '" << raw.sig.onnxName << "' has the type " << type
+           << ": sequences and optionals of strings do not cross the C API "
+              "yet (string tensors do)";
   raw.sig.dtype = dtype;
   if (!tensor) {
     raw.sig.ranked = false;

@@ -98,6 +98,25 @@ std::string indexString(const std::vector<int64_t> &dims, int64_t i,
   return shapeString(idx.data(), (int32_t)idx.size()) + part;
 }
 
+/// At most 40 bytes of `s`, control bytes and quotes as \xNN.
+std::string quoted(const char *s) {
+  std::string out;
+  size_t i = 0;
+  for (; s[i] && i < 40; ++i) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c == 0x7f || c == '\'' || c == '\\') {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out.push_back((char)c);
+    }
+  }
+  if (s[i])
+    out += "...";
+  return out;
+}
+
 std::string fmt(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.9g", v);
@@ -127,7 +146,20 @@ bool compareTensor(std::FILE *report, const std::string &label, const onnxc_tens
   const int kShown = 10;
   int64_t n = exp.numel(), bad = 0;
   std::vector<std::string> shown;
-  if (!isFloating(got.dtype)) {
+  if (got.dtype == ONNXC_DTYPE_STRING) {
+    for (int64_t i = 0; i < n; ++i) {
+      const char *g = ((const char *const *)got.data)[i];
+      const char *e = ((const char *const *)(const void *)exp.bytes.data())[i];
+      if (std::strcmp(g, e) == 0)
+        continue;
+      if (bad++ < kShown)
+        shown.push_back(indexString(exp.dims, i, false) + ": got '" +
+                        quoted(g) + "', expected '" + quoted(e) + "'");
+    }
+    if (bad)
+      std::fprintf(report, "%s: %lld of %lld strings differ\n", label.c_str(),
+                   (long long)bad, (long long)n);
+  } else if (!isFloating(got.dtype)) {
     size_t esize = onnxc_dtype_size(got.dtype);
     for (int64_t i = 0; i < n; ++i) {
       if (std::memcmp((const char *)got.data + i * esize,

@@ -15,6 +15,38 @@ using detail::fail;
 
 namespace {
 
+/// A string TensorProto (string_data): the strings in one block, their
+/// addresses in `bytes`.
+bool parseStrings(const onnx::TensorProto &t, const std::string &what,
+                  HostTensor &h, std::string &error) {
+  int64_t n = 1;
+  for (int64_t d : h.dims) {
+    if (d != 0 && n > INT64_MAX / d)
+      return fail(error, what + " is too large");
+    n *= d;
+  }
+  if (t.has_raw_data() || t.string_data_size() != n)
+    return fail(error, what + " has " + std::to_string(t.string_data_size()) +
+                           " strings for " + std::to_string(n) + " elements");
+  auto block = std::make_shared<std::string>();
+  std::vector<size_t> offsets;
+  for (const std::string &s : t.string_data()) {
+    if (s.find('\0') != std::string::npos)
+      return fail(error, what + " holds a string with a NUL byte, which a C "
+                                "string cannot hold");
+    offsets.push_back(block->size());
+    block->append(s);
+    block->push_back('\0');
+  }
+  h.bytes.resize((size_t)n * sizeof(const char *));
+  for (int64_t i = 0; i < n; ++i) {
+    const char *p = block->data() + offsets[(size_t)i];
+    std::memcpy(h.bytes.data() + i * sizeof p, &p, sizeof p);
+  }
+  h.strings = std::move(block);
+  return true;
+}
+
 /// A TensorProto (raw_data or the typed fields) in host layout. `what`
 /// names it in messages ("'dir/input_0.pb'", "'dir/input_0.pb' item 2").
 bool parseTensor(const onnx::TensorProto &t, const std::string &what,
@@ -31,6 +63,8 @@ bool parseTensor(const onnx::TensorProto &t, const std::string &what,
                            ", above " + std::to_string(ONNXC_MAX_RANK));
   if (t.data_location() == onnx::TensorProto::EXTERNAL)
     return fail(error, what + " uses external data, which onnxc-run does not read");
+  if (h.dtype == ONNXC_DTYPE_STRING)
+    return parseStrings(t, what, h, error);
   size_t esize = onnxc_dtype_size(h.dtype);
   if (esize == 0)
     return fail(error, what + " has dtype " + onnxc_dtype_name(h.dtype) +
@@ -185,6 +219,11 @@ void toTensorProto(const onnxc_tensor &t, onnx::TensorProto &p) {
   p.set_data_type(t.dtype);
   for (int32_t d = 0; d < t.rank; ++d)
     p.add_dims(t.shape[d]);
+  if (t.dtype == ONNXC_DTYPE_STRING) {
+    for (int64_t i = 0, n = onnxc_tensor_numel(&t); i < n; ++i)
+      p.add_string_data(((const char *const *)t.data)[i]);
+    return;
+  }
   size_t bytes = (size_t)onnxc_tensor_numel(&t) * onnxc_dtype_size(t.dtype);
   p.set_raw_data(bytes ? std::string((const char *)t.data, bytes) : "");
 }

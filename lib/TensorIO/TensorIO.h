@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct HostTensor {
   int32_t dtype = 0;
   std::vector<int64_t> dims;
   std::vector<char> bytes;
+  /// Strings (dtype ONNXC_DTYPE_STRING): `bytes` holds one `const char *`
+  /// per element, pointing into this block of NUL-terminated strings,
+  /// shared by the copies of the tensor.
+  std::shared_ptr<const std::string> strings;
   int64_t numel() const;
   /// A view for the C API (points into this tensor's bytes).
   onnxc_tensor view() const;

@@ -66,7 +66,10 @@ DTYPES = {
     11: np.dtype(np.float64), 12: np.dtype(np.uint32), 13: np.dtype(np.uint64),
     14: np.dtype(np.complex64), 15: np.dtype(np.complex128),
     16: np.dtype(np.uint16),
+    # Strings: numpy object arrays of str (UTF-8 across the API).
+    8: np.dtype(object),
 }
+STRING = 8
 DTYPE_NAMES = {1: "float", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16",
                6: "int32", 7: "int64", 8: "string", 9: "bool", 10: "float16",
                11: "double", 12: "uint32", 13: "uint64", 14: "complex64",
@@ -200,10 +203,57 @@ def describe(info_ptr):
     return info.name.decode("utf-8", "replace"), inputs, outputs
 
 
+class StringArray:
+    """A string tensor's pointer array (docs/strings.md): one c_char_p per
+    element, row-major, with the encoded strings kept alive."""
+
+    def __init__(self, array, what):
+        self.shape = array.shape
+        self.ndim = array.ndim
+        self.size = array.size
+        self.encoded = []
+        for v in array.reshape(-1):
+            if isinstance(v, bytes):
+                b = v
+            elif isinstance(v, str):
+                b = v.encode("utf-8", "surrogateescape")
+            else:
+                raise errors.DTypeError("%s: expected strings, got %s"
+                                        % (what, type(v).__name__), errors.DTYPE)
+            if b"\0" in b:
+                raise errors.InvalidArgumentError(
+                    "%s: a string holds a NUL byte" % what,
+                    errors.INVALID_ARGUMENT)
+            self.encoded.append(b)
+        self.pointers = (ctypes.c_char_p * max(self.size, 1))(*self.encoded)
+        self.data = ctypes.addressof(self.pointers)
+
+
+def _strings_for(value, what):
+    """`value` (a numpy array of str, bytes or object, a str, a list) as a
+    StringArray."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        if value.dtype.kind not in "USO":
+            raise errors.DTypeError("%s: expected dtype string, got %s"
+                                    % (what, value.dtype), errors.DTYPE)
+        array = np.asarray(value, dtype=object)
+    else:
+        array = np.empty((), dtype=object)
+        array[()] = value
+        if not isinstance(value, (str, bytes)):
+            array = np.array(value, dtype=object)
+    if array.ndim > MAX_RANK:
+        raise errors.ShapeError("%s: rank %d is above %d"
+                                % (what, array.ndim, MAX_RANK), errors.SHAPE)
+    return StringArray(array, what)
+
+
 def _array_for(spec, value, what):
     """`value` as a C-contiguous array of spec's dtype. numpy arrays (and
     numpy scalars) must have that dtype already; Python numbers and lists
-    are converted to it."""
+    are converted to it. Strings: a StringArray."""
+    if spec.dtype_code == STRING:
+        return _strings_for(value, what)
     want = spec.dtype
     if want is None:
         raise errors.DTypeError(
@@ -228,7 +278,10 @@ def _array_for(spec, value, what):
 
 
 def _fill_tensor(t, array, dtype_code):
-    t.data = array.ctypes.data if array.size else None
+    if isinstance(array, StringArray):
+        t.data = array.data
+    else:
+        t.data = array.ctypes.data if array.size else None
     t.rank = array.ndim
     t.dtype = dtype_code
     for d, n in enumerate(array.shape):
@@ -298,6 +351,13 @@ def to_numpy(t):
                                 "Python API" % DTYPE_NAMES.get(t.dtype, t.dtype),
                                 errors.DTYPE)
     shape = tuple(t.shape[d] for d in range(t.rank))
+    if t.dtype == STRING:
+        n = int(np.prod(shape, dtype=np.int64))
+        ptrs = ctypes.cast(t.data, ctypes.POINTER(ctypes.c_char_p))
+        array = np.empty(n, dtype=object)
+        for i in range(n):
+            array[i] = ptrs[i].decode("utf-8", "surrogateescape")
+        return array.reshape(shape)
     array = np.empty(shape, dtype=dtype)
     if array.nbytes:
         ctypes.memmove(array.ctypes.data, t.data, array.nbytes)

@@ -48,10 +48,6 @@ onnxc_status onnxc_rt_check_info_values(const onnxc_model_info *info,
       return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                   "model info: %s '%s' has rank %d", kind, onnxc_rt_value_name(vi),
                   (int)vi->rank);
-    if (vi->dtype == ONNXC_DTYPE_STRING)
-      return onnxc_rt_error(ONNXC_ERROR_DTYPE,
-                  "%s '%s': string tensors are not supported", kind,
-                  onnxc_rt_value_name(vi));
     if (onnxc_dtype_size(vi->dtype) == 0)
       return onnxc_rt_error(ONNXC_ERROR_DTYPE, "%s '%s': dtype %d is not supported", kind,
                   onnxc_rt_value_name(vi), (int)vi->dtype);
@@ -124,6 +120,16 @@ static onnxc_status check_tensor(const onnxc_model_info *info,
                 label, (long long)numel, (int)onnxc_dtype_size(vi->dtype));
   if (!t->data && numel > 0)
     return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "%s: data is null", label);
+  /* A string tensor's elements are pointers to NUL-terminated strings. */
+  if (vi->dtype == ONNXC_DTYPE_STRING) {
+    const char *const *strs = (const char *const *)t->data;
+    int64_t i;
+    for (i = 0; i < numel; ++i)
+      if (!strs[i])
+        return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
+                              "%s: string %lld is a null pointer", label,
+                              (long long)i);
+  }
   return ONNXC_OK;
 }
 

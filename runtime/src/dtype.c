@@ -36,6 +36,10 @@ size_t onnxc_dtype_size(int32_t dtype) {
     return 8;
   case ONNXC_DTYPE_COMPLEX128:
     return 16;
+  case ONNXC_DTYPE_STRING:
+    /* A string tensor's data is an array of pointers to NUL-terminated
+     * UTF-8 (docs/codegen.md, "String tensors"). */
+    return sizeof(const char *);
   default:
     return 0;
   }

@@ -482,6 +482,61 @@ typedef struct result_state {
   onnxc_tensor *handed_to;
 } result_state;
 
+/* String outputs (docs/codegen.md, "String tensors"): the model's result
+ * holds pointers into the call's arena, the caller's inputs or the
+ * library's constants. `ptrs` (n pointers, modified) becomes one malloc
+ * block: n pointers followed by the NUL-terminated strings they point to
+ * (a null pointer, which the model never makes, is copied as ""). Returns
+ * the block, NULL when out of memory. */
+static void *string_block(const char **ptrs, int64_t n) {
+  size_t bytes = (size_t)n * sizeof(char *), len;
+  int64_t i;
+  char *block, *p;
+  for (i = 0; i < n; ++i) {
+    len = ptrs[i] ? strlen(ptrs[i]) + 1 : 1;
+    if (bytes > SIZE_MAX - len)
+      return NULL;
+    bytes += len;
+  }
+  block = (char *)malloc(bytes ? bytes : 1);
+  if (!block)
+    return NULL;
+  p = block + (size_t)n * sizeof(char *);
+  for (i = 0; i < n; ++i) {
+    const char *src = ptrs[i] ? ptrs[i] : "";
+    len = strlen(src) + 1;
+    memcpy(p, src, len);
+    ((char **)block)[i] = p;
+    p += len;
+  }
+  return block;
+}
+
+/* A string tensor out of result memref `state` (sizes, strides, base):
+ * always a fresh block of its own. */
+static onnxc_status fill_strings(const char *label, const char *base,
+                                 const int64_t *sizes, const int64_t *strides,
+                                 int32_t rank, int64_t numel, int contiguous,
+                                 onnxc_tensor *out) {
+  size_t esize = sizeof(char *);
+  const char **ptrs = (const char **)malloc(numel ? (size_t)numel * esize : 1);
+  void *block;
+  if (!ptrs)
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+  if (numel > 0) {
+    if (contiguous)
+      memcpy(ptrs, base, (size_t)numel * esize);
+    else
+      copy_strided((char *)ptrs, base, sizes, strides, rank, esize);
+  }
+  block = string_block(ptrs, numel);
+  free(ptrs);
+  if (!block)
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+  out->owner = out->data = block;
+  return ONNXC_OK;
+}
+
 /* Fills tensor `out` (a tensor output, or the value of an optional output)
  * from result memref `k`. On failure, `out` is as it was. */
 static onnxc_status fill_tensor(const onnxc_model_info *info,
@@ -540,7 +595,13 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
   base = (char *)desc[1].ptr + desc[2].i64 * (int64_t)esize;
   contiguous = is_contiguous(sizes, strides, rank);
 
-  if (state->preset) {
+  if (vi->dtype == ONNXC_DTYPE_STRING) {
+    /* Strings are always copied out (the arena holds them). */
+    onnxc_status st = fill_strings(label, base, sizes, strides, rank, numel,
+                                   contiguous, out);
+    if (st != ONNXC_OK)
+      return st;
+  } else if (state->preset) {
     /* Caller-provided buffer: same shape or nothing. */
     for (d = 0; d < rank; ++d)
       if (out->shape[d] != sizes[d])
@@ -562,7 +623,9 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
   for (j = 0; j < k; ++j)
     if (states[j].handed && states[j].allocated == state->allocated)
       taken = 1;
-  if (state->fresh && !taken && contiguous) {
+  if (vi->dtype == ONNXC_DTYPE_STRING) {
+    /* filled above */
+  } else if (state->fresh && !taken && contiguous) {
     out->owner = state->owner ? state->owner : state->allocated;
     out->data = base;
     state->handed = 1;
@@ -707,6 +770,17 @@ static onnxc_status fill_sequence(const onnxc_value_info *vi, const char *label,
       copy_strided((char *)buf, dbase + start * stride * (int64_t)esize, &numel,
                    &stride, 1, esize);
     start += numel;
+    if (vi->dtype == ONNXC_DTYPE_STRING) {
+      void *block = string_block((const char **)buf, numel);
+      free(buf);
+      if (!block) {
+        status = onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY,
+                                "%s item %lld: out of memory", label,
+                                (long long)i);
+        break;
+      }
+      buf = block;
+    }
     item->data = item->owner = buf;
     item->rank = (int32_t)r;
     item->dtype = vi->dtype;
@@ -879,8 +953,8 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
     if (info->outputs[k].kind != ONNXC_VALUE_TENSOR)
       set_container(&outputs[k], info->outputs[k].kind, info->outputs[k].dtype,
                     NULL, 0);
-    else if (!outputs[k].data)
-      outputs[k].owner = NULL;
+    else if (!outputs[k].data || info->outputs[k].dtype == ONNXC_DTYPE_STRING)
+      outputs[k].owner = outputs[k].data = NULL;
   }
 
   status = onnxc_rt_check_inputs(info, inputs, bindings);

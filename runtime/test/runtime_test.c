@@ -446,9 +446,16 @@ static void test_bad_info(void) {
   onnxc_tensor in = tensor(NULL, ONNXC_DTYPE_STRING, 1, 3, 0), out;
   memset(&out, 0, sizeof out);
 
+  /* String inputs are arrays of non-null pointers (docs/strings.md). */
   CHECK_ERROR(onnxc_run_model(&info, noop_invoke, &in, 1, NULL, 0),
-              ONNXC_ERROR_DTYPE,
-              "input 'text': string tensors are not supported");
+              ONNXC_ERROR_INVALID_ARGUMENT, "input 'text': data is null");
+  {
+    static const char *strs[3] = {"a", NULL, "c"};
+    in.data = (void *)strs;
+    CHECK_ERROR(onnxc_run_model(&info, noop_invoke, &in, 1, NULL, 0),
+                ONNXC_ERROR_INVALID_ARGUMENT,
+                "input 'text': string 1 is a null pointer");
+  }
   info.inputs = NULL;
   info.num_inputs = 0;
   info.outputs = c_out;
@@ -657,7 +664,7 @@ static void test_helpers(void) {
   CHECK(onnxc_dtype_size(ONNXC_DTYPE_BFLOAT16) == 2);
   CHECK(onnxc_dtype_size(ONNXC_DTYPE_UINT64) == 8);
   CHECK(onnxc_dtype_size(ONNXC_DTYPE_COMPLEX128) == 16);
-  CHECK(onnxc_dtype_size(ONNXC_DTYPE_STRING) == 0);
+  CHECK(onnxc_dtype_size(ONNXC_DTYPE_STRING) == sizeof(const char *));
   CHECK(onnxc_dtype_size(1234) == 0);
   CHECK(strcmp(onnxc_status_string(ONNXC_OK), "ok") == 0);
   CHECK(strcmp(onnxc_status_string(ONNXC_ERROR_SHAPE), "shape mismatch") == 0);

@@ -115,8 +115,8 @@ function loadOrt() {
 
 // --- TensorProto, the few fields we need ------------------------------------
 // onnx.proto: dims=1 (int64, packed or not), data_type=2, float_data=4,
-// int32_data=5, int64_data=7, name=8, raw_data=9, double_data=10,
-// uint64_data=11. Typed fields hold what raw_data would (float16 and the
+// int32_data=5, string_data=6 (bytes, UTF-8 here), int64_data=7, name=8,
+// raw_data=9, double_data=10, uint64_data=11. Typed fields hold what raw_data would (float16 and the
 // small integer types widened into int32_data, as the ONNX spec says).
 
 // ONNX data type -> [ORT tensor type, typed array, byte size, typed field].
@@ -176,7 +176,8 @@ function aligned(bytes) {
 function readTensor(file) {
   const r = new Reader(fs.readFileSync(file));
   const dims = [], ints = [], floats = [], doubles = [];
-  let dataType = 0, raw = null, name = '', hasStrings = false;
+  let dataType = 0, raw = null, name = '';
+  const strings = [];
   // Repeated scalars come packed (wire type 2) or one by one.
   const repeated = (wire, one, out) => {
     if (wire !== 2) { out.push(one()); return; }
@@ -192,7 +193,8 @@ function readTensor(file) {
     else if (field === 2 && wire === 0) dataType = Number(r.varint());
     else if (field === 4) repeated(wire, f32, floats);
     else if (field === 5) repeated(wire, () => BigInt.asIntN(32, r.varint()), ints);
-    else if (field === 6) { hasStrings = true; r.skip(wire); }
+    else if (field === 6 && wire === 2)
+      strings.push(Buffer.from(r.bytes(Number(r.varint()))).toString('utf8'));
     else if (field === 7) repeated(wire, () => BigInt.asIntN(64, r.varint()), ints);
     else if (field === 8 && wire === 2) name = r.bytes(Number(r.varint())).toString();
     else if (field === 9 && wire === 2) raw = r.bytes(Number(r.varint()));
@@ -201,9 +203,15 @@ function readTensor(file) {
     else if (field === 12 || field === 13) throw new Error('external data is not supported');
     else r.skip(wire);
   }
+  if (dataType === 8) {
+    const shape = dims.map(Number);
+    const count = shape.reduce((a, b) => a * b, 1);
+    if (strings.length !== count)
+      throw new Error(`${strings.length} strings, shape [${shape}] needs ${count}`);
+    return { name, type: 'string', shape, data: strings };
+  }
   const info = DTYPES[dataType];
-  if (!info) throw new Error(`data type ${dataType} is not supported` +
-                             (hasStrings ? ' (string tensors)' : ''));
+  if (!info) throw new Error(`data type ${dataType} is not supported`);
   const [type, Arr, size, typed] = info;
   const shape = dims.map(Number);
   const count = shape.reduce((a, b) => a * b, 1);
@@ -247,6 +255,17 @@ function lengthDelimited(field, payload) {
 
 // dims (packed), data_type, name, raw_data: what onnxc-run writes too.
 function writeTensor(file, name, tensor) {
+  if (tensor.type === 'string') {
+    // dims, data_type 8, name, string_data.
+    const parts = [];
+    if (tensor.dims.length)
+      parts.push(lengthDelimited(1, Buffer.concat(tensor.dims.map(varintBytes))));
+    parts.push(varintBytes((2 << 3) | 0), varintBytes(8));
+    parts.push(lengthDelimited(8, Buffer.from(name, 'utf8')));
+    for (const str of tensor.data) parts.push(lengthDelimited(6, Buffer.from(str, 'utf8')));
+    fs.writeFileSync(file, Buffer.concat(parts));
+    return;
+  }
   const dataType = ORT_TO_ONNX[tensor.type];
   if (!dataType) throw new Error(`output '${name}' has type ${tensor.type}, not supported`);
   const data = tensor.data;

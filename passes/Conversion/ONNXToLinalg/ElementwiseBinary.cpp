@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/Strings.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
@@ -64,6 +65,9 @@ ScalarFn foldAll(BinaryKinds k) {
 ScalarFn compare(CmpFPredicate f, CmpIPredicate si, CmpIPredicate ui) {
   return [=](ScalarContext &c) -> Value {
     Value x = c.args[0], y = c.args[1];
+    // Strings (Equal only): their bytes, compared by the runtime.
+    if (isStringType(c.onnxTypes[0]))
+      return stringEqual(c.b, c.loc, c.op, x, y);
     if (isFloat(x.getType()))
       return arith::CmpFOp::create(c.b, c.loc, f, x, y);
     return arith::CmpIOp::create(c.b, c.loc,

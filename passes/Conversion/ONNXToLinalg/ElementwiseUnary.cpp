@@ -8,6 +8,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/Strings.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
@@ -383,7 +384,11 @@ void UnaryPatterns::addShapedActivations() {
 void UnaryPatterns::addCasts() {
   // Cast: numeric conversions with onnx semantics (see convertScalar); the
   // target is the inferred result type.
+  // From and to strings: through the runtime (Strings.h).
   add(ONNX::CastOp::getOperationName(), [](ScalarContext &c) -> Value {
+    if (isStringType(c.onnxTypes[0]) || isStringType(c.onnxResultType))
+      return castStringScalar(c.b, c.loc, c.op, c.args[0], c.onnxTypes[0],
+                              c.onnxResultType);
     return convertScalar(c.b, c.loc, c.args[0], c.onnxTypes[0],
                          c.onnxResultType);
   });
@@ -392,6 +397,9 @@ void UnaryPatterns::addCasts() {
   patterns.add<ElementwiseLowering>(
       tc, ctx, ONNX::CastLikeOp::getOperationName(),
       [](ScalarContext &c) -> Value {
+        if (isStringType(c.onnxTypes[0]) || isStringType(c.onnxResultType))
+          return castStringScalar(c.b, c.loc, c.op, c.args[0], c.onnxTypes[0],
+                                  c.onnxResultType);
         return convertScalar(c.b, c.loc, c.args[0], c.onnxTypes[0],
                              c.onnxResultType);
       },

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Strings.h"
 #include "passes/Conversion/ONNXToLinalg/MLCommon.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
@@ -159,9 +160,22 @@ struct LinearClassifierLowering
         parsePostTransform(op, op.getPostTransform());
     if (failed(post))
       return failure();
+    // classlabels_strings: their indices stand in for them until Y is
+    // mapped to the strings (Strings.h).
     ArrayRef<int64_t> labels = getI64List(op, "classlabels_ints");
+    SmallVector<StringRef> strLabels = getStringLabels(op);
+    SmallVector<int64_t> indices = labelIndices(strLabels.size());
+    if (!strLabels.empty()) {
+      if (!labels.empty())
+        return op.emitOpError("has both classlabels_ints and "
+                              "classlabels_strings");
+      if (strLabels.size() < 2)
+        return op.emitOpError("classlabels_strings needs at least 2 labels");
+      labels = indices;
+    }
     if (labels.empty())
-      return op.emitOpError("classlabels_ints is required");
+      return op.emitOpError("classlabels_ints (or classlabels_strings) is "
+                            "required");
     SmallVector<double> intercepts =
         getFloatList(op, "intercepts").value_or(SmallVector<double>());
     if (intercepts.empty())
@@ -231,7 +245,10 @@ struct LinearClassifierLowering
           Value yr = tensor::InsertOp::create(b, l, label, a[1], ValueRange{row});
           return {zr, yr};
         });
-    replaceWithCasts(rewriter, op, getTypeConverter(), {out[1], out[0]});
+    Value labelsOut = out[1];
+    if (!strLabels.empty())
+      labelsOut = mapStringLabels(rewriter, loc, op, labelsOut, strLabels);
+    replaceWithCasts(rewriter, op, getTypeConverter(), {labelsOut, out[0]});
     return success();
   }
 };
@@ -499,7 +516,9 @@ struct SVMRegressorLowering : OpConversionPattern<ONNX::MLSVMRegressorOp> {
 /// classifier, one coefficient row per class), the pairwise rho and, with
 /// prob_a and prob_b, the probability coupling.
 struct SvmClassifier {
-  ArrayRef<int64_t> labels;
+  SmallVector<int64_t> labels;   ///< classlabels_ints, or the indices of
+  SmallVector<StringRef> strLabels; ///< classlabels_strings
+
   int64_t classes = 0;
   SmallVector<double> coef, rho, sv;
   ArrayRef<int64_t> perClass;
@@ -519,7 +538,7 @@ FailureOr<SvmClassifier> SvmClassifier::read(ONNX::MLSVMClassifierOp op,
                                              SvmKernel kernel,
                                              PostTransform post) {
   SvmClassifier m;
-  ArrayRef<int64_t> &labels = m.labels;
+  SmallVector<int64_t> &labels = m.labels;
   int64_t &classes = m.classes;
   SmallVector<double> &coef = m.coef, &rho = m.rho, &sv = m.sv;
   ArrayRef<int64_t> &perClass = m.perClass;
@@ -529,10 +548,18 @@ FailureOr<SvmClassifier> SvmClassifier::read(ONNX::MLSVMClassifierOp op,
   int64_t &vectors = m.vectors, &features = m.features, &pairs = m.pairs;
   SvmKernel &k = m.k;
   k = kernel;
-  labels = getI64List(op, "classlabels_ints");
+  labels = llvm::to_vector(getI64List(op, "classlabels_ints"));
+  m.strLabels = getStringLabels(op);
+  if (!m.strLabels.empty()) {
+    if (!labels.empty())
+      return op.emitOpError("has both classlabels_ints and "
+                            "classlabels_strings");
+    labels = labelIndices(m.strLabels.size());
+  }
   classes = labels.size();
   if (classes < 2)
-    return op.emitOpError("classlabels_ints must have at least 2 labels");
+    return op.emitOpError("classlabels_ints (or classlabels_strings) must "
+                          "have at least 2 labels");
   coef = getFloatList(op, "coefficients").value_or(SmallVector<double>());
   rho = getFloatList(op, "rho").value_or(SmallVector<double>());
   sv = getFloatList(op, "support_vectors").value_or(SmallVector<double>());
@@ -611,6 +638,7 @@ struct SVMClassifierLowering : OpConversionPattern<ONNX::MLSVMClassifierOp> {
     const SmallVector<double> &coef = m.coef, &rho = m.rho, &sv = m.sv,
                               &probA = m.probA, &probB = m.probB;
     const SmallVector<int64_t> &start = m.start;
+    ArrayRef<StringRef> strLabels = m.strLabels;
     int64_t classes = m.classes, vectors = m.vectors, features = m.features,
             pairs = m.pairs;
     bool proba = m.proba, svc = m.svc;
@@ -735,7 +763,10 @@ struct SVMClassifierLowering : OpConversionPattern<ONNX::MLSVMClassifierOp> {
           Value yr = tensor::InsertOp::create(b, l, label, a[1], ValueRange{row});
           return {zr, yr};
         });
-    replaceWithCasts(rewriter, op, getTypeConverter(), {out[1], out[0]});
+    Value labelsOut = out[1];
+    if (!strLabels.empty())
+      labelsOut = mapStringLabels(rewriter, loc, op, labelsOut, strLabels);
+    replaceWithCasts(rewriter, op, getTypeConverter(), {labelsOut, out[0]});
     return success();
   }
 };

@@ -2,19 +2,19 @@
 //
 // The ai.onnx.ml ops that transform features before a model: Scaler,
 // Normalizer (MAX, L1, L2 per row), Binarizer, Imputer, ArrayFeatureExtractor,
-// OneHotEncoder (int64 categories), LabelEncoder (opset 2: int64 and float
-// keys and values), FeatureVectorizer. Elementwise ones are one
+// OneHotEncoder (int64 and string categories), LabelEncoder (opset 2: float, int64
+// and string keys and values), FeatureVectorizer. Elementwise ones are one
 // linalg.generic; Normalizer and FeatureVectorizer loop over rows;
 // LabelEncoder binary-searches keys sorted at compile time. Semantics and
 // float types follow ONNX Runtime's kernels (inputs cast to float, per-row
 // norms skipped when zero). String forms (string categories, keys, labels)
-// are refused by the pass's type check: string tensors do not cross the C
-// API. CategoryMapper, DictVectorizer, CastMap and ZipMap have no pattern
-// (strings and maps).
+// other than LabelEncoder's are refused. CategoryMapper is in Strings.cpp;
+// DictVectorizer, CastMap and ZipMap have no pattern (maps).
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/MLCommon.h"
+#include "passes/Conversion/ONNXToLinalg/Strings.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
@@ -300,31 +300,54 @@ struct OneHotEncoderLowering : OpConversionPattern<ONNX::MLOneHotEncoderOp> {
   matchAndRewrite(ONNX::MLOneHotEncoderOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (!op.getCatsInt64s())
-      return op.emitOpError("cats_int64s is required (string categories "
-                            "need string tensors, which do not cross the C "
-                            "API)");
-    ArrayRef<int64_t> cats = *op.getCatsInt64s();
+    // String categories (a string X): compared bytewise by the runtime.
+    bool strCats = isStringType(op.getX().getType());
+    if (strCats != (bool)op.getCatsStrings() ||
+        (bool)op.getCatsStrings() == (bool)op.getCatsInt64s())
+      return op.emitOpError("a string X takes cats_strings, a numeric X "
+                            "cats_int64s");
+    SmallVector<StringRef> strs;
+    if (strCats) {
+      ArrayAttr catsStrings = *op.getCatsStrings();
+      for (Attribute a : catsStrings)
+        strs.push_back(cast<StringAttr>(a).getValue());
+    }
+    SmallVector<int64_t> cats;
+    if (strCats)
+      cats.assign(strs.size(), 0);
+    else
+      cats.assign(op.getCatsInt64s()->begin(), op.getCatsInt64s()->end());
     if (cats.empty())
-      return op.emitOpError("cats_int64s must not be empty");
+      return op.emitOpError("the categories must not be empty");
     Value x = adaptor.getX();
     auto xt = cast<RankedTensorType>(x.getType());
     Type xOnnx = getElementType(op.getX());
     Type i64 = rewriter.getI64Type();
-    Value catTable = i64Table(rewriter, loc, cats);
+    Value catTable =
+        strCats ? buildStringConstant(
+                      rewriter, loc, op,
+                      RankedTensorType::get({(int64_t)strs.size()}, i64), strs)
+                : i64Table(rewriter, loc, cats);
+    // Whether element v is category k (c: the category's table entry).
+    auto isCat = [&](OpBuilder &b, Location l, Value v, Value c) -> Value {
+      if (strCats)
+        return stringEqual(b, l, op, v, c);
+      return cmpI(b, l, arith::CmpIPredicate::eq, convertScalar(b, l, v, xOnnx, i64), c);
+    };
     if (op.getZeros() == 0) {
       Value flat = flatten(rewriter, loc, x);
       checkEveryElement(
           rewriter, loc, flat,
           "OneHotEncoder: a value of X is not a category (zeros = 0)",
           [&](OpBuilder &b, Location l, Value v, ValueRange) -> Value {
-            Value iv = convertScalar(b, l, v, xOnnx, i64);
             Value found = arith::ConstantIntOp::create(b, l, b.getI1Type(), 0);
-            for (int64_t c : cats)
+            for (size_t k = 0; k < cats.size(); ++k)
               found = arith::OrIOp::create(
                   b, l, found,
-                  cmpI(b, l, arith::CmpIPredicate::eq, iv,
-                       createIntConstant(b, l, i64, c)));
+                  isCat(b, l, v,
+                        strCats ? Value(tensor::ExtractOp::create(
+                                      b, l, catTable, idx(b, l, k)))
+                                : createIntConstant(b, l, i64, cats[k])));
             return found;
           });
     }
@@ -348,8 +371,7 @@ struct OneHotEncoderLowering : OpConversionPattern<ONNX::MLOneHotEncoderOp> {
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value k = linalg::IndexOp::create(b, l, rank);
           Value c = tensor::ExtractOp::create(b, l, catTable, k);
-          Value iv = convertScalar(b, l, args[0], xOnnx, i64);
-          Value eq = cmpI(b, l, arith::CmpIPredicate::eq, iv, c);
+          Value eq = isCat(b, l, args[0], c);
           linalg::YieldOp::create(
               b, l, select(b, l, eq, fConst(b, l, f32, 1), fConst(b, l, f32, 0)));
         });
@@ -359,93 +381,143 @@ struct OneHotEncoderLowering : OpConversionPattern<ONNX::MLOneHotEncoderOp> {
 };
 
 /// LabelEncoder (opset 2): keys sorted at compile time, a binary search per
-/// element; a value no key matches (NaN included) gets the default.
+/// element (string keys: the runtime's onnxc_rt_str_lookup over the sorted
+/// strings); a value no key matches (NaN included) gets the default. Keys
+/// and values are floats, int64s or strings (Strings.h).
 struct LabelEncoderLowering : OpConversionPattern<ONNX::MLLabelEncoderOp> {
   using OpConversionPattern::OpConversionPattern;
+  enum Kind { Float, Int, String };
   LogicalResult
   matchAndRewrite(ONNX::MLLabelEncoderOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (op.getKeysStrings() || op.getValuesStrings())
-      return op.emitOpError("string keys and values are not supported "
-                            "(string tensors do not cross the C API)");
-    bool floatKeys = (bool)op.getKeysFloats();
-    bool floatValues = (bool)op.getValuesFloats();
-    if (floatKeys == (bool)op.getKeysInt64s())
-      return op.emitOpError("exactly one of keys_floats and keys_int64s must "
-                            "be given");
-    if (floatValues == (bool)op.getValuesInt64s())
-      return op.emitOpError("exactly one of values_floats and values_int64s "
-                            "must be given");
+    int keyKinds = (bool)op.getKeysFloats() + (bool)op.getKeysInt64s() +
+                   (bool)op.getKeysStrings();
+    int valueKinds = (bool)op.getValuesFloats() + (bool)op.getValuesInt64s() +
+                     (bool)op.getValuesStrings();
+    if (keyKinds != 1)
+      return op.emitOpError("exactly one of keys_floats, keys_int64s and "
+                            "keys_strings must be given");
+    if (valueKinds != 1)
+      return op.emitOpError("exactly one of values_floats, values_int64s and "
+                            "values_strings must be given");
+    Kind keyKind = op.getKeysFloats() ? Float
+                   : op.getKeysInt64s() ? Int
+                                        : String;
+    Kind valueKind = op.getValuesFloats() ? Float
+                     : op.getValuesInt64s() ? Int
+                                            : String;
     SmallVector<double> keys, values;
-    if (floatKeys)
+    SmallVector<int64_t> intKeys, intValues;
+    SmallVector<StringRef> strKeys, strValues;
+    auto strings = [](ArrayAttr a) {
+      SmallVector<StringRef> r;
+      for (Attribute s : a)
+        r.push_back(cast<StringAttr>(s).getValue());
+      return r;
+    };
+    size_t numKeys, numValues;
+    if (keyKind == Float)
       keys.assign(op.getKeysFloats()->begin(), op.getKeysFloats()->end());
-    else
-      keys.assign(op.getKeysInt64s()->begin(), op.getKeysInt64s()->end());
-    SmallVector<int64_t> intKeys;
-    if (!floatKeys)
+    else if (keyKind == Int)
       intKeys.assign(op.getKeysInt64s()->begin(), op.getKeysInt64s()->end());
-    if (floatValues)
-      values.assign(op.getValuesFloats()->begin(), op.getValuesFloats()->end());
     else
-      values.assign(op.getValuesInt64s()->begin(), op.getValuesInt64s()->end());
-    SmallVector<int64_t> intValues;
-    if (!floatValues)
+      strKeys = strings(*op.getKeysStrings());
+    numKeys = keyKind == Float ? keys.size()
+              : keyKind == Int ? intKeys.size()
+                               : strKeys.size();
+    if (valueKind == Float)
+      values.assign(op.getValuesFloats()->begin(), op.getValuesFloats()->end());
+    else if (valueKind == Int)
       intValues.assign(op.getValuesInt64s()->begin(),
                        op.getValuesInt64s()->end());
-    if (keys.size() != values.size())
+    else
+      strValues = strings(*op.getValuesStrings());
+    numValues = valueKind == Float ? values.size()
+                : valueKind == Int ? intValues.size()
+                                   : strValues.size();
+    if (numKeys != numValues)
       return op.emitOpError("has ")
-             << keys.size() << " keys and " << values.size()
+             << numKeys << " keys and " << numValues
              << " values: they must be as many";
-    if (keys.empty())
+    if (numKeys == 0)
       return op.emitOpError("must have at least one key");
-    Type xElt = cast<RankedTensorType>(adaptor.getX().getType()).getElementType();
-    if (floatKeys != isa<FloatType>(xElt))
+    Type xElt = getElementType(op.getX());
+    if ((keyKind == Float) != isa<FloatType>(xElt) ||
+        (keyKind == String) != isStringType(xElt))
       return op.emitOpError("the keys' type must be X's element type");
     // Sort (key, position); equal keys (0.0 and -0.0 included) are an error.
-    SmallVector<size_t> order(keys.size());
+    SmallVector<size_t> order(numKeys);
     for (size_t i = 0; i < order.size(); ++i)
       order[i] = i;
     auto less = [&](size_t a, size_t b) {
-      return floatKeys ? keys[a] < keys[b] : intKeys[a] < intKeys[b];
+      return keyKind == Float ? keys[a] < keys[b]
+             : keyKind == Int ? intKeys[a] < intKeys[b]
+                              : strKeys[a] < strKeys[b];
     };
     llvm::stable_sort(order, less);
     for (size_t i = 0; i < order.size(); ++i) {
-      if (floatKeys && std::isnan(keys[order[i]]))
+      if (keyKind == Float && std::isnan(keys[order[i]]))
         return op.emitOpError("keys_floats must not contain NaN");
       if (i > 0 && !less(order[i - 1], order[i]))
         return op.emitOpError("key ")
-               << (floatKeys ? std::to_string(keys[order[i]])
-                             : std::to_string(intKeys[order[i]]))
+               << (keyKind == Float ? std::to_string(keys[order[i]])
+                   : keyKind == Int ? std::to_string(intKeys[order[i]])
+                                    : "'" + strKeys[order[i]].str() + "'")
                << " is listed twice";
     }
     Type f32 = rewriter.getF32Type(), i64 = rewriter.getI64Type();
     SmallVector<double> sortedKeys, sortedValues;
     SmallVector<int64_t> sortedIntKeys, sortedIntValues;
+    SmallVector<StringRef> sortedStrKeys, sortedStrValues;
     for (size_t i : order) {
-      sortedKeys.push_back(keys[i]);
-      sortedValues.push_back(values[i]);
-      if (!floatKeys)
+      if (keyKind == Float)
+        sortedKeys.push_back(keys[i]);
+      else if (keyKind == Int)
         sortedIntKeys.push_back(intKeys[i]);
-      if (!floatValues)
+      else
+        sortedStrKeys.push_back(strKeys[i]);
+      if (valueKind == Float)
+        sortedValues.push_back(values[i]);
+      else if (valueKind == Int)
         sortedIntValues.push_back(intValues[i]);
+      else
+        sortedStrValues.push_back(strValues[i]);
     }
-    Value keyTable = floatKeys ? floatTable(rewriter, loc, f32, sortedKeys)
-                               : i64Table(rewriter, loc, sortedIntKeys);
-    Value valueTable = floatValues
-                           ? floatTable(rewriter, loc, f32, sortedValues)
-                           : i64Table(rewriter, loc, sortedIntValues);
-    Type outElt = floatValues ? f32 : i64;
+    int64_t n = numKeys;
+    auto tableType = RankedTensorType::get({n}, i64);
+    Value keyTable = keyKind == Float ? floatTable(rewriter, loc, f32, sortedKeys)
+                     : keyKind == Int
+                         ? i64Table(rewriter, loc, sortedIntKeys)
+                         : buildStringConstant(rewriter, loc, op, tableType,
+                                               sortedStrKeys);
+    Value valueTable =
+        valueKind == Float ? floatTable(rewriter, loc, f32, sortedValues)
+        : valueKind == Int ? i64Table(rewriter, loc, sortedIntValues)
+                           : buildStringConstant(rewriter, loc, op, tableType,
+                                                 sortedStrValues);
+    Type outElt = valueKind == Float ? f32 : i64;
     Value dflt =
-        floatValues
-            ? fConst(rewriter, loc, f32,
-                     op.getDefaultFloat().convertToDouble())
-            : createIntConstant(rewriter, loc, i64, op.getDefaultInt64());
-    int64_t n = keys.size();
+        valueKind == Float
+            ? fConst(rewriter, loc, f32, op.getDefaultFloat().convertToDouble())
+        : valueKind == Int
+            ? createIntConstant(rewriter, loc, i64, op.getDefaultInt64())
+            : stringAddress(rewriter, loc, op, op.getDefaultString());
     Value x = adaptor.getX();
     Value y = mapElements(
         rewriter, loc, x, outElt,
         [&](OpBuilder &b, Location l, Value v, ValueRange) -> Value {
+          if (keyKind == String) {
+            Value at = stringLookup(b, l, op, keyTable, n, v);
+            Value found = cmpI(b, l, arith::CmpIPredicate::sge, at,
+                               createIntConstant(b, l, i64, 0));
+            Value i = arith::IndexCastOp::create(
+                b, l, b.getIndexType(),
+                select(b, l, found, at, createIntConstant(b, l, i64, 0)));
+            Value val = tensor::ExtractOp::create(b, l, valueTable, i);
+            return select(b, l, found, val, dflt);
+          }
+          bool floatKeys = keyKind == Float;
           // lo = first index with key >= v.
           SmallVector<Value> range = buildWhile(
               b, l, ValueRange{idx(b, l, 0), idx(b, l, n)},

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Strings.h"
 #include "passes/Conversion/ONNXToLinalg/MLCommon.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
@@ -660,12 +661,21 @@ struct TreeEnsembleClassifierLowering
         parsePostTransform(op, op.getPostTransform());
     if (failed(post))
       return failure();
-    // classlabels_strings makes Y a string tensor, which the pass refuses
-    // before any pattern runs (string tensors do not cross the C API).
+    // classlabels_strings: their indices stand in for them until Y is
+    // mapped to the strings (Strings.h).
     ArrayRef<int64_t> labels = getI64List(op, "classlabels_int64s");
+    SmallVector<StringRef> strLabels = getStringLabels(op);
+    SmallVector<int64_t> indices = labelIndices(strLabels.size());
+    if (!strLabels.empty()) {
+      if (!labels.empty())
+        return op.emitOpError("has both classlabels_int64s and "
+                              "classlabels_strings");
+      labels = indices;
+    }
     int64_t numClasses = labels.size();
     if (numClasses < 2)
-      return op.emitOpError("classlabels_int64s must have at least 2 labels");
+      return op.emitOpError("classlabels_int64s (or classlabels_strings) must "
+                            "have at least 2 labels");
     SmallVector<double> base =
         getFloatList(op, "base_values").value_or(SmallVector<double>());
     // ORT's rule: 0 or one per class; two classes also take one.
@@ -857,7 +867,10 @@ struct TreeEnsembleClassifierLowering
           }
           return {ifOp.getResult(0), yr};
         });
-    replaceWithCasts(rewriter, op, getTypeConverter(), {out[1], out[0]});
+    Value labelsOut = out[1];
+    if (!strLabels.empty())
+      labelsOut = mapStringLabels(rewriter, loc, op, labelsOut, strLabels);
+    replaceWithCasts(rewriter, op, getTypeConverter(), {labelsOut, out[0]});
     return success();
   }
 };

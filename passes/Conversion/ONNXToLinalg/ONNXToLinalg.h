@@ -83,6 +83,10 @@ void populateGridSamplePatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// RoiAlign, NonMaxSuppression (ObjectDetection.cpp).
 void populateObjectDetectionPatterns(TypeConverter &tc,
                                      RewritePatternSet &patterns);
+/// StringConcat, StringNormalizer, StringSplit, RegexFullMatch, ai.onnx.ml
+/// CategoryMapper (Strings.cpp; Cast and Equal on strings are in the
+/// elementwise files, string constants in TypeConversion.cpp).
+void populateStringPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// TfIdfVectorizer (TfIdf.cpp).
 void populateTfIdfPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// ai.onnx.ml TreeEnsembleRegressor, TreeEnsembleClassifier (MLTree.cpp).

@@ -77,8 +77,11 @@ static LogicalResult checkSupported(ModuleOp module, TypeConverter &tc,
     for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
                                            op->getResultTypes()))
       if (!convertible(t) || isa<UnrankedTensorType>(t)) {
-        op->emitOpError("type ")
-            << t << " is not supported by convert-onnx-to-linalg";
+        InFlightDiagnostic d = op->emitOpError("type ");
+        d << t;
+        if (isa<UnrankedTensorType>(t))
+          d << " (a rank that shape inference could not determine)";
+        d << " is not supported by convert-onnx-to-linalg";
         ok = false;
         return;
       }

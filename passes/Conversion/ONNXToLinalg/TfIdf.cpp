@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Strings.h"
 #include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
@@ -152,10 +153,9 @@ struct TfIdfVectorizerLowering : OpConversionPattern<ONNX::TfIdfVectorizerOp> {
                             "max_gram_length");
     if (maxSkip < 0)
       return op.emitOpError("max_skip_count must not be negative");
-    if (op.getPoolStrings())
-      return op.emitOpError("pool_strings is not supported (string n-grams "
-                            "need string tensors, which do not cross the C "
-                            "API)");
+    if (op.getPoolStrings() || isStringType(op.getX().getType()))
+      return op.emitOpError("string n-grams (pool_strings, a string X) are "
+                            "not supported yet");
     if (!op.getPoolInt64s())
       return op.emitOpError("pool_int64s is required");
     ArrayRef<int64_t> indexes = op.getNgramIndexes();

@@ -8,6 +8,7 @@
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/Subgraph.h"
+#include "passes/Conversion/ONNXToLinalg/Strings.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
@@ -24,6 +25,10 @@ void mlir::onnxc::populateONNXToLinalgTypeConversion(TypeConverter &tc) {
   tc.addConversion([](Type t) { return t; });
   tc.addConversion([](RankedTensorType t) -> Type {
     Type e = t.getElementType();
+    // A string is the address of a NUL-terminated UTF-8 string (Strings.h).
+    if (isa<ONNX::StringType>(e))
+      return RankedTensorType::get(t.getShape(),
+                                   IntegerType::get(t.getContext(), 64));
     if (auto it = dyn_cast<IntegerType>(e)) {
       if (it.getWidth() != 1 && it.getWidth() != 8 && it.getWidth() != 16 &&
           it.getWidth() != 32 && it.getWidth() != 64)
@@ -97,6 +102,33 @@ struct ConstantLowering : OpConversionPattern<ONNX::ConstantOp> {
     Attribute attr;
     if (op.getSparseValueAttr())
       return op.emitOpError("sparse_value is not supported");
+    // Strings: their addresses in a constant blob of the library.
+    SmallVector<StringRef> strings;
+    bool isString = true;
+    if (auto v = dyn_cast_or_null<DenseStringElementsAttr>(op.getValueAttr()))
+      strings.assign(v.getRawStringData().begin(), v.getRawStringData().end());
+    else if (auto v = op.getValueStringAttr())
+      strings.push_back(v.getValue());
+    else if (auto v = op.getValueStringsAttr())
+      for (Attribute a : v)
+        strings.push_back(cast<StringAttr>(a).getValue());
+    else
+      isString = false;
+    if (isString != isStringType(op.getType()))
+      return op.emitOpError(isString ? "a string value needs a string result"
+                                     : "a string result needs a string value");
+    if (isString) {
+      if (auto v = dyn_cast_or_null<DenseStringElementsAttr>(op.getValueAttr());
+          v && v.isSplat())
+        strings.assign(type.getNumElements(), strings.front());
+      if ((int64_t)strings.size() != type.getNumElements())
+        return op.emitOpError("holds ")
+               << strings.size() << " strings for " << type.getNumElements()
+               << " elements";
+      rewriter.replaceOp(op, buildStringConstant(rewriter, op.getLoc(), op,
+                                                 type, strings));
+      return success();
+    }
     if (auto v = op.getValueAttr()) {
       if (auto dense = dyn_cast<DenseElementsAttr>(v)) {
         if (dense.getType() == type)
@@ -119,7 +151,7 @@ struct ConstantLowering : OpConversionPattern<ONNX::ConstantOp> {
     } else if (auto v = op.getValueIntsAttr()) {
       attr = DenseElementsAttr::get(type, v.asArrayRef());
     } else {
-      return op.emitOpError("string constants are not supported");
+      return op.emitOpError("has no value");
     }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type,
                                                    cast<TypedAttr>(attr));
@@ -184,6 +216,7 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populateGridSamplePatterns(tc, patterns);
   populateObjectDetectionPatterns(tc, patterns);
   populateTfIdfPatterns(tc, patterns);
+  populateStringPatterns(tc, patterns);
   populateMLTreePatterns(tc, patterns);
   populateMLLinearPatterns(tc, patterns);
   populateMLPreprocessPatterns(tc, patterns);

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Strings.h"
 #include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
@@ -306,6 +307,9 @@ struct UniqueLowering : OpConversionPattern<ONNX::UniqueOp> {
   matchAndRewrite(ONNX::UniqueOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    // Strings would be sorted by address: not lowered yet.
+    if (isStringType(op.getX().getType()))
+      return op.emitOpError("on strings is not supported yet");
     auto yType = convertedTensorType(getTypeConverter(), op.getY());
     Value x = adaptor.getX();
     auto xt = cast<RankedTensorType>(x.getType());

@@ -206,7 +206,21 @@ static LogicalResult inferSVMClassifier(Operation *op, const ONNX::OpInfo &,
                                        Float32Type::get(op->getContext())));
 }
 
+/// CategoryMapper: X's shape, strings to int64 and int64 to strings.
+static LogicalResult inferCategoryMapper(Operation *op, const ONNX::OpInfo &,
+                                         InferenceState &) {
+  auto t = llvm::dyn_cast<TensorType>(op->getOperand(0).getType());
+  if (!t)
+    return success();
+  MLIRContext *ctx = op->getContext();
+  Type elt = llvm::isa<ONNX::StringType>(t.getElementType())
+                 ? Type(IntegerType::get(ctx, 64))
+                 : Type(ONNX::StringType::get(ctx));
+  return sameShape(op, elt);
+}
+
 void mlir::onnxc::registerMLRules(llvm::StringMap<InferenceRule> &rules) {
+  rules["onnx.ml.CategoryMapper"] = inferCategoryMapper;
   rules["onnx.GreaterOrEqual"] = inferCompare;
   rules["onnx.LessOrEqual"] = inferCompare;
   rules["onnx.MeanVarianceNormalization"] = inferSameAsInput;

@@ -133,7 +133,9 @@ typedef struct onnxc_model_info {
   const char *const *symbol_names; /* the ONNX dim_params ("N", "seq") */
 } onnxc_model_info;
 
-/** Size in bytes of one element of `dtype`; 0 for strings and unknown. */
+/** Size in bytes of one element of `dtype`; 0 for unknown ones. A string
+ * tensor's `data` is an array of `const char *` (each pointing to a
+ * NUL-terminated UTF-8 string): its element size is sizeof(const char *). */
 size_t onnxc_dtype_size(int32_t dtype);
 
 /** "float", "int64", ...: a static string naming `dtype` ("unknown" if none). */

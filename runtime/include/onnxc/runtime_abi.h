@@ -490,6 +490,52 @@ void onnxc_rt_dynamic_quantize(const float *x, int64_t n, uint8_t *y,
                                float *scale, uint8_t *zero_point);
 
 /*
+ * String tensors (passes/Conversion/ONNXToLinalg/Strings.cpp,
+ * runtime/src/strings.c). Inside the model a string tensor is a memref of
+ * int64_t, each the address of a NUL-terminated UTF-8 string (0 reads as
+ * ""): the caller's strings for an input, a constant of the library, or a
+ * string the model made with onnxc_rt_alloc (owned by the call).
+ * onnxc_run_model copies the strings of string outputs into one block per
+ * output (n pointers, then the strings) before the call's blocks are freed.
+ * `site` names the node in messages ("node 'c' (Cast)").
+ *   str_eq: 1 when equal (bytewise); str_cmp: -1, 0, 1 (strcmp);
+ *   str_concat: a + b (str_cmp also serves the binary searches of
+ *   LabelEncoder and CategoryMapper over their sorted keys);
+ *   str_from_f64: "%.8g", "NaN", "INF", "-INF" (as ONNX Runtime's Cast);
+ *   str_from_i64 / _u64: decimal; str_to_f64: strtod; str_to_i64 / _u64:
+ *   strtoll / strtoull in base 10 (a string with no number, or out of
+ *   range, fails the call);
+ *   str_normalize: StringNormalizer over n strings (case_action 0 none,
+ *   1 lower, 2 upper; `stopwords` num_stopwords NUL-terminated strings one
+ *   after the other, compared case-sensitively or not;
+ *   `unicode` 0: the "C" locale's ASCII mappings, 1: also Latin-1, Latin
+ *   Extended-A, Greek and Cyrillic letters),
+ *   returns how many it wrote to `out` (one "" when it kept none: `out`
+ *   has room for max(n, 1));
+ *   str_split: the pieces of `str` (into `out`, then "" up to `width`; or
+ *   only counted when `out` is NULL), StringSplit's semantics;
+ *   regex_full_match: out[i] = whether in[i] matches `pattern` (POSIX
+ *   extended syntax) as a whole.
+ */
+int32_t onnxc_rt_str_eq(int64_t a, int64_t b);
+int32_t onnxc_rt_str_cmp(int64_t a, int64_t b);
+int64_t onnxc_rt_str_concat(int64_t a, int64_t b, const char *site);
+int64_t onnxc_rt_str_from_f64(double v, const char *site);
+int64_t onnxc_rt_str_from_i64(int64_t v, const char *site);
+int64_t onnxc_rt_str_from_u64(uint64_t v, const char *site);
+double onnxc_rt_str_to_f64(int64_t s, const char *site);
+int64_t onnxc_rt_str_to_i64(int64_t s, const char *site);
+uint64_t onnxc_rt_str_to_u64(int64_t s, const char *site);
+int64_t onnxc_rt_str_normalize(const int64_t *in, int64_t n, int64_t *out,
+                               int32_t case_action, int32_t case_sensitive,
+                               int32_t unicode, const char *stopwords,
+                               int64_t num_stopwords, const char *site);
+int64_t onnxc_rt_str_split(int64_t str, int64_t delimiter, int64_t maxsplit,
+                           int64_t *out, int64_t width, const char *site);
+void onnxc_rt_regex_full_match(const int64_t *in, int64_t n, uint8_t *out,
+                               const char *pattern, const char *site);
+
+/*
  * The allocator of compiled models (MLIR's memref lowering with
  * use-generic-functions, its calls renamed by onnxc-mark-allocator to
  * onnxc_rt_alloc with the allocating node's name in `site`, e.g.

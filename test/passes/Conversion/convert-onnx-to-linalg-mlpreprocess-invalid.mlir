@@ -36,7 +36,7 @@ func.func @imputer_values(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // -----
 
 func.func @onehot_strings(%x: tensor<2xi64>) -> tensor<2x2xf32> {
-  // expected-error @+1 {{'onnx.ml.OneHotEncoder' op cats_int64s is required (string categories need string tensors, which do not cross the C API)}}
+  // expected-error @+1 {{'onnx.ml.OneHotEncoder' op a string X takes cats_strings, a numeric X cats_int64s}}
   %0 = "onnx.ml.OneHotEncoder"(%x) {cats_strings = ["a", "b"]} : (tensor<2xi64>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
@@ -61,7 +61,7 @@ func.func @labelencoder_duplicate(%x: tensor<4xf32>) -> tensor<4xi64> {
 // -----
 
 func.func @labelencoder_no_values(%x: tensor<4xi64>) -> tensor<4xi64> {
-  // expected-error @+1 {{'onnx.ml.LabelEncoder' op exactly one of values_floats and values_int64s must be given}}
+  // expected-error @+1 {{'onnx.ml.LabelEncoder' op exactly one of values_floats, values_int64s and values_strings must be given}}
   %0 = "onnx.ml.LabelEncoder"(%x) {keys_int64s = array<i64: 1, 2>} : (tensor<4xi64>) -> tensor<4xi64>
   return %0 : tensor<4xi64>
 }

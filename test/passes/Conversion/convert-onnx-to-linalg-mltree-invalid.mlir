@@ -112,11 +112,10 @@ func.func @base_values(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
 
 // -----
 
-// String labels: string tensors do not cross the C API, so the label
-// output's type has no conversion (the pass's type check).
-func.func @string_labels(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
-  // expected-error @+1 {{'onnx.ml.TreeEnsembleClassifier' op type 'tensor<2x!onnx.string>' is not supported by convert-onnx-to-linalg}}
-  %y, %z = "onnx.ml.TreeEnsembleClassifier"(%x) {class_ids = array<i64: 0, 1>, class_nodeids = array<i64: 1, 2>, class_treeids = array<i64: 0, 0>, class_weights = array<f32: 1.0, 2.0>, classlabels_strings = ["a", "b"], nodes_falsenodeids = array<i64: 2, 0, 0>, nodes_featureids = array<i64: 1, 0, 0>, nodes_modes = ["BRANCH_LEQ", "LEAF", "LEAF"], nodes_nodeids = array<i64: 0, 1, 2>, nodes_treeids = array<i64: 0, 0, 0>, nodes_truenodeids = array<i64: 1, 0, 0>, nodes_values = array<f32: 0.0, 0.0, 0.0>} : (tensor<2x3xf32>) -> (tensor<2x!onnx.string>, tensor<2x2xf32>)
+// Both int64 and string labels.
+func.func @both_labels(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{'onnx.ml.TreeEnsembleClassifier' op has both classlabels_int64s and classlabels_strings}}
+  %y, %z = "onnx.ml.TreeEnsembleClassifier"(%x) {class_ids = array<i64: 0, 1>, class_nodeids = array<i64: 1, 2>, class_treeids = array<i64: 0, 0>, class_weights = array<f32: 1.0, 2.0>, classlabels_int64s = array<i64: 4, 5>, classlabels_strings = ["a", "b"], nodes_falsenodeids = array<i64: 2, 0, 0>, nodes_featureids = array<i64: 1, 0, 0>, nodes_modes = ["BRANCH_LEQ", "LEAF", "LEAF"], nodes_nodeids = array<i64: 0, 1, 2>, nodes_treeids = array<i64: 0, 0, 0>, nodes_truenodeids = array<i64: 1, 0, 0>, nodes_values = array<f32: 0.0, 0.0, 0.0>} : (tensor<2x3xf32>) -> (tensor<2x!onnx.string>, tensor<2x2xf32>)
   return %z : tensor<2x2xf32>
 }
 

@@ -29,20 +29,18 @@ func.func @skip_count(%x: tensor<6xi64>) -> tensor<2xf32> {
 
 // -----
 
-// String n-grams need string inputs, which no compiled model takes.
+// String n-grams are not lowered yet.
 func.func @pool_strings(%x: tensor<6xi64>) -> tensor<2xf32> {
-  // expected-error @+1 {{'onnx.TfIdfVectorizer' op pool_strings is not supported (string n-grams need string tensors, which do not cross the C API)}}
+  // expected-error @+1 {{'onnx.TfIdfVectorizer' op string n-grams (pool_strings, a string X) are not supported yet}}
   %0 = "onnx.TfIdfVectorizer"(%x) {max_gram_length = 1 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = "TF", ngram_counts = array<i64: 0>, ngram_indexes = array<i64: 0, 1>, pool_strings = ["a", "b"]} : (tensor<6xi64>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
 
 // -----
 
-// A string input is refused before any pattern runs, as every string
-// tensor is (a model's string input already by its signature).
-// expected-error @+1 {{'func.func' op signature type 'tensor<6x!onnx.string>' is not supported by convert-onnx-to-linalg}}
+// A string input: also refused.
 func.func @string_input(%x: tensor<6x!onnx.string>) -> tensor<2xf32> {
-  // expected-error @+1 {{'onnx.TfIdfVectorizer' op type 'tensor<6x!onnx.string>' is not supported by convert-onnx-to-linalg}}
+  // expected-error @+1 {{'onnx.TfIdfVectorizer' op string n-grams (pool_strings, a string X) are not supported yet}}
   %0 = "onnx.TfIdfVectorizer"(%x) {max_gram_length = 1 : i64, max_skip_count = 0 : i64, min_gram_length = 1 : i64, mode = "TF", ngram_counts = array<i64: 0>, ngram_indexes = array<i64: 0, 1>, pool_strings = ["a", "b"]} : (tensor<6x!onnx.string>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }

@@ -5,8 +5,8 @@
                                            test_data_set_0/input_<i>.pb
                                            (families: treereg treeclf prep
                                            linear svm, the default, and
-                                           unsupported: string and map ops
-                                           onnxc refuses, for the docs)
+                                           unsupported: a CategoryMapper
+                                           round trip, for the docs)
     gen_ml_ops.py oracle DIR CMD...        runs CMD MODEL --inputs SET
                                            --save SET (ort_run.js) on every
                                            case: the expected outputs
@@ -482,8 +482,8 @@ def svm_cases(rng):
 
 
 def unsupported_cases(rng):
-    """An op onnxc does not lower (CategoryMapper: strings), for
-    docs/supported-ops.md only (its compile error names it); not a default
+    """CategoryMapper int64 -> string -> int64 (the string forms'
+    tests are gen_string_ops.py's), for the docs run only; not a default
     family. (ZipMap, DictVectorizer, CastMap fail earlier, at the model's
     map-typed inputs or outputs, before any node is named.)"""
     x = rng.integers(0, 4, (2, 3)).astype(np.int64)
