@@ -222,6 +222,7 @@ def main(argv):
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"mode": mode, "suites": args.suites.split(","),
+                       "data": os.path.abspath(args.data),
                        "filter": args.filter,
                        "cases": {name: {"status": status, "detail": detail,
                                         "expected": name in xfail}

@@ -9,6 +9,11 @@ conformance results that run_conformance.py --json writes.
   /usr/bin/python3 test/numeric/conformance/supported_ops.py --static static.json \\
       --dynamic dynamic.json -o docs/supported-ops.md
 
+After a whole-suite run (bash .ci/test), every result is in the build tree:
+
+  /usr/bin/python3 test/numeric/conformance/supported_ops.py --from-build build \\
+      -o docs/supported-ops.md
+
 Generated suites (ONNX Runtime as the oracle, e.g. test/numeric/ort/Inputs/
 gen_ml_ops.py) add their own data directory and results: --data,
 --static and --dynamic may be given several times (the first --data is the
@@ -109,20 +114,56 @@ def failing_ops(detail, every):
     return []
 
 
+def from_build(build):
+    """(static, dynamic, data) results of the last lit run in `build`: the
+    run_conformance.py --json files under test/numeric that name their data
+    directory, the ONNX test data first. Fails when the conformance runs are
+    missing (a partial lit run would give a partial table)."""
+    static, dynamic, datas = [], [], [DATA]
+    pattern = os.path.join(build, "test", "numeric", "**", "*.json")
+    for path in sorted(glob.glob(pattern, recursive=True)):
+        try:
+            with open(path) as f:
+                d = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if not isinstance(d, dict) or not {"mode", "cases", "data"} <= set(d) \
+                or d.get("filter"):
+            continue
+        (dynamic if d["mode"] == "dynamic" else static).append(path)
+        if os.path.abspath(d["data"]) not in map(os.path.abspath, datas):
+            datas.append(d["data"])
+    for mode, paths in (("static", static), ("dynamic", dynamic)):
+        if not any(json.load(open(q))["data"] == os.path.abspath(DATA)
+                   for q in paths):
+            sys.exit("supported_ops.py: no %s conformance run over %s under %s "
+                     "(run the whole suite first)" % (mode, DATA, build))
+    return static, dynamic, datas
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--ops", default=os.path.join(os.path.dirname(__file__), "..", "..",
                                                  "..", "docs", "dialect-ops.md"))
-    p.add_argument("--static", required=True, action="append",
+    p.add_argument("--static", action="append",
                    help="run_conformance.py --json output (repeatable)")
     p.add_argument("--dynamic", action="append",
                    help="run_conformance.py --dynamic --json output (repeatable)")
     p.add_argument("--data", action="append",
                    help="test data (suites as folders; repeatable; default: "
                         "the ONNX test data)")
+    p.add_argument("--from-build", metavar="BUILD",
+                   help="take every result the last lit run wrote under "
+                        "BUILD/test/numeric (the conformance runs and the "
+                        "ONNX Runtime suites, each with its data directory) "
+                        "instead of --static/--dynamic/--data")
     p.add_argument("-o", "--output", required=True)
     args = p.parse_args(argv)
+    if args.from_build:
+        args.static, args.dynamic, args.data = from_build(args.from_build)
+    elif not args.static:
+        p.error("--static (or --from-build) is required")
 
     ops = read_ops(args.ops)
     datas = args.data or [DATA]
