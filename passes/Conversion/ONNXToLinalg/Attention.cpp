@@ -53,26 +53,6 @@ using CmpI = arith::CmpIPredicate;
 using CmpF = arith::CmpFPredicate;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-Value fcvt(OpBuilder &b, Location l, Value v, Type to) {
-  Type from = v.getType();
-  if (from == to)
-    return v;
-  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-    return arith::ExtFOp::create(b, l, to, v);
-  return arith::TruncFOp::create(b, l, to, v);
-}
-
-Value emptyOf(OpBuilder &b, Location l, ArrayRef<Value> sizes, Type elt) {
-  return tensor::EmptyOp::create(b, l, getAsOpFoldResult(sizes), elt);
-}
-
-Value filled(OpBuilder &b, Location l, ArrayRef<Value> sizes, Type elt,
-             double v) {
-  return linalg::FillOp::create(b, l, fConst(b, l, elt, v),
-                                emptyOf(b, l, sizes, elt))
-      .getResult(0);
-}
-
 AffineMap mapOf(MLIRContext *ctx, unsigned n, ArrayRef<AffineExpr> e) {
   return AffineMap::get(n, 0, e, ctx);
 }
@@ -97,7 +77,7 @@ Value toHeads(OpBuilder &b, Location l, Value t, int64_t heads) {
   Value e = tensor::ExpandShapeOp::create(
       b, l, et, t, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}},
       getAsOpFoldResult(expanded));
-  Value init = emptyOf(b, l, {bs, h, s, d}, tt.getElementType());
+  Value init = emptyTensor(b, l, {bs, h, s, d}, tt.getElementType());
   return linalg::TransposeOp::create(b, l, e, init,
                                      ArrayRef<int64_t>{0, 2, 1, 3})
       .getResult()[0];
@@ -108,7 +88,7 @@ Value concatSeq(OpBuilder &b, Location l, Value past, Value cur) {
   SmallVector<Value> ps = dimValues(b, l, past), cs = dimValues(b, l, cur);
   SmallVector<Value> sizes = cs;
   sizes[2] = b.createOrFold<arith::AddIOp>(l, ps[2], cs[2]);
-  Value out = emptyOf(b, l, sizes,
+  Value out = emptyTensor(b, l, sizes,
                       cast<RankedTensorType>(cur.getType()).getElementType());
   auto ofr = [](ArrayRef<Value> v) { return getAsOpFoldResult(v); };
   Value zero = idx(b, l, 0), one = idx(b, l, 1);
@@ -125,7 +105,7 @@ Value concatSeq(OpBuilder &b, Location l, Value past, Value cur) {
 Value roundTo(OpBuilder &b, Location l, Value v, Type round) {
   if (!round)
     return v;
-  return fcvt(b, l, fcvt(b, l, v, round), v.getType());
+  return convertFloat(b, l, convertFloat(b, l, v, round), v.getType());
 }
 
 struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
@@ -155,7 +135,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
     if (mode < 0 || mode > 3)
       return op.emitOpError("qk_matmul_output_mode must be 0 to 3");
     Type elt = cast<RankedTensorType>(q.getType()).getElementType();
-    Type acc = elt.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : elt;
+    Type acc = floatAccType(elt);
     // Softmax: computed in f64 for precision 11 (or f64 inputs), else f32;
     // f16/bf16 precisions round its input and output to that type.
     Type smType = acc, smRound;
@@ -252,7 +232,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
       auto repeat = [&](Value t) {
         SmallVector<Value> sizes = dimValues(b, loc, t);
         sizes[1] = hq;
-        Value init = emptyOf(
+        Value init = emptyTensor(
             b, loc, sizes, cast<RankedTensorType>(t.getType()).getElementType());
         return gatherGeneric(b, loc, init, t, [&](OpBuilder &nb, Location l) {
           SmallVector<Value> iv;
@@ -304,7 +284,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
           .getResult();
     };
     auto mulAdd = [&](OpBuilder &nb, Location l, ValueRange a) {
-      Value pr = mulF(nb, l, fcvt(nb, l, a[0], acc), fcvt(nb, l, a[1], acc));
+      Value pr = mulF(nb, l, convertFloat(nb, l, a[0], acc), convertFloat(nb, l, a[1], acc));
       linalg::YieldOp::create(nb, l, ValueRange{addF(nb, l, a[2], pr)});
     };
     AffineExpr e0 = getAffineDimExpr(0, ctx), e1 = getAffineDimExpr(1, ctx),
@@ -314,7 +294,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
     SmallVector<IT> mmIters = {IT::parallel, IT::parallel, IT::parallel,
                                IT::parallel, IT::parallel, IT::reduction};
     Value scores =
-        filled(b, loc, {batch, groups, idx(b, loc, r), sq, total}, acc, 0);
+        filledTensor(b, loc, {batch, groups, idx(b, loc, r), sq, total}, acc, 0);
     scores = linalg::GenericOp::create(
                  b, loc, TypeRange{scores.getType()},
                  ValueRange{byGroup(q), kRead}, ValueRange{scores},
@@ -348,7 +328,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
               ValueRange{maskLen, total});
         }
       }
-      Value init = emptyOf(b, loc, full, acc);
+      Value init = emptyTensor(b, loc, full, acc);
       bias =
           linalg::GenericOp::create(
               b, loc, TypeRange{init.getType()}, ValueRange{}, ValueRange{init},
@@ -376,7 +356,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
                   }
                   Value m = tensor::ExtractOp::create(nb, l, mask, mi);
                   Value mv = maskElt.isInteger(1) ? select(nb, l, m, zero, ninf)
-                                                  : fcvt(nb, l, m, acc);
+                                                  : convertFloat(nb, l, m, acc);
                   if (inRange)
                     mv = select(nb, l, inRange, mv, ninf);
                   bv = mv;
@@ -419,14 +399,14 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
     SmallVector<Value> zIns = {scores};
     if (hasBias)
       zIns.push_back(bias);
-    SmallVector<Value> zOuts = {emptyOf(b, loc, full, smType)};
+    SmallVector<Value> zOuts = {emptyTensor(b, loc, full, smType)};
     bool qkHere = wantQk && mode != 3;
     Type qkType = elt;
     if (wantQk)
       qkType = convertedTensorType(getTypeConverter(), op.getQkMatmulOutput())
                    .getElementType();
     if (qkHere)
-      zOuts.push_back(emptyOf(b, loc, full, qkType));
+      zOuts.push_back(emptyTensor(b, loc, full, qkType));
     SmallVector<AffineMap> zMaps(zIns.size() + zOuts.size(), id4);
     SmallVector<Type> zTypes;
     for (Value o : zOuts)
@@ -443,10 +423,10 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
           }
           Value z = hasBias ? addF(nb, l, capped, a[1]) : capped;
           SmallVector<Value> ys = {
-              fcvt(nb, l, roundTo(nb, l, z, smRound), smType)};
+              convertFloat(nb, l, roundTo(nb, l, z, smRound), smType)};
           if (qkHere) {
             Value o = mode == 0 ? s : mode == 1 ? capped : z;
-            ys.push_back(fcvt(nb, l, o, qkType));
+            ys.push_back(convertFloat(nb, l, o, qkType));
           }
           linalg::YieldOp::create(nb, l, ys);
         });
@@ -456,10 +436,10 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
     AffineMap rowMap = mapOf(ctx, 4, {e0, e1, e2});
     SmallVector<IT> redIters = {IT::parallel, IT::parallel, IT::parallel,
                                 IT::reduction};
-    SmallVector<Value> rIns = {z}, rOuts = {filled(b, loc, rowSizes, smType, -kInf)};
+    SmallVector<Value> rIns = {z}, rOuts = {filledTensor(b, loc, rowSizes, smType, -kInf)};
     if (hasBias) {
       rIns.push_back(bias);
-      rOuts.push_back(filled(b, loc, rowSizes, acc, -kInf));
+      rOuts.push_back(filledTensor(b, loc, rowSizes, acc, -kInf));
     }
     SmallVector<AffineMap> rMaps(rIns.size(), id4);
     rMaps.append(rOuts.size(), rowMap);
@@ -484,7 +464,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
                           fConst(nb, l, smType, 0), m);
       return math::ExpOp::create(nb, l, subF(nb, l, zv, safe)).getResult();
     };
-    Value sum = filled(b, loc, rowSizes, smType, 0);
+    Value sum = filledTensor(b, loc, rowSizes, smType, 0);
     sum = linalg::GenericOp::create(
               b, loc, TypeRange{sum.getType()}, ValueRange{z, rowMax},
               ValueRange{sum},
@@ -502,7 +482,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
       pMaps.push_back(rowMap);
     }
     pMaps.push_back(id4);
-    Value probs = emptyOf(b, loc, full, acc);
+    Value probs = emptyTensor(b, loc, full, acc);
     probs =
         linalg::GenericOp::create(
             b, loc, TypeRange{probs.getType()}, pIns, ValueRange{probs}, pMaps,
@@ -519,7 +499,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
                 p = select(nb, l, masked, zero, p);
               }
               p = roundTo(nb, l, p, smRound);
-              linalg::YieldOp::create(nb, l, ValueRange{fcvt(nb, l, p, acc)});
+              linalg::YieldOp::create(nb, l, ValueRange{convertFloat(nb, l, p, acc)});
             })
             .getResult(0);
     // 5. Y = P V, the same contraction over (B, Hkv, r, Sq, T) P, written
@@ -529,7 +509,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
     SmallVector<Value> ySizes =
         rank == 4 ? SmallVector<Value>{batch, groups, idx(b, loc, r), sq, dv}
                   : SmallVector<Value>{batch, sq, groups, idx(b, loc, r), dv};
-    Value y = filled(b, loc, ySizes, acc, 0);
+    Value y = filledTensor(b, loc, ySizes, acc, 0);
     y = linalg::GenericOp::create(
             b, loc, TypeRange{y.getType()}, ValueRange{byGroup(probs), vRead},
             ValueRange{y},
@@ -549,14 +529,14 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
     for (auto [orig, val] : {std::pair{op.getPresentKey(), k},
                              std::pair{op.getPresentValue(), v}}) {
       if (!present(orig)) {
-        results.push_back(ONNX::NoValueOp::create(b, loc, b.getNoneType()));
+        results.push_back(noValue(b, loc));
         continue;
       }
       results.push_back(castTo(b, loc, val,
                                convertedTensorType(getTypeConverter(), orig)));
     }
     if (!wantQk) {
-      results.push_back(ONNX::NoValueOp::create(b, loc, b.getNoneType()));
+      results.push_back(noValue(b, loc));
     } else {
       auto t = convertedTensorType(getTypeConverter(), op.getQkMatmulOutput());
       Value qk = mode == 3 ? convertAll(b, loc, probs, t.getElementType())
@@ -598,7 +578,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
     if (tt.getElementType() == to)
       return t;
     int64_t rank = tt.getRank();
-    Value init = emptyOf(b, l, dimValues(b, l, t), to);
+    Value init = emptyTensor(b, l, dimValues(b, l, t), to);
     return linalg::GenericOp::create(
                b, l, TypeRange{init.getType()}, ValueRange{t}, ValueRange{init},
                SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank),
@@ -606,7 +586,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
                parallelIterators(rank),
                [&](OpBuilder &nb, Location nl, ValueRange a) {
                  linalg::YieldOp::create(nb, nl,
-                                         ValueRange{fcvt(nb, nl, a[0], to)});
+                                         ValueRange{convertFloat(nb, nl, a[0], to)});
                })
         .getResult(0);
   }

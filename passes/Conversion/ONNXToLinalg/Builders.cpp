@@ -187,6 +187,24 @@ Value select(OpBuilder &b, Location l, Value c, Value x, Value y) {
 Value andI(OpBuilder &b, Location l, Value x, Value y) {
   return arith::AndIOp::create(b, l, x, y);
 }
+Type floatAccType(Type t) {
+  return t.getIntOrFloatBitWidth() < 32 ? Float32Type::get(t.getContext()) : t;
+}
+Value convertFloat(OpBuilder &b, Location l, Value v, Type to) {
+  return v.getType() == to ? v : convertScalar(b, l, v, v.getType(), to);
+}
+Value emptyTensor(OpBuilder &b, Location l, ArrayRef<Value> sizes, Type elt) {
+  return tensor::EmptyOp::create(b, l, getAsOpFoldResult(sizes), elt);
+}
+Value filledTensor(OpBuilder &b, Location l, ArrayRef<Value> sizes, Type elt,
+                   double v) {
+  return linalg::FillOp::create(b, l, fConst(b, l, elt, v),
+                                emptyTensor(b, l, sizes, elt))
+      .getResult(0);
+}
+Value noValue(OpBuilder &b, Location l) {
+  return ONNX::NoValueOp::create(b, l, b.getNoneType());
+}
 Value notI(OpBuilder &b, Location l, Value x) {
   return arith::XOrIOp::create(
       b, l, x, arith::ConstantOp::create(b, l, b.getBoolAttr(true)));

@@ -109,6 +109,24 @@ Value minIdx(OpBuilder &b, Location l, Value x, Value y);
 
 Value maxIdx(OpBuilder &b, Location l, Value x, Value y);
 
+/// f32 for float types narrower than 32 bits (f16, bf16), else `t`: the
+/// type that sums and statistics over elements of type `t` accumulate in.
+Type floatAccType(Type t);
+
+/// The float scalar `v` converted to the float type `to` (extf / truncf,
+/// through f32 between f16 and bf16), or `v` itself.
+Value convertFloat(OpBuilder &b, Location l, Value v, Type to);
+
+/// A tensor.empty of `sizes` (constant sizes become static dims).
+Value emptyTensor(OpBuilder &b, Location l, ArrayRef<Value> sizes, Type elt);
+
+/// emptyTensor(sizes, elt) filled with `v`.
+Value filledTensor(OpBuilder &b, Location l, ArrayRef<Value> sizes, Type elt,
+                   double v);
+
+/// The value of an absent optional result (onnx.NoValue).
+Value noValue(OpBuilder &b, Location l);
+
 /// An index value as a float of type `t`.
 Value indexToF(OpBuilder &b, Location l, Value i, Type t);
 

@@ -47,15 +47,6 @@ struct LossOperands {
   LossReduction reduction;
 };
 
-/// The accumulation type of sums over elements of type `t`.
-Type accType(Type t) {
-  return t.getIntOrFloatBitWidth() < 32 ? Float32Type::get(t.getContext()) : t;
-}
-
-Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
-  return v.getType() == to ? v : convertScalar(b, loc, v, v.getType(), to);
-}
-
 /// `t` with its elements converted to the float type `to` (`t` itself if
 /// they already are).
 Value convertTensor(OpBuilder &b, Location loc, Value t, Type to) {
@@ -136,7 +127,7 @@ Value buildNLL(OpBuilder &b, Location loc, const LossOperands &l,
   Value input = l.input, target = l.target, weight = l.weight;
   auto tt = cast<RankedTensorType>(target.getType());
   int64_t rank = tt.getRank();
-  Type elt = resultType.getElementType(), acc = accType(elt);
+  Type elt = resultType.getElementType(), acc = floatAccType(elt);
   Type i64 = b.getI64Type();
 
   // Run time: equal dims where shape inference could not tell, then the
@@ -354,7 +345,7 @@ struct SCELowering : OpConversionPattern<ONNX::SoftmaxCrossEntropyLossOp> {
       return failure();
     // An onnx op again: the conversion lowers it with LogSoftmax's pattern,
     // in f32 for half types (whose log_prob is then rounded once).
-    Type elt = type.getElementType(), acc = accType(elt);
+    Type elt = type.getElementType(), acc = floatAccType(elt);
     Value wide = convertTensor(rewriter, loc, scores, acc);
     l.input = ONNX::LogSoftmaxOp::create(rewriter, loc, wide.getType(), wide,
                                          rewriter.getI64IntegerAttr(1));

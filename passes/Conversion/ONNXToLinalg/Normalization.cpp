@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
@@ -24,15 +25,6 @@ using namespace mlir::onnxc;
 using namespace mlir::onnxc::linalg_conv;
 
 namespace {
-
-/// The accumulation type of statistics over elements of type `t`.
-Type accType(Type t) {
-  return t.getIntOrFloatBitWidth() < 32 ? Float32Type::get(t.getContext()) : t;
-}
-
-Value ext(OpBuilder &b, Location loc, Value v, Type to) {
-  return v.getType() == to ? v : convertScalar(b, loc, v, v.getType(), to);
-}
 
 /// The map from the loops of a tensor of rank `rank` to its kept dims.
 AffineMap keptMap(MLIRContext *ctx, ArrayRef<bool> reduced) {
@@ -129,13 +121,13 @@ std::pair<Value, Value> meanVar(OpBuilder &b, Location loc, Value x,
   Value n = reducedCount(b, loc, x, reduced, acc);
   Value sum = sumOver(b, loc, x, reduced, acc, {},
                       [&](OpBuilder &nb, Location l, ValueRange a) {
-                        return ext(nb, l, a[0], acc);
+                        return convertFloat(nb, l, a[0], acc);
                       });
   Value mean = divideBy(b, loc, sum, n);
   Value sq = sumOver(b, loc, x, reduced, acc, {mean},
                      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
                        Value d = arith::SubFOp::create(
-                           nb, l, ext(nb, l, a[0], acc), a[1]);
+                           nb, l, convertFloat(nb, l, a[0], acc), a[1]);
                        return arith::MulFOp::create(nb, l, d, d);
                      });
   return {mean, divideBy(b, loc, sq, n)};
@@ -199,7 +191,7 @@ Value rsqrt(OpBuilder &b, Location loc, Value v) {
 /// (x - mean) * rsqrt(var + eps), in `acc`.
 Value normalize(OpBuilder &b, Location loc, Value x, Value mean, Value var,
                 double eps, Type acc) {
-  Value d = arith::SubFOp::create(b, loc, ext(b, loc, x, acc), mean);
+  Value d = arith::SubFOp::create(b, loc, convertFloat(b, loc, x, acc), mean);
   Value v = arith::AddFOp::create(b, loc, var,
                                   createScalarConstant(b, loc, acc, eps));
   return arith::MulFOp::create(b, loc, d, rsqrt(b, loc, v));
@@ -208,14 +200,10 @@ Value normalize(OpBuilder &b, Location loc, Value x, Value mean, Value var,
 /// scale * v + bias (bias optional), from `acc` into `to`.
 Value affine(OpBuilder &b, Location loc, Value v, Value scale, Value bias,
              Type acc, Type to) {
-  v = arith::MulFOp::create(b, loc, v, ext(b, loc, scale, acc));
+  v = arith::MulFOp::create(b, loc, v, convertFloat(b, loc, scale, acc));
   if (bias)
-    v = arith::AddFOp::create(b, loc, v, ext(b, loc, bias, acc));
-  return ext(b, loc, v, to);
-}
-
-Value noValue(OpBuilder &b, Location loc) {
-  return ONNX::NoValueOp::create(b, loc, b.getNoneType());
+    v = arith::AddFOp::create(b, loc, v, convertFloat(b, loc, bias, acc));
+  return convertFloat(b, loc, v, to);
 }
 
 /// BatchNormalization: Y = scale[c] * (X - mean[c]) / sqrt(var[c] + eps) +
@@ -241,7 +229,7 @@ struct BatchNormLowering : OpConversionPattern<ONNX::BatchNormalizationOp> {
       if (cast<RankedTensorType>(p.getType()).getRank() != 1)
         return op.emitOpError("scale, B, mean and var must be 1-D");
     Type elt = type.getElementType();
-    Type acc = accType(elt);
+    Type acc = floatAccType(elt);
     double eps = op.getEpsilon().convertToDouble();
     bool training = op.getTrainingMode() != 0;
     Value mean = adaptor.getInputMean(), var = adaptor.getInputVar();
@@ -265,8 +253,8 @@ struct BatchNormLowering : OpConversionPattern<ONNX::BatchNormalizationOp> {
     Value y = elementwise(rewriter, loc, x, type, ins,
                           [&](OpBuilder &b, Location l, ValueRange a) {
                             Value n =
-                                normalize(b, l, a[0], ext(b, l, a[1], acc),
-                                          ext(b, l, a[2], acc), eps, acc);
+                                normalize(b, l, a[0], convertFloat(b, l, a[1], acc),
+                                          convertFloat(b, l, a[2], acc), eps, acc);
                             return affine(b, l, n, a[3], a[4], acc, elt);
                           });
     SmallVector<Value> results = {y};
@@ -296,9 +284,9 @@ struct BatchNormLowering : OpConversionPattern<ONNX::BatchNormalizationOp> {
             Value m = createScalarConstant(b, l, acc, momentum);
             Value one = createScalarConstant(b, l, acc, 1 - momentum);
             Value v = arith::AddFOp::create(
-                b, l, arith::MulFOp::create(b, l, ext(b, l, a[0], acc), m),
+                b, l, arith::MulFOp::create(b, l, convertFloat(b, l, a[0], acc), m),
                 arith::MulFOp::create(b, l, a[1], one));
-            return ext(b, l, v, t);
+            return convertFloat(b, l, v, t);
           }));
     }
     rewriter.replaceOp(op, results);
@@ -322,7 +310,7 @@ struct InstanceNormLowering
     int64_t rank = type.getRank();
     if (rank < 3)
       return op.emitOpError("input must have rank 3 or more (N, C, D1...)");
-    Type elt = type.getElementType(), acc = accType(elt);
+    Type elt = type.getElementType(), acc = floatAccType(elt);
     SmallVector<bool> reduced(rank, true);
     reduced[0] = reduced[1] = false;
     auto [mean, var] = meanVar(rewriter, loc, x, reduced, acc);
@@ -364,7 +352,7 @@ struct LayerNormLowering : OpConversionPattern<ONNX::LayerNormalizationOp> {
       return op.emitOpError("axis out of range");
     if (op.getStashType() != 1)
       return op.emitOpError("only stash_type 1 (float) is supported");
-    Type elt = type.getElementType(), acc = accType(elt);
+    Type elt = type.getElementType(), acc = floatAccType(elt);
     SmallVector<bool> reduced(rank, false);
     for (int64_t i = axis; i < rank; ++i)
       reduced[i] = true;
@@ -392,7 +380,7 @@ struct LayerNormLowering : OpConversionPattern<ONNX::LayerNormalizationOp> {
     Value y = elementwise(
         rewriter, loc, x, type, ins,
         [&](OpBuilder &b, Location l, ValueRange a) {
-          Value d = arith::SubFOp::create(b, l, ext(b, l, a[0], acc), a[1]);
+          Value d = arith::SubFOp::create(b, l, convertFloat(b, l, a[0], acc), a[1]);
           Value n = arith::MulFOp::create(b, l, d, a[2]);
           return affine(b, l, n, a[3], hasB ? a[4] : Value(), acc, elt);
         });
@@ -407,7 +395,7 @@ struct LayerNormLowering : OpConversionPattern<ONNX::LayerNormalizationOp> {
         auto ct = RankedTensorType::get(kt.getShape(), rt.getElementType());
         v = elementwise(rewriter, loc, v, ct, {{v, id}},
                         [&](OpBuilder &b, Location l, ValueRange a) {
-                          return ext(b, l, a[0], ct.getElementType());
+                          return convertFloat(b, l, a[0], ct.getElementType());
                         });
       }
       SmallVector<ReassociationIndices> re;
@@ -471,7 +459,7 @@ struct GroupNormLowering : OpConversionPattern<ONNX::GroupNormalizationOp> {
     // Never below the data's own precision (double data keeps double
     // statistics under the default stash_type 1: the gradient checks in
     // double rely on it; ORT agrees within 1e-7).
-    Type eltAcc = accType(type.getElementType());
+    Type eltAcc = floatAccType(type.getElementType());
     if (eltAcc.getIntOrFloatBitWidth() > acc.getIntOrFloatBitWidth())
       acc = eltAcc;
     auto xt = cast<RankedTensorType>(x.getType());
@@ -598,18 +586,18 @@ struct MVNLowering : OpConversionPattern<ONNX::MeanVarianceNormalizationOp> {
         return op.emitOpError("axis ") << a << " out of range";
       reduced[n] = true;
     }
-    Type elt = type.getElementType(), acc = accType(elt);
+    Type elt = type.getElementType(), acc = floatAccType(elt);
     auto [mean, var] = meanVar(rewriter, loc, x, reduced, acc);
     AffineMap km = keptMap(ctx, reduced);
     Value y = elementwise(
         rewriter, loc, x, type,
         {{x, rewriter.getMultiDimIdentityMap(rank)}, {mean, km}, {var, km}},
         [&](OpBuilder &b, Location l, ValueRange a) {
-          Value d = arith::SubFOp::create(b, l, ext(b, l, a[0], acc), a[1]);
+          Value d = arith::SubFOp::create(b, l, convertFloat(b, l, a[0], acc), a[1]);
           Value s =
               arith::AddFOp::create(b, l, math::SqrtOp::create(b, l, a[2]),
                                     createScalarConstant(b, l, acc, 1e-9));
-          return ext(b, l, arith::DivFOp::create(b, l, d, s), elt);
+          return convertFloat(b, l, arith::DivFOp::create(b, l, d, s), elt);
         });
     rewriter.replaceOp(op, y);
     return success();
@@ -635,12 +623,12 @@ struct LpNormLowering : OpConversionPattern<ONNX::LpNormalizationOp> {
     int64_t p = op.getP();
     if (p != 1 && p != 2)
       return op.emitOpError("p must be 1 or 2");
-    Type elt = type.getElementType(), acc = accType(elt);
+    Type elt = type.getElementType(), acc = floatAccType(elt);
     SmallVector<bool> reduced(rank, false);
     reduced[axis] = true;
     Value norm = sumOver(rewriter, loc, x, reduced, acc, {},
                          [&](OpBuilder &b, Location l, ValueRange a) -> Value {
-                           Value v = ext(b, l, a[0], acc);
+                           Value v = convertFloat(b, l, a[0], acc);
                            if (p == 1)
                              return math::AbsFOp::create(b, l, v);
                            return arith::MulFOp::create(b, l, v, v);
@@ -651,7 +639,7 @@ struct LpNormLowering : OpConversionPattern<ONNX::LpNormalizationOp> {
          {norm, keptMap(ctx, reduced)}},
         [&](OpBuilder &b, Location l, ValueRange a) {
           Value n = p == 2 ? Value(math::SqrtOp::create(b, l, a[1])) : a[1];
-          return ext(b, l, arith::DivFOp::create(b, l, ext(b, l, a[0], acc), n),
+          return convertFloat(b, l, arith::DivFOp::create(b, l, convertFloat(b, l, a[0], acc), n),
                      elt);
         });
     rewriter.replaceOp(op, y);
@@ -678,7 +666,7 @@ struct LRNLowering : OpConversionPattern<ONNX::LRNOp> {
       return op.emitOpError("input must have rank 2 or more (N, C, ...)");
     if (size <= 0)
       return op.emitOpError("size must be positive");
-    Type elt = type.getElementType(), acc = accType(elt);
+    Type elt = type.getElementType(), acc = floatAccType(elt);
     int64_t before = (size - 1) / 2;
     // Loops: the dims of X, then the window j.
     Value window =
@@ -719,7 +707,7 @@ struct LRNLowering : OpConversionPattern<ONNX::LRNOp> {
                   arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, c,
                                         channels));
               idx[1] = arith::SelectOp::create(b, l, ok, c, zeroIdx);
-              Value v = ext(b, l, tensor::ExtractOp::create(b, l, x, idx), acc);
+              Value v = convertFloat(b, l, tensor::ExtractOp::create(b, l, x, idx), acc);
               Value s = arith::MulFOp::create(b, l, v, v);
               s = arith::SelectOp::create(b, l, ok, s,
                                           createScalarConstant(b, l, acc, 0));
@@ -740,7 +728,7 @@ struct LRNLowering : OpConversionPattern<ONNX::LRNOp> {
                                     createScalarConstant(b, l, acc, bias));
           s = math::PowFOp::create(b, l, s,
                                    createScalarConstant(b, l, acc, beta));
-          return ext(b, l, arith::DivFOp::create(b, l, ext(b, l, a[0], acc), s),
+          return convertFloat(b, l, arith::DivFOp::create(b, l, convertFloat(b, l, a[0], acc), s),
                      elt);
         });
     rewriter.replaceOp(op, y);

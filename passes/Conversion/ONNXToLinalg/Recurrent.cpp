@@ -323,16 +323,6 @@ Value insert(OpBuilder &b, Location loc, Value src, Value dest,
                                        strides);
 }
 
-/// `v` converted to the float type `to` (extf / truncf), or `v`.
-Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
-  Type from = v.getType();
-  if (from == to)
-    return v;
-  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-    return arith::ExtFOp::create(b, loc, to, v);
-  return arith::TruncFOp::create(b, loc, to, v);
-}
-
 /// The 2-D `v` transposed, in element type `to`: a linalg.transpose, or a
 /// generic that also converts.
 Value transposed(OpBuilder &b, Location loc, Value v, Type to) {

@@ -39,37 +39,6 @@ namespace {
 
 using CmpI = arith::CmpIPredicate;
 
-/// f32 for the half types, else the type itself.
-Type accType(Type t) {
-  return t.getIntOrFloatBitWidth() < 32 ? Float32Type::get(t.getContext()) : t;
-}
-
-/// A float scalar converted between float types.
-Value fcvt(OpBuilder &b, Location l, Value v, Type to) {
-  Type from = v.getType();
-  if (from == to)
-    return v;
-  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-    return arith::ExtFOp::create(b, l, to, v);
-  return arith::TruncFOp::create(b, l, to, v);
-}
-
-/// A tensor.empty of `sizes` (constants become static dims).
-Value emptyOf(OpBuilder &b, Location l, ArrayRef<Value> sizes, Type elt) {
-  return tensor::EmptyOp::create(b, l, getAsOpFoldResult(sizes), elt);
-}
-
-Value filled(OpBuilder &b, Location l, ArrayRef<Value> sizes, Type elt,
-             double v) {
-  return linalg::FillOp::create(b, l, fConst(b, l, elt, v),
-                                emptyOf(b, l, sizes, elt))
-      .getResult(0);
-}
-
-Value noValue(OpBuilder &b, Location l) {
-  return ONNX::NoValueOp::create(b, l, b.getNoneType());
-}
-
 Value addI(OpBuilder &b, Location l, Value x, Value y) {
   return b.createOrFold<arith::AddIOp>(l, x, y);
 }
@@ -142,7 +111,7 @@ struct RMSNormLowering : OpConversionPattern<ONNX::RMSNormalizationOp> {
                      "scale does not broadcast to the input ({} vs {})");
     // Sum of squares over the reduced dims into the kept shape.
     SmallVector<Value> keptSizes(xs.begin(), xs.begin() + axis);
-    Value sum = filled(b, loc, keptSizes, acc, 0);
+    Value sum = filledTensor(b, loc, keptSizes, acc, 0);
     SmallVector<utils::IteratorType> iters;
     SmallVector<AffineExpr> kept;
     for (int64_t i = 0; i < rank; ++i) {
@@ -156,7 +125,7 @@ struct RMSNormLowering : OpConversionPattern<ONNX::RMSNormalizationOp> {
               b, loc, TypeRange{sum.getType()}, ValueRange{x}, ValueRange{sum},
               SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank), km}, iters,
               [&](OpBuilder &nb, Location l, ValueRange a) {
-                Value v = fcvt(nb, l, a[0], acc);
+                Value v = convertFloat(nb, l, a[0], acc);
                 linalg::YieldOp::create(
                     nb, l, ValueRange{addF(nb, l, a[1], mulF(nb, l, v, v))});
               })
@@ -182,7 +151,7 @@ struct RMSNormLowering : OpConversionPattern<ONNX::RMSNormalizationOp> {
       maps.push_back(AffineMap::get(rank, 0, se, ctx));
     }
     maps.push_back(b.getMultiDimIdentityMap(rank));
-    Value init = emptyOf(b, loc, xs, ye);
+    Value init = emptyTensor(b, loc, xs, ye);
     Value y =
         linalg::GenericOp::create(
             b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps,
@@ -202,11 +171,11 @@ struct RMSNormLowering : OpConversionPattern<ONNX::RMSNormalizationOp> {
               Value ms = addF(nb, l, divF(nb, l, a[1], n),
                               fConst(nb, l, acc, eps));
               Value rms = math::SqrtOp::create(nb, l, ms);
-              Value v = divF(nb, l, fcvt(nb, l, a[0], acc), rms);
+              Value v = divF(nb, l, convertFloat(nb, l, a[0], acc), rms);
               // Normalized in X's type, then times the scale.
-              v = fcvt(nb, l, fcvt(nb, l, v, xe), acc);
-              v = mulF(nb, l, v, fcvt(nb, l, sv, acc));
-              linalg::YieldOp::create(nb, l, ValueRange{fcvt(nb, l, v, ye)});
+              v = convertFloat(nb, l, convertFloat(nb, l, v, xe), acc);
+              v = mulF(nb, l, v, convertFloat(nb, l, sv, acc));
+              linalg::YieldOp::create(nb, l, ValueRange{convertFloat(nb, l, v, ye)});
             })
             .getResult(0);
     rewriter.replaceOp(op, castTo(b, loc, y, type));
@@ -256,7 +225,7 @@ struct RotaryEmbeddingLowering
     int64_t rotAttr = op.getRotaryEmbeddingDim();
     if (rotAttr < 0 || rotAttr % 2)
       return op.emitOpError("rotary_embedding_dim must be even");
-    Type elt = xt.getElementType(), acc = accType(elt);
+    Type elt = xt.getElementType(), acc = floatAccType(elt);
     SmallVector<Value> xs = dimValues(b, loc, x);
     // Sizes: batch, sequence, head size.
     Value batch = xs[0], seq = rank == 4 ? xs[2] : xs[1];
@@ -305,7 +274,7 @@ struct RotaryEmbeddingLowering
       }
     }
     bool interleaved = op.getInterleaved() != 0;
-    Value init = emptyOf(b, loc, xs, type.getElementType());
+    Value init = emptyTensor(b, loc, xs, type.getElementType());
     Value y =
         linalg::GenericOp::create(
             b, loc, TypeRange{init.getType()}, ValueRange{x}, ValueRange{init},
@@ -339,7 +308,7 @@ struct RotaryEmbeddingLowering
               auto readX = [&](Value k) {
                 SmallVector<Value> p(iv.begin(), iv.end());
                 p.back() = addI(nb, l, base, k);
-                return fcvt(nb, l, tensor::ExtractOp::create(nb, l, x, p), acc);
+                return convertFloat(nb, l, tensor::ExtractOp::create(nb, l, x, p), acc);
               };
               Value x1 = readX(i1), x2 = readX(i2);
               SmallVector<Value> cp;
@@ -353,13 +322,13 @@ struct RotaryEmbeddingLowering
                 cp = {bcastIndex(nb, l, cosC, 0, bi),
                       bcastIndex(nb, l, cosC, 1, si), i};
               }
-              Value c = fcvt(nb, l, tensor::ExtractOp::create(nb, l, cosC, cp),
+              Value c = convertFloat(nb, l, tensor::ExtractOp::create(nb, l, cosC, cp),
                              acc);
-              Value s = fcvt(nb, l, tensor::ExtractOp::create(nb, l, sinC, cp),
+              Value s = convertFloat(nb, l, tensor::ExtractOp::create(nb, l, sinC, cp),
                              acc);
               Value re = subF(nb, l, mulF(nb, l, c, x1), mulF(nb, l, s, x2));
               Value im = addF(nb, l, mulF(nb, l, s, x1), mulF(nb, l, c, x2));
-              Value r = fcvt(nb, l, select(nb, l, first, re, im), elt);
+              Value r = convertFloat(nb, l, select(nb, l, first, re, im), elt);
               linalg::YieldOp::create(nb, l,
                                       ValueRange{select(nb, l, inRot, r, a[0])});
             })
@@ -427,7 +396,7 @@ struct TensorScatterLowering : OpConversionPattern<ONNX::TensorScatterOp> {
                   cmpI(nb, l, CmpI::sle, addI(nb, l, i, len), maxLen));
             });
     }
-    Value init = emptyOf(b, loc, ps, type.getElementType());
+    Value init = emptyTensor(b, loc, ps, type.getElementType());
     Value y =
         linalg::GenericOp::create(
             b, loc, TypeRange{init.getType()}, ValueRange{past},
