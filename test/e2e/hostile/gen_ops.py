@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+"""Writes models and run-time inputs for ops whose inputs from data the
+ONNX spec or ONNX Runtime refuses (found by the 2026-11-26 re-audit of
+issue 12): a compiled model must fail them with an error status and a
+one-line message naming the node, never hang, crash or return OK with
+made-up values.
+
+The layout is gen_hostile.py's: OUT/hostile/<case>/model.onnx with
+test_data_set_0 valid (inputs and numpy outputs) unless a case says
+otherwise, and test_data_set_1.. hostile (inputs only, or outputs where the
+case is valid). Node names are the case names.
+
+Usage: gen_ops.py OUT
+"""
+import os
+import sys
+
+import numpy as np
+
+from onnx import TensorProto, helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "Utils"))
+from testcases import vi  # noqa: E402
+import testcases  # noqa: E402
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+I32 = TensorProto.INT32
+
+CASES = []
+
+
+def case(fn):
+    CASES.append(fn)
+    return fn
+
+
+def save(root, name, nodes, inputs, outputs, datasets, inits=(), opset=17):
+    graph = helper.make_graph(nodes, name, inputs, outputs,
+                              initializer=list(inits))
+    testcases.save_case(root, "hostile", name, graph, datasets, opset=opset)
+
+
+def node(op, ins, outs, name, **attrs):
+    return helper.make_node(op, ins, outs, name=name, **attrs)
+
+
+def i64(*v):
+    return np.array(v, dtype=np.int64)
+
+
+def f32(*v):
+    return np.array(v, dtype=np.float32)
+
+
+@case
+def roialign_adaptive(root):
+    """RoiAlign with sampling_ratio 0 takes ceil(roi size / output size)
+    samples per bin from the rois' values: a roi of 1e9 hung the model, an
+    infinite one too (ORT: "All 'rois' values must be finite"). Set 4 is
+    a large roi under the cap (16M samples): it runs."""
+    x = np.ones((1, 1, 4, 4), np.float32)
+    b = i64(0)
+    save(root, "roialign_adaptive",
+         [node("RoiAlign", ["x", "r", "b"], ["y"], "roialign_adaptive",
+               output_height=2, output_width=2, sampling_ratio=0)],
+         [vi("x", F, [1, 1, 4, 4]), vi("r", F, [1, 4]), vi("b", I64, [1])],
+         [vi("y", F, [1, 1, 2, 2])],
+         [([x, f32(0, 0, 2, 2).reshape(1, 4), b], [np.ones((1, 1, 2, 2), np.float32)]),
+          ([x, f32(0, 0, 1e9, 1e9).reshape(1, 4), b], []),
+          ([x, f32(0, 0, np.inf, np.inf).reshape(1, 4), b], []),
+          ([x, f32(0, np.nan, 2, 2).reshape(1, 4), b], []),
+          ([x, f32(0, 0, 4000, 4000).reshape(1, 4), b], [])],
+         opset=16)
+
+
+def main():
+    root = sys.argv[1]
+    for fn in CASES:
+        fn(root)
+
+
+if __name__ == "__main__":
+    main()
