@@ -75,6 +75,27 @@ def roialign_adaptive(root):
          opset=16)
 
 
+@case
+def argmax_empty(root):
+    """ArgMax/ArgMin over an axis that is empty at run time returned -1
+    with OK (a following Gather reads -1 as the last element); ORT refuses
+    it unless the result is empty too (set 2). argmin_empty has the axis
+    statically 0 and the other dim symbolic (the verifier leaves it to run
+    time: a static [0, 0] is valid)."""
+    x = np.array([[1, 3], [4, 2]], np.float32)
+    save(root, "argmax_empty",
+         [node("ArgMax", ["x"], ["y"], "argmax_empty", axis=1, keepdims=0)],
+         [vi("x", F, ["n", "m"])], [vi("y", I64, ["n"])],
+         [([x], [i64(1, 0)]),
+          ([np.zeros((2, 0), np.float32)], []),
+          ([np.zeros((0, 0), np.float32)], [np.zeros(0, np.int64)])])
+    save(root, "argmin_empty",
+         [node("ArgMin", ["x"], ["y"], "argmin_empty", axis=-1)],
+         [vi("x", F, ["n", 0])], [vi("y", I64, ["n", 1])],
+         [([np.zeros((0, 0), np.float32)], [np.zeros((0, 1), np.int64)]),
+          ([np.zeros((3, 0), np.float32)], [])])
+
+
 def main():
     root = sys.argv[1]
     for fn in CASES:
