@@ -96,6 +96,36 @@ def argmax_empty(root):
           ([np.zeros((3, 0), np.float32)], [])])
 
 
+@case
+def pad_reflect_far(root):
+    """Pad reflect with pads from data mirrors once: a side pads by at most
+    the dim (after the crops) - 1, as ORT requires ("pre-pad exceeds
+    maximum allowed"); it returned numpy's repeated reflection."""
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    save(root, "pad_reflect_far",
+         [node("Pad", ["x", "p"], ["y"], "pad_reflect_far", mode="reflect")],
+         [vi("x", F, ["n", 2]), vi("p", I64, [4])], [vi("y", F, ["m", 2])],
+         [([x, i64(2, 0, 2, 0)], [np.pad(x, ((2, 2), (0, 0)), mode="reflect")]),
+          ([x, i64(3, 0, 0, 0)], []),
+          ([x, i64(-1, 0, 2, 0)], []),
+          ([x[:1], i64(0, 0, 1, 0)], [])],
+         opset=18)
+
+
+@case
+def resize_sizes_zero(root):
+    """Resize with sizes from data: a size of 0 is a scale of 0 (ORT:
+    "Scale value should be greater than 0"); it returned an empty tensor."""
+    x = np.arange(4, dtype=np.float32).reshape(1, 1, 2, 2)
+    save(root, "resize_sizes_zero",
+         [node("Resize", ["x", "", "", "s"], ["y"], "resize_sizes_zero")],
+         [vi("x", F, [1, 1, 2, 2]), vi("s", I64, [4])],
+         [vi("y", F, [1, 1, "h", "w"])],
+         [([x, i64(1, 1, 4, 4)], [x.repeat(2, axis=2).repeat(2, axis=3)]),
+          ([x, i64(1, 1, 0, 4)], []),
+          ([x, i64(1, 1, 4, -4)], [])])
+
+
 def main():
     root = sys.argv[1]
     for fn in CASES:

@@ -729,6 +729,17 @@ func.func @pad_mode(%x: tensor<2x3xf32>, %p: tensor<4xi64>) {
 
 // -----
 
+// Resize with an axis listed twice (ONNX's inference refuses it; it
+// resized the axis once with the second scale).
+func.func @resize_duplicate_axes(%x: tensor<1x1x2x2xf32>, %s: tensor<2xf32>) {
+  %none = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Resize' op axis -2 is referred to more than once}}
+  %0 = "onnx.Resize"(%x, %none, %s, %none) {axes = array<i64: 2, -2>} : (tensor<1x1x2x2xf32>, none, tensor<2xf32>, none) -> tensor<*xf32>
+  return
+}
+
+// -----
+
 func.func @scatter_elements_reduction(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>) {
   // expected-error @+1 {{'onnx.ScatterElements' op attribute 'reduction' is 'sum', expected one of 'none' 'add' 'mul' 'max' 'min'}}
   %0 = "onnx.ScatterElements"(%x, %i, %x) {reduction = "sum"} : (tensor<2x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<2x3xf32>
