@@ -316,6 +316,24 @@ func.func @window_negative_pad(%x: tensor<1x3x8x8xf32>) {
 
 // -----
 
+// A pool's pads are smaller than its kernel (ORT: "Pad should be smaller
+// than kernel"; the re-audit: MaxPool returned -inf windows).
+func.func @pool_pad_ge_kernel(%x: tensor<1x1x2x2xf32>) {
+  // expected-error @+1 {{'onnx.MaxPool' op pad 3 of spatial dim 1 must be smaller than the kernel (3)}}
+  %0:2 = "onnx.MaxPool"(%x) {kernel_shape = array<i64: 3, 3>, pads = array<i64: 0, 0, 2, 3>} : (tensor<1x1x2x2xf32>) -> (tensor<1x1x2x3xf32>, none)
+  return
+}
+
+// -----
+
+func.func @lppool_pad_ge_kernel(%x: tensor<1x1x4xf32>) {
+  // expected-error @+1 {{'onnx.LpPool' op pad 2 of spatial dim 0 must be smaller than the kernel (2)}}
+  %0 = "onnx.LpPool"(%x) {kernel_shape = array<i64: 2>, pads = array<i64: 2, 0>} : (tensor<1x1x4xf32>) -> tensor<1x1x5xf32>
+  return
+}
+
+// -----
+
 func.func @window_kernel_zero(%x: tensor<1x3x8x8xf32>) {
   // expected-error @+1 {{'onnx.AveragePool' op attribute 'kernel_shape' has value 0, expected >= 1}}
   %0 = "onnx.AveragePool"(%x) {kernel_shape = array<i64: 0, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x4xf32>
