@@ -126,6 +126,52 @@ def resize_sizes_zero(root):
           ([x, i64(1, 1, 4, -4)], [])])
 
 
+def hann(n):
+    """HannWindow (periodic) as the ONNX reference computes it."""
+    return (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n) / n)).astype(np.float32)
+
+
+@case
+def signal_sizes(root):
+    """Sizes from data that ORT refuses: STFT with a frame longer than the
+    signal (it returned no frames), HannWindow of a negative size (an
+    empty window), MelWeightMatrix with NaN, negative or too high edges
+    (zeros). Set 0 of the mel case has edges ORT accepts: it runs (its
+    values are checked elsewhere); set 5 has the Nyquist frequency as the
+    upper edge with an odd dft_length, which the ONNX reference accepts
+    and ORT refuses: it runs."""
+    sig = np.zeros((1, 8, 1), np.float32)
+    save(root, "stft_long_frame",
+         [node("STFT", ["x", "st", "", "n"], ["y"], "stft_long_frame")],
+         [vi("x", F, [1, "l", 1]), vi("st", I64, []), vi("n", I64, [])],
+         [vi("y", F, [1, "f", "b", 2])],
+         [([sig, np.array(4, np.int64), np.array(8, np.int64)],
+           [np.zeros((1, 1, 5, 2), np.float32)]),
+          ([sig, np.array(4, np.int64), np.array(9, np.int64)], [])])
+    save(root, "hann_negative",
+         [node("HannWindow", ["n"], ["y"], "hann_negative")],
+         [vi("n", I64, [])], [vi("y", F, ["n"])],
+         [([np.array(4, np.int64)], [hann(4)]),
+          ([np.array(0, np.int64)], [np.zeros(0, np.float32)]),
+          ([np.array(-4, np.int64)], [])])
+    args = ["nb", "dl", "sr", "lo", "hi"]
+
+    def mel(lo, hi, dft=16):
+        return [np.array(4, np.int64), np.array(dft, np.int64),
+                np.array(8000, np.int64), np.array(lo, np.float32),
+                np.array(hi, np.float32)]
+    save(root, "mel_edges",
+         [node("MelWeightMatrix", args, ["y"], "mel_edges")],
+         [vi(a, I64, []) for a in args[:3]] + [vi(a, F, []) for a in args[3:]],
+         [vi("y", F, ["r", "m"])],
+         [(mel(0, 4000), []),
+          (mel(np.nan, 4000), []),
+          (mel(-10, 4000), []),
+          (mel(0, np.inf), []),
+          (mel(0, 1e9), []),
+          (mel(0, 4000, dft=15), [])])
+
+
 def main():
     root = sys.argv[1]
     for fn in CASES:
