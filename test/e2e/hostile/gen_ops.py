@@ -172,6 +172,19 @@ def signal_sizes(root):
           (mel(0, 4000, dft=15), [])])
 
 
+@case
+def pow_int_zero(root):
+    """Integer Pow of 0 to a negative power is 1 / 0: it returned 1 with OK
+    (ORT: INT_MIN, numpy refuses negative integer powers). Other negative
+    powers truncate toward 0, as ORT computes them."""
+    a = np.array([2, 0, -1, 1, 2, 3], np.int32)
+    save(root, "pow_int_zero",
+         [node("Pow", ["a", "b"], ["y"], "pow_int_zero")],
+         [vi("a", I32, ["n"]), vi("b", I64, ["n"])], [vi("y", I32, ["n"])],
+         [([a, i64(-1, 2, -3, -100, 3, 4)], [np.array([0, 0, -1, 1, 8, 81], np.int32)]),
+          ([a, i64(-1, -1, -3, -100, 3, 4)], [])])
+
+
 def main():
     root = sys.argv[1]
     for fn in CASES:
