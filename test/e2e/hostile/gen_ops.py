@@ -185,6 +185,27 @@ def pow_int_zero(root):
           ([a, i64(-1, -1, -3, -100, 3, 4)], [])])
 
 
+@case
+def empty_big_dims(root):
+    """A shape whose element count is 0 but whose other dims multiply past
+    2^63 was refused as overflowing ([2^32, 2^32, 0]); with smaller ones
+    ([2^30, 2^30, 0]) the loops ran 2^60 empty iterations (a hang). Both
+    are empty results, as in ORT, through ConstantOfShape and an
+    elementwise op."""
+    def empty(*dims):
+        # A TensorProto: numpy refuses [2^32, 2^32, 0] ("array is too big").
+        return helper.make_tensor("y", F, list(dims), [])
+    save(root, "empty_big_dims",
+         [node("ConstantOfShape", ["s"], ["c"], "empty_big_dims",
+               value=helper.make_tensor("v", F, [1], [1.5])),
+          node("Relu", ["c"], ["y"], "empty_big_dims_relu")],
+         [vi("s", I64, [3])], [vi("y", F, ["a", "b", "c"])],
+         [([i64(2, 1, 3)], [np.full((2, 1, 3), 1.5, np.float32)]),
+          ([i64(1 << 32, 1 << 32, 0)], [empty(1 << 32, 1 << 32, 0)]),
+          ([i64(1 << 30, 1 << 30, 0)], [empty(1 << 30, 1 << 30, 0)]),
+          ([i64(1 << 32, 1 << 32, 2)], [])])
+
+
 def main():
     root = sys.argv[1]
     for fn in CASES:
