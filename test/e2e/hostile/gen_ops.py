@@ -206,6 +206,24 @@ def empty_big_dims(root):
           ([i64(1 << 32, 1 << 32, 2)], [])])
 
 
+@case
+def concat_many(root):
+    """One Concat of 300 inputs (symbolic and static along the axis): the
+    compiler took more than 100 s for 250 (one chain of 250 insert_slices
+    for bufferization); it concatenates in a tree of 16 now. Set 1: an
+    input of another width is still the run-time error naming it."""
+    n = 300
+    names = ["a" if i % 3 == 0 else "b" for i in range(n)]
+    a = np.arange(3, dtype=np.float32).reshape(1, 3)
+    b = np.arange(6, dtype=np.float32).reshape(2, 3) + 10
+    y = np.concatenate([a if v == "a" else b for v in names], 0)
+    save(root, "concat_many",
+         [node("Concat", names, ["y"], "concat_many", axis=0)],
+         [vi("a", F, ["n", "m"]), vi("b", F, [2, 3])], [vi("y", F, ["k", 3])],
+         [([a, b], [y]),
+          ([np.zeros((1, 4), np.float32), b], [])])
+
+
 def main():
     root = sys.argv[1]
     for fn in CASES:
