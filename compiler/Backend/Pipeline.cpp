@@ -206,6 +206,7 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // innermost row (compile time and memory; every level).
   pm.addPass(createFlattenGlobals());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createGuardEmptyLoops());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

@@ -28,6 +28,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -224,10 +225,38 @@ bool writeFile(llvm::StringRef path, llvm::function_ref<bool(llvm::raw_pwrite_st
   auto out = openOutputFile(path, &error);
   if (!out)
     return false;
-  if (!fn(out->os()))
+  if (!fn(out->os())) {
+    out->os().clear_error();
     return false;
+  }
+  // A write error (a full disk, /dev/full) is a one-line error, not LLVM's
+  // "IO failure on output stream" abort when the stream is destroyed.
+  out->os().flush();
+  if (out->os().has_error()) {
+    error = "cannot write '" + path.str() + "': " + out->os().error().message();
+    out->os().clear_error();
+    return false;
+  }
   out->keep();
   return true;
+}
+
+/// Whether `path` is, or would be created as, a regular file (not a device
+/// such as /dev/null, a directory or a FIFO).
+bool isRegularOutput(llvm::StringRef path) {
+  if (path == "-")
+    return false;
+  llvm::sys::fs::file_status st;
+  if (llvm::sys::fs::status(path, st))
+    return true; // does not exist yet
+  return llvm::sys::fs::is_regular_file(st);
+}
+
+/// Removes `path` after a failed run when it is a regular file this run
+/// wrote (never a device: sys::fs::remove refuses those too).
+void removeOutput(llvm::StringRef path) {
+  if (path != "-" && isRegularOutput(path))
+    (void)llvm::sys::fs::remove(path);
 }
 
 /// Parses onnxc's command line: its own options, LLVM's --mcpu and MLIR's
@@ -365,6 +394,39 @@ bool writeHeaders(const mlir::onnxc::codegen::ModelSignature &signature,
                    error);
 }
 
+/// Writes `output` through `produce(path)`: directly when it is (or will
+/// be) a regular file, else (a device such as /dev/null or /dev/full)
+/// into a temporary file that is then copied with the write checked. The
+/// archive writer renames its temporary file over the output, which as
+/// root replaced /dev/null itself by a regular file; ld.lld's own write to
+/// /dev/full aborted with "LLVM ERROR: IO failure on output stream".
+bool writeThroughTemporary(const std::string &output, llvm::StringRef ext,
+                           llvm::function_ref<bool(const std::string &)> produce,
+                           std::string &error) {
+  if (isRegularOutput(output))
+    return produce(output);
+  llvm::SmallString<256> tmp;
+  if (auto ec = llvm::sys::fs::createTemporaryFile("onnxc", ext, tmp)) {
+    error = "cannot create a temporary file: " + ec.message();
+    return false;
+  }
+  llvm::FileRemover removeTmp(tmp);
+  if (!produce(std::string(tmp)))
+    return false;
+  auto bytes = llvm::MemoryBuffer::getFile(tmp);
+  if (!bytes) {
+    error = "cannot read '" + std::string(tmp) + "': " +
+            bytes.getError().message();
+    return false;
+  }
+  return writeFile(output,
+                   [&](llvm::raw_pwrite_stream &os) {
+                     os << (*bytes)->getBuffer();
+                     return true;
+                   },
+                   error);
+}
+
 /// The library: a static one (the object in memory, then the archive) or
 /// a shared one (the object in a temporary file, then lld). `emit` writes
 /// the object, `emitted` runs once it has (the weights are in the object
@@ -382,8 +444,13 @@ bool writeLibrary(llvm::function_ref<bool(llvm::raw_pwrite_stream &)> emit,
     emitted();
     llvm::MemoryBufferRef object(
         llvm::StringRef(objBuffer.data(), objBuffer.size()), modelName + ".o");
-    return backend::writeStaticLibrary(object, modelName + ".o", linkTarget,
-                                       output, error);
+    return writeThroughTemporary(
+        output, "a",
+        [&](const std::string &path) {
+          return backend::writeStaticLibrary(object, modelName + ".o",
+                                             linkTarget, path, error);
+        },
+        error);
   }
   llvm::SmallString<256> objPath;
   if (auto ec = llvm::sys::fs::createTemporaryFile("onnxc", "o", objPath)) {
@@ -394,8 +461,13 @@ bool writeLibrary(llvm::function_ref<bool(llvm::raw_pwrite_stream &)> emit,
   if (!writeFile(objPath, emit, error))
     return false;
   emitted();
-  return backend::linkSharedLibrary({std::string(objPath)}, linkTarget, output,
-                                    error);
+  return writeThroughTemporary(
+      output, "so",
+      [&](const std::string &path) {
+        return backend::linkSharedLibrary({std::string(objPath)}, linkTarget,
+                                          path, error);
+      },
+      error);
 }
 
 /// What the options' values must be; the message of the first that is
@@ -508,8 +580,28 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (failed(signature) ||
       failed(codegen::extractTrainingSignatures(*module, *signature)))
     return 1;
+  // The headers go beside a file: beside a device such as /dev/null there
+  // is none (it wrote /dev/null.h and /dev/null.hpp), and --emit=header to
+  // a device writes only the C header there. When a header cannot be
+  // written, the run leaves no output behind (a library without its
+  // header was left).
+  bool besideFile = isRegularOutput(output);
   auto writeHeader = [&]() {
-    return writeHeaders(*signature, headerPath, error);
+    if (stage == Stage::Header && !besideFile)
+      return writeFile(output,
+                       [&](llvm::raw_pwrite_stream &os) {
+                         os << codegen::writeModelHeader(*signature);
+                         return true;
+                       },
+                       error);
+    if (!besideFile)
+      return true;
+    if (writeHeaders(*signature, headerPath, error))
+      return true;
+    if (stage != Stage::Header)
+      removeOutput(output);
+    removeOutput(headerPath);
+    return false;
   };
   if (stage == Stage::Header)
     return writeHeader() ? 0 : fail(error);

@@ -11,6 +11,7 @@
 #include "lib/TensorIO/Internal.h"
 #include "lib/TensorIO/TensorIO.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace onnxc::tensorio;
@@ -139,9 +140,12 @@ bool onnxc::tensorio::parseNpy(const std::string &bytes,
     return fail(error, what + " has rank " + std::to_string(out.dims.size()) +
                            ", above " + std::to_string(ONNXC_MAX_RANK));
   size_t esize = onnxc_dtype_size(out.dtype);
-  int64_t n = 1;
+  // A 0 anywhere makes 0 elements, whatever the dims before it.
+  int64_t n = std::find(out.dims.begin(), out.dims.end(), 0) != out.dims.end() ? 0 : 1;
   for (int64_t d : out.dims) {
-    if (d != 0 && n > INT64_MAX / d / (int64_t)esize)
+    if (n == 0)
+      break;
+    if (n > INT64_MAX / d / (int64_t)esize)
       return fail(error, what + " is too large");
     n *= d;
   }

@@ -8,6 +8,7 @@
 
 #include <google/protobuf/unknown_field_set.h>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace onnxc::tensorio;
@@ -69,9 +70,12 @@ bool parseTensor(const onnx::TensorProto &t, const std::string &what,
   if (esize == 0)
     return fail(error, what + " has dtype " + onnxc_dtype_name(h.dtype) +
                            ", which compiled models do not support");
-  int64_t n = 1;
+  // A 0 anywhere makes 0 elements, whatever the dims before it.
+  int64_t n = std::find(h.dims.begin(), h.dims.end(), 0) != h.dims.end() ? 0 : 1;
   for (int64_t d : h.dims) {
-    if (d != 0 && n > INT64_MAX / d / (int64_t)esize)
+    if (n == 0)
+      break;
+    if (n > INT64_MAX / d / (int64_t)esize)
       return fail(error, what + " is too large");
     n *= d;
   }

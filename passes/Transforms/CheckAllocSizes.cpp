@@ -96,10 +96,13 @@ struct CheckAllocSizesPass
     ValueRange dynSizes = op->getOperands().take_front(type.getNumDynamicDims());
     Value zero = arith::ConstantIntOp::create(b, loc, i64, 0);
     Value acc = arith::ConstantIntOp::create(b, loc, i64, (int64_t)bytes);
-    Value bad;
-    auto orBad = [&](Value v) {
-      bad = bad ? arith::OrIOp::create(b, loc, bad, v).getResult() : v;
+    // A negative dim fails; an overflowing product fails unless a later
+    // dim is 0 (the buffer is empty: [2^32, 2^32, 0] is valid).
+    Value bad, overflow, empty;
+    auto orInto = [&](Value &acc, Value v) {
+      acc = acc ? arith::OrIOp::create(b, loc, acc, v).getResult() : v;
     };
+    auto orBad = [&](Value v) { orInto(bad, v); };
     SmallVector<Value> dims;
     unsigned next = 0;
     for (int64_t d : type.getShape()) {
@@ -110,12 +113,18 @@ struct CheckAllocSizesPass
       Value v = arith::IndexCastOp::create(b, loc, i64, dynSizes[next++]);
       dims.push_back(v);
       orBad(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, zero));
+      orInto(empty,
+             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, zero));
       auto mul = arith::MulUIExtendedOp::create(b, loc, acc, v);
-      orBad(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                  mul.getHigh(), zero));
+      orInto(overflow, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                             mul.getHigh(), zero));
       acc = mul.getLow();
     }
-    orBad(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, acc, zero));
+    orInto(overflow,
+           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, acc, zero));
+    Value notEmpty = arith::XOrIOp::create(
+        b, loc, empty, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+    orBad(arith::AndIOp::create(b, loc, overflow, notEmpty));
 
     auto ifOp = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
     OpBuilder then = ifOp.getThenBodyBuilder();

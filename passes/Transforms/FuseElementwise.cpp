@@ -40,11 +40,35 @@ bool isDataMovement(linalg::GenericOp op) {
          arg.getArgNumber() < (unsigned)op.getNumDpsInputs();
 }
 
+/// The most ops a fused body may hold, and the most locations (ONNX
+/// nodes) a fused op may name. Each fusion clones both bodies into a new
+/// generic and merges their locations (hashing them all), so fusing a
+/// chain of n elementwise nodes into one loop cost O(n^2): a chain of
+/// 20,000 Neg (whose body folds to nothing) took 10 s to compile, 200,000
+/// an estimated quarter of an hour. Past a few hundred ops one loop gains
+/// nothing over two; with the bounds the chain is cut into loops of at
+/// most this many nodes and the cost is linear.
+constexpr size_t kMaxFusedBodyOps = 256;
+
+size_t numLocations(Location loc) {
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    return fused.getLocations().size();
+  return 1;
+}
+
 bool mayFuse(OpOperand *fused) {
   auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
   if (!producer || !producer->hasOneUse())
     return false;
   auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+  if (consumer && producer.getRegion().front().getOperations().size() +
+                          consumer->getRegion(0).front().getOperations().size() >
+                      kMaxFusedBodyOps)
+    return false;
+  if (numLocations(producer->getLoc()) +
+          numLocations(fused->getOwner()->getLoc()) >
+      kMaxFusedBodyOps)
+    return false;
   if (consumer && ukernel::hasMulAddBody(consumer) &&
       consumer.getNumReductionLoops() > 0) {
     if (!isDataMovement(producer))

@@ -216,6 +216,24 @@ def CheckAllocSizes : Pass<"onnxc-check-alloc-sizes", "ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def GuardEmptyLoops : Pass<"onnxc-guard-empty-loops", "ModuleOp"> {
+  let summary = "Skip a loop nest whose inner loop is empty";
+  let description = [{
+    A loop nest over an empty buffer with large leading dims (a
+    ConstantOfShape of [2^30, 2^30, 0] from data) runs its outer loops
+    2^60 times around an inner loop that never runs: the model hangs with
+    nothing to do. For each perfect nest of `scf.for` loops (each body only
+    the next loop, the outermost without results), the inner loops whose
+    bounds are defined outside the nest and not known non-empty are tested
+    before it, and an `scf.if` skips the nest when one of them is empty.
+
+    Input invariant: `scf.for` loops (after linalg -> loops).
+    Output IR: the same, some nests under an `scf.if`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def BoolBytes : Pass<"onnxc-bool-bytes", "ModuleOp"> {
   let summary = "Load and store bools as bytes, so that their loops vectorize";
   let description = [{

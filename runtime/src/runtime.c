@@ -72,12 +72,16 @@ void onnxc_tensor_release(onnxc_tensor *tensor) { release_value(tensor, 0); }
 int64_t onnxc_rt_shape_numel(const int64_t *shape, int32_t rank) {
   int64_t n = 1;
   int32_t d;
-  for (d = 0; d < rank; ++d)
+  int empty = 0;
+  for (d = 0; d < rank; ++d) {
     if (shape[d] < 0)
       return -1;
+    empty |= shape[d] == 0;
+  }
+  /* A 0 anywhere makes the product 0, whatever the dims before it. */
+  if (empty)
+    return 0;
   for (d = 0; d < rank; ++d) {
-    if (shape[d] == 0)
-      return 0;
     if (n > INT64_MAX / shape[d])
       return -1;
     n *= shape[d];

@@ -676,6 +676,18 @@ static void test_helpers(void) {
   CHECK(onnxc_tensor_numel(&t) == 15);
   t.shape[1] = -2;
   CHECK(onnxc_tensor_numel(&t) == -1);
+  /* An overflowing product before a 0 is 0 elements (it gave -1), one past
+   * it still overflows, and a negative dim after a 0 is still -1. */
+  t.rank = 3;
+  t.shape[0] = (int64_t)1 << 32;
+  t.shape[1] = (int64_t)1 << 32;
+  t.shape[2] = 0;
+  CHECK(onnxc_tensor_numel(&t) == 0);
+  t.shape[2] = 2;
+  CHECK(onnxc_tensor_numel(&t) == -1);
+  t.shape[0] = 0;
+  t.shape[2] = -1;
+  CHECK(onnxc_tensor_numel(&t) == -1);
   t.rank = ONNXC_MAX_RANK + 1;
   CHECK(onnxc_tensor_numel(&t) == -1);
   CHECK(onnxc_tensor_numel(NULL) == -1);

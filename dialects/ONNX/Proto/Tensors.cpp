@@ -105,8 +105,10 @@ bool readExternal(const onnx::TensorProto &t, const proto::ExternalDataPolicy *p
   if (length < 0)
     length = size - offset;
   if (offset > size || length > size - offset) {
+    // Both are in [0, 2^63): their sum fits in 64 unsigned bits.
     error = "external data range [" + std::to_string(offset) + ", " +
-            std::to_string(offset + length) + ") exceeds file '" + location +
+            std::to_string(uint64_t(offset) + uint64_t(length)) +
+            ") exceeds file '" + location +
             "' of " + std::to_string(size) + " bytes";
     return false;
   }

@@ -176,6 +176,15 @@ void testProtoErrors(const std::string &dir) {
   CHECK(!parseValue(neg.SerializeAsString(), "'neg'", ONNXC_VALUE_TENSOR, 0, v,
                     error));
   CHECK(error == "'neg' has a negative dim");
+  // Dims whose product overflows before a 0: an empty tensor (it was "too
+  // large").
+  onnx::TensorProto wide;
+  wide.set_data_type(onnx::TensorProto::FLOAT);
+  wide.add_dims(int64_t(1) << 32);
+  wide.add_dims(int64_t(1) << 32);
+  wide.add_dims(0);
+  CHECK(parseValue(wide.SerializeAsString(), "'wide'", ONNXC_VALUE_TENSOR, 0,
+                   v, error));
   onnx::TensorProto str;
   str.set_data_type(onnx::TensorProto::STRING);
   CHECK(!parseValue(str.SerializeAsString(), "'str'", ONNXC_VALUE_TENSOR, 0, v,

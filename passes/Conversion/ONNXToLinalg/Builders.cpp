@@ -72,13 +72,11 @@ void checkEveryElement(
     return;
   }
   auto i1 = b.getI1Type();
-  Value init = linalg::FillOp::create(
-                   b, loc,
-                   arith::ConstantOp::create(b, loc, b.getBoolAttr(true))
-                       .getResult(),
-                   tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, i1)
-                       .getResult())
-                   .getResult(0);
+  // One op per statement: the IR order must not depend on the compiler's
+  // order of evaluating arguments.
+  Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, i1);
+  Value allTrue = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  Value init = linalg::FillOp::create(b, loc, allTrue, empty).getResult(0);
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::reduction);
   Value all =
       linalg::GenericOp::create(

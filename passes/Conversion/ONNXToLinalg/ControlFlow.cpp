@@ -78,9 +78,11 @@ struct YieldLowering : OpConversionPattern<ONNX::YieldOp> {
           vt.getElementType() != tt.getElementType())
         return op.emitOpError("yields a value of type ")
                << v.getType() << " where " << t << " is expected";
+      // Errors at the parent (the lowered If, Loop, ...): its location
+      // names the node, the yield's does not.
       values.push_back(castChecked(
-          rewriter, op.getLoc(), v, t,
-          "subgraph output: a static dim differs at run time"));
+          rewriter, parent->getLoc(), v, t,
+          "a subgraph output does not have its declared shape"));
     }
     rewriter.replaceOpWithNewOp<scf::YieldOp>(op, values);
     return success();

@@ -222,6 +222,29 @@ void mlir::onnxc::linalg_conv::populateElementwiseBinaryPatterns(
       });
     }
     if (!isFloat(y.getType())) {
+      // 0 to a negative power is 1 / 0: an error, as integer division by
+      // zero is (math.ipowi gave 1; ORT gives INT_MIN from its double pow,
+      // numpy refuses every negative integer power). Other negative powers
+      // truncate 1 / x^n toward 0 as ORT does; results past the type wrap
+      // (ORT converts an out-of-range double: INT_MIN on x86).
+      auto exps = getConstantInts(c.op->getOperand(1));
+      bool mayBeNegative =
+          !isUnsignedInt(ty) &&
+          (!exps || llvm::any_of(*exps, [](int64_t v) { return v < 0; }));
+      if (mayBeNegative) {
+        Value bad = arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, CmpIPredicate::slt, y,
+                                  createIntConstant(b, loc, y.getType(), 0)),
+            arith::CmpIOp::create(b, loc, CmpIPredicate::eq, x,
+                                  createIntConstant(b, loc, x.getType(), 0)));
+        emitRuntimeCheck(
+            b, loc, c.op,
+            arith::XOrIOp::create(b, loc, bad,
+                                  arith::ConstantOp::create(
+                                      b, loc, b.getBoolAttr(true))),
+            "integer 0 to a negative power (a division by zero)");
+      }
       y = convertScalar(b, loc, y, ty, tx);
       return math::IPowIOp::create(b, loc, x, y);
     }

@@ -137,11 +137,14 @@ Value buildNLL(OpBuilder &b, Location loc, const LossOperands &l,
     if (!tt.isDynamicDim(j) &&
         !cast<RankedTensorType>(input.getType()).isDynamicDim(d))
       continue;
+    // One builder call per statement: the IR order must not depend on the
+    // compiler's order of evaluating arguments.
+    Value inputDim = getDimValue(b, loc, input, d);
+    Value targetDim = getDimValue(b, loc, target, j);
     emitRuntimeCheck(
         b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                              getDimValue(b, loc, target, j),
-                              getDimValue(b, loc, input, d)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, targetDim,
+                              inputDim),
         (l.opName + ": " + l.targetName + " and " + l.inputName +
          " dims differ")
             .str());
@@ -173,12 +176,12 @@ Value buildNLL(OpBuilder &b, Location loc, const LossOperands &l,
       (l.opName + ": " + l.targetName + " out of range [0, C)").str(),
       [&](OpBuilder &nb, Location nl, Value label, ValueRange) -> Value {
         Value i = toIndex(nb, nl, label);
-        Value ok = arith::AndIOp::create(
-            nb, nl,
-            arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge, i,
-                                  createIndexConstant(nb, nl, 0)),
-            arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, i,
-                                  classes));
+        Value below =
+            arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, i, classes);
+        Value zero = createIndexConstant(nb, nl, 0);
+        Value nonNegative =
+            arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge, i, zero);
+        Value ok = arith::AndIOp::create(nb, nl, nonNegative, below);
         if (Value ignored = isIgnored(nb, nl, label))
           ok = arith::OrIOp::create(nb, nl, ok, ignored);
         return ok;

@@ -77,9 +77,13 @@ struct ScalerLowering : OpConversionPattern<ONNX::MLScalerOp> {
     Value y = mapElements(
         rewriter, loc, x, f32,
         [&](OpBuilder &b, Location l, Value v, ValueRange ivs) -> Value {
+          // One statement per op: the order of the ops must not depend on
+          // the compiler's order of evaluating arguments.
           Value c = ivs[col];
-          return mulF(b, l, subF(b, l, toF32(b, l, v, xOnnx), off->at(b, l, c)),
-                      sc->at(b, l, c));
+          Value s = sc->at(b, l, c);
+          Value o = off->at(b, l, c);
+          Value f = toF32(b, l, v, xOnnx);
+          return mulF(b, l, subF(b, l, f, o), s);
         });
     replaceWithCasts(rewriter, op, getTypeConverter(), y);
     return success();
@@ -525,8 +529,9 @@ struct LabelEncoderLowering : OpConversionPattern<ONNX::MLLabelEncoderOp> {
                 return cmpI(b, l, arith::CmpIPredicate::slt, r[0], r[1]);
               },
               [&](OpBuilder &b, Location l, ValueRange r) -> SmallVector<Value> {
-                Value mid = arith::ShRUIOp::create(
-                    b, l, arith::AddIOp::create(b, l, r[0], r[1]), idx(b, l, 1));
+                Value one = idx(b, l, 1);
+                Value sum = arith::AddIOp::create(b, l, r[0], r[1]);
+                Value mid = arith::ShRUIOp::create(b, l, sum, one);
                 Value key = tensor::ExtractOp::create(b, l, keyTable, mid);
                 Value lt = floatKeys
                                ? cmpF(b, l, arith::CmpFPredicate::OLT, key, v)

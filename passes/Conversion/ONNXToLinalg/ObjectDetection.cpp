@@ -28,6 +28,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::onnxc;
 using namespace mlir::onnxc::linalg_conv;
@@ -43,6 +45,11 @@ namespace {
 /// or ceil(roi size / output size) when 0) by bilinear interpolation; avg
 /// averages them, max takes the largest weighted corner value (ORT's
 /// definition). The steps are ORT's pre_calc_for_bilinear_interpolate.
+///
+/// Hostile rois (docs/testing.md): a NaN or infinite roi is an error (as in
+/// ORT), and with sampling_ratio 0 so is a roi whose adaptive grid takes
+/// more than kMaxAdaptiveSamples samples per channel (over all its bins).
+constexpr int64_t kMaxAdaptiveSamples = int64_t(1) << 26;
 struct RoiAlignLowering : OpConversionPattern<ONNX::RoiAlignOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -98,6 +105,16 @@ struct RoiAlignLowering : OpConversionPattern<ONNX::RoiAlignOp> {
                        cmpI(rewriter, loc, arith::CmpIPredicate::sgt, xDims[d],
                             idx(rewriter, loc, 0)),
                        "RoiAlign: the spatial dims of X must not be empty");
+    // ORT refuses NaN and infinite rois ("All 'rois' values must be
+    // finite"); an infinite roi would also make the adaptive grid infinite.
+    checkEveryElement(
+        rewriter, loc, rois, "RoiAlign: every rois value must be finite",
+        [&](OpBuilder &b, Location l, Value v, ValueRange) -> Value {
+          Value f = convertScalar(b, l, v, rOnnx, ct);
+          return cmpF(b, l, arith::CmpFPredicate::OLT,
+                      math::AbsFOp::create(b, l, f),
+                      fConst(b, l, ct, std::numeric_limits<double>::infinity()));
+        });
     Value numBatches = xDims[0];
     checkEveryElement(
         rewriter, loc, batchIdx, "RoiAlign: batch_indices must be in [0, N)",
@@ -145,15 +162,32 @@ struct RoiAlignLowering : OpConversionPattern<ONNX::RoiAlignOp> {
       Value binH = divF(b, l, roiH, c(outH));
       Value binW = divF(b, l, roiW, c(outW));
       // Sampling points per bin: ceil(roi size / output size) when
-      // sampling_ratio is 0; negative or NaN counts take no sample.
-      auto gridCount = [&](Value roiSize, int64_t out) -> Value {
-        if (ratio > 0)
-          return idx(b, l, ratio);
+      // sampling_ratio is 0; negative counts take no sample.
+      auto gridCountF = [&](Value roiSize, int64_t out) -> Value {
         Value g = math::CeilOp::create(b, l, divF(b, l, roiSize, c(out)));
-        g = arith::MaxNumFOp::create(b, l, g, c(0));
-        return fToIndex(b, l, g);
+        return arith::MaxNumFOp::create(b, l, g, c(0));
       };
-      Value gridH = gridCount(roiH, outH), gridW = gridCount(roiW, outW);
+      Value gridH, gridW;
+      if (ratio > 0) {
+        gridH = gridW = idx(b, l, ratio);
+      } else {
+        // The adaptive grid comes from data: a roi of 1e9 pixels would take
+        // ~1e17 samples per bin (a hang; ORT fails allocating its table of
+        // grid_h * grid_w * output_height * output_width samples). At most
+        // kMaxAdaptiveSamples per roi and channel are taken; more is an
+        // error (rois are finite here, a sum of two can still be inf).
+        Value gh = gridCountF(roiH, outH), gw = gridCountF(roiW, outW);
+        Value total = mulF(b, l, mulF(b, l, gh, gw), c((double)outH * (double)outW));
+        emitRuntimeCheck(
+            b, l, op.getOperation(),
+            cmpF(b, l, arith::CmpFPredicate::OLE, total,
+                 c((double)kMaxAdaptiveSamples)),
+            "RoiAlign: sampling_ratio 0 takes more than 2^26 samples for a "
+            "roi (output_height * output_width * ceil(roi height / "
+            "output_height) * ceil(roi width / output_width))");
+        gridH = fToIndex(b, l, gh);
+        gridW = fToIndex(b, l, gw);
+      }
       Value count =
           maxIdx(b, l, arith::MulIOp::create(b, l, gridH, gridW), idx(b, l, 1));
       Value gridHF = indexToF(b, l, gridH, ct);

@@ -75,6 +75,9 @@ struct PadLowering : OpConversionPattern<ONNX::PadOp> {
         int64_t n = normalizeAxis(a, rank);
         if (n < 0 || n >= rank)
           return op.emitOpError("axis ") << a << " out of range";
+        if (llvm::is_contained(axes, n))
+          return op.emitOpError("axis ") << a
+                                         << " is referred to more than once";
         axes.push_back(n);
       }
     } else {
@@ -141,6 +144,20 @@ struct PadLowering : OpConversionPattern<ONNX::PadOp> {
                 cmpI(b, loc, arith::CmpIPredicate::sle, size, zero)),
             ("Pad: mode " + m + " pads dim {} of size 0 to {}").str(),
             {createIndexConstant(b, loc, i), size});
+        // Reflect mirrors once (ORT: "pre-pad exceeds maximum allowed";
+        // numpy would reflect again): a side pads by at most kept - 1.
+        if (mode == PadMode::Reflect)
+          for (Value pad : {begin[i], end[i]})
+            emitRuntimeCheck(
+                b, loc,
+                b.createOrFold<arith::OrIOp>(
+                    loc, cmpI(b, loc, arith::CmpIPredicate::sle, pad, zero),
+                    cmpI(b, loc, arith::CmpIPredicate::slt, pad, kept)),
+                "Pad: mode reflect pads dim {} by {}: at most {} (its size "
+                "after the crops - 1)",
+                {createIndexConstant(b, loc, i), pad,
+                 arith::SubIOp::create(b, loc, kept,
+                                       createIndexConstant(b, loc, 1))});
       }
     }
     Value init = createEmpty(b, loc, type, sizes);

@@ -70,10 +70,13 @@ void checkParamLength(OpBuilder &b, Location loc, Value param, Value x,
   auto t = cast<RankedTensorType>(param.getType());
   if (t.getRank() != 1 || t.getDimSize(0) == 1)
     return;
+  // Operands in separate statements: the IR order must not depend on the
+  // compiler's order of evaluating arguments (g++'s, which tests see).
+  Value axisDim = getDimValue(b, loc, x, axis);
+  Value length = getDimValue(b, loc, param, 0);
   emitRuntimeCheck(b, loc,
                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         getDimValue(b, loc, param, 0),
-                                         getDimValue(b, loc, x, axis)),
+                                         length, axisDim),
                    "quantization parameter length does not match the axis");
 }
 
@@ -251,13 +254,13 @@ struct DynamicQuantizeLinearLowering
                                          ValueRange{});
     // An all-zero input (hi == lo == 0) would divide by 0: scale 1, as ONNX
     // Runtime does (y is then all zero points).
-    Value scale = arith::SelectOp::create(
-        rewriter, loc,
-        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ, hi, lo),
-        createScalarConstant(rewriter, loc, f32, 1),
-        arith::DivFOp::create(
-            rewriter, loc, arith::SubFOp::create(rewriter, loc, hi, lo),
-            createScalarConstant(rewriter, loc, f32, 255)));
+    Value c255 = createScalarConstant(rewriter, loc, f32, 255);
+    Value range = arith::SubFOp::create(rewriter, loc, hi, lo);
+    Value ratio = arith::DivFOp::create(rewriter, loc, range, c255);
+    Value one = createScalarConstant(rewriter, loc, f32, 1);
+    Value flat =
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ, hi, lo);
+    Value scale = arith::SelectOp::create(rewriter, loc, flat, one, ratio);
     // The zero point is clipped, then rounded.
     Value zpF = arith::SubFOp::create(
         rewriter, loc, zero, arith::DivFOp::create(rewriter, loc, lo, scale));
@@ -379,11 +382,12 @@ struct QLinearMatMulLowering : OpConversionPattern<ONNX::QLinearMatMulOp> {
     };
     checkDims(a, aType, aMap);
     checkDims(bv, bType, bMap);
+    Value bInner = getDimValue(rewriter, loc, bv, rb - 2);
+    Value aInner = getDimValue(rewriter, loc, a, ra - 1);
     emitRuntimeCheck(rewriter, loc,
                      arith::CmpIOp::create(rewriter, loc,
-                                           arith::CmpIPredicate::eq,
-                                           getDimValue(rewriter, loc, a, ra - 1),
-                                           getDimValue(rewriter, loc, bv, rb - 2)),
+                                           arith::CmpIPredicate::eq, aInner,
+                                           bInner),
                      "QLinearMatMul: inner dims do not match");
 
     Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type(),
@@ -395,19 +399,19 @@ struct QLinearMatMulLowering : OpConversionPattern<ONNX::QLinearMatMulOp> {
     Value aZp = scalarOf(op.getAZeroPoint(), adaptor.getAZeroPoint(), i32);
     Value bZp = scalarOf(op.getBZeroPoint(), adaptor.getBZeroPoint(), i32);
     Value yZp = scalarOf(op.getYZeroPoint(), adaptor.getYZeroPoint(), f64);
+    Value yScale = scalarOf(op.getYScale(), adaptor.getYScale(), f32);
+    Value bScale = scalarOf(op.getBScale(), adaptor.getBScale(), f32);
+    Value aScale = scalarOf(op.getAScale(), adaptor.getAScale(), f32);
     Value mult = arith::DivFOp::create(
-        rewriter, loc,
-        arith::MulFOp::create(
-            rewriter, loc, scalarOf(op.getAScale(), adaptor.getAScale(), f32),
-            scalarOf(op.getBScale(), adaptor.getBScale(), f32)),
-        scalarOf(op.getYScale(), adaptor.getYScale(), f32));
+        rewriter, loc, arith::MulFOp::create(rewriter, loc, aScale, bScale),
+        yScale);
     mult = arith::ExtFOp::create(rewriter, loc, f64, mult);
 
     auto accType = RankedTensorType::get(type.getShape(), i32);
-    Value acc = linalg::FillOp::create(
-                    rewriter, loc, createIntConstant(rewriter, loc, i32, 0),
-                    createEmpty(rewriter, loc, accType, sizes))
-                    .getResult(0);
+    Value accInit = createEmpty(rewriter, loc, accType, sizes);
+    Value accZero = createIntConstant(rewriter, loc, i32, 0);
+    Value acc =
+        linalg::FillOp::create(rewriter, loc, accZero, accInit).getResult(0);
     SmallVector<utils::IteratorType> iters = parallelIterators(numLoops);
     iters.back() = utils::IteratorType::reduction;
     SmallVector<AffineExpr> outExprs;

@@ -219,11 +219,15 @@ Value flatIndex(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
   int64_t rank = sizes.size();
   if (rank == 0)
     return i64Const(b, loc, 0);
+  // Here and below, builder calls that create ops are separate statements
+  // (never two in one argument list): the IR order must not depend on the
+  // compiler's order of evaluating arguments (the tests see g++'s).
   Value acc = linalg::IndexOp::create(b, loc, 0);
-  for (int64_t d = 1; d < rank; ++d)
-    acc = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, acc, sizes[d]),
-        linalg::IndexOp::create(b, loc, d));
+  for (int64_t d = 1; d < rank; ++d) {
+    Value i = linalg::IndexOp::create(b, loc, d);
+    Value scaled = arith::MulIOp::create(b, loc, acc, sizes[d]);
+    acc = arith::AddIOp::create(b, loc, scaled, i);
+  }
   return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), acc);
 }
 
@@ -243,8 +247,9 @@ Value uniform24(OpBuilder &b, Location loc, Value w, bool openAtZero = false) {
 Value uniform53(OpBuilder &b, Location loc, Value hi, Value lo,
                 bool openAtZero = false) {
   Type i64 = b.getI64Type();
-  Value h = arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, hi),
-                                  i64Const(b, loc, 21));
+  Value c21 = i64Const(b, loc, 21);
+  Value hi64 = arith::ExtUIOp::create(b, loc, i64, hi);
+  Value h = arith::ShLIOp::create(b, loc, hi64, c21);
   Value l = arith::ExtUIOp::create(
       b, loc, i64, arith::ShRUIOp::create(b, loc, lo, i32Const(b, loc, 11)));
   Value x = arith::OrIOp::create(b, loc, h, l);
@@ -272,8 +277,9 @@ Value bits24(OpBuilder &b, Location loc, Value w) {
 }
 Value bits53(OpBuilder &b, Location loc, Value hi, Value lo) {
   Type i64 = b.getI64Type();
-  Value h = arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, hi),
-                                  i64Const(b, loc, 21));
+  Value c21 = i64Const(b, loc, 21);
+  Value hi64 = arith::ExtUIOp::create(b, loc, i64, hi);
+  Value h = arith::ShLIOp::create(b, loc, hi64, c21);
   Value l = arith::ExtUIOp::create(
       b, loc, i64, arith::ShRUIOp::create(b, loc, lo, i32Const(b, loc, 11)));
   return arith::OrIOp::create(b, loc, h, l);
@@ -289,14 +295,15 @@ Value cos2pi(OpBuilder &b, Location loc, Value m, unsigned bits, Type ft) {
   Type it = m.getType();
   auto ic = [&](int64_t v) { return createIntConstant(b, loc, it, v); };
   auto fc = [&](double v) { return createScalarConstant(b, loc, ft, v); };
-  Value q = arith::ShRUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, m, ic(int64_t(1) << (bits - 3))),
-      ic(bits - 2));
+  Value shift = ic(bits - 2);
+  Value half = ic(int64_t(1) << (bits - 3));
+  Value q = arith::ShRUIOp::create(b, loc, arith::AddIOp::create(b, loc, m, half),
+                                   shift);
   Value r = arith::SubIOp::create(
       b, loc, m, arith::ShLIOp::create(b, loc, q, ic(bits - 2)));
-  Value x = arith::MulFOp::create(b, loc,
-                                  arith::SIToFPOp::create(b, loc, ft, r),
-                                  fc(2 * M_PI * std::ldexp(1.0, -(int)bits)));
+  Value step = fc(2 * M_PI * std::ldexp(1.0, -(int)bits));
+  Value rf = arith::SIToFPOp::create(b, loc, ft, r);
+  Value x = arith::MulFOp::create(b, loc, rf, step);
   Value x2 = arith::MulFOp::create(b, loc, x, x);
   int terms = ft.isF64() ? 8 : 4;
   // Horner in x^2: sum_k (-1)^k x^2k / (2k)! and x sum_k (-1)^k x^2k /
@@ -309,23 +316,29 @@ Value cos2pi(OpBuilder &b, Location loc, Value m, unsigned bits, Type ft) {
       return (k % 2 ? -1.0 : 1.0) / f;
     };
     Value acc = fc(coef(terms));
-    for (int k = terms - 1; k >= 0; --k)
-      acc = arith::AddFOp::create(b, loc, arith::MulFOp::create(b, loc, acc, x2),
-                                  fc(coef(k)));
+    for (int k = terms - 1; k >= 0; --k) {
+      Value ck = fc(coef(k));
+      Value scaled = arith::MulFOp::create(b, loc, acc, x2);
+      acc = arith::AddFOp::create(b, loc, scaled, ck);
+    }
     return acc;
   };
   Value c = series(0);
   Value sn = arith::MulFOp::create(b, loc, x, series(1));
   Value q3 = arith::AndIOp::create(b, loc, q, ic(3));
-  Value odd = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne,
-      arith::AndIOp::create(b, loc, q3, ic(1)), ic(0));
+  Value zero = ic(0);
+  Value oneBit = ic(1);
+  Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                    arith::AndIOp::create(b, loc, q3, oneBit),
+                                    zero);
   // q = 1, 2 negate: cos(x + pi/2) = -sin x, cos(x + pi) = -cos x.
-  Value neg = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq,
-      arith::AndIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, q3, ic(1)), ic(2)),
-      ic(2));
+  Value two = ic(2);
+  Value twoBit = ic(2);
+  Value one = ic(1);
+  Value next = arith::AddIOp::create(b, loc, q3, one);
+  Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                    arith::AndIOp::create(b, loc, next, twoBit),
+                                    two);
   Value v = arith::SelectOp::create(b, loc, odd, sn, c);
   return arith::SelectOp::create(b, loc, neg, arith::NegFOp::create(b, loc, v),
                                  v);
@@ -340,10 +353,10 @@ Value normalOf(OpBuilder &b, Location loc, ArrayRef<Value> w, Type t) {
                  : uniform24(b, loc, w[0], /*openAtZero=*/true);
   Value c = dbl ? cos2pi(b, loc, bits53(b, loc, w[2], w[3]), 53, ft)
                 : cos2pi(b, loc, bits24(b, loc, w[1]), 24, ft);
-  Value r = math::SqrtOp::create(
-      b, loc,
-      arith::MulFOp::create(b, loc, createScalarConstant(b, loc, ft, -2.0),
-                            math::LogOp::create(b, loc, u1)));
+  Value lg = math::LogOp::create(b, loc, u1);
+  Value minusTwo = createScalarConstant(b, loc, ft, -2.0);
+  Value r = math::SqrtOp::create(b, loc,
+                                 arith::MulFOp::create(b, loc, minusTwo, lg));
   return arith::MulFOp::create(b, loc, r, c);
 }
 
@@ -460,9 +473,10 @@ struct RandomLowering : OpConversionPattern<OpTy> {
           Value v = Normal ? normalOf(b, l, w, elt) : uniformOf(b, l, w, elt);
           Type ft = v.getType();
           // low + (high - low) * u; mean + scale * z.
-          v = arith::AddFOp::create(
-              b, l, createScalarConstant(b, l, ft, p),
-              arith::MulFOp::create(b, l, createScalarConstant(b, l, ft, q), v));
+          Value scaled = arith::MulFOp::create(
+              b, l, createScalarConstant(b, l, ft, q), v);
+          v = arith::AddFOp::create(b, l, createScalarConstant(b, l, ft, p),
+                                    scaled);
           return SmallVector<Value>{toFloat(b, l, v, elt)};
         })[0];
     rewriter.replaceOp(op, y);
@@ -546,10 +560,12 @@ struct MultinomialLowering : OpConversionPattern<ONNX::MultinomialOp> {
     Value zero = createIndexConstant(rewriter, loc, 0);
     Value one = createIndexConstant(rewriter, loc, 1);
     // No class to draw from: an error unless nothing is drawn.
-    Value drawsNone = rewriter.createOrFold<arith::OrIOp>(
-        loc, cmpI(rewriter, loc, arith::CmpIPredicate::eq, batch, zero),
-        cmpI(rewriter, loc, arith::CmpIPredicate::eq,
-             createIndexConstant(rewriter, loc, sampleSize), zero));
+    Value sampleCount = createIndexConstant(rewriter, loc, sampleSize);
+    Value noSamples =
+        cmpI(rewriter, loc, arith::CmpIPredicate::eq, sampleCount, zero);
+    Value noRows = cmpI(rewriter, loc, arith::CmpIPredicate::eq, batch, zero);
+    Value drawsNone =
+        rewriter.createOrFold<arith::OrIOp>(loc, noRows, noSamples);
     emitRuntimeCheck(
         rewriter, loc,
         rewriter.createOrFold<arith::OrIOp>(
@@ -718,12 +734,13 @@ struct DropoutLowering : OpConversionPattern<ONNX::DropoutOp> {
       if (!ratio && hasRatio) {
         r = toFloat(b, l, extractScalar(b, l, adaptor.getRatio()),
                     b.getF64Type());
-        Value ok = arith::AndIOp::create(
-            b, l,
-            arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, r,
-                                  createScalarConstant(b, l, r.getType(), 0)),
+        Value below1 =
             arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, r,
-                                  createScalarConstant(b, l, r.getType(), 1)));
+                                  createScalarConstant(b, l, r.getType(), 1));
+        Value atLeast0 =
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, r,
+                                  createScalarConstant(b, l, r.getType(), 0));
+        Value ok = arith::AndIOp::create(b, l, atLeast0, below1);
         emitRuntimeCheck(b, l, ok, "Dropout: ratio must be in [0, 1)");
       }
       // threshold = min(ceil(ratio * 2^32), 2^32 - 1), scale = 1 / (1 -
@@ -744,10 +761,10 @@ struct DropoutLowering : OpConversionPattern<ONNX::DropoutOp> {
         thr64 =
             arith::MinUIOp::create(b, l, thr64, i64Const(b, l, 0xFFFFFFFFull));
         thr = arith::TruncIOp::create(b, l, b.getI32Type(), thr64);
+        Value kept = arith::SubFOp::create(
+            b, l, createScalarConstant(b, l, r.getType(), 1), r);
         scale = arith::DivFOp::create(
-            b, l, createScalarConstant(b, l, r.getType(), 1),
-            arith::SubFOp::create(
-                b, l, createScalarConstant(b, l, r.getType(), 1), r));
+            b, l, createScalarConstant(b, l, r.getType(), 1), kept);
         scale = toFloat(b, l, scale, ct);
       }
       Value zero = createScalarConstant(b, l, ct, 0);

@@ -603,6 +603,27 @@ struct ArgLowering : OpConversionPattern<OpTy> {
         dyn.push_back(tensor::DimOp::create(rewriter, loc, data, d));
       outExprs.push_back(getAffineDimExpr(d, ctx));
     }
+    // An empty axis has no index to return (the verifier refuses a static
+    // one): an error unless the result is empty too, as in ORT.
+    {
+      Value zero = createIndexConstant(rewriter, loc, 0);
+      Value ok = rewriter.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ne,
+          getDimValue(rewriter, loc, data, axis), zero);
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d == axis)
+          continue;
+        Value empty = rewriter.createOrFold<arith::CmpIOp>(
+            loc, arith::CmpIPredicate::eq, getDimValue(rewriter, loc, data, d),
+            zero);
+        ok = rewriter.createOrFold<arith::OrIOp>(loc, ok, empty);
+      }
+      emitRuntimeCheck(rewriter, loc, ok,
+                       (Twine(IsMax ? "ArgMax" : "ArgMin") + ": axis " +
+                        Twine((int64_t)op.getAxis()) +
+                        " is empty (dim 0): there is no index to return")
+                           .str());
+    }
     // Running best value (starting at the first element's position 0 with
     // the worst value) and its index.
     TypedAttr worst;

@@ -613,6 +613,14 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
         outSizes[d] = createIndexConstant(b, loc, type.getDimSize(d));
       }
     } else {
+      // A size from data: positive (ORT: "Scale value should be greater
+      // than 0"; a size of 0 is a scale of 0, negative fails too).
+      emitRuntimeCheck(
+          b, loc,
+          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, v,
+                                        createIndexConstant(b, loc, 0)),
+          "Resize: size {} is {}, expected > 0",
+          {createIndexConstant(b, loc, k), v});
       ratio[d] = arith::DivFOp::create(b, loc, indexToF64(b, loc, v), in);
       outSizes[d] = type.isDynamicDim(d)
                         ? v
@@ -781,6 +789,9 @@ struct ResizeLowering : OpConversionPattern<ONNX::ResizeOp> {
         int64_t d = normalizeAxis(v, rank);
         if (d < 0 || d >= rank)
           return op.emitOpError("axis ") << v << " out of range";
+        if (llvm::is_contained(axes, d))
+          return op.emitOpError("axis ") << v
+                                         << " is referred to more than once";
         axes.push_back(d);
       }
     } else {

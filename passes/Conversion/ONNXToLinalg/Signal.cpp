@@ -272,7 +272,10 @@ template <typename OpTy> struct WindowLowering : OpConversionPattern<OpTy> {
     IndexMath m{rewriter, loc};
     OpFoldResult size =
         scalarIndex(rewriter, loc, op.getSize(), adaptor.getSize());
-    // Range(0, size, 1): empty for size <= 0.
+    // A negative size is an error (ONNX Runtime refuses it); 0 is empty.
+    if (failed(require(rewriter, loc, op, arith::CmpIPredicate::sge, size,
+                       m.cst(0), "size must not be negative")))
+      return failure();
     OpFoldResult length = m.max(size, m.cst(0));
     FailureOr<SmallVector<Value>> sizes =
         resultSizes(rewriter, loc, op, type, {length});
@@ -512,6 +515,12 @@ struct STFTLowering : OpConversionPattern<ONNX::STFTOp> {
     if (failed(require(rewriter, loc, op, arith::CmpIPredicate::sgt, n,
                        m.cst(0), "frame_length must be positive")))
       return failure();
+    // ONNX Runtime: "Ensure that the dft size is smaller than the signal"
+    // (no frame fits: it returned an empty result).
+    if (failed(require(rewriter, loc, op, arith::CmpIPredicate::sle, n,
+                       length,
+                       "the frame length must not exceed the signal's length")))
+      return failure();
     // A frame is the window's length (n without one); the DFT cuts it to
     // n samples or pads it with zeros.
     OpFoldResult used = winLen ? minIndex(m, winLen, n) : n;
@@ -701,10 +710,42 @@ struct MelWeightMatrixLowering : OpConversionPattern<ONNX::MelWeightMatrixOp> {
       return arith::MulFOp::create(rewriter, loc, cst(rewriter, loc, 2595),
                                    math::Log10Op::create(rewriter, loc, r));
     };
-    Value lowMel =
-        mel(hertz(op.getLowerEdgeHertz(), adaptor.getLowerEdgeHertz()));
-    Value highMel =
-        mel(hertz(op.getUpperEdgeHertz(), adaptor.getUpperEdgeHertz()));
+    Value lowHz = hertz(op.getLowerEdgeHertz(), adaptor.getLowerEdgeHertz());
+    Value highHz = hertz(op.getUpperEdgeHertz(), adaptor.getUpperEdgeHertz());
+    // ONNX Runtime's range check of the edges: the spectrogram row
+    // floor((dft_length + 1) hz / sample_rate) of each is in [0, rows) (NaN
+    // and infinite hertz fail; they returned zeros). The upper edge may
+    // also be row `rows`: the ONNX reference accepts the Nyquist frequency
+    // with an odd dft_length (its band edges lie below upper_edge_hertz),
+    // which ORT refuses.
+    for (auto [hz, name] : {std::pair<Value, StringRef>{lowHz, "lower"},
+                            std::pair<Value, StringRef>{highHz, "upper"}}) {
+      bool upper = name == "upper";
+      Value row = math::FloorOp::create(
+          rewriter, loc,
+          arith::DivFOp::create(
+              rewriter, loc,
+              arith::MulFOp::create(rewriter, loc,
+                                    toF64(m.add(dftLength, m.cst(1))), hz),
+              toF64(sampleRate)));
+      Value ok = arith::AndIOp::create(
+          rewriter, loc,
+          arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGE, row,
+                                cst(rewriter, loc, 0)),
+          arith::CmpFOp::create(rewriter, loc,
+                                upper ? arith::CmpFPredicate::OLE
+                                      : arith::CmpFPredicate::OLT,
+                                row, toF64(rows)));
+      emitRuntimeCheck(
+          rewriter, loc, ok,
+          ("MelWeightMatrix: " + name +
+           "_edge_hertz is NaN or out of range (floor((dft_length + 1) * " +
+           name + "_edge_hertz / sample_rate) must be in [0, dft_length / 2" +
+           (upper ? " + 1])" : "])"))
+              .str());
+    }
+    Value lowMel = mel(lowHz);
+    Value highMel = mel(highHz);
     // The reference (and ONNX Runtime) divide the mel range by the number
     // of band edges, num_mel_bins + 2, not by the number of gaps between
     // them: the last edge lies below upper_edge_hertz.

@@ -36,6 +36,31 @@ Value linalg_conv::castChecked(OpBuilder &b, Location loc, Value v, Type to,
   }
   auto from = cast<RankedTensorType>(v.getType());
   auto toT = cast<RankedTensorType>(to);
+  // Two static dims that differ: no run-time check can hold. A compile
+  // error in ONNX terms (tensor.cast's verifier said "cast incompatible"),
+  // and a valid cast through the dynamic type so that the IR stays valid.
+  if (from.getRank() == toT.getRank())
+    for (int64_t d = 0, e = from.getRank(); d < e; ++d) {
+      if (from.isDynamicDim(d) || toT.isDynamicDim(d) ||
+          from.getDimSize(d) == toT.getDimSize(d))
+        continue;
+      StringRef reason = message;
+      if (size_t colon = reason.find(": "); colon != StringRef::npos &&
+                                            reason.take_front(colon).find(' ') ==
+                                                StringRef::npos)
+        reason = reason.drop_front(colon + 2); // the "Op: " prefix
+      emitError(loc) << "a value of type " << from << " where " << toT
+                     << " is required: dim " << d << " is "
+                     << from.getDimSize(d) << ", not " << toT.getDimSize(d)
+                     << " (" << reason << ")";
+      Value dyn = tensor::CastOp::create(
+          b, loc,
+          RankedTensorType::get(
+              SmallVector<int64_t>(from.getRank(), ShapedType::kDynamic),
+              from.getElementType(), from.getEncoding()),
+          v);
+      return tensor::CastOp::create(b, loc, toT, dyn);
+    }
   Value ok;
   for (int64_t d = 0, e = from.getRank(); d < e; ++d) {
     if (!from.isDynamicDim(d) || toT.isDynamicDim(d))

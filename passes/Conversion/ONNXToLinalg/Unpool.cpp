@@ -76,23 +76,28 @@ struct MaxUnpoolLowering : OpConversionPattern<ONNX::MaxUnpoolOp> {
                               "dim of X");
     }
 
+    // Builder calls that create ops are separate statements (not several
+    // in one argument list): the IR order must not depend on the
+    // compiler's order of evaluating arguments.
     for (int64_t d = 0; d < rank; ++d)
-      if (xt.isDynamicDim(d) || it.isDynamicDim(d))
+      if (xt.isDynamicDim(d) || it.isDynamicDim(d)) {
+        Value iDim = getDimValue(rewriter, loc, indices, d);
+        Value xDim = getDimValue(rewriter, loc, x, d);
         emitRuntimeCheck(rewriter, loc,
-                         cmpI(rewriter, loc, arith::CmpIPredicate::eq,
-                              getDimValue(rewriter, loc, x, d),
-                              getDimValue(rewriter, loc, indices, d)),
+                         cmpI(rewriter, loc, arith::CmpIPredicate::eq, xDim,
+                              iDim),
                          "MaxUnpool: I must have the shape of X");
+      }
     // The output sizes.
     Value zero = createIndexConstant(rewriter, loc, 0);
     SmallVector<Value> sizes;
     if (hasShape) {
       Value shape = adaptor.getOutputShape();
+      Value rankValue = createIndexConstant(rewriter, loc, rank);
+      Value length = getDimValue(rewriter, loc, shape, 0);
       emitRuntimeCheck(
           rewriter, loc,
-          cmpI(rewriter, loc, arith::CmpIPredicate::eq,
-               getDimValue(rewriter, loc, shape, 0),
-               createIndexConstant(rewriter, loc, rank)),
+          cmpI(rewriter, loc, arith::CmpIPredicate::eq, length, rankValue),
           "MaxUnpool: output_shape must have one value per dim of X");
       for (int64_t d = 0; d < rank; ++d)
         sizes.push_back(toIndex(
@@ -108,10 +113,9 @@ struct MaxUnpoolLowering : OpConversionPattern<ONNX::MaxUnpoolOp> {
           continue;
         }
         int64_t s = d - 2;
-        Value v = mulI(rewriter, loc,
-                       addI(rewriter, loc, in,
-                            createIndexConstant(rewriter, loc, -1)),
-                       createIndexConstant(rewriter, loc, strides[s]));
+        Value stride = createIndexConstant(rewriter, loc, strides[s]);
+        Value minusOne = createIndexConstant(rewriter, loc, -1);
+        Value v = mulI(rewriter, loc, addI(rewriter, loc, in, minusOne), stride);
         sizes.push_back(
             addI(rewriter, loc, v,
                  createIndexConstant(rewriter, loc,
@@ -137,20 +141,19 @@ struct MaxUnpoolLowering : OpConversionPattern<ONNX::MaxUnpoolOp> {
         rewriter, loc, indices, "MaxUnpool: index out of range",
         [&](OpBuilder &b, Location l, Value i, ValueRange) -> Value {
           Value v = toIndex(b, l, i);
-          return arith::AndIOp::create(
-              b, l, cmpI(b, l, arith::CmpIPredicate::sge, v,
-                         createIndexConstant(b, l, 0)),
-              cmpI(b, l, arith::CmpIPredicate::slt, v, total));
+          Value below = cmpI(b, l, arith::CmpIPredicate::slt, v, total);
+          Value zero = createIndexConstant(b, l, 0);
+          Value nonNegative = cmpI(b, l, arith::CmpIPredicate::sge, v, zero);
+          return arith::AndIOp::create(b, l, nonNegative, below);
         });
 
     // Zeros of the output, then the scatter: each linear index is split
     // into the output's coordinates (no reshape of the output, whose
     // dynamic expand_shape the memref lowering mishandles).
     Type elt = type.getElementType();
-    Value y = linalg::FillOp::create(
-                  rewriter, loc, createScalarConstant(rewriter, loc, elt, 0),
-                  createEmpty(rewriter, loc, type, sizes))
-                  .getResult(0);
+    Value yInit = createEmpty(rewriter, loc, type, sizes);
+    Value yZero = createScalarConstant(rewriter, loc, elt, 0);
+    Value y = linalg::FillOp::create(rewriter, loc, yZero, yInit).getResult(0);
     y = buildLoops(
         rewriter, loc, dimValues(rewriter, loc, x), ValueRange{y},
         [&](OpBuilder &b, Location l, ValueRange ivs,

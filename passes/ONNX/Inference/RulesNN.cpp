@@ -329,9 +329,9 @@ static LogicalResult inferResize(Operation *op, const ONNX::OpInfo &info,
   if (!isAbsent(op, 3))
     if (auto sizes = state.getImpl().getKnownInts(op->getOperand(3)))
       for (auto [i, s] : llvm::enumerate(*sizes))
-        if (s < 0)
+        if (s <= 0)
           return op->emitOpError()
-                 << "size " << i << " is " << s << ", expected >= 0";
+                 << "size " << i << " is " << s << ", expected > 0";
   auto policy = op->getAttrOfType<StringAttr>("keep_aspect_ratio_policy");
   bool stretch = !policy || policy.getValue() == "stretch";
   if (!op->hasAttr("axes") && stretch) {

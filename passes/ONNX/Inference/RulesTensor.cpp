@@ -122,10 +122,75 @@ static LogicalResult inferReduce(Operation *op, const ONNX::OpInfo &info,
 // Pad, Split
 //===----------------------------------------------------------------------===//
 
+/// What ONNX and ORT refuse in Pad's known values: an axis listed twice
+/// (ONNX's shape inference: "referred to more than once"), and with a
+/// static dim, edge/reflect/wrap padding a dim cropped to nothing, or
+/// reflect padding a side by more than the dim (after the crops) - 1 (ORT:
+/// "pre-pad exceeds maximum allowed"; numpy would reflect again).
+static LogicalResult
+checkPadValues(Operation *op, RankedTensorType in,
+               const std::optional<SmallVector<int64_t>> &knownPads,
+               const std::optional<SmallVector<int64_t>> &axes) {
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> dims;
+  if (axes) {
+    for (int64_t a : *axes) {
+      int64_t d = a < 0 ? a + rank : a;
+      if (d < 0 || d >= rank)
+        return success(); // normalizeAxis reports it
+      if (llvm::is_contained(dims, d))
+        return op->emitOpError() << "axis " << a
+                                 << " is referred to more than once";
+      dims.push_back(d);
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      dims.push_back(d);
+  }
+  int64_t n = dims.size();
+  if (!knownPads || (int64_t)knownPads->size() != 2 * n)
+    return success();
+  ArrayRef<int64_t> pads = *knownPads;
+  auto modeAttr = op->getAttrOfType<StringAttr>("mode");
+  StringRef mode = modeAttr ? modeAttr.getValue() : "constant";
+  if (mode == "constant")
+    return success();
+  for (auto [k, d] : llvm::enumerate(dims)) {
+    int64_t size = in.getDimSize(d);
+    if (ShapedType::isDynamic(size))
+      continue;
+    int64_t lo = pads[k], hi = pads[k + n];
+    int64_t kept = size - std::max<int64_t>(-lo, 0) - std::max<int64_t>(-hi, 0);
+    if (kept <= 0) {
+      if ((lo > 0 || hi > 0) && size + lo + hi > 0)
+        return op->emitOpError() << "mode " << mode << " pads dim " << d
+                                 << " of size 0 (after the crops) to "
+                                 << size + lo + hi;
+      continue;
+    }
+    for (int64_t pad : {lo, hi})
+      if (mode == "reflect" && pad >= kept)
+        return op->emitOpError()
+               << "mode reflect pads dim " << d << " by " << pad
+               << ": at most " << kept - 1 << " (its size after the crops - 1)";
+  }
+  return success();
+}
+
 /// Pad-19: without `axes` it is Pad-13 (mode "wrap" gives the same shape as
 /// the others).
 static LogicalResult inferPad(Operation *op, const ONNX::OpInfo &info,
                               InferenceState &state) {
+  if (RankedTensorType in = getRankedOperand(op, 0)) {
+    InferenceState::Impl &impl = state.getImpl();
+    std::optional<SmallVector<int64_t>> axes;
+    if (!isAbsent(op, 3))
+      axes = impl.getKnownInts(op->getOperand(3));
+    if ((isAbsent(op, 3) || axes) &&
+        failed(checkPadValues(op, in, impl.getKnownInts(op->getOperand(1)),
+                              axes)))
+      return failure();
+  }
   if (isAbsent(op, 3)) {
     SchemaCall call;
     call.version = 13;

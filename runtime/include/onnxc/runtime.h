@@ -156,7 +156,7 @@ void onnxc_tensor_release(onnxc_tensor *tensor);
 
 /** Number of elements of `tensor` (product of its shape); -1 if `tensor` is
  * null, its rank is outside [0, ONNXC_MAX_RANK], a dim is negative or the
- * product overflows. */
+ * product overflows (0 when a dim is 0, whatever the others). */
 int64_t onnxc_tensor_numel(const onnxc_tensor *tensor);
 
 /** Threads: a model runs on the calling thread, except that its large

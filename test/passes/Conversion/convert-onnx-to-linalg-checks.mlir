@@ -64,3 +64,24 @@ func.func @div_const(%a: tensor<4xi32>) -> tensor<4xi32> {
   %0 = "onnx.Div"(%a, %c) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// ArgMax over an axis that may be empty at run time: an error unless the
+// result is empty too (ORT); with static dims the check folds away.
+// CHECK-DAG: @{{__onnxc_msg[0-9]+}}("node 'am' (ArgMax): axis 1 is empty (dim 0): there is no index to return\00")
+// CHECK-LABEL: func.func @argmax_dynamic
+// CHECK: scf.if
+// CHECK: func.call @onnxc_rt_fail(
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @argmax_static
+// CHECK-NOT: scf.if
+// CHECK: linalg.generic
+func.func @argmax_dynamic(%x: tensor<2x?xf32>) -> tensor<2xi64> {
+  %0 = "onnx.ArgMax"(%x) {axis = 1 : i64, keepdims = 0 : i64} : (tensor<2x?xf32>) -> tensor<2xi64> loc("am")
+  return %0 : tensor<2xi64>
+}
+func.func @argmax_static(%x: tensor<2x3xf32>) -> tensor<2xi64> {
+  %0 = "onnx.ArgMax"(%x) {axis = 1 : i64, keepdims = 0 : i64} : (tensor<2x3xf32>) -> tensor<2xi64> loc("am2")
+  return %0 : tensor<2xi64>
+}

@@ -183,6 +183,29 @@ func.func @stft_frame_length_zero(%x: tensor<1x16x1xf32>, %s: tensor<i64>) -> te
 
 // -----
 
+// A frame longer than the signal (ONNX Runtime refuses it; it returned an
+// empty result).
+func.func @stft_frame_longer_than_signal(%x: tensor<1x16x1xf32>, %s: tensor<i64>) -> tensor<1x?x?x2xf32> {
+  %none = "onnx.NoValue"() : () -> none
+  %n = "onnx.Constant"() {value = dense<17> : tensor<i64>} : () -> tensor<i64>
+  // expected-error @+1 {{'onnx.STFT' op the frame length must not exceed the signal's length}}
+  %0 = "onnx.STFT"(%x, %s, %none, %n) : (tensor<1x16x1xf32>, tensor<i64>, none, tensor<i64>) -> tensor<1x?x?x2xf32>
+  return %0 : tensor<1x?x?x2xf32>
+}
+
+// -----
+
+// A negative window size (ONNX Runtime refuses it; it returned an empty
+// window).
+func.func @window_negative_size() -> tensor<?xf32> {
+  %n = "onnx.Constant"() {value = dense<-4> : tensor<i64>} : () -> tensor<i64>
+  // expected-error @+1 {{'onnx.BlackmanWindow' op size must not be negative}}
+  %0 = "onnx.BlackmanWindow"(%n) : (tensor<i64>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
 func.func @mel_rank(%m: tensor<i64>, %n: tensor<i64>, %r: tensor<i64>, %lo: tensor<f32>, %hi: tensor<f32>) -> tensor<?xf32> {
   // expected-error @+1 {{'onnx.MelWeightMatrix' op result must have rank 2}}
   %0 = "onnx.MelWeightMatrix"(%m, %n, %r, %lo, %hi) : (tensor<i64>, tensor<i64>, tensor<i64>, tensor<f32>, tensor<f32>) -> tensor<?xf32>

@@ -89,3 +89,20 @@ func.func @expand_dynamic(%x: tensor<?x1xf32>, %s: tensor<2xi64>) -> tensor<?x4x
   %0 = "onnx.Expand"(%x, %s) : (tensor<?x1xf32>, tensor<2xi64>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+// A Concat of more than 16 inputs is a tree of concatenations of at most 16
+// (one chain of hundreds of insert_slices made bufferization superlinear:
+// 250 inputs took more than 100 s to compile): here 16 into a tensor<16>,
+// then that and the 17th into the result.
+// CHECK-LABEL: func.func @concat_tree
+// CHECK: %[[G:.+]] = tensor.empty() : tensor<16xf32>
+// CHECK-COUNT-16: tensor.insert_slice %{{.+}} into %{{.+}}[{{.+}}] [1] [1] : tensor<1xf32> into tensor<16xf32>
+// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0] [16] [1] : tensor<16xf32> into tensor<17xf32>
+// CHECK-NEXT: tensor.insert_slice %{{.+}} into %{{.+}}[16] [1] [1] : tensor<1xf32> into tensor<17xf32>
+// CHECK-NEXT: return
+func.func @concat_tree(%x: tensor<1xf32>) -> tensor<17xf32> {
+  %0 = "onnx.Concat"(%x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x, %x) {axis = 0 : i64} : (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<17xf32>
+  return %0 : tensor<17xf32>
+}

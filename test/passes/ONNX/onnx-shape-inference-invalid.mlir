@@ -199,8 +199,69 @@ func.func @resize_negative_scale(%x: tensor<1x1x4x4xf32>) -> tensor<*xf32> {
 func.func @resize_negative_size(%x: tensor<1x1x4x4xf32>) -> tensor<*xf32> {
   %none = "onnx.NoValue"() : () -> none
   %s = "onnx.Constant"() {value = dense<[1, 1, -8, 8]> : tensor<4xi64>} : () -> tensor<4xi64>
-  // expected-error @+1 {{'onnx.Resize' op size 2 is -8, expected >= 0}}
+  // expected-error @+1 {{'onnx.Resize' op size 2 is -8, expected > 0}}
   %0 = "onnx.Resize"(%x, %none, %none, %s) : (tensor<1x1x4x4xf32>, none, none, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A size of 0 is a scale of 0 (ORT: "Scale value should be greater than 0").
+func.func @resize_zero_size(%x: tensor<1x1x4x4xf32>) -> tensor<*xf32> {
+  %none = "onnx.NoValue"() : () -> none
+  %s = "onnx.Constant"() {value = dense<[1, 1, 0, 4]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error @+1 {{'onnx.Resize' op size 2 is 0, expected > 0}}
+  %0 = "onnx.Resize"(%x, %none, %none, %s) : (tensor<1x1x4x4xf32>, none, none, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Pad: an axis listed twice (ONNX's inference refuses it; it padded the
+// axis twice).
+func.func @pad_duplicate_axes(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %none = "onnx.NoValue"() : () -> none
+  %p = "onnx.Constant"() {value = dense<[1, 1, 1, 1]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %a = "onnx.Constant"() {value = dense<[0, -2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+1 {{'onnx.Pad' op axis -2 is referred to more than once}}
+  %0 = "onnx.Pad"(%x, %p, %none, %a) : (tensor<2x3xf32>, tensor<4xi64>, none, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Pad reflect mirrors once: a side pads by at most the dim - 1 (ORT:
+// "pre-pad exceeds maximum allowed"); it returned numpy's repeated
+// reflection.
+func.func @pad_reflect_too_far(%x: tensor<3x2xf32>) -> tensor<*xf32> {
+  %none = "onnx.NoValue"() : () -> none
+  %p = "onnx.Constant"() {value = dense<[3, 0, 0, 0]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error @+1 {{'onnx.Pad' op mode reflect pads dim 0 by 3: at most 2 (its size after the crops - 1)}}
+  %0 = "onnx.Pad"(%x, %p, %none, %none) {mode = "reflect"} : (tensor<3x2xf32>, tensor<4xi64>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// The same after a crop of the other side: 2 rows are left.
+func.func @pad_reflect_after_crop(%x: tensor<3x2xf32>) -> tensor<*xf32> {
+  %none = "onnx.NoValue"() : () -> none
+  %a = "onnx.Constant"() {value = dense<[0]> : tensor<1xi64>} : () -> tensor<1xi64>
+  %p = "onnx.Constant"() {value = dense<[-1, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  // expected-error @+1 {{'onnx.Pad' op mode reflect pads dim 0 by 2: at most 1 (its size after the crops - 1)}}
+  %0 = "onnx.Pad"(%x, %p, %none, %a) {mode = "reflect"} : (tensor<3x2xf32>, tensor<2xi64>, none, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Edge (and reflect, wrap) of a dim cropped to nothing has nothing to
+// repeat (ORT: "zero effective input extent").
+func.func @pad_edge_cropped_away(%x: tensor<3x2xf32>) -> tensor<*xf32> {
+  %none = "onnx.NoValue"() : () -> none
+  %p = "onnx.Constant"() {value = dense<[-3, 0, 2, 0]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error @+1 {{'onnx.Pad' op mode edge pads dim 0 of size 0 (after the crops) to 2}}
+  %0 = "onnx.Pad"(%x, %p, %none, %none) {mode = "edge"} : (tensor<3x2xf32>, tensor<4xi64>, none, none) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 

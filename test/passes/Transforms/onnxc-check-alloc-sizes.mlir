@@ -16,7 +16,11 @@
 // CHECK: arith.cmpi ne, %[[HI1]], %[[ZERO]]
 // CHECK: %[[B64:.+]] = arith.index_cast %[[B]] : index to i64
 // CHECK: %[[LO2:.+]], %[[HI2:.+]] = arith.mului_extended %[[LO1]], %[[B64]]
-// CHECK: arith.cmpi slt, %[[LO2]], %[[ZERO]]
+// CHECK: %[[OVER:.+]] = arith.cmpi slt, %[[LO2]], %[[ZERO]]
+// An overflowing product is no error when a dim is 0 (the buffer is empty:
+// [2^32, 3, 2^32, 0] was refused).
+// CHECK: %[[NONEMPTY:.+]] = arith.xori
+// CHECK: arith.andi %{{.+}}, %[[NONEMPTY]] : i1
 // CHECK: scf.if
 // CHECK: %[[P:.+]] = llvm.mlir.addressof @[[SITE]]
 // CHECK: llvm.call @onnxc_rt_fail_alloc_size(%[[P]], %{{.+}}, %{{.+}}, %[[A64]], %{{.+}}, %[[B64]]) vararg

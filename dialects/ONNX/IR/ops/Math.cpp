@@ -52,10 +52,18 @@ static LogicalResult verifyArgMinMax(Operation *op) {
     int64_t axis = getInt(op, "axis", 0);
     if (failed(checkAxis(op, "axis", axis, std::max<int64_t>(*rank, 1))))
       return failure();
-    // An empty axis has no index to return (ONNX Runtime refuses it too).
+    // An empty axis has no index to return (ONNX Runtime refuses it too,
+    // unless the result is empty: another dim of 0). With another dim
+    // dynamic the lowering checks it at run time.
     auto t = llvm::dyn_cast<RankedTensorType>(op->getOperand(0).getType());
     int64_t a = axis < 0 ? axis + *rank : axis;
-    if (t && *rank > 0 && !t.isDynamicDim(a) && t.getDimSize(a) == 0)
+    bool resultNonEmpty = true;
+    if (t)
+      for (int64_t d = 0; d < *rank; ++d)
+        if (d != a && (t.isDynamicDim(d) || t.getDimSize(d) == 0))
+          resultNonEmpty = false;
+    if (t && *rank > 0 && !t.isDynamicDim(a) && t.getDimSize(a) == 0 &&
+        resultNonEmpty)
       return op->emitOpError() << "axis " << axis
                                << " is empty (dim 0): there is no index to return";
   }

@@ -86,14 +86,32 @@ static LogicalResult verifyConvTranspose(Operation *op) {
   return success();
 }
 
+/// A pool's pads are smaller than its kernel (ONNX Runtime: "Pad should
+/// be smaller than kernel"): a window wholly in the padding has no element
+/// to pool (MaxPool returned -inf there).
+static LogicalResult checkPoolPads(Operation *op) {
+  std::optional<ArrayRef<int64_t>> kernel = getInts(op, "kernel_shape");
+  std::optional<ArrayRef<int64_t>> pads = getInts(op, "pads");
+  if (!kernel || !pads || pads->size() != 2 * kernel->size())
+    return success();
+  size_t n = kernel->size();
+  for (auto [i, p] : llvm::enumerate(*pads))
+    if (p >= (*kernel)[i % n])
+      return op->emitOpError()
+             << "pad " << p << " of spatial dim " << i % n
+             << " must be smaller than the kernel (" << (*kernel)[i % n]
+             << ")";
+  return success();
+}
+
 static LogicalResult verifyPool(Operation *op) {
-  if (failed(verifyWindow(op)))
+  if (failed(verifyWindow(op)) || failed(checkPoolPads(op)))
     return failure();
   return checkBool(op, "ceil_mode", 0);
 }
 
 static LogicalResult verifyLpPool(Operation *op) {
-  if (failed(verifyWindow(op)))
+  if (failed(verifyWindow(op)) || failed(checkPoolPads(op)))
     return failure();
   if (getInt(op, "p", 2) < 1)
     return op->emitOpError() << "attribute 'p' must be >= 1";

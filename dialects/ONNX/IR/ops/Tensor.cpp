@@ -106,6 +106,18 @@ static LogicalResult verifyResize(Operation *op) {
       failed(checkBool(op, "exclude_outside", 0)) ||
       failed(checkBool(op, "antialias", 0)))
     return failure();
+  // ONNX's shape inference: "Axis ... is referred to more than once".
+  if (std::optional<ArrayRef<int64_t>> axes = getInts(op, "axes")) {
+    std::optional<int64_t> rank = getRank(op->getOperand(0));
+    llvm::SmallVector<int64_t> seen;
+    for (int64_t a : *axes) {
+      int64_t d = rank && a < 0 ? a + *rank : a;
+      if (llvm::is_contained(seen, d))
+        return op->emitOpError() << "axis " << a
+                                 << " is referred to more than once";
+      seen.push_back(d);
+    }
+  }
   return success();
 }
 

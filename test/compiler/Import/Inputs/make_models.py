@@ -24,13 +24,13 @@ def relu_model(**kw):
                  [vi("x", [2])], [vi("y", [2])], **kw)
 
 
-def external(location, length=8):
+def external(location, length=8, offset=0):
     t = TensorProto()
     t.name = "w"
     t.data_type = TensorProto.FLOAT
     t.dims.append(2)
     t.data_location = TensorProto.EXTERNAL
-    for k, v in (("location", location), ("offset", "0"), ("length", str(length))):
+    for k, v in (("location", location), ("offset", str(offset)), ("length", str(length))):
         e = t.external_data.add()
         e.key, e.value = k, v
     return model([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
@@ -85,6 +85,9 @@ def main(out):
     save(external("/etc/passwd"), "ext-absolute.onnx")
     save(external("../w.bin"), "ext-escape.onnx")
     save(external("w.bin", length=64), "ext-range.onnx")
+    # offset + length past 2^63 - 1 (the message computed it with signed
+    # overflow: an end of -9223372036854775793).
+    save(external("w.bin", length=16, offset=(1 << 63) - 1), "ext-range-huge.onnx")
     link = os.path.join(out, "link.bin")
     if not os.path.lexists(link):
         os.symlink("/etc/hostname", link)

@@ -316,6 +316,24 @@ func.func @window_negative_pad(%x: tensor<1x3x8x8xf32>) {
 
 // -----
 
+// A pool's pads are smaller than its kernel (ORT: "Pad should be smaller
+// than kernel"; the re-audit: MaxPool returned -inf windows).
+func.func @pool_pad_ge_kernel(%x: tensor<1x1x2x2xf32>) {
+  // expected-error @+1 {{'onnx.MaxPool' op pad 3 of spatial dim 1 must be smaller than the kernel (3)}}
+  %0:2 = "onnx.MaxPool"(%x) {kernel_shape = array<i64: 3, 3>, pads = array<i64: 0, 0, 2, 3>} : (tensor<1x1x2x2xf32>) -> (tensor<1x1x2x3xf32>, none)
+  return
+}
+
+// -----
+
+func.func @lppool_pad_ge_kernel(%x: tensor<1x1x4xf32>) {
+  // expected-error @+1 {{'onnx.LpPool' op pad 2 of spatial dim 0 must be smaller than the kernel (2)}}
+  %0 = "onnx.LpPool"(%x) {kernel_shape = array<i64: 2>, pads = array<i64: 2, 0>} : (tensor<1x1x4xf32>) -> tensor<1x1x5xf32>
+  return
+}
+
+// -----
+
 func.func @window_kernel_zero(%x: tensor<1x3x8x8xf32>) {
   // expected-error @+1 {{'onnx.AveragePool' op attribute 'kernel_shape' has value 0, expected >= 1}}
   %0 = "onnx.AveragePool"(%x) {kernel_shape = array<i64: 0, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x4xf32>
@@ -724,6 +742,17 @@ func.func @pad_mode(%x: tensor<2x3xf32>, %p: tensor<4xi64>) {
   %none = "onnx.NoValue"() : () -> none
   // expected-error @+1 {{'onnx.Pad' op attribute 'mode' is 'mirror', expected one of 'constant' 'reflect' 'edge' 'wrap'}}
   %0 = "onnx.Pad"(%x, %p, %none, %none) {mode = "mirror"} : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// Resize with an axis listed twice (ONNX's inference refuses it; it
+// resized the axis once with the second scale).
+func.func @resize_duplicate_axes(%x: tensor<1x1x2x2xf32>, %s: tensor<2xf32>) {
+  %none = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Resize' op axis -2 is referred to more than once}}
+  %0 = "onnx.Resize"(%x, %none, %s, %none) {axes = array<i64: 2, -2>} : (tensor<1x1x2x2xf32>, none, tensor<2xf32>, none) -> tensor<*xf32>
   return
 }
 

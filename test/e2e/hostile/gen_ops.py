@@ -1,0 +1,234 @@
+#!/usr/bin/python3
+"""Writes models and run-time inputs for ops whose inputs from data the
+ONNX spec or ONNX Runtime refuses (found by the 2026-11-26 re-audit of
+issue 12): a compiled model must fail them with an error status and a
+one-line message naming the node, never hang, crash or return OK with
+made-up values.
+
+The layout is gen_hostile.py's: OUT/hostile/<case>/model.onnx with
+test_data_set_0 valid (inputs and numpy outputs) unless a case says
+otherwise, and test_data_set_1.. hostile (inputs only, or outputs where the
+case is valid). Node names are the case names.
+
+Usage: gen_ops.py OUT
+"""
+import os
+import sys
+
+import numpy as np
+
+from onnx import TensorProto, helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "Utils"))
+from testcases import vi  # noqa: E402
+import testcases  # noqa: E402
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+I32 = TensorProto.INT32
+
+CASES = []
+
+
+def case(fn):
+    CASES.append(fn)
+    return fn
+
+
+def save(root, name, nodes, inputs, outputs, datasets, inits=(), opset=17):
+    graph = helper.make_graph(nodes, name, inputs, outputs,
+                              initializer=list(inits))
+    testcases.save_case(root, "hostile", name, graph, datasets, opset=opset)
+
+
+def node(op, ins, outs, name, **attrs):
+    return helper.make_node(op, ins, outs, name=name, **attrs)
+
+
+def i64(*v):
+    return np.array(v, dtype=np.int64)
+
+
+def f32(*v):
+    return np.array(v, dtype=np.float32)
+
+
+@case
+def roialign_adaptive(root):
+    """RoiAlign with sampling_ratio 0 takes ceil(roi size / output size)
+    samples per bin from the rois' values: a roi of 1e9 hung the model, an
+    infinite one too (ORT: "All 'rois' values must be finite"). Set 4 is
+    a large roi under the cap (16M samples): it runs."""
+    x = np.ones((1, 1, 4, 4), np.float32)
+    b = i64(0)
+    save(root, "roialign_adaptive",
+         [node("RoiAlign", ["x", "r", "b"], ["y"], "roialign_adaptive",
+               output_height=2, output_width=2, sampling_ratio=0)],
+         [vi("x", F, [1, 1, 4, 4]), vi("r", F, [1, 4]), vi("b", I64, [1])],
+         [vi("y", F, [1, 1, 2, 2])],
+         [([x, f32(0, 0, 2, 2).reshape(1, 4), b], [np.ones((1, 1, 2, 2), np.float32)]),
+          ([x, f32(0, 0, 1e9, 1e9).reshape(1, 4), b], []),
+          ([x, f32(0, 0, np.inf, np.inf).reshape(1, 4), b], []),
+          ([x, f32(0, np.nan, 2, 2).reshape(1, 4), b], []),
+          ([x, f32(0, 0, 4000, 4000).reshape(1, 4), b], [])],
+         opset=16)
+
+
+@case
+def argmax_empty(root):
+    """ArgMax/ArgMin over an axis that is empty at run time returned -1
+    with OK (a following Gather reads -1 as the last element); ORT refuses
+    it unless the result is empty too (set 2). argmin_empty has the axis
+    statically 0 and the other dim symbolic (the verifier leaves it to run
+    time: a static [0, 0] is valid)."""
+    x = np.array([[1, 3], [4, 2]], np.float32)
+    save(root, "argmax_empty",
+         [node("ArgMax", ["x"], ["y"], "argmax_empty", axis=1, keepdims=0)],
+         [vi("x", F, ["n", "m"])], [vi("y", I64, ["n"])],
+         [([x], [i64(1, 0)]),
+          ([np.zeros((2, 0), np.float32)], []),
+          ([np.zeros((0, 0), np.float32)], [np.zeros(0, np.int64)])])
+    save(root, "argmin_empty",
+         [node("ArgMin", ["x"], ["y"], "argmin_empty", axis=-1)],
+         [vi("x", F, ["n", 0])], [vi("y", I64, ["n", 1])],
+         [([np.zeros((0, 0), np.float32)], [np.zeros((0, 1), np.int64)]),
+          ([np.zeros((3, 0), np.float32)], [])])
+
+
+@case
+def pad_reflect_far(root):
+    """Pad reflect with pads from data mirrors once: a side pads by at most
+    the dim (after the crops) - 1, as ORT requires ("pre-pad exceeds
+    maximum allowed"); it returned numpy's repeated reflection."""
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    save(root, "pad_reflect_far",
+         [node("Pad", ["x", "p"], ["y"], "pad_reflect_far", mode="reflect")],
+         [vi("x", F, ["n", 2]), vi("p", I64, [4])], [vi("y", F, ["m", 2])],
+         [([x, i64(2, 0, 2, 0)], [np.pad(x, ((2, 2), (0, 0)), mode="reflect")]),
+          ([x, i64(3, 0, 0, 0)], []),
+          ([x, i64(-1, 0, 2, 0)], []),
+          ([x[:1], i64(0, 0, 1, 0)], [])],
+         opset=18)
+
+
+@case
+def resize_sizes_zero(root):
+    """Resize with sizes from data: a size of 0 is a scale of 0 (ORT:
+    "Scale value should be greater than 0"); it returned an empty tensor."""
+    x = np.arange(4, dtype=np.float32).reshape(1, 1, 2, 2)
+    save(root, "resize_sizes_zero",
+         [node("Resize", ["x", "", "", "s"], ["y"], "resize_sizes_zero")],
+         [vi("x", F, [1, 1, 2, 2]), vi("s", I64, [4])],
+         [vi("y", F, [1, 1, "h", "w"])],
+         [([x, i64(1, 1, 4, 4)], [x.repeat(2, axis=2).repeat(2, axis=3)]),
+          ([x, i64(1, 1, 0, 4)], []),
+          ([x, i64(1, 1, 4, -4)], [])])
+
+
+def hann(n):
+    """HannWindow (periodic) as the ONNX reference computes it."""
+    return (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n) / n)).astype(np.float32)
+
+
+@case
+def signal_sizes(root):
+    """Sizes from data that ORT refuses: STFT with a frame longer than the
+    signal (it returned no frames), HannWindow of a negative size (an
+    empty window), MelWeightMatrix with NaN, negative or too high edges
+    (zeros). Set 0 of the mel case has edges ORT accepts: it runs (its
+    values are checked elsewhere); set 5 has the Nyquist frequency as the
+    upper edge with an odd dft_length, which the ONNX reference accepts
+    and ORT refuses: it runs."""
+    sig = np.zeros((1, 8, 1), np.float32)
+    save(root, "stft_long_frame",
+         [node("STFT", ["x", "st", "", "n"], ["y"], "stft_long_frame")],
+         [vi("x", F, [1, "l", 1]), vi("st", I64, []), vi("n", I64, [])],
+         [vi("y", F, [1, "f", "b", 2])],
+         [([sig, np.array(4, np.int64), np.array(8, np.int64)],
+           [np.zeros((1, 1, 5, 2), np.float32)]),
+          ([sig, np.array(4, np.int64), np.array(9, np.int64)], [])])
+    save(root, "hann_negative",
+         [node("HannWindow", ["n"], ["y"], "hann_negative")],
+         [vi("n", I64, [])], [vi("y", F, ["n"])],
+         [([np.array(4, np.int64)], [hann(4)]),
+          ([np.array(0, np.int64)], [np.zeros(0, np.float32)]),
+          ([np.array(-4, np.int64)], [])])
+    args = ["nb", "dl", "sr", "lo", "hi"]
+
+    def mel(lo, hi, dft=16):
+        return [np.array(4, np.int64), np.array(dft, np.int64),
+                np.array(8000, np.int64), np.array(lo, np.float32),
+                np.array(hi, np.float32)]
+    save(root, "mel_edges",
+         [node("MelWeightMatrix", args, ["y"], "mel_edges")],
+         [vi(a, I64, []) for a in args[:3]] + [vi(a, F, []) for a in args[3:]],
+         [vi("y", F, ["r", "m"])],
+         [(mel(0, 4000), []),
+          (mel(np.nan, 4000), []),
+          (mel(-10, 4000), []),
+          (mel(0, np.inf), []),
+          (mel(0, 1e9), []),
+          (mel(0, 4000, dft=15), [])])
+
+
+@case
+def pow_int_zero(root):
+    """Integer Pow of 0 to a negative power is 1 / 0: it returned 1 with OK
+    (ORT: INT_MIN, numpy refuses negative integer powers). Other negative
+    powers truncate toward 0, as ORT computes them."""
+    a = np.array([2, 0, -1, 1, 2, 3], np.int32)
+    save(root, "pow_int_zero",
+         [node("Pow", ["a", "b"], ["y"], "pow_int_zero")],
+         [vi("a", I32, ["n"]), vi("b", I64, ["n"])], [vi("y", I32, ["n"])],
+         [([a, i64(-1, 2, -3, -100, 3, 4)], [np.array([0, 0, -1, 1, 8, 81], np.int32)]),
+          ([a, i64(-1, -1, -3, -100, 3, 4)], [])])
+
+
+@case
+def empty_big_dims(root):
+    """A shape whose element count is 0 but whose other dims multiply past
+    2^63 was refused as overflowing ([2^32, 2^32, 0]); with smaller ones
+    ([2^30, 2^30, 0]) the loops ran 2^60 empty iterations (a hang). Both
+    are empty results, as in ORT, through ConstantOfShape and an
+    elementwise op."""
+    def empty(*dims):
+        # A TensorProto: numpy refuses [2^32, 2^32, 0] ("array is too big").
+        return helper.make_tensor("y", F, list(dims), [])
+    save(root, "empty_big_dims",
+         [node("ConstantOfShape", ["s"], ["c"], "empty_big_dims",
+               value=helper.make_tensor("v", F, [1], [1.5])),
+          node("Relu", ["c"], ["y"], "empty_big_dims_relu")],
+         [vi("s", I64, [3])], [vi("y", F, ["a", "b", "c"])],
+         [([i64(2, 1, 3)], [np.full((2, 1, 3), 1.5, np.float32)]),
+          ([i64(1 << 32, 1 << 32, 0)], [empty(1 << 32, 1 << 32, 0)]),
+          ([i64(1 << 30, 1 << 30, 0)], [empty(1 << 30, 1 << 30, 0)]),
+          ([i64(1 << 32, 1 << 32, 2)], [])])
+
+
+@case
+def concat_many(root):
+    """One Concat of 300 inputs (symbolic and static along the axis): the
+    compiler took more than 100 s for 250 (one chain of 250 insert_slices
+    for bufferization); it concatenates in a tree of 16 now. Set 1: an
+    input of another width is still the run-time error naming it."""
+    n = 300
+    names = ["a" if i % 3 == 0 else "b" for i in range(n)]
+    a = np.arange(3, dtype=np.float32).reshape(1, 3)
+    b = np.arange(6, dtype=np.float32).reshape(2, 3) + 10
+    y = np.concatenate([a if v == "a" else b for v in names], 0)
+    save(root, "concat_many",
+         [node("Concat", names, ["y"], "concat_many", axis=0)],
+         [vi("a", F, ["n", "m"]), vi("b", F, [2, 3])], [vi("y", F, ["k", 3])],
+         [([a, b], [y]),
+          ([np.zeros((1, 4), np.float32), b], [])])
+
+
+def main():
+    root = sys.argv[1]
+    for fn in CASES:
+        fn(root)
+
+
+if __name__ == "__main__":
+    main()
