@@ -66,6 +66,39 @@ static inline float tile_ep_scalar(float v, float c, int accumulate,
   return v;
 }
 
+/* A fused activation after the bias (runtime_abi.h's ONNXC_ACT_* kinds and
+ * their formulas): the drivers apply it in place to each block of results
+ * after its last K block, while the block is still in L1 (the tier's
+ * act_row, dispatch.h). */
+typedef struct act_ep {
+  int kind; /* ONNXC_ACT_*, never ONNXC_ACT_NONE */
+  float alpha, beta;
+} act_ep;
+
+/* The activation of one element, with libm's expf (the portable tier and
+ * the reference of the vector tiers): exactly runtime_abi.h's formulas,
+ * each step rounded to float. min and max as arith.minimumf / maximumf:
+ * NaN stays NaN, max(-0, 0) is +0. */
+static inline float act_scalar(float v, const act_ep *a) {
+  float t;
+  switch (a->kind) {
+  case ONNXC_ACT_SIGMOID:
+    return 1.0f / (1.0f + expf(-v));
+  case ONNXC_ACT_SWISH:
+    t = a->alpha * v;
+    return v / (1.0f + expf(-t));
+  case ONNXC_ACT_HARD_SIGMOID:
+  case ONNXC_ACT_HARD_SWISH:
+    t = a->alpha * v;
+    t = t + a->beta;
+    t = t >= 1.0f ? 1.0f : t; /* NaN: neither branch changes it */
+    t = t <= 0.0f ? 0.0f : t;
+    return a->kind == ONNXC_ACT_HARD_SWISH ? v * t : t;
+  default:
+    return v;
+  }
+}
+
 /* arith.maximumf: NaN if either is NaN, +0 over -0. Written to compile to
  * selects (data-dependent branches mispredict on every other tap). */
 static inline float max_nan(float a, float b) {
