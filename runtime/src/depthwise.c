@@ -142,8 +142,11 @@ void onnxc_rt_depthwise(const onnxc_conv2d_params *q, const float *x,
         /* The fused activation over the plane just written (L1 / L2). */
         if (act.kind != ONNXC_ACT_NONE) {
           i64 r;
-          for (r = 0; r < q->out_h; ++r)
-            kt->act_row(d.y + r * ys[3], q->out_w, &act);
+          if (ys[3] == q->out_w)
+            kt->act_row(d.y, q->out_h * q->out_w, &act);
+          else
+            for (r = 0; r < q->out_h; ++r)
+              kt->act_row(d.y + r * ys[3], q->out_w, &act);
         }
       }
     }

@@ -67,7 +67,11 @@ static const act_ep *conv_act(const onnxc_conv2d_params *q, act_ep *a) {
 static void act_block(const onnxc_kernels *kt, float *c, i64 rows, i64 cols,
                       i64 rs, i64 cs, const act_ep *a) {
   i64 i, j;
-  if (cs == 1) {
+  /* Rows one after the other: one long row (a row of a 7 x 7 map alone is
+   * a single short vector). */
+  if ((cs == 1 && rs == cols) || (rs == 1 && cs == rows)) {
+    kt->act_row(c, rows * cols, a);
+  } else if (cs == 1) {
     for (i = 0; i < rows; ++i)
       kt->act_row(c + i * rs, cols, a);
   } else if (rs == 1) {

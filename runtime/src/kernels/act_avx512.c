@@ -62,15 +62,29 @@ static ONNXC_INLINE __m512 act16(__m512 v, int kind, __m512 alpha,
   }
 }
 
+/* A row of at least 16: the last 16 elements are loaded first, so that a
+ * tail shorter than a vector is computed from the inputs and stored whole
+ * after the rest (its lanes that overlap the last full vector get the same
+ * values again). No masked store: a masked store followed, in the next
+ * call, by a load of the same cache line does not forward and stalls until
+ * the store retires, which serializes rows of a few elements (7 x 7 maps)
+ * on the exp's latency: 2.5 ns per element against 0.15. Shorter rows
+ * through a mask. */
 static ONNXC_INLINE void row(float *y, i64 n, int kind, const act_ep *a) {
   const __m512 alpha = _mm512_set1_ps(a->alpha), beta = _mm512_set1_ps(a->beta);
   i64 i = 0;
-  for (; i + 16 <= n; i += 16)
-    _mm512_storeu_ps(y + i, act16(_mm512_loadu_ps(y + i), kind, alpha, beta));
-  if (i < n) {
-    __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
+  if (n < 16) {
+    __mmask16 m = (__mmask16)((1u << n) - 1u);
     _mm512_mask_storeu_ps(
-        y + i, m, act16(_mm512_maskz_loadu_ps(m, y + i), kind, alpha, beta));
+        y, m, act16(_mm512_maskz_loadu_ps(m, y), kind, alpha, beta));
+    return;
+  }
+  {
+    __m512 tail = _mm512_loadu_ps(y + n - 16);
+    for (; i + 16 <= n; i += 16)
+      _mm512_storeu_ps(y + i, act16(_mm512_loadu_ps(y + i), kind, alpha, beta));
+    if (i < n)
+      _mm512_storeu_ps(y + n - 16, act16(tail, kind, alpha, beta));
   }
 }
 
