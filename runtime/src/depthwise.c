@@ -90,6 +90,7 @@ void onnxc_rt_depthwise(const onnxc_conv2d_params *q, const float *x,
   geom.in_w = q->in_w;
   clamp.row_bias = clamp.col_bias = NULL;
   clamp.clamp = 1;
+  clamp.act = NULL;
   clamp.lo = q->clamp_lo;
   clamp.hi = q->clamp_hi;
   if (padded && !direct) {

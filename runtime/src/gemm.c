@@ -85,16 +85,19 @@ static void act_block(const onnxc_kernels *kt, float *c, i64 rows, i64 cols,
 }
 
 /* The tile_ep of the tile at row `r0` and column `c0` of a block, or NULL
- * for none. */
-static const tile_ep *block_ep(const block_args *x, i64 r0, i64 c0,
-                               tile_ep *ep) {
-  if (!x->clamp && (x->accumulate || (!x->row_bias && !x->col_bias)))
+ * for none; the activation in it when the tier's tiles apply it. */
+static const tile_ep *block_ep(const onnxc_kernels *kt, const block_args *x,
+                               i64 r0, i64 c0, tile_ep *ep) {
+  const act_ep *act = kt->tile_act ? x->act : NULL;
+  if (!x->clamp && !act &&
+      (x->accumulate || (!x->row_bias && !x->col_bias)))
     return NULL;
   ep->row_bias = x->row_bias ? x->row_bias + r0 : NULL;
   ep->col_bias = x->col_bias ? x->col_bias + c0 : NULL;
   ep->clamp = x->clamp;
   ep->lo = x->lo;
   ep->hi = x->hi;
+  ep->act = act;
   return ep;
 }
 
@@ -102,25 +105,27 @@ static const tile_ep *block_ep(const block_args *x, i64 r0, i64 c0,
  * of a convolution: with ONNXC_CONV_BIAS the first block writes Y from the
  * bias (per row or per column of the tile: `per_row`), later blocks add to
  * it; without, every block adds to Y (which holds the initial values).
- * ONNXC_CONV_CLAMP clamps after the last block. NULL when there is
- * nothing to do but accumulate. */
+ * ONNXC_CONV_CLAMP clamps after the last block, and `act` (may be NULL)
+ * is the tile's activation after it. NULL when there is nothing to do but
+ * accumulate. */
 static const tile_ep *conv_block_ep(const onnxc_conv2d_params *q, i64 g,
                                     i64 m0, int first, int last, int per_row,
-                                    int *accumulate, tile_ep *ep) {
+                                    const act_ep *act, int *accumulate,
+                                    tile_ep *ep) {
   int bias = (q->flags & ONNXC_CONV_BIAS) && first;
   int clamp = (q->flags & ONNXC_CONV_CLAMP) && last;
   *accumulate = !bias;
-  if (!bias && !clamp)
-    return NULL;
+  act = last ? act : NULL;
   /* A null bias with ONNXC_CONV_BIAS: Y starts from zero. */
   bias = bias && q->bias;
-  if (!bias && !clamp)
+  if (!bias && !clamp && !act)
     return NULL;
   ep->row_bias = bias && per_row ? q->bias + g * q->out_channels + m0 : NULL;
   ep->col_bias = bias && !per_row ? q->bias + g * q->out_channels + m0 : NULL;
   ep->clamp = clamp;
   ep->lo = q->clamp_lo;
   ep->hi = q->clamp_hi;
+  ep->act = act;
   return ep;
 }
 
@@ -130,7 +135,8 @@ static void set_block_ep(block_args *b, const onnxc_conv2d_params *q, i64 g,
                          i64 m0, int first, int last, const act_ep *act) {
   tile_ep ep;
   int accumulate;
-  const tile_ep *e = conv_block_ep(q, g, m0, first, last, 1, &accumulate, &ep);
+  const tile_ep *e =
+      conv_block_ep(q, g, m0, first, last, 1, NULL, &accumulate, &ep);
   b->accumulate = accumulate;
   b->row_bias = e ? e->row_bias : NULL;
   b->col_bias = NULL;
@@ -159,8 +165,8 @@ static void run_block(const onnxc_kernels *kt, const block_args *x) {
         kt->sgemm_tile((int)rows, x->kc, x->a + (ic + ir) * x->rsa, x->rsa,
                        x->csa, panel, x->c + (ic + ir) * x->rsc + j * x->csc,
                        x->rsc, x->csc, nw, x->accumulate,
-                       block_ep(x, ic + ir, j, &ep));
-        if (x->act)
+                       block_ep(kt, x, ic + ir, j, &ep));
+        if (x->act && !kt->tile_act)
           act_block(kt, x->c + (ic + ir) * x->rsc + j * x->csc, rows, nw,
                     x->rsc, x->csc, x->act);
         ir += rows;
@@ -244,6 +250,7 @@ static const tile_ep *sgemm_ep(int32_t flags, const float *bias, float lo,
   ep->clamp = (flags & ONNXC_SGEMM_CLAMP) != 0;
   ep->lo = lo;
   ep->hi = hi;
+  ep->act = NULL;
   return ep;
 }
 
@@ -479,9 +486,9 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
             i64 nw = min64(NR, q->out_channels - j * NR);
             tile_ep storage;
             int accumulate;
-            const tile_ep *ep = conv_block_ep(q, g, j * NR, pc == 0,
-                                              pc + kc == kdim, 0, &accumulate,
-                                              &storage);
+            const tile_ep *ep = conv_block_ep(
+                q, g, j * NR, pc == 0, pc + kc == kdim, 0,
+                kt->tile_act ? act : NULL, &accumulate, &storage);
             /* A panel of at most 16 channels: tiles of up to conv_mr16
              * positions whose windows are one element apart (a stride-1
              * output row; a tile ends where the row does), one vector per
@@ -511,8 +518,9 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
               }
             }
             /* The activation after the last K block, over the panel's
-             * channels and the block's positions (16 KiB, in L1). */
-            if (act && pc + kc == kdim)
+             * channels and the block's positions (16 KiB, in L1), unless
+             * the tiles applied it. */
+            if (act && !kt->tile_act && pc + kc == kdim)
               act_block(kt, yg + j * NR * ys[2] + ic, nw, mc, ys[2], 1, act);
           }
         }

@@ -135,6 +135,9 @@ typedef struct onnxc_kernels {
 
   /* sgemm */
   int sgemm_mr;
+  /* sgemm_tile, conv_tile and conv_tile16 apply tile_ep.act themselves
+   * (else the drivers call act_row on what they stored) */
+  int tile_act;
   onnxc_sgemm_tile_fn sgemm_tile;
   onnxc_pack_rows_fn pack_rows;
   onnxc_pack_cols_fn pack_cols;
