@@ -617,7 +617,6 @@ static std::optional<std::pair<float, float>> hardSigmoidOf(Value v, Value x) {
 ///   max(min(a x + b, 1), 0)                HardSigmoid
 ///   x * max(min(a x + b, 1), 0)            HardSwish
 static bool activationBody(Block &body, Clamp &c) {
-  if (getenv("ONNXC_NO_ACT_TMP")) return false;
   Value x = body.getArgument(0);
   Value v = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
   // 1 / (1 + exp(-a x)): a.
