@@ -14,7 +14,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -24,7 +23,6 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
-#include "runtime/include/onnxc/runtime_abi.h"
 
 #include <cmath>
 #include <cstring>
@@ -536,127 +534,6 @@ static bool clampBody(Block &body, Clamp &c) {
   return true;
 }
 
-/// `v` is an f32 constant: its value.
-static std::optional<float> f32Constant(Value v) {
-  FloatAttr attr;
-  if (matchPattern(v, m_Constant(&attr)) && attr.getType().isF32())
-    return attr.getValue().convertToFloat();
-  return std::nullopt;
-}
-
-/// The operand of the commutative `op` that is not `v` (null if neither
-/// is), for matching `op(v, other)` in either order.
-static Value otherOperand(Operation *op, Value v) {
-  if (!op || op->getNumOperands() != 2)
-    return nullptr;
-  if (op->getOperand(0) == v)
-    return op->getOperand(1);
-  if (op->getOperand(1) == v)
-    return op->getOperand(0);
-  return nullptr;
-}
-
-/// `v` = a * x, a a constant (either order), or x itself (a = 1): a.
-static std::optional<float> scaleOf(Value v, Value x) {
-  if (v == x)
-    return 1.0f;
-  if (auto mul = v.getDefiningOp<arith::MulFOp>())
-    if (Value other = otherOperand(mul, x))
-      return f32Constant(other);
-  return std::nullopt;
-}
-
-/// `v` = 1 + exp(-(a * x)) (either order; also exp(c * x) with c = -a, the
-/// canonical form of a negated product): a.
-static std::optional<float> onePlusExpNeg(Value v, Value x) {
-  auto add = v.getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return std::nullopt;
-  for (unsigned i = 0; i < 2; ++i) {
-    if (f32Constant(add->getOperand(i)) != 1.0f)
-      continue;
-    auto e = add->getOperand(1 - i).getDefiningOp<math::ExpOp>();
-    if (!e)
-      return std::nullopt;
-    Value arg = e.getOperand();
-    if (auto neg = arg.getDefiningOp<arith::NegFOp>())
-      return scaleOf(neg.getOperand(), x);
-    if (auto c = scaleOf(arg, x); c && arg != x)
-      return -*c;
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
-/// `v` = max(min(a * x + b, 1), 0) (constants on either side; a * x may be
-/// x): a and b.
-static std::optional<std::pair<float, float>> hardSigmoidOf(Value v, Value x) {
-  auto mx = v.getDefiningOp<arith::MaximumFOp>();
-  Value t;
-  if (!mx || constantBound(mx, t) != 0.0f)
-    return std::nullopt;
-  auto mn = t.getDefiningOp<arith::MinimumFOp>();
-  if (!mn || constantBound(mn, t) != 1.0f)
-    return std::nullopt;
-  auto add = t.getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return std::nullopt;
-  for (unsigned i = 0; i < 2; ++i)
-    if (auto b = f32Constant(add->getOperand(i)))
-      if (auto a = scaleOf(add->getOperand(1 - i), x))
-        return std::make_pair(*a, *b);
-  return std::nullopt;
-}
-
-/// An activation's body (runtime_abi.h's ONNXC_ACT_* formulas, as
-/// convert-onnx-to-linalg lowers Sigmoid, Swish, HardSigmoid and HardSwish
-/// and onnxc-fuse-elementwise fuses Mul(x, Sigmoid(x)) and
-/// Mul(x, HardSigmoid(x))) of the input x alone:
-///   1 / (1 + exp(-x))                      Sigmoid
-///   x / (1 + exp(-a x)), x * (1 / (..))    Swish (a = 1: SiLU)
-///   max(min(a x + b, 1), 0)                HardSigmoid
-///   x * max(min(a x + b, 1), 0)            HardSwish
-static bool activationBody(Block &body, Clamp &c) {
-  Value x = body.getArgument(0);
-  Value v = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
-  // 1 / (1 + exp(-a x)): a.
-  auto sigmoid = [&](Value s) -> std::optional<float> {
-    auto div = s.getDefiningOp<arith::DivFOp>();
-    if (!div || f32Constant(div.getLhs()) != 1.0f)
-      return std::nullopt;
-    return onePlusExpNeg(div.getRhs(), x);
-  };
-  if (auto a = sigmoid(v); a && *a == 1.0f) {
-    c.act = ONNXC_ACT_SIGMOID;
-    return true;
-  }
-  if (auto div = v.getDefiningOp<arith::DivFOp>(); div && div.getLhs() == x)
-    if (auto a = onePlusExpNeg(div.getRhs(), x)) {
-      c.act = ONNXC_ACT_SWISH;
-      c.alpha = *a;
-      return true;
-    }
-  if (auto hs = hardSigmoidOf(v, x)) {
-    c.act = ONNXC_ACT_HARD_SIGMOID;
-    std::tie(c.alpha, c.beta) = *hs;
-    return true;
-  }
-  Value other = otherOperand(v.getDefiningOp<arith::MulFOp>(), x);
-  if (!other)
-    return false;
-  if (auto a = sigmoid(other)) {
-    c.act = ONNXC_ACT_SWISH;
-    c.alpha = *a;
-    return true;
-  }
-  if (auto hs = hardSigmoidOf(other, x)) {
-    c.act = ONNXC_ACT_HARD_SWISH;
-    std::tie(c.alpha, c.beta) = *hs;
-    return true;
-  }
-  return false;
-}
-
 std::optional<Clamp> convClamp(Operation *op, Value buf,
                                ArrayRef<Value> keepApart) {
   SmallVector<Value> aliases = aliasesOf(buf);
@@ -714,7 +591,7 @@ std::optional<Clamp> convClamp(Operation *op, Value buf,
   }
   // The body: a clamp, or else one of the runtime's activations.
   Block &body = g.getRegion().front();
-  if (!clampBody(body, c) && !activationBody(body, c))
+  if (!clampBody(body, c) && !matchActivationBody(body, c))
     return std::nullopt;
   // Nothing else reads `buf` afterwards: its other users are the
   // initialization, the convolution (through views) and deallocations.

@@ -94,6 +94,10 @@ struct Clamp {
 std::optional<Clamp> convClamp(Operation *op, Value buf,
                                ArrayRef<Value> keepApart);
 
+/// The body of a clamp's generic is one of the runtime's activations of its
+/// input alone (UkernelActivation.cpp): sets c.act, c.alpha, c.beta.
+bool matchActivationBody(Block &body, Clamp &c);
+
 /// The buffer a view is of (through view ops).
 Value viewRoot(Value v);
 

@@ -50,7 +50,7 @@ typedef struct block_args {
   const float *row_bias, *col_bias;
   int clamp;
   float lo, hi;
-  const act_ep *act; /* applied to each tile after its store, or NULL */
+  const act_ep *act; /* the last K block's activation (tiles or act_block), or NULL */
 } block_args;
 
 /* The fused activation of a convolution (ONNXC_CONV_ACT), in `a`, or
