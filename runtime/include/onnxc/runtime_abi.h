@@ -335,8 +335,9 @@ typedef struct onnxc_conv2d_params {
  *                           a = 1/6, b = 0.5; Mul(x, HardSigmoid(x)))
  * (a * v rounded, then + b; min and max propagate NaN as ONNX's ops and
  * arith.minimumf / maximumf do: NaN in, NaN out; Swish and HardSwish of
- * -inf are NaN, -inf * 0, as the unfused ops compute them). exp is the
- * runtime's (runtime/src/kernels/act.h): within a few ulp of libm's.
+ * -inf are NaN, -inf * 0, as the unfused ops and ONNX Runtime compute
+ * them). exp is libm's (portable tier) or the runtime's own
+ * (runtime/src/kernels/act_avx512.h: the results within 3 ulp).
  * The activation comes after the clamp when both are set (the compiler
  * sets one of them).
  */
