@@ -153,9 +153,6 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
     // Fewer, larger loop nests: intermediates of elementwise chains are
     // never stored (and never allocated once bufferized).
     pm.addNestedPass<func::FuncOp>(createFuseElementwise());
-    // exp, erf, tanh, log as inline arithmetic: no libm call per element,
-    // and the loops around them vectorize.
-    pm.addNestedPass<func::FuncOp>(createApproximateMath());
     // Sums and maxima in any order: LLVM vectorizes the reduction loops.
     pm.addNestedPass<func::FuncOp>(createReassociateReductions());
     pm.addPass(createCanonicalizerPass());
@@ -187,6 +184,11 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
     // Padding as fill + contiguous copy instead of a gather per element.
     pm.addNestedPass<func::FuncOp>(createPadToCopy());
     pm.addPass(createLinalgToUkernel());
+    // exp, erf, tanh, log as inline arithmetic: no libm call per element,
+    // and the loops around them vectorize. After the kernel calls, whose
+    // matcher folds activations (Sigmoid's exp among them) into a
+    // convolution while they still read as math.exp.
+    pm.addNestedPass<func::FuncOp>(createApproximateMath());
     // Memory planning: the statically shaped intermediates that only the
     // runtime's kernels touch share one arena, offsets planned from their
     // lifetimes; the others are freed right after their last use.

@@ -101,6 +101,14 @@ struct Rewriter {
   Value idx(Location loc, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
   }
+  /// Two floats in one int64 slot, `first` in the low half (little-endian:
+  /// the first of the struct's two float fields).
+  Value floatPair(Location loc, float first, float second) {
+    uint32_t lo, hi;
+    std::memcpy(&lo, &first, sizeof first);
+    std::memcpy(&hi, &second, sizeof second);
+    return idx(loc, (int64_t)(((uint64_t)hi << 32) | lo));
+  }
   Value add(Location loc, Value x, Value y) {
     return b.createOrFold<arith::AddIOp>(loc, x, y);
   }
@@ -445,7 +453,8 @@ struct Rewriter {
     // Epilogue fusion: the bias broadcast (or zero fill) that initialized
     // Y goes into the kernel (ONNXC_CONV_BIAS), and then a Relu / Clip that
     // reads Y next and nothing after (ONNXC_CONV_CLAMP; the kernel writes
-    // the clamp's output buffer instead of Y).
+    // the clamp's output buffer instead of Y), or likewise a Sigmoid,
+    // Swish, HardSigmoid or HardSwish (ONNXC_CONV_ACT).
     int64_t flags = packedW ? kConvWPacked : 0;
     Value yRoot = y;
     auto yView = y.getDefiningOp<memref::ExpandShapeOp>();
@@ -481,7 +490,7 @@ struct Rewriter {
       }
     }
     if (clamp) {
-      flags |= kConvClamp;
+      flags |= clamp->act ? ONNXC_CONV_ACT(clamp->act) : kConvClamp;
       SmallVector<Operation *> chain;
       if (movableBefore(clamp->out, op, chain))
         moveBefore(chain, op);
@@ -540,11 +549,9 @@ struct Rewriter {
       biasPtr = add(loc, vb.aligned, mul(loc, vb.offset, idx(loc, sizeof(float))));
     }
     fields.push_back(biasPtr);
-    float lo = clamp ? clamp->lo : 0.0f, hi = clamp ? clamp->hi : 0.0f;
-    uint32_t loBits, hiBits;
-    std::memcpy(&loBits, &lo, sizeof lo);
-    std::memcpy(&hiBits, &hi, sizeof hi);
-    fields.push_back(idx(loc, (int64_t)(((uint64_t)hiBits << 32) | loBits)));
+    bool isClamp = clamp && !clamp->act, isAct = clamp && clamp->act;
+    fields.push_back(floatPair(loc, isClamp ? clamp->lo : 0.0f,
+                               isClamp ? clamp->hi : 0.0f));
     // pad_top, pad_left, in_h, in_w (read only with ONNXC_CONV_PADDED).
     if (pad) {
       auto value = [&](OpFoldResult f) {
@@ -557,6 +564,12 @@ struct Rewriter {
     } else {
       fields.append({zero, zero, zero, zero});
     }
+    // act_alpha, act_beta (read only with ONNXC_CONV_ACT).
+    static_assert(ONNXC_ABI_SLOT(onnxc_conv2d_params, act_alpha) == 34,
+                  "the fields above fill the slots before act_alpha");
+    fields.push_back(floatPair(loc, isAct ? clamp->alpha : 0.0f,
+                               isAct ? clamp->beta : 0.0f));
+    assert(fields.size() == kConvParams && "every slot filled");
     for (auto [i, f] : llvm::enumerate(fields))
       memref::StoreOp::create(b, loc, i64(loc, f), params,
                               ValueRange{idx(loc, i)});

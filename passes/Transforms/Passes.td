@@ -353,7 +353,16 @@ def LinalgToUkernel : Pass<"onnxc-linalg-to-ukernel", "ModuleOp"> {
     last reader becomes the kernel's epilogue (`ONNXC_CONV_CLAMP`): the
     kernel writes the clamp's output buffer, through its strides when it
     is a slice (a Concat's, its views moved before the call), and the
-    convolution's own buffer goes. A clamp that
+    convolution's own buffer goes. An activation of the output alone in
+    the same place becomes the kernel's epilogue likewise
+    (`ONNXC_CONV_ACT(kind)`, alpha and beta in the parameters): Sigmoid
+    `1 / (1 + exp(-y))`, Swish `y / (1 + exp(-a y))` or
+    `y * (1 / (1 + exp(-a y)))` (the Swish op, Mul(x, Sigmoid(x)) as
+    onnxc-fuse-elementwise fuses it), HardSigmoid
+    `max(min(a y + b, 1), 0)` and HardSwish `y * max(min(a y + b, 1), 0)`
+    (operands of commutative ops in either order; `exp(c y)` stands for
+    `exp(-(-c) y)`); exp must still be `math.exp` (the pipeline runs
+    onnxc-approximate-math after this pass). A clamp or activation that
     writes the fused padding's source back (bufferization reuses the
     input's buffer) is fused only into a depthwise convolution whose
     output has exactly the input's layout (`ONNXC_CONV_IN_PLACE`).
@@ -373,7 +382,8 @@ def LinalgToUkernel : Pass<"onnxc-linalg-to-ukernel", "ModuleOp"> {
            "Also rewrite convolutions">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", "true",
            "Fuse a convolution's bias initialization, a product's bias add, "
-           "and a following Relu / Clip into the kernel call">,
+           "and a following Relu / Clip (convolutions: or Sigmoid, Swish, "
+           "HardSigmoid, HardSwish) into the kernel call">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

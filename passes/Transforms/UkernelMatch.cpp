@@ -510,6 +510,30 @@ Operation *convInit(Operation *op, Value buf, Value &bias) {
   return nullptr;
 }
 
+/// A clamp's body: max with a constant lower bound, then maybe min with an
+/// upper one, of the input.
+static bool clampBody(Block &body, Clamp &c) {
+  if (body.getOperations().size() > 3)
+    return false;
+  Value v = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
+  float hi = INFINITY;
+  if (auto mn = v.getDefiningOp<arith::MinimumFOp>()) {
+    auto bound = constantBound(mn, v);
+    if (!bound)
+      return false;
+    hi = *bound;
+  }
+  auto mx = v.getDefiningOp<arith::MaximumFOp>();
+  if (!mx)
+    return false;
+  auto lo = constantBound(mx, v);
+  if (!lo || v != body.getArgument(0) || !(*lo <= hi))
+    return false;
+  c.lo = *lo;
+  c.hi = hi;
+  return true;
+}
+
 std::optional<Clamp> convClamp(Operation *op, Value buf,
                                ArrayRef<Value> keepApart) {
   SmallVector<Value> aliases = aliasesOf(buf);
@@ -565,31 +589,23 @@ std::optional<Clamp> convClamp(Operation *op, Value buf,
     if (root == outRoot)
       return std::nullopt;
   }
-  // The body: max with a constant lower bound, then maybe min with an upper.
+  // The body: a clamp, or else one of the runtime's activations.
   Block &body = g.getRegion().front();
-  if (body.getOperations().size() > 3)
+  if (!clampBody(body, c) && !matchActivationBody(body, c))
     return std::nullopt;
-  Value v = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
-  if (auto mn = v.getDefiningOp<arith::MinimumFOp>()) {
-    auto hi = constantBound(mn, v);
-    if (!hi)
-      return std::nullopt;
-    c.hi = *hi;
-  }
-  auto mx = v.getDefiningOp<arith::MaximumFOp>();
-  if (!mx)
-    return std::nullopt;
-  auto lo = constantBound(mx, v);
-  if (!lo || v != body.getArgument(0) || !(*lo <= c.hi))
-    return std::nullopt;
-  c.lo = *lo;
   // Nothing else reads `buf` afterwards: its other users are the
   // initialization, the convolution (through views) and deallocations.
-  for (Operation *user : buf.getUsers())
-    if (user != g.getOperation() && !isa<memref::DeallocOp>(user) &&
-        !isa<ViewLikeOpInterface>(user) && user != op &&
-        !user->isBeforeInBlock(op))
+  // A user inside another op's region (a memref.load in the body of a
+  // broadcasting generic with dynamic dims) counts as that op, in op's
+  // block.
+  for (Operation *user : buf.getUsers()) {
+    if (user == g.getOperation() || isa<memref::DeallocOp>(user) ||
+        isa<ViewLikeOpInterface>(user) || user == op)
+      continue;
+    Operation *anc = op->getBlock()->findAncestorOpInBlock(*user);
+    if (!anc || !anc->isBeforeInBlock(op))
       return std::nullopt;
+  }
   // Views of it: read by the convolution, the clamp (through the
   // collapse), or ops before the convolution (bufferization may have
   // reused the buffer of an earlier value, which the kernel no longer

@@ -73,12 +73,18 @@ Operation *zeroInitOf(Operation *op, Value buf, bool &erasable,
 Operation *convInit(Operation *op, Value buf, Value &bias);
 
 /// An elementwise clamp `out = min(max(in, lo), hi)` (or Relu's
-/// `max(in, lo)`) reading `buf` right after `op`: the generic, its output
-/// buffer and the bounds.
+/// `max(in, lo)`), or an activation of `in` alone that the runtime's
+/// kernels apply (`act`: Sigmoid, Swish, HardSigmoid, HardSwish; the forms
+/// in UkernelMatch.cpp's activationBody), reading `buf` right after `op`:
+/// the generic, its output buffer and the bounds or the activation.
 struct Clamp {
   linalg::GenericOp op;
   Value out;
   float lo = -INFINITY, hi = INFINITY;
+  /// An ONNXC_ACT_* kind (runtime_abi.h) instead of a clamp, with its
+  /// alpha and beta; ONNXC_ACT_NONE (0): the clamp above.
+  int act = 0;
+  float alpha = 0.0f, beta = 0.0f;
   /// Set when the clamp reads Y through this collapse (Y is the
   /// convolution's 5-D [n, g, m, h, w] buffer): `out` has the collapsed
   /// shape, and the kernel writes it through the reverse expansion.
@@ -87,6 +93,10 @@ struct Clamp {
 
 std::optional<Clamp> convClamp(Operation *op, Value buf,
                                ArrayRef<Value> keepApart);
+
+/// The body of a clamp's generic is one of the runtime's activations of its
+/// input alone (UkernelActivation.cpp): sets c.act, c.alpha, c.beta.
+bool matchActivationBody(Block &body, Clamp &c);
 
 /// The buffer a view is of (through view ops).
 Value viewRoot(Value v);

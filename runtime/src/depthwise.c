@@ -17,6 +17,9 @@
  * any of its outputs is written, as ONNXC_CONV_IN_PLACE (y over x) needs;
  * the plane stays in L1 / L2, and the kernel sees no border. Either costs
  * less than a padded copy of the whole tensor through memory.
+ *
+ * ONNXC_CONV_ACT: the tier's act_row over each output plane right after
+ * the channel kernel wrote it (still in cache).
  *===----------------------------------------------------------------------===*/
 
 #include "kernels/dispatch.h"
@@ -79,6 +82,7 @@ void onnxc_rt_depthwise(const onnxc_conv2d_params *q, const float *x,
   i64 n, g, m;
   dw_geom geom;
   tile_ep clamp;
+  act_ep act;
   dw_args d;
   geom.pad_top = q->pad_top;
   geom.pad_left = q->pad_left;
@@ -86,6 +90,7 @@ void onnxc_rt_depthwise(const onnxc_conv2d_params *q, const float *x,
   geom.in_w = q->in_w;
   clamp.row_bias = clamp.col_bias = NULL;
   clamp.clamp = 1;
+  clamp.act = NULL;
   clamp.lo = q->clamp_lo;
   clamp.hi = q->clamp_hi;
   if (padded && !direct) {
@@ -115,6 +120,9 @@ void onnxc_rt_depthwise(const onnxc_conv2d_params *q, const float *x,
   d.dilation_w = q->dilation_w;
   d.gm = direct ? &geom : NULL;
   d.clamp = (q->flags & ONNXC_CONV_CLAMP) ? &clamp : NULL;
+  act.kind = (int)((q->flags & ONNXC_CONV_ACT_MASK) >> ONNXC_CONV_ACT_SHIFT);
+  act.alpha = q->act_alpha;
+  act.beta = q->act_beta;
   for (n = 0; n < q->batch; ++n)
     for (g = 0; g < q->groups; ++g) {
       const float *xc = x + n * xs[0] + g * xs[1];
@@ -132,6 +140,15 @@ void onnxc_rt_depthwise(const onnxc_conv2d_params *q, const float *x,
                  : q->bias ? q->bias + g * q->out_channels + m
                            : &zero;
         kt->dw_channel(&d);
+        /* The fused activation over the plane just written (L1 / L2). */
+        if (act.kind != ONNXC_ACT_NONE) {
+          i64 r;
+          if (ys[3] == q->out_w)
+            kt->act_row(d.y, q->out_h * q->out_w, &act);
+          else
+            for (r = 0; r < q->out_h; ++r)
+              kt->act_row(d.y + r * ys[3], q->out_w, &act);
+        }
       }
     }
   onnxc_rt_free_scratch(raw);

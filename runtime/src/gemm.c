@@ -50,19 +50,54 @@ typedef struct block_args {
   const float *row_bias, *col_bias;
   int clamp;
   float lo, hi;
+  const act_ep *act; /* the last K block's activation (tiles or act_block), or NULL */
 } block_args;
 
+/* The fused activation of a convolution (ONNXC_CONV_ACT), in `a`, or
+ * NULL. */
+static const act_ep *conv_act(const onnxc_conv2d_params *q, act_ep *a) {
+  a->kind = (int)((q->flags & ONNXC_CONV_ACT_MASK) >> ONNXC_CONV_ACT_SHIFT);
+  a->alpha = q->act_alpha;
+  a->beta = q->act_beta;
+  return a->kind != ONNXC_ACT_NONE ? a : NULL;
+}
+
+/* The activation over rows x cols results, rows rs apart, columns cs
+ * apart: the tier's act_row along unit strides, else element by element. */
+static void act_block(const onnxc_kernels *kt, float *c, i64 rows, i64 cols,
+                      i64 rs, i64 cs, const act_ep *a) {
+  i64 i, j;
+  /* Rows one after the other: one long row (a row of a 7 x 7 map alone is
+   * a single short vector). */
+  if ((cs == 1 && rs == cols) || (rs == 1 && cs == rows)) {
+    kt->act_row(c, rows * cols, a);
+  } else if (cs == 1) {
+    for (i = 0; i < rows; ++i)
+      kt->act_row(c + i * rs, cols, a);
+  } else if (rs == 1) {
+    for (j = 0; j < cols; ++j)
+      kt->act_row(c + j * cs, rows, a);
+  } else {
+    for (i = 0; i < rows; ++i)
+      for (j = 0; j < cols; ++j)
+        c[i * rs + j * cs] = act_scalar(c[i * rs + j * cs], a);
+  }
+}
+
 /* The tile_ep of the tile at row `r0` and column `c0` of a block, or NULL
- * for none. */
-static const tile_ep *block_ep(const block_args *x, i64 r0, i64 c0,
-                               tile_ep *ep) {
-  if (!x->clamp && (x->accumulate || (!x->row_bias && !x->col_bias)))
+ * for none; the activation in it when the tier's tiles apply it. */
+static const tile_ep *block_ep(const onnxc_kernels *kt, const block_args *x,
+                               i64 r0, i64 c0, tile_ep *ep) {
+  const act_ep *act = kt->tile_act ? x->act : NULL;
+  if (!x->clamp && !act &&
+      (x->accumulate || (!x->row_bias && !x->col_bias)))
     return NULL;
   ep->row_bias = x->row_bias ? x->row_bias + r0 : NULL;
   ep->col_bias = x->col_bias ? x->col_bias + c0 : NULL;
   ep->clamp = x->clamp;
   ep->lo = x->lo;
   ep->hi = x->hi;
+  ep->act = act;
   return ep;
 }
 
@@ -70,40 +105,45 @@ static const tile_ep *block_ep(const block_args *x, i64 r0, i64 c0,
  * of a convolution: with ONNXC_CONV_BIAS the first block writes Y from the
  * bias (per row or per column of the tile: `per_row`), later blocks add to
  * it; without, every block adds to Y (which holds the initial values).
- * ONNXC_CONV_CLAMP clamps after the last block. NULL when there is
- * nothing to do but accumulate. */
+ * ONNXC_CONV_CLAMP clamps after the last block, and `act` (may be NULL)
+ * is the tile's activation after it. NULL when there is nothing to do but
+ * accumulate. */
 static const tile_ep *conv_block_ep(const onnxc_conv2d_params *q, i64 g,
                                     i64 m0, int first, int last, int per_row,
-                                    int *accumulate, tile_ep *ep) {
+                                    const act_ep *act, int *accumulate,
+                                    tile_ep *ep) {
   int bias = (q->flags & ONNXC_CONV_BIAS) && first;
   int clamp = (q->flags & ONNXC_CONV_CLAMP) && last;
   *accumulate = !bias;
-  if (!bias && !clamp)
-    return NULL;
+  act = last ? act : NULL;
   /* A null bias with ONNXC_CONV_BIAS: Y starts from zero. */
   bias = bias && q->bias;
-  if (!bias && !clamp)
+  if (!bias && !clamp && !act)
     return NULL;
   ep->row_bias = bias && per_row ? q->bias + g * q->out_channels + m0 : NULL;
   ep->col_bias = bias && !per_row ? q->bias + g * q->out_channels + m0 : NULL;
   ep->clamp = clamp;
   ep->lo = q->clamp_lo;
   ep->hi = q->clamp_hi;
+  ep->act = act;
   return ep;
 }
 
-/* conv_block_ep for a block_args whose rows are output channels from m0. */
+/* conv_block_ep for a block_args whose rows are output channels from m0;
+ * the activation `act` (may be NULL) after the last block. */
 static void set_block_ep(block_args *b, const onnxc_conv2d_params *q, i64 g,
-                         i64 m0, int first, int last) {
+                         i64 m0, int first, int last, const act_ep *act) {
   tile_ep ep;
   int accumulate;
-  const tile_ep *e = conv_block_ep(q, g, m0, first, last, 1, &accumulate, &ep);
+  const tile_ep *e =
+      conv_block_ep(q, g, m0, first, last, 1, NULL, &accumulate, &ep);
   b->accumulate = accumulate;
   b->row_bias = e ? e->row_bias : NULL;
   b->col_bias = NULL;
   b->clamp = e ? e->clamp : 0;
   b->lo = q->clamp_lo;
   b->hi = q->clamp_hi;
+  b->act = last ? act : NULL;
 }
 
 /* A block through the tier's tile: MC rows of A (L2) against one panel
@@ -125,7 +165,10 @@ static void run_block(const onnxc_kernels *kt, const block_args *x) {
         kt->sgemm_tile((int)rows, x->kc, x->a + (ic + ir) * x->rsa, x->rsa,
                        x->csa, panel, x->c + (ic + ir) * x->rsc + j * x->csc,
                        x->rsc, x->csc, nw, x->accumulate,
-                       block_ep(x, ic + ir, j, &ep));
+                       block_ep(kt, x, ic + ir, j, &ep));
+        if (x->act && !kt->tile_act)
+          act_block(kt, x->c + (ic + ir) * x->rsc + j * x->csc, rows, nw,
+                    x->rsc, x->csc, x->act);
         ir += rows;
       }
     }
@@ -207,6 +250,7 @@ static const tile_ep *sgemm_ep(int32_t flags, const float *bias, float lo,
   ep->clamp = (flags & ONNXC_SGEMM_CLAMP) != 0;
   ep->lo = lo;
   ep->hi = hi;
+  ep->act = NULL;
   return ep;
 }
 
@@ -268,6 +312,7 @@ void onnxc_rt_sgemm_ep_serial(int64_t m, int64_t n, int64_t k, const float *a,
       x.clamp = ep && ep->clamp && pc + x.kc == k;
       x.lo = lo;
       x.hi = hi;
+      x.act = NULL;
       run_block(kt, &x);
     }
   }
@@ -362,6 +407,8 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
   const onnxc_kernels *kt = onnxc_rt_kernels();
   void *raw;
   float *buf = onnxc_rt_alloc_scratch(KC * min64(NC, (npos + NR - 1) / NR * NR), &raw);
+  act_ep act_storage;
+  const act_ep *act = conv_act(q, &act_storage);
   i64 n, g, jc, pc, j;
   for (n = 0; n < q->batch; ++n)
     for (g = 0; g < q->groups; ++g) {
@@ -385,7 +432,7 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
             b.c = yg + j * NR * ys[2] + jc;
             b.rsc = ys[2];
             b.csc = 1;
-            set_block_ep(&b, q, g, j * NR, pc == 0, pc + kc == kdim);
+            set_block_ep(&b, q, g, j * NR, pc == 0, pc + kc == kdim, act);
             run_block(kt, &b);
           }
         }
@@ -414,6 +461,8 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
   i64 npos = q->out_h * q->out_w;
   i64 kcb = KCI, mr = kt->conv_mr;
   const float *xr[MCP];
+  act_ep act_storage;
+  const act_ep *act = conv_act(q, &act_storage);
   i64 n, g, pc, ic, j, ir, t;
   for (n = 0; n < q->batch; ++n)
     for (g = 0; g < q->groups; ++g) {
@@ -437,9 +486,9 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
             i64 nw = min64(NR, q->out_channels - j * NR);
             tile_ep storage;
             int accumulate;
-            const tile_ep *ep = conv_block_ep(q, g, j * NR, pc == 0,
-                                              pc + kc == kdim, 0, &accumulate,
-                                              &storage);
+            const tile_ep *ep = conv_block_ep(
+                q, g, j * NR, pc == 0, pc + kc == kdim, 0,
+                kt->tile_act ? act : NULL, &accumulate, &storage);
             /* A panel of at most 16 channels: tiles of up to conv_mr16
              * positions whose windows are one element apart (a stride-1
              * output row; a tile ends where the row does), one vector per
@@ -456,18 +505,23 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
                                 accumulate, ep);
                 ir += rows;
               }
-              continue;
+            } else {
+              /* Tiles of equal height (49 positions: 7 of 7, not 6 of 8
+               * and 1 of 1, whose one row costs a third of a full tile). */
+              for (ir = 0; ir < mc;) {
+                i64 left = mc - ir, tiles = (left + mr - 1) / mr;
+                i64 rows = (left + tiles - 1) / tiles;
+                kt->conv_tile((int)rows, kc, xr + ir, koff + pc, panel,
+                              yg + j * NR * ys[2] + ic + ir, ys[2], nw,
+                              accumulate, ep);
+                ir += rows;
+              }
             }
-            /* Tiles of equal height (49 positions: 7 of 7, not 6 of 8
-             * and 1 of 1, whose one row costs a third of a full tile). */
-            for (ir = 0; ir < mc;) {
-              i64 left = mc - ir, tiles = (left + mr - 1) / mr;
-              i64 rows = (left + tiles - 1) / tiles;
-              kt->conv_tile((int)rows, kc, xr + ir, koff + pc, panel,
-                            yg + j * NR * ys[2] + ic + ir, ys[2], nw,
-                            accumulate, ep);
-              ir += rows;
-            }
+            /* The activation after the last K block, over the panel's
+             * channels and the block's positions (16 KiB, in L1), unless
+             * the tiles applied it. */
+            if (act && !kt->tile_act && pc + kc == kdim)
+              act_block(kt, yg + j * NR * ys[2] + ic, nw, mc, ys[2], 1, act);
           }
         }
       }
@@ -763,6 +817,8 @@ static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
   float *buf, *wbuf = NULL;
   const float *rows[KC];
   int vector = 1;
+  act_ep act_storage;
+  const act_ep *act = conv_act(q, &act_storage);
   i64 n, g, jc, pc;
   /* The kernel reads W as a matrix M x (C * KH * KW) with unit column
    * stride and Y as M x (OH * OW): copy whichever is not laid out so. */
@@ -802,7 +858,7 @@ static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
                   v = v < q->clamp_lo   ? q->clamp_lo
                       : v > q->clamp_hi ? q->clamp_hi
                                         : v;
-                *dst = v;
+                *dst = act ? act_scalar(v, act) : v;
               }
             }
     return;
@@ -849,7 +905,7 @@ static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
           b.c = yg + jc;
           b.rsc = ys[2];
           b.csc = 1;
-          set_block_ep(&b, q, g, 0, pc == 0, pc + b.kc == kdim);
+          set_block_ep(&b, q, g, 0, pc == 0, pc + b.kc == kdim, act);
           run_block(kt, &b);
         }
       }

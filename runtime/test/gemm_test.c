@@ -186,6 +186,55 @@ static void check_batched(long batch, long m, long n, long k, int shareB,
   free(bias);
 }
 
+/* The fused activations (ONNXC_CONV_ACT) of the conv checks: `fuse >> 3`
+ * is the kind, with these parameters (Swish with alpha, HardSigmoid with
+ * ONNX's non-default alpha and beta, HardSwish's 1/6 and 0.5). */
+static float act_alpha(int kind) {
+  return kind == ONNXC_ACT_SWISH ? 1.25f
+         : kind == ONNXC_ACT_HARD_SIGMOID ? 0.3f
+                                          : 1.0f / 6.0f;
+}
+static float act_beta(int kind) {
+  return kind == ONNXC_ACT_HARD_SIGMOID ? 0.4f : 0.5f;
+}
+
+/* The activation in double. */
+static double ref_act(double s, int kind) {
+  double a = act_alpha(kind), b = act_beta(kind), t;
+  switch (kind) {
+  case ONNXC_ACT_SIGMOID:
+    return 1.0 / (1.0 + exp(-s));
+  case ONNXC_ACT_SWISH:
+    return s / (1.0 + exp(-a * s));
+  case ONNXC_ACT_HARD_SIGMOID:
+  case ONNXC_ACT_HARD_SWISH:
+    t = a * s + b;
+    t = t > 1.0 ? 1.0 : t < 0.0 ? 0.0 : t;
+    return kind == ONNXC_ACT_HARD_SWISH ? s * t : t;
+  default:
+    return s;
+  }
+}
+
+/* A conv check's activation flags and parameters. */
+static void set_act(onnxc_conv2d_params *q, int fuse) {
+  int kind = fuse >> 3;
+  if (!kind)
+    return;
+  q->flags |= ONNXC_CONV_ACT(kind);
+  q->act_alpha = act_alpha(kind);
+  q->act_beta = act_beta(kind);
+}
+
+/* The activation and the sum's tolerance after it (every slope is at most
+ * 1.5: the pre-activation error, scaled). */
+static void apply_ref_act(double *s, double *mag, int fuse) {
+  if (!(fuse >> 3))
+    return;
+  *s = ref_act(*s, fuse >> 3);
+  *mag = 1.5 * *mag + 1e-3;
+}
+
 /* Conv over a padded NCHW input with groups; `wpad` > 0 gives W a
  * non-contiguous layout and `ypad` > 0 gives Y row padding. */
 /* W[g, m, c, kh, kw] (contiguous, `wstride_c` floats per input channel)
@@ -244,6 +293,7 @@ static void check_conv_ex(long nb, long groups, long m, long cin, long h,
     q.flags |= ONNXC_CONV_BIAS;
   if (fuse & 2)
     q.flags |= ONNXC_CONV_CLAMP;
+  set_act(&q, fuse);
   if (padded) {
     q.flags |= ONNXC_CONV_PADDED;
     q.pad_top = pt; q.pad_left = pl; q.in_h = h; q.in_w = w;
@@ -285,6 +335,7 @@ static void check_conv_ex(long nb, long groups, long m, long cin, long h,
               s = s < -0.5 ? -0.5 : s > 0.75 ? 0.75 : s;
               mag = fabs(s) + 1e-3;
             }
+            apply_ref_act(&s, &mag, fuse);
             expect_close(what, y[yo], s, mag);
           }
   free(bias);
@@ -320,6 +371,7 @@ static void check_conv_in_place(long nb, long groups, long h, long w, long pt,
   q.clamp_hi = 0.75f;
   if (fuse & 2)
     q.flags |= ONNXC_CONV_CLAMP;
+  set_act(&q, fuse);
   q.pad_top = pt; q.pad_left = (k - 1) / 2; q.in_h = h; q.in_w = w;
   if (packed) {
     float *wp = pack_conv(wt, groups, 1, 1, k * k, k * k);
@@ -351,6 +403,7 @@ static void check_conv_in_place(long nb, long groups, long h, long w, long pt,
             s = s < -0.5 ? -0.5 : s > 0.75 ? 0.75 : s;
             mag = fabs(s) + 1e-3;
           }
+          apply_ref_act(&s, &mag, fuse);
           expect_close(what, x[((n * groups + g) * h + i) * w + j], s, mag);
         }
   free(x);
@@ -383,6 +436,75 @@ static double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The distance in ulps of two floats (0 for two NaNs; NaN against a
+ * number: huge). */
+static double ulps(float a, float b) {
+  int32_t ia, ib;
+  if (a != a || b != b)
+    return a != a && b != b ? 0.0 : 1e30;
+  memcpy(&ia, &a, sizeof ia);
+  memcpy(&ib, &b, sizeof ib);
+  if (ia < 0)
+    ia = INT32_MIN - ia;
+  if (ib < 0)
+    ib = INT32_MIN - ib;
+  return fabs((double)ia - (double)ib);
+}
+
+/* The tier's act_row against act_scalar (libm's expf) over [-100, 100] in
+ * steps of 2^-10 (rows of odd lengths: the masked tails) and special
+ * values: the largest distance in ulps per kind, printed, at most 4;
+ * NaN, infinities and zeros exactly as act_scalar gives them. */
+static void check_act_accuracy(void) {
+  static const float specials[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f,
+                                   88.0f, 89.0f, 90.0f, -87.0f, -103.0f,
+                                   -104.0f, -105.0f, 1e30f, -1e30f, 3.0f,
+                                   -3.0f, 1e-30f, -1e-30f};
+  const onnxc_kernels *kt = onnxc_rt_kernels();
+  long count = 200 * 1024 + 1, i;
+  float *x = malloc(sizeof(float) * (size_t)count);
+  float *y = malloc(sizeof(float) * (size_t)count);
+  int kind;
+  for (kind = ONNXC_ACT_SIGMOID; kind <= ONNXC_ACT_HARD_SWISH; ++kind) {
+    act_ep a;
+    double worst = 0.0;
+    long n, at = 0;
+    a.kind = kind;
+    a.alpha = kind == ONNXC_ACT_SWISH ? 1.0f : act_alpha(kind);
+    a.beta = act_beta(kind);
+    for (i = 0; i < count; ++i)
+      x[i] = y[i] = -100.0f + (float)i / 1024.0f;
+    for (i = 0; i < count; i += n) {
+      n = 1 + (i / 7) % 37;
+      if (n > count - i)
+        n = count - i;
+      kt->act_row(y + i, n, &a);
+    }
+    for (i = 0; i < count; ++i) {
+      double d = ulps(y[i], act_scalar(x[i], &a));
+      if (d > worst) {
+        worst = d;
+        at = i;
+      }
+    }
+    ++checks;
+    printf("act %d: max %.0f ulp from libm at %g\n", kind, worst, x[at]);
+    if (worst > 4.0 && ++failures <= 10)
+      printf("FAIL act %d: %.0f ulp at %g\n", kind, worst, x[at]);
+    for (i = 0; i < (long)(sizeof specials / sizeof *specials); ++i) {
+      float v = specials[i], want = act_scalar(v, &a);
+      kt->act_row(&v, 1, &a);
+      ++checks;
+      if (memcmp(&v, &want, sizeof v) != 0 && !(v != v && want != want) &&
+          ulps(v, want) > 4.0 && ++failures <= 10)
+        printf("FAIL act %d of %g: got %g expected %g\n", kind,
+               specials[i], v, want);
+    }
+  }
+  free(x);
+  free(y);
 }
 
 static int cmp_double(const void *x, const void *y) {
@@ -460,6 +582,11 @@ static int isa_choose(void) {
 
 int main(int argc, char **argv) {
   static const long sizes[] = {1, 2, 7, 8, 9, 17, 31, 32, 33, 65};
+  static const int fuses[] = {
+      0, 1, 2, 3, 4, 5, 6,
+      1 | ONNXC_ACT_SIGMOID << 3, 1 | ONNXC_ACT_SWISH << 3,
+      1 | ONNXC_ACT_HARD_SIGMOID << 3, 1 | ONNXC_ACT_HARD_SWISH << 3,
+      4 | ONNXC_ACT_SWISH << 3, 3 | ONNXC_ACT_HARD_SWISH << 3};
   unsigned i, j;
   if (argc == 6 && strcmp(argv[1], "bench") == 0)
     return bench(atol(argv[2]), atol(argv[3]), atol(argv[4]), atoi(argv[5]));
@@ -471,6 +598,7 @@ int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "isa-choose") == 0)
     return isa_choose();
   printf("isa: %s\n", onnxc_rt_kernels()->name);
+  check_act_accuracy();
   for (i = 0; i < sizeof sizes / sizeof *sizes; ++i)
     for (j = 0; j < sizeof sizes / sizeof *sizes; j += 3) {
       check_gemm(sizes[i], sizes[j], 13, 0, 0, 0, 0);
@@ -537,9 +665,11 @@ int main(int argc, char **argv) {
     check_gemm(9, 33, 300, 0, 0, 1, f | TRANS_C);
     check_gemm(3, 10, 0, 0, 0, 0, f);
   }
-  /* fuse: 1 bias, 2 clamp, 4 zero start (null bias), and combinations. */
-  for (i = 0; i < 14; ++i) {
-    int packed = (int)(i & 1), fuse = (int)(i >> 1);
+  /* fuse: 1 bias, 2 clamp, 4 zero start (null bias), and combinations;
+   * fuse >> 3 an activation (ONNXC_CONV_ACT: after the bias, after a
+   * zero start, after the clamp). */
+  for (i = 0; i < 2 * sizeof fuses / sizeof *fuses; ++i) {
+    int packed = (int)(i & 1), fuse = fuses[i >> 1];
     check_conv(1, 1, 8, 3, 9, 11, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
     check_conv(2, 1, 17, 5, 12, 40, 3, 3, 2, 2, 1, 1, 0, packed, fuse);
     check_conv(1, 2, 6, 4, 10, 9, 3, 2, 1, 2, 2, 1, 3, packed, fuse);

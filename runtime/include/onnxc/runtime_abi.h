@@ -274,9 +274,9 @@ void onnxc_rt_sgemm_batched_ep(int64_t batch, int64_t m, int64_t n, int64_t k,
  * call with out_h = r1 - r0, y advanced by r0 rows and
  * pad_top - r0 * stride_h. For a 1-D convolution out_h = kernel_h = 1,
  * pad_top = 0, in_h = 1.
- * The compiler fills the struct as an array of 34 int64_t in field order
- * (64-bit little-endian targets: the pointer takes one, the two floats
- * share one).
+ * The compiler fills the struct as an array of 35 int64_t in field order
+ * (64-bit little-endian targets: the pointer takes one, each pair of
+ * floats shares one).
  */
 typedef struct onnxc_conv2d_params {
   int64_t batch, groups, out_channels, in_channels;
@@ -284,12 +284,13 @@ typedef struct onnxc_conv2d_params {
   int64_t stride_h, stride_w, dilation_h, dilation_w;
   int64_t x_strides[5], w_strides[5], y_strides[5];
   /* ONNXC_CONV_W_PACKED, ONNXC_CONV_BIAS, ONNXC_CONV_CLAMP,
-   * ONNXC_CONV_PADDED, ONNXC_CONV_IN_PLACE */
+   * ONNXC_CONV_PADDED, ONNXC_CONV_IN_PLACE, ONNXC_CONV_ACT(kind) */
   int64_t flags;
   const float *bias;         /* ONNXC_CONV_BIAS: groups * out_channels */
   float clamp_lo, clamp_hi;  /* ONNXC_CONV_CLAMP (one int64 slot, lo first) */
   int64_t pad_top, pad_left; /* ONNXC_CONV_PADDED: zero rows / columns */
   int64_t in_h, in_w;        /* before X; the input's rows and columns */
+  float act_alpha, act_beta; /* ONNXC_CONV_ACT (one int64 slot, alpha first) */
 } onnxc_conv2d_params;
 
 /*
@@ -321,6 +322,33 @@ typedef struct onnxc_conv2d_params {
  * such a call must split it by images or groups, never by rows.
  */
 #define ONNXC_CONV_IN_PLACE 16
+/*
+ * The activation after the bias (a fused Sigmoid, Swish, HardSigmoid or
+ * HardSwish; the compiler folds the elementwise op that reads Y next, as
+ * for the clamp), its kind in bits 5-7 of flags: ONNXC_CONV_ACT(kind).
+ * With v the biased sum and a, b act_alpha, act_beta, each element is
+ *   ONNXC_ACT_SIGMOID:      1 / (1 + exp(-v))
+ *   ONNXC_ACT_SWISH:        v / (1 + exp(-a * v))   (x * Sigmoid(a x);
+ *                           a = 1: SiLU, Mul(x, Sigmoid(x)))
+ *   ONNXC_ACT_HARD_SIGMOID: max(min(a * v + b, 1), 0)
+ *   ONNXC_ACT_HARD_SWISH:   v * max(min(a * v + b, 1), 0)  (HardSwish:
+ *                           a = 1/6, b = 0.5; Mul(x, HardSigmoid(x)))
+ * (a * v rounded, then + b; min and max propagate NaN as ONNX's ops and
+ * arith.minimumf / maximumf do: NaN in, NaN out; Swish and HardSwish of
+ * -inf are NaN, -inf * 0, as the unfused ops and ONNX Runtime compute
+ * them). exp is libm's (portable tier) or the runtime's own
+ * (runtime/src/kernels/act_avx512.h: the results within 3 ulp).
+ * The activation comes after the clamp when both are set (the compiler
+ * sets one of them).
+ */
+#define ONNXC_ACT_NONE 0
+#define ONNXC_ACT_SIGMOID 1
+#define ONNXC_ACT_SWISH 2
+#define ONNXC_ACT_HARD_SIGMOID 3
+#define ONNXC_ACT_HARD_SWISH 4
+#define ONNXC_CONV_ACT_SHIFT 5
+#define ONNXC_CONV_ACT_MASK (7 << ONNXC_CONV_ACT_SHIFT)
+#define ONNXC_CONV_ACT(kind) ((kind) << ONNXC_CONV_ACT_SHIFT)
 
 void onnxc_rt_sconv2d(const onnxc_conv2d_params *params, const float *x,
                       const float *w, float *y);
@@ -568,7 +596,7 @@ void _mlir_memref_to_llvm_free(void *ptr);
 #endif
 #define ONNXC_ABI_SLOT(type, field) (offsetof(type, field) / sizeof(int64_t))
 #if defined(__LP64__) || defined(_WIN64)
-ONNXC_ABI_CHECK(sizeof(onnxc_conv2d_params) == 34 * sizeof(int64_t),
+ONNXC_ABI_CHECK(sizeof(onnxc_conv2d_params) == 35 * sizeof(int64_t),
                 conv2d_size);
 ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_conv2d_params, x_strides) == 12,
                 conv2d_x_strides);
@@ -582,6 +610,11 @@ ONNXC_ABI_CHECK(offsetof(onnxc_conv2d_params, clamp_hi) ==
 ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_conv2d_params, pad_top) == 30,
                 conv2d_pad_top);
 ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_conv2d_params, in_h) == 32, conv2d_in_h);
+ONNXC_ABI_CHECK(offsetof(onnxc_conv2d_params, act_alpha) == 34 * sizeof(int64_t),
+                conv2d_act_alpha);
+ONNXC_ABI_CHECK(offsetof(onnxc_conv2d_params, act_beta) ==
+                    34 * sizeof(int64_t) + sizeof(float),
+                conv2d_act_beta);
 ONNXC_ABI_CHECK(sizeof(onnxc_maxpool2d_params) == 22 * sizeof(int64_t),
                 maxpool2d_size);
 ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_maxpool2d_params, x_strides) == 14,

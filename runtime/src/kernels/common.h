@@ -40,14 +40,27 @@ static inline i64 min64(i64 a, i64 b) { return a < b ? a : b; }
 #define ONNXC_X86 1
 #endif
 
+/* A fused activation after the bias (runtime_abi.h's ONNXC_ACT_* kinds and
+ * their formulas): the AVX-512 tiles apply it to their accumulators
+ * before the store (tile_ep.act, dispatch.h's tile_act); otherwise the
+ * drivers apply it in place to each block of results after its last K
+ * block, while the block is still in cache (the tier's act_row). */
+typedef struct act_ep {
+  int kind; /* ONNXC_ACT_*, never ONNXC_ACT_NONE */
+  float alpha, beta;
+} act_ep;
+
 /* What a tile store does besides writing A * B: C's value is added
  * (accumulate), or else a bias per row and/or per column; then the result
- * may be clamped to [lo, hi] (a fused Relu or Clip, on the last K block).
- * Bias pointers are relative to the tile's first row / column. */
+ * may be clamped to [lo, hi] (a fused Relu or Clip, on the last K block),
+ * then activated by `act` (may be NULL; only tiers whose tile_act is set
+ * read it, on the last K block). Bias pointers are relative to the tile's
+ * first row / column. */
 typedef struct tile_ep {
   const float *row_bias, *col_bias;
   int clamp;
   float lo, hi;
+  const act_ep *act;
 } tile_ep;
 
 /* The scalar epilogue of one element: v (the sum), c (C's value). */
@@ -64,6 +77,30 @@ static inline float tile_ep_scalar(float v, float c, int accumulate,
   if (ep && ep->clamp)
     v = v < ep->lo ? ep->lo : v > ep->hi ? ep->hi : v;
   return v;
+}
+
+/* The activation of one element, with libm's expf (the portable tier and
+ * the reference of the vector tiers): exactly runtime_abi.h's formulas,
+ * each step rounded to float. min and max as arith.minimumf / maximumf:
+ * NaN stays NaN, max(-0, 0) is +0. */
+static inline float act_scalar(float v, const act_ep *a) {
+  float t;
+  switch (a->kind) {
+  case ONNXC_ACT_SIGMOID:
+    return 1.0f / (1.0f + expf(-v));
+  case ONNXC_ACT_SWISH:
+    t = a->alpha * v;
+    return v / (1.0f + expf(-t));
+  case ONNXC_ACT_HARD_SIGMOID:
+  case ONNXC_ACT_HARD_SWISH:
+    t = a->alpha * v;
+    t = t + a->beta;
+    t = t >= 1.0f ? 1.0f : t; /* NaN: neither branch changes it */
+    t = t <= 0.0f ? 0.0f : t;
+    return a->kind == ONNXC_ACT_HARD_SWISH ? v * t : t;
+  default:
+    return v;
+  }
 }
 
 /* arith.maximumf: NaN if either is NaN, +0 over -0. Written to compile to

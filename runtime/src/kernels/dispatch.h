@@ -124,12 +124,20 @@ typedef void (*onnxc_maxpool_row_fn)(const float *row, i64 rstride, i64 nrows,
                                      i64 in_w, i64 a, i64 b, i64 out_w,
                                      float *yrow);
 
+/* ---- act: a fused activation (common.h's act_ep) -----------------------
+ * y[0, n) = act(y[0, n)) in place, each element as act_scalar computes it
+ * (vector tiers: with their own exp, within a few ulp of it). */
+typedef void (*onnxc_act_row_fn)(float *y, i64 n, const act_ep *a);
+
 typedef struct onnxc_kernels {
   onnxc_isa isa;
   const char *name; /* "portable", "avx2", "avx512" */
 
   /* sgemm */
   int sgemm_mr;
+  /* sgemm_tile, conv_tile and conv_tile16 apply tile_ep.act themselves
+   * (else the drivers call act_row on what they stored) */
+  int tile_act;
   onnxc_sgemm_tile_fn sgemm_tile;
   onnxc_pack_rows_fn pack_rows;
   onnxc_pack_cols_fn pack_cols;
@@ -154,6 +162,9 @@ typedef struct onnxc_kernels {
 
   /* maxpool (NULL: a scalar window max per output) */
   onnxc_maxpool_row_fn maxpool_row;
+
+  /* act (always set: the portable tier's loop over act_scalar) */
+  onnxc_act_row_fn act_row;
 
   /* qgemm: reserved for the int8 kernels (u8 x s8 -> s32 products,
    * VNNI / AVX-VNNI tiers); they add their slots here. */
@@ -189,6 +200,7 @@ ONNXC_HIDDEN void onnxc_rt_im2col_portable(const float *const *src, i64 kc,
                                            int contiguous, float *dst);
 ONNXC_HIDDEN void onnxc_rt_maxpool_fill_portable(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_depthwise_fill_portable(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_act_fill_portable(onnxc_kernels *k);
 #ifdef ONNXC_X86
 ONNXC_HIDDEN void onnxc_rt_sgemm_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_pack_fill_avx2(onnxc_kernels *k);
@@ -198,6 +210,7 @@ ONNXC_HIDDEN void onnxc_rt_maxpool_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_pack_fill_avx512(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_gemv_fill_avx512(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_act_fill_avx512(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_depthwise_fill_avx512(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_maxpool_fill_avx512(onnxc_kernels *k);
 #endif

@@ -5,7 +5,10 @@
  * broadcast from memory, the panel read as two vectors per k. conv_tile is
  * the same with A[r, k] = xr[r][koff[k]] (the indirect GEMM of a
  * convolution, rows = output positions) and a transposed store (an
- * in-register 8 x 16 transpose) into Y's channels. Compiled with
+ * in-register 8 x 16 transpose) into Y's channels. A fused activation
+ * (tile_ep.act) is applied to the accumulators before the store
+ * (act_avx512.h), or, after a sum with Y done inside the transposed
+ * store, to the stored columns. Compiled with
  * -mavx512f -mavx512bw -mavx512dq -mavx512vl; called only when dispatch.c
  * chose this tier.
  *===----------------------------------------------------------------------===*/
@@ -13,9 +16,23 @@
 #include "dispatch.h"
 
 #ifdef ONNXC_X86
+#include "act_avx512.h"
+
 #include <immintrin.h>
 
 #define MR 8 /* rows of a tile */
+
+/* The fused activation over a tile's accumulators (2 rows vectors; hi may
+ * be NULL), out of line: inlined into each of the 32 tile variants, the
+ * exp code of every kind grew this file by 60% and slowed the convolutions
+ * that have no activation (instruction cache); the accumulators go
+ * through memory once here, next to 20 instructions per vector. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void tile_act(int rows, __m512 *lo, __m512 *hi, const act_ep *a) {
+  act_tile16x2(rows, lo, hi, a);
+}
 
 /* Bias (when not accumulating) and clamp of a tile held as two vectors per
  * row, before it is stored. */
@@ -80,6 +97,8 @@ ONNXC_INLINE static void store_tile(int rows, __m512 *lo, __m512 *hi, float *c,
     }
     if (ep && ep->clamp)
       tile_clamp(rows, lo, hi, ep);
+    if (ep && ep->act)
+      tile_act(rows, lo, hi, ep->act);
     for (r = 0; r < rows; ++r) {
       float *row = c + r * rsc;
       if (nw == NR) {
@@ -102,6 +121,8 @@ ONNXC_INLINE static void store_tile(int rows, __m512 *lo, __m512 *hi, float *c,
       float v = accumulate ? *dst + tmp[col] : tmp[col];
       if (ep && ep->clamp)
         v = v < ep->lo ? ep->lo : v > ep->hi ? ep->hi : v;
+      if (ep && ep->act)
+        v = act_scalar(v, ep->act);
       *dst = v;
     }
   }
@@ -221,6 +242,19 @@ static void transpose_add_8x16(const __m512 *v, float *c, i64 csc, i64 nch,
   }
 }
 
+/* The activation `a` over columns ch < nw of `rows` (<= 16) floats at
+ * c[ch * csc], in place (a transposed store that summed with Y). */
+static void act_columns(float *c, i64 csc, i64 nw, int rows,
+                        const act_ep *a) {
+  const __mmask16 m = (__mmask16)((1u << rows) - 1u);
+  i64 ch;
+  for (ch = 0; ch < nw; ++ch) {
+    __m512 v = _mm512_maskz_loadu_ps(m, c + ch * csc);
+    tile_act(1, &v, NULL, a);
+    _mm512_mask_storeu_ps(c + ch * csc, m, v);
+  }
+}
+
 /* Adds (or writes) a tile of `rows` positions x `nw` channels into Y at
  * c[ch * csc + r], with the epilogue `ep` (per-channel bias as col_bias,
  * applied before the transpose; the clamp after the sum with Y, in it). */
@@ -232,12 +266,15 @@ ONNXC_INLINE static void store_tile_t(int rows, __m512 *lo, __m512 *hi,
   int r;
   if (ep)
     tile_ep_apply(rows, lo, hi, nw, accumulate, ep);
-  /* Overwriting: clamp before the transpose (whole vectors, half the
-   * instructions); accumulating, after the sum with Y, in it. */
+  /* Overwriting: clamp (and activate) before the transpose (whole
+   * vectors, half the instructions); accumulating, after the sum with Y,
+   * in it (the activation over the stored columns then). */
   if (clamp && !accumulate) {
     tile_clamp(rows, lo, hi, ep);
     clamp = NULL;
   }
+  if (ep && ep->act && !accumulate)
+    tile_act(rows, lo, hi, ep->act);
   for (r = 0; r < MR; ++r) {
     vl[r] = r < rows ? lo[r] : _mm512_setzero_ps();
     vh[r] = r < rows ? hi[r] : _mm512_setzero_ps();
@@ -245,6 +282,8 @@ ONNXC_INLINE static void store_tile_t(int rows, __m512 *lo, __m512 *hi,
   transpose_add_8x16(vl, c, csc, nw < 16 ? nw : 16, rows, accumulate, clamp);
   if (nw > 16)
     transpose_add_8x16(vh, c + 16 * csc, csc, nw - 16, rows, accumulate, clamp);
+  if (ep && ep->act && accumulate)
+    act_columns(c, csc, nw, rows, ep->act);
 }
 
 /* ikernel_R: the convolution as an indirect GEMM. R output positions (rows)
@@ -316,12 +355,16 @@ ONNXC_INLINE static void store_tile16_t(int rows, __m512 *v, float *c, i64 csc,
       v[r] = _mm512_min_ps(vhi, _mm512_max_ps(vlo, v[r]));
     clamp = NULL;
   }
+  if (ep && ep->act && !accumulate)
+    tile_act(rows, v, NULL, ep->act);
   for (h = 0; h * 8 < rows; ++h) {
     int n = rows - h * 8 < 8 ? rows - h * 8 : 8;
     for (r = 0; r < 8; ++r)
       g[r] = r < n ? v[h * 8 + r] : _mm512_setzero_ps();
     transpose_add_8x16(g, c + h * 8, csc, nw, n, accumulate, clamp);
   }
+  if (ep && ep->act && accumulate)
+    act_columns(c, csc, nw, rows, ep->act);
 }
 
 /* ikernel16_R: R output positions whose windows start at x0 + r (r < R)
@@ -399,6 +442,7 @@ void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k) {
   k->conv_tile = conv_tile_avx512;
   k->conv_mr16 = 16;
   k->conv_tile16 = conv_tile16_avx512;
+  k->tile_act = 1;
 }
 
 #else

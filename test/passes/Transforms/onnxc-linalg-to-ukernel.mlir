@@ -480,13 +480,13 @@ func.func @epilogue_not_fused(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %bias: m
 // -----
 
 // The grouped convolution of convert-onnx-to-linalg (2 groups, stride 2,
-// dilation 1 x 2): onnxc_rt_sconv2d with its 34 parameter slots stored
+// dilation 1 x 2): onnxc_rt_sconv2d with its 35 parameter slots stored
 // into an alloca at the top of the function. The weights are an argument:
 // read in place; Y is an argument: accumulated into (flags 0, no bias, no
 // clamp).
 // CHECK: func.func private @onnxc_rt_sconv2d(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr)
 // CHECK-LABEL: func.func @conv2d
-// CHECK: %[[P:.+]] = memref.alloca() : memref<34xi64>
+// CHECK: %[[P:.+]] = memref.alloca() : memref<35xi64>
 // Batch, groups, out and in channels per group, out h x w, kernel h x w.
 // CHECK: memref.store %c1_i64, %[[P]][%c0]
 // CHECK: memref.store %c2_i64, %[[P]][%c1]
@@ -525,6 +525,8 @@ func.func @epilogue_not_fused(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %bias: m
 // CHECK: memref.store %c0_i64, %[[P]][%c31]
 // CHECK: memref.store %c0_i64, %[[P]][%c32]
 // CHECK: memref.store %c0_i64, %[[P]][%c33]
+// No activation: act_alpha, act_beta unused (0).
+// CHECK: memref.store %c0_i64, %[[P]][%c34]
 // CHECK: call @onnxc_rt_sconv2d(
 // CHECK-NOT: linalg.generic
 #x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw * 2)>

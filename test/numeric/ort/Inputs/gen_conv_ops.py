@@ -17,7 +17,9 @@ side only (1-D, asymmetric pads), grouped, strided, and a case whose taps
 all read the input somewhere (unchanged). Dilated Conv cases whose taps
 read padding on most of the map take its split into output regions (3x3
 on 16x16 with dilation 12, asymmetric pads and dilations with groups, a
-5x5 kernel); with symbolic dims they stay whole.
+5x5 kernel); with symbolic dims they stay whole. Conv + activation cases
+(conv_activation_cases) cover the activations fused into the
+convolution's call.
 """
 import os
 import sys
@@ -156,10 +158,101 @@ def conv_region_cases(rng):
                                     [("w", w), ("b", b)], 17)
 
 
+def conv_activation_cases(rng):
+    f = np.float32
+    # Activations that onnxc-linalg-to-ukernel folds into the convolution's
+    # call (ONNXC_CONV_ACT): Sigmoid, Mul(x, Sigmoid(x)) in both orders,
+    # Swish with alpha, HardSigmoid with non-default alpha and beta,
+    # HardSwish, Mul(x, HardSigmoid(x)); after the GEMM paths (3x3, 1x1,
+    # several channel panels and more than 128 positions, strided) and
+    # the depthwise kernel (strides 1 and 2, 5x5); and a convolution whose
+    # output also feeds a second node (no fold). act_nan_inf: an input with
+    # NaN and infinities through a 1x1 convolution of positive weights.
+    def act(kind, c, y):
+        if kind == "sigmoid":
+            return [helper.make_node("Sigmoid", [c], [y])]
+        if kind == "swish_mul":
+            return [helper.make_node("Sigmoid", [c], ["s"]),
+                    helper.make_node("Mul", [c, "s"], [y])]
+        if kind == "swish_mul_rev":
+            return [helper.make_node("Sigmoid", [c], ["s"]),
+                    helper.make_node("Mul", ["s", c], [y])]
+        if kind == "swish_op":
+            return [helper.make_node("Swish", [c], [y], alpha=0.8)]
+        if kind == "hardsigmoid":
+            return [helper.make_node("HardSigmoid", [c], [y], alpha=0.3,
+                                     beta=0.4)]
+        if kind == "hardswish":
+            return [helper.make_node("HardSwish", [c], [y])]
+        if kind == "hardswish_mul":
+            return [helper.make_node("HardSigmoid", [c], ["s"]),
+                    helper.make_node("Mul", ["s", c], [y])]
+        raise ValueError(kind)
+
+    # (name, x shape, w shape, conv attrs, activation)
+    specs = [
+        ("sigmoid", (1, 8, 12, 12), (16, 8, 3, 3), dict(pads=[1, 1, 1, 1]),
+         "sigmoid"),
+        ("swish_mul", (2, 8, 12, 12), (16, 8, 3, 3), dict(pads=[1, 1, 1, 1]),
+         "swish_mul"),
+        ("swish_mul_rev_1x1", (1, 40, 14, 14), (72, 40, 1, 1), {},
+         "swish_mul_rev"),
+        ("swish_op", (1, 8, 12, 12), (16, 8, 3, 3),
+         dict(pads=[1, 1, 1, 1], strides=[2, 2]), "swish_op"),
+        ("hardsigmoid_ab", (1, 24, 15, 15), (40, 24, 3, 3),
+         dict(pads=[1, 1, 1, 1]), "hardsigmoid"),
+        ("hardswish", (1, 16, 14, 14), (48, 16, 1, 1), {}, "hardswish"),
+        ("hardswish_mul", (1, 8, 10, 10), (24, 8, 3, 3),
+         dict(pads=[1, 1, 1, 1], strides=[2, 2]), "hardswish_mul"),
+        ("dw_sigmoid", (1, 16, 14, 14), (16, 1, 3, 3),
+         dict(pads=[1, 1, 1, 1], group=16), "sigmoid"),
+        ("dw_swish_mul_s2", (1, 24, 15, 15), (24, 1, 3, 3),
+         dict(pads=[1, 1, 1, 1], strides=[2, 2], group=24), "swish_mul"),
+        ("dw_hardswish_5x5", (1, 16, 13, 13), (16, 1, 5, 5),
+         dict(pads=[2, 2, 2, 2], group=16), "hardswish"),
+        ("dw_hardsigmoid_ab", (2, 8, 9, 9), (8, 1, 3, 3),
+         dict(pads=[1, 1, 1, 1], group=8), "hardsigmoid"),
+    ]
+    for name, xs, ws, attrs, kind in specs:
+        x = rng.standard_normal(xs).astype(f)
+        w = (rng.standard_normal(ws) * 0.5).astype(f)
+        b = rng.standard_normal(ws[0]).astype(f)
+        nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], **attrs)]
+        nodes += act(kind, "c", "y")
+        opset = 24 if kind == "swish_op" else 17
+        yield "conv_act_" + name, model(name, nodes, [("x", x)],
+                                        [("w", w), ("b", b)], opset)
+    # The convolution's output also feeds a second output: not folded.
+    x = rng.standard_normal((1, 8, 10, 10)).astype(f)
+    w = (rng.standard_normal((16, 8, 3, 3)) * 0.5).astype(f)
+    b = rng.standard_normal(16).astype(f)
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+             helper.make_node("Sigmoid", ["c"], ["y"]),
+             helper.make_node("Neg", ["c"], ["z"])]
+    m, ins = model("second_user", nodes, [("x", x)], [("w", w), ("b", b)], 17)
+    m.graph.output.append(helper.make_tensor_value_info("z", T.FLOAT, None))
+    yield "conv_act_second_user", (m, ins)
+    # NaN, +inf and -inf in the input, positive weights: the sums are NaN,
+    # +inf, -inf (or NaN) where a window holds them.
+    for kind in ("sigmoid", "swish_mul", "hardsigmoid", "hardswish"):
+        x = rng.standard_normal((1, 4, 5, 5)).astype(f)
+        x[0, 0, 0, 0] = np.nan
+        x[0, 1, 1, 1] = np.inf
+        x[0, 2, 2, 2] = -np.inf
+        x[0, :, 3, 3] = [np.inf, 1.0, 2.0, 3.0]
+        x[0, :, 4, 4] = [-np.inf, 1.0, 2.0, 3.0]
+        w = np.abs(rng.standard_normal((6, 4, 1, 1))).astype(f) + f(0.1)
+        b = rng.standard_normal(6).astype(f)
+        nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"])]
+        nodes += act(kind, "c", "y")
+        yield "conv_act_nan_inf_" + kind, model(
+            "nan_inf", nodes, [("x", x)], [("w", w), ("b", b)], 17)
+
+
 def write(root):
     rng = np.random.default_rng(0)
     for gen in (convtranspose_cases, col2im_cases, conv_padding_taps_cases,
-                conv_region_cases):
+                conv_region_cases, conv_activation_cases):
         for name, (m, inputs) in gen(rng):
             testcases.save_model_case(root, "conv", name, m, inputs)
 
