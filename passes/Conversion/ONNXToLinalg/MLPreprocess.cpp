@@ -2,14 +2,13 @@
 //
 // The ai.onnx.ml ops that transform features before a model: Scaler,
 // Normalizer (MAX, L1, L2 per row), Binarizer, Imputer, ArrayFeatureExtractor,
-// OneHotEncoder (int64 and string categories), LabelEncoder (opsets 2 and 4:
-// float, double, int and string keys and values), FeatureVectorizer. Elementwise ones are one
-// linalg.generic; Normalizer and FeatureVectorizer loop over rows;
-// LabelEncoder binary-searches keys sorted at compile time. Semantics and
-// float types follow ONNX Runtime's kernels (inputs cast to float, per-row
-// norms skipped when zero). String forms (string categories, keys, labels)
-// other than LabelEncoder's are refused. CategoryMapper is in Strings.cpp;
-// DictVectorizer, CastMap and ZipMap have no pattern (maps).
+// OneHotEncoder (int64 and string categories), LabelEncoder (opsets 2 and
+// 4: float, double, int and string keys and values), FeatureVectorizer.
+// Elementwise ones are one linalg.generic; Normalizer and FeatureVectorizer
+// loop over rows; LabelEncoder binary-searches keys sorted at compile time.
+// Semantics and float types follow ONNX Runtime's kernels (inputs cast to
+// float, per-row norms skipped when zero). CategoryMapper is in
+// Strings.cpp; DictVectorizer, CastMap and ZipMap have no pattern (maps).
 //
 //===----------------------------------------------------------------------===//
 

@@ -321,7 +321,8 @@ FailureOr<Tables> buildTables(Operation *op, StringRef prefix,
       std::optional<int32_t> m = s ? parseMode(s.getValue()) : std::nullopt;
       spec.modes.push_back(m ? *m : -1);
     }
-  spec.values = getFloatList(op, "nodes_values").value_or(SmallVector<double>());
+  spec.values =
+      getFloatList(op, "nodes_values").value_or(SmallVector<double>());
   std::string pre = prefix.str();
   copy(spec.weightTree, pre + "treeids");
   copy(spec.weightNode, pre + "nodeids");

@@ -11,15 +11,15 @@
 // EQ v1 -> (true: the true child, false: EQ v2 -> ... -> false child), every
 // link tracking missing values as the node does (NaN is in no set, so it
 // takes the false way unless tracked). The links share their true child:
-// the result is a DAG per tree, which MLTree.cpp accepts for this form. A root whose two children are the
-// same leaf is that leaf (the spec's one-leaf tree; its feature is not read).
-// membership_values holds the sets in the order of the BRANCH_MEMBER nodes
-// in nodes_modes, each ended by a NaN.
+// the result is a DAG per tree, which MLTree.cpp accepts for this form. A root
+// whose two children are the same leaf is that leaf (the spec's one-leaf tree;
+// its feature is not read). membership_values holds the sets in the order of
+// the BRANCH_MEMBER nodes in nodes_modes, each ended by a NaN.
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Conversion/ONNXToLinalg/MLTree.h"
 #include "passes/Conversion/ONNXToLinalg/MLCommon.h"
+#include "passes/Conversion/ONNXToLinalg/MLTree.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -103,9 +103,9 @@ bool mlir::onnxc::linalg_conv::expandTreeEnsembleV5(Operation *op,
                 " entries, leaf_targetids " + std::to_string(numLeaves));
   for (size_t j = 0; j < numLeaves; ++j)
     if (leafTargets[j] < 0 || leafTargets[j] >= numTargets)
-      return fail("leaf_targetids[" + std::to_string(j) + "] = " +
-                  std::to_string(leafTargets[j]) + " is out of range [0, " +
-                  std::to_string(numTargets) + ")");
+      return fail("leaf_targetids[" + std::to_string(j) +
+                  "] = " + std::to_string(leafTargets[j]) +
+                  " is out of range [0, " + std::to_string(numTargets) + ")");
   if (roots.empty())
     return fail("tree_roots must not be empty");
 
@@ -115,8 +115,8 @@ bool mlir::onnxc::linalg_conv::expandTreeEnsembleV5(Operation *op,
   for (size_t i = 0; i < n; ++i) {
     int64_t m = modes->ints[i];
     if (m < 0 || m > kMember)
-      return fail("nodes_modes[" + std::to_string(i) + "] = " +
-                  std::to_string(m) + " is not a mode (0-6)");
+      return fail("nodes_modes[" + std::to_string(i) +
+                  "] = " + std::to_string(m) + " is not a mode (0-6)");
     numMembers += m == kMember;
     if (featureIds[i] < 0)
       return fail("node " + std::to_string(i) + ": negative feature id " +
@@ -183,8 +183,8 @@ bool mlir::onnxc::linalg_conv::expandTreeEnsembleV5(Operation *op,
           continue;
         size_t c = (side ? falseIds : trueIds)[i];
         if (colour[c] == 1)
-          return fail("node " + std::to_string(c) + " is its own descendant "
-                      "(a cycle)");
+          return fail("node " + std::to_string(c) +
+                      " is its own descendant (a cycle)");
         if (colour[c] == 0) {
           colour[c] = 1;
           stack.push_back({c, 0});
@@ -197,8 +197,8 @@ bool mlir::onnxc::linalg_conv::expandTreeEnsembleV5(Operation *op,
   for (size_t t = 0; t < roots.size(); ++t) {
     int64_t root = roots[t];
     if (root < 0 || (size_t)root >= n)
-      return fail("tree_roots[" + std::to_string(t) + "] = " +
-                  std::to_string(root) + " is not a node (there are " +
+      return fail("tree_roots[" + std::to_string(t) +
+                  "] = " + std::to_string(root) + " is not a node (there are " +
                   std::to_string(n) + ")");
     int64_t nextId = 0;
     auto addNode = [&](int64_t feature, int32_t mode, double value,
@@ -251,8 +251,8 @@ bool mlir::onnxc::linalg_conv::expandTreeEnsembleV5(Operation *op,
         int32_t mode = modes->ints[i];
         // A member node: one EQ link per value (an empty set: one EQ with
         // NaN, never true).
-        SmallVector<double> values = mode == kMember ? sets[i]
-                                     : SmallVector<double>{splits->floats[i]};
+        SmallVector<double> values =
+            mode == kMember ? sets[i] : SmallVector<double>{splits->floats[i]};
         if (values.empty())
           values.push_back(NAN);
         int32_t linkMode = mode == kMember ? kTreeEQ : mode;
@@ -266,8 +266,8 @@ bool mlir::onnxc::linalg_conv::expandTreeEnsembleV5(Operation *op,
           spec.falseIds[links[k]] = spec.nodeIds[links[k + 1]];
         SmallVector<int64_t, 1> trueSlots(links.begin(), links.end());
         work.push_back({trueIds[i], (bool)trueLeafs[i], trueSlots, 0});
-        work.push_back({falseIds[i], (bool)falseLeafs[i],
-                        {(int64_t)links.back()}, 1});
+        work.push_back(
+            {falseIds[i], (bool)falseLeafs[i], {(int64_t)links.back()}, 1});
       }
       for (int64_t slot : it.slots)
         (it.side ? spec.falseIds : spec.trueIds)[slot] = id;
