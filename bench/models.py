@@ -19,7 +19,7 @@ import os
 import sys
 
 import numpy as np
-from onnx import TensorProto, helper
+from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "tools", "ort"))
@@ -193,9 +193,60 @@ def tree_ensemble(trees=100, depth=8, features=100, batch=1000, seed=0):
     return m
 
 
+def tree_ensemble5(trees=100, depth=8, features=100, batch=1000, seed=0):
+    """The same ensemble as tree_ensemble (same seed: same trees, weights and
+    base value) written as ai.onnx.ml 5's TreeEnsemble: interior nodes in
+    nodes_* (breadth first), leaves in leaf_*; the base value is the weight
+    of one more tree that is a single leaf."""
+    rng = np.random.default_rng(seed)
+    a = {k: [] for k in ["nodes_featureids", "nodes_splits", "nodes_truenodeids",
+                         "nodes_trueleafs", "nodes_falsenodeids",
+                         "nodes_falseleafs", "tree_roots", "leaf_weights"]}
+    inner = 2 ** depth - 1
+    for t in range(trees):
+        base, leaf0 = len(a["nodes_featureids"]), len(a["leaf_weights"])
+        a["tree_roots"].append(base)
+        for n in range(2 * inner + 1):
+            if n >= inner:
+                a["leaf_weights"].append(float(rng.standard_normal() * 0.1))
+                continue
+            a["nodes_featureids"].append(int(rng.integers(features)))
+            a["nodes_splits"].append(float(rng.standard_normal()))
+            for side, c in (("true", 2 * n + 1), ("false", 2 * n + 2)):
+                leaf = c >= inner
+                a["nodes_%snodeids" % side].append(
+                    leaf0 + c - inner if leaf else base + c)
+                a["nodes_%sleafs" % side].append(int(leaf))
+    # The base value: a one-leaf tree (both children of a node one leaf).
+    a["leaf_weights"].append(0.5)
+    a["tree_roots"].append(len(a["nodes_featureids"]))
+    a["nodes_featureids"].append(0)
+    a["nodes_splits"].append(0.0)
+    for side in ("true", "false"):
+        a["nodes_%snodeids" % side].append(len(a["leaf_weights"]) - 1)
+        a["nodes_%sleafs" % side].append(1)
+    n_nodes, n_leaves = len(a["nodes_featureids"]), len(a["leaf_weights"])
+    node = helper.make_node(
+        "TreeEnsemble", ["X"], ["Y"], domain="ai.onnx.ml", name="TreeEnsemble",
+        n_targets=1, aggregate_function=1, leaf_targetids=[0] * n_leaves,
+        leaf_weights=numpy_helper.from_array(
+            np.array(a.pop("leaf_weights"), np.float32)),
+        nodes_splits=numpy_helper.from_array(
+            np.array(a.pop("nodes_splits"), np.float32)),
+        nodes_modes=numpy_helper.from_array(np.zeros(n_nodes, np.uint8)), **a)
+    graph = helper.make_graph([node], "tree_ensemble5",
+                              [vi("X", F, [batch, features])],
+                              [vi("Y", F, [batch, 1])])
+    m = helper.make_model(graph, opset_imports=[
+        helper.make_opsetid("", 21), helper.make_opsetid("ai.onnx.ml", 5)])
+    m.ir_version = 10
+    return m
+
+
 FAMILIES = dict(gen_models.FAMILIES, loop_rnn=loop_rnn, scan_cumsum=scan_cumsum,
                 lstm=lstm, gru=gru, rnn=rnn, sgemm=sgemm,
-                tree_ensemble=tree_ensemble, **quant_models.FAMILIES)
+                tree_ensemble=tree_ensemble, tree_ensemble5=tree_ensemble5,
+                **quant_models.FAMILIES)
 
 # MobileNetV2 as torchvision builds it (width 1.0): (expansion, channels,
 # repeats, stride).
@@ -269,6 +320,14 @@ BENCH = [
     Bench("trees_b1000", "tree_ensemble",
           {"trees": 500, "depth": 8, "features": 100, "batch": 1000},
           "ai.onnx.ml TreeEnsembleRegressor, 500 trees of depth 8, 100 features, "
+          "batch 1000", quick=False),
+    Bench("trees5_b1", "tree_ensemble5",
+          {"trees": 100, "depth": 8, "features": 100, "batch": 1},
+          "ai.onnx.ml 5 TreeEnsemble, 100 trees of depth 8, 100 features, "
+          "batch 1", quick=False),
+    Bench("trees5_b1000", "tree_ensemble5",
+          {"trees": 100, "depth": 8, "features": 100, "batch": 1000},
+          "ai.onnx.ml 5 TreeEnsemble, 100 trees of depth 8, 100 features, "
           "batch 1000", quick=False),
     Bench("sgemm", "sgemm", {"m": 1024, "n": 1024, "k": 1024},
           "ONNX MatMul [1024, 1024] x [1024, 1024], both graph inputs",

@@ -67,6 +67,29 @@ static std::string opsetPatchError(const onnx::NodeProto &node, int64_t opset) {
   return "";
 }
 
+/// The same for ai.onnx.ml opsets 4 and 5 (Patches.cpp): TreeEnsemble is new
+/// in 5, LabelEncoder's tensor attributes in 4, and the opset-5 model has no
+/// TreeEnsembleRegressor or TreeEnsembleClassifier (deprecated there, as
+/// ONNX Runtime refuses them).
+static std::string mlOpsetPatchError(const onnx::NodeProto &node,
+                                     int64_t opset) {
+  const std::string &op = node.op_type();
+  if (op == "TreeEnsemble" && opset < 5)
+    return "op 'TreeEnsemble' does not exist in ai.onnx.ml opset " +
+           std::to_string(opset) + " (it is new in opset 5)";
+  if ((op == "TreeEnsembleRegressor" || op == "TreeEnsembleClassifier") &&
+      opset >= 5)
+    return "op '" + op + "' is deprecated in ai.onnx.ml opset 5 (the model "
+           "imports opset " + std::to_string(opset) + "): use TreeEnsemble";
+  if (op == "LabelEncoder" && opset < 4)
+    for (const onnx::AttributeProto &a : node.attribute())
+      if (a.name() == "keys_tensor" || a.name() == "values_tensor" ||
+          a.name() == "default_tensor")
+        return "attribute '" + a.name() + "' needs ai.onnx.ml opset 4 or "
+               "later (the model imports opset " + std::to_string(opset) + ")";
+  return "";
+}
+
 /// Newest version libonnx 1.12 knows per domain.
 static int64_t maxLibonnxOpset(StringRef domain) {
   if (domain.empty())
@@ -696,6 +719,9 @@ LogicalResult GraphImporter::importNode(
   if (!n.info)
     return nodeError(n, "unknown op '" + node.op_type() + "'");
 
+  if (n.domain == "ai.onnx.ml")
+    if (std::string error = mlOpsetPatchError(n.node, opset); !error.empty())
+      return nodeError(n, error);
   // The signature this node was written against.
   if (opset > maxLibonnxOpset(n.domain)) {
     // libonnx 1.12 has no schema this new: the patched canonical signature

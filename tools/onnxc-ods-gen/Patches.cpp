@@ -260,6 +260,50 @@ void applyOpset22To25Patches(std::vector<OpDesc> &ops) {
   }
 }
 
+/// ai.onnx.ml opsets 4 and 5 (ONNX 1.15-1.16; docs/Changelog-ml.md of
+/// onnx/onnx): LabelEncoder-4's tensor attributes and types, and the
+/// TreeEnsemble op of opset 5. TreeEnsembleRegressor and
+/// TreeEnsembleClassifier are deprecated at 5 and keep their opset-3
+/// signature (the importer refuses them in an opset-5 model).
+void applyMLOpset4To5Patches(std::vector<OpDesc> &ops) {
+  {
+    OpDesc &op = *find(ops, "LabelEncoder", "ai.onnx.ml");
+    for (const char *name : {"default_tensor", "keys_tensor", "values_tensor"})
+      op.attrs.push_back(optAttr(name, AttrKind::Tensor));
+    for (const char *t : {"T1", "T2"})
+      widen(op, {"tensor(double)", "tensor(int16)", "tensor(int32)"}, t);
+    patch(op, 4,
+          "ml opset 4: keys_tensor, values_tensor, default_tensor; double, "
+          "int16, int32");
+  }
+  {
+    std::vector<std::string> types = {"tensor(double)", "tensor(float)",
+                                      "tensor(float16)"};
+    OpDesc op = newOp("TreeEnsemble", 5, "ai.onnx.ml");
+    op.inputs = {param("X", types)};
+    op.inputs[0].typeParam = "T";
+    op.outputs = {param("Y", types)};
+    op.outputs[0].typeParam = "T";
+    op.attrs = {intAttr("aggregate_function", 1),
+                reqAttr("leaf_targetids", AttrKind::Ints),
+                reqAttr("leaf_weights", AttrKind::Tensor),
+                optAttr("membership_values", AttrKind::Tensor),
+                optAttr("n_targets", AttrKind::Int),
+                reqAttr("nodes_falseleafs", AttrKind::Ints),
+                reqAttr("nodes_falsenodeids", AttrKind::Ints),
+                reqAttr("nodes_featureids", AttrKind::Ints),
+                optAttr("nodes_hitrates", AttrKind::Tensor),
+                optAttr("nodes_missing_value_tracks_true", AttrKind::Ints),
+                reqAttr("nodes_modes", AttrKind::Tensor),
+                reqAttr("nodes_splits", AttrKind::Tensor),
+                reqAttr("nodes_trueleafs", AttrKind::Ints),
+                reqAttr("nodes_truenodeids", AttrKind::Ints),
+                intAttr("post_transform", 0),
+                reqAttr("tree_roots", AttrKind::Ints)};
+    ops.push_back(op);
+  }
+}
+
 } // namespace
 
 void applyOpsetPatches(std::vector<OpDesc> &ops) {
@@ -462,6 +506,7 @@ void applyOpsetPatches(std::vector<OpDesc> &ops) {
   }
 
   applyOpset22To25Patches(ops);
+  applyMLOpset4To5Patches(ops);
 }
 
 } // namespace onnxc::odsgen

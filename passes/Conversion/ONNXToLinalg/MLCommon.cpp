@@ -74,6 +74,63 @@ mlir::onnxc::linalg_conv::getFloatList(Operation *op, StringRef name,
   return std::nullopt;
 }
 
+std::optional<TensorValues>
+mlir::onnxc::linalg_conv::readTensorAttr(ElementsAttr a) {
+  if (!a)
+    return std::nullopt;
+  TensorValues v;
+  v.elementType = a.getElementType();
+  int64_t n = a.getNumElements();
+  if (auto s = dyn_cast<DenseStringElementsAttr>(a)) {
+    ArrayRef<StringRef> raw = s.getRawStringData();
+    for (int64_t i = 0; i < n; ++i)
+      v.strings.push_back(raw[s.isSplat() ? 0 : i]);
+    return v;
+  }
+  auto fType = dyn_cast<FloatType>(v.elementType);
+  auto iType = dyn_cast<IntegerType>(v.elementType);
+  if (!fType && !iType)
+    return std::nullopt;
+  if (auto d = dyn_cast<DenseElementsAttr>(a)) {
+    if (fType)
+      for (const APFloat &f : d.getValues<APFloat>()) {
+        bool lost;
+        APFloat x = f;
+        x.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+        v.floats.push_back(x.convertToDouble());
+      }
+    else
+      for (const APInt &i : d.getValues<APInt>())
+        v.ints.push_back(iType.isUnsigned() || i.getBitWidth() == 1
+                             ? (int64_t)i.getZExtValue()
+                             : i.getSExtValue());
+    return v;
+  }
+  auto res = dyn_cast<DenseResourceElementsAttr>(a);
+  AsmResourceBlob *blob = res ? res.getRawHandle().getBlob() : nullptr;
+  if (!blob)
+    return std::nullopt;
+  unsigned bits = v.elementType.getIntOrFloatBitWidth();
+  if (bits % 8 || (size_t)n * (bits / 8) != blob->getData().size())
+    return std::nullopt;
+  const char *data = blob->getData().data();
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t word = 0;
+    std::memcpy(&word, data + i * (bits / 8), bits / 8);
+    APInt raw(bits, word);
+    if (fType) {
+      APFloat x(fType.getFloatSemantics(), raw);
+      bool lost;
+      x.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+      v.floats.push_back(x.convertToDouble());
+    } else {
+      v.ints.push_back(iType.isUnsigned() ? (int64_t)raw.getZExtValue()
+                                          : raw.getSExtValue());
+    }
+  }
+  return v;
+}
+
 ArrayRef<int64_t> mlir::onnxc::linalg_conv::getI64List(Operation *op,
                                                        StringRef name) {
   if (auto a = op->getAttrOfType<DenseI64ArrayAttr>(name))

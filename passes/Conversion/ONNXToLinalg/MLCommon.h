@@ -28,6 +28,21 @@ FailureOr<PostTransform> parsePostTransform(Operation *op, StringRef name);
 std::optional<SmallVector<double>> getFloatList(Operation *op, StringRef name,
                                                 bool *isDouble = nullptr);
 
+/// The elements of a tensor attribute (dense, splat or resource blob):
+/// `floats` for a float element type (f16, bf16, f32, f64), `ints` for an
+/// integer one (sign- or zero-extended), `strings` for strings.
+struct TensorValues {
+  Type elementType;
+  SmallVector<double> floats;
+  SmallVector<int64_t> ints;
+  SmallVector<StringRef> strings;
+  size_t size() const {
+    return std::max({floats.size(), ints.size(), strings.size()});
+  }
+};
+/// std::nullopt when `a` is null or of another element type.
+std::optional<TensorValues> readTensorAttr(ElementsAttr a);
+
 /// The i64 list attribute `name` (empty when absent).
 ArrayRef<int64_t> getI64List(Operation *op, StringRef name);
 

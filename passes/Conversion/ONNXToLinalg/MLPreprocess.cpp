@@ -2,14 +2,13 @@
 //
 // The ai.onnx.ml ops that transform features before a model: Scaler,
 // Normalizer (MAX, L1, L2 per row), Binarizer, Imputer, ArrayFeatureExtractor,
-// OneHotEncoder (int64 and string categories), LabelEncoder (opset 2: float, int64
-// and string keys and values), FeatureVectorizer. Elementwise ones are one
-// linalg.generic; Normalizer and FeatureVectorizer loop over rows;
-// LabelEncoder binary-searches keys sorted at compile time. Semantics and
-// float types follow ONNX Runtime's kernels (inputs cast to float, per-row
-// norms skipped when zero). String forms (string categories, keys, labels)
-// other than LabelEncoder's are refused. CategoryMapper is in Strings.cpp;
-// DictVectorizer, CastMap and ZipMap have no pattern (maps).
+// OneHotEncoder (int64 and string categories), LabelEncoder (opsets 2 and
+// 4: float, double, int and string keys and values), FeatureVectorizer.
+// Elementwise ones are one linalg.generic; Normalizer and FeatureVectorizer
+// loop over rows; LabelEncoder binary-searches keys sorted at compile time.
+// Semantics and float types follow ONNX Runtime's kernels (inputs cast to
+// float, per-row norms skipped when zero). CategoryMapper is in
+// Strings.cpp; DictVectorizer, CastMap and ZipMap have no pattern (maps).
 //
 //===----------------------------------------------------------------------===//
 
@@ -384,62 +383,83 @@ struct OneHotEncoderLowering : OpConversionPattern<ONNX::MLOneHotEncoderOp> {
   }
 };
 
-/// LabelEncoder (opset 2): keys sorted at compile time, a binary search per
-/// element (string keys: the runtime's onnxc_rt_str_lookup over the sorted
-/// strings); a value no key matches (NaN included) gets the default. Keys
-/// and values are floats, int64s or strings (Strings.h).
+/// LabelEncoder (opsets 2 and 4): keys sorted at compile time, a binary
+/// search per element (string keys: the runtime's onnxc_rt_str_lookup over
+/// the sorted strings); a value no key matches gets the default. Keys and
+/// values are the keys_* / values_* lists (floats, int64s, strings) or,
+/// from opset 4, tensors (float, double, int16, int32, int64, string). A
+/// NaN key matches a NaN X (opset 4's rule). The default is default_tensor,
+/// else default_float, default_int64 or default_string for float, int64
+/// and string values, else -0.0 (double) or -1 (int16, int32): ONNX
+/// Runtime's choice (it reads default_float for float values_tensor, not
+/// for double ones).
 struct LabelEncoderLowering : OpConversionPattern<ONNX::MLLabelEncoderOp> {
   using OpConversionPattern::OpConversionPattern;
   enum Kind { Float, Int, String };
+
+  /// One side (keys or values): its kind, element type and elements.
+  struct Side {
+    Kind kind;
+    Type elt;
+    SmallVector<double> f;
+    SmallVector<int64_t> i;
+    SmallVector<StringRef> s;
+    size_t size() const {
+      return kind == Float ? f.size() : kind == Int ? i.size() : s.size();
+    }
+  };
+
+  static FailureOr<Side> readSide(ONNX::MLLabelEncoderOp op, StringRef prefix) {
+    std::string p = prefix.str();
+    Builder b(op.getContext());
+    auto floats = op->getAttrOfType<DenseF32ArrayAttr>(p + "_floats");
+    auto ints = op->getAttrOfType<DenseI64ArrayAttr>(p + "_int64s");
+    auto strs = op->getAttrOfType<ArrayAttr>(p + "_strings");
+    auto tensor = op->getAttrOfType<ElementsAttr>(p + "_tensor");
+    if ((bool)floats + (bool)ints + (bool)strs + (bool)tensor != 1)
+      return op.emitOpError("exactly one of ")
+             << p << "_floats, " << p << "_int64s, " << p << "_strings and "
+             << p << "_tensor must be given";
+    Side side;
+    if (floats) {
+      side.kind = Float, side.elt = b.getF32Type();
+      side.f.assign(floats.asArrayRef().begin(), floats.asArrayRef().end());
+    } else if (ints) {
+      side.kind = Int, side.elt = b.getI64Type();
+      side.i.assign(ints.asArrayRef().begin(), ints.asArrayRef().end());
+    } else if (strs) {
+      side.kind = String, side.elt = ONNX::StringType::get(op.getContext());
+      for (Attribute a : strs)
+        side.s.push_back(cast<StringAttr>(a).getValue());
+    } else {
+      std::optional<TensorValues> v = readTensorAttr(tensor);
+      Type t = tensor.getElementType();
+      bool ok = v && (t.isF32() || t.isF64() || t.isSignlessInteger(16) ||
+                      t.isSignlessInteger(32) || t.isSignlessInteger(64) ||
+                      isStringType(t));
+      if (!ok || cast<ShapedType>(tensor.getType()).getRank() > 1)
+        return op.emitOpError()
+               << p << "_tensor must be a 1-D tensor of float, double, int16, "
+               << "int32, int64 or string";
+      side.elt = t;
+      side.kind = isa<FloatType>(t) ? Float : isStringType(t) ? String : Int;
+      side.f = v->floats, side.i = v->ints, side.s = v->strings;
+    }
+    return side;
+  }
+
   LogicalResult
   matchAndRewrite(ONNX::MLLabelEncoderOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    int keyKinds = (bool)op.getKeysFloats() + (bool)op.getKeysInt64s() +
-                   (bool)op.getKeysStrings();
-    int valueKinds = (bool)op.getValuesFloats() + (bool)op.getValuesInt64s() +
-                     (bool)op.getValuesStrings();
-    if (keyKinds != 1)
-      return op.emitOpError("exactly one of keys_floats, keys_int64s and "
-                            "keys_strings must be given");
-    if (valueKinds != 1)
-      return op.emitOpError("exactly one of values_floats, values_int64s and "
-                            "values_strings must be given");
-    Kind keyKind = op.getKeysFloats() ? Float
-                   : op.getKeysInt64s() ? Int
-                                        : String;
-    Kind valueKind = op.getValuesFloats() ? Float
-                     : op.getValuesInt64s() ? Int
-                                            : String;
-    SmallVector<double> keys, values;
-    SmallVector<int64_t> intKeys, intValues;
-    SmallVector<StringRef> strKeys, strValues;
-    auto strings = [](ArrayAttr a) {
-      SmallVector<StringRef> r;
-      for (Attribute s : a)
-        r.push_back(cast<StringAttr>(s).getValue());
-      return r;
-    };
-    size_t numKeys, numValues;
-    if (keyKind == Float)
-      keys.assign(op.getKeysFloats()->begin(), op.getKeysFloats()->end());
-    else if (keyKind == Int)
-      intKeys.assign(op.getKeysInt64s()->begin(), op.getKeysInt64s()->end());
-    else
-      strKeys = strings(*op.getKeysStrings());
-    numKeys = keyKind == Float ? keys.size()
-              : keyKind == Int ? intKeys.size()
-                               : strKeys.size();
-    if (valueKind == Float)
-      values.assign(op.getValuesFloats()->begin(), op.getValuesFloats()->end());
-    else if (valueKind == Int)
-      intValues.assign(op.getValuesInt64s()->begin(),
-                       op.getValuesInt64s()->end());
-    else
-      strValues = strings(*op.getValuesStrings());
-    numValues = valueKind == Float ? values.size()
-                : valueKind == Int ? intValues.size()
-                                   : strValues.size();
+    FailureOr<Side> keys = readSide(op, "keys");
+    if (failed(keys))
+      return failure();
+    FailureOr<Side> values = readSide(op, "values");
+    if (failed(values))
+      return failure();
+    Kind keyKind = keys->kind, valueKind = values->kind;
+    size_t numKeys = keys->size(), numValues = values->size();
     if (numKeys != numValues)
       return op.emitOpError("has ")
              << numKeys << " keys and " << numValues
@@ -447,70 +467,109 @@ struct LabelEncoderLowering : OpConversionPattern<ONNX::MLLabelEncoderOp> {
     if (numKeys == 0)
       return op.emitOpError("must have at least one key");
     Type xElt = getElementType(op.getX());
-    if ((keyKind == Float) != isa<FloatType>(xElt) ||
-        (keyKind == String) != isStringType(xElt))
+    if (xElt != keys->elt)
       return op.emitOpError("the keys' type must be X's element type");
-    // Sort (key, position); equal keys (0.0 and -0.0 included) are an error.
+    // The default.
+    Type outElt = values->elt;
+    double dfltF = -0.0;
+    int64_t dfltI = -1;
+    StringRef dfltS = op.getDefaultString();
+    if (auto d = op->getAttrOfType<ElementsAttr>("default_tensor")) {
+      std::optional<TensorValues> v = readTensorAttr(d);
+      if (!v || v->size() != 1 || d.getElementType() != outElt)
+        return op.emitOpError("default_tensor must hold one element of the "
+                              "values' type");
+      if (valueKind == Float)
+        dfltF = v->floats[0];
+      else if (valueKind == Int)
+        dfltI = v->ints[0];
+      else
+        dfltS = v->strings[0];
+    } else if (outElt.isF32()) {
+      dfltF = op.getDefaultFloat().convertToDouble();
+    } else if (outElt.isInteger(64)) {
+      dfltI = op.getDefaultInt64();
+    }
+    // Sort (key, position); equal keys (0.0 and -0.0 included) are an
+    // error. NaN keys sort last; the first one is the NaN entry.
     SmallVector<size_t> order(numKeys);
     for (size_t i = 0; i < order.size(); ++i)
       order[i] = i;
+    auto isNaNKey = [&](size_t a) {
+      return keyKind == Float && std::isnan(keys->f[a]);
+    };
     auto less = [&](size_t a, size_t b) {
-      return keyKind == Float ? keys[a] < keys[b]
-             : keyKind == Int ? intKeys[a] < intKeys[b]
-                              : strKeys[a] < strKeys[b];
+      if (keyKind == Float && (isNaNKey(a) || isNaNKey(b)))
+        return !isNaNKey(a) && isNaNKey(b);
+      return keyKind == Float ? keys->f[a] < keys->f[b]
+             : keyKind == Int ? keys->i[a] < keys->i[b]
+                              : keys->s[a] < keys->s[b];
     };
     llvm::stable_sort(order, less);
-    for (size_t i = 0; i < order.size(); ++i) {
-      if (keyKind == Float && std::isnan(keys[order[i]]))
-        return op.emitOpError("keys_floats must not contain NaN");
-      if (i > 0 && !less(order[i - 1], order[i]))
+    for (size_t i = 1; i < order.size(); ++i)
+      if (!less(order[i - 1], order[i]))
         return op.emitOpError("key ")
-               << (keyKind == Float ? std::to_string(keys[order[i]])
-                   : keyKind == Int ? std::to_string(intKeys[order[i]])
-                                    : "'" + strKeys[order[i]].str() + "'")
+               << (keyKind == Float ? std::to_string(keys->f[order[i]])
+                   : keyKind == Int ? std::to_string(keys->i[order[i]])
+                                    : "'" + keys->s[order[i]].str() + "'")
                << " is listed twice";
+    bool nanKey = isNaNKey(order.back());
+    Type i64 = rewriter.getI64Type();
+    // Tables: float keys in their type, integer keys and values as i64
+    // (X is sign-extended), strings as addresses.
+    Side sk = *keys, sv = *values;
+    for (Side *side : {&sk, &sv}) {
+      const Side &src = side == &sk ? *keys : *values;
+      side->f.clear(), side->i.clear(), side->s.clear();
+      for (size_t i : order) {
+        if (src.kind == Float)
+          side->f.push_back(src.f[i]);
+        else if (src.kind == Int)
+          side->i.push_back(src.i[i]);
+        else
+          side->s.push_back(src.s[i]);
+      }
     }
-    Type f32 = rewriter.getF32Type(), i64 = rewriter.getI64Type();
-    SmallVector<double> sortedKeys, sortedValues;
-    SmallVector<int64_t> sortedIntKeys, sortedIntValues;
-    SmallVector<StringRef> sortedStrKeys, sortedStrValues;
-    for (size_t i : order) {
-      if (keyKind == Float)
-        sortedKeys.push_back(keys[i]);
-      else if (keyKind == Int)
-        sortedIntKeys.push_back(intKeys[i]);
-      else
-        sortedStrKeys.push_back(strKeys[i]);
-      if (valueKind == Float)
-        sortedValues.push_back(values[i]);
-      else if (valueKind == Int)
-        sortedIntValues.push_back(intValues[i]);
-      else
-        sortedStrValues.push_back(strValues[i]);
-    }
-    int64_t n = numKeys;
-    auto tableType = RankedTensorType::get({n}, i64);
-    Value keyTable = keyKind == Float ? floatTable(rewriter, loc, f32, sortedKeys)
-                     : keyKind == Int
-                         ? i64Table(rewriter, loc, sortedIntKeys)
-                         : buildStringConstant(rewriter, loc, op, tableType,
-                                               sortedStrKeys);
-    Value valueTable =
-        valueKind == Float ? floatTable(rewriter, loc, f32, sortedValues)
-        : valueKind == Int ? i64Table(rewriter, loc, sortedIntValues)
-                           : buildStringConstant(rewriter, loc, op, tableType,
-                                                 sortedStrValues);
-    Type outElt = valueKind == Float ? f32 : i64;
-    Value dflt =
-        valueKind == Float
-            ? fConst(rewriter, loc, f32, op.getDefaultFloat().convertToDouble())
-        : valueKind == Int
-            ? createIntConstant(rewriter, loc, i64, op.getDefaultInt64())
-            : stringAddress(rewriter, loc, op, op.getDefaultString());
+    int64_t n = numKeys - (nanKey ? 1 : 0);
+    auto table = [&](const Side &side, int64_t count) -> Value {
+      auto strType = RankedTensorType::get({count}, i64);
+      if (side.kind == Float)
+        return floatTable(rewriter, loc, side.elt,
+                          ArrayRef(side.f).take_front(count));
+      if (side.kind == Int)
+        return i64Table(rewriter, loc, ArrayRef(side.i).take_front(count));
+      return buildStringConstant(rewriter, loc, op, strType,
+                                 ArrayRef(side.s).take_front(count));
+    };
+    Value keyTable = n > 0 ? table(sk, n) : Value();
+    Value valueTable = table(sv, numKeys);
+    auto scalar = [&](OpBuilder &b, Location l, Kind kind, double f, int64_t i,
+                      StringRef s) -> Value {
+      if (kind == Float)
+        return fConst(b, l, outElt, f);
+      if (kind == Int)
+        return createIntConstant(b, l, outElt, i);
+      return stringAddress(b, l, op, s);
+    };
+    // Values are read from the i64 table and truncated to int16/int32.
+    auto valueAt = [&](OpBuilder &b, Location l, Value at) -> Value {
+      Value v = tensor::ExtractOp::create(b, l, valueTable, at);
+      if (valueKind == Int && !outElt.isInteger(64))
+        v = arith::TruncIOp::create(b, l, outElt, v);
+      return v;
+    };
+    Type storeElt = valueKind == String ? i64 : outElt;
     Value x = adaptor.getX();
+    Value dfltValue = scalar(rewriter, loc, valueKind, dfltF, dfltI, dfltS);
     Value y = mapElements(
-        rewriter, loc, x, outElt,
+        rewriter, loc, x, storeElt,
         [&](OpBuilder &b, Location l, Value v, ValueRange) -> Value {
+          Value dflt = dfltValue;
+          if (nanKey)
+            dflt = select(b, l, cmpF(b, l, arith::CmpFPredicate::UNO, v, v),
+                          valueAt(b, l, idx(b, l, numKeys - 1)), dflt);
+          if (n == 0)
+            return dflt;
           if (keyKind == String) {
             Value at = stringLookup(b, l, op, keyTable, n, v);
             Value found = cmpI(b, l, arith::CmpIPredicate::sge, at,
@@ -518,10 +577,11 @@ struct LabelEncoderLowering : OpConversionPattern<ONNX::MLLabelEncoderOp> {
             Value i = arith::IndexCastOp::create(
                 b, l, b.getIndexType(),
                 select(b, l, found, at, createIntConstant(b, l, i64, 0)));
-            Value val = tensor::ExtractOp::create(b, l, valueTable, i);
-            return select(b, l, found, val, dflt);
+            return select(b, l, found, valueAt(b, l, i), dflt);
           }
           bool floatKeys = keyKind == Float;
+          if (!floatKeys && !xElt.isInteger(64))
+            v = arith::ExtSIOp::create(b, l, i64, v);
           // lo = first index with key >= v.
           SmallVector<Value> range = buildWhile(
               b, l, ValueRange{idx(b, l, 0), idx(b, l, n)},
@@ -544,8 +604,7 @@ struct LabelEncoderLowering : OpConversionPattern<ONNX::MLLabelEncoderOp> {
           Value key = tensor::ExtractOp::create(b, l, keyTable, at);
           Value eq = floatKeys ? cmpF(b, l, arith::CmpFPredicate::OEQ, key, v)
                                : cmpI(b, l, arith::CmpIPredicate::eq, key, v);
-          Value val = tensor::ExtractOp::create(b, l, valueTable, at);
-          return select(b, l, eq, val, dflt);
+          return select(b, l, eq, valueAt(b, l, at), dflt);
         });
     replaceWithCasts(rewriter, op, getTypeConverter(), y);
     return success();

@@ -20,6 +20,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Strings.h"
 #include "passes/Conversion/ONNXToLinalg/MLCommon.h"
+#include "passes/Conversion/ONNXToLinalg/MLTree.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
@@ -87,7 +88,8 @@ using NodeIndex = std::map<std::pair<int64_t, int64_t>, int64_t>;
 /// that every tree is one: each node reached once from its root.
 LogicalResult linkTrees(Operation *op, Tables &t, const NodeIndex &index,
                         ArrayRef<int64_t> treeIds, ArrayRef<int64_t> nodeIds,
-                        ArrayRef<int64_t> trueIds, ArrayRef<int64_t> falseIds) {
+                        ArrayRef<int64_t> trueIds, ArrayRef<int64_t> falseIds,
+                        bool allowShared) {
   size_t n = nodeIds.size();
   // Children, within the node's own tree.
   t.trueChild.assign(n, 0);
@@ -106,12 +108,16 @@ LogicalResult linkTrees(Operation *op, Tables &t, const NodeIndex &index,
       (side == 0 ? t.trueChild : t.falseChild)[i] = it->second;
     }
   }
-  // Each tree: every node reachable from the root once (iterative walk).
+  // Each tree: every node reachable from the root once (iterative walk);
+  // with `allowShared` (a TreeEnsemble-5 expansion, acyclic by
+  // construction) a node may have several parents.
   std::vector<char> seen(n, 0);
   for (int64_t root : t.roots) {
     SmallVector<int64_t> stack = {root};
     while (!stack.empty()) {
       int64_t i = stack.pop_back_val();
+      if (seen[i] && allowShared)
+        continue;
       if (seen[i])
         return op->emitOpError("tree ")
                << treeIds[root] << " is not a tree: node " << nodeIds[i]
@@ -130,15 +136,15 @@ LogicalResult linkTrees(Operation *op, Tables &t, const NodeIndex &index,
 /// trueChild and falseChild become the range of its weights. Also the ids
 /// used, and the targets some tree weighs at every leaf.
 LogicalResult addLeafWeights(Operation *op, Tables &t, const NodeIndex &index,
-                             StringRef prefix, int64_t numTargets) {
+                             const TreeSpec &spec, StringRef prefix,
+                             int64_t numTargets) {
   size_t n = t.mode.size();
-  std::string pre = prefix.str();
-  ArrayRef<int64_t> wTree = getI64List(op, pre + "treeids");
-  ArrayRef<int64_t> wNode = getI64List(op, pre + "nodeids");
-  ArrayRef<int64_t> wIds = getI64List(op, pre + "ids");
-  std::optional<SmallVector<double>> wValues = getFloatList(op, pre + "weights");
+  ArrayRef<int64_t> wTree = spec.weightTree;
+  ArrayRef<int64_t> wNode = spec.weightNode;
+  ArrayRef<int64_t> wIds = spec.weightId;
+  const SmallVector<double> *wValues = &spec.weightValue;
   size_t nw = wIds.size();
-  size_t nwv = wValues ? wValues->size() : 0;
+  size_t nwv = wValues->size();
   if (wTree.size() != nw || wNode.size() != nw || nwv != nw)
     return op->emitOpError() << prefix << "ids, " << prefix << "treeids, "
                              << prefix << "nodeids and " << prefix
@@ -172,14 +178,19 @@ LogicalResult addLeafWeights(Operation *op, Tables &t, const NodeIndex &index,
   }
   if (t.weightId.size() >= (1u << 31))
     return op->emitOpError("more than 2^31 leaf weights are not supported");
-  // Targets some tree weighs at every leaf.
+  // Targets some tree weighs at every leaf (each node counted once per
+  // tree: a TreeEnsemble-5 expansion shares nodes).
   t.alwaysReached.assign(numTargets, false);
+  std::vector<int64_t> stamp(n, -1);
   for (int64_t root : t.roots) {
     std::vector<int64_t> count(numTargets, 0);
     int64_t leaves = 0;
     SmallVector<int64_t> stack = {root};
     while (!stack.empty()) {
       int64_t i = stack.pop_back_val();
+      if (stamp[i] == root)
+        continue;
+      stamp[i] = root;
       if ((t.mode[i] & ~kTracksTrue) != LEAF) {
         stack.push_back(t.trueChild[i]);
         stack.push_back(t.falseChild[i]);
@@ -199,18 +210,20 @@ LogicalResult addLeafWeights(Operation *op, Tables &t, const NodeIndex &index,
   return success();
 }
 
-/// Reads and checks the nodes_* and `prefix`_* (target_ or class_)
-/// attributes into tables.
-FailureOr<Tables> buildTables(Operation *op, StringRef prefix,
-                              int64_t numTargets) {
-  ArrayRef<int64_t> treeIds = getI64List(op, "nodes_treeids");
-  ArrayRef<int64_t> nodeIds = getI64List(op, "nodes_nodeids");
-  ArrayRef<int64_t> featureIds = getI64List(op, "nodes_featureids");
-  ArrayRef<int64_t> trueIds = getI64List(op, "nodes_truenodeids");
-  ArrayRef<int64_t> falseIds = getI64List(op, "nodes_falsenodeids");
-  ArrayRef<int64_t> tracks = getI64List(op, "nodes_missing_value_tracks_true");
-  auto modes = op->getAttrOfType<ArrayAttr>("nodes_modes");
-  std::optional<SmallVector<double>> values = getFloatList(op, "nodes_values");
+/// Checks the ensemble `spec` (`prefix`: target_ or class_, for the
+/// messages) and builds its tables. `allowShared`: a node may have several
+/// parents (TreeEnsemble-5's expansion).
+FailureOr<Tables> buildTablesFromSpec(Operation *op, const TreeSpec &spec,
+                                      StringRef prefix, int64_t numTargets,
+                                      bool allowShared) {
+  ArrayRef<int64_t> treeIds = spec.treeIds;
+  ArrayRef<int64_t> nodeIds = spec.nodeIds;
+  ArrayRef<int64_t> featureIds = spec.featureIds;
+  ArrayRef<int64_t> trueIds = spec.trueIds;
+  ArrayRef<int64_t> falseIds = spec.falseIds;
+  ArrayRef<int64_t> tracks = spec.tracks;
+  ArrayRef<int32_t> modes = spec.modes;
+  const SmallVector<double> *values = &spec.values;
   size_t n = nodeIds.size();
   if (n == 0)
     return op->emitOpError("nodes_nodeids must not be empty");
@@ -224,8 +237,8 @@ FailureOr<Tables> buildTables(Operation *op, StringRef prefix,
       failed(sameLength(featureIds.size(), "nodes_featureids")) ||
       failed(sameLength(trueIds.size(), "nodes_truenodeids")) ||
       failed(sameLength(falseIds.size(), "nodes_falsenodeids")) ||
-      failed(sameLength(modes ? modes.size() : 0, "nodes_modes")) ||
-      failed(sameLength(values ? values->size() : 0,
+      failed(sameLength(modes.size(), "nodes_modes")) ||
+      failed(sameLength(values->size(),
                         "nodes_values (or nodes_values_as_tensor)")))
     return failure();
   if (!tracks.empty() && failed(sameLength(tracks.size(),
@@ -243,9 +256,8 @@ FailureOr<Tables> buildTables(Operation *op, StringRef prefix,
       rootOf[treeIds[i]] = i;
       t.roots.push_back(i);
     }
-    auto s = dyn_cast<StringAttr>(modes[i]);
-    std::optional<int32_t> m = s ? parseMode(s.getValue()) : std::nullopt;
-    if (!m)
+    std::optional<int32_t> m = modes[i];
+    if (*m < 0)
       return op->emitOpError("nodes_modes[")
              << i << "] must be BRANCH_LEQ, BRANCH_LT, BRANCH_GTE, BRANCH_GT, "
              << "BRANCH_EQ, BRANCH_NEQ or LEAF";
@@ -281,10 +293,43 @@ FailureOr<Tables> buildTables(Operation *op, StringRef prefix,
     return op->emitOpError("more than 2^30 nodes or a feature id of 2^26 or "
                            "more is not supported");
 
-  if (failed(linkTrees(op, t, index, treeIds, nodeIds, trueIds, falseIds)) ||
-      failed(addLeafWeights(op, t, index, prefix, numTargets)))
+  if (failed(linkTrees(op, t, index, treeIds, nodeIds, trueIds, falseIds,
+                       allowShared)) ||
+      failed(addLeafWeights(op, t, index, spec, prefix, numTargets)))
     return failure();
   return t;
+}
+
+/// Reads the nodes_* and `prefix`_* (target_ or class_) attributes of a
+/// TreeEnsembleRegressor/Classifier and builds the tables.
+FailureOr<Tables> buildTables(Operation *op, StringRef prefix,
+                              int64_t numTargets) {
+  TreeSpec spec;
+  auto copy = [&](SmallVector<int64_t> &to, StringRef name) {
+    ArrayRef<int64_t> a = getI64List(op, name);
+    to.assign(a.begin(), a.end());
+  };
+  copy(spec.treeIds, "nodes_treeids");
+  copy(spec.nodeIds, "nodes_nodeids");
+  copy(spec.featureIds, "nodes_featureids");
+  copy(spec.trueIds, "nodes_truenodeids");
+  copy(spec.falseIds, "nodes_falsenodeids");
+  copy(spec.tracks, "nodes_missing_value_tracks_true");
+  if (auto modes = op->getAttrOfType<ArrayAttr>("nodes_modes"))
+    for (Attribute a : modes) {
+      auto s = dyn_cast<StringAttr>(a);
+      std::optional<int32_t> m = s ? parseMode(s.getValue()) : std::nullopt;
+      spec.modes.push_back(m ? *m : -1);
+    }
+  spec.values =
+      getFloatList(op, "nodes_values").value_or(SmallVector<double>());
+  std::string pre = prefix.str();
+  copy(spec.weightTree, pre + "treeids");
+  copy(spec.weightNode, pre + "nodeids");
+  copy(spec.weightId, pre + "ids");
+  std::optional<SmallVector<double>> w = getFloatList(op, pre + "weights");
+  spec.weightValue = w.value_or(SmallVector<double>());
+  return buildTablesFromSpec(op, spec, prefix, numTargets, false);
 }
 
 /// The branch condition of `mode` (a constant when `commonMode` >= 0) for
@@ -547,13 +592,92 @@ double baseAt(ArrayRef<double> base, int64_t k) {
   return k < (int64_t)base.size() ? base[k] : 0.0;
 }
 
+/// The regression of `tables` over X (`x`, converted; `xOnnx` its onnx
+/// element type) into Y [N, numTargets] of `outElt`, finalized as ORT's
+/// aggregators: AVERAGE divides by the tree count, MIN/MAX give 0 where no
+/// weight arrived, the base values are added; with `ortOneTarget` one
+/// target takes only PROBIT (FinalizeScores1), else every transform
+/// applies. Replaces `op`.
+LogicalResult lowerTreeRegression(Operation *op, Value x, Type xOnnx,
+                                  const Tables &tables, Aggregate agg,
+                                  PostTransform kind, ArrayRef<double> base,
+                                  int64_t numTargets, Type outElt,
+                                  bool ortOneTarget,
+                                  ConversionPatternRewriter &rewriter,
+                                  const TypeConverter *tc) {
+  Location loc = op->getLoc();
+  FailureOr<Value> rows2D = treeRows(op, x, tables, rewriter, loc);
+  if (failed(rows2D))
+    return failure();
+  Value x2 = *rows2D;
+  Type ctype = computeElementType(rewriter, getElementTypeOrSelf(x2));
+  // ORT's has_score: MIN/MAX start from it, and with several targets a
+  // target no weight reached in a row is written as 0 (base value and
+  // all; ScoreValue's conversion).
+  bool trackHas = (agg == Aggregate::Min || agg == Aggregate::Max ||
+                   numTargets > 1) &&
+                  !llvm::all_of(tables.alwaysReached, [](bool b) { return b; });
+  Walker walker{tables, agg, ctype, trackHas};
+  Value numRows = getDimValue(rewriter, loc, x2, 0);
+  auto [acc, has] = walker.run(rewriter, loc, op, x2, xOnnx, numRows,
+                               numTargets);
+
+  int64_t staticRows = cast<RankedTensorType>(x2.getType()).getDimSize(0);
+  Value z = createEmpty(rewriter, loc,
+                        RankedTensorType::get({staticRows, numTargets}, outElt),
+                        {numRows, Value()});
+  Value baseTable = floatTable(rewriter, loc, ctype, base.empty()
+                                   ? SmallVector<double>(numTargets, 0.0)
+                                   : SmallVector<double>(base));
+  double numTrees = tables.roots.size();
+  if (ortOneTarget && numTargets == 1 && kind != PostTransform::Probit)
+    kind = PostTransform::None;
+  z = buildLoops(
+      rewriter, loc, {numRows}, ValueRange{z},
+      [&](OpBuilder &b, Location l, ValueRange ivs,
+          ValueRange args) -> SmallVector<Value> {
+        Value row = ivs[0];
+        Value zr = buildLoops(
+            b, l, {idx(b, l, numTargets)}, args,
+            [&](OpBuilder &b, Location l, ValueRange k,
+                ValueRange a) -> SmallVector<Value> {
+              Value v = tensor::ExtractOp::create(b, l, acc,
+                                                  ValueRange{row, k[0]});
+              Value bv = tensor::ExtractOp::create(b, l, baseTable, k[0]);
+              if (agg == Aggregate::Average)
+                v = divF(b, l, v, fConst(b, l, ctype, numTrees));
+              Value reached;
+              if (has)
+                reached = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::ne,
+                    tensor::ExtractOp::create(b, l, has,
+                                              ValueRange{row, k[0]}),
+                    arith::ConstantIntOp::create(b, l, b.getI8Type(), 0));
+              if (reached && (agg == Aggregate::Min || agg == Aggregate::Max))
+                v = select(b, l, reached, v, fConst(b, l, ctype, 0));
+              v = addF(b, l, v, bv);
+              if (reached && numTargets > 1)
+                v = select(b, l, reached, v, fConst(b, l, ctype, 0));
+              if (ctype != outElt)
+                v = ctype.getIntOrFloatBitWidth() >
+                            outElt.getIntOrFloatBitWidth()
+                        ? arith::TruncFOp::create(b, l, outElt, v).getResult()
+                        : arith::ExtFOp::create(b, l, outElt, v).getResult();
+              return {tensor::InsertOp::create(b, l, v, a[0],
+                                               ValueRange{row, k[0]})};
+            })[0];
+        return {applyPostTransformRow(b, l, zr, row, numTargets, kind)};
+      })[0];
+  replaceWithCasts(rewriter, op, tc, z);
+  return success();
+}
+
 struct TreeEnsembleRegressorLowering
     : OpConversionPattern<ONNX::MLTreeEnsembleRegressorOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ONNX::MLTreeEnsembleRegressorOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     FailureOr<PostTransform> post =
         parsePostTransform(op, op.getPostTransform());
     if (failed(post))
@@ -584,69 +708,54 @@ struct TreeEnsembleRegressorLowering
     FailureOr<Tables> tables = buildTables(op, "target_", numTargets);
     if (failed(tables))
       return failure();
-    FailureOr<Value> rows2D = treeRows(op, adaptor.getX(), *tables, rewriter, loc);
-    if (failed(rows2D))
-      return failure();
-    Value x2 = *rows2D;
-    Type ctype = computeElementType(rewriter, getElementTypeOrSelf(x2));
-    // ORT's has_score: MIN/MAX start from it, and with several targets a
-    // target no weight reached in a row is written as 0 (base value and
-    // all; ScoreValue's conversion).
-    bool trackHas = (agg == Aggregate::Min || agg == Aggregate::Max ||
-                     numTargets > 1) &&
-                    !llvm::all_of(tables->alwaysReached, [](bool b) { return b; });
-    Walker walker{*tables, agg, ctype, trackHas};
-    Value numRows = getDimValue(rewriter, loc, x2, 0);
-    auto [acc, has] = walker.run(rewriter, loc, op, x2, getElementType(op.getX()),
-                                 numRows, numTargets);
+    return lowerTreeRegression(op, adaptor.getX(), getElementType(op.getX()),
+                               *tables, agg, *post, base, numTargets,
+                               rewriter.getF32Type(), /*ortOneTarget=*/true,
+                               rewriter, getTypeConverter());
+  }
+};
 
-    // Finalize, as ORT's aggregators: AVERAGE divides by the tree count,
-    // MIN/MAX give 0 where no weight arrived, the base values are added;
-    // one target takes only PROBIT (FinalizeScores1), more take any.
-    Type f32 = rewriter.getF32Type();
-    Value z = createRowScores(rewriter, loc, x2, numRows, numTargets);
-    Value baseTable = floatTable(rewriter, loc, ctype, base.empty()
-                                     ? SmallVector<double>(numTargets, 0.0)
-                                     : base);
-    double numTrees = tables->roots.size();
-    PostTransform kind = *post;
-    if (numTargets == 1 && kind != PostTransform::Probit)
-      kind = PostTransform::None;
-    z = buildLoops(
-        rewriter, loc, {numRows}, ValueRange{z},
-        [&](OpBuilder &b, Location l, ValueRange ivs,
-            ValueRange args) -> SmallVector<Value> {
-          Value row = ivs[0];
-          Value zr = buildLoops(
-              b, l, {idx(b, l, numTargets)}, args,
-              [&](OpBuilder &b, Location l, ValueRange k,
-                  ValueRange a) -> SmallVector<Value> {
-                Value v = tensor::ExtractOp::create(b, l, acc,
-                                                    ValueRange{row, k[0]});
-                Value bv = tensor::ExtractOp::create(b, l, baseTable, k[0]);
-                if (agg == Aggregate::Average)
-                  v = divF(b, l, v, fConst(b, l, ctype, numTrees));
-                Value reached;
-                if (has)
-                  reached = arith::CmpIOp::create(
-                      b, l, arith::CmpIPredicate::ne,
-                      tensor::ExtractOp::create(b, l, has,
-                                                ValueRange{row, k[0]}),
-                      arith::ConstantIntOp::create(b, l, b.getI8Type(), 0));
-                if (reached && (agg == Aggregate::Min || agg == Aggregate::Max))
-                  v = select(b, l, reached, v, fConst(b, l, ctype, 0));
-                v = addF(b, l, v, bv);
-                if (reached && numTargets > 1)
-                  v = select(b, l, reached, v, fConst(b, l, ctype, 0));
-                if (ctype != f32)
-                  v = arith::TruncFOp::create(b, l, f32, v);
-                return {tensor::InsertOp::create(b, l, v, a[0],
-                                                 ValueRange{row, k[0]})};
-              })[0];
-          return {applyPostTransformRow(b, l, zr, row, numTargets, kind)};
-        })[0];
-    replaceWithCasts(rewriter, op, getTypeConverter(), z);
-    return success();
+/// TreeEnsemble (ai.onnx.ml 5): expanded into the opset-3 form
+/// (MLTreeV5.cpp), then the regression; Y has X's type (computed in f64
+/// for f64, in f32 for f32 and f16). post_transform follows the spec
+/// (1 SOFTMAX, 2 LOGISTIC, applied to one target too), where ONNX Runtime
+/// 1.30 swaps 1 and 2 and transforms one target only with PROBIT.
+struct TreeEnsembleLowering : OpConversionPattern<ONNX::MLTreeEnsembleOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MLTreeEnsembleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t aggCode = op.getAggregateFunction();
+    if (aggCode < 0 || aggCode > 3)
+      return op.emitOpError("aggregate_function must be 0 (AVERAGE), 1 (SUM), "
+                            "2 (MIN) or 3 (MAX), not ")
+             << aggCode;
+    Aggregate agg = aggCode == 0   ? Aggregate::Average
+                    : aggCode == 1 ? Aggregate::Sum
+                    : aggCode == 2 ? Aggregate::Min
+                                   : Aggregate::Max;
+    int64_t postCode = op.getPostTransform();
+    if (postCode < 0 || postCode > 4)
+      return op.emitOpError("post_transform must be 0 (NONE), 1 (SOFTMAX), 2 "
+                            "(LOGISTIC), 3 (SOFTMAX_ZERO) or 4 (PROBIT), not ")
+             << postCode;
+    PostTransform post = (PostTransform)postCode;
+    std::optional<uint64_t> nt = op.getNTargets();
+    if (!nt || (int64_t)*nt <= 0)
+      return op.emitOpError("n_targets must be given and positive");
+    int64_t numTargets = *nt;
+    TreeSpec spec;
+    std::string error;
+    if (!expandTreeEnsembleV5(op, numTargets, spec, error))
+      return op.emitOpError(error);
+    FailureOr<Tables> tables =
+        buildTablesFromSpec(op, spec, "leaf_", numTargets, true);
+    if (failed(tables))
+      return failure();
+    Type outElt = getElementType(op.getX());
+    return lowerTreeRegression(op, adaptor.getX(), outElt, *tables, agg, post,
+                               {}, numTargets, outElt, /*ortOneTarget=*/false,
+                               rewriter, getTypeConverter());
   }
 };
 
@@ -879,6 +988,6 @@ struct TreeEnsembleClassifierLowering
 
 void mlir::onnxc::populateMLTreePatterns(TypeConverter &tc,
                                          RewritePatternSet &patterns) {
-  patterns.add<TreeEnsembleRegressorLowering, TreeEnsembleClassifierLowering>(
-      tc, patterns.getContext());
+  patterns.add<TreeEnsembleRegressorLowering, TreeEnsembleClassifierLowering,
+               TreeEnsembleLowering>(tc, patterns.getContext());
 }

@@ -219,6 +219,35 @@ static LogicalResult inferCategoryMapper(Operation *op, const ONNX::OpInfo &,
   return sameShape(op, elt);
 }
 
+/// LabelEncoder-4: X's shape, the element type of the values_* set.
+static LogicalResult inferLabelEncoder(Operation *op, const ONNX::OpInfo &,
+                                       InferenceState &) {
+  MLIRContext *ctx = op->getContext();
+  Type elt;
+  if (op->getAttr("values_floats"))
+    elt = Float32Type::get(ctx);
+  else if (op->getAttr("values_int64s"))
+    elt = IntegerType::get(ctx, 64);
+  else if (op->getAttr("values_strings"))
+    elt = ONNX::StringType::get(ctx);
+  else if (auto t = op->getAttrOfType<ElementsAttr>("values_tensor"))
+    elt = t.getElementType();
+  if (!elt)
+    return success();
+  return sameShape(op, elt);
+}
+
+/// TreeEnsemble-5: (N, F) -> (N, n_targets) of X's type.
+static LogicalResult inferTreeEnsemble(Operation *op, const ONNX::OpInfo &,
+                                       InferenceState &) {
+  Type elt = getElementTypeOf(op->getOperand(0));
+  if (!elt)
+    return success();
+  int64_t targets = getIntAttr(op, "n_targets", ShapedType::kDynamic);
+  return refineResult(op, 0,
+                      getSymTensorType({mlRows(op), SymDim{targets, ""}}, elt));
+}
+
 void mlir::onnxc::registerMLRules(llvm::StringMap<InferenceRule> &rules) {
   rules["onnx.ml.CategoryMapper"] = inferCategoryMapper;
   rules["onnx.GreaterOrEqual"] = inferCompare;
@@ -234,6 +263,8 @@ void mlir::onnxc::registerMLRules(llvm::StringMap<InferenceRule> &rules) {
   rules["onnx.ml.OneHotEncoder"] = inferOneHotEncoder;
   rules["onnx.ml.FeatureVectorizer"] = inferFeatureVectorizer;
   rules["onnx.ml.TreeEnsembleRegressor"] = inferTreeRegressor;
+  rules["onnx.ml.TreeEnsemble"] = inferTreeEnsemble;
+  rules["onnx.ml.LabelEncoder"] = inferLabelEncoder;
   rules["onnx.ml.TreeEnsembleClassifier"] = inferTreeClassifier;
   rules["onnx.ml.LinearClassifier"] = inferLinearClassifier;
   rules["onnx.ml.SVMClassifier"] = inferSVMClassifier;

@@ -61,8 +61,44 @@ func.func @labelencoder_duplicate(%x: tensor<4xf32>) -> tensor<4xi64> {
 // -----
 
 func.func @labelencoder_no_values(%x: tensor<4xi64>) -> tensor<4xi64> {
-  // expected-error @+1 {{'onnx.ml.LabelEncoder' op exactly one of values_floats, values_int64s and values_strings must be given}}
+  // expected-error @+1 {{'onnx.ml.LabelEncoder' op exactly one of values_floats, values_int64s, values_strings and values_tensor must be given}}
   %0 = "onnx.ml.LabelEncoder"(%x) {keys_int64s = array<i64: 1, 2>} : (tensor<4xi64>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+// ai.onnx.ml 4: a default_tensor of another type than the values.
+func.func @labelencoder_default_tensor(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'onnx.ml.LabelEncoder' op default_tensor must hold one element of the values' type}}
+  %0 = "onnx.ml.LabelEncoder"(%x) {keys_tensor = dense<[1.0, 2.0]> : tensor<2xf64>, values_tensor = dense<[3.0, 4.0]> : tensor<2xf64>, default_tensor = dense<[5.0]> : tensor<1xf32>} : (tensor<4xf64>) -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
+// A 2-D keys_tensor.
+func.func @labelencoder_keys_tensor_rank(%x: tensor<4xi64>) -> tensor<4xi64> {
+  // expected-error @+1 {{'onnx.ml.LabelEncoder' op keys_tensor must be a 1-D tensor of float, double, int16, int32, int64 or string}}
+  %0 = "onnx.ml.LabelEncoder"(%x) {keys_tensor = dense<[[1, 2]]> : tensor<1x2xi64>, values_int64s = array<i64: 1, 2>} : (tensor<4xi64>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+// keys_floats and keys_tensor both given.
+func.func @labelencoder_two_keys(%x: tensor<4xf32>) -> tensor<4xi64> {
+  // expected-error @+1 {{'onnx.ml.LabelEncoder' op exactly one of keys_floats, keys_int64s, keys_strings and keys_tensor must be given}}
+  %0 = "onnx.ml.LabelEncoder"(%x) {keys_floats = array<f32: 1.0, 2.0>, keys_tensor = dense<[1.0, 2.0]> : tensor<2xf32>, values_int64s = array<i64: 1, 2>} : (tensor<4xf32>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+// int32 keys against an int64 X.
+func.func @labelencoder_key_type(%x: tensor<4xi64>) -> tensor<4xi64> {
+  // expected-error @+1 {{'onnx.ml.LabelEncoder' op the keys' type must be X's element type}}
+  %0 = "onnx.ml.LabelEncoder"(%x) {keys_tensor = dense<[1, 2]> : tensor<2xi32>, values_int64s = array<i64: 1, 2>} : (tensor<4xi64>) -> tensor<4xi64>
   return %0 : tensor<4xi64>
 }
 

@@ -42,6 +42,31 @@ func.func @labelencoder(%x: tensor<4xi64>) -> tensor<4xf32> {
 
 // -----
 
+// LabelEncoder (ai.onnx.ml 4): double keys_tensor with a NaN key, int32
+// values_tensor, default_tensor. The NaN key sorts last and is not
+// searched: a NaN X takes its value (8) by an unordered compare; the other
+// keys ([-1.0, 2.5] -> [9, 7]) are searched in f64; the values are kept as
+// i64 and truncated to i32.
+// CHECK-LABEL: func.func @labelencoder_tensors
+// CHECK-DAG: %[[KEYS:.+]] = arith.constant dense<[-1.000000e+00, 2.500000e+00]> : tensor<2xf64>
+// CHECK-DAG: %[[VALUES:.+]] = arith.constant dense<[9, 7, 8]> : tensor<3xi64>
+// CHECK-DAG: %[[DEFAULT:.+]] = arith.constant 5 : i32
+// CHECK: linalg.generic
+// CHECK: tensor.extract %[[VALUES]]
+// CHECK: %[[NANV:.+]] = arith.trunci %{{.+}} : i64 to i32
+// CHECK: %[[ISNAN:.+]] = arith.cmpf uno
+// CHECK: arith.select %[[ISNAN]], %[[NANV]], %[[DEFAULT]] : i32
+// CHECK: scf.while
+// CHECK: arith.cmpf olt
+// CHECK: arith.cmpf oeq
+// CHECK: -> tensor<4xi32>
+func.func @labelencoder_tensors(%x: tensor<4xf64>) -> tensor<4xi32> {
+  %0 = "onnx.ml.LabelEncoder"(%x) {keys_tensor = dense<[2.5, 0x7FF8000000000000, -1.0]> : tensor<3xf64>, values_tensor = dense<[7, 8, 9]> : tensor<3xi32>, default_tensor = dense<5> : tensor<1xi32>} : (tensor<4xf64>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
 // Normalizer L2: per row, the sum of squares, then sign(x) sqrt(x^2 / sum)
 // unless the sum is 0.
 // CHECK-LABEL: func.func @normalizer_l2

@@ -77,3 +77,22 @@ func.func @binary_classifier(%x: tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2x
   %y, %z = "onnx.ml.TreeEnsembleClassifier"(%x) {class_ids = array<i64: 1, 1>, class_nodeids = array<i64: 1, 2>, class_treeids = array<i64: 0, 0>, class_weights = array<f32: -1.0, 2.0>, classlabels_int64s = array<i64: 3, 5>, nodes_falsenodeids = array<i64: 2, 0, 0>, nodes_featureids = array<i64: 1, 0, 0>, nodes_modes = ["BRANCH_LEQ", "LEAF", "LEAF"], nodes_nodeids = array<i64: 0, 1, 2>, nodes_treeids = array<i64: 0, 0, 0>, nodes_truenodeids = array<i64: 1, 0, 0>, nodes_values = array<f32: 0.0, 0.0, 0.0>, post_transform = "LOGISTIC"} : (tensor<2x2xf32>) -> (tensor<2xi64>, tensor<2x2xf32>)
   return %y, %z : tensor<2xi64>, tensor<2x2xf32>
 }
+
+// -----
+
+// TreeEnsemble (ai.onnx.ml 5): one BRANCH_MEMBER node (mode 6) testing
+// feature 2 against {1.0, 3.0}, true leaf 0 (weight 1.0), false leaf 1
+// (2.0). It becomes the opset-3 form: a chain of two BRANCH_EQ nodes (mode
+// 4 | 2 << 4 = 36; 1.0 and 3.0 as f32 bits), both with true child 3 (leaf
+// 0, shared), the first's false child the second, the second's leaf 1
+// (node 2); then the same walk as TreeEnsembleRegressor.
+// CHECK-LABEL: func.func @tree_ensemble_member
+// CHECK-DAG: arith.constant dense<{{\[\[}}36, 1065353216, 3, 1], [36, 1077936128, 3, 2], [6, 0, 0, 1], [6, 0, 1, 2]]> : tensor<4x4xi32>
+// CHECK-DAG: arith.constant dense<[2.000000e+00, 1.000000e+00]> : tensor<2xf32>
+// CHECK: scf.while
+// CHECK: arith.cmpf oeq
+// CHECK: return %{{.+}} : tensor<4x1xf32>
+func.func @tree_ensemble_member(%x: tensor<4x3xf32>) -> tensor<4x1xf32> {
+  %0 = "onnx.ml.TreeEnsemble"(%x) {leaf_targetids = array<i64: 0, 0>, leaf_weights = dense<[1.0, 2.0]> : tensor<2xf32>, membership_values = dense<[1.0, 3.0, 0x7FC00000]> : tensor<3xf32>, n_targets = 1 : i64, nodes_falseleafs = array<i64: 1>, nodes_falsenodeids = array<i64: 1>, nodes_featureids = array<i64: 2>, nodes_modes = dense<6> : tensor<1xui8>, nodes_splits = dense<0.0> : tensor<1xf32>, nodes_trueleafs = array<i64: 1>, nodes_truenodeids = array<i64: 0>, tree_roots = array<i64: 0>} : (tensor<4x3xf32>) -> tensor<4x1xf32>
+  return %0 : tensor<4x1xf32>
+}

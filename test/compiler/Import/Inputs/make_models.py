@@ -59,6 +59,41 @@ def main(out):
                qkv, [vi("y", None)], opset=24), "attention-window-opset24.onnx")
     save(model([helper.make_node("Swish", ["x"], ["y"], name="sw")],
                [vi("x", [2], f)], [vi("y", None)], opset=23), "swish-opset23.onnx")
+    # ai.onnx.ml 4 and 5: TreeEnsemble before opset 5, the deprecated
+    # TreeEnsembleRegressor at 5, LabelEncoder's keys_tensor before 4.
+    def ml(node, opset, xt=f, yt=f):
+        m = model([node], [vi("x", [2, 3], xt)], [vi("y", None, yt)])
+        m.opset_import.append(helper.make_opsetid("ai.onnx.ml", opset))
+        return m
+    import numpy as np
+    from onnx import numpy_helper
+    tree5 = dict(
+        nodes_featureids=[0], nodes_modes=numpy_helper.from_array(
+            np.array([0], np.uint8)),
+        nodes_splits=numpy_helper.from_array(np.array([0.5], np.float32)),
+        nodes_truenodeids=[0], nodes_trueleafs=[1], nodes_falsenodeids=[1],
+        nodes_falseleafs=[1], leaf_targetids=[0, 0],
+        leaf_weights=numpy_helper.from_array(np.array([1, 2], np.float32)),
+        tree_roots=[0], n_targets=1)
+    save(ml(helper.make_node("TreeEnsemble", ["x"], ["y"], name="te",
+                             domain="ai.onnx.ml", **tree5), 4),
+         "tree-ensemble-ml4.onnx")
+    save(ml(helper.make_node("TreeEnsembleRegressor", ["x"], ["y"], name="ter",
+                             domain="ai.onnx.ml", n_targets=1,
+                             nodes_treeids=[0], nodes_nodeids=[0],
+                             nodes_featureids=[0], nodes_modes=["LEAF"],
+                             nodes_values=[0.0], nodes_truenodeids=[0],
+                             nodes_falsenodeids=[0], target_treeids=[0],
+                             target_nodeids=[0], target_ids=[0],
+                             target_weights=[1.0]), 5),
+         "tree-ensemble-regressor-ml5.onnx")
+    save(ml(helper.make_node("LabelEncoder", ["x"], ["y"], name="le",
+                             domain="ai.onnx.ml",
+                             keys_tensor=numpy_helper.from_array(
+                                 np.array([1, 2], np.int64)),
+                             values_int64s=[3, 4]), 3,
+            TensorProto.INT64, TensorProto.INT64),
+         "label-encoder-tensor-ml3.onnx")
     # Wrong attribute kind: Concat's axis as a float.
     save(model([helper.make_node("Concat", ["x", "x"], ["y"], name="cat", axis=1.5)],
                [vi("x", [2])], [vi("y", [4])]), "attr-kind.onnx")

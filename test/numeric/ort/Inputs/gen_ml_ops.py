@@ -4,7 +4,8 @@
     gen_ml_ops.py write DIR [FAMILY...]    DIR/ml/<case>/model.onnx and
                                            test_data_set_0/input_<i>.pb
                                            (families: treereg treeclf prep
-                                           linear svm, the default, and
+                                           linear svm tree5 labelenc4, the
+                                           default, and
                                            unsupported: a CategoryMapper
                                            round trip, for the docs)
     gen_ml_ops.py oracle DIR CMD...        runs CMD MODEL --inputs SET
@@ -24,18 +25,23 @@ mixed weights, 0/1/2 base values, both class ids); the preprocessing ops
 OneHotEncoder, LabelEncoder int/float, FeatureVectorizer), LinearRegressor
 and LinearClassifier with every post_transform, SVMRegressor and
 SVMClassifier with every kernel (liblinear and SVC forms, binary and
-multi-class).
+multi-class); TreeEnsemble (ai.onnx.ml 5) and LabelEncoder-4's tensor
+attributes. A case ORT 1.30 cannot run carries a numpy reference
+(testcases.save_model_case), which the oracle step keeps.
 """
 import os
-import subprocess
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto as T, helper, numpy_helper
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "Utils"))
+import testcases  # noqa: E402
+
 NP_TO_ONNX = {np.float32: T.FLOAT, np.float64: T.DOUBLE, np.int64: T.INT64,
-              np.int32: T.INT32}
+              np.int32: T.INT32, np.int16: T.INT16, np.float16: T.FLOAT16,
+              np.object_: T.STRING}
 MODES = ["BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ",
          "BRANCH_NEQ"]
 POSTS = ["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"]
@@ -481,6 +487,250 @@ def svm_cases(rng):
                             kernel_params=[0.5, 0.0, 0.0], post_transform=post))
 
 
+def random_tree5(rng, nodes, leaves, depth, num_features, modes, thresholds,
+                 tracks_p, num_targets, members):
+    """One TreeEnsemble-5 tree appended to `nodes` (dicts of the nodes_*
+    fields) and `leaves` ((target, weight)); returns its root's index.
+    Branches stop at random below `depth` (at least 2 levels). A
+    BRANCH_MEMBER node (mode 6) takes a set from members()."""
+    def new_leaf():
+        leaves.append((int(rng.integers(num_targets)),
+                       float(rng.standard_normal())))
+        return len(leaves) - 1
+
+    root = len(nodes)
+    nodes.append(None)
+    stack = [(root, 0)]
+    while stack:
+        at, level = stack.pop()
+        mode = int(modes[rng.integers(len(modes))])
+        node = dict(feature=int(rng.integers(num_features)), mode=mode,
+                    split=0.0 if mode == 6 else float(thresholds()),
+                    set=members() if mode == 6 else None,
+                    tracks=int(rng.random() < tracks_p))
+        for side in ("true", "false"):
+            if level + 1 == depth or (level >= 1 and rng.random() < 0.25):
+                node[side] = (1, new_leaf())
+            else:
+                nodes.append(None)
+                node[side] = (0, len(nodes) - 1)
+                stack.append((len(nodes) - 1, level + 1))
+        nodes[at] = node
+    return root
+
+
+def tree5_attrs(nodes, leaves, roots, n_targets, dtype, **extra):
+    """The TreeEnsemble-5 attributes of `nodes`, `leaves` and `roots`."""
+    members = []
+    for n in nodes:
+        if n["mode"] == 6:
+            members += list(n["set"]) + [float("nan")]
+    a = dict(
+        nodes_featureids=[n["feature"] for n in nodes],
+        nodes_modes=numpy_helper.from_array(
+            np.array([n["mode"] for n in nodes], np.uint8)),
+        nodes_splits=numpy_helper.from_array(
+            np.array([n["split"] for n in nodes], dtype)),
+        nodes_truenodeids=[n["true"][1] for n in nodes],
+        nodes_trueleafs=[n["true"][0] for n in nodes],
+        nodes_falsenodeids=[n["false"][1] for n in nodes],
+        nodes_falseleafs=[n["false"][0] for n in nodes],
+        leaf_targetids=[t for t, _ in leaves],
+        leaf_weights=numpy_helper.from_array(
+            np.array([w for _, w in leaves], dtype)),
+        tree_roots=list(roots), n_targets=n_targets)
+    if any(n["tracks"] for n in nodes):
+        a["nodes_missing_value_tracks_true"] = [n["tracks"] for n in nodes]
+    if members:
+        a["membership_values"] = numpy_helper.from_array(
+            np.array(members, dtype))
+    a.update(extra)
+    return a
+
+
+def ensemble5(rng, num_trees, depth, num_features, num_targets,
+              modes=(0,), thresholds=None, tracks_p=0.0, members=None,
+              dtype=np.float32, **extra):
+    thresholds = thresholds or (lambda: rng.standard_normal())
+    nodes, leaves = [], []
+    roots = [random_tree5(rng, nodes, leaves, depth, num_features, modes,
+                          thresholds, tracks_p, num_targets, members)
+             for _ in range(num_trees)]
+    return tree5_attrs(nodes, leaves, roots, num_targets, dtype, **extra)
+
+
+def eval_tree5(a, x):
+    """TreeEnsemble-5 with SUM, in float32, as a numpy reference (no
+    BRANCH_MEMBER, no missing-value tracking; post_transform NONE, SOFTMAX
+    or LOGISTIC)."""
+    arr = lambda k: numpy_helper.to_array(a[k])
+    modes, splits = arr("nodes_modes"), arr("nodes_splits").astype(np.float32)
+    weights = arr("leaf_weights").astype(np.float32)
+    cmp = [np.less_equal, np.less, np.greater_equal, np.greater, np.equal,
+           np.not_equal]
+    y = np.zeros((x.shape[0], a["n_targets"]), np.float32)
+    for r, row in enumerate(x.astype(np.float32)):
+        for i in a["tree_roots"]:
+            leaf = False
+            while not leaf:
+                go = cmp[modes[i]](row[a["nodes_featureids"][i]], splits[i])
+                side = "true" if go else "false"
+                leaf = a["nodes_%sleafs" % side][i] == 1
+                i = a["nodes_%snodeids" % side][i]
+            y[r, a["leaf_targetids"][i]] += weights[i]
+    post = a.get("post_transform", 0)
+    if post == 1:
+        y = np.exp(y - y.max(axis=1, keepdims=True))
+        y /= y.sum(axis=1, keepdims=True)
+    elif post == 2:
+        y = 1 / (1 + np.exp(-y))
+    return y.astype(x.dtype)
+
+
+def tree5_cases(rng):
+    """TreeEnsemble (ai.onnx.ml 5) against ORT: every aggregate_function,
+    the post transforms, several targets, every branch mode with NaN and
+    missing_value_tracks_true, BRANCH_MEMBER sets, double and float16 X,
+    one-leaf trees, a subtree two trees share, 100 trees depth 6."""
+    nf = 6
+
+    def te(name, attrs, x):
+        node = helper.make_node("TreeEnsemble", ["x"], ["y"],
+                                domain="ai.onnx.ml", **attrs)
+        return name, ml_model(name, [node], [("x", x)],
+                              [("y", NP_TO_ONNX[x.dtype.type])], 5)
+
+    x = rng.standard_normal((7, nf)).astype(np.float32)
+    aggs = ["average", "sum", "min", "max"]
+    for agg in range(4):
+        a = ensemble5(rng, 12, 4, nf, 3, aggregate_function=agg)
+        yield te("tree5_%s_none" % aggs[agg], a, x)
+    # ORT 1.30 reads post_transform 1 as LOGISTIC and 2 as SOFTMAX (its
+    # own enum's order); the spec says 1 SOFTMAX, 2 LOGISTIC, which onnxc
+    # follows: those two against numpy.
+    for post in [1, 2, 3]:
+        a = ensemble5(rng, 12, 4, nf, 3, post_transform=post)
+        case = te("tree5_sum_%s" % POSTS[post].lower(), a, x)
+        yield case + ((eval_tree5(a, x),) if post < 3 else ())
+    # PROBIT on one target: small positive leaf weights.
+    a = ensemble5(rng, 10, 4, nf, 1, post_transform=4)
+    a["leaf_weights"] = numpy_helper.from_array(np.abs(
+        numpy_helper.to_array(a["leaf_weights"])).astype(np.float32) * 0.05)
+    yield te("tree5_1t_probit", a, x)
+    # LOGISTIC on one target: ORT leaves the score as it is, the spec (and
+    # onnxc) apply it; numpy.
+    a = ensemble5(rng, 10, 4, nf, 1, post_transform=2)
+    yield te("tree5_1t_logistic", a, x) + (eval_tree5(a, x),)
+    # Every branch mode, values on a grid, NaN, tracks on some nodes.
+    xg = rng.integers(-2, 3, (9, nf)).astype(np.float32)
+    xg[rng.random(xg.shape) < 0.15] = np.nan
+    grid = lambda: float(rng.integers(-1, 2))
+    for tracks in [0.0, 0.5]:
+        a = ensemble5(rng, 15, 5, nf, 2, modes=range(6), thresholds=grid,
+                      tracks_p=tracks)
+        yield te("tree5_modes%s" % ("_tracks" if tracks else ""), a, xg)
+    # BRANCH_MEMBER: sets of 1-4 grid values, mixed with the other modes.
+    sets = lambda: sorted(set(float(v) for v in
+                              rng.integers(-2, 3, rng.integers(1, 5))))
+    for tracks in [0.0, 0.5]:
+        a = ensemble5(rng, 15, 5, nf, 2, modes=[0, 4, 6, 6], thresholds=grid,
+                      tracks_p=tracks, members=sets)
+        yield te("tree5_member%s" % ("_tracks" if tracks else ""), a, xg)
+    # Double X (double splits, weights and sums), float16 X.
+    a = ensemble5(rng, 10, 4, nf, 2, dtype=np.float64)
+    yield te("tree5_f64", a, rng.standard_normal((6, nf)))
+    # float16 X: ORT 1.30 refuses it (its inference compares the splits'
+    # type with float), so a numpy walk in float32 is the reference.
+    a = ensemble5(rng, 10, 4, nf, 2, modes=range(6), dtype=np.float16)
+    xh = rng.standard_normal((6, nf)).astype(np.float16)
+    yield te("tree5_f16", a, xh) + (eval_tree5(a, xh),)
+    # One-leaf trees (a root whose two children are one leaf) beside
+    # others, and a subtree two trees share (tree 2's root is a node of
+    # tree 1).
+    nodes, leaves = [], []
+    roots = [random_tree5(rng, nodes, leaves, 3, nf, [0], rng.standard_normal,
+                          0.0, 2, None) for _ in range(2)]
+    leaves.append((1, 0.75))
+    nodes.append(dict(feature=5, mode=0, split=0.0, set=None, tracks=0,
+                      true=(1, len(leaves) - 1), false=(1, len(leaves) - 1)))
+    roots.append(len(nodes) - 1)
+    roots.append(nodes[roots[0]]["true"][1] if nodes[roots[0]]["true"][0] == 0
+                 else roots[1])
+    yield te("tree5_leaf_root_shared", tree5_attrs(nodes, leaves, roots, 2,
+                                                   np.float32), x)
+    # skl2onnx's GradientBoostingRegressor shape: 100 trees depth 6.
+    xb = rng.standard_normal((50, 40)).astype(np.float32)
+    a = ensemble5(rng, 100, 6, 40, 1)
+    yield te("tree5_gbm_100x6", a, xb)
+
+
+def labelencoder4_cases(rng):
+    """LabelEncoder (ai.onnx.ml 4): keys_tensor, values_tensor,
+    default_tensor; double keys and values; ORT's defaults (default_float
+    for float values_tensor, -0.0 for double ones); a NaN key. int16 and
+    int32 (ORT 1.30 has no kernel) against numpy."""
+    tensor = lambda v, t: numpy_helper.from_array(np.array(v, t))
+
+    def le(name, x, out, attrs, ref=None):
+        node = helper.make_node("LabelEncoder", ["x"], ["y"],
+                                domain="ai.onnx.ml", **attrs)
+        case = (name, ml_model(name, [node], [("x", x)], [("y", out)], 4))
+        return case + ((ref,) if ref is not None else ())
+
+    kd = [0.5, -1.25, 3.0, 0.0, 2.5]
+    xd = rng.choice(kd + [9.0, -0.0], (3, 4))
+    xd[0, 0] = np.nan
+    yield le("le4_double_double", xd, T.DOUBLE,
+             dict(keys_tensor=tensor(kd, np.float64),
+                  values_tensor=tensor([1.5, 2.5, 3.5, 4.5, 5.5], np.float64),
+                  default_tensor=tensor([-7.25], np.float64)))
+    yield le("le4_double_nodefault", xd, T.DOUBLE,
+             dict(keys_tensor=tensor(kd, np.float64),
+                  values_tensor=tensor([1.5, 2.5, 3.5, 4.5, 5.5], np.float64),
+                  default_float=3.0))
+    yield le("le4_double_int64", xd, T.INT64,
+             dict(keys_tensor=tensor(kd, np.float64),
+                  values_int64s=[1, 2, 3, 4, 5], default_int64=-9))
+    yield le("le4_double_string", xd, T.STRING,
+             dict(keys_tensor=tensor(kd, np.float64),
+                  values_strings=["a", "b", "c", "d", "e"]))
+    xs = rng.choice(["x", "yy", "zzz", "w"], (2, 3)).astype(object)
+    yield le("le4_string_double", xs, T.DOUBLE,
+             dict(keys_strings=["x", "yy", "zzz"],
+                  values_tensor=tensor([0.25, 0.5, 0.75], np.float64)))
+    yield le("le4_string_tensors", xs, T.STRING,
+             dict(keys_tensor=tensor(["x", "yy", "zzz"], object),
+                  values_tensor=tensor(["X", "YY", "ZZZ"], object),
+                  default_tensor=tensor(["none"], object)))
+    xi = rng.choice([5, -3, 12, 0, 7, 1, 2], (3, 4)).astype(np.int64)
+    yield le("le4_int64_float_tensor", xi, T.FLOAT,
+             dict(keys_int64s=[5, -3, 12, 0, 7],
+                  values_tensor=tensor([0.5, 1.5, 2.5, 3.5, 4.5], np.float32),
+                  default_float=-2.0))
+    yield le("le4_int64_tensors", xi, T.INT64,
+             dict(keys_tensor=tensor([5, -3, 12, 0, 7], np.int64),
+                  values_tensor=tensor([50, 30, 120, 0, 70], np.int64),
+                  default_int64=42))
+    xf = rng.choice([1.0, 2.0, 3.0, np.nan], (2, 5)).astype(np.float32)
+    yield le("le4_float_nan_key", xf, T.INT64,
+             dict(keys_floats=[1.0, float("nan")], values_int64s=[10, 20]))
+    # int16 / int32 keys and values: numpy.
+    keys = [5, -3, 12, 0, 7]
+    vals = [100, -200, 300, 400, -500]
+    for kt, vt, dflt in [(np.int32, np.int16, None), (np.int16, np.int32, 77),
+                         (np.int32, np.int32, None)]:
+        x = rng.choice(keys + [1, 2], (3, 4)).astype(kt)
+        attrs = dict(keys_tensor=tensor(keys, kt),
+                     values_tensor=tensor(vals, vt))
+        if dflt is not None:
+            attrs["default_tensor"] = tensor([dflt], vt)
+        table = dict(zip(keys, vals))
+        ref = np.vectorize(lambda k: table.get(int(k), -1 if dflt is None
+                                               else dflt))(x).astype(vt)
+        yield le("le4_%s_%s" % (np.dtype(kt).name, np.dtype(vt).name), x,
+                 NP_TO_ONNX[vt], attrs, ref)
+
+
 def unsupported_cases(rng):
     """CategoryMapper int64 -> string -> int64 (the string forms'
     tests are gen_string_ops.py's), for the docs run only; not a default
@@ -499,8 +749,10 @@ def unsupported_cases(rng):
 
 FAMILIES = {"treereg": regressor_cases, "treeclf": classifier_cases,
             "prep": preprocess_cases, "linear": linear_cases, "svm": svm_cases,
+            "tree5": tree5_cases, "labelenc4": labelencoder4_cases,
             "unsupported": unsupported_cases}
-DEFAULT = ["treereg", "treeclf", "prep", "linear", "svm"]
+DEFAULT = ["treereg", "treeclf", "prep", "linear", "svm", "tree5",
+           "labelenc4"]
 
 
 def cases(families):
@@ -511,27 +763,14 @@ def cases(families):
 
 
 def write(root, families):
-    for name, (m, inputs) in cases(families):
-        d = os.path.join(root, "ml", name)
-        s = os.path.join(d, "test_data_set_0")
-        os.makedirs(s, exist_ok=True)
-        onnx.save(m, os.path.join(d, "model.onnx"))
-        for i, a in enumerate(inputs):
-            t = numpy_helper.from_array(a, m.graph.input[i].name)
-            with open(os.path.join(s, "input_%d.pb" % i), "wb") as f:
-                f.write(t.SerializeToString())
+    for case in cases(families):
+        name, (m, inputs) = case[:2]
+        testcases.save_model_case(root, "ml", name, m, inputs,
+                                  case[2] if len(case) > 2 else None)
 
 
 def oracle(root, cmd):
-    suite = os.path.join(root, "ml")
-    for name in sorted(os.listdir(suite)):
-        d = os.path.join(suite, name)
-        s = os.path.join(d, "test_data_set_0")
-        r = subprocess.run(cmd + [os.path.join(d, "model.onnx"), "--inputs", s,
-                                  "--save", s], capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.exit("%s: %s" % (name, (r.stderr or r.stdout).strip()))
-        print("%s: %s" % (name, r.stdout.strip().replace("\n", "; ")))
+    testcases.ort_oracle(root, "ml", cmd)
 
 
 def main(argv):
