@@ -2,9 +2,9 @@
 //
 // QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and QLinearMatMul.
 // Quantization rounds half to even and saturates to the integer type's range
-// (ui8/i8/ui16/i16); float8 and int4 types have no type conversion and are
-// rejected before these patterns run. Scales and zero points are per tensor
-// (0-D or one element) or, for (De)QuantizeLinear, per `axis` (1-D) or
+// (ui8/i8/ui16/i16/ui4/i4); float8 results are Cast with `saturate`
+// (NarrowTypes.cpp: int4 and float8 are one i8 per element here). Scales
+// and zero points are per tensor (0-D or one element) or, for (De)QuantizeLinear, per `axis` (1-D) or
 // blocked (block_size > 0: of x's rank, ceil(dim / block_size) along axis).
 //
 //===----------------------------------------------------------------------===//
@@ -35,9 +35,16 @@ std::pair<double, double> intRange(Type onnxInt) {
 }
 
 /// saturate(roundeven(v) + zp) into the onnx integer type `onnxOut`, with `v`
-/// and `zp` (null: none) floats of the same type.
-Value quantize(OpBuilder &b, Location l, Value v, Value zp, Type onnxOut) {
+/// and `zp` (null: none) floats of the same type; for a float8 `onnxOut`,
+/// v + zp cast with `saturate` (Cast's rules, NarrowTypes.cpp).
+Value quantize(OpBuilder &b, Location l, Value v, Value zp, Type onnxOut,
+               bool saturate = true) {
   Type ft = v.getType();
+  if (isa<FloatType>(onnxOut)) {
+    if (zp)
+      v = arith::AddFOp::create(b, l, v, zp);
+    return convertScalar(b, l, v, ft, onnxOut, saturate);
+  }
   v = math::RoundEvenOp::create(b, l, v);
   if (zp)
     v = arith::AddFOp::create(b, l, v, zp);
@@ -197,8 +204,9 @@ struct QuantizeLinearLowering : OpConversionPattern<ONNX::QuantizeLinearOp> {
           v = arith::DivFOp::create(b, l, v, s);
           Value zp =
               hasZp ? convertScalar(b, l, args[2], onnxZp, ct) : Value();
-          linalg::YieldOp::create(b, l,
-                                  ValueRange{quantize(b, l, v, zp, onnxOut)});
+          linalg::YieldOp::create(
+              b, l, ValueRange{quantize(b, l, v, zp, onnxOut,
+                                        op.getSaturate() != 0)});
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();

@@ -13,8 +13,24 @@ op_dequantize_linear.py, op_cast.py, custom_element_types.py):
 Blocked quantization (block_size > 0 on `axis`; the scale and zero point of
 x's rank with ceil(dim / block_size) along axis, the last block partial) for
 int8, uint8, int16, uint16: x / scale lands on ties (round half to even)
-and beyond the type's range (saturation). Models built with onnx 1.12's
-helper; newer type codes (17-23) are written as integers directly.
+and beyond the type's range (saturation).
+
+int4/uint4 (21, 22): as graph inputs and outputs (packed two per byte, odd
+counts), Quantize/DequantizeLinear per axis and blocked, Cast/CastLike,
+Constant and initializers, Identity, Reshape, Shape, Transpose, Squeeze,
+Unsqueeze, Flatten.
+
+float8 (17-20) and float4e2m1 (23): every code decoded (Cast to float), a
+dense sweep of floats encoded (Cast with saturate 1 and 0: every
+representable value, the ties between neighbours and one f32 ulp either
+side, the overflow boundary, subnormals, NaN, infinities, random values),
+casts between the formats, Quantize/DequantizeLinear, Constant and the
+data-movement ops. ORT 1.30's Node binding has no float8 tensors, so ORT
+checks the float8 cases through float32 models (Cast f32 -> f8 -> f32 and
+QDQ); float4e2m1 ORT does not run (no Cast-23): numpy only.
+
+Models built with onnx 1.12's helper; newer type codes (17-23) are written
+as integers directly.
 """
 import os
 import subprocess
@@ -35,6 +51,8 @@ def tensor(name, array, dtype=None):
     """A TensorProto of `array`; `dtype` (an ONNX code) for the types onnx
     1.12 lacks: float8 (17-20) and float4e2m1 (23) take uint8 codes, int4
     (22) / uint4 (21) the values, packed two per byte (low nibble first)."""
+    if isinstance(array, Coded):
+        array, dtype = array.a, array.code
     if dtype is None:
         return numpy_helper.from_array(np.asarray(array), name)
     a = np.asarray(array)
@@ -62,7 +80,8 @@ def make_model(name, nodes, inputs, outputs, opset, inits=()):
     graph = helper.make_graph(
         nodes, name,
         [value_info(n, c if c is not None else ONNX_TYPE[np.asarray(a).dtype],
-                    np.asarray(a).shape) for n, a, c in inputs],
+                    a.shape if isinstance(a, Coded) else np.asarray(a).shape)
+         for n, a, c in inputs],
         [value_info(n, c, None) for n, c in outputs],
         [tensor(n, a, c) for n, a, c in inits])
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
@@ -97,6 +116,139 @@ def dequantize_int(x, scale, zp, axis=1, block=0):
         zp = expand_blocked(zp, axis, block, x.shape[axis])
     return ((x.astype(np.float32) - zp.astype(np.float32)) * scale).astype(
         np.float32)
+
+
+# Float8 and float4e2m1: exponent bits, mantissa bits, bias, largest finite
+# magnitude code, fnuz (no -0, NaN 0x80), infinity (e5m2), always
+# saturating (float4e2m1: no NaN or infinity; NaN gives +6, code 7).
+SMALL = {17: (4, 3, 7, 0x7E, False, False, False),
+         18: (4, 3, 8, 0x7F, True, False, False),
+         19: (5, 2, 15, 0x7B, False, True, False),
+         20: (5, 2, 16, 0x7F, True, False, False),
+         23: (2, 1, 1, 0x7, False, False, True)}
+NAMES = {17: "e4m3fn", 18: "e4m3fnuz", 19: "e5m2", 20: "e5m2fnuz",
+         23: "f4e2m1"}
+
+
+def magnitudes(code):
+    """The non-negative values of magnitude codes 0..max, and one more: the
+    value the next code would have (what rounding past max reaches)."""
+    e_bits, m_bits, bias, maxc = SMALL[code][:4]
+    vals = []
+    for c in range(maxc + 1):
+        e, m = c >> m_bits, c & ((1 << m_bits) - 1)
+        vals.append(m * 2.0 ** (1 - bias - m_bits) if e == 0 else
+                    (1 + m / 2.0 ** m_bits) * 2.0 ** (e - bias))
+    vals.append(2 * vals[-1] - vals[-2])
+    return np.array(vals)
+
+
+def small_decode(codes, code):
+    """Codes (uint8) -> float32: the ONNX reference's to-float32."""
+    e_bits, m_bits, bias, maxc, fnuz, inf, _ = SMALL[code]
+    vals = magnitudes(code)
+    sbit = 1 << (e_bits + m_bits)
+    out = []
+    for c in np.asarray(codes).reshape(-1).astype(int):
+        neg, mag = bool(c & sbit), c & (sbit - 1)
+        if fnuz and c == 0x80:
+            v = np.nan
+        elif code == 17 and mag == 0x7F:
+            v = -np.nan if neg else np.nan
+        elif code == 19 and mag >= 0x7C:
+            v = np.inf if mag == 0x7C else np.nan
+            v = -v if neg else v
+        else:
+            v = -vals[mag] if neg else vals[mag]
+        out.append(v)
+    return np.array(out, np.float32).reshape(np.shape(codes))
+
+
+def small_encode(x, code, saturate=True):
+    """float32 -> codes (uint8): round to nearest even; beyond the largest
+    value (after rounding) and infinities saturate or become NaN / inf as
+    the Cast spec's tables say; NaN keeps its sign (fnuz: 0x80)."""
+    e_bits, m_bits, bias, maxc, fnuz, inf, always = SMALL[code]
+    saturate = saturate or always
+    vals = magnitudes(code)
+    sbit = 1 << (e_bits + m_bits)
+    out = []
+    for v in np.asarray(x, np.float32).reshape(-1):
+        neg = bool(np.signbit(v))
+        if np.isnan(v):
+            out.append(0x80 if fnuz else 0x7 if always else
+                       (0x7F | (sbit if neg else 0)))
+            continue
+        a = abs(float(v))
+        if a >= vals[-1]:
+            i = maxc + 1
+        else:
+            i = int(np.searchsorted(vals, a, side="right")) - 1
+            lo, hi = a - vals[i], vals[i + 1] - a
+            if hi < lo or (hi == lo and i % 2):
+                i += 1
+        if i > maxc:  # overflow
+            if saturate:
+                i = maxc
+            elif fnuz:
+                out.append(0x80)
+                continue
+            else:
+                i = 0x7C if inf else 0x7F
+        if fnuz and i == 0:
+            out.append(0)
+        else:
+            out.append(i | (sbit if neg else 0))
+    return np.array(out, np.uint8).reshape(np.shape(x))
+
+
+def sweep(code, rng):
+    """Floats that probe every rounding decision of `code` (float32)."""
+    vals = magnitudes(code)
+    f32 = lambda a: np.asarray(a, np.float32)  # noqa: E731
+    mids = (vals[:-1] + vals[1:]) / 2
+    pts = [vals, mids, np.nextafter(f32(mids), f32(np.inf)),
+           np.nextafter(f32(mids), f32(0)), vals[-1:] * [1.0, 1.01, 2, 1e6],
+           [1e30, 3e38, 1e-30, 1e-40, vals[1] / 4, vals[1] / 2 * 1.0001],
+           np.exp(rng.uniform(np.log(vals[1] / 8), np.log(vals[-1] * 4),
+                              size=200))]
+    pos = np.unique(np.concatenate([f32(p).reshape(-1) for p in pts]))
+    return np.concatenate([pos, -pos, f32([0.0, -0.0, np.inf, -np.inf,
+                                          np.nan, -np.nan])]).astype(np.float32)
+
+
+def int4_quantize(x, scale, zp, signed, axis=1, block=0):
+    if block:
+        scale = expand_blocked(scale, axis, block, x.shape[axis])
+        zp = expand_blocked(zp, axis, block, x.shape[axis])
+    elif np.ndim(scale) == 1:
+        shape = [1] * x.ndim
+        shape[axis] = -1
+        scale, zp = scale.reshape(shape), zp.reshape(shape)
+    lo, hi = (-8, 7) if signed else (0, 15)
+    y = np.rint(x / scale) + zp.astype(np.float32)
+    return np.clip(y, lo, hi).astype(np.int8 if signed else np.uint8)
+
+
+def int4_dequantize(x, scale, zp, axis=1, block=0):
+    if block:
+        scale = expand_blocked(scale, axis, block, x.shape[axis])
+        zp = expand_blocked(zp, axis, block, x.shape[axis])
+    elif np.ndim(scale) == 1:
+        shape = [1] * x.ndim
+        shape[axis] = -1
+        scale, zp = scale.reshape(shape), zp.reshape(shape)
+    return ((x.astype(np.float32) - zp.astype(np.float32)) * scale).astype(
+        np.float32)
+
+
+class Coded:
+    """An array of codes (int4 values, float8/float4 bit patterns) of ONNX
+    type `code`: written with tensor(..., code)."""
+
+    def __init__(self, a, code):
+        self.a, self.code = np.asarray(a), code
+        self.shape, self.dtype = self.a.shape, self.a.dtype
 
 
 # --- the cases --------------------------------------------------------------
@@ -160,9 +312,181 @@ def huge_case():
            [quantize_int(x, s, z, np.int16, 1, 3)], False)
 
 
+def n(op, ins, outs, **kw):
+    return helper.make_node(op, ins, outs, **kw)
+
+
+def int4_cases(rng):
+    for code, signed in ((22, True), (21, False)):
+        t = "int4" if signed else "uint4"
+        lo, hi = (-8, 7) if signed else (0, 15)
+        dt = np.int8 if signed else np.uint8
+        # QuantizeLinear per axis, int4 output (3 x 5: an odd count).
+        s = (2.0 ** rng.integers(-2, 2, size=5)).astype(np.float32)
+        z = rng.integers(lo + 2, hi - 1, size=5).astype(dt)
+        k = rng.integers(lo - 4, hi + 4, size=(3, 5))
+        x = ((k + rng.choice([0, 0.5, -0.5, 0.25], size=(3, 5))) * s
+             ).astype(np.float32)
+        name = "quantize_%s_axis" % t
+        m = make_model(name, [n("QuantizeLinear", ["x", "s", "z"], ["y"],
+                                axis=1)],
+                       [("x", x, None)], [("y", code)], 21,
+                       inits=[("s", s, None), ("z", z, code)])
+        yield name, m, [x], [Coded(int4_quantize(x, s, z, signed), code)], False
+        name = "qdq_%s_axis" % t
+        m = make_model(name, [n("QuantizeLinear", ["x", "s", "z"], ["q"],
+                                axis=1),
+                              n("DequantizeLinear", ["q", "s", "z"], ["y"],
+                                axis=1)],
+                       [("x", x, None)], [("y", T.FLOAT)], 21,
+                       inits=[("s", s, None), ("z", z, code)])
+        yield name, m, [x], [int4_dequantize(
+            int4_quantize(x, s, z, signed), s, z)], True
+        # Blocked (block 4 along axis 1 of 3 x 6: 2 blocks, the last partial),
+        # then dequantized: int4 never crosses the API.
+        s = (2.0 ** rng.integers(-2, 2, size=(3, 2))).astype(np.float32)
+        z = rng.integers(lo + 2, hi - 1, size=(3, 2)).astype(dt)
+        x = (rng.integers(lo - 4, hi + 4, size=(3, 6)) *
+             expand_blocked(s, 1, 4, 6)).astype(np.float32)
+        name = "qdq_%s_blocked" % t
+        q = int4_quantize(x, s, z, signed, 1, 4)
+        m = make_model(name, [n("QuantizeLinear", ["x", "s", "z"], ["q"],
+                                axis=1, block_size=4),
+                              n("DequantizeLinear", ["q", "s", "z"], ["y"],
+                                axis=1, block_size=4)],
+                       [("x", x, None)], [("y", T.FLOAT)], 21,
+                       inits=[("s", s, None), ("z", z, code)])
+        yield name, m, [x], [int4_dequantize(q, s, z, 1, 4)], True
+        # DequantizeLinear of an int4 input (odd count), blocked on axis 0.
+        q = rng.integers(lo, hi, size=(5, 3), endpoint=True).astype(dt)
+        s = rng.uniform(0.1, 2, size=(3, 3)).astype(np.float32)
+        z = rng.integers(lo, hi, size=(3, 3), endpoint=True).astype(dt)
+        name = "dequantize_%s_blocked_input" % t
+        m = make_model(name, [n("DequantizeLinear", ["q", "s", "z"], ["y"],
+                                axis=0, block_size=2)],
+                       [("q", Coded(q, code), code), ("s", s, None),
+                        ("z", Coded(z, code), code)], [("y", T.FLOAT)], 21)
+        yield (name, m, [Coded(q, code), s, Coded(z, code)],
+               [int4_dequantize(q, s, z, 0, 2)], False)
+        # The data-movement ops on int4 (3 x 1 x 5 = 15 elements).
+        q = rng.integers(lo, hi, size=(3, 1, 5), endpoint=True).astype(dt)
+        name = "movement_%s" % t
+        shape15 = np.array([5, 3], np.int64)
+        m = make_model(name, [
+            n("Transpose", ["q"], ["tr"], perm=[2, 1, 0]),
+            n("Reshape", ["tr", "shape"], ["re"]),
+            n("Squeeze", ["q", "ax1"], ["sq"]),
+            n("Unsqueeze", ["sq", "ax0"], ["un"]),
+            n("Flatten", ["q"], ["fl"], axis=2),
+            n("Identity", ["q"], ["id"]),
+            n("Shape", ["q"], ["sh"])],
+            [("q", Coded(q, code), code)],
+            [("tr", code), ("re", code), ("sq", code), ("un", code),
+             ("fl", code), ("id", code), ("sh", T.INT64)], 21,
+            inits=[("shape", shape15, None),
+                   ("ax1", np.array([1], np.int64), None),
+                   ("ax0", np.array([0], np.int64), None)])
+        tr = q.transpose(2, 1, 0)
+        yield name, m, [Coded(q, code)], [
+            Coded(tr, code), Coded(tr.reshape(5, 3), code),
+            Coded(q.reshape(3, 5), code), Coded(q.reshape(1, 3, 5), code),
+            Coded(q.reshape(3, 5), code), Coded(q, code),
+            np.array([3, 1, 5], np.int64)], False
+        # The same ops between a QuantizeLinear and DequantizeLinear (float
+        # at the API, so ORT runs it; ORT 1.30 has no int4 Flatten).
+        x = (q.astype(np.float32) * 0.5).astype(np.float32)
+        name = "movement_%s_qdq" % t
+        zero = np.zeros((), dt)
+        m = make_model(name, [
+            n("QuantizeLinear", ["x", "half", "zero"], ["q"]),
+            n("Transpose", ["q"], ["tr"], perm=[2, 1, 0]),
+            n("Reshape", ["tr", "shape"], ["re"]),
+            n("Squeeze", ["re", "ax1"], ["sq"]),
+            n("Unsqueeze", ["sq", "ax0"], ["un"]),
+            n("Identity", ["un"], ["id"]),
+            n("DequantizeLinear", ["id", "half", "zero"], ["y"]),
+            n("Shape", ["q"], ["sh"])],
+            [("x", x, None)], [("y", T.FLOAT), ("sh", T.INT64)], 21,
+            inits=[("shape", np.array([5, 1, 3], np.int64), None),
+                   ("ax1", np.array([1], np.int64), None),
+                   ("ax0", np.array([0], np.int64), None),
+                   ("half", np.float32(0.5), None), ("zero", zero, code)])
+        yield name, m, [x], [
+            tr.reshape(1, 5, 3).astype(np.float32) * 0.5,
+            np.array([3, 1, 5], np.int64)], True
+        # Cast: int4 -> float, int32, the other 4-bit type (wraps), and
+        # CastLike; int32 -> int4 keeps the low 4 bits (ORT agrees).
+        other = 21 if signed else 22
+        wrap = (q.astype(np.int64) & 0xF)
+        wrap = wrap if signed else np.where(wrap >= 8, wrap - 16, wrap)
+        i32 = rng.integers(-40, 40, size=(3, 1, 5)).astype(np.int32)
+        low = i32.astype(np.int64) & 0xF
+        low = np.where(low >= 8, low - 16, low) if signed else low
+        name = "cast_%s" % t
+        m = make_model(name, [
+            n("Cast", ["q"], ["f"], to=T.FLOAT),
+            n("Cast", ["q"], ["i"], to=T.INT32),
+            n("Cast", ["q"], ["o"], to=other),
+            n("CastLike", ["i32", "q"], ["l"]),
+            n("Cast", ["i32"], ["c"], to=code)],
+            [("q", Coded(q, code), code), ("i32", i32, None)],
+            [("f", T.FLOAT), ("i", T.INT32), ("o", other), ("l", code),
+             ("c", code)], 21)
+        yield name, m, [Coded(q, code), i32], [
+            q.astype(np.float32), q.astype(np.int32), Coded(wrap, other),
+            Coded(low, code), Coded(low, code)], False
+        # Through int4 and back (float and int32 at the API: ORT runs it).
+        name = "cast_%s_roundtrip" % t
+        f = rng.integers(lo, hi, size=(7,), endpoint=True).astype(np.float32)
+        m = make_model(name, [
+            n("Cast", ["i32"], ["c"], to=code),
+            n("Cast", ["c"], ["ci"], to=T.INT32),
+            n("Cast", ["c"], ["cf"], to=T.FLOAT),
+            n("Cast", ["f"], ["d"], to=code),
+            n("CastLike", ["d", "f"], ["df"])],
+            [("i32", i32, None), ("f", f, None)],
+            [("ci", T.INT32), ("cf", T.FLOAT), ("df", T.FLOAT)], 21)
+        yield name, m, [i32, f], [low.astype(np.int32), low.astype(np.float32),
+                                  f], True
+        # float -> int4: integers in range (ORT agrees) ...
+        f = rng.integers(lo, hi, size=(7,), endpoint=True).astype(np.float32)
+        name = "cast_float_to_%s" % t
+        m = make_model(name, [n("Cast", ["f"], ["y"], to=code)],
+                       [("f", f, None)], [("y", code)], 21)
+        yield name, m, [f], [Coded(f.astype(dt), code)], False
+        # ... and ties and values beyond the range: the opset-21 reference
+        # rounds half to even and saturates (ORT 1.30 rounds half away from
+        # zero and wraps: 2.5 -> 3, 20 -> 4).
+        f = np.array([2.5, 3.5, -2.5, 0.5, 1.7, -1.2, 100, -100, 7.5, 15.5],
+                     np.float32)
+        name = "cast_float_to_%s_ties_range" % t
+        m = make_model(name, [n("Cast", ["f"], ["y"], to=code)],
+                       [("f", f, None)], [("y", code)], 21)
+        yield name, m, [f], [Coded(np.clip(np.rint(f), lo, hi).astype(dt),
+                                   code)], False
+        # A Constant (odd count) and an initializer of int4.
+        c = rng.integers(lo, hi, size=(3,), endpoint=True).astype(dt)
+        w = rng.integers(lo, hi, size=(5,), endpoint=True).astype(dt)
+        cst = tensor("cv", c, code)
+        for out_int4 in (False, True):
+            name = "constant_%s%s" % (t, "_output" if out_int4 else "")
+            m = make_model(name, [
+                n("Constant", [], ["k"], value=cst),
+                n("Cast", ["k"], ["kc"], to=T.INT32),
+                n("DequantizeLinear", ["w", "one"], ["wd"]),
+                n("Identity", ["w"], ["wi"])],
+                [], [("kc", T.INT32), ("wd", T.FLOAT)] +
+                [("wi", code)] * out_int4, 21,
+                inits=[("w", w, code), ("one", np.float32(0.5), None)])
+            yield name, m, [], [c.astype(np.int32),
+                                (w.astype(np.float32) * 0.5).astype(np.float32)
+                                ] + [Coded(w, code)] * out_int4, not out_int4
+
+
 def cases(rng):
     yield from blocked_cases(rng)
     yield from huge_case()
+    yield from int4_cases(rng)
 
 
 # --- write and oracle -------------------------------------------------------
