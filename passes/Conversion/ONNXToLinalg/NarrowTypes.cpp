@@ -154,8 +154,10 @@ Value decode(OpBuilder &b, Location l, Value c, const SmallFloat &f) {
   Value signBit = arith::ShLIOp::create(b, l, sign, i32c(b, l, 31));
   Value nan = arith::BitcastOp::create(
       b, l, f32, arith::OrIOp::create(b, l, signBit, i32c(b, l, 0x7FC00000)));
-  if (f.fnuz)
-    return sel(b, l, cmpI(b, l, P::eq, x, i32c(b, l, 0x80)), nan, v);
+  if (f.fnuz) // the one NaN (0x80) has no sign: +NaN
+    return sel(b, l, cmpI(b, l, P::eq, x, i32c(b, l, 0x80)),
+               arith::BitcastOp::create(b, l, f32, i32c(b, l, 0x7FC00000)),
+               v);
   if (f.alwaysSaturate)
     return v;
   if (f.inf) {
