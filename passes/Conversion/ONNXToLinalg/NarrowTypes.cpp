@@ -97,8 +97,8 @@ Value encode(OpBuilder &b, Location l, Value v, const SmallFloat &f,
                                       math::RoundEvenOp::create(b, l, scaled));
   Value isSub = cmpI(b, l, P::ult, a,
                      i32c(b, l, (int64_t)(127 + 1 - f.bias) << 23));
-  // a of a NaN makes `sub` poison-free only when selected away: NaN is
-  // handled below, and the scaled NaN is not selected (isSub is false).
+  // For NaN, infinities and large values `sub` is poison (fptosi out of
+  // range) but never selected: isSub is false for them.
   Value code = sel(b, l, isSub, sub, normal);
   Value overflow = cmpI(b, l, P::sgt, code, i32c(b, l, f.maxCode));
   unsigned signShift = f.exp + f.man;
@@ -147,7 +147,8 @@ Value decode(OpBuilder &b, Location l, Value c, const SmallFloat &f) {
   Value normal = arith::BitcastOp::create(b, l, f32, normalBits);
   Value sub = arith::MulFOp::create(
       b, l, arith::UIToFPOp::create(b, l, f32, m),
-      createScalarConstant(b, l, f32, std::ldexp(1.0, 1 - f.bias - (int)f.man)));
+      createScalarConstant(b, l, f32,
+                           std::ldexp(1.0, 1 - f.bias - (int)f.man)));
   Value v = sel(b, l, cmpI(b, l, P::eq, e, i32c(b, l, 0)), sub, normal);
   Value isNeg = cmpI(b, l, P::ne, sign, i32c(b, l, 0));
   v = sel(b, l, isNeg, arith::NegFOp::create(b, l, v), v);

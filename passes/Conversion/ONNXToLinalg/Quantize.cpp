@@ -4,8 +4,9 @@
 // Quantization rounds half to even and saturates to the integer type's range
 // (ui8/i8/ui16/i16/ui4/i4); float8 results are Cast with `saturate`
 // (NarrowTypes.cpp: int4 and float8 are one i8 per element here). Scales
-// and zero points are per tensor (0-D or one element) or, for (De)QuantizeLinear, per `axis` (1-D) or
-// blocked (block_size > 0: of x's rank, ceil(dim / block_size) along axis).
+// and zero points are per tensor (0-D or one element) or, for
+// (De)QuantizeLinear, per `axis` (1-D) or blocked (block_size > 0: of x's
+// rank, ceil(dim / block_size) along axis).
 //
 //===----------------------------------------------------------------------===//
 
@@ -185,8 +186,8 @@ struct QuantizeLinearLowering : OpConversionPattern<ONNX::QuantizeLinearOp> {
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
     if (failed(quantParamInputs(rewriter, op, x, scale, "y_scale",
                                 hasZp ? adaptor.getYZeroPoint() : Value(),
-                                "y_zero_point", rank, axis, (int64_t)op.getBlockSize(), ins,
-                                maps)))
+                                "y_zero_point", rank, axis,
+                                (int64_t)op.getBlockSize(), ins, maps)))
       return failure();
     Type onnxX = getElementType(op.getX());
     Type onnxScale = getElementType(op.getYScale());
@@ -230,8 +231,8 @@ struct DequantizeLinearLowering
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
     if (failed(quantParamInputs(rewriter, op, x, scale, "x_scale",
                                 hasZp ? adaptor.getXZeroPoint() : Value(),
-                                "x_zero_point", rank, axis, (int64_t)op.getBlockSize(), ins,
-                                maps)))
+                                "x_zero_point", rank, axis,
+                                (int64_t)op.getBlockSize(), ins, maps)))
       return failure();
     Type onnxX = getElementType(op.getX());
     Type onnxScale = getElementType(op.getXScale());
