@@ -58,6 +58,20 @@ const char *dtypeConstant(int32_t dtype) {
     return "ONNXC_DTYPE_COMPLEX128";
   case 16:
     return "ONNXC_DTYPE_BFLOAT16";
+  case 17:
+    return "ONNXC_DTYPE_FLOAT8E4M3FN";
+  case 18:
+    return "ONNXC_DTYPE_FLOAT8E4M3FNUZ";
+  case 19:
+    return "ONNXC_DTYPE_FLOAT8E5M2";
+  case 20:
+    return "ONNXC_DTYPE_FLOAT8E5M2FNUZ";
+  case 21:
+    return "ONNXC_DTYPE_UINT4";
+  case 22:
+    return "ONNXC_DTYPE_INT4";
+  case 23:
+    return "ONNXC_DTYPE_FLOAT4E2M1";
   default:
     return "ONNXC_DTYPE_UNDEFINED";
   }
@@ -174,6 +188,14 @@ std::string numelExpr(const ModelSignature &sig, const ValueSignature &v) {
   return llvm::join(factors, " * ");
 }
 
+/// "N * 4 elements", and for the packed 4-bit types how they are stored.
+std::string elementsText(const ModelSignature &sig, const ValueSignature &v) {
+  std::string s = numelExpr(sig, v) + " elements";
+  if (v.dtype >= 21 && v.dtype <= 23)
+    s += " packed two per byte (low nibble first)";
+  return s;
+}
+
 /// A parameter of M_run_typed: its declaration and its doc line.
 struct Param {
   std::string decl, name, doc;
@@ -209,7 +231,7 @@ std::vector<Param> typedParams(const ModelSignature &sig) {
       params.push_back(
           {"const " + getCElementType(v.dtype).str() + " *" + v.cName, v.cName,
            "input '" + commentText(v.onnxName) + "', " + describe(sig, v) +
-               ": " + numelExpr(sig, v) + " elements, read only"});
+               ": " + elementsText(sig, v) + ", read only"});
   }
   for (const ValueSignature &v : sig.outputs) {
     if (!v.isTensor())
@@ -508,6 +530,15 @@ llvm::StringRef codegen::getCElementType(int32_t dtype) {
     return "uint64_t";
   case 16:
     return "uint16_t"; // bfloat16 bits
+  case 17:
+  case 18:
+  case 19:
+  case 20:
+    return "uint8_t"; // float8 bits
+  case 21:
+  case 22:
+  case 23:
+    return "uint8_t"; // two 4-bit elements per byte, low nibble first
   default:
     return "void"; // complex: interleaved real, imaginary
   }

@@ -191,8 +191,10 @@ FailureOr<RawValue> readValue(func::FuncOp func, Type type,
       tensor ? tensor.getElementType() : unranked.getElementType();
   int32_t dtype = proto::getDataType(elementType);
   // ONNX FLOAT (1) .. BFLOAT16 (16): fixed-size elements, and strings (8)
-  // as arrays of pointers to NUL-terminated UTF-8 (docs/codegen.md).
-  bool supported = dtype >= 1 && dtype <= 16;
+  // as arrays of pointers to NUL-terminated UTF-8 (docs/codegen.md); float8
+  // (17-20) one byte each, uint4/int4/float4e2m1 (21-23) packed two per
+  // byte (docs/embedding.md).
+  bool supported = dtype >= 1 && dtype <= 23;
   if (!supported)
     return func.emitError()
            << kind << " '" << raw.sig.onnxName << "' has the element type "
@@ -203,6 +205,12 @@ FailureOr<RawValue> readValue(func::FuncOp func, Type type,
            << kind << " '" << raw.sig.onnxName << "' has the type " << type
            << ": sequences and optionals of strings do not cross the C API "
               "yet (string tensors do)";
+  // The runtime packs and unpacks 4-bit tensors, not sequences' items.
+  if (dtype >= 21 && dtype <= 23 && raw.sig.kind != ValueKind::Tensor)
+    return func.emitError()
+           << kind << " '" << raw.sig.onnxName << "' has the type " << type
+           << ": sequences and optionals of 4-bit elements do not cross the "
+              "C API (4-bit tensors do)";
   raw.sig.dtype = dtype;
   if (!tensor) {
     raw.sig.ranked = false;

@@ -59,6 +59,14 @@ std::string intAt(int32_t dtype, const void *data, int64_t i) {
     return std::to_string(((const int8_t *)data)[i]);
   case ONNXC_DTYPE_UINT8:
     return std::to_string(((const uint8_t *)data)[i]);
+  case ONNXC_DTYPE_FLOAT8E4M3FN:
+  case ONNXC_DTYPE_FLOAT8E4M3FNUZ:
+  case ONNXC_DTYPE_FLOAT8E5M2:
+  case ONNXC_DTYPE_FLOAT8E5M2FNUZ: {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "0x%02x", ((const uint8_t *)data)[i]);
+    return buf;
+  }
   case ONNXC_DTYPE_BOOL:
     return ((const uint8_t *)data)[i] ? "true" : "false";
   case ONNXC_DTYPE_INT16:
@@ -159,7 +167,29 @@ bool compareTensor(std::FILE *report, const std::string &label, const onnxc_tens
     if (bad)
       std::fprintf(report, "%s: %lld of %lld strings differ\n", label.c_str(),
                    (long long)bad, (long long)n);
+  } else if (got.dtype >= ONNXC_DTYPE_UINT4 &&
+             got.dtype <= ONNXC_DTYPE_FLOAT4E2M1) {
+    // Packed: element i is nibble i % 2 of byte i / 2; codes compare exactly.
+    auto nibble = [](const void *data, int64_t i) {
+      uint8_t byte = ((const uint8_t *)data)[i / 2];
+      return (int)(i % 2 ? byte >> 4 : byte & 0xF);
+    };
+    auto show = [&](int v) {
+      return std::to_string(got.dtype == ONNXC_DTYPE_INT4 && v >= 8 ? v - 16 : v);
+    };
+    for (int64_t i = 0; i < n; ++i) {
+      int g = nibble(got.data, i), e = nibble(exp.bytes.data(), i);
+      if (g == e)
+        continue;
+      if (bad++ < kShown)
+        shown.push_back(indexString(exp.dims, i, false) + ": got " + show(g) +
+                        ", expected " + show(e));
+    }
+    if (bad)
+      std::fprintf(report, "%s: %lld of %lld elements differ (exact comparison)\n",
+                   label.c_str(), (long long)bad, (long long)n);
   } else if (!isFloating(got.dtype)) {
+    // Integers, bool, and the float8 codes (bit for bit).
     size_t esize = onnxc_dtype_size(got.dtype);
     for (int64_t i = 0; i < n; ++i) {
       if (std::memcmp((const char *)got.data + i * esize,

@@ -79,6 +79,11 @@ bool parseTensor(const onnx::TensorProto &t, const std::string &what,
       return fail(error, what + " is too large");
     n *= d;
   }
+  // The packed 4-bit types hold two elements per byte (raw_data) or per
+  // int32_data entry (its low byte).
+  int64_t elements = n;
+  if (h.dtype >= 21 && h.dtype <= 23)
+    n = n / 2 + n % 2;
   // The file must hold the data its dims declare: compared before anything
   // is allocated (a few bytes may declare terabytes).
   int64_t held, per = 1;
@@ -118,7 +123,7 @@ bool parseTensor(const onnx::TensorProto &t, const std::string &what,
             (t.has_raw_data() ? " bytes of raw data for " + std::to_string(n * per)
              : per == 2       ? " values for " + std::to_string(n) +
                               " complex elements"
-                              : " values for " + std::to_string(n) + " elements"));
+                              : " values for " + std::to_string(elements) + " elements"));
   h.bytes.resize((size_t)n * esize);
   // An empty tensor: nothing to copy (and memcpy may not take the null
   // pointers of empty containers; UBSan, .ci/asan).
@@ -228,7 +233,7 @@ void toTensorProto(const onnxc_tensor &t, onnx::TensorProto &p) {
       p.add_string_data(((const char *const *)t.data)[i]);
     return;
   }
-  size_t bytes = (size_t)onnxc_tensor_numel(&t) * onnxc_dtype_size(t.dtype);
+  size_t bytes = onnxc_dtype_bytes(t.dtype, onnxc_tensor_numel(&t));
   p.set_raw_data(bytes ? std::string((const char *)t.data, bytes) : "");
 }
 

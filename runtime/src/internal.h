@@ -65,6 +65,15 @@ ONNXC_SHARED_STATE onnxc_status onnxc_rt_error(onnxc_status status, const char *
 /* Product of `shape[0..rank)`; -1 for a negative dim or an overflow. */
 ONNXC_HIDDEN int64_t onnxc_rt_shape_numel(const int64_t *shape, int32_t rank);
 
+/* The packed 4-bit dtypes (uint4, int4, float4e2m1): two per byte at the
+ * API, one int8 per element inside the model (int4 sign-extended). */
+ONNXC_HIDDEN int onnxc_rt_dtype_packed(int32_t dtype);
+/* n nibbles of `src` (packed) -> n bytes of `dst`. */
+ONNXC_HIDDEN void onnxc_rt_unpack4(int8_t *dst, const uint8_t *src, int64_t n,
+                                   int32_t dtype);
+/* The low nibbles of n bytes of `src` -> (n + 1) / 2 bytes of `dst`. */
+ONNXC_HIDDEN void onnxc_rt_pack4(uint8_t *dst, const int8_t *src, int64_t n);
+
 /* A value's name in messages. */
 static inline const char *onnxc_rt_value_name(const onnxc_value_info *vi) {
   return vi->name ? vi->name : "?";

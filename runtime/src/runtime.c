@@ -409,7 +409,15 @@ static onnxc_status put_tensor(builder *b, const onnxc_value_info *vi,
   int32_t d;
   void *data;
   if (t) {
-    data = onnxc_rt_shape_numel(t->shape, t->rank) == 0 ? (void *)empty_buffer : t->data;
+    int64_t numel = onnxc_rt_shape_numel(t->shape, t->rank);
+    data = numel == 0 ? (void *)empty_buffer : t->data;
+    if (numel > 0 && onnxc_rt_dtype_packed(vi->dtype)) {
+      /* Two per byte at the API, one byte each inside. */
+      data = temp_buffer(b, (size_t)numel);
+      if (!data)
+        return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+      onnxc_rt_unpack4((int8_t *)data, (const uint8_t *)t->data, numel, vi->dtype);
+    }
     put_descriptor(b, data, t->shape, t->rank);
     return ONNXC_OK;
   }
@@ -599,7 +607,47 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
   base = (char *)desc[1].ptr + desc[2].i64 * (int64_t)esize;
   contiguous = is_contiguous(sizes, strides, rank);
 
-  if (vi->dtype == ONNXC_DTYPE_STRING) {
+  if (onnxc_rt_dtype_packed(vi->dtype)) {
+    /* One byte each inside, two per byte at the API: always packed into the
+     * caller's buffer or a fresh block. */
+    const int8_t *src = (const int8_t *)base;
+    int8_t *tmp = NULL;
+    size_t packed = onnxc_dtype_bytes(vi->dtype, numel);
+    void *dst;
+    if (numel > 0 && !contiguous) {
+      tmp = (int8_t *)malloc(bytes);
+      if (!tmp)
+        return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+      copy_strided((char *)tmp, base, sizes, strides, rank, esize);
+      src = tmp;
+    }
+    if (state->preset) {
+      for (d = 0; d < rank; ++d)
+        if (out->shape[d] != sizes[d]) {
+          free(tmp);
+          return onnxc_rt_error(ONNXC_ERROR_SHAPE,
+                      "%s dim %d: the model produced %lld, the caller's buffer "
+                      "has %lld",
+                      label, (int)d, (long long)sizes[d],
+                      (long long)out->shape[d]);
+        }
+      if (numel > 0)
+        onnxc_rt_pack4((uint8_t *)out->data, src, numel);
+      free(tmp);
+      out->owner = NULL;
+      return ONNXC_OK;
+    }
+    dst = malloc(packed ? packed : 1);
+    if (!dst) {
+      free(tmp);
+      return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+    }
+    if (numel > 0)
+      onnxc_rt_pack4((uint8_t *)dst, src, numel);
+    free(tmp);
+    out->owner = dst;
+    out->data = dst;
+  } else if (vi->dtype == ONNXC_DTYPE_STRING) {
     /* Strings are always copied out (the arena holds them). */
     onnxc_status st = fill_strings(label, base, sizes, strides, rank, numel,
                                    contiguous, out);
@@ -627,7 +675,7 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
   for (j = 0; j < k; ++j)
     if (states[j].handed && states[j].allocated == state->allocated)
       taken = 1;
-  if (vi->dtype == ONNXC_DTYPE_STRING) {
+  if (vi->dtype == ONNXC_DTYPE_STRING || onnxc_rt_dtype_packed(vi->dtype)) {
     /* filled above */
   } else if (state->fresh && !taken && contiguous) {
     out->owner = state->owner ? state->owner : state->allocated;

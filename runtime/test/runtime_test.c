@@ -666,6 +666,18 @@ static void test_helpers(void) {
   CHECK(onnxc_dtype_size(ONNXC_DTYPE_COMPLEX128) == 16);
   CHECK(onnxc_dtype_size(ONNXC_DTYPE_STRING) == sizeof(const char *));
   CHECK(onnxc_dtype_size(1234) == 0);
+  /* float8: a byte each; the 4-bit types two per byte. */
+  CHECK(onnxc_dtype_size(ONNXC_DTYPE_FLOAT8E5M2FNUZ) == 1);
+  CHECK(onnxc_dtype_bytes(ONNXC_DTYPE_FLOAT8E4M3FN, 5) == 5);
+  CHECK(onnxc_dtype_bytes(ONNXC_DTYPE_INT4, 5) == 3);
+  CHECK(onnxc_dtype_bytes(ONNXC_DTYPE_UINT4, 4) == 2);
+  CHECK(onnxc_dtype_bytes(ONNXC_DTYPE_FLOAT4E2M1, 0) == 0);
+  CHECK(onnxc_dtype_bytes(ONNXC_DTYPE_FLOAT, 3) == 12);
+  CHECK(onnxc_dtype_bytes(ONNXC_DTYPE_INT4, -1) == 0);
+  CHECK(onnxc_dtype_bytes(1234, 3) == 0);
+  CHECK(strcmp(onnxc_dtype_name(ONNXC_DTYPE_INT4), "int4") == 0);
+  CHECK(strcmp(onnxc_dtype_name(ONNXC_DTYPE_FLOAT4E2M1), "float4e2m1") == 0);
+  CHECK(strcmp(onnxc_dtype_name(24), "unknown") == 0);
   CHECK(strcmp(onnxc_status_string(ONNXC_OK), "ok") == 0);
   CHECK(strcmp(onnxc_status_string(ONNXC_ERROR_SHAPE), "shape mismatch") == 0);
   CHECK(strcmp(onnxc_status_string((onnxc_status)77), "unknown status") == 0);

@@ -163,6 +163,7 @@ std::string elementConstraint(const std::string &t) {
       {"complex64", "Complex<F32>"}, {"complex128", "Complex<F64>"},
       {"float8e4m3fn", "F8E4M3FN"}, {"float8e4m3fnuz", "F8E4M3FNUZ"},
       {"float8e5m2", "F8E5M2"},   {"float8e5m2fnuz", "F8E5M2FNUZ"},
+      {"float4e2m1", "F4E2M1FN"},
       {"int4", "I<4>"},           {"uint4", "UI<4>"},
   };
   auto it = m.find(t);

@@ -30,6 +30,7 @@ const std::vector<std::string> kFloat8Types = {
     "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
     "tensor(float8e5m2fnuz)"};
 const std::vector<std::string> kInt4Types = {"tensor(int4)", "tensor(uint4)"};
+const std::vector<std::string> kFloat4Types = {"tensor(float4e2m1)"};
 
 std::vector<std::string> concat(std::vector<std::string> a,
                                 const std::vector<std::string> &b) {
@@ -128,6 +129,42 @@ OpDesc newOp(const std::string &name, int version, const std::string &domain = "
 /// widenings (float4e2m1 at 23, float8e8m0 at 24, int2/uint2 at 25) are not
 /// declared: onnxc has no such element types.
 void applyOpset22To25Patches(std::vector<OpDesc> &ops) {
+  // --- Opsets 19, 21, 23: float8, int4, float4e2m1 on the data-movement ops
+  // (type widening only; docs/opsets.md). The parameter that takes every
+  // tensor type (it holds uint8 and float) gains them; the signature's
+  // version and libonnx inference stay (the inference presents these types
+  // to libonnx as uint8: SchemaCall::standInFor).
+  for (const char *name : {"Constant", "Identity", "Reshape", "Shape", "Size",
+                           "Transpose", "Squeeze", "Unsqueeze", "Flatten"}) {
+    OpDesc &op = *find(ops, name);
+    for (auto *ps : {&op.inputs, &op.outputs})
+      for (ParamDesc &p : *ps)
+        if (std::count(p.types.begin(), p.types.end(), "tensor(uint8)") &&
+            std::count(p.types.begin(), p.types.end(), "tensor(float)")) {
+          p.types = concat(concat(concat(p.types, kFloat8Types), kInt4Types),
+                           kFloat4Types);
+          std::sort(p.types.begin(), p.types.end());
+        }
+    op.patchNote += std::string(op.patchNote.empty() ? "" : "; ") +
+                    "float8 (19), int4 (21), float4e2m1 (23)";
+  }
+  for (const char *name : {"Cast", "CastLike"}) {
+    OpDesc &op = *find(ops, name);
+    for (auto *ps : {&op.inputs, &op.outputs})
+      for (ParamDesc &p : *ps)
+        if (p.typeParam != "tensor(int64)")
+          p.types = concat(p.types, kFloat4Types);
+    op.patchNote += "; opset 23: float4e2m1";
+  }
+  {
+    OpDesc &q = *find(ops, "QuantizeLinear");
+    widen(q, kFloat4Types, "T2");
+    q.patchNote += "; opset 23: float4e2m1";
+    OpDesc &d = *find(ops, "DequantizeLinear");
+    widen(d, kFloat4Types, "T");
+    d.patchNote += "; opset 23: float4e2m1";
+  }
+
   // --- Opset 22: bfloat16 only ---------------------------------------------
   for (const char *name :
        {"Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "AveragePool",

@@ -214,7 +214,8 @@ FailureOr<ElementsAttr> proto::importTensor(MLIRContext *ctx,
       appendValues(owned, t.int32_data(), 1);
       break;
     case 21:
-    case 22: // int4: two per int32 entry's low byte, packed like raw_data
+    case 22: // int4, float4e2m1: two per int32 entry's low byte, packed
+    case 23: // like raw_data
       appendValues(owned, t.int32_data(), 1);
       break;
     default:
@@ -237,12 +238,19 @@ FailureOr<ElementsAttr> proto::importTensor(MLIRContext *ctx,
       return ElementsAttr(DenseElementsAttr::get(type, bits));
     }
     bool isSigned = !elt.isUnsignedInteger();
+    auto floatType = llvm::dyn_cast<FloatType>(elt); // float4e2m1
     SmallVector<APInt> vals;
+    SmallVector<APFloat> floats;
     for (uint64_t i = 0; i < count; ++i) {
       uint8_t byte = (uint8_t)(*raw)[i / 2];
       uint8_t nib = i % 2 ? byte >> 4 : byte & 0xF;
-      vals.push_back(APInt(4, nib, isSigned));
+      if (floatType)
+        floats.push_back(APFloat(floatType.getFloatSemantics(), APInt(4, nib)));
+      else
+        vals.push_back(APInt(4, nib, isSigned));
     }
+    if (floatType)
+      return ElementsAttr(DenseElementsAttr::get(type, floats));
     return ElementsAttr(DenseElementsAttr::get(type, vals));
   }
 
@@ -370,6 +378,24 @@ bool proto::exportTensor(ElementsAttr attr, onnx::TensorProto &out) {
     std::string bytes;
     for (bool b : dense.getValues<bool>())
       bytes.push_back(b ? 1 : 0);
+    out.set_raw_data(bytes);
+    return true;
+  }
+  if (elt.isIntOrFloat() && elt.getIntOrFloatBitWidth() == 4) {
+    // int4, uint4, float4e2m1: two per byte, low nibble first.
+    std::string bytes((size_t)(n + 1) / 2, '\0');
+    int64_t i = 0;
+    auto put = [&](const APInt &v) {
+      uint8_t nib = (uint8_t)(v.getZExtValue() & 0xF);
+      bytes[i / 2] |= (char)(i % 2 ? nib << 4 : nib);
+      ++i;
+    };
+    if (llvm::isa<FloatType>(elt))
+      for (APFloat v : dense.getValues<APFloat>())
+        put(v.bitcastToAPInt());
+    else
+      for (APInt v : dense.getValues<APInt>())
+        put(v);
     out.set_raw_data(bytes);
     return true;
   }

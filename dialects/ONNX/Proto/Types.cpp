@@ -57,6 +57,8 @@ Type proto::getElementType(MLIRContext *ctx, int32_t dataType) {
     return b.getIntegerType(4, false);
   case 22:
     return b.getIntegerType(4);
+  case 23: // float4e2m1 (opset 23)
+    return Float4E2M1FNType::get(ctx);
   default:
     return {};
   }
@@ -80,6 +82,8 @@ int32_t proto::getDataType(Type t) {
     return 19;
   if (llvm::isa<Float8E5M2FNUZType>(t))
     return 20;
+  if (llvm::isa<Float4E2M1FNType>(t))
+    return 23;
   if (llvm::isa<ONNX::StringType>(t))
     return TP::STRING;
   if (auto c = llvm::dyn_cast<ComplexType>(t))
@@ -112,7 +116,7 @@ std::string proto::getDataTypeName(int32_t dataType) {
       "int16",     "int32",    "int64",     "string",     "bool",
       "float16",   "double",   "uint32",    "uint64",     "complex64",
       "complex128", "bfloat16", "float8e4m3fn", "float8e4m3fnuz",
-      "float8e5m2", "float8e5m2fnuz", "uint4", "int4"};
+      "float8e5m2", "float8e5m2fnuz", "uint4", "int4", "float4e2m1"};
   if (dataType >= 0 && dataType < (int32_t)std::size(names))
     return names[dataType];
   return "data type " + std::to_string(dataType);

@@ -73,7 +73,15 @@ static Type signless(Type t) {
 // int widening follows the source signedness; float -> int truncates toward
 // zero; float narrowing rounds to nearest even.
 Value convertScalar(OpBuilder &b, Location loc, Value v, Type fromOnnx,
-                    Type toOnnx) {
+                    Type toOnnx, bool saturate) {
+  if (fromOnnx == toOnnx)
+    return v;
+  if (isNarrowType(fromOnnx)) {
+    v = decodeNarrow(b, loc, v, fromOnnx);
+    fromOnnx = narrowComputeType(fromOnnx);
+  }
+  if (isNarrowType(toOnnx))
+    return encodeNarrow(b, loc, v, fromOnnx, toOnnx, saturate);
   Type from = signless(fromOnnx), to = signless(toOnnx);
   if (from == to)
     return v;

@@ -43,8 +43,24 @@ Value createIndexConstant(OpBuilder &b, Location loc, int64_t value);
 
 /// Converts a scalar between two element types with onnx Cast semantics
 /// (`fromOnnx` gives the source signedness, `toOnnx` the target's).
+/// `saturate`: Cast's attribute, for float8 targets (NarrowTypes.cpp).
 Value convertScalar(OpBuilder &b, Location loc, Value v, Type fromOnnx,
-                    Type toOnnx);
+                    Type toOnnx, bool saturate = true);
+
+/// int4, uint4, float8 (e4m3fn, e4m3fnuz, e5m2, e5m2fnuz) and float4e2m1:
+/// one i8 per element in the lowered code (NarrowTypes.cpp).
+bool isNarrowType(Type onnxElt);
+/// What a narrow element computes in: i8 / ui8 for int4 / uint4, f32 for
+/// the floats.
+Type narrowComputeType(Type onnxElt);
+/// A narrow element (its i8) as a value of narrowComputeType.
+Value decodeNarrow(OpBuilder &b, Location loc, Value v, Type onnxElt);
+/// `v` (of onnx type `fromOnnx`, not narrow) as the i8 of narrow `toOnnx`.
+Value encodeNarrow(OpBuilder &b, Location loc, Value v, Type fromOnnx,
+                   Type toOnnx, bool saturate);
+/// The i8 storage of a narrow constant element (its APInt: the value of an
+/// int4, the bits of a float).
+APInt narrowStorage(const APInt &v, Type onnxElt);
 
 /// The constant integer contents of an (onnx or converted) value defined by
 /// onnx.Constant or arith.constant; std::nullopt when it is not constant.

@@ -381,6 +381,13 @@ void UnaryPatterns::addShapedActivations() {
   });
 }
 
+/// Cast's and CastLike's `saturate` (opset 19, default 1): what a float8
+/// target does with values beyond its range and infinities.
+static bool castSaturates(Operation *op) {
+  auto a = op->getAttrOfType<IntegerAttr>("saturate");
+  return !a || a.getInt() != 0;
+}
+
 void UnaryPatterns::addCasts() {
   // Cast: numeric conversions with onnx semantics (see convertScalar); the
   // target is the inferred result type.
@@ -390,7 +397,7 @@ void UnaryPatterns::addCasts() {
       return castStringScalar(c.b, c.loc, c.op, c.args[0], c.onnxTypes[0],
                               c.onnxResultType);
     return convertScalar(c.b, c.loc, c.args[0], c.onnxTypes[0],
-                         c.onnxResultType);
+                         c.onnxResultType, castSaturates(c.op));
   });
   // CastLike: Cast to the element type of `target_type` (only its type is
   // used, so it is not an operand of the generic).
@@ -401,7 +408,7 @@ void UnaryPatterns::addCasts() {
           return castStringScalar(c.b, c.loc, c.op, c.args[0], c.onnxTypes[0],
                                   c.onnxResultType);
         return convertScalar(c.b, c.loc, c.args[0], c.onnxTypes[0],
-                             c.onnxResultType);
+                             c.onnxResultType, castSaturates(c.op));
       },
       nullptr, /*numInputs=*/1);
 }

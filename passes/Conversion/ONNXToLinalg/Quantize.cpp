@@ -2,10 +2,11 @@
 //
 // QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear and QLinearMatMul.
 // Quantization rounds half to even and saturates to the integer type's range
-// (ui8/i8/ui16/i16); float8 and int4 types have no type conversion and are
-// rejected before these patterns run. Scales and zero points are per tensor
-// (0-D or one element) or, for (De)QuantizeLinear, per `axis` (1-D);
-// blocked quantization (block_size > 0) is rejected.
+// (ui8/i8/ui16/i16/ui4/i4); float8 results are Cast with `saturate`
+// (NarrowTypes.cpp: int4 and float8 are one i8 per element here). Scales
+// and zero points are per tensor (0-D or one element) or, for
+// (De)QuantizeLinear, per `axis` (1-D) or blocked (block_size > 0: of x's
+// rank, ceil(dim / block_size) along axis).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,9 +36,16 @@ std::pair<double, double> intRange(Type onnxInt) {
 }
 
 /// saturate(roundeven(v) + zp) into the onnx integer type `onnxOut`, with `v`
-/// and `zp` (null: none) floats of the same type.
-Value quantize(OpBuilder &b, Location l, Value v, Value zp, Type onnxOut) {
+/// and `zp` (null: none) floats of the same type; for a float8 `onnxOut`,
+/// v + zp cast with `saturate` (Cast's rules, NarrowTypes.cpp).
+Value quantize(OpBuilder &b, Location l, Value v, Value zp, Type onnxOut,
+               bool saturate = true) {
   Type ft = v.getType();
+  if (isa<FloatType>(onnxOut)) {
+    if (zp)
+      v = arith::AddFOp::create(b, l, v, zp);
+    return convertScalar(b, l, v, ft, onnxOut, saturate);
+  }
   v = math::RoundEvenOp::create(b, l, v);
   if (zp)
     v = arith::AddFOp::create(b, l, v, zp);
@@ -48,11 +56,29 @@ Value quantize(OpBuilder &b, Location l, Value v, Value zp, Type onnxOut) {
 }
 
 /// The indexing map of a scale or zero point over a `rank`-D iteration
-/// space: per tensor (0-D or one element) or per `axis` (1-D).
+/// space: per tensor (0-D or one element), per `axis` (1-D) or, with
+/// `blockSize` > 0, blocked: of x's rank, element i along `axis` covering
+/// x's block [i * blockSize, (i + 1) * blockSize).
 FailureOr<AffineMap> paramMap(Operation *op, Value param, int64_t rank,
-                              int64_t axis, StringRef name) {
+                              int64_t axis, int64_t blockSize,
+                              StringRef name) {
   MLIRContext *ctx = op->getContext();
   auto t = cast<RankedTensorType>(param.getType());
+  if (blockSize < 0)
+    return op->emitOpError("block_size ") << blockSize << " is negative";
+  if (blockSize > 0) {
+    if (axis < 0 || axis >= rank)
+      return op->emitOpError("axis is out of range for blocked quantization");
+    if (t.getRank() != rank)
+      return op->emitOpError(name)
+             << " must have the rank of x (" << rank
+             << ") for blocked quantization, it has rank " << t.getRank();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      exprs.push_back(d == axis ? getAffineDimExpr(d, ctx).floorDiv(blockSize)
+                                : getAffineDimExpr(d, ctx));
+    return AffineMap::get(rank, 0, exprs, ctx);
+  }
   if (t.getRank() == 0)
     return AffineMap::get(rank, 0, {}, ctx);
   if (t.getRank() == 1 && t.getDimSize(0) == 1)
@@ -60,16 +86,46 @@ FailureOr<AffineMap> paramMap(Operation *op, Value param, int64_t rank,
   if (t.getRank() == 1 && axis >= 0 && axis < rank)
     return AffineMap::get(rank, 0, {getAffineDimExpr(axis, ctx)}, ctx);
   return op->emitOpError(name)
-         << " must be a scalar or 1-D along axis (blocked quantization is not "
-            "supported)";
+         << " must be a scalar or 1-D along axis (or have the rank of x "
+            "with block_size > 0)";
 }
 
-/// Checks that a per-axis parameter has the length of the axis dim.
-void checkParamLength(OpBuilder &b, Location loc, Value param, Value x,
-                      int64_t axis) {
+/// Checks that a per-axis parameter has the length of the axis dim, and a
+/// blocked one x's dims with ceil(dim / blockSize) along the axis (the
+/// static dims at compile time).
+LogicalResult checkParamLength(OpBuilder &b, Operation *op, Value param,
+                               Value x, int64_t axis, int64_t blockSize,
+                               StringRef name) {
+  Location loc = op->getLoc();
   auto t = cast<RankedTensorType>(param.getType());
+  auto xt = cast<RankedTensorType>(x.getType());
+  if (blockSize > 0) {
+    for (int64_t d = 0; d < t.getRank(); ++d) {
+      if (!t.isDynamicDim(d) && !xt.isDynamicDim(d)) {
+        int64_t want = d == axis ? llvm::divideCeil(xt.getDimSize(d), blockSize)
+                                 : xt.getDimSize(d);
+        if (t.getDimSize(d) != want)
+          return op->emitOpError(name)
+                 << " dim " << d << " is " << t.getDimSize(d) << ", expected "
+                 << want << (d == axis ? " (ceil(x dim / block_size))"
+                                       : " (x's dim)");
+        continue;
+      }
+      Value want = getDimValue(b, loc, x, d);
+      if (d == axis)
+        want = arith::CeilDivUIOp::create(b, loc, want,
+                                          createIndexConstant(b, loc, blockSize));
+      emitRuntimeCheck(b, loc,
+                       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             getDimValue(b, loc, param, d),
+                                             want),
+                       "blocked quantization parameter shape does not match "
+                       "x and block_size");
+    }
+    return success();
+  }
   if (t.getRank() != 1 || t.getDimSize(0) == 1)
-    return;
+    return success();
   // Operands in separate statements: the IR order must not depend on the
   // compiler's order of evaluating arguments (g++'s, which tests see).
   Value axisDim = getDimValue(b, loc, x, axis);
@@ -78,6 +134,7 @@ void checkParamLength(OpBuilder &b, Location loc, Value param, Value x,
                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          length, axisDim),
                    "quantization parameter length does not match the axis");
+  return success();
 }
 
 /// The inputs and indexing maps of a (de)quantization generic over x:
@@ -87,22 +144,23 @@ void checkParamLength(OpBuilder &b, Location loc, Value param, Value x,
 LogicalResult quantParamInputs(OpBuilder &b, Operation *op, Value x,
                                Value scale, StringRef scaleName, Value zp,
                                StringRef zpName, int64_t rank, int64_t axis,
-                               SmallVectorImpl<Value> &ins,
+                               int64_t blockSize, SmallVectorImpl<Value> &ins,
                                SmallVectorImpl<AffineMap> &maps) {
-  Location loc = op->getLoc();
   ins.push_back(scale);
-  auto sMap = paramMap(op, scale, rank, axis, scaleName);
+  auto sMap = paramMap(op, scale, rank, axis, blockSize, scaleName);
   if (failed(sMap))
     return failure();
   maps.push_back(*sMap);
-  checkParamLength(b, loc, scale, x, axis);
+  if (failed(checkParamLength(b, op, scale, x, axis, blockSize, scaleName)))
+    return failure();
   if (zp) {
-    auto zMap = paramMap(op, zp, rank, axis, zpName);
+    auto zMap = paramMap(op, zp, rank, axis, blockSize, zpName);
     if (failed(zMap))
       return failure();
     ins.push_back(zp);
     maps.push_back(*zMap);
-    checkParamLength(b, loc, zp, x, axis);
+    if (failed(checkParamLength(b, op, zp, x, axis, blockSize, zpName)))
+      return failure();
   }
   maps.push_back(b.getMultiDimIdentityMap(rank));
   return success();
@@ -115,9 +173,6 @@ struct QuantizeLinearLowering : OpConversionPattern<ONNX::QuantizeLinearOp> {
   matchAndRewrite(ONNX::QuantizeLinearOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (op.getBlockSize() != 0)
-      return op.emitOpError("blocked quantization (block_size != 0) is not "
-                            "supported");
     // Opset 23's precision: the division runs in float (0: x's type, which
     // the lowering computes in float too).
     if (op.getPrecision() != 0 && op.getPrecision() != 1)
@@ -134,7 +189,8 @@ struct QuantizeLinearLowering : OpConversionPattern<ONNX::QuantizeLinearOp> {
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
     if (failed(quantParamInputs(rewriter, op, x, scale, "y_scale",
                                 hasZp ? adaptor.getYZeroPoint() : Value(),
-                                "y_zero_point", rank, axis, ins, maps)))
+                                "y_zero_point", rank, axis,
+                                (int64_t)op.getBlockSize(), ins, maps)))
       return failure();
     Type onnxX = getElementType(op.getX());
     Type onnxScale = getElementType(op.getYScale());
@@ -152,8 +208,9 @@ struct QuantizeLinearLowering : OpConversionPattern<ONNX::QuantizeLinearOp> {
           v = arith::DivFOp::create(b, l, v, s);
           Value zp =
               hasZp ? convertScalar(b, l, args[2], onnxZp, ct) : Value();
-          linalg::YieldOp::create(b, l,
-                                  ValueRange{quantize(b, l, v, zp, onnxOut)});
+          linalg::YieldOp::create(
+              b, l, ValueRange{quantize(b, l, v, zp, onnxOut,
+                                        op.getSaturate() != 0)});
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -168,9 +225,6 @@ struct DequantizeLinearLowering
   matchAndRewrite(ONNX::DequantizeLinearOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (op.getBlockSize() != 0)
-      return op.emitOpError("blocked quantization (block_size != 0) is not "
-                            "supported");
     auto type = convertedTensorType(getTypeConverter(), op.getY());
     Value x = adaptor.getX(), scale = adaptor.getXScale();
     int64_t rank = type.getRank();
@@ -180,7 +234,8 @@ struct DequantizeLinearLowering
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
     if (failed(quantParamInputs(rewriter, op, x, scale, "x_scale",
                                 hasZp ? adaptor.getXZeroPoint() : Value(),
-                                "x_zero_point", rank, axis, ins, maps)))
+                                "x_zero_point", rank, axis,
+                                (int64_t)op.getBlockSize(), ins, maps)))
       return failure();
     Type onnxX = getElementType(op.getX());
     Type onnxScale = getElementType(op.getXScale());

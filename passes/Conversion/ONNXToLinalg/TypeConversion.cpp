@@ -29,6 +29,10 @@ void mlir::onnxc::populateONNXToLinalgTypeConversion(TypeConverter &tc) {
     if (isa<ONNX::StringType>(e))
       return RankedTensorType::get(t.getShape(),
                                    IntegerType::get(t.getContext(), 64));
+    // int4, uint4, float8 and float4e2m1: one i8 each (NarrowTypes.cpp).
+    if (isNarrowType(e))
+      return RankedTensorType::get(t.getShape(),
+                                   IntegerType::get(t.getContext(), 8));
     if (auto it = dyn_cast<IntegerType>(e)) {
       if (it.getWidth() != 1 && it.getWidth() != 8 && it.getWidth() != 16 &&
           it.getWidth() != 32 && it.getWidth() != 64)
@@ -129,8 +133,28 @@ struct ConstantLowering : OpConversionPattern<ONNX::ConstantOp> {
                                                  type, strings));
       return success();
     }
+    Type onnxElt = cast<ShapedType>(op.getType()).getElementType();
     if (auto v = op.getValueAttr()) {
-      if (auto dense = dyn_cast<DenseElementsAttr>(v)) {
+      if (auto dense = dyn_cast<DenseElementsAttr>(v);
+          dense && isNarrowType(onnxElt)) {
+        // One i8 per element: an int4's value, a float8/float4's bits.
+        SmallVector<APInt> vals;
+        int64_t n = dense.isSplat() ? 1 : dense.getNumElements();
+        if (isa<IntegerType>(onnxElt)) {
+          auto it = dense.value_begin<APInt>();
+          for (int64_t i = 0; i < n; ++i, ++it)
+            vals.push_back(narrowStorage(*it, onnxElt));
+        } else {
+          auto it = dense.value_begin<APFloat>();
+          for (int64_t i = 0; i < n; ++i, ++it)
+            vals.push_back(narrowStorage((*it).bitcastToAPInt(), onnxElt));
+        }
+        attr = dense.isSplat() ? DenseElementsAttr::get(type, vals.front())
+                               : DenseElementsAttr::get(type, vals);
+      } else if (isNarrowType(onnxElt)) {
+        return op.emitOpError("a ")
+               << onnxElt << " constant must be a dense elements attribute";
+      } else if (auto dense = dyn_cast<DenseElementsAttr>(v)) {
         if (dense.getType() == type)
           attr = dense;
         else if (dense.isSplat() && type.getElementType().isInteger(1))

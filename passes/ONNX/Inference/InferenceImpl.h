@@ -95,6 +95,10 @@ struct SchemaCall {
   /// Name of another op whose schema to use (same domain); empty for the
   /// op's own.
   std::string schemaName;
+  /// An element type newer than libonnx (17-23: float8, int4, float4) that
+  /// the inputs carry: presented to libonnx as uint8, and uint8 results
+  /// come back as it (for ops whose results have their input's type).
+  int32_t standInFor = 0;
 };
 
 /// Runs the libonnx inference (and data propagation) function of the schema

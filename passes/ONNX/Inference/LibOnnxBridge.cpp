@@ -45,9 +45,14 @@ public:
       --n;
     inputTypes.resize(n);
     hasInputType.resize(n, false);
-    for (unsigned i = 0; i < n; ++i)
+    for (unsigned i = 0; i < n; ++i) {
       hasInputType[i] =
           proto::exportType(op->getOperand(i).getType(), inputTypes[i]);
+      if (call.standInFor && inputTypes[i].has_tensor_type() &&
+          inputTypes[i].tensor_type().elem_type() == call.standInFor)
+        inputTypes[i].mutable_tensor_type()->set_elem_type(
+            onnx::TensorProto::UINT8);
+    }
     // Likewise trailing absent outputs.
     unsigned m = op->getNumResults();
     while (m > 0 && llvm::isa<NoneType>(op->getResult(m - 1).getType()))
@@ -281,6 +286,9 @@ static LogicalResult mergeOutputs(Operation *op, OpView &view) {
     if (t.value_case() == onnx::TypeProto::VALUE_NOT_SET ||
         llvm::isa<NoneType>(op->getResult(i).getType()))
       continue;
+    if (view.call.standInFor && t.has_tensor_type() &&
+        t.tensor_type().elem_type() == onnx::TensorProto::UINT8)
+      t.mutable_tensor_type()->set_elem_type(view.call.standInFor);
     // Some functions set a shape and leave the element type to the caller.
     if (t.has_tensor_type() && t.tensor_type().elem_type() == 0) {
       auto cur = llvm::dyn_cast<TensorType>(op->getResult(i).getType());

@@ -269,7 +269,10 @@ static LogicalResult inferQuantizeLinear(Operation *op,
                                          const ONNX::OpInfo &info,
                                          InferenceState &state) {
   int64_t outputDType = getIntAttr(op, "output_dtype", 0);
-  if (getIntAttr(op, "block_size", 0) == 0 && outputDType == 0) {
+  // libonnx's QuantizeLinear-13 knows uint8/int8 zero points only.
+  Type zpElt = isAbsent(op, 2) ? Type() : getElementTypeOf(op->getOperand(2));
+  bool zp8 = !zpElt || zpElt.isInteger(8);
+  if (getIntAttr(op, "block_size", 0) == 0 && outputDType == 0 && zp8) {
     SchemaCall call;
     call.version = 13;
     call.hiddenAttrs = {"saturate", "precision"};
@@ -295,8 +298,9 @@ static LogicalResult inferDequantizeLinear(Operation *op,
                                            InferenceState &state) {
   Type scaleElt = getElementTypeOf(op->getOperand(1));
   int64_t outputDType = getIntAttr(op, "output_dtype", 0);
+  Type xElt = getElementTypeOf(op->getOperand(0));
   if (getIntAttr(op, "block_size", 0) == 0 && outputDType == 0 && scaleElt &&
-      scaleElt.isF32()) {
+      scaleElt.isF32() && xElt && (xElt.isInteger(8) || xElt.isInteger(32))) {
     SchemaCall call;
     call.version = 13;
     return inferWithLibOnnx(op, info, state, call);

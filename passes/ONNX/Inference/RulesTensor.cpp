@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/ONNX/Inference/InferenceImpl.h"
+#include "dialects/ONNX/Proto/ProtoBridge.h"
 
 #include "dialects/ONNX/IR/ONNXDialect.h"
 
@@ -585,7 +586,49 @@ static LogicalResult inferOneHot(Operation *op, const ONNX::OpInfo &info,
   return inferWithLibOnnx(op, info, state);
 }
 
+/// The ONNX code of `v`'s element type when libonnx 1.12 lacks it (float8
+/// 17-20, uint4/int4 21-22, float4e2m1 23), else 0.
+static int32_t newElementCode(Value v) {
+  Type e = getElementTypeOf(v);
+  int32_t c = e ? proto::getDataType(e) : 0;
+  return c >= 17 && c <= 23 ? c : 0;
+}
+
+/// Identity, Reshape, Shape, Size, Transpose, Squeeze, Unsqueeze, Flatten:
+/// libonnx's inference, with a float8/int4/float4 input presented as uint8.
+static LogicalResult inferDataMovement(Operation *op, const ONNX::OpInfo &info,
+                                       InferenceState &state) {
+  SchemaCall call;
+  call.version = info.libonnxInferenceVersion;
+  call.standInFor = newElementCode(op->getOperand(0));
+  return inferWithLibOnnx(op, info, state, call);
+}
+
+/// Cast, CastLike to or from float8/int4/float4 (libonnx 1.12 refuses the
+/// type codes): x's shape with the target type.
+static LogicalResult inferCast(Operation *op, const ONNX::OpInfo &info,
+                               InferenceState &state) {
+  bool isCast = op->getName().getStringRef() == "onnx.Cast";
+  Type target =
+      isCast ? proto::getElementType(op->getContext(),
+                                     (int32_t)getIntAttr(op, "to", 0))
+             : getElementTypeOf(op->getOperand(1));
+  int32_t to = target ? proto::getDataType(target) : 0;
+  if (!newElementCode(op->getOperand(0)) && !(to >= 17 && to <= 23))
+    return inferWithLibOnnx(op, info, state);
+  auto x = llvm::dyn_cast<TensorType>(op->getOperand(0).getType());
+  if (!x || !target)
+    return success();
+  return refineResult(op, 0, x.clone(target));
+}
+
 void mlir::onnxc::registerTensorRules(llvm::StringMap<InferenceRule> &rules) {
+  for (StringRef n : {"onnx.Identity", "onnx.Reshape", "onnx.Shape",
+                      "onnx.Size", "onnx.Transpose", "onnx.Squeeze",
+                      "onnx.Unsqueeze", "onnx.Flatten"})
+    rules[n] = inferDataMovement;
+  rules["onnx.Cast"] = inferCast;
+  rules["onnx.CastLike"] = inferCast;
   rules["onnx.OneHot"] = inferOneHot;
   for (StringRef n :
        {"onnx.ReduceL1", "onnx.ReduceL2", "onnx.ReduceLogSum",

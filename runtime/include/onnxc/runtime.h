@@ -55,7 +55,20 @@ typedef enum onnxc_dtype {
   ONNXC_DTYPE_UINT64 = 13,
   ONNXC_DTYPE_COMPLEX64 = 14,
   ONNXC_DTYPE_COMPLEX128 = 15,
-  ONNXC_DTYPE_BFLOAT16 = 16
+  ONNXC_DTYPE_BFLOAT16 = 16,
+  /* float8: one byte per element, its bit pattern (ONNX's formats: e4m3fn
+   * and e4m3fnuz have no infinity, the fnuz ones no -0 and one NaN, 0x80) */
+  ONNXC_DTYPE_FLOAT8E4M3FN = 17,
+  ONNXC_DTYPE_FLOAT8E4M3FNUZ = 18,
+  ONNXC_DTYPE_FLOAT8E5M2 = 19,
+  ONNXC_DTYPE_FLOAT8E5M2FNUZ = 20,
+  /* 4-bit types, packed as ONNX's TensorProto raw_data: element 2k in the
+   * low nibble of byte k, element 2k + 1 in its high nibble; a tensor of n
+   * elements is (n + 1) / 2 bytes (onnxc_dtype_bytes), the last high nibble
+   * of an odd count unused (0 in outputs). int4 is two's complement. */
+  ONNXC_DTYPE_UINT4 = 21,
+  ONNXC_DTYPE_INT4 = 22,
+  ONNXC_DTYPE_FLOAT4E2M1 = 23 /* float4 e2m1: the code in a nibble */
 } onnxc_dtype;
 
 /** Largest rank a tensor crossing the API may have. */
@@ -135,8 +148,15 @@ typedef struct onnxc_model_info {
 
 /** Size in bytes of one element of `dtype`; 0 for unknown ones. A string
  * tensor's `data` is an array of `const char *` (each pointing to a
- * NUL-terminated UTF-8 string): its element size is sizeof(const char *). */
+ * NUL-terminated UTF-8 string): its element size is sizeof(const char *).
+ * The packed 4-bit types (uint4, int4, float4e2m1) give 1, the byte that
+ * holds two of them: use onnxc_dtype_bytes for a tensor's size. */
 size_t onnxc_dtype_size(int32_t dtype);
+
+/** Size in bytes of the data of `numel` elements of `dtype`: numel *
+ * onnxc_dtype_size(dtype), or (numel + 1) / 2 for the packed 4-bit types;
+ * 0 for unknown dtypes or a negative numel (the caller checks overflow). */
+size_t onnxc_dtype_bytes(int32_t dtype, int64_t numel);
 
 /** "float", "int64", ...: a static string naming `dtype` ("unknown" if none). */
 const char *onnxc_dtype_name(int32_t dtype);

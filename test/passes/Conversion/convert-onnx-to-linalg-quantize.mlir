@@ -73,3 +73,38 @@ func.func @qlinearmatmul(%a: tensor<2x4xui8>, %as: tensor<1xf32>, %az: tensor<1x
   %0 = "onnx.QLinearMatMul"(%a, %as, %az, %b, %bs, %bz, %ys, %yz) : (tensor<2x4xui8>, tensor<1xf32>, tensor<1xui8>, tensor<4x3xui8>, tensor<1xf32>, tensor<1xui8>, tensor<1xf32>, tensor<1xui8>) -> tensor<2x3xui8>
   return %0 : tensor<2x3xui8>
 }
+
+// -----
+
+// Blocked QuantizeLinear (block_size 3 on axis 1): the scale and zero point
+// of x's rank are indexed by d1 floordiv 3; a dynamic x dim is checked
+// against the parameter's at run time (ceil(dim / 3)).
+// CHECK-DAG: #[[ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[BLK:.+]] = affine_map<(d0, d1) -> (d0, d1 floordiv 3)>
+// CHECK-DAG: @[[MSG:.+]]("QuantizeLinear: blocked quantization parameter shape does not match x and block_size\00")
+// CHECK-LABEL: func.func @quantize_blocked
+// CHECK: %[[DIM:.+]] = tensor.dim %arg0, %c1
+// CHECK: %[[BLOCKS:.+]] = arith.ceildivui %[[DIM]], %c3
+// CHECK: arith.cmpi eq, %{{.+}}, %[[BLOCKS]]
+// CHECK: scf.if
+// CHECK: @[[MSG]]
+// CHECK: linalg.generic {indexing_maps = [#[[ID2]], #[[BLK]], #[[BLK]], #[[ID2]]]
+// CHECK: math.roundeven
+// CHECK: arith.fptosi %{{.+}} : f32 to i16
+func.func @quantize_blocked(%x: tensor<2x?xf32>, %s: tensor<2x3xf32>, %z: tensor<2x3xi16>) -> tensor<2x?xi16> {
+  %0 = "onnx.QuantizeLinear"(%x, %s, %z) {axis = 1 : i64, block_size = 3 : i64} : (tensor<2x?xf32>, tensor<2x3xf32>, tensor<2x3xi16>) -> tensor<2x?xi16>
+  return %0 : tensor<2x?xi16>
+}
+
+// -----
+
+// Blocked DequantizeLinear on axis 0 of a 3-D x (block_size 2).
+// CHECK-DAG: #[[BLK0:.+]] = affine_map<(d0, d1, d2) -> (d0 floordiv 2, d1, d2)>
+// CHECK-LABEL: func.func @dequantize_blocked
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[BLK0]], #[[BLK0]], #{{.+}}]
+// CHECK: arith.subf
+// CHECK: arith.mulf
+func.func @dequantize_blocked(%x: tensor<5x2x3xui8>, %s: tensor<3x2x3xf32>, %z: tensor<3x2x3xui8>) -> tensor<5x2x3xf32> {
+  %0 = "onnx.DequantizeLinear"(%x, %s, %z) {axis = 0 : i64, block_size = 2 : i64} : (tensor<5x2x3xui8>, tensor<3x2x3xf32>, tensor<3x2x3xui8>) -> tensor<5x2x3xf32>
+  return %0 : tensor<5x2x3xf32>
+}

@@ -62,7 +62,7 @@ static LogicalResult verifyGatherLike(Operation *op) {
 
 static LogicalResult verifyCast(Operation *op) {
   int64_t to = getInt(op, "to", 1);
-  if (to < 1 || to > 22)
+  if (to < 1 || to > 23)
     return op->emitOpError() << "attribute 'to' is " << to
                              << ", not an ONNX tensor data type";
   return checkBool(op, "saturate", 1);

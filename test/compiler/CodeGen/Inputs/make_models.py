@@ -8,7 +8,8 @@ seqopt.onnx: sequences and optionals, the signature of
   test/tools/onnxc-run/Inputs/fake_seq_model.c.
 unranked_seq.onnx: a sequence whose items have no known rank.
 strings.onnx, nested_seq.onnx, map.onnx, opt_opt.onnx, unranked_opt.onnx,
-  string_seq.onnx, rank17_seq.onnx: signatures with no C equivalent.
+  string_seq.onnx, rank17_seq.onnx, int4_seq.onnx: signatures with no C
+  equivalent. narrow.onnx: float8 and int4 tensors in and out.
 """
 import onnx
 import os
@@ -95,3 +96,9 @@ unused_input("opt_opt", opt_of(opt_of(h.make_tensor_type_proto(T.FLOAT, [2]))))
 unused_input("unranked_opt", opt_of(h.make_tensor_type_proto(T.FLOAT, None)))
 unused_input("string_seq", seq_of(T.STRING, [2]))
 unused_input("rank17_seq", seq_of(T.FLOAT, [1] * 17))
+unused_input("int4_seq", seq_of(22, [3]))  # int4: packed at the API only as tensors
+
+# float8 (17) and int4 (22) tensors cross: uint8_t codes and packed bytes.
+save("narrow", [h.make_node("Identity", ["f"], ["g"]),
+                h.make_node("Identity", ["q"], ["r"])],
+     [vi("f", 17, [2]), vi("q", 22, [3])], [vi("g", 17, [2]), vi("r", 22, [3])])

@@ -618,8 +618,8 @@ func.func @cast_to(%a: tensor<2xf32>) {
 // -----
 
 func.func @cast_to_too_large(%a: tensor<2xf32>) {
-  // expected-error @+1 {{'onnx.Cast' op attribute 'to' is 23, not an ONNX tensor data type}}
-  %0 = "onnx.Cast"(%a) {to = 23 : i64} : (tensor<2xf32>) -> tensor<2xf32>
+  // expected-error @+1 {{'onnx.Cast' op attribute 'to' is 24, not an ONNX tensor data type}}
+  %0 = "onnx.Cast"(%a) {to = 24 : i64} : (tensor<2xf32>) -> tensor<2xf32>
   return
 }
 
