@@ -183,7 +183,9 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
   if (optimize) {
     // Padding as fill + contiguous copy instead of a gather per element.
     pm.addNestedPass<func::FuncOp>(createPadToCopy());
-    pm.addPass(createLinalgToUkernel());
+    LinalgToUkernelOptions ukernel;
+    ukernel.fuseActivations = options.fuseConvActivations;
+    pm.addPass(createLinalgToUkernel(ukernel));
     // exp, erf, tanh, log as inline arithmetic: no libm call per element,
     // and the loops around them vectorize. After the kernel calls, whose
     // matcher folds activations (Sigmoid's exp among them) into a
@@ -255,6 +257,9 @@ struct PipelineCLOptions
       *this, "debug-dump",
       llvm::cl::desc("onnxc --debug-dump: write every node's outputs"),
       llvm::cl::init(false)};
+  Option<bool> fuseConvActivations{
+      *this, "fuse-conv-activations",
+      llvm::cl::desc("onnxc --fuse-conv-activations"), llvm::cl::init(false)};
 };
 } // namespace
 
@@ -263,13 +268,13 @@ void backend::registerPipelines() {
       "onnxc-lower-to-linalg",
       "onnxc's onnx -> linalg phase, as the driver runs it (--emit=linalg)",
       [](OpPassManager &pm, const PipelineCLOptions &o) {
-        buildONNXToLinalgPipeline(pm, {o.optLevel, o.profile, o.debugDump});
+        buildONNXToLinalgPipeline(pm, {o.optLevel, o.profile, o.debugDump, o.fuseConvActivations});
       });
   PassPipelineRegistration<PipelineCLOptions>(
       "onnxc-lower-to-llvm",
       "onnxc's linalg -> LLVM dialect phase, as the driver runs it "
       "(--emit=llvm)",
       [](OpPassManager &pm, const PipelineCLOptions &o) {
-        buildLinalgToLLVMPipeline(pm, {o.optLevel, o.profile, o.debugDump});
+        buildLinalgToLLVMPipeline(pm, {o.optLevel, o.profile, o.debugDump, o.fuseConvActivations});
       });
 }

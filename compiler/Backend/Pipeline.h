@@ -32,6 +32,10 @@ struct PipelineOptions {
   bool profile = false;
   /// --debug-dump: onnxc-insert-debug-dumps writes every node's outputs.
   bool debugDump = false;
+  /// --fuse-conv-activations: Sigmoid, Swish, HardSigmoid and HardSwish
+  /// after a convolution run in its kernel (onnxc-linalg-to-ukernel's
+  /// fuse-activations; off by default: measured no faster).
+  bool fuseConvActivations = false;
 };
 
 /// Dialects, interface models and LLVM translations the pipelines need.

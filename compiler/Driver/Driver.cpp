@@ -122,6 +122,12 @@ struct Options {
                "at run time (ONNXC_DUMP_DIR=dir or onnxc_debug_dump_dir; "
                "the MLIR stages run at -O0; docs/profiling.md)"),
       cl::cat(onnxcCategory)};
+  cl::opt<bool> fuseConvActivations{
+      "fuse-conv-activations",
+      cl::desc("Run a Sigmoid, Swish, HardSigmoid or HardSwish that follows "
+               "a convolution inside the convolution's kernel (measured no "
+               "faster than separate loops on AVX-512; docs/performance.md)"),
+      cl::cat(onnxcCategory)};
   cl::opt<std::string> runtimeLib{
       "runtime-lib",
       cl::desc("The onnxc runtime archive to link (default: ../lib/libonnxc_runtime.a "
@@ -617,7 +623,8 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   // --debug-dump: the MLIR stages at -O0 (no graph rewrite or fusion hides
   // a node's output; LLVM's -O level stays).
   backend::PipelineOptions pipeline{opts.debugDump ? 0u : unsigned(opts.optLevel),
-                                    opts.profile, opts.debugDump};
+                                    opts.profile, opts.debugDump,
+                                    opts.fuseConvActivations};
   if (failed(runPhase(ctx, *module, rootTiming, "onnxc-lower-to-linalg",
                       [&](OpPassManager &pm) {
                         backend::buildONNXToLinalgPipeline(pm, pipeline);

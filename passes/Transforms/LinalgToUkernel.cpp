@@ -85,6 +85,7 @@ struct Rewriter {
   SmallVector<memref::GlobalOp> packedSources;
 
   bool fuseEpilogues;
+  bool fuseActivations;
   /// Ops erased so far: the pass's list of linalg ops to visit holds
   /// pointers to some of them (fills, bias broadcasts, clamps fused away).
   DenseSet<Operation *> erased;
@@ -94,9 +95,10 @@ struct Rewriter {
     b.eraseOp(op);
   }
 
-  Rewriter(ModuleOp module, bool packConstants, bool fuseEpilogues)
+  Rewriter(ModuleOp module, bool packConstants, bool fuseEpilogues,
+           bool fuseActivations)
       : module(module), b(module.getContext()), packConstants(packConstants),
-        fuseEpilogues(fuseEpilogues) {}
+        fuseEpilogues(fuseEpilogues), fuseActivations(fuseActivations) {}
 
   Value idx(Location loc, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -477,7 +479,7 @@ struct Rewriter {
       flags |= kConvBias;
       erase(init);
       b.setInsertionPoint(op);
-      clamp = convClamp(op, yRoot, {x, w});
+      clamp = convClamp(op, yRoot, {x, w}, fuseActivations);
       // A clamp that writes the fused padding's source back (bufferization
       // reuses the input's buffer): only for a depthwise convolution whose
       // output is laid out exactly as its input (ONNXC_CONV_IN_PLACE, which
@@ -837,7 +839,7 @@ struct LinalgToUkernelPass
     : public onnxc::impl::LinalgToUkernelBase<LinalgToUkernelPass> {
   using LinalgToUkernelBase::LinalgToUkernelBase;
   void runOnOperation() override {
-    Rewriter r(getOperation(), packConstants, fuseEpilogues);
+    Rewriter r(getOperation(), packConstants, fuseEpilogues, fuseActivations);
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     for (linalg::LinalgOp op : ops) {

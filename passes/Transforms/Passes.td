@@ -382,8 +382,11 @@ def LinalgToUkernel : Pass<"onnxc-linalg-to-ukernel", "ModuleOp"> {
            "Also rewrite convolutions">,
     Option<"fuseEpilogues", "fuse-epilogues", "bool", "true",
            "Fuse a convolution's bias initialization, a product's bias add, "
-           "and a following Relu / Clip (convolutions: or Sigmoid, Swish, "
-           "HardSigmoid, HardSwish) into the kernel call">,
+           "and a following Relu / Clip into the kernel call">,
+    Option<"fuseActivations", "fuse-activations", "bool", "false",
+           "With fuse-epilogues, also fold a Sigmoid, Swish, HardSigmoid or "
+           "HardSwish after a convolution into its call (off by default: "
+           "measured no faster, docs/performance.md)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

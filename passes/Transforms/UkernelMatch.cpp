@@ -535,7 +535,7 @@ static bool clampBody(Block &body, Clamp &c) {
 }
 
 std::optional<Clamp> convClamp(Operation *op, Value buf,
-                               ArrayRef<Value> keepApart) {
+                               ArrayRef<Value> keepApart, bool activations) {
   SmallVector<Value> aliases = aliasesOf(buf);
   Operation *next = op->getNextNode();
   SmallVector<Operation *> between;
@@ -591,7 +591,7 @@ std::optional<Clamp> convClamp(Operation *op, Value buf,
   }
   // The body: a clamp, or else one of the runtime's activations.
   Block &body = g.getRegion().front();
-  if (!clampBody(body, c) && !matchActivationBody(body, c))
+  if (!clampBody(body, c) && !(activations && matchActivationBody(body, c)))
     return std::nullopt;
   // Nothing else reads `buf` afterwards: its other users are the
   // initialization, the convolution (through views) and deallocations.

@@ -91,8 +91,10 @@ struct Clamp {
   memref::CollapseShapeOp collapse;
 };
 
+/// `activations`: the runtime's activations (Sigmoid, Swish, HardSigmoid,
+/// HardSwish) count as epilogues too, not only a clamp.
 std::optional<Clamp> convClamp(Operation *op, Value buf,
-                               ArrayRef<Value> keepApart);
+                               ArrayRef<Value> keepApart, bool activations);
 
 /// The body of a clamp's generic is one of the runtime's activations of its
 /// input alone (UkernelActivation.cpp): sets c.act, c.alpha, c.beta.
