@@ -473,6 +473,14 @@ void applyOpsetPatches(std::vector<OpDesc> &ops) {
     ops.push_back(op);
   }
   {
+    // Equal-19: string operands (compared by content, the runtime's
+    // onnxc_rt_str_eq); libonnx's Equal-13 inference still gives the
+    // broadcast bool result.
+    OpDesc &eq = *find(ops, "Equal");
+    widen(eq, {"tensor(string)"}, "T");
+    patch(eq, 19, "opset 19: string", /*keepsInference=*/true);
+  }
+  {
     OpDesc &q = *find(ops, "QuantizeLinear");
     q.attrs.push_back(intAttr("saturate", 1));
     q.attrs.push_back(intAttr("block_size", 0));

@@ -202,6 +202,20 @@ def concat_split_cases():
                                       [("y", T.STRING), ("z", T.INT64)])
 
 
+def equal_cases():
+    # Equal-19 on strings: by content (UTF-8 bytes), broadcast; equal
+    # strings at different addresses, "" against "", case differences.
+    a = strs("monday", "", "Straße", "x y", "ÉCOLE", "abc")
+    b = strs("monday", "", "strasse", "x  y", "ÉCOLE", "abd")
+    yield "equal_strings", model("eq", [node("Equal", ["a", "b"], ["y"])],
+                                 [("a", a.reshape(2, 3)), ("b", b.reshape(2, 3))],
+                                 [("y", T.BOOL)], opset=19)
+    yield "equal_strings_broadcast", model(
+        "eqb", [node("Equal", ["a", "b"], ["y"])],
+        [("a", WORDS.reshape(2, 5)), ("b", strs("monday", "x y", "", "δέλτα", "Thursday"))],
+        [("y", T.BOOL)], opset=19)
+
+
 def regex_cases():
     x = strs("www.google.com", "www.facebook.com", "www.bbc.co.uk", "abc",
              "123-4567", "12-34567", "", "aaab", "ab", "Café")
@@ -286,6 +300,7 @@ def cases():
     yield from normalizer_cases()
     yield from concat_split_cases()
     yield from regex_cases()
+    yield from equal_cases()
     yield from ml_cases()
 
 
