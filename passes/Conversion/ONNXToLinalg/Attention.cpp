@@ -319,7 +319,8 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
       if (hasMask) {
         mrank = cast<RankedTensorType>(mask.getType()).getRank();
         for (int64_t j = 0; j + 1 < mrank; ++j)
-          checkBroadcastDim(b, loc, mask, j, full[4 - mrank + j]);
+          checkBroadcastDim(b, loc, mask, j, full[4 - mrank + j],
+                            "attn_mask's dim {} does not broadcast to {}");
         if (mrank > 0) {
           maskLen = getDimValue(b, loc, mask, mrank - 1);
           emitRuntimeCheck(
@@ -347,7 +348,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
                   for (int64_t j = 0; j < mrank; ++j) {
                     Value c = iv[4 - mrank + j];
                     if (j + 1 < mrank) {
-                      mi.push_back(bcastIndex(nb, l, mask, j, c));
+                      mi.push_back(broadcastIndex(nb, l, mask, j, c));
                       continue;
                     }
                     // The last dim: shorter masks are padded with -inf.
@@ -523,7 +524,7 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
                   : SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
     auto yType = convertedTensorType(getTypeConverter(), op.getY());
     if (acc != yType.getElementType())
-      y = convertAll(b, loc, y, yType.getElementType());
+      y = convertTensor(b, loc, y, yType.getElementType());
     SmallVector<Value> results = {castTo(b, loc, y, yType)};
     // The cache outputs and the qk output.
     for (auto [orig, val] : {std::pair{op.getPresentKey(), k},
@@ -539,56 +540,12 @@ struct AttentionLowering : OpConversionPattern<ONNX::AttentionOp> {
       results.push_back(noValue(b, loc));
     } else {
       auto t = convertedTensorType(getTypeConverter(), op.getQkMatmulOutput());
-      Value qk = mode == 3 ? convertAll(b, loc, probs, t.getElementType())
+      Value qk = mode == 3 ? convertTensor(b, loc, probs, t.getElementType())
                            : zOp.getResult(1);
       results.push_back(castTo(b, loc, qk, t));
     }
     rewriter.replaceOp(op, results);
     return success();
-  }
-
-  /// Checks that dim `dim` of `t` broadcasts to `size` (1 or equal).
-  static void checkBroadcastDim(OpBuilder &b, Location l, Value t, int64_t dim,
-                                Value size) {
-    auto type = cast<RankedTensorType>(t.getType());
-    if (!type.isDynamicDim(dim) && type.getDimSize(dim) == 1)
-      return;
-    Value dv = getDimValue(b, l, t, dim);
-    Value ok = b.createOrFold<arith::OrIOp>(
-        l, cmpI(b, l, CmpI::eq, dv, size), cmpI(b, l, CmpI::eq, dv, idx(b, l, 1)));
-    emitRuntimeCheck(b, l, ok, "attn_mask's dim {} does not broadcast to {}",
-                     ValueRange{dv, size});
-  }
-
-  /// The index of `t`'s dim `dim` for output coordinate `i` (0 where the dim
-  /// is 1).
-  static Value bcastIndex(OpBuilder &b, Location l, Value t, int64_t dim,
-                          Value i) {
-    auto type = cast<RankedTensorType>(t.getType());
-    if (!type.isDynamicDim(dim))
-      return type.getDimSize(dim) == 1 ? idx(b, l, 0) : i;
-    Value one = cmpI(b, l, CmpI::eq, tensor::DimOp::create(b, l, t, dim),
-                     idx(b, l, 1));
-    return select(b, l, one, idx(b, l, 0), i);
-  }
-
-  /// `t` (float elements) converted elementwise to `to`.
-  static Value convertAll(OpBuilder &b, Location l, Value t, Type to) {
-    auto tt = cast<RankedTensorType>(t.getType());
-    if (tt.getElementType() == to)
-      return t;
-    int64_t rank = tt.getRank();
-    Value init = emptyTensor(b, l, dimValues(b, l, t), to);
-    return linalg::GenericOp::create(
-               b, l, TypeRange{init.getType()}, ValueRange{t}, ValueRange{init},
-               SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank),
-                                      b.getMultiDimIdentityMap(rank)},
-               parallelIterators(rank),
-               [&](OpBuilder &nb, Location nl, ValueRange a) {
-                 linalg::YieldOp::create(nb, nl,
-                                         ValueRange{convertFloat(nb, nl, a[0], to)});
-               })
-        .getResult(0);
   }
 };
 

@@ -203,6 +203,42 @@ Value filledTensor(OpBuilder &b, Location l, ArrayRef<Value> sizes, Type elt,
 Value noValue(OpBuilder &b, Location l) {
   return ONNX::NoValueOp::create(b, l, b.getNoneType());
 }
+Value convertTensor(OpBuilder &b, Location l, Value t, Type to) {
+  auto type = cast<RankedTensorType>(t.getType());
+  if (type.getElementType() == to)
+    return t;
+  auto outType = RankedTensorType::get(type.getShape(), to);
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  return linalg::GenericOp::create(
+             b, l, TypeRange{outType}, ValueRange{t},
+             ValueRange{createEmptyLike(b, l, outType, t)},
+             SmallVector<AffineMap>{id, id}, parallelIterators(type.getRank()),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl,
+                                       convertFloat(nb, nl, args[0], to));
+             })
+      .getResult(0);
+}
+Value broadcastIndex(OpBuilder &b, Location l, Value t, int64_t dim, Value i) {
+  auto type = cast<RankedTensorType>(t.getType());
+  if (!type.isDynamicDim(dim))
+    return type.getDimSize(dim) == 1 ? idx(b, l, 0) : i;
+  Value one = cmpI(b, l, arith::CmpIPredicate::eq,
+                   tensor::DimOp::create(b, l, t, dim), idx(b, l, 1));
+  return select(b, l, one, idx(b, l, 0), i);
+}
+void checkBroadcastDim(OpBuilder &b, Location l, Value t, int64_t dim,
+                       Value size, StringRef message) {
+  auto type = cast<RankedTensorType>(t.getType());
+  if (!type.isDynamicDim(dim) && type.getDimSize(dim) == 1)
+    return;
+  Value d = getDimValue(b, l, t, dim);
+  // In the order g++ evaluated the call's arguments before (IR tests see it).
+  Value isOne = cmpI(b, l, arith::CmpIPredicate::eq, d, idx(b, l, 1));
+  Value isSize = cmpI(b, l, arith::CmpIPredicate::eq, d, size);
+  Value ok = b.createOrFold<arith::OrIOp>(l, isSize, isOne);
+  emitRuntimeCheck(b, l, ok, message, ValueRange{d, size});
+}
 Value notI(OpBuilder &b, Location l, Value x) {
   return arith::XOrIOp::create(
       b, l, x, arith::ConstantOp::create(b, l, b.getBoolAttr(true)));

@@ -127,6 +127,19 @@ Value filledTensor(OpBuilder &b, Location l, ArrayRef<Value> sizes, Type elt,
 /// The value of an absent optional result (onnx.NoValue).
 Value noValue(OpBuilder &b, Location l);
 
+/// The ranked tensor `t` (float elements) converted elementwise to the
+/// float type `to`, or `t` itself.
+Value convertTensor(OpBuilder &b, Location l, Value t, Type to);
+
+/// The index of operand dim `dim` (of `t`) for an output coordinate `i`
+/// under numpy broadcasting: 0 where the dim is 1.
+Value broadcastIndex(OpBuilder &b, Location l, Value t, int64_t dim, Value i);
+
+/// Checks at run time that dim `dim` of `t` is 1 or `size` (numpy
+/// broadcasting); `message` takes the dim and `size` ("{}" twice).
+void checkBroadcastDim(OpBuilder &b, Location l, Value t, int64_t dim,
+                       Value size, StringRef message);
+
 /// An index value as a float of type `t`.
 Value indexToF(OpBuilder &b, Location l, Value i, Type t);
 

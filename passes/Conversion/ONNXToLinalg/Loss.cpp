@@ -47,26 +47,6 @@ struct LossOperands {
   LossReduction reduction;
 };
 
-/// `t` with its elements converted to the float type `to` (`t` itself if
-/// they already are).
-Value convertTensor(OpBuilder &b, Location loc, Value t, Type to) {
-  auto type = cast<RankedTensorType>(t.getType());
-  if (type.getElementType() == to)
-    return t;
-  auto outType = RankedTensorType::get(type.getShape(), to);
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{outType}, ValueRange{t},
-             ValueRange{createEmptyLike(b, loc, outType, t)},
-             SmallVector<AffineMap>{id, id},
-             parallelIterators(type.getRank()),
-             [&](OpBuilder &nb, Location nl, ValueRange args) {
-               linalg::YieldOp::create(nb, nl,
-                                       convertFloat(nb, nl, args[0], to));
-             })
-      .getResult(0);
-}
-
 FailureOr<LossReduction> parseReduction(Operation *op, StringRef r) {
   if (r == "none")
     return LossReduction::None;

@@ -52,29 +52,6 @@ Value remI(OpBuilder &b, Location l, Value x, Value y) {
   return b.createOrFold<arith::RemSIOp>(l, x, y);
 }
 
-/// The index of operand dim `dim` (of `t`) for an output coordinate `i`
-/// under numpy broadcasting: 0 where the dim is 1.
-Value bcastIndex(OpBuilder &b, Location l, Value t, int64_t dim, Value i) {
-  auto type = cast<RankedTensorType>(t.getType());
-  if (!type.isDynamicDim(dim))
-    return type.getDimSize(dim) == 1 ? idx(b, l, 0) : i;
-  Value one = cmpI(b, l, CmpI::eq, tensor::DimOp::create(b, l, t, dim),
-                   idx(b, l, 1));
-  return select(b, l, one, idx(b, l, 0), i);
-}
-
-/// Checks that dim `dim` of `t` is 1 or `size` (numpy broadcasting).
-void checkBroadcast(OpBuilder &b, Location l, Value t, int64_t dim, Value size,
-                    StringRef message) {
-  auto type = cast<RankedTensorType>(t.getType());
-  if (!type.isDynamicDim(dim) && type.getDimSize(dim) == 1)
-    return;
-  Value d = getDimValue(b, l, t, dim);
-  Value ok = b.createOrFold<arith::OrIOp>(l, cmpI(b, l, CmpI::eq, d, size),
-                                          cmpI(b, l, CmpI::eq, d, idx(b, l, 1)));
-  emitRuntimeCheck(b, l, ok, message, ValueRange{d, size});
-}
-
 //===----------------------------------------------------------------------===//
 // Swish is in ElementwiseUnary.cpp. RMSNormalization.
 //===----------------------------------------------------------------------===//
@@ -107,7 +84,7 @@ struct RMSNormLowering : OpConversionPattern<ONNX::RMSNormalizationOp> {
     // Scale broadcasts unidirectionally into X.
     SmallVector<Value> xs = dimValues(b, loc, x);
     for (int64_t j = 0; j < st.getRank(); ++j)
-      checkBroadcast(b, loc, scale, j, xs[rank - st.getRank() + j],
+      checkBroadcastDim(b, loc, scale, j, xs[rank - st.getRank() + j],
                      "scale does not broadcast to the input ({} vs {})");
     // Sum of squares over the reduced dims into the kept shape.
     SmallVector<Value> keptSizes(xs.begin(), xs.begin() + axis);
@@ -163,7 +140,7 @@ struct RMSNormLowering : OpConversionPattern<ONNX::RMSNormalizationOp> {
               } else {
                 SmallVector<Value> si;
                 for (int64_t j = 0; j < st.getRank(); ++j)
-                  si.push_back(bcastIndex(
+                  si.push_back(broadcastIndex(
                       nb, l, scale, j,
                       linalg::IndexOp::create(nb, l, rank - st.getRank() + j)));
                 sv = tensor::ExtractOp::create(nb, l, scale, si);
@@ -251,9 +228,9 @@ struct RotaryEmbeddingLowering
                  "the caches' last dim is not half the rotated size");
     Value maxPos;
     if (hasPos) {
-      checkBroadcast(b, loc, pos, 0, batch,
+      checkBroadcastDim(b, loc, pos, 0, batch,
                      "position_ids has {} rows for a batch of {}");
-      checkBroadcast(b, loc, pos, 1, seq,
+      checkBroadcastDim(b, loc, pos, 1, seq,
                      "position_ids has {} columns for a sequence of {}");
       maxPos = getDimValue(b, loc, cosC, 0);
       checkEqual(b, loc, getDimValue(b, loc, sinC, 0), maxPos,
@@ -267,9 +244,9 @@ struct RotaryEmbeddingLowering
           });
     } else {
       for (Value c : {cosC, sinC}) {
-        checkBroadcast(b, loc, c, 0, batch,
+        checkBroadcastDim(b, loc, c, 0, batch,
                        "the caches have {} rows for a batch of {}");
-        checkBroadcast(b, loc, c, 1, seq,
+        checkBroadcastDim(b, loc, c, 1, seq,
                        "the caches have {} positions for a sequence of {}");
       }
     }
@@ -315,12 +292,12 @@ struct RotaryEmbeddingLowering
               if (hasPos) {
                 Value p = tensor::ExtractOp::create(
                     nb, l, pos,
-                    ValueRange{bcastIndex(nb, l, pos, 0, bi),
-                               bcastIndex(nb, l, pos, 1, si)});
+                    ValueRange{broadcastIndex(nb, l, pos, 0, bi),
+                               broadcastIndex(nb, l, pos, 1, si)});
                 cp = {toIndex(nb, l, p), i};
               } else {
-                cp = {bcastIndex(nb, l, cosC, 0, bi),
-                      bcastIndex(nb, l, cosC, 1, si), i};
+                cp = {broadcastIndex(nb, l, cosC, 0, bi),
+                      broadcastIndex(nb, l, cosC, 1, si), i};
               }
               Value c = convertFloat(nb, l, tensor::ExtractOp::create(nb, l, cosC, cp),
                              acc);
