@@ -37,59 +37,6 @@ int64_t import::maxSupportedOpset(StringRef domain) {
   return 0;
 }
 
-/// Ops of opsets 22-25 whose canonical signature covers their earlier
-/// versions too: a node written against an opset before the op existed, or
-/// using an input or attribute its opset does not have yet, is an error
-/// (the canonical signature would accept it). Empty when the node is fine.
-static std::string opsetPatchError(const onnx::NodeProto &node, int64_t opset) {
-  struct Since {
-    const char *op;
-    int64_t opset;
-  };
-  static const Since kFirst[] = {{"Attention", 23},     {"RMSNormalization", 23},
-                                 {"RotaryEmbedding", 23}, {"Swish", 24},
-                                 {"TensorScatter", 24}};
-  for (const Since &s : kFirst)
-    if (node.op_type() == s.op && opset < s.opset)
-      return "op '" + node.op_type() + "' does not exist in opset " +
-             std::to_string(opset) + " (it is new in opset " +
-             std::to_string(s.opset) + ")";
-  if (node.op_type() == "Attention") {
-    if (opset < 24 && node.input_size() > 6 && !node.input(6).empty())
-      return "input 'nonpad_kv_seqlen' needs opset 24 or later (the model "
-             "imports opset " + std::to_string(opset) + ")";
-    if (opset < 25)
-      for (const onnx::AttributeProto &a : node.attribute())
-        if (a.name() == "left_window_size" || a.name() == "right_window_size")
-          return "attribute '" + a.name() + "' needs opset 25 or later (the "
-                 "model imports opset " + std::to_string(opset) + ")";
-  }
-  return "";
-}
-
-/// The same for ai.onnx.ml opsets 4 and 5 (Patches.cpp): TreeEnsemble is new
-/// in 5, LabelEncoder's tensor attributes in 4, and the opset-5 model has no
-/// TreeEnsembleRegressor or TreeEnsembleClassifier (deprecated there, as
-/// ONNX Runtime refuses them).
-static std::string mlOpsetPatchError(const onnx::NodeProto &node,
-                                     int64_t opset) {
-  const std::string &op = node.op_type();
-  if (op == "TreeEnsemble" && opset < 5)
-    return "op 'TreeEnsemble' does not exist in ai.onnx.ml opset " +
-           std::to_string(opset) + " (it is new in opset 5)";
-  if ((op == "TreeEnsembleRegressor" || op == "TreeEnsembleClassifier") &&
-      opset >= 5)
-    return "op '" + op + "' is deprecated in ai.onnx.ml opset 5 (the model "
-           "imports opset " + std::to_string(opset) + "): use TreeEnsemble";
-  if (op == "LabelEncoder" && opset < 4)
-    for (const onnx::AttributeProto &a : node.attribute())
-      if (a.name() == "keys_tensor" || a.name() == "values_tensor" ||
-          a.name() == "default_tensor")
-        return "attribute '" + a.name() + "' needs ai.onnx.ml opset 4 or "
-               "later (the model imports opset " + std::to_string(opset) + ")";
-  return "";
-}
-
 /// Newest version libonnx 1.12 knows per domain.
 static int64_t maxLibonnxOpset(StringRef domain) {
   if (domain.empty())

@@ -149,6 +149,13 @@ private:
   Block *mainBlock = nullptr;
 };
 
+/// Empty, or why `node` (ai.onnx, imported at `opset`) uses an op, input or
+/// attribute of opsets 22-25 that its opset does not have yet: their
+/// canonical signatures cover the earlier versions too (Upgrade.cpp).
+std::string opsetPatchError(const onnx::NodeProto &node, int64_t opset);
+/// The same for ai.onnx.ml opsets 4 and 5 (Upgrade.cpp).
+std::string mlOpsetPatchError(const onnx::NodeProto &node, int64_t opset);
+
 } // namespace mlir::onnxc::import
 
 #endif // ONNXC_COMPILER_IMPORT_GRAPHIMPORTER_H
