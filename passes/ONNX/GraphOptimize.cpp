@@ -10,7 +10,10 @@
 //   - Transpose of a constant becomes a constant (weights transposed once,
 //     at compile time);
 //   - Transpose of a Transpose becomes one Transpose, an identity Transpose
-//     disappears;
+//     disappears, and one that moves only dims of size 1 becomes a Reshape
+//     (LayoutSimplify.cpp);
+//   - a MatMul of an A of rank >= 3 by a 2-D B becomes one 2-D product
+//     between two Reshapes (LayoutSimplify.cpp);
 //   - Reshape of a Reshape becomes one Reshape when the outer shape is a
 //     constant that does not copy dims (no 0 entries), and a Reshape whose
 //     result type equals its static input type disappears;
@@ -910,6 +913,7 @@ struct ONNXGraphOptimizePass
                  ComposeReshape, HoistRowMatMul, HoistRowGemm, HoistRowAdd,
                  ConvTransposeToCol2Im, SumOfProducts>(&getContext());
     populateConvTapPatterns(patterns);
+    populateLayoutSimplifyPatterns(patterns);
     GreedyRewriteConfig config;
     config.setMaxIterations(8);
     auto countOps = [&] {

@@ -67,6 +67,12 @@ def ONNXGraphOptimize : Pass<"onnx-graph-optimize", "func::FuncOp"> {
     positions (at most 70% of its products reading the input) is split into
     the output regions where the same taps read the input, each a Conv
     without pads over its slice of X, concatenated back (ConvTaps.cpp).
+    On static shapes (LayoutSimplify.cpp): a Transpose that moves only dims
+    of size 1 becomes a Reshape (no element moves); a MatMul of an A of
+    rank >= 3 by a 2-D B becomes one 2-D product of all of A's rows between
+    two Reshapes, and a bias Add over the last dim after that Reshape moves
+    before it, next to the product (PyTorch's MultiheadAttention export:
+    [L, 1, E] x [E, 3E] was L one-row products).
     Runs after shape inference: every rewrite keeps the result types.
   }];
 }
