@@ -79,7 +79,7 @@ void onnxc_rt_depthwise(const onnxc_conv2d_params *q, const float *x,
   i64 c0 = 0, c1 = 0, r0 = 0, r1 = 0, xrow = xs[3], xcol = xs[4];
   float *plane = NULL;
   void *raw = NULL;
-  i64 n, g, m;
+  i64 n, g, m, block;
   dw_geom geom;
   tile_ep clamp;
   act_ep act;
@@ -93,7 +93,10 @@ void onnxc_rt_depthwise(const onnxc_conv2d_params *q, const float *x,
   clamp.act = NULL;
   clamp.lo = q->clamp_lo;
   clamp.hi = q->clamp_hi;
-  if (padded && !direct) {
+  /* Short rows: 16 channels at a time, one per vector lane, when the
+   * tier has that kernel and it takes the call (its own padded tile). */
+  block = kt->dw_block ? kt->dw_block_scratch(q) : 0;
+  if (padded && !direct && block <= 0) {
     c0 = q->pad_left < 0 ? 0 : min64(q->pad_left, wp);
     c1 = min64(q->pad_left + q->in_w, wp);
     c1 = c1 < c0 ? c0 : c1;
@@ -123,6 +126,23 @@ void onnxc_rt_depthwise(const onnxc_conv2d_params *q, const float *x,
   act.kind = (int)((q->flags & ONNXC_CONV_ACT_MASK) >> ONNXC_CONV_ACT_SHIFT);
   act.alpha = q->act_alpha;
   act.beta = q->act_beta;
+  if (block > 0) {
+    /* Short rows: 16 channels at a time, one per vector lane. */
+    float *scratch = onnxc_rt_alloc_scratch(block, &raw);
+    for (n = 0; n < q->batch; ++n)
+      for (g = 0; g < q->groups; g += 16) {
+        i64 nc = min64(16, q->groups - g), c;
+        kt->dw_block(q, x, w, y, n, g, nc, scratch);
+        /* The fused activation over the planes just written (flat: the
+         * block takes only those). */
+        if (act.kind != ONNXC_ACT_NONE)
+          for (c = 0; c < nc; ++c)
+            kt->act_row(y + n * ys[0] + (g + c) * ys[1], q->out_h * q->out_w,
+                        &act);
+      }
+    onnxc_rt_free_scratch(raw);
+    return;
+  }
   for (n = 0; n < q->batch; ++n)
     for (g = 0; g < q->groups; ++g) {
       const float *xc = x + n * xs[0] + g * xs[1];

@@ -752,6 +752,22 @@ int main(int argc, char **argv) {
     check_conv_in_place(1, 2, 6, 8, 1, 3, packed, fuse); /* one AVX2 strip */
     check_conv_in_place(1, 3, 9, 37, 2, 5, packed, fuse); /* 5x5 */
     check_conv_in_place(1, 2, 8, 70, 3, 7, packed, fuse); /* 7x7 */
+    /* Rows of at most 16 outputs with many channels: the AVX-512 tier's
+     * channels-in-lanes blocks (16 channels and a tail of 5 or 1), every
+     * window form: 3x3 and 5x5, strides 1 and 2, dilated, rows of 16,
+     * negative and large pads, a column chunk past 16, in place. */
+    check_conv_pad(1, 37, 1, 1, 7, 7, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, packed, fuse);
+    check_conv_pad(2, 33, 1, 1, 14, 14, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, packed, fuse);
+    check_conv_pad(1, 16, 1, 1, 14, 14, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, packed, fuse);
+    check_conv_pad(1, 21, 1, 1, 9, 11, 3, 3, 1, 1, 2, 3, 2, 2, 3, 3, packed, fuse);
+    check_conv_pad(1, 17, 1, 1, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
+    check_conv_pad(1, 18, 1, 1, 20, 30, 3, 5, 2, 2, 1, 1, 0, 1, 2, 3, packed, fuse);
+    check_conv_ex(1, 19, 1, 1, 12, 30, 3, 3, 2, 3, 1, 1, 0, -4, -7, 5, 9, 1, packed, fuse);
+    check_conv_ex(1, 20, 1, 1, 12, 14, 3, 3, 1, 1, 1, 1, 0, 3, 5, 14, 14, 1, packed, fuse);
+    check_conv(1, 23, 1, 1, 9, 9, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
+    check_conv(2, 17, 1, 1, 11, 20, 5, 5, 2, 2, 1, 1, 2, packed, fuse); /* W padded */
+    check_conv_in_place(1, 40, 7, 7, 2, 5, packed, fuse);
+    check_conv_in_place(2, 17, 14, 14, 1, 3, packed, fuse);
   }
   printf("%d checks, %d failed\n", checks, failures);
   return failures != 0;

@@ -484,9 +484,190 @@ static int dw_reads_padding_avx512(const onnxc_conv2d_params *q) {
           (q->stride_w == 1 && q->out_w <= 16 && q->pad_top < 3));
 }
 
+/* ---- Channels in lanes (dispatch.h's dw_block) ------------------------ */
+
+/* r[0..15] <- its transpose: r[j] lane i = old r[i] lane j. */
+ONNXC_INLINE static void transpose16(__m512 r[16]) {
+  __m512 t[16], u[16];
+  int k, m;
+  for (k = 0; k < 8; ++k) {
+    t[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+    t[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+  }
+  /* u[4k + m]: rows 4k..4k+3 of columns m, m + 4, m + 8, m + 12 (one per
+   * 128-bit lane). */
+  for (k = 0; k < 4; ++k) {
+    u[4 * k + 0] = _mm512_shuffle_ps(t[4 * k], t[4 * k + 2], 0x44);
+    u[4 * k + 1] = _mm512_shuffle_ps(t[4 * k], t[4 * k + 2], 0xEE);
+    u[4 * k + 2] = _mm512_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0x44);
+    u[4 * k + 3] = _mm512_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0xEE);
+  }
+  for (m = 0; m < 4; ++m) {
+    __m512 v1 = _mm512_shuffle_f32x4(u[m], u[4 + m], 0x88);
+    __m512 v2 = _mm512_shuffle_f32x4(u[8 + m], u[12 + m], 0x88);
+    __m512 w1 = _mm512_shuffle_f32x4(u[m], u[4 + m], 0xDD);
+    __m512 w2 = _mm512_shuffle_f32x4(u[8 + m], u[12 + m], 0xDD);
+    r[m] = _mm512_shuffle_f32x4(v1, v2, 0x88);
+    r[m + 8] = _mm512_shuffle_f32x4(v1, v2, 0xDD);
+    r[m + 4] = _mm512_shuffle_f32x4(w1, w2, 0x88);
+    r[m + 12] = _mm512_shuffle_f32x4(w1, w2, 0xDD);
+  }
+}
+
+/* `cnt` (1..8, a constant after inlining) outputs of row `oh` from
+ * column `ow`: one vector of the block's channels each. */
+ONNXC_INLINE static void dwb_outputs(int cnt, const float *tile, i64 wp,
+                                     const float *wv, i64 kh_n, i64 kw_n,
+                                     i64 oh, i64 ow, i64 sh, i64 sw, i64 dh,
+                                     i64 dw, __m512 init, const tile_ep *ep,
+                                     float *out) {
+  __m512 acc[8];
+  i64 kh, kw;
+  int i;
+  for (i = 0; i < cnt; ++i)
+    acc[i] = init;
+  for (kh = 0; kh < kh_n; ++kh) {
+    const float *row = tile + (oh * sh + kh * dh) * wp * 16;
+    for (kw = 0; kw < kw_n; ++kw) {
+      __m512 w = _mm512_load_ps(wv + (kh * kw_n + kw) * 16);
+      const float *src = row + (ow * sw + kw * dw) * 16;
+      for (i = 0; i < cnt; ++i)
+        acc[i] = _mm512_fmadd_ps(_mm512_load_ps(src + i * sw * 16), w, acc[i]);
+    }
+  }
+  for (i = 0; i < cnt; ++i) {
+    if (ep)
+      acc[i] = _mm512_min_ps(_mm512_set1_ps(ep->hi),
+                             _mm512_max_ps(_mm512_set1_ps(ep->lo), acc[i]));
+    _mm512_store_ps(out + i * 16, acc[i]);
+  }
+}
+
+/* Channels [g, g + nc) of image n (dispatch.h's dw_block): the block's
+ * input planes, zero padded, into the tile (hp x wp positions of 16
+ * lanes), 16 x 16 transposes of 16 input columns of the 16 channels;
+ * every output a vector (8 along a row share each weight vector); the
+ * outputs transposed back into the channels' planes, 16 positions at a
+ * time. */
+static void dw_block_avx512(const onnxc_conv2d_params *q, const float *x,
+                            const float *w, float *y, i64 n, i64 g, i64 nc,
+                            float *scratch) {
+  const i64 *xs = q->x_strides, *ws = q->w_strides, *ys = q->y_strides;
+  i64 kh_n = q->kernel_h, kw_n = q->kernel_w, taps = kh_n * kw_n;
+  i64 hp = (q->out_h - 1) * q->stride_h + (kh_n - 1) * q->dilation_h + 1;
+  i64 wp = (q->out_w - 1) * q->stride_w + (kw_n - 1) * q->dilation_w + 1;
+  int padded = (q->flags & ONNXC_CONV_PADDED) != 0;
+  i64 pt = padded ? q->pad_top : 0, pl = padded ? q->pad_left : 0;
+  i64 in_h = padded ? q->in_h : hp, in_w = padded ? q->in_w : wp;
+  i64 npos = q->out_h * q->out_w;
+  float *tile = scratch, *out = tile + hp * wp * 16, *wv = out + npos * 16;
+  __mmask16 chans = lanes_below(nc);
+  const tile_ep *ep = NULL;
+  tile_ep clamp;
+  __m512 init;
+  i64 r, c0, t, k, oh, ow, p0;
+  const float *xb = x + n * xs[0] + g * xs[1];
+  /* The weights, one vector of the block's channels per tap. */
+  for (t = 0; t < taps; ++t) {
+    float lane[16];
+    for (k = 0; k < 16; ++k)
+      lane[k] = k < nc ? w[(g + k) * ws[0] + (t / kw_n) * ws[3] +
+                           (t % kw_n) * ws[4]]
+                       : 0.0f;
+    _mm512_store_ps(wv + t * 16, _mm512_loadu_ps(lane));
+  }
+  /* The input tile: row r is input row r - pt, column c input column
+   * c - pl, zero outside the input. */
+  for (r = 0; r < hp; ++r) {
+    i64 ri = r - pt;
+    float *trow = tile + r * wp * 16;
+    if (ri < 0 || ri >= in_h) {
+      for (c0 = 0; c0 < wp; ++c0)
+        _mm512_store_ps(trow + c0 * 16, _mm512_setzero_ps());
+      continue;
+    }
+    for (c0 = 0; c0 < wp; c0 += 16) {
+      i64 ci = c0 - pl, cols = min64(16, wp - c0);
+      __m512 v[16];
+      /* Input columns ci + j for lanes j with 0 <= ci + j < in_w. */
+      __mmask16 m = cols_in(ci, in_w) & lanes_below(cols);
+      for (k = 0; k < 16; ++k) {
+        if (k < nc && m) {
+          const float *src =
+              (const float *)((intptr_t)(xb + k * xs[1] + ri * xs[3]) +
+                              (intptr_t)ci * (intptr_t)sizeof(float));
+          v[k] = _mm512_maskz_loadu_ps(m, src);
+        } else {
+          v[k] = _mm512_setzero_ps();
+        }
+      }
+      transpose16(v);
+      for (k = 0; k < cols; ++k)
+        _mm512_store_ps(trow + (c0 + k) * 16, v[k]);
+    }
+  }
+  /* The outputs (the bias, the clamp; the driver applies the activation
+   * to the planes). */
+  init = q->bias ? _mm512_maskz_loadu_ps(chans, q->bias + g)
+                 : _mm512_setzero_ps();
+  if (q->flags & ONNXC_CONV_CLAMP) {
+    clamp.row_bias = clamp.col_bias = NULL;
+    clamp.clamp = 1;
+    clamp.act = NULL;
+    clamp.lo = q->clamp_lo;
+    clamp.hi = q->clamp_hi;
+    ep = &clamp;
+  }
+  for (oh = 0; oh < q->out_h; ++oh)
+    for (ow = 0; ow < q->out_w; ow += 8) {
+      float *o = out + (oh * q->out_w + ow) * 16;
+#define DWB(CNT)                                                              \
+  dwb_outputs(CNT, tile, wp, wv, kh_n, kw_n, oh, ow, q->stride_h,             \
+              q->stride_w, q->dilation_h, q->dilation_w, init, ep, o)
+      switch (min64(8, q->out_w - ow)) {
+      case 8: DWB(8); break;
+      case 7: DWB(7); break;
+      case 6: DWB(6); break;
+      case 5: DWB(5); break;
+      case 4: DWB(4); break;
+      case 3: DWB(3); break;
+      case 2: DWB(2); break;
+      default: DWB(1); break;
+      }
+#undef DWB
+    }
+  /* Back into the planes: 16 positions of the 16 channels transposed. */
+  for (p0 = 0; p0 < npos; p0 += 16) {
+    i64 np = min64(16, npos - p0);
+    __mmask16 m = lanes_below(np);
+    __m512 v[16];
+    for (k = 0; k < 16; ++k)
+      v[k] = k < np ? _mm512_load_ps(out + (p0 + k) * 16) : _mm512_setzero_ps();
+    transpose16(v);
+    for (k = 0; k < nc; ++k)
+      _mm512_mask_storeu_ps(y + n * ys[0] + (g + k) * ys[1] + p0, m, v[k]);
+  }
+}
+
+/* The whole plane of the block's 16 channels is worth the transposes
+ * where rows are short: a row of 16 lanes would be mostly masked. */
+static i64 dw_block_scratch_avx512(const onnxc_conv2d_params *q) {
+  i64 hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
+  i64 wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
+  if (q->out_w > ONNXC_DW_BLOCK_MAX_W || q->out_channels != 1 ||
+      !(q->flags & ONNXC_CONV_BIAS) || q->x_strides[4] != 1 ||
+      q->y_strides[4] != 1 || q->y_strides[3] != q->out_w ||
+      q->kernel_h * q->kernel_w <= 9 || hp * wp > 4096 ||
+      q->kernel_h * q->kernel_w > 256)
+    return 0;
+  return (hp * wp + q->out_h * q->out_w + q->kernel_h * q->kernel_w) * 16;
+}
+
 void onnxc_rt_depthwise_fill_avx512(onnxc_kernels *k) {
   k->dw_channel = dw_channel_avx512;
   k->dw_reads_padding = dw_reads_padding_avx512;
+  k->dw_block = dw_block_avx512;
+  k->dw_block_scratch = dw_block_scratch_avx512;
 }
 
 #else

@@ -111,6 +111,20 @@ typedef void (*onnxc_dw_channel_fn)(const dw_args *a);
 /* Whether the tier's channel kernel reads this unpadded input in place
  * (dw_args.gm set) instead of through a zero-padded plane. */
 typedef int (*onnxc_dw_reads_padding_fn)(const onnxc_conv2d_params *q);
+/* Channels in vector lanes, for planes whose rows are short (a row of 16
+ * lanes would be mostly masked): channels [g, g + nc), nc <= 16, of image
+ * n of a depthwise call with one output channel per group, unpacked
+ * weights and ONNXC_CONV_BIAS. The block's input planes are read whole
+ * (into `scratch`, dw_block_scratch(q) floats, 64-byte aligned) before
+ * any of its outputs is written (ONNXC_CONV_IN_PLACE); bias and clamp as
+ * dw_channel, the driver applies the activation. dw_block_scratch is 0
+ * where dw_block does not take the call. */
+typedef void (*onnxc_dw_block_fn)(const onnxc_conv2d_params *q, const float *x,
+                                  const float *w, float *y, i64 n, i64 g,
+                                  i64 nc, float *scratch);
+typedef i64 (*onnxc_dw_block_scratch_fn)(const onnxc_conv2d_params *q);
+/* The widest output row dw_block takes. */
+#define ONNXC_DW_BLOCK_MAX_W 32
 
 /* ---- maxpool: one output row ---------------------------------------------
  * yrow[0, out_w) from `nrows` input rows (the window rows inside the
@@ -159,6 +173,9 @@ typedef struct onnxc_kernels {
    * dw_reads_padding NULL: always through a padded plane) */
   onnxc_dw_channel_fn dw_channel;
   onnxc_dw_reads_padding_fn dw_reads_padding;
+  /* (NULL: every plane through dw_channel) */
+  onnxc_dw_block_fn dw_block;
+  onnxc_dw_block_scratch_fn dw_block_scratch;
 
   /* maxpool (NULL: a scalar window max per output) */
   onnxc_maxpool_row_fn maxpool_row;
