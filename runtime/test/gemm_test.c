@@ -752,10 +752,14 @@ int main(int argc, char **argv) {
     check_conv_in_place(1, 2, 6, 8, 1, 3, packed, fuse); /* one AVX2 strip */
     check_conv_in_place(1, 3, 9, 37, 2, 5, packed, fuse); /* 5x5 */
     check_conv_in_place(1, 2, 8, 70, 3, 7, packed, fuse); /* 7x7 */
-    /* Rows of at most 16 outputs with many channels: the AVX-512 tier's
-     * channels-in-lanes blocks (16 channels and a tail of 5 or 1), every
-     * window form: 3x3 and 5x5, strides 1 and 2, dilated, rows of 16,
-     * negative and large pads, a column chunk past 16, in place. */
+    /* Short rows with many channels: the AVX-512 tier's channels-in-lanes
+     * blocks for windows over 3x3 (16 channels and a tail of 5 or 1): 5x5,
+     * 3x5, 7x7, strides 1 and 2, dilated, rows of 16 to 32, negative and
+     * large pads, W padded, in place; and the same shapes in 3x3 (the
+     * strips). */
+    check_conv_pad(1, 21, 1, 1, 14, 16, 5, 5, 1, 1, 2, 2, 4, 4, 4, 4, packed, fuse);
+    check_conv_pad(1, 18, 1, 1, 28, 28, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3, packed, fuse);
+    check_conv_ex(1, 19, 1, 1, 12, 30, 5, 5, 2, 1, 1, 1, 0, -3, 2, 4, 30, 1, packed, fuse);
     check_conv_pad(1, 37, 1, 1, 7, 7, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, packed, fuse);
     check_conv_pad(2, 33, 1, 1, 14, 14, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, packed, fuse);
     check_conv_pad(1, 16, 1, 1, 14, 14, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, packed, fuse);
