@@ -1,6 +1,7 @@
 /*===- depthwise.c - Direct depthwise convolutions for generated code ----===*
  *
- * The convolutions with one input channel per group (gemm.c's
+ * The convolutions with one input channel per group, and grouped ones
+ * with a few (ONNXC_DW_GROUPED_MAX; one pass per input channel) (gemm.c's
  * onnxc_rt_sconv2d hands them here when the tier has a depthwise kernel):
  * each output is a sum of KH x KW input values times per-channel weights,
  * computed directly (im2col would copy KH x KW values per product). This
@@ -29,13 +30,19 @@
 #include <stdint.h>
 #include <string.h>
 
+
 int onnxc_rt_depthwise_takes(const onnxc_conv2d_params *q) {
   /* Gathers (strides other than 1 and 2, or strided input rows; the
    * padded plane has unit stride) take 16 column offsets in int32. */
   i64 xcol = (q->flags & ONNXC_CONV_PADDED) ? 1
              : q->x_strides[4] < 0          ? -q->x_strides[4]
                                             : q->x_strides[4];
-  return q->in_channels == 1 && q->y_strides[4] == 1 &&
+  /* Not on the group count: a thread's part of a grouped call may hold one
+   * group, and must take the whole call's path (parallel.c). */
+  int grouped = q->in_channels <= ONNXC_DW_GROUPED_MAX &&
+                q->out_channels <= ONNXC_DW_GROUPED_MAX &&
+                !(q->flags & ONNXC_CONV_IN_PLACE);
+  return (q->in_channels == 1 || grouped) && q->y_strides[4] == 1 &&
          onnxc_rt_kernels()->dw_channel && q->stride_w <= INT32_MAX / 16 &&
          (xcol == 0 || q->stride_w * 16 <= INT32_MAX / xcol);
 }
@@ -79,7 +86,7 @@ void onnxc_rt_depthwise(const onnxc_conv2d_params *q, const float *x,
   i64 c0 = 0, c1 = 0, r0 = 0, r1 = 0, xrow = xs[3], xcol = xs[4];
   float *plane = NULL;
   void *raw = NULL;
-  i64 n, g, m, block;
+  i64 n, g, m, ci, block;
   dw_geom geom;
   tile_ep clamp;
   act_ep act;
@@ -144,24 +151,29 @@ void onnxc_rt_depthwise(const onnxc_conv2d_params *q, const float *x,
     return;
   }
   for (n = 0; n < q->batch; ++n)
-    for (g = 0; g < q->groups; ++g) {
-      const float *xc = x + n * xs[0] + g * xs[1];
+    for (g = 0; g < q->groups; ++g)
+     for (ci = 0; ci < q->in_channels; ++ci) {
+      const float *xc = x + n * xs[0] + g * xs[1] + ci * xs[2];
+      int last = ci == q->in_channels - 1;
       /* The whole channel before any of its outputs: y may be x itself
        * (ONNXC_CONV_IN_PLACE). */
       if (plane && c1 > c0)
         fill_plane(kt, q, xc, plane, wp, c0, c1, r0, r1);
       d.x = plane ? plane : xc;
+      /* Grouped: the clamp after the last input channel's pass. */
+      d.clamp = last && (q->flags & ONNXC_CONV_CLAMP) ? &clamp : NULL;
       for (m = 0; m < q->out_channels; ++m) {
-        /* The fused bias (written, not added). */
+        /* The fused bias (written, not added) on the first pass; the
+         * other input channels' passes add to it. */
         static const float zero = 0.0f;
-        d.w = w + g * ws[0] + m * ws[1];
+        d.w = w + g * ws[0] + m * ws[1] + ci * ws[2];
         d.y = y + n * ys[0] + g * ys[1] + m * ys[2];
-        d.bias = !(q->flags & ONNXC_CONV_BIAS) ? NULL
+        d.bias = ci > 0 || !(q->flags & ONNXC_CONV_BIAS) ? NULL
                  : q->bias ? q->bias + g * q->out_channels + m
                            : &zero;
         kt->dw_channel(&d);
         /* The fused activation over the plane just written (L1 / L2). */
-        if (act.kind != ONNXC_ACT_NONE) {
+        if (last && act.kind != ONNXC_ACT_NONE) {
           i64 r;
           if (ys[3] == q->out_w)
             kt->act_row(d.y, q->out_h * q->out_w, &act);

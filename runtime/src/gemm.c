@@ -735,6 +735,24 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
     onnxc_rt_free_scratch(raw);
     return;
   }
+  if (packed && q->in_channels > 1 && onnxc_rt_depthwise_takes(q)) {
+    /* Grouped with few channels per group (the compiler packed its
+     * constant weights): the depthwise kernels, on the weights unpacked
+     * (a group's few channels fill a fraction of a GEMM panel). */
+    onnxc_conv2d_params plain = *q;
+    void *wraw = NULL;
+    float *wbuf = alloc_panels(q->groups * q->out_channels * kdim, &wraw);
+    unpack_conv_weights(q, w, wbuf);
+    plain.flags = q->flags & ~(int64_t)ONNXC_CONV_W_PACKED;
+    plain.w_strides[0] = q->out_channels * kdim;
+    plain.w_strides[1] = kdim;
+    plain.w_strides[2] = khw;
+    plain.w_strides[3] = q->kernel_w;
+    plain.w_strides[4] = 1;
+    onnxc_rt_sconv2d_serial(&plain, x, wbuf, y);
+    onnxc_rt_free_scratch(wraw);
+    return;
+  }
   if (q->flags & ONNXC_CONV_PADDED) {
     onnxc_conv2d_params padded;
     void *raw;

@@ -245,9 +245,18 @@ ONNXC_HIDDEN void onnxc_rt_free_scratch(void *raw);
 
 /* ---- depthwise.c: the depthwise driver -------------------------------- */
 
+/* Grouped convolutions with at most this many input and output channels
+ * per group go through the depthwise kernels too: each output plane the
+ * sum of one depthwise pass per input channel (the first writes the bias,
+ * the others accumulate, the last clamps). A GEMM panel of 16 or 32
+ * output channels would hold only that group's few: ResNeXt's 32 groups
+ * of 4 at 56x56 run 3.7x faster so, of 8 at stride 2 1.85x; groups of 16
+ * (at 14x14, stride 2) were 3x slower than the GEMM, so they stay there. */
+#define ONNXC_DW_GROUPED_MAX 8
 /* Whether onnxc_rt_depthwise takes this convolution: one input channel
- * per group, unit-stride output rows, a tier with a depthwise kernel, and
- * the column offsets of its gathers in int32. */
+ * per group (or at most ONNXC_DW_GROUPED_MAX in and out, not in place),
+ * unit-stride output rows, a tier with a depthwise kernel, and the column
+ * offsets of its gathers in int32. */
 ONNXC_HIDDEN int onnxc_rt_depthwise_takes(const onnxc_conv2d_params *q);
 /* Whether it reads this ONNXC_CONV_PADDED input in place (no plane). */
 ONNXC_HIDDEN int

@@ -338,6 +338,9 @@ static void conv_split(const onnxc_conv2d_params *q, const float *x,
     j.by = BY_GROUPS;
     j.len = q->groups;
   } else if (q->groups == 1 && panels >= threads &&
+             /* A last panel of at most ONNXC_DW_GROUPED_MAX channels would
+              * take the depthwise path (depthwise.c), the whole call not. */
+             q->in_channels > ONNXC_DW_GROUPED_MAX &&
              (q->out_h < band * threads ||
               balance(panels, threads) > balance(q->out_h, threads))) {
     j.by = BY_CHANNELS;

@@ -770,6 +770,15 @@ int main(int argc, char **argv) {
     check_conv_ex(1, 20, 1, 1, 12, 14, 3, 3, 1, 1, 1, 1, 0, 3, 5, 14, 14, 1, packed, fuse);
     check_conv(1, 23, 1, 1, 9, 9, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
     check_conv(2, 17, 1, 1, 11, 20, 5, 5, 2, 2, 1, 1, 2, packed, fuse); /* W padded */
+    /* Grouped with few channels per group (ResNeXt's 32 groups of 4 to
+     * 16): one depthwise pass per input channel, the bias on the first,
+     * the clamp and activation after the last. */
+    check_conv_pad(1, 32, 4, 4, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
+    check_conv_pad(2, 8, 8, 8, 15, 15, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, packed, fuse);
+    check_conv_pad(1, 4, 16, 16, 7, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
+    check_conv_pad(1, 6, 3, 5, 10, 20, 5, 5, 2, 1, 2, 1, 4, 4, 2, 2, packed, fuse);
+    check_conv(1, 4, 2, 3, 9, 40, 3, 3, 1, 1, 1, 1, 1, packed, fuse);
+    check_conv(1, 2, 17, 4, 9, 9, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* 17: the GEMM */
     check_conv_in_place(1, 40, 7, 7, 2, 5, packed, fuse);
     check_conv_in_place(2, 17, 14, 14, 1, 3, packed, fuse);
   }

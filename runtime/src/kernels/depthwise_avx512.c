@@ -655,6 +655,7 @@ static i64 dw_block_scratch_avx512(const onnxc_conv2d_params *q) {
   i64 hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
   i64 wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
   if (q->out_w > ONNXC_DW_BLOCK_MAX_W || q->out_channels != 1 ||
+      q->in_channels != 1 ||
       !(q->flags & ONNXC_CONV_BIAS) || q->x_strides[4] != 1 ||
       q->y_strides[4] != 1 || q->y_strides[3] != q->out_w ||
       q->kernel_h * q->kernel_w <= 9 || hp * wp > 4096 ||
