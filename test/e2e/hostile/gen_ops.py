@@ -224,6 +224,34 @@ def concat_many(root):
           ([np.zeros((1, 4), np.float32), b], [])])
 
 
+@case
+def pool_empty(root):
+    """A pool over a spatial dim that is 0 at run time pooled no input
+    value: AveragePool returned NaN (0 / 0), MaxPool the lowest float,
+    LpPool and GlobalLpPool 0, with OK. ORT refuses every pool of such an X
+    ("Only N can be zero"); the spec defines a pool over the input's
+    values. Set 0 is valid; the static case is a compile-time error
+    (convert-onnx-to-linalg-pooling-invalid.mlir)."""
+    x = f32(1, 2, 3).reshape(1, 1, 3)
+    e = np.zeros((1, 1, 0), np.float32)
+    for name, op, attrs, y in [
+            ("avgpool_empty", "AveragePool", dict(pads=[1, 1]),
+             f32(1, 1.5, 2.5, 3)),
+            ("maxpool_empty", "MaxPool", dict(pads=[1, 1]), f32(1, 2, 3, 3)),
+            ("lppool_empty", "LpPool", dict(pads=[1, 1]),
+             np.sqrt(f32(1, 5, 13, 9)))]:
+        save(root, name,
+             [node(op, ["x"], ["y"], name, kernel_shape=[2], **attrs)],
+             [vi("x", F, [1, 1, "n"])], [vi("y", F, [1, 1, "m"])],
+             [([x], [y.reshape(1, 1, 4)]), ([e], [])])
+    x2 = np.arange(6, dtype=np.float32).reshape(1, 2, 1, 3)
+    save(root, "gap_empty",
+         [node("GlobalAveragePool", ["x"], ["y"], "gap_empty")],
+         [vi("x", F, [1, 2, "h", "w"])], [vi("y", F, [1, 2, 1, 1])],
+         [([x2], [x2.mean(axis=(2, 3), keepdims=True)]),
+          ([np.zeros((1, 2, 4, 0), np.float32)], [])])
+
+
 def main():
     root = sys.argv[1]
     for fn in CASES:
