@@ -507,6 +507,54 @@ def errors(root):
                ([a, b, np.array(2, np.int64)], [b])])
 
 
+def loop_many_trips(root):
+    """400,000 trips with two scan outputs (rows of [2], and rows of x's
+    shape, symbolic in the dynamic run) and a condition from the body
+    (i < limit): the accumulators grow by doubling in an outer loop and
+    the inner loop writes rows in place (an accumulator grown inside the
+    loop that carries it was copied whole on every trip: 400,000 trips
+    took 26 s). Sets: all trips, a stop by the condition after 1501 rows
+    (not a capacity), one trip past the 1024 preallocated rows, none."""
+    body = helper.make_graph(
+        [
+            helper.make_node("Cast", ["i"], ["fi"], to=F),
+            helper.make_node("Mul", ["fi", "w"], ["row"]),
+            helper.make_node("Mul", ["fi", "x"], ["row2"]),
+            helper.make_node("Add", ["s_in", "row"], ["s_out"]),
+            helper.make_node("Less", ["i", "limit"], ["cond_out"]),
+        ],
+        "many_body",
+        [vi("i", I64, []), vi("cond_in", B, []), vi("s_in", F, [2])],
+        [vi("cond_out", B, []), vi("s_out", F, [2]), vi("row", F, [2]),
+         vi("row2", F, [3])],
+    )
+    graph = helper.make_graph(
+        [const("go", np.array(True)),
+         helper.make_node("Loop", ["m", "go", "s0"], ["s", "rows", "rows2"],
+                          body=body)],
+        "loop_many_trips",
+        [vi("m", I64, []), vi("limit", I64, []), vi("s0", F, [2]),
+         vi("w", F, [2]), vi("x", F, [3])],
+        [vi("s", F, [2]), vi("rows", F, [None, 2]), vi("rows2", F, [None, 3])],
+    )
+    s0 = np.array([1.0, -1.0], np.float32)
+    w = np.array([0.5, 0.25], np.float32)
+    x = np.array([1.0, -2.0, 0.125], np.float32)
+    datasets = []
+    for m, limit in ((400000, 1 << 40), (400000, 1500), (1025, 1 << 40),
+                     (0, 5)):
+        n = min(m, limit + 1)
+        fi = np.arange(n, dtype=np.float32)[:, None]
+        rows = (fi * w).astype(np.float32).reshape(n, 2)
+        rows2 = (fi * x).astype(np.float32).reshape(n, 3)
+        # s0 + rows[0] + rows[1] + ... in order, in float32.
+        s = np.add.accumulate(np.concatenate([s0[None], rows]), axis=0,
+                              dtype=np.float32)[-1]
+        datasets.append(([np.array(m, np.int64), np.array(limit, np.int64),
+                          s0, w, x], [s, rows, rows2]))
+    save_case(root, "loop_many_trips", graph, datasets)
+
+
 def main():
     root = sys.argv[1]
     if len(sys.argv) > 2 and sys.argv[2] == "--errors":
@@ -514,7 +562,7 @@ def main():
         return
     for fn in (loop_converge, loop_long_scan, loop_concat, loop_nested_if, if_shapes,
                scan_axes, scan_twin_outputs, loop_zero_steps, loop_counted,
-               loop_rnn, loop_row_products, scan_row_products):
+               loop_rnn, loop_row_products, scan_row_products, loop_many_trips):
         fn(root)
 
 
