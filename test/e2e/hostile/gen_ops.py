@@ -252,6 +252,25 @@ def pool_empty(root):
           ([np.zeros((1, 2, 4, 0), np.float32)], [])])
 
 
+@case
+def split_many(root):
+    """One Split of 1000 outputs (a symbolic input, outputs of 1 and 2
+    elements): LLVM's -O2 took more than 120 s on an entry function that
+    returned one struct of 1000 memref descriptors; it stores each through
+    the wrapper's pointer now (codegen/result-stores.test). Set 1: an input
+    of another size is the run-time error naming the node."""
+    n = 1000
+    sizes = [1 + i % 2 for i in range(n)]
+    x = np.arange(sum(sizes), dtype=np.float32)
+    parts = np.split(x, np.cumsum(sizes)[:-1])
+    outs = ["y%d" % i for i in range(n)]
+    save(root, "split_many",
+         [node("Split", ["x", "s"], outs, "split_many", axis=0)],
+         [vi("x", F, ["n"])], [vi(o, F, [k]) for o, k in zip(outs, sizes)],
+         [([x], parts), ([x[:-1]], [])],
+         inits=[helper.make_tensor("s", I64, [n], sizes)])
+
+
 def main():
     root = sys.argv[1]
     for fn in CASES:
