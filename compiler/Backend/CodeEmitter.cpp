@@ -263,6 +263,122 @@ void ABIEmitter::emitTrainInfo(llvm::ArrayRef<llvm::GlobalVariable *> infos,
   llvm::appendToUsed(m, {ref});
 }
 
+
+/// The lowered entry function returns one struct of every result's memref
+/// descriptor, which its C-interface wrapper stores through its first
+/// argument. With hundreds of results, the return and the stores after the
+/// call form one basic block of thousands of memory operations with every
+/// descriptor live across the model's calls: LLVM's instruction selection
+/// and scheduling are superlinear in it (one Split of 400 outputs took
+/// 12 to 50 s at -O2, 1000 more than 120 s). This makes the entry
+/// function take the wrapper's pointer and store each descriptor as soon
+/// as it is computed (where the SSA value is defined, which dominates the
+/// return): the wrapper calls it with its pointer and stores nothing. The C
+/// interface is unchanged. A failed run-time check leaves some stored, but
+/// the runtime reads the results only after a successful call. Does
+/// nothing when the wrapper or the entry function does not have the
+/// expected form (one call whose struct result is stored, one return).
+void storeResultsEarly(llvm::Function *wrapper) {
+  if (wrapper->arg_size() == 0 || !wrapper->getArg(0)->getType()->isPointerTy())
+    return;
+  llvm::Argument *out = wrapper->getArg(0);
+  llvm::CallInst *call = nullptr;
+  llvm::StoreInst *store = nullptr;
+  for (llvm::User *u : out->users())
+    if (auto *st = llvm::dyn_cast<llvm::StoreInst>(u))
+      if (st->getPointerOperand() == out)
+        if (auto *c = llvm::dyn_cast<llvm::CallInst>(st->getValueOperand()))
+          if (c->hasOneUse() && !store) {
+            store = st;
+            call = c;
+          }
+  if (!call)
+    return;
+  llvm::Function *entry = call->getCalledFunction();
+  auto *retTy =
+      entry ? llvm::dyn_cast<llvm::StructType>(entry->getReturnType()) : nullptr;
+  if (!retTy || entry->isDeclaration() || !entry->hasOneUse() ||
+      entry->isVarArg())
+    return;
+  llvm::ReturnInst *ret = nullptr;
+  for (llvm::BasicBlock &bb : *entry)
+    if (auto *r = llvm::dyn_cast<llvm::ReturnInst>(bb.getTerminator())) {
+      if (ret)
+        return;
+      ret = r;
+    }
+  if (!ret)
+    return;
+
+  // The value of each field of the returned struct: its insertvalue chain.
+  unsigned n = retTy->getNumElements();
+  llvm::SmallVector<llvm::Value *> fields(n, nullptr);
+  llvm::Value *agg = ret->getReturnValue();
+  while (auto *iv = llvm::dyn_cast<llvm::InsertValueInst>(agg)) {
+    if (iv->getNumIndices() != 1)
+      return;
+    unsigned i = iv->getIndices()[0];
+    if (!fields[i])
+      fields[i] = iv->getInsertedValueOperand();
+    agg = iv->getAggregateOperand();
+  }
+  llvm::LLVMContext &ctx = entry->getContext();
+  if (!llvm::isa<llvm::PoisonValue, llvm::UndefValue>(agg))
+    return;
+
+  // The new entry: the results pointer first, then the same parameters.
+  llvm::SmallVector<llvm::Type *> params{out->getType()};
+  for (llvm::Type *t : entry->getFunctionType()->params())
+    params.push_back(t);
+  auto *fn = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), params, false),
+      entry->getLinkage(), entry->getName() + ".out", entry->getParent());
+  fn->splice(fn->begin(), entry);
+  for (unsigned i = 0; i < entry->arg_size(); ++i) {
+    fn->getArg(i + 1)->takeName(entry->getArg(i));
+    entry->getArg(i)->replaceAllUsesWith(fn->getArg(i + 1));
+  }
+  llvm::Argument *dst = fn->getArg(0);
+  llvm::IRBuilder<> b(ctx);
+  for (unsigned i = 0; i < n; ++i) {
+    llvm::Value *v = fields[i];
+    if (!v)
+      continue;
+    if (auto *inst = llvm::dyn_cast<llvm::Instruction>(v)) {
+      if (llvm::isa<llvm::PHINode>(inst))
+        b.SetInsertPoint(inst->getParent(),
+                         inst->getParent()->getFirstInsertionPt());
+      else
+        b.SetInsertPoint(inst->getNextNode());
+    } else {
+      b.SetInsertPoint(&fn->getEntryBlock(),
+                       fn->getEntryBlock().getFirstInsertionPt());
+    }
+    b.CreateStore(v, b.CreateStructGEP(retTy, dst, i));
+  }
+  // The return and its (now unused) insertvalue chain.
+  llvm::Value *chain = ret->getReturnValue();
+  b.SetInsertPoint(ret);
+  b.CreateRetVoid();
+  ret->eraseFromParent();
+  while (auto *iv = llvm::dyn_cast<llvm::InsertValueInst>(chain)) {
+    if (!iv->use_empty())
+      break;
+    chain = iv->getAggregateOperand();
+    iv->eraseFromParent();
+  }
+
+  // The wrapper passes its pointer and stores nothing.
+  b.SetInsertPoint(call);
+  llvm::SmallVector<llvm::Value *> args{out};
+  args.append(call->arg_begin(), call->arg_end());
+  b.CreateCall(fn, args);
+  store->eraseFromParent();
+  call->eraseFromParent();
+  fn->takeName(entry);
+  entry->eraseFromParent();
+}
+
 } // namespace
 
 std::unique_ptr<llvm::Module>
@@ -290,6 +406,7 @@ backend::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
   for (llvm::GlobalVariable &g : m->globals())
     if (!g.isDeclaration())
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
+  storeResultsEarly(entry);
   std::string error;
   ABIEmitter abi(*m, signature);
   if (!abi.emit(entry, error)) {
@@ -304,6 +421,8 @@ backend::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
     for (const codegen::ModelSignature &t : signature.training) {
       std::string name = "_mlir_ciface_" + entryFunctionName(t.name);
       llvm::Function *f = m->getFunction(name);
+      if (f)
+        storeResultsEarly(f);
       llvm::GlobalVariable *info = nullptr;
       llvm::Function *invoke = nullptr;
       if (!f || !ABIEmitter(*m, t).emit(f, error, /*exported=*/false, &info,

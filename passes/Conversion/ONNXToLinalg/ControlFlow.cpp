@@ -348,76 +348,113 @@ struct LoopLowering : OpConversionPattern<ONNX::LoopOp> {
       return success();
     }
 
-    // Initial values: the iteration number, the condition, the carried
-    // values (in the body's input types), the empty accumulators.
+    // The loop state: the iteration number, the condition, the carried
+    // values (in the body's input types).
     SmallVector<Value> inits{zero64, cond0};
     inits.append(initial.begin(), initial.end());
-    for (Type row : rowTypes)
-      inits.push_back(emptyAccumulator(
-          rewriter, loc, accumulatorType(cast<RankedTensorType>(row), 0)));
-    TypeRange iterTypes = ValueRange(inits).getTypes();
-    SmallVector<Location> locs(inits.size(), loc);
     unsigned numFlatCarried = carriedIn.size();
-
-    auto whileOp = scf::WhileOp::create(rewriter, loc, iterTypes, inits);
-    {
-      // before: continue while cond && i < M.
-      Block *before = rewriter.createBlock(&whileOp.getBefore(), {},
-                                           iterTypes, locs);
-      Value go = before->getArgument(1);
-      if (hasM)
-        go = arith::AndIOp::create(
-            rewriter, loc, go,
-            cmpI(rewriter, loc, arith::CmpIPredicate::slt,
-                 before->getArgument(0), tripCount));
-      scf::ConditionOp::create(rewriter, loc, go, before->getArguments());
-    }
-
-    // after: the body, then the next condition, the scan rows, i + 1.
-    Block *after =
-        rewriter.createBlock(&whileOp.getAfter(), {}, iterTypes, locs);
-    Value iter = after->getArgument(0);
-    SmallVector<Value> bodyArgs{
-        castChecked(rewriter, loc,
-                    tensor::FromElementsOp::create(
-                        rewriter, loc, RankedTensorType::get({}, i64), iter),
-                    iterNumTypes[0], "Loop: iteration number shape"),
-        castChecked(rewriter, loc,
-                    tensor::FromElementsOp::create(
-                        rewriter, loc, RankedTensorType::get({}, i1),
-                        after->getArgument(1)),
-                    condTypes[0], "Loop: condition shape")};
-    for (unsigned k = 0; k < numFlatCarried; ++k)
-      bodyArgs.push_back(after->getArgument(k + 2));
+    unsigned numFlatYield = carried.yield.size();
     // The body's outputs: the condition, the carried values and the scan
     // rows as the body produces them.
     SmallVector<Type> execTypes{condOutTypes[0]};
     execTypes.append(carried.yield.begin(), carried.yield.end());
     execTypes.append(rowTypes.begin(), rowTypes.end());
-    unsigned numFlatYield = carried.yield.size();
+    if (hasCond && !maySingle(cast<RankedTensorType>(execTypes[0])))
+      return op.emitOpError("the body's condition output must hold a "
+                            "single bool");
 
-    auto block = convertBody(op, body, tc, rewriter);
-    if (failed(block))
-      return failure();
-    rewriter.setInsertionPointToEnd(after);
-    auto exec = inlineBody(rewriter, loc, *block, bodyArgs, execTypes);
+    // cond && i < M.
+    auto loopTest = [&](Location l, Value i, Value c) -> Value {
+      if (!hasM)
+        return c;
+      return arith::AndIOp::create(
+          rewriter, l, c,
+          cmpI(rewriter, l, arith::CmpIPredicate::slt, i, tripCount));
+    };
+    // An scf.while over `whileInits` whose before region continues while
+    // `test(its arguments)` and forwards them; returns it with the
+    // insertion point at the end of its (empty) after region.
+    auto buildWhile = [&](ValueRange whileInits,
+                          function_ref<Value(ValueRange)> test) {
+      TypeRange types = whileInits.getTypes();
+      SmallVector<Location> locs(whileInits.size(), loc);
+      auto w = scf::WhileOp::create(rewriter, loc, types, whileInits);
+      Block *before =
+          rewriter.createBlock(&w.getBefore(), {}, types, locs);
+      scf::ConditionOp::create(rewriter, loc, test(before->getArguments()),
+                               before->getArguments());
+      rewriter.createBlock(&w.getAfter(), {}, types, locs);
+      return w;
+    };
+    // The body on `args` (i, cond, carried...) of the after region `after`,
+    // at its end: returns i + 1, the next condition and the carried values
+    // as the loop carries them; `rows` gets the scan rows.
+    auto step = [&](Block *after,
+                    SmallVectorImpl<Value> &rows) -> FailureOr<SmallVector<Value>> {
+      Value iter = after->getArgument(0);
+      SmallVector<Value> bodyArgs{
+          castChecked(rewriter, loc,
+                      tensor::FromElementsOp::create(
+                          rewriter, loc, RankedTensorType::get({}, i64), iter),
+                      iterNumTypes[0], "Loop: iteration number shape"),
+          castChecked(rewriter, loc,
+                      tensor::FromElementsOp::create(
+                          rewriter, loc, RankedTensorType::get({}, i1),
+                          after->getArgument(1)),
+                      condTypes[0], "Loop: condition shape")};
+      for (unsigned k = 0; k < numFlatCarried; ++k)
+        bodyArgs.push_back(after->getArgument(k + 2));
+      auto block = convertBody(op, body, tc, rewriter);
+      if (failed(block))
+        return failure();
+      rewriter.setInsertionPointToEnd(after);
+      auto exec = inlineBody(rewriter, loc, *block, bodyArgs, execTypes);
+      // Without a cond input the body's condition output is ignored.
+      Value next = createIntConstant(rewriter, loc, i1, 1);
+      if (hasCond)
+        next = extractSingle(rewriter, loc, exec.getResult(0),
+                             "Loop: the body's condition must hold a single "
+                             "element");
+      SmallVector<Value> yields{
+          arith::AddIOp::create(rewriter, loc, iter, one64), next};
+      yields.append(carried.fromYield(
+          rewriter, loc, exec.getResults().slice(1, numFlatYield)));
+      for (unsigned k = 0; k < numScan; ++k)
+        rows.push_back(exec.getResult(1 + numFlatYield + k));
+      return yields;
+    };
 
-    // Without a cond input the body's condition output is ignored.
-    Value next = createIntConstant(rewriter, loc, i1, 1);
-    if (hasCond) {
-      if (!maySingle(cast<RankedTensorType>(execTypes[0])))
-        return op.emitOpError("the body's condition output must hold a "
-                              "single bool");
-      next = extractSingle(rewriter, loc, exec.getResult(0),
-                           "Loop: the body's condition must hold a single "
-                           "element");
+    if (numScan == 0) {
+      auto whileOp = buildWhile(inits, [&](ValueRange a) {
+        return loopTest(loc, a[0], a[1]);
+      });
+      SmallVector<Value> rows;
+      auto yields = step(&whileOp.getAfter().front(), rows);
+      if (failed(yields))
+        return failure();
+      scf::YieldOp::create(rewriter, loc, *yields);
+      rewriter.setInsertionPointAfter(whileOp);
+      rewriter.replaceOpWithMultiple(
+          op, carried.toResults(rewriter, loc,
+                                whileOp.getResults().slice(2, numFlatCarried)));
+      return success();
     }
-    SmallVector<Value> yields{arith::AddIOp::create(rewriter, loc, iter, one64),
-                              next};
-    yields.append(carried.fromYield(
-        rewriter, loc, exec.getResults().slice(1, numFlatYield)));
-    Value pos = arith::IndexCastOp::create(rewriter, loc,
-                                           rewriter.getIndexType(), iter);
+
+    // Scan outputs accumulate in tensors whose capacity doubles. Growing
+    // one inside the loop that carries it (a fresh tensor yielded by one
+    // branch of an scf.if) makes one-shot bufferization copy the whole
+    // accumulator on every iteration (the loop's yield is then not
+    // equivalent to its argument): 400,000 trips took 26 s. So two loops:
+    // the inner one runs iterations while their rows fit, writing them in
+    // place; an iteration whose row does not fit ends it with the row
+    // pending; the outer one grows the accumulators, writes the pending
+    // row and runs the inner loop again. The outer loop's copies happen
+    // once per doubling: amortized linear.
+    //   outer (i, cond, carried..., acc..., row..., pending) while
+    //       pending || cond && i < M:
+    //     if pending: acc = grow(acc) with row as row i - 1
+    //     inner (the same) while !pending && cond && i < M:
+    //       body; row fits (i < capacity) ? write it : pending = true
     auto newCapacity = [&](OpBuilder &b, Location l, Value cap) -> Value {
       // Twice the capacity (at least 1); the first time, the trip count
       // when it is small; never more than the trip count.
@@ -435,24 +472,99 @@ struct LoopLowering : OpConversionPattern<ONNX::LoopOp> {
           b, l, isFirst, arith::MaxUIOp::create(b, l, first, twice), twice);
       return arith::MinUIOp::create(b, l, grown, m);
     };
-    for (unsigned k = 0; k < numScan; ++k)
-      yields.push_back(appendRow(rewriter, loc,
-                                 after->getArgument(2 + numFlatCarried + k),
-                                 exec.getResult(1 + numFlatYield + k), pos,
-                                 0, newCapacity, "Loop"));
-    scf::YieldOp::create(rewriter, loc, yields);
+    unsigned accBase = 2 + numFlatCarried, rowBase = accBase + numScan,
+             pendingArg = rowBase + numScan;
+    Value noPending = createIntConstant(rewriter, loc, i1, 0);
+    SmallVector<Value> outerInits(inits);
+    for (Type row : rowTypes)
+      outerInits.push_back(emptyAccumulator(
+          rewriter, loc, accumulatorType(cast<RankedTensorType>(row), 0)));
+    for (Type row : rowTypes) {
+      auto rt = cast<RankedTensorType>(row);
+      SmallVector<Value> zeros(rt.getRank(),
+                               createIndexConstant(rewriter, loc, 0));
+      outerInits.push_back(createLoopInit(rewriter, loc, rt, zeros));
+    }
+    outerInits.push_back(noPending);
+
+    auto outer = buildWhile(outerInits, [&](ValueRange a) -> Value {
+      return arith::OrIOp::create(rewriter, loc, a[pendingArg],
+                                  loopTest(loc, a[0], a[1]));
+    });
+    Block *outerAfter = &outer.getAfter().front();
+    SmallVector<Value> innerInits(outerAfter->getArguments());
+    {
+      // The pending row is row i - 1: grow, then write it.
+      Value pending = outerAfter->getArgument(pendingArg);
+      Value pos = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getIndexType(),
+          arith::SubIOp::create(rewriter, loc, outerAfter->getArgument(0),
+                                one64));
+      for (unsigned k = 0; k < numScan; ++k) {
+        Value acc = outerAfter->getArgument(accBase + k);
+        Value row = outerAfter->getArgument(rowBase + k);
+        auto place = scf::IfOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                       pending, /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPointToStart(place.thenBlock());
+        Value grown = growAccumulator(rewriter, loc, acc, row, 0, newCapacity);
+        scf::YieldOp::create(rewriter, loc,
+                             insertRow(rewriter, loc, grown, row, pos, 0));
+        rewriter.setInsertionPointToStart(place.elseBlock());
+        scf::YieldOp::create(rewriter, loc, acc);
+        innerInits[accBase + k] = place.getResult(0);
+      }
+      innerInits[pendingArg] = noPending;
+    }
+    auto inner = buildWhile(innerInits, [&](ValueRange a) -> Value {
+      Value none = arith::XOrIOp::create(
+          rewriter, loc, a[pendingArg],
+          createIntConstant(rewriter, loc, i1, 1));
+      return arith::AndIOp::create(rewriter, loc, none,
+                                   loopTest(loc, a[0], a[1]));
+    });
+    Block *innerAfter = &inner.getAfter().front();
+    SmallVector<Value> rows;
+    auto yields = step(innerAfter, rows);
+    if (failed(yields))
+      return failure();
+    {
+      Value pos = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getIndexType(), innerAfter->getArgument(0));
+      Value cap =
+          tensor::DimOp::create(rewriter, loc, innerAfter->getArgument(accBase), 0);
+      Value fits = cmpI(rewriter, loc, arith::CmpIPredicate::ult, pos, cap);
+      for (unsigned k = 0; k < numScan; ++k) {
+        Value acc = innerAfter->getArgument(accBase + k);
+        checkRowShape(rewriter, loc, acc, rows[k], 0, "Loop");
+        auto write = scf::IfOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                       fits, /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPointToStart(write.thenBlock());
+        scf::YieldOp::create(rewriter, loc,
+                             insertRow(rewriter, loc, acc, rows[k], pos, 0));
+        rewriter.setInsertionPointToStart(write.elseBlock());
+        scf::YieldOp::create(rewriter, loc, acc);
+        yields->push_back(write.getResult(0));
+      }
+      yields->append(rows.begin(), rows.end());
+      yields->push_back(arith::XOrIOp::create(
+          rewriter, loc, fits, createIntConstant(rewriter, loc, i1, 1)));
+      scf::YieldOp::create(rewriter, loc, *yields);
+    }
+    rewriter.setInsertionPointToEnd(outerAfter);
+    scf::YieldOp::create(rewriter, loc, inner.getResults());
 
     // Results: the carried values, then the filled rows of each scan
     // output.
-    rewriter.setInsertionPointAfter(whileOp);
+    rewriter.setInsertionPointAfter(outer);
     SmallVector<SmallVector<Value>> results = carried.toResults(
-        rewriter, loc, whileOp.getResults().slice(2, numFlatCarried));
+        rewriter, loc, outer.getResults().slice(2, numFlatCarried));
     Value count = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getIndexType(), whileOp.getResult(0));
+        rewriter, loc, rewriter.getIndexType(), outer.getResult(0));
     for (unsigned k = 0; k < numScan; ++k)
       results.push_back({finishAccumulator(
-          rewriter, loc, whileOp.getResult(2 + numFlatCarried + k), count, 0,
-          scanTypes[k],
+          rewriter, loc, outer.getResult(accBase + k), count, 0, scanTypes[k],
           "Loop: a scan output does not fit the output's shape")});
     rewriter.replaceOpWithMultiple(op, results);
     return success();

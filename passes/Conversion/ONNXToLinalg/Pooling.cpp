@@ -299,6 +299,31 @@ std::pair<Value, Value> buildPool(OpBuilder &b, Location loc, Value x,
   return {result, spec.indices ? generic.getResult(1) : Value()};
 }
 
+/// A spatial dim of 0 leaves every window without an input value: the
+/// average would be 0 / 0, the max the lowest value, the Lp norm made of
+/// padding. The spec defines a pool over the input's values, and ORT
+/// refuses it ("Only N can be zero"): a compile-time error when the dim is
+/// static, a run-time check naming the node when it is dynamic.
+LogicalResult checkSpatialNotEmpty(OpBuilder &b, Operation *op, Value x) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  Location loc = op->getLoc();
+  for (int64_t d = 2; d < xt.getRank(); ++d) {
+    std::string reason = ("X is empty in spatial dim " + Twine(d - 2) +
+                          ": there is no value to pool")
+                             .str();
+    if (xt.getDimSize(d) == 0)
+      return op->emitOpError(reason);
+    if (!xt.isDynamicDim(d))
+      continue;
+    Value ne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                     getDimValue(b, loc, x, d),
+                                     arith::ConstantIndexOp::create(b, loc, 0));
+    emitRuntimeCheck(b, loc, ne,
+                     (op->getName().stripDialect() + ": " + reason).str());
+  }
+  return success();
+}
+
 /// The window of a *Pool op from its attributes; errors on the op.
 FailureOr<PoolWindow> poolWindow(OpBuilder &b, Operation *op, Value x,
                                  RankedTensorType type) {
@@ -306,6 +331,8 @@ FailureOr<PoolWindow> poolWindow(OpBuilder &b, Operation *op, Value x,
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
   if ((int64_t)kernel.size() != rank - 2)
     return op->emitOpError("kernel_shape must have one entry per spatial dim");
+  if (failed(checkSpatialNotEmpty(b, op, x)))
+    return failure();
   auto attrs = readWindowAttrs(op, kernel);
   if (failed(attrs))
     return failure();
@@ -535,6 +562,8 @@ struct GlobalPoolLowering : OpConversionPattern<OpTy> {
         return op.emitOpError("p must be positive");
       spec.p = op.getP();
     }
+    if (failed(checkSpatialNotEmpty(rewriter, op, x)))
+      return failure();
     if (Value flat = buildFlatGlobalPool(rewriter, op.getLoc(), x, type, Kind)) {
       rewriter.replaceOp(op, flat);
       return success();

@@ -2,7 +2,9 @@
 //
 // The body is inlined into an scf.execute_region inside an scf.for over the
 // scan dim (Subgraph.h); the scan outputs accumulate in tensors carried by
-// the loop (Subgraph.cpp), sized to the sequence length at the first step.
+// the loop (Subgraph.cpp), preallocated to the sequence length, or, when
+// their row shape is only known at run time, sized by an outer loop when
+// the first row comes.
 // ScanV8 runs the same loop once per batch entry on the entry's slices.
 //
 //===----------------------------------------------------------------------===//
@@ -99,85 +101,214 @@ buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
     SmallVector<Value> sizes(accType.getRank(), length);
     inits.push_back(createLoopInit(rewriter, loc, accType, sizes));
   }
-  auto loop = CountedLoop::build(rewriter, loc, length, inits, grows);
-  Block *loopBody = loop.body;
-  rewriter.setInsertionPointToStart(loopBody);
-  Value t = loop.iv;
   Value one = createIndexConstant(rewriter, loc, 1);
   Value last = arith::SubIOp::create(rewriter, loc, length, one);
-  Value reversedT = arith::SubIOp::create(rewriter, loc, last, t);
-
-  SmallVector<Value> bodyArgs;
-  for (unsigned k = 0; k < numStates; ++k)
-    bodyArgs.push_back(loop.iterArgs[k]);
-  for (auto [j, in] : llvm::enumerate(scanInputs)) {
-    auto inType = cast<RankedTensorType>(in.getType());
-    int64_t axis = spec.inAxes[j];
-    SmallVector<OpFoldResult> offsets, sizes, strides;
-    SmallVector<int64_t> shape;
-    for (int64_t d = 0, e = inType.getRank(); d < e; ++d) {
-      strides.push_back(rewriter.getIndexAttr(1));
-      if (d == axis) {
-        offsets.push_back(spec.inReverse[j] ? reversedT : t);
-        sizes.push_back(rewriter.getIndexAttr(1));
-        continue;
-      }
-      offsets.push_back(rewriter.getIndexAttr(0));
-      sizes.push_back(getDimOFR(rewriter, loc, in, d));
-      shape.push_back(inType.getDimSize(d));
-    }
-    auto sliceType = RankedTensorType::get(shape, inType.getElementType());
-    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, sliceType, in,
-                                                 offsets, sizes, strides);
-    bodyArgs.push_back(castChecked(rewriter, loc, slice,
-                                   (*bodyIn)[numStates + j],
-                                   "Scan: a scan input slice does not fit "
-                                   "the body's input shape"));
-  }
   SmallVector<Type> execTypes;
   for (unsigned k = 0; k < numStates; ++k)
     execTypes.push_back((*bodyIn)[k]);
   for (unsigned k = 0; k < numOut; ++k)
     execTypes.push_back((*bodyOut)[numStates + k]);
+  // Where step `t` writes scan output k's row.
+  auto rowPos = [&](unsigned k, Value t) -> Value {
+    if (!spec.outReverse[k])
+      return t;
+    return arith::SubIOp::create(rewriter, loc, last, t);
+  };
+  // The body of step `t` on the states `stateArgs`, inlined at the end of
+  // `block` (the insertion point ends after it).
+  auto runBody = [&](Block *block, Value t,
+                     ValueRange stateArgs) -> FailureOr<scf::ExecuteRegionOp> {
+    rewriter.setInsertionPointToEnd(block);
+    Value reversedT = arith::SubIOp::create(rewriter, loc, last, t);
+    SmallVector<Value> bodyArgs(stateArgs.begin(), stateArgs.end());
+    for (auto [j, in] : llvm::enumerate(scanInputs)) {
+      auto inType = cast<RankedTensorType>(in.getType());
+      int64_t axis = spec.inAxes[j];
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      SmallVector<int64_t> shape;
+      for (int64_t d = 0, e = inType.getRank(); d < e; ++d) {
+        strides.push_back(rewriter.getIndexAttr(1));
+        if (d == axis) {
+          offsets.push_back(spec.inReverse[j] ? reversedT : t);
+          sizes.push_back(rewriter.getIndexAttr(1));
+          continue;
+        }
+        offsets.push_back(rewriter.getIndexAttr(0));
+        sizes.push_back(getDimOFR(rewriter, loc, in, d));
+        shape.push_back(inType.getDimSize(d));
+      }
+      auto sliceType = RankedTensorType::get(shape, inType.getElementType());
+      Value slice = tensor::ExtractSliceOp::create(rewriter, loc, sliceType,
+                                                   in, offsets, sizes, strides);
+      bodyArgs.push_back(castChecked(rewriter, loc, slice,
+                                     (*bodyIn)[numStates + j],
+                                     "Scan: a scan input slice does not fit "
+                                     "the body's input shape"));
+    }
+    auto block2 = convertBody(op, body, tc, rewriter);
+    if (failed(block2))
+      return failure();
+    rewriter.setInsertionPointToEnd(block);
+    return inlineBody(rewriter, loc, *block2, bodyArgs, execTypes);
+  };
+  // The final states and the filled scan outputs.
+  auto finish = [&](ValueRange loopResults) {
+    SmallVector<Value> results;
+    for (unsigned k = 0; k < numStates; ++k)
+      results.push_back(castChecked(rewriter, loc, loopResults[k],
+                                    stateTypes[k],
+                                    "Scan: a final state does not fit the "
+                                    "output's shape"));
+    for (unsigned k = 0; k < numOut; ++k)
+      results.push_back(finishAccumulator(
+          rewriter, loc, loopResults[numStates + k], length,
+          spec.outAxes[k], outTypes[k],
+          "Scan: a scan output does not fit the output's shape"));
+    return results;
+  };
 
-  auto block = convertBody(op, body, tc, rewriter);
-  if (failed(block))
-    return failure();
-  rewriter.setInsertionPointToEnd(loopBody);
-  auto exec = inlineBody(rewriter, loc, *block, bodyArgs, execTypes);
-
-  SmallVector<Value> yields;
-  for (unsigned k = 0; k < numStates; ++k)
-    yields.push_back(exec.getResult(k));
-  auto toLength = [&](OpBuilder &, Location, Value) { return length; };
-  for (unsigned k = 0; k < numOut; ++k) {
-    Value acc = loop.iterArgs[numStates + k];
-    bool preallocated =
-        cast<RankedTensorType>(execTypes[numStates + k]).hasStaticShape();
-    yields.push_back(appendRow(
-        rewriter, loc, acc, exec.getResult(numStates + k),
-        spec.outReverse[k] ? reversedT : t, spec.outAxes[k],
-        preallocated ? nullptr
-                     : function_ref<Value(OpBuilder &, Location, Value)>(
-                           toLength),
-        "Scan"));
+  if (!grows) {
+    auto loop = CountedLoop::build(rewriter, loc, length, inits, false);
+    auto exec = runBody(loop.body, loop.iv,
+                        ValueRange(loop.iterArgs).take_front(numStates));
+    if (failed(exec))
+      return failure();
+    SmallVector<Value> yields;
+    for (unsigned k = 0; k < numStates; ++k)
+      yields.push_back(exec->getResult(k));
+    for (unsigned k = 0; k < numOut; ++k)
+      yields.push_back(insertRow(rewriter, loc, loop.iterArgs[numStates + k],
+                                 exec->getResult(numStates + k),
+                                 rowPos(k, loop.iv), spec.outAxes[k]));
+    loop.finish(rewriter, loc, yields);
+    rewriter.setInsertionPointAfter(loop.op);
+    return finish(loop.results());
   }
-  loop.finish(rewriter, loc, yields);
 
-  rewriter.setInsertionPointAfter(loop.op);
-  ValueRange loopResults = loop.results();
-  SmallVector<Value> results;
-  for (unsigned k = 0; k < numStates; ++k)
-    results.push_back(castChecked(rewriter, loc, loopResults[k],
-                                  stateTypes[k],
-                                  "Scan: a final state does not fit the "
-                                  "output's shape"));
+  // Some scan outputs get their row shape from the first step: they start
+  // empty and are sized to the sequence length when the first row comes.
+  // Sized inside the loop that carries them (a fresh tensor from one branch
+  // of an scf.if), one-shot bufferization would copy them whole on every
+  // step (200,000 steps took 11.7 s). As for Loop (ControlFlow.cpp), two
+  // loops: the inner one runs steps while their rows fit, writing them in
+  // place, and ends with the row pending when they do not (the first
+  // step); the outer one sizes the accumulators, writes the pending rows
+  // and runs the inner one again.
+  //   outer (t, states..., acc..., row of each growing output..., pending)
+  //       while pending || t < length:
+  //     if pending: acc = sized(acc) with row as row t - 1
+  //     inner (the same) while !pending && t < length:
+  //       body; row fits (t < capacity) ? write it : pending = true
+  SmallVector<unsigned> growing;
   for (unsigned k = 0; k < numOut; ++k)
-    results.push_back(finishAccumulator(
-        rewriter, loc, loopResults[numStates + k], length,
-        spec.outAxes[k], outTypes[k],
-        "Scan: a scan output does not fit the output's shape"));
-  return results;
+    if (!cast<RankedTensorType>(execTypes[numStates + k]).hasStaticShape())
+      growing.push_back(k);
+  unsigned accBase = 1 + numStates, rowBase = accBase + numOut,
+           pendingArg = rowBase + growing.size();
+  Value zero = createIndexConstant(rewriter, loc, 0);
+  Value noPending =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false));
+  Value yes =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true));
+  SmallVector<Value> outerInits{zero};
+  outerInits.append(inits.begin(), inits.end());
+  for (unsigned k : growing) {
+    auto rt = cast<RankedTensorType>(execTypes[numStates + k]);
+    SmallVector<Value> zeros(rt.getRank(), zero);
+    outerInits.push_back(createLoopInit(rewriter, loc, rt, zeros));
+  }
+  outerInits.push_back(noPending);
+  // An scf.while whose before region continues while `test` and forwards
+  // its arguments; the insertion point ends in its empty after region.
+  auto buildWhile = [&](ValueRange whileInits,
+                        function_ref<Value(ValueRange)> test) {
+    TypeRange types = whileInits.getTypes();
+    SmallVector<Location> locs(whileInits.size(), loc);
+    auto w = scf::WhileOp::create(rewriter, loc, types, whileInits);
+    Block *before = rewriter.createBlock(&w.getBefore(), {}, types, locs);
+    scf::ConditionOp::create(rewriter, loc, test(before->getArguments()),
+                             before->getArguments());
+    rewriter.createBlock(&w.getAfter(), {}, types, locs);
+    return w;
+  };
+  auto toLength = [&](OpBuilder &, Location, Value) { return length; };
+
+  auto outer = buildWhile(outerInits, [&](ValueRange a) -> Value {
+    return arith::OrIOp::create(
+        rewriter, loc, a[pendingArg],
+        cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], length));
+  });
+  Block *outerAfter = &outer.getAfter().front();
+  SmallVector<Value> innerInits(outerAfter->getArguments());
+  {
+    Value pending = outerAfter->getArgument(pendingArg);
+    Value prev =
+        arith::SubIOp::create(rewriter, loc, outerAfter->getArgument(0), one);
+    for (auto [g, k] : llvm::enumerate(growing)) {
+      Value acc = outerAfter->getArgument(accBase + k);
+      Value row = outerAfter->getArgument(rowBase + g);
+      auto place = scf::IfOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                     pending, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(place.thenBlock());
+      Value sized = growAccumulator(rewriter, loc, acc, row, spec.outAxes[k],
+                                    toLength);
+      scf::YieldOp::create(rewriter, loc,
+                           insertRow(rewriter, loc, sized, row,
+                                     rowPos(k, prev), spec.outAxes[k]));
+      rewriter.setInsertionPointToStart(place.elseBlock());
+      scf::YieldOp::create(rewriter, loc, acc);
+      innerInits[accBase + k] = place.getResult(0);
+    }
+    innerInits[pendingArg] = noPending;
+  }
+  auto inner = buildWhile(innerInits, [&](ValueRange a) -> Value {
+    Value none = arith::XOrIOp::create(rewriter, loc, a[pendingArg], yes);
+    return arith::AndIOp::create(
+        rewriter, loc, none,
+        cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], length));
+  });
+  Block *innerAfter = &inner.getAfter().front();
+  Value t = innerAfter->getArgument(0);
+  auto exec =
+      runBody(innerAfter, t, innerAfter->getArguments().slice(1, numStates));
+  if (failed(exec))
+    return failure();
+  unsigned first = growing.front();
+  Value cap = tensor::DimOp::create(
+      rewriter, loc, innerAfter->getArgument(accBase + first),
+      spec.outAxes[first]);
+  Value fits = cmpI(rewriter, loc, arith::CmpIPredicate::ult, t, cap);
+  SmallVector<Value> yields{arith::AddIOp::create(rewriter, loc, t, one)};
+  for (unsigned k = 0; k < numStates; ++k)
+    yields.push_back(exec->getResult(k));
+  for (unsigned k = 0; k < numOut; ++k) {
+    Value acc = innerAfter->getArgument(accBase + k);
+    Value row = exec->getResult(numStates + k);
+    int64_t axis = spec.outAxes[k];
+    if (!llvm::is_contained(growing, k)) {
+      yields.push_back(insertRow(rewriter, loc, acc, row, rowPos(k, t), axis));
+      continue;
+    }
+    checkRowShape(rewriter, loc, acc, row, axis, "Scan");
+    auto write = scf::IfOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                   fits, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(write.thenBlock());
+    scf::YieldOp::create(rewriter, loc,
+                         insertRow(rewriter, loc, acc, row, rowPos(k, t), axis));
+    rewriter.setInsertionPointToStart(write.elseBlock());
+    scf::YieldOp::create(rewriter, loc, acc);
+    yields.push_back(write.getResult(0));
+  }
+  for (unsigned k : growing)
+    yields.push_back(exec->getResult(numStates + k));
+  yields.push_back(arith::XOrIOp::create(rewriter, loc, fits, yes));
+  scf::YieldOp::create(rewriter, loc, yields);
+  rewriter.setInsertionPointToEnd(outerAfter);
+  scf::YieldOp::create(rewriter, loc, inner.getResults());
+  rewriter.setInsertionPointAfter(outer);
+  return finish(outer.getResults().slice(1, numStates + numOut));
 }
 
 /// The attribute `values` (default all 0) of length `n`, each checked to be

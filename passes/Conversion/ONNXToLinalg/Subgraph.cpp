@@ -262,23 +262,13 @@ Value insertRow(OpBuilder &b, Location loc, Value acc, Value slice, Value pos,
                                        strides);
 }
 
-/// Writes `slice` as row `pos` (along `axis`) of the accumulator `acc`,
-/// growing it first when `pos` is past its capacity: the new capacity is
-/// `newCapacity(capacity)`. Later rows must have the shape of the first
-/// (checked at run time). Returns the updated accumulator. Without
-/// `newCapacity` the accumulator was preallocated and only gets the row.
-Value appendRow(OpBuilder &b, Location loc, Value acc, Value slice, Value pos,
-                int64_t axis,
-                function_ref<Value(OpBuilder &, Location, Value)> newCapacity,
-                StringRef op) {
-  auto accType = cast<RankedTensorType>(acc.getType());
+/// Checks at run time that `slice` has the row shape of `acc` (unless
+/// `acc` has no capacity yet: the first row fixes the shape).
+void checkRowShape(OpBuilder &b, Location loc, Value acc, Value slice,
+                   int64_t axis, StringRef op) {
   auto sliceType = cast<RankedTensorType>(slice.getType());
-  if (!newCapacity)
-    return insertRow(b, loc, acc, slice, pos, axis);
   Value cap = tensor::DimOp::create(b, loc, acc, axis);
   Value zero = createIndexConstant(b, loc, 0);
-
-  // Rows after the first match it.
   for (int64_t d = 0, e = sliceType.getRank(); d < e; ++d) {
     if (!sliceType.isDynamicDim(d))
       continue;
@@ -290,34 +280,59 @@ Value appendRow(OpBuilder &b, Location loc, Value acc, Value slice, Value pos,
     emitRuntimeCheck(b, loc, arith::OrIOp::create(b, loc, first, same),
                      (op + ": scan output rows differ in shape").str());
   }
+}
 
+/// A new accumulator of capacity `newCapacity(capacity of acc)` whose rows
+/// have the shape of `slice`, holding the rows of `acc`.
+Value growAccumulator(
+    OpBuilder &b, Location loc, Value acc, Value slice, int64_t axis,
+    function_ref<Value(OpBuilder &, Location, Value)> newCapacity) {
+  auto accType = cast<RankedTensorType>(acc.getType());
+  Value cap = tensor::DimOp::create(b, loc, acc, axis);
+  Value newCap = newCapacity(b, loc, cap);
+  SmallVector<Value> sizes;
+  SmallVector<OpFoldResult> oldSizes;
+  for (int64_t d = 0, e = accType.getRank(); d < e; ++d) {
+    if (d == axis) {
+      sizes.push_back(newCap);
+      oldSizes.push_back(cap);
+      continue;
+    }
+    int64_t sd = d < axis ? d : d - 1;
+    sizes.push_back(getDimValue(b, loc, slice, sd));
+    oldSizes.push_back(getDimOFR(b, loc, slice, sd));
+  }
+  Value fresh = createEmpty(b, loc, accType, sizes);
+  SmallVector<OpFoldResult> zeros(accType.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> ones(accType.getRank(), b.getIndexAttr(1));
+  Value old = tensor::ExtractSliceOp::create(b, loc, acc, zeros, oldSizes,
+                                             ones);
+  return tensor::InsertSliceOp::create(b, loc, old, fresh, zeros, oldSizes,
+                                       ones);
+}
+
+/// Writes `slice` as row `pos` (along `axis`) of the accumulator `acc`,
+/// growing it first when `pos` is past its capacity: the new capacity is
+/// `newCapacity(capacity)`. Later rows must have the shape of the first
+/// (checked at run time). Returns the updated accumulator. Without
+/// `newCapacity` the accumulator was preallocated and only gets the row.
+Value appendRow(OpBuilder &b, Location loc, Value acc, Value slice, Value pos,
+                int64_t axis,
+                function_ref<Value(OpBuilder &, Location, Value)> newCapacity,
+                StringRef op) {
+  auto accType = cast<RankedTensorType>(acc.getType());
+  if (!newCapacity)
+    return insertRow(b, loc, acc, slice, pos, axis);
+  checkRowShape(b, loc, acc, slice, axis, op);
+  Value cap = tensor::DimOp::create(b, loc, acc, axis);
   Value full = cmpI(b, loc, arith::CmpIPredicate::uge, pos, cap);
   auto grow = scf::IfOp::create(b, loc, TypeRange{accType}, full,
                                 /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(grow.thenBlock());
-    Value newCap = newCapacity(b, loc, cap);
-    SmallVector<Value> sizes;
-    SmallVector<OpFoldResult> oldSizes;
-    for (int64_t d = 0, e = accType.getRank(); d < e; ++d) {
-      if (d == axis) {
-        sizes.push_back(newCap);
-        oldSizes.push_back(cap);
-        continue;
-      }
-      int64_t sd = d < axis ? d : d - 1;
-      sizes.push_back(getDimValue(b, loc, slice, sd));
-      oldSizes.push_back(getDimOFR(b, loc, slice, sd));
-    }
-    Value fresh = createEmpty(b, loc, accType, sizes);
-    SmallVector<OpFoldResult> zeros(accType.getRank(), b.getIndexAttr(0));
-    SmallVector<OpFoldResult> ones(accType.getRank(), b.getIndexAttr(1));
-    Value old = tensor::ExtractSliceOp::create(b, loc, acc, zeros, oldSizes,
-                                               ones);
-    Value copied =
-        tensor::InsertSliceOp::create(b, loc, old, fresh, zeros, oldSizes, ones);
-    scf::YieldOp::create(b, loc, copied);
+    scf::YieldOp::create(b, loc,
+                         growAccumulator(b, loc, acc, slice, axis, newCapacity));
     b.setInsertionPointToStart(grow.elseBlock());
     scf::YieldOp::create(b, loc, acc);
   }

@@ -108,6 +108,21 @@ Value emptyAccumulator(OpBuilder &b, Location loc, RankedTensorType accType);
 Value insertRow(OpBuilder &b, Location loc, Value acc, Value slice, Value pos,
                 int64_t axis);
 
+/// Checks at run time that `slice` has the row shape of `acc` (unless
+/// `acc` has no capacity yet: the first row fixes the shape); `op` names
+/// the op in the message.
+void checkRowShape(OpBuilder &b, Location loc, Value acc, Value slice,
+                   int64_t axis, StringRef op);
+
+/// A new accumulator of capacity `newCapacity(capacity of acc)` whose rows
+/// have the shape of `slice`, holding the rows of `acc` (a fresh tensor:
+/// grown inside a loop that carries `acc`, it makes one-shot bufferization
+/// copy the whole accumulator on every iteration; LoopLowering grows in an
+/// outer loop instead).
+Value growAccumulator(
+    OpBuilder &b, Location loc, Value acc, Value slice, int64_t axis,
+    function_ref<Value(OpBuilder &, Location, Value)> newCapacity);
+
 /// Writes `slice` as row `pos` (along `axis`) of the accumulator `acc`,
 /// growing it first when `pos` is past its capacity: the new capacity is
 /// `newCapacity(capacity)`. Later rows must have the shape of the first

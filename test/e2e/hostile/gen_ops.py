@@ -224,6 +224,53 @@ def concat_many(root):
           ([np.zeros((1, 4), np.float32), b], [])])
 
 
+@case
+def pool_empty(root):
+    """A pool over a spatial dim that is 0 at run time pooled no input
+    value: AveragePool returned NaN (0 / 0), MaxPool the lowest float,
+    LpPool and GlobalLpPool 0, with OK. ORT refuses every pool of such an X
+    ("Only N can be zero"); the spec defines a pool over the input's
+    values. Set 0 is valid; the static case is a compile-time error
+    (convert-onnx-to-linalg-pooling-invalid.mlir)."""
+    x = f32(1, 2, 3).reshape(1, 1, 3)
+    e = np.zeros((1, 1, 0), np.float32)
+    for name, op, attrs, y in [
+            ("avgpool_empty", "AveragePool", dict(pads=[1, 1]),
+             f32(1, 1.5, 2.5, 3)),
+            ("maxpool_empty", "MaxPool", dict(pads=[1, 1]), f32(1, 2, 3, 3)),
+            ("lppool_empty", "LpPool", dict(pads=[1, 1]),
+             np.sqrt(f32(1, 5, 13, 9)))]:
+        save(root, name,
+             [node(op, ["x"], ["y"], name, kernel_shape=[2], **attrs)],
+             [vi("x", F, [1, 1, "n"])], [vi("y", F, [1, 1, "m"])],
+             [([x], [y.reshape(1, 1, 4)]), ([e], [])])
+    x2 = np.arange(6, dtype=np.float32).reshape(1, 2, 1, 3)
+    save(root, "gap_empty",
+         [node("GlobalAveragePool", ["x"], ["y"], "gap_empty")],
+         [vi("x", F, [1, 2, "h", "w"])], [vi("y", F, [1, 2, 1, 1])],
+         [([x2], [x2.mean(axis=(2, 3), keepdims=True)]),
+          ([np.zeros((1, 2, 4, 0), np.float32)], [])])
+
+
+@case
+def split_many(root):
+    """One Split of 1000 outputs (a symbolic input, outputs of 1 and 2
+    elements): LLVM's -O2 took more than 120 s on an entry function that
+    returned one struct of 1000 memref descriptors; it stores each through
+    the wrapper's pointer now (codegen/result-stores.test). Set 1: an input
+    of another size is the run-time error naming the node."""
+    n = 1000
+    sizes = [1 + i % 2 for i in range(n)]
+    x = np.arange(sum(sizes), dtype=np.float32)
+    parts = np.split(x, np.cumsum(sizes)[:-1])
+    outs = ["y%d" % i for i in range(n)]
+    save(root, "split_many",
+         [node("Split", ["x", "s"], outs, "split_many", axis=0)],
+         [vi("x", F, ["n"])], [vi(o, F, [k]) for o, k in zip(outs, sizes)],
+         [([x], parts), ([x[:-1]], [])],
+         inits=[helper.make_tensor("s", I64, [n], sizes)])
+
+
 def main():
     root = sys.argv[1]
     for fn in CASES:

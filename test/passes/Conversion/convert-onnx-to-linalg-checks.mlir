@@ -85,3 +85,20 @@ func.func @argmax_static(%x: tensor<2x3xf32>) -> tensor<2xi64> {
   %0 = "onnx.ArgMax"(%x) {axis = 1 : i64, keepdims = 0 : i64} : (tensor<2x3xf32>) -> tensor<2xi64> loc("am2")
   return %0 : tensor<2xi64>
 }
+
+// -----
+
+// A pool over a dynamic spatial dim checks at run time that it is not 0
+// (the static case is an error, convert-onnx-to-linalg-pooling-invalid.mlir).
+// CHECK-DAG: llvm.mlir.global internal constant @[[MSG:__onnxc_msg[0-9]+]]("node 'ap' (AveragePool): X is empty in spatial dim 1: there is no value to pool\00")
+// CHECK-LABEL: func.func @avgpool_dynamic_spatial
+// CHECK-SAME: (%[[X:.+]]: tensor<1x1x4x?xf32>)
+// CHECK: %[[D:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<1x1x4x?xf32>
+// CHECK: arith.cmpi ne, %[[D]], %{{.+}} : index
+// CHECK: scf.if
+// CHECK: llvm.mlir.addressof @[[MSG]]
+// CHECK: linalg.generic
+func.func @avgpool_dynamic_spatial(%x: tensor<1x1x4x?xf32>) -> tensor<1x1x4x?xf32> {
+  %0 = "onnx.AveragePool"(%x) {kernel_shape = array<i64: 1, 2>, pads = array<i64: 0, 1, 0, 1>} : (tensor<1x1x4x?xf32>) -> tensor<1x1x4x?xf32> loc("ap")
+  return %0 : tensor<1x1x4x?xf32>
+}

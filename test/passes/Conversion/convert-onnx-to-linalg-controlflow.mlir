@@ -24,31 +24,55 @@ func.func @if_shapes(%c: tensor<i1>, %x: tensor<5xf32>, %y: tensor<3xf32>) -> te
 
 // -----
 
-// The loop carries (i, cond, y, accumulator); the before region tests
-// cond && i < M; the body runs in an scf.execute_region; the scan row is
-// appended after growing the accumulator when it is full.
+// A Loop with a scan output is two scf.while loops carrying (i, cond, y,
+// accumulator, pending row, pending flag). The inner one tests
+// !pending && cond && i < M, runs the body in an scf.execute_region and
+// writes the row in place when it fits the capacity, else ends with the
+// row pending (no tensor is created in it: one-shot bufferization then
+// writes the accumulator in place instead of copying it per iteration).
+// The outer one continues while pending || cond && i < M: it grows the
+// accumulator and writes the pending row as row i - 1, then runs the
+// inner loop again.
 // CHECK-LABEL: func.func @loop
 // CHECK: %[[M:.+]] = tensor.extract %{{.+}}[] : tensor<i64>
+// CHECK: %[[NO:.+]] = arith.constant false
 // CHECK: %[[ACC0:.+]] = bufferization.alloc_tensor(%{{.+}}) : tensor<?x2xf32>
-// CHECK: %[[W:.+]]:4 = scf.while (%[[I:.+]] = %{{.+}}, %[[CND:.+]] = %{{.+}}, %[[Y:.+]] = %{{.+}}, %[[ACC:.+]] = %[[ACC0]]) : (i64, i1, tensor<2xf32>, tensor<?x2xf32>)
+// CHECK: %[[ROW0:.+]] = bufferization.alloc_tensor() : tensor<2xf32>
+// CHECK: %[[W:.+]]:6 = scf.while (%[[I:.+]] = %{{.+}}, %[[CND:.+]] = %{{.+}}, %[[Y:.+]] = %{{.+}}, %[[ACC:.+]] = %[[ACC0]], %[[ROW:.+]] = %[[ROW0]], %[[PEND:.+]] = %[[NO]]) : (i64, i1, tensor<2xf32>, tensor<?x2xf32>, tensor<2xf32>, i1)
 // CHECK: %[[LT:.+]] = arith.cmpi slt, %[[I]], %[[M]] : i64
 // CHECK: %[[GO:.+]] = arith.andi %[[CND]], %[[LT]] : i1
-// CHECK: scf.condition(%[[GO]])
+// CHECK: %[[GO2:.+]] = arith.ori %[[PEND]], %[[GO]] : i1
+// CHECK: scf.condition(%[[GO2]])
 // CHECK: } do {
-// CHECK: %[[IT:.+]] = tensor.from_elements %{{.+}} : tensor<i64>
+// CHECK: ^bb0(%[[OI:.+]]: i64, %[[OC:.+]]: i1, %[[OY:.+]]: tensor<2xf32>, %[[OACC:.+]]: tensor<?x2xf32>, %[[OROW:.+]]: tensor<2xf32>, %[[OPEND:.+]]: i1):
+// CHECK: %[[PREV:.+]] = arith.subi %[[OI]], %{{.+}} : i64
+// CHECK: %[[PPOS:.+]] = arith.index_cast %[[PREV]] : i64 to index
+// CHECK: %[[PLACED:.+]] = scf.if %[[OPEND]] -> (tensor<?x2xf32>) {
+// CHECK: %[[FRESH:.+]] = tensor.empty(%{{.+}}) : tensor<?x2xf32>
+// CHECK: %[[COPIED:.+]] = tensor.insert_slice %{{.+}} into %[[FRESH]]
+// CHECK: tensor.insert_slice %[[OROW]] into %[[COPIED]][%[[PPOS]], 0] [1, 2] [1, 1]
+// CHECK: } else {
+// CHECK: scf.yield %[[OACC]] : tensor<?x2xf32>
+// CHECK: %[[IN:.+]]:6 = scf.while ({{.+}} = %[[OI]], {{.+}} = %[[OC]], {{.+}} = %[[OY]], {{.+}} = %[[PLACED]], {{.+}} = %[[OROW]], {{.+}} = %[[NO]])
+// CHECK: scf.condition
+// CHECK: } do {
+// CHECK: ^bb0(%[[II:.+]]: i64, %{{.+}}: i1, %{{.+}}: tensor<2xf32>, %[[IACC:.+]]: tensor<?x2xf32>, %{{.+}}: tensor<2xf32>, %{{.+}}: i1):
 // CHECK: %[[EX:.+]]:3 = scf.execute_region -> (tensor<i1>, tensor<2xf32>, tensor<2xf32>) {
 // CHECK: linalg.generic
 // CHECK: scf.yield
 // CHECK: }
 // CHECK: %[[NEXT:.+]] = tensor.extract %[[EX]]#0[] : tensor<i1>
-// CHECK: %[[CAP:.+]] = tensor.dim %{{.+}}, %{{.+}} : tensor<?x2xf32>
-// CHECK: %[[FULL:.+]] = arith.cmpi uge, %{{.+}}, %[[CAP]] : index
-// CHECK: %[[GROWN:.+]] = scf.if %[[FULL]] -> (tensor<?x2xf32>) {
-// CHECK: tensor.empty(%{{.+}}) : tensor<?x2xf32>
-// CHECK: tensor.insert_slice
+// CHECK: %[[POS:.+]] = arith.index_cast %[[II]] : i64 to index
+// CHECK: %[[CAP:.+]] = tensor.dim %[[IACC]], %{{.+}} : tensor<?x2xf32>
+// CHECK: %[[FITS:.+]] = arith.cmpi ult, %[[POS]], %[[CAP]] : index
+// CHECK-NOT: tensor.empty
+// CHECK: %[[WRITTEN:.+]] = scf.if %[[FITS]] -> (tensor<?x2xf32>) {
+// CHECK: tensor.insert_slice %[[EX]]#2 into %[[IACC]][%[[POS]], 0] [1, 2] [1, 1] : tensor<2xf32> into tensor<?x2xf32>
 // CHECK: } else {
-// CHECK: %[[ROW:.+]] = tensor.insert_slice %[[EX]]#2 into %[[GROWN]][%{{.+}}, 0] [1, 2] [1, 1] : tensor<2xf32> into tensor<?x2xf32>
-// CHECK: scf.yield %{{.+}}, %[[NEXT]], %[[EX]]#1, %[[ROW]] : i64, i1, tensor<2xf32>, tensor<?x2xf32>
+// CHECK: scf.yield %[[IACC]] : tensor<?x2xf32>
+// CHECK: %[[NOFIT:.+]] = arith.xori %[[FITS]], %{{.+}} : i1
+// CHECK: scf.yield %{{.+}}, %[[NEXT]], %[[EX]]#1, %[[WRITTEN]], %[[EX]]#2, %[[NOFIT]] : i64, i1, tensor<2xf32>, tensor<?x2xf32>, tensor<2xf32>, i1
+// CHECK: scf.yield %[[IN]]#0, %[[IN]]#1, %[[IN]]#2, %[[IN]]#3, %[[IN]]#4, %[[IN]]#5
 // CHECK: %[[N:.+]] = arith.index_cast %[[W]]#0 : i64 to index
 // CHECK: tensor.extract_slice %[[W]]#3[0, 0] [%[[N]], 2] [1, 1]
 // CHECK-NOT: onnx.

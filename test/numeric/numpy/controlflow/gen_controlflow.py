@@ -258,6 +258,41 @@ def scan_axes(root):
     save_case(root, "scan_axes", graph, [([s0, xa, xb], [s, y1, y2])])
 
 
+def scan_many_steps(root):
+    """200,000 steps with a running-max state and two scan outputs, the
+    second on axis 1 and written in reverse. The body's row shapes are
+    symbolic: the accumulators are sized by an outer loop at the first row
+    and written in place after (they were copied whole on every step:
+    200,000 steps took 11.7 s)."""
+    body = helper.make_graph(
+        [
+            helper.make_node("Max", ["s_in", "x"], ["s_out"]),
+            helper.make_node("Sub", ["x", "s_in"], ["o1"]),
+            helper.make_node("Neg", ["x"], ["o2"]),
+        ],
+        "many_steps_body",
+        [vi("s_in", F, ["k"]), vi("x", F, ["k"])],
+        [vi("s_out", F, ["k"]), vi("o1", F, ["k"]), vi("o2", F, ["k"])],
+    )
+    graph = helper.make_graph(
+        [helper.make_node("Scan", ["s0", "xs"], ["s", "y1", "y2"], body=body,
+                          num_scan_inputs=1, scan_output_axes=[0, 1],
+                          scan_output_directions=[0, 1])],
+        "scan_many_steps",
+        [vi("s0", F, [2]), vi("xs", F, [200000, 2])],
+        [vi("s", F, [2]), vi("y1", F, [200000, 2]), vi("y2", F, [2, 200000])],
+    )
+    n = 200000
+    # Small integers: every value exact in float32.
+    xs = (np.arange(2 * n, dtype=np.int64).reshape(n, 2) % 1001 - 500).astype(np.float32)
+    s0 = np.array([-1000.0, 0.0], np.float32)
+    before = np.maximum.accumulate(np.concatenate([s0[None], xs]), axis=0)
+    y1 = xs - before[:-1]
+    y2 = (-xs)[::-1].T
+    save_case(root, "scan_many_steps", graph,
+              [([s0, xs], [before[-1], y1, np.ascontiguousarray(y2)])])
+
+
 def scan_twin_outputs(root):
     """Two scan outputs of the same type (their accumulators must not share
     a buffer) and a state that is a graph input (it must not be written in
@@ -507,14 +542,62 @@ def errors(root):
                ([a, b, np.array(2, np.int64)], [b])])
 
 
+def loop_many_trips(root):
+    """400,000 trips with two scan outputs (rows of [2], and rows of x's
+    shape, symbolic in the dynamic run) and a condition from the body
+    (i < limit): the accumulators grow by doubling in an outer loop and
+    the inner loop writes rows in place (an accumulator grown inside the
+    loop that carries it was copied whole on every trip: 400,000 trips
+    took 26 s). Sets: all trips, a stop by the condition after 1501 rows
+    (not a capacity), one trip past the 1024 preallocated rows, none."""
+    body = helper.make_graph(
+        [
+            helper.make_node("Cast", ["i"], ["fi"], to=F),
+            helper.make_node("Mul", ["fi", "w"], ["row"]),
+            helper.make_node("Mul", ["fi", "x"], ["row2"]),
+            helper.make_node("Add", ["s_in", "row"], ["s_out"]),
+            helper.make_node("Less", ["i", "limit"], ["cond_out"]),
+        ],
+        "many_body",
+        [vi("i", I64, []), vi("cond_in", B, []), vi("s_in", F, [2])],
+        [vi("cond_out", B, []), vi("s_out", F, [2]), vi("row", F, [2]),
+         vi("row2", F, [3])],
+    )
+    graph = helper.make_graph(
+        [const("go", np.array(True)),
+         helper.make_node("Loop", ["m", "go", "s0"], ["s", "rows", "rows2"],
+                          body=body)],
+        "loop_many_trips",
+        [vi("m", I64, []), vi("limit", I64, []), vi("s0", F, [2]),
+         vi("w", F, [2]), vi("x", F, [3])],
+        [vi("s", F, [2]), vi("rows", F, [None, 2]), vi("rows2", F, [None, 3])],
+    )
+    s0 = np.array([1.0, -1.0], np.float32)
+    w = np.array([0.5, 0.25], np.float32)
+    x = np.array([1.0, -2.0, 0.125], np.float32)
+    datasets = []
+    for m, limit in ((400000, 1 << 40), (400000, 1500), (1025, 1 << 40),
+                     (0, 5)):
+        n = min(m, limit + 1)
+        fi = np.arange(n, dtype=np.float32)[:, None]
+        rows = (fi * w).astype(np.float32).reshape(n, 2)
+        rows2 = (fi * x).astype(np.float32).reshape(n, 3)
+        # s0 + rows[0] + rows[1] + ... in order, in float32.
+        s = np.add.accumulate(np.concatenate([s0[None], rows]), axis=0,
+                              dtype=np.float32)[-1]
+        datasets.append(([np.array(m, np.int64), np.array(limit, np.int64),
+                          s0, w, x], [s, rows, rows2]))
+    save_case(root, "loop_many_trips", graph, datasets)
+
+
 def main():
     root = sys.argv[1]
     if len(sys.argv) > 2 and sys.argv[2] == "--errors":
         errors(root)
         return
     for fn in (loop_converge, loop_long_scan, loop_concat, loop_nested_if, if_shapes,
-               scan_axes, scan_twin_outputs, loop_zero_steps, loop_counted,
-               loop_rnn, loop_row_products, scan_row_products):
+               scan_axes, scan_many_steps, scan_twin_outputs, loop_zero_steps, loop_counted,
+               loop_rnn, loop_row_products, scan_row_products, loop_many_trips):
         fn(root)
 
 
