@@ -1,4 +1,4 @@
-/*===- memref.c - Helpers MLIR's lowering calls by name -------------------===*
+/*===- memref.c - Strided copies: MLIR's memrefCopy, the run's copies -----===*
  *
  * MLIR lowers a copy between memrefs that are not both contiguous to a call
  *   void memrefCopy(int64_t elemSize, UnrankedMemRefType *src,
@@ -8,9 +8,12 @@
  * r is { void *allocated; void *aligned; int64_t offset; int64_t sizes[r];
  * int64_t strides[r]; } (runtime_abi.h). Source and destination have the
  * same sizes; strides may be anything, including 0 and negative.
+ *
+ * onnxc_run_model copies strided results out with the same kind of loop
+ * (internal.h, "memref.c").
  *===----------------------------------------------------------------------===*/
 
-#include "onnxc/runtime_abi.h"
+#include "internal.h"
 
 #include <string.h>
 
@@ -110,4 +113,87 @@ void memrefCopy(int64_t elemSize, onnxc_unranked_memref *src,
     if (k < 0)
       return;
   }
+}
+
+/*===-------------------------- The run's copies --------------------------===*/
+
+/* Copies a block of `sizes` elements from `src` (element strides
+ * `src_strides`) to `dst` (element strides `dst_strides`). Strides may be 0
+ * or negative. */
+static void copy_block(char *dst, const int64_t *dst_strides, const char *src,
+                       const int64_t *src_strides, const int64_t *sizes,
+                       int32_t rank, size_t esize) {
+  int64_t index[ONNXC_MAX_RANK + 1];
+  int64_t inner, e, es = (int64_t)esize;
+  int32_t d;
+  if (rank == 0) {
+    memcpy(dst, src, esize);
+    return;
+  }
+  for (d = 0; d < rank; ++d)
+    if (sizes[d] == 0)
+      return;
+  inner = sizes[rank - 1];
+  memset(index, 0, sizeof index);
+  for (;;) {
+    const char *s = src;
+    char *t = dst;
+    for (d = 0; d < rank - 1; ++d) {
+      s += index[d] * src_strides[d] * es;
+      t += index[d] * dst_strides[d] * es;
+    }
+    if (src_strides[rank - 1] == 1 && dst_strides[rank - 1] == 1) {
+      memcpy(t, s, (size_t)inner * esize);
+    } else {
+      for (e = 0; e < inner; ++e)
+        memcpy(t + e * dst_strides[rank - 1] * es,
+               s + e * src_strides[rank - 1] * es, esize);
+    }
+    /* Odometer over the outer dims. */
+    for (d = rank - 2; d >= 0; --d) {
+      if (++index[d] < sizes[d])
+        break;
+      index[d] = 0;
+    }
+    if (d < 0)
+      return;
+  }
+}
+
+/* Row-major strides of `sizes`. */
+void onnxc_rt_dense_strides(const int64_t *sizes, int32_t rank,
+                            int64_t *strides) {
+  int64_t stride = 1;
+  int32_t d;
+  for (d = rank - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= sizes[d];
+  }
+}
+
+/* Copies a strided view (`base` points at element offset 0 of the view) to
+ * the contiguous `dst`. */
+void onnxc_rt_copy_strided(char *dst, const char *base, const int64_t *sizes,
+                           const int64_t *strides, int32_t rank,
+                           size_t esize) {
+  int64_t dst_strides[ONNXC_MAX_RANK + 1];
+  onnxc_rt_dense_strides(sizes, rank, dst_strides);
+  copy_block(dst, dst_strides, base, strides, sizes, rank, esize);
+}
+
+/* True when `strides` are the row-major strides of `sizes` (dims of size 1
+ * may have any stride; an empty tensor is contiguous). */
+int onnxc_rt_is_contiguous(const int64_t *sizes, const int64_t *strides,
+                           int32_t rank) {
+  int64_t expected = 1;
+  int32_t d;
+  for (d = 0; d < rank; ++d)
+    if (sizes[d] == 0)
+      return 1;
+  for (d = rank - 1; d >= 0; --d) {
+    if (sizes[d] != 1 && strides[d] != expected)
+      return 0;
+    expected *= sizes[d];
+  }
+  return 1;
 }
