@@ -9,7 +9,7 @@
  * int64_t strides[r]; } (runtime_abi.h). Source and destination have the
  * same sizes; strides may be anything, including 0 and negative.
  *
- * onnxc_run_model copies strided results out with the same kind of loop
+ * onnxc_run_model copies strided results out with the same loop
  * (internal.h, "memref.c").
  *===----------------------------------------------------------------------===*/
 
@@ -72,42 +72,38 @@ static void copy_row(char *d, int64_t ds, const char *s, int64_t ss, int64_t n,
   }
 }
 
-void memrefCopy(int64_t elemSize, onnxc_unranked_memref *src,
-                onnxc_unranked_memref *dst) {
-  int64_t rank = src->rank;
-  onnxc_memref_view s = view_of(src), d = view_of(dst);
+/* Copies `sizes` elements (rank `rank`, each of `size` bytes) from `src`
+ * (element strides `src_strides`) to `dst` (element strides
+ * `dst_strides`); strides may be 0 or negative. */
+static void copy_view(char *dst, const int64_t *dst_strides, const char *src,
+                      const int64_t *src_strides, const int64_t *sizes,
+                      int64_t rank, int64_t size) {
   int64_t index[ONNXC_MAX_RANK + 1];
-  int64_t i, total = 1, inner, so, doff;
-  if (rank > ONNXC_MAX_RANK)
-    onnxc_rt_fail(ONNXC_ERROR_RUNTIME, "memref copy of rank above ONNXC_MAX_RANK");
+  int64_t i, inner, so = 0, doff = 0;
   for (i = 0; i < rank; ++i) {
-    total *= s.sizes[i];
+    if (sizes[i] == 0)
+      return;
     index[i] = 0;
   }
-  if (total == 0)
-    return;
   if (rank == 0) {
-    memcpy(d.aligned + d.offset * elemSize, s.aligned + s.offset * elemSize,
-           (size_t)elemSize);
+    memcpy(dst, src, (size_t)size);
     return;
   }
   /* Rows along the innermost dim (one memcpy when both are contiguous
    * there), the outer dims walked with an odometer that keeps both
    * offsets up to date. */
-  inner = s.sizes[rank - 1];
-  so = s.offset;
-  doff = d.offset;
+  inner = sizes[rank - 1];
   for (;;) {
     int64_t k;
-    copy_row(d.aligned + doff * elemSize, d.strides[rank - 1],
-             s.aligned + so * elemSize, s.strides[rank - 1], inner, elemSize);
+    copy_row(dst + doff * size, dst_strides[rank - 1], src + so * size,
+             src_strides[rank - 1], inner, size);
     for (k = rank - 2; k >= 0; --k) {
-      so += s.strides[k];
-      doff += d.strides[k];
-      if (++index[k] < s.sizes[k])
+      so += src_strides[k];
+      doff += dst_strides[k];
+      if (++index[k] < sizes[k])
         break;
-      so -= index[k] * s.strides[k];
-      doff -= index[k] * d.strides[k];
+      so -= index[k] * src_strides[k];
+      doff -= index[k] * dst_strides[k];
       index[k] = 0;
     }
     if (k < 0)
@@ -115,50 +111,17 @@ void memrefCopy(int64_t elemSize, onnxc_unranked_memref *src,
   }
 }
 
-/*===-------------------------- The run's copies --------------------------===*/
-
-/* Copies a block of `sizes` elements from `src` (element strides
- * `src_strides`) to `dst` (element strides `dst_strides`). Strides may be 0
- * or negative. */
-static void copy_block(char *dst, const int64_t *dst_strides, const char *src,
-                       const int64_t *src_strides, const int64_t *sizes,
-                       int32_t rank, size_t esize) {
-  int64_t index[ONNXC_MAX_RANK + 1];
-  int64_t inner, e, es = (int64_t)esize;
-  int32_t d;
-  if (rank == 0) {
-    memcpy(dst, src, esize);
-    return;
-  }
-  for (d = 0; d < rank; ++d)
-    if (sizes[d] == 0)
-      return;
-  inner = sizes[rank - 1];
-  memset(index, 0, sizeof index);
-  for (;;) {
-    const char *s = src;
-    char *t = dst;
-    for (d = 0; d < rank - 1; ++d) {
-      s += index[d] * src_strides[d] * es;
-      t += index[d] * dst_strides[d] * es;
-    }
-    if (src_strides[rank - 1] == 1 && dst_strides[rank - 1] == 1) {
-      memcpy(t, s, (size_t)inner * esize);
-    } else {
-      for (e = 0; e < inner; ++e)
-        memcpy(t + e * dst_strides[rank - 1] * es,
-               s + e * src_strides[rank - 1] * es, esize);
-    }
-    /* Odometer over the outer dims. */
-    for (d = rank - 2; d >= 0; --d) {
-      if (++index[d] < sizes[d])
-        break;
-      index[d] = 0;
-    }
-    if (d < 0)
-      return;
-  }
+void memrefCopy(int64_t elemSize, onnxc_unranked_memref *src,
+                onnxc_unranked_memref *dst) {
+  onnxc_memref_view s = view_of(src), d = view_of(dst);
+  if (src->rank > ONNXC_MAX_RANK)
+    onnxc_rt_fail(ONNXC_ERROR_RUNTIME, "memref copy of rank above ONNXC_MAX_RANK");
+  copy_view(d.aligned + d.offset * elemSize, d.strides,
+            s.aligned + s.offset * elemSize, s.strides, s.sizes, src->rank,
+            elemSize);
 }
+
+/*===-------------------------- The run's copies --------------------------===*/
 
 /* Row-major strides of `sizes`. */
 void onnxc_rt_dense_strides(const int64_t *sizes, int32_t rank,
@@ -178,7 +141,7 @@ void onnxc_rt_copy_strided(char *dst, const char *base, const int64_t *sizes,
                            size_t esize) {
   int64_t dst_strides[ONNXC_MAX_RANK + 1];
   onnxc_rt_dense_strides(sizes, rank, dst_strides);
-  copy_block(dst, dst_strides, base, strides, sizes, rank, esize);
+  copy_view(dst, dst_strides, base, strides, sizes, rank, (int64_t)esize);
 }
 
 /* True when `strides` are the row-major strides of `sizes` (dims of size 1
