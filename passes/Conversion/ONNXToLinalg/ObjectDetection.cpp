@@ -37,6 +37,37 @@ using namespace mlir::onnxc::linalg_conv;
 namespace {
 
 //===----------------------------------------------------------------------===//
+// What RoiAlign and MaxRoiPool share
+//===----------------------------------------------------------------------===//
+
+/// The one generic of RoiAlign and MaxRoiPool: Y (`yt`, sizes `ySizes`)
+/// [r, c, ph, pw] = element(b, l, {r, c, ph, pw}), the indices the body's.
+Value buildRoiGeneric(
+    OpBuilder &rewriter, Location loc, RankedTensorType yt,
+    ArrayRef<Value> ySizes,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> element) {
+  auto body = [&](OpBuilder &b, Location l, ValueRange) {
+    SmallVector<Value> iv;
+    for (int64_t d = 0; d < 4; ++d)
+      iv.push_back(linalg::IndexOp::create(b, l, d));
+    linalg::YieldOp::create(b, l, element(b, l, iv));
+  };
+  Value init = createEmpty(rewriter, loc, yt, ySizes);
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{yt}, ValueRange{}, ValueRange{init},
+             SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(4)},
+             parallelIterators(4), body)
+      .getResult(0);
+}
+
+/// rois[roi, k] in the compute type `ct`.
+Value roiCoord(OpBuilder &b, Location l, Value rois, Value roi, int64_t k,
+               Type rOnnx, Type ct) {
+  Value v = tensor::ExtractOp::create(b, l, rois, ValueRange{roi, idx(b, l, k)});
+  return convertScalar(b, l, v, rOnnx, ct);
+}
+
+//===----------------------------------------------------------------------===//
 // RoiAlign
 //===----------------------------------------------------------------------===//
 
@@ -50,30 +81,215 @@ namespace {
 /// ORT), and with sampling_ratio 0 so is a roi whose adaptive grid takes
 /// more than kMaxAdaptiveSamples samples per channel (over all its bins).
 constexpr int64_t kMaxAdaptiveSamples = int64_t(1) << 26;
+
+/// RoiAlign's attributes, checked.
+struct RoiAlignAttrs {
+  bool isMax = false, halfPixel = false;
+  int64_t outH = 0, outW = 0, ratio = 0;
+  double scale = 1;
+};
+
+FailureOr<RoiAlignAttrs> checkRoiAlignAttrs(ONNX::RoiAlignOp op) {
+  RoiAlignAttrs at;
+  StringRef mode = op.getMode();
+  if (mode != "avg" && mode != "max")
+    return op.emitOpError("unsupported mode '") << mode << "'";
+  at.isMax = mode == "max";
+  StringRef ctm = op.getCoordinateTransformationMode();
+  if (ctm != "half_pixel" && ctm != "output_half_pixel")
+    return op.emitOpError("unsupported coordinate_transformation_mode '")
+           << ctm << "'";
+  at.halfPixel = ctm == "half_pixel";
+  at.outH = (int64_t)op.getOutputHeight();
+  at.outW = (int64_t)op.getOutputWidth();
+  if (at.outH < 1 || at.outW < 1)
+    return op.emitOpError("output_height and output_width must be positive");
+  at.ratio = (int64_t)op.getSamplingRatio();
+  if (at.ratio < 0)
+    return op.emitOpError("sampling_ratio must not be negative");
+  at.scale = op.getSpatialScale().convertToDouble();
+  return at;
+}
+
+/// The body of RoiAlign's generic: one output element, the sampling grid of
+/// its bin walked by two nested loops.
+struct RoiAlignElement {
+  Operation *op; // the RoiAlign (its run-time checks name it)
+  const RoiAlignAttrs &at;
+  Value x, rois, batchIdx;
+  Type ct, xOnnx, rOnnx, yOnnx;
+  SmallVector<Value> xDims;
+  Value heightF, widthF;
+
+  Value operator()(OpBuilder &b, Location l, ValueRange iv) const;
+
+private:
+  /// Sampling points per bin along one axis: sampling_ratio, or the
+  /// adaptive count (checked against kMaxAdaptiveSamples).
+  std::pair<Value, Value> gridSize(OpBuilder &b, Location l, Value roiH,
+                                   Value roiW) const;
+  /// One sample at (yy, xx) of X[batch, ch], into the accumulators (the
+  /// sum, or the max and whether it is the first sample). `one`: the index
+  /// 1 of the body.
+  SmallVector<Value> accumulate(OpBuilder &b, Location l, Value batch,
+                                Value ch, Value yy, Value xx, Value one,
+                                ValueRange acc) const;
+};
+
+std::pair<Value, Value> RoiAlignElement::gridSize(OpBuilder &b, Location l,
+                                                  Value roiH,
+                                                  Value roiW) const {
+  auto c = [&](double v) { return fConst(b, l, ct, v); };
+  // Sampling points per bin: ceil(roi size / output size) when
+  // sampling_ratio is 0; negative counts take no sample.
+  auto gridCountF = [&](Value roiSize, int64_t out) -> Value {
+    Value g = math::CeilOp::create(b, l, divF(b, l, roiSize, c(out)));
+    return arith::MaxNumFOp::create(b, l, g, c(0));
+  };
+  if (at.ratio > 0) {
+    Value g = idx(b, l, at.ratio);
+    return {g, g};
+  }
+  // The adaptive grid comes from data: a roi of 1e9 pixels would take
+  // ~1e17 samples per bin (a hang; ORT fails allocating its table of
+  // grid_h * grid_w * output_height * output_width samples). At most
+  // kMaxAdaptiveSamples per roi and channel are taken; more is an
+  // error (rois are finite here, a sum of two can still be inf).
+  Value gh = gridCountF(roiH, at.outH), gw = gridCountF(roiW, at.outW);
+  Value total =
+      mulF(b, l, mulF(b, l, gh, gw), c((double)at.outH * (double)at.outW));
+  emitRuntimeCheck(
+      b, l, op,
+      cmpF(b, l, arith::CmpFPredicate::OLE, total,
+           c((double)kMaxAdaptiveSamples)),
+      "RoiAlign: sampling_ratio 0 takes more than 2^26 samples for a "
+      "roi (output_height * output_width * ceil(roi height / "
+      "output_height) * ceil(roi width / output_width))");
+  Value gridH = fToIndex(b, l, gh);
+  Value gridW = fToIndex(b, l, gw);
+  return {gridH, gridW};
+}
+
+SmallVector<Value> RoiAlignElement::accumulate(OpBuilder &b, Location l,
+                                               Value batch, Value ch, Value yy,
+                                               Value xx, Value one,
+                                               ValueRange accX) const {
+  auto c = [&](double v) { return fConst(b, l, ct, v); };
+  // Points outside [-1, size] (or NaN) weigh nothing.
+  Value in = andI(b, l,
+                  andI(b, l, cmpF(b, l, arith::CmpFPredicate::OGE, yy, c(-1)),
+                       cmpF(b, l, arith::CmpFPredicate::OLE, yy, heightF)),
+                  andI(b, l, cmpF(b, l, arith::CmpFPredicate::OGE, xx, c(-1)),
+                       cmpF(b, l, arith::CmpFPredicate::OLE, xx, widthF)));
+  // One axis: the low/high taps and the position's fraction (positions <= 0
+  // clamp to 0; past the last pixel both taps are the last).
+  auto axis = [&](Value p, Value size) -> std::tuple<Value, Value, Value> {
+    p = select(b, l, in, p, c(0));
+    p = select(b, l, cmpF(b, l, arith::CmpFPredicate::OLE, p, c(0)), c(0), p);
+    Value low = fToIndex(b, l, p);
+    Value lastI = arith::SubIOp::create(b, l, size, one);
+    Value atEnd = cmpI(b, l, arith::CmpIPredicate::sge, low, lastI);
+    low = select(b, l, atEnd, lastI, low);
+    Value high =
+        select(b, l, atEnd, lastI, arith::AddIOp::create(b, l, low, one));
+    p = select(b, l, atEnd, indexToF(b, l, low, ct), p);
+    Value frac = subF(b, l, p, indexToF(b, l, low, ct));
+    return {low, high, frac};
+  };
+  auto [yLow, yHigh, ly] = axis(yy, xDims[2]);
+  auto [xLow, xHigh, lx] = axis(xx, xDims[3]);
+  Value hy = subF(b, l, c(1), ly), hx = subF(b, l, c(1), lx);
+  Value zeroF = c(0);
+  auto weight = [&](Value u, Value v) {
+    return select(b, l, in, mulF(b, l, u, v), zeroF);
+  };
+  Value w1 = weight(hy, hx), w2 = weight(hy, lx);
+  Value w3 = weight(ly, hx), w4 = weight(ly, lx);
+  auto pixel = [&](Value yi, Value xi) -> Value {
+    Value v = tensor::ExtractOp::create(b, l, x, ValueRange{batch, ch, yi, xi});
+    return convertScalar(b, l, v, xOnnx, ct);
+  };
+  Value t1 = mulF(b, l, w1, pixel(yLow, xLow));
+  Value t2 = mulF(b, l, w2, pixel(yLow, xHigh));
+  Value t3 = mulF(b, l, w3, pixel(yHigh, xLow));
+  Value t4 = mulF(b, l, w4, pixel(yHigh, xHigh));
+  if (!at.isMax)
+    return {addF(b, l, accX[0], addF(b, l, addF(b, l, addF(b, l, t1, t2), t3), t4)),
+            accX[1]};
+  Value v = stdMax(b, l, stdMax(b, l, stdMax(b, l, t1, t2), t3), t4);
+  Value m = select(b, l, accX[1], v, stdMax(b, l, accX[0], v));
+  return {m, arith::ConstantOp::create(b, l, b.getBoolAttr(false))};
+}
+
+Value RoiAlignElement::operator()(OpBuilder &b, Location l,
+                                  ValueRange iv) const {
+  auto c = [&](double v) { return fConst(b, l, ct, v); };
+  Value roi = iv[0], ch = iv[1], ph = iv[2], pw = iv[3];
+  Value batch = toIndex(
+      b, l, tensor::ExtractOp::create(b, l, batchIdx, ValueRange{roi}));
+  auto roiAt = [&](int64_t k) -> Value {
+    return roiCoord(b, l, rois, roi, k, rOnnx, ct);
+  };
+  // Do not round (ORT: "this implementation detail is critical").
+  Value offset = c(at.halfPixel ? 0.5 : 0.0);
+  Value sc = c(at.scale);
+  Value startW = subF(b, l, mulF(b, l, roiAt(0), sc), offset);
+  Value startH = subF(b, l, mulF(b, l, roiAt(1), sc), offset);
+  Value endW = subF(b, l, mulF(b, l, roiAt(2), sc), offset);
+  Value endH = subF(b, l, mulF(b, l, roiAt(3), sc), offset);
+  Value roiW = subF(b, l, endW, startW);
+  Value roiH = subF(b, l, endH, startH);
+  if (!at.halfPixel) {
+    // Malformed rois become 1x1.
+    roiW = stdMax(b, l, roiW, c(1));
+    roiH = stdMax(b, l, roiH, c(1));
+  }
+  Value binH = divF(b, l, roiH, c(at.outH));
+  Value binW = divF(b, l, roiW, c(at.outW));
+  auto [gridH, gridW] = gridSize(b, l, roiH, roiW);
+  Value count =
+      maxIdx(b, l, arith::MulIOp::create(b, l, gridH, gridW), idx(b, l, 1));
+  Value gridHF = indexToF(b, l, gridH, ct);
+  Value gridWF = indexToF(b, l, gridW, ct);
+  Value baseH = addF(b, l, startH, mulF(b, l, indexToF(b, l, ph, ct), binH));
+  Value baseW = addF(b, l, startW, mulF(b, l, indexToF(b, l, pw, ct), binW));
+  Value zero = idx(b, l, 0), one = idx(b, l, 1);
+  Value first = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+  // (i + .5) * bin_size / roi_bin_grid from the bin's start.
+  auto position = [&](OpBuilder &b, Location l, Value base, Value i, Value bin,
+                      Value grid) {
+    return addF(b, l, base,
+                divF(b, l, mulF(b, l, addF(b, l, indexToF(b, l, i, ct), c(0.5)),
+                                bin),
+                     grid));
+  };
+  SmallVector<Value> acc = forRange(
+      b, l, zero, gridH, one, ValueRange{c(0), first},
+      [&](OpBuilder &b, Location l, Value iy,
+          ValueRange accY) -> SmallVector<Value> {
+        Value yy = position(b, l, baseH, iy, binH, gridHF);
+        return forRange(b, l, zero, gridW, one, accY,
+                        [&](OpBuilder &b, Location l, Value ix,
+                            ValueRange accX) -> SmallVector<Value> {
+                          Value xx = position(b, l, baseW, ix, binW, gridWF);
+                          return accumulate(b, l, batch, ch, yy, xx, one, accX);
+                        });
+      });
+  Value result = acc[0];
+  if (!at.isMax)
+    result = divF(b, l, result, indexToF(b, l, count, ct));
+  return convertScalar(b, l, result, ct, yOnnx);
+}
+
 struct RoiAlignLowering : OpConversionPattern<ONNX::RoiAlignOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ONNX::RoiAlignOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    StringRef mode = op.getMode();
-    if (mode != "avg" && mode != "max")
-      return op.emitOpError("unsupported mode '") << mode << "'";
-    bool isMax = mode == "max";
-    StringRef ctm = op.getCoordinateTransformationMode();
-    if (ctm != "half_pixel" && ctm != "output_half_pixel")
-      return op.emitOpError("unsupported coordinate_transformation_mode '")
-             << ctm << "'";
-    bool halfPixel = ctm == "half_pixel";
-    int64_t outH = (int64_t)op.getOutputHeight();
-    int64_t outW = (int64_t)op.getOutputWidth();
-    if (outH < 1 || outW < 1)
-      return op.emitOpError("output_height and output_width must be positive");
-    int64_t ratio = (int64_t)op.getSamplingRatio();
-    if (ratio < 0)
-      return op.emitOpError("sampling_ratio must not be negative");
-    double scale = op.getSpatialScale().convertToDouble();
-
+    FailureOr<RoiAlignAttrs> attrs = checkRoiAlignAttrs(op);
+    if (failed(attrs))
+      return failure();
     Value x = adaptor.getX(), rois = adaptor.getRois();
     Value batchIdx = adaptor.getBatchIndices();
     auto xt = cast<RankedTensorType>(x.getType());
@@ -124,175 +340,19 @@ struct RoiAlignLowering : OpConversionPattern<ONNX::RoiAlignOp> {
                       cmpI(b, l, arith::CmpIPredicate::sge, i, idx(b, l, 0)),
                       cmpI(b, l, arith::CmpIPredicate::slt, i, numBatches));
         });
-    SmallVector<Value> ySizes = {numRois, xDims[1], idx(rewriter, loc, outH),
-                                 idx(rewriter, loc, outW)};
+    SmallVector<Value> ySizes = {numRois, xDims[1],
+                                 idx(rewriter, loc, attrs->outH),
+                                 idx(rewriter, loc, attrs->outW)};
     checkResultSizes(rewriter, loc, yt, ySizes,
                      "RoiAlign: the result shape does not match the result "
                      "type");
     Value heightF = indexToF(rewriter, loc, xDims[2], ct);
     Value widthF = indexToF(rewriter, loc, xDims[3], ct);
-
-    auto body = [&](OpBuilder &b, Location l, ValueRange) {
-      auto c = [&](double v) { return fConst(b, l, ct, v); };
-      Value roi = linalg::IndexOp::create(b, l, 0);
-      Value ch = linalg::IndexOp::create(b, l, 1);
-      Value ph = linalg::IndexOp::create(b, l, 2);
-      Value pw = linalg::IndexOp::create(b, l, 3);
-      Value batch = toIndex(
-          b, l, tensor::ExtractOp::create(b, l, batchIdx, ValueRange{roi}));
-      auto roiAt = [&](int64_t k) -> Value {
-        Value v = tensor::ExtractOp::create(b, l, rois,
-                                            ValueRange{roi, idx(b, l, k)});
-        return convertScalar(b, l, v, rOnnx, ct);
-      };
-      // Do not round (ORT: "this implementation detail is critical").
-      Value offset = c(halfPixel ? 0.5 : 0.0);
-      Value sc = c(scale);
-      Value startW = subF(b, l, mulF(b, l, roiAt(0), sc), offset);
-      Value startH = subF(b, l, mulF(b, l, roiAt(1), sc), offset);
-      Value endW = subF(b, l, mulF(b, l, roiAt(2), sc), offset);
-      Value endH = subF(b, l, mulF(b, l, roiAt(3), sc), offset);
-      Value roiW = subF(b, l, endW, startW);
-      Value roiH = subF(b, l, endH, startH);
-      if (!halfPixel) {
-        // Malformed rois become 1x1.
-        roiW = stdMax(b, l, roiW, c(1));
-        roiH = stdMax(b, l, roiH, c(1));
-      }
-      Value binH = divF(b, l, roiH, c(outH));
-      Value binW = divF(b, l, roiW, c(outW));
-      // Sampling points per bin: ceil(roi size / output size) when
-      // sampling_ratio is 0; negative counts take no sample.
-      auto gridCountF = [&](Value roiSize, int64_t out) -> Value {
-        Value g = math::CeilOp::create(b, l, divF(b, l, roiSize, c(out)));
-        return arith::MaxNumFOp::create(b, l, g, c(0));
-      };
-      Value gridH, gridW;
-      if (ratio > 0) {
-        gridH = gridW = idx(b, l, ratio);
-      } else {
-        // The adaptive grid comes from data: a roi of 1e9 pixels would take
-        // ~1e17 samples per bin (a hang; ORT fails allocating its table of
-        // grid_h * grid_w * output_height * output_width samples). At most
-        // kMaxAdaptiveSamples per roi and channel are taken; more is an
-        // error (rois are finite here, a sum of two can still be inf).
-        Value gh = gridCountF(roiH, outH), gw = gridCountF(roiW, outW);
-        Value total = mulF(b, l, mulF(b, l, gh, gw), c((double)outH * (double)outW));
-        emitRuntimeCheck(
-            b, l, op.getOperation(),
-            cmpF(b, l, arith::CmpFPredicate::OLE, total,
-                 c((double)kMaxAdaptiveSamples)),
-            "RoiAlign: sampling_ratio 0 takes more than 2^26 samples for a "
-            "roi (output_height * output_width * ceil(roi height / "
-            "output_height) * ceil(roi width / output_width))");
-        gridH = fToIndex(b, l, gh);
-        gridW = fToIndex(b, l, gw);
-      }
-      Value count =
-          maxIdx(b, l, arith::MulIOp::create(b, l, gridH, gridW), idx(b, l, 1));
-      Value gridHF = indexToF(b, l, gridH, ct);
-      Value gridWF = indexToF(b, l, gridW, ct);
-      Value baseH =
-          addF(b, l, startH, mulF(b, l, indexToF(b, l, ph, ct), binH));
-      Value baseW =
-          addF(b, l, startW, mulF(b, l, indexToF(b, l, pw, ct), binW));
-      Value zero = idx(b, l, 0), one = idx(b, l, 1);
-      Value first = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
-      SmallVector<Value> acc = forRange(
-          b, l, zero, gridH, one, ValueRange{c(0), first},
-          [&](OpBuilder &b, Location l, Value iy,
-              ValueRange accY) -> SmallVector<Value> {
-            // (iy + .5) * bin_size_h / roi_bin_grid_h
-            Value yy =
-                addF(b, l, baseH,
-                     divF(b, l,
-                          mulF(b, l, addF(b, l, indexToF(b, l, iy, ct), c(0.5)),
-                               binH),
-                          gridHF));
-            return forRange(
-                b, l, zero, gridW, one, accY,
-                [&](OpBuilder &b, Location l, Value ix,
-                    ValueRange accX) -> SmallVector<Value> {
-                  Value xx =
-                      addF(b, l, baseW,
-                           divF(b, l,
-                                mulF(b, l,
-                                     addF(b, l, indexToF(b, l, ix, ct), c(0.5)),
-                                     binW),
-                                gridWF));
-                  // Points outside [-1, size] (or NaN) weigh nothing.
-                  Value in = andI(
-                      b, l,
-                      andI(b, l,
-                           cmpF(b, l, arith::CmpFPredicate::OGE, yy, c(-1)),
-                           cmpF(b, l, arith::CmpFPredicate::OLE, yy, heightF)),
-                      andI(b, l,
-                           cmpF(b, l, arith::CmpFPredicate::OGE, xx, c(-1)),
-                           cmpF(b, l, arith::CmpFPredicate::OLE, xx, widthF)));
-                  // One axis: the low/high taps and the position's
-                  // fraction (positions <= 0 clamp to 0; past the last
-                  // pixel both taps are the last).
-                  auto axis =
-                      [&](Value p,
-                          Value size) -> std::tuple<Value, Value, Value> {
-                    p = select(b, l, in, p, c(0));
-                    p = select(b, l,
-                               cmpF(b, l, arith::CmpFPredicate::OLE, p, c(0)),
-                               c(0), p);
-                    Value low = fToIndex(b, l, p);
-                    Value lastI = arith::SubIOp::create(b, l, size, one);
-                    Value atEnd =
-                        cmpI(b, l, arith::CmpIPredicate::sge, low, lastI);
-                    low = select(b, l, atEnd, lastI, low);
-                    Value high = select(b, l, atEnd, lastI,
-                                        arith::AddIOp::create(b, l, low, one));
-                    p = select(b, l, atEnd, indexToF(b, l, low, ct), p);
-                    Value frac = subF(b, l, p, indexToF(b, l, low, ct));
-                    return {low, high, frac};
-                  };
-                  auto [yLow, yHigh, ly] = axis(yy, xDims[2]);
-                  auto [xLow, xHigh, lx] = axis(xx, xDims[3]);
-                  Value hy = subF(b, l, c(1), ly), hx = subF(b, l, c(1), lx);
-                  Value zeroF = c(0);
-                  auto weight = [&](Value u, Value v) {
-                    return select(b, l, in, mulF(b, l, u, v), zeroF);
-                  };
-                  Value w1 = weight(hy, hx), w2 = weight(hy, lx);
-                  Value w3 = weight(ly, hx), w4 = weight(ly, lx);
-                  auto at = [&](Value yi, Value xi) -> Value {
-                    Value v = tensor::ExtractOp::create(
-                        b, l, x, ValueRange{batch, ch, yi, xi});
-                    return convertScalar(b, l, v, xOnnx, ct);
-                  };
-                  Value t1 = mulF(b, l, w1, at(yLow, xLow));
-                  Value t2 = mulF(b, l, w2, at(yLow, xHigh));
-                  Value t3 = mulF(b, l, w3, at(yHigh, xLow));
-                  Value t4 = mulF(b, l, w4, at(yHigh, xHigh));
-                  if (!isMax)
-                    return {addF(b, l, accX[0],
-                                 addF(b, l, addF(b, l, addF(b, l, t1, t2), t3),
-                                      t4)),
-                            accX[1]};
-                  Value v =
-                      stdMax(b, l, stdMax(b, l, stdMax(b, l, t1, t2), t3), t4);
-                  Value m = select(b, l, accX[1], v, stdMax(b, l, accX[0], v));
-                  return {
-                      m, arith::ConstantOp::create(b, l, b.getBoolAttr(false))};
-                });
-          });
-      Value result = acc[0];
-      if (!isMax)
-        result = divF(b, l, result, indexToF(b, l, count, ct));
-      linalg::YieldOp::create(
-          b, l, convertScalar(b, l, result, ct, getElementType(op.getY())));
-    };
-    Value init = createEmpty(rewriter, loc, yt, ySizes);
-    Value y = linalg::GenericOp::create(
-                  rewriter, loc, TypeRange{yt}, ValueRange{}, ValueRange{init},
-                  SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(4)},
-                  parallelIterators(4), body)
-                  .getResult(0);
-    rewriter.replaceOp(op, y);
+    RoiAlignElement element{op.getOperation(), *attrs, x, rois,
+                            batchIdx, ct,     xOnnx,  rOnnx,
+                            getElementType(op.getY()),
+                            xDims,    heightF, widthF};
+    rewriter.replaceOp(op, buildRoiGeneric(rewriter, loc, yt, ySizes, element));
     return success();
   }
 };
@@ -357,15 +417,10 @@ struct MaxRoiPoolLowering : OpConversionPattern<ONNX::MaxRoiPoolOp> {
                      "MaxRoiPool: the result shape does not match the result "
                      "type");
 
-    auto body = [&](OpBuilder &b, Location l, ValueRange) {
-      Value roi = linalg::IndexOp::create(b, l, 0);
-      Value ch = linalg::IndexOp::create(b, l, 1);
-      Value ph = linalg::IndexOp::create(b, l, 2);
-      Value pw = linalg::IndexOp::create(b, l, 3);
+    auto element = [&](OpBuilder &b, Location l, ValueRange iv) -> Value {
+      Value roi = iv[0], ch = iv[1], ph = iv[2], pw = iv[3];
       auto roiAt = [&](int64_t k) -> Value {
-        Value v = tensor::ExtractOp::create(b, l, rois,
-                                            ValueRange{roi, idx(b, l, k)});
-        return convertScalar(b, l, v, rOnnx, rc);
+        return roiCoord(b, l, rois, roi, k, rOnnx, rc);
       };
       Value batch = fToIndex(b, l, roiAt(0));
       Value sc = fConst(b, l, rc, scale);
@@ -434,16 +489,9 @@ struct MaxRoiPoolLowering : OpConversionPattern<ONNX::MaxRoiPoolOp> {
           b, l, cmpI(b, l, arith::CmpIPredicate::sle, h1, h0),
           cmpI(b, l, arith::CmpIPredicate::sle, w1, w0));
       Value result = select(b, l, empty, fConst(b, l, xc, 0), acc[0]);
-      linalg::YieldOp::create(
-          b, l, convertScalar(b, l, result, xc, getElementType(op.getY())));
+      return convertScalar(b, l, result, xc, getElementType(op.getY()));
     };
-    Value init = createEmpty(rewriter, loc, yt, ySizes);
-    Value y = linalg::GenericOp::create(
-                  rewriter, loc, TypeRange{yt}, ValueRange{}, ValueRange{init},
-                  SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(4)},
-                  parallelIterators(4), body)
-                  .getResult(0);
-    rewriter.replaceOp(op, y);
+    rewriter.replaceOp(op, buildRoiGeneric(rewriter, loc, yt, ySizes, element));
     return success();
   }
 };
