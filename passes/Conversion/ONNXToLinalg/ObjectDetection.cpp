@@ -621,6 +621,150 @@ Value sortByScore(OpBuilder &b, Location loc, const NmsContext &ctx, Value cand,
   return res[0];
 }
 
+/// NonMaxSuppression's optional scalar operands as values: the count per
+/// class (absent: 0, clamped to [0, numBoxes]), the IoU threshold
+/// (absent: 0, checked in [0, 1]) and the score threshold (null when
+/// absent).
+struct NmsScalars {
+  Value maxOut, iou, scoreThreshold;
+};
+
+FailureOr<NmsScalars> nmsScalars(ConversionPatternRewriter &rewriter,
+                                 Location loc, ONNX::NonMaxSuppressionOp op,
+                                 ONNX::NonMaxSuppressionOp::Adaptor adaptor,
+                                 Value numBoxes) {
+  Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+  NmsScalars s;
+  // max_output_boxes_per_class: absent means 0, negative counts as 0.
+  s.maxOut = idx(rewriter, loc, 0);
+  if (!isa<NoneType>(op.getMaxOutputBoxesPerClass().getType())) {
+    FailureOr<Value> v =
+        scalarOperand(rewriter, loc, op, adaptor.getMaxOutputBoxesPerClass(),
+                      "max_output_boxes_per_class");
+    if (failed(v))
+      return failure();
+    // Clamped to [0, N] before the cast: a huge count selects at most N.
+    Value n64 = arith::IndexCastOp::create(rewriter, loc, i64, numBoxes);
+    Value c = arith::MaxSIOp::create(rewriter, loc, *v,
+                                     createIntConstant(rewriter, loc, i64, 0));
+    c = arith::MinSIOp::create(rewriter, loc, c, n64);
+    s.maxOut =
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), c);
+  }
+  s.iou = fConst(rewriter, loc, f32, 0);
+  if (!isa<NoneType>(op.getIouThreshold().getType())) {
+    FailureOr<Value> v = scalarOperand(rewriter, loc, op,
+                                       adaptor.getIouThreshold(),
+                                       "iou_threshold");
+    if (failed(v))
+      return failure();
+    s.iou = *v;
+    emitRuntimeCheck(rewriter, loc,
+                     andI(rewriter, loc,
+                          cmpF(rewriter, loc, arith::CmpFPredicate::OGE, s.iou,
+                               fConst(rewriter, loc, f32, 0)),
+                          cmpF(rewriter, loc, arith::CmpFPredicate::OLE, s.iou,
+                               fConst(rewriter, loc, f32, 1))),
+                     "NonMaxSuppression: iou_threshold must be in [0, 1]");
+  }
+  if (!isa<NoneType>(op.getScoreThreshold().getType())) {
+    FailureOr<Value> v = scalarOperand(rewriter, loc, op,
+                                       adaptor.getScoreThreshold(),
+                                       "score_threshold");
+    if (failed(v))
+      return failure();
+    s.scoreThreshold = *v;
+  }
+  return s;
+}
+
+/// The boxes of (ctx.batch, ctx.cls) scoring above `scoreThreshold` (all
+/// when null), in box order, compacted to the front of a fresh index
+/// vector; returns it and their count.
+std::pair<Value, Value> compactCandidates(OpBuilder &b, Location l,
+                                          const NmsContext &ctx,
+                                          Value numBoxes,
+                                          Value scoreThreshold) {
+  auto idxVecType =
+      RankedTensorType::get({ShapedType::kDynamic}, b.getIndexType());
+  Value cand = createEmpty(b, l, idxVecType, {numBoxes});
+  SmallVector<Value> compact = buildLoops(
+      b, l, {numBoxes}, ValueRange{cand, idx(b, l, 0)},
+      [&](OpBuilder &nb, Location nl, ValueRange box,
+          ValueRange c) -> SmallVector<Value> {
+        Value keep = arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true));
+        if (scoreThreshold) {
+          Value s = tensor::ExtractOp::create(
+              nb, nl, ctx.scores, ValueRange{ctx.batch, ctx.cls, box[0]});
+          keep = cmpF(nb, nl, arith::CmpFPredicate::OGT, s, scoreThreshold);
+        }
+        // Written at the next free slot either way (c[1] <= box < N); only
+        // a kept box advances it.
+        Value t =
+            tensor::InsertOp::create(nb, nl, box[0], c[0], ValueRange{c[1]});
+        Value next = arith::AddIOp::create(
+            nb, nl, c[1],
+            select(nb, nl, keep, idx(nb, nl, 1), idx(nb, nl, 0)));
+        return {t, next};
+      });
+  return {compact[0], compact[1]};
+}
+
+/// Greedy selection over `sorted[0, m)`: each box is kept unless it
+/// overlaps a box kept before it for this class (rows [start, start +
+/// count) of `out`), at most `maxOut` of them; kept boxes are written as
+/// rows [batch, class, box]. Returns the rows and the count kept.
+std::pair<Value, Value> selectGreedy(OpBuilder &b, Location l,
+                                     const NmsContext &ctx, Value sorted,
+                                     Value m, Value maxOut, Value start,
+                                     Value out0) {
+  Type i64 = b.getI64Type();
+  SmallVector<Value> sel = buildWhile(
+      b, l, ValueRange{idx(b, l, 0), idx(b, l, 0), out0},
+      [&](OpBuilder &nb, Location nl, ValueRange s) {
+        return andI(nb, nl, cmpI(nb, nl, arith::CmpIPredicate::slt, s[0], m),
+                    cmpI(nb, nl, arith::CmpIPredicate::slt, s[1], maxOut));
+      },
+      [&](OpBuilder &nb, Location nl, ValueRange s) -> SmallVector<Value> {
+        Value k = s[0], count = s[1], out = s[2];
+        Value box = tensor::ExtractOp::create(nb, nl, sorted, ValueRange{k});
+        Value end = arith::AddIOp::create(nb, nl, start, count);
+        Value keep = forRange(
+            nb, nl, start, end, idx(nb, nl, 1),
+            ValueRange{arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true))},
+            [&](OpBuilder &fb, Location fl, Value row,
+                ValueRange kept) -> SmallVector<Value> {
+              return buildIf(
+                  fb, fl, kept[0], kept,
+                  [&](OpBuilder &ib, Location il) -> SmallVector<Value> {
+                    Value other = toIndex(
+                        ib, il,
+                        tensor::ExtractOp::create(
+                            ib, il, out, ValueRange{row, idx(ib, il, 2)}));
+                    return {notI(ib, il,
+                                 suppressByIou(ib, il, ctx, box, other))};
+                  });
+            })[0];
+        SmallVector<Value> written = buildIf(
+            nb, nl, keep, ValueRange{out},
+            [&](OpBuilder &ib, Location il) -> SmallVector<Value> {
+              Value t = out;
+              Value vals[3] = {ctx.batch, ctx.cls, box};
+              for (int64_t col = 0; col < 3; ++col)
+                t = tensor::InsertOp::create(
+                    ib, il, arith::IndexCastOp::create(ib, il, i64, vals[col]),
+                    t, ValueRange{end, idx(ib, il, col)});
+              return {t};
+            });
+        Value nextCount = arith::AddIOp::create(
+            nb, nl, count,
+            select(nb, nl, keep, idx(nb, nl, 1), idx(nb, nl, 0)));
+        return {arith::AddIOp::create(nb, nl, k, idx(nb, nl, 1)), nextCount,
+                written[0]};
+      });
+  return {sel[2], sel[1]};
+}
+
 /// NonMaxSuppression: per batch and class, the boxes scoring above
 /// score_threshold, by descending score, each kept unless it overlaps
 /// (IoU > iou_threshold) a box already kept, at most
@@ -648,7 +792,7 @@ struct NonMaxSuppressionLowering
                             "spatial_dimension]");
     if (yt.getRank() != 2 || (!yt.isDynamicDim(1) && yt.getDimSize(1) != 3))
       return op.emitOpError("selected_indices must have shape [?, 3]");
-    Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+    Type i64 = rewriter.getI64Type();
 
     SmallVector<Value> bDims = dimValues(rewriter, loc, boxes);
     SmallVector<Value> sDims = dimValues(rewriter, loc, scores);
@@ -661,46 +805,11 @@ struct NonMaxSuppressionLowering
                "NonMaxSuppression: boxes and scores must have the same "
                "number of boxes");
     Value numBatches = bDims[0], numBoxes = bDims[1], numClasses = sDims[1];
-
-    // max_output_boxes_per_class: absent means 0, negative counts as 0.
-    Value maxOut = idx(rewriter, loc, 0);
-    if (!isa<NoneType>(op.getMaxOutputBoxesPerClass().getType())) {
-      FailureOr<Value> v =
-          scalarOperand(rewriter, loc, op, adaptor.getMaxOutputBoxesPerClass(),
-                        "max_output_boxes_per_class");
-      if (failed(v))
-        return failure();
-      // Clamped to [0, N] before the cast: a huge count selects at most N.
-      Value n64 = arith::IndexCastOp::create(rewriter, loc, i64, numBoxes);
-      Value c = arith::MaxSIOp::create(
-          rewriter, loc, *v, createIntConstant(rewriter, loc, i64, 0));
-      c = arith::MinSIOp::create(rewriter, loc, c, n64);
-      maxOut =
-          arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), c);
-    }
-    Value iou = fConst(rewriter, loc, f32, 0);
-    if (!isa<NoneType>(op.getIouThreshold().getType())) {
-      FailureOr<Value> v = scalarOperand(
-          rewriter, loc, op, adaptor.getIouThreshold(), "iou_threshold");
-      if (failed(v))
-        return failure();
-      iou = *v;
-      emitRuntimeCheck(rewriter, loc,
-                       andI(rewriter, loc,
-                            cmpF(rewriter, loc, arith::CmpFPredicate::OGE, iou,
-                                 fConst(rewriter, loc, f32, 0)),
-                            cmpF(rewriter, loc, arith::CmpFPredicate::OLE, iou,
-                                 fConst(rewriter, loc, f32, 1))),
-                       "NonMaxSuppression: iou_threshold must be in [0, 1]");
-    }
-    Value scoreThreshold;
-    if (!isa<NoneType>(op.getScoreThreshold().getType())) {
-      FailureOr<Value> v = scalarOperand(
-          rewriter, loc, op, adaptor.getScoreThreshold(), "score_threshold");
-      if (failed(v))
-        return failure();
-      scoreThreshold = *v;
-    }
+    FailureOr<NmsScalars> scalars =
+        nmsScalars(rewriter, loc, op, adaptor, numBoxes);
+    if (failed(scalars))
+      return failure();
+    Value maxOut = scalars->maxOut;
 
     // The scratch rows: at most maxOut per (batch, class); at least one, so
     // that the slice of its first rows is valid IR even when no box can be
@@ -712,94 +821,23 @@ struct NonMaxSuppressionLowering
     auto scratchType = RankedTensorType::get({ShapedType::kDynamic, 3}, i64);
     Value scratch = createEmpty(rewriter, loc, scratchType, {rows, Value()});
     Value zero = idx(rewriter, loc, 0);
-    auto idxVecType =
-        RankedTensorType::get({ShapedType::kDynamic}, rewriter.getIndexType());
 
     SmallVector<Value> filled = buildLoops(
         rewriter, loc, {numBatches, numClasses}, ValueRange{scratch, zero},
         [&](OpBuilder &b, Location l, ValueRange ivs,
             ValueRange args) -> SmallVector<Value> {
-          NmsContext ctx{boxes, scores, ivs[0], ivs[1], cpb == 1, iou};
+          NmsContext ctx{boxes, scores, ivs[0], ivs[1], cpb == 1,
+                         scalars->iou};
           Value start = args[1];
           // 1. The candidates, in box order.
-          Value cand = createEmpty(b, l, idxVecType, {numBoxes});
-          SmallVector<Value> compact = buildLoops(
-              b, l, {numBoxes}, ValueRange{cand, idx(b, l, 0)},
-              [&](OpBuilder &nb, Location nl, ValueRange box,
-                  ValueRange c) -> SmallVector<Value> {
-                Value keep =
-                    arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true));
-                if (scoreThreshold) {
-                  Value s = tensor::ExtractOp::create(
-                      nb, nl, scores, ValueRange{ctx.batch, ctx.cls, box[0]});
-                  keep = cmpF(nb, nl, arith::CmpFPredicate::OGT, s,
-                              scoreThreshold);
-                }
-                // Written at the next free slot either way (c[1] <= box <
-                // N); only a kept box advances it.
-                Value t = tensor::InsertOp::create(nb, nl, box[0], c[0],
-                                                   ValueRange{c[1]});
-                Value next = arith::AddIOp::create(
-                    nb, nl, c[1],
-                    select(nb, nl, keep, idx(nb, nl, 1), idx(nb, nl, 0)));
-                return {t, next};
-              });
-          Value m = compact[1];
+          auto [cand, m] = compactCandidates(b, l, ctx, numBoxes,
+                                             scalars->scoreThreshold);
           // 2. By descending score.
-          Value sorted = sortByScore(b, l, ctx, compact[0], m);
+          Value sorted = sortByScore(b, l, ctx, cand, m);
           // 3. Greedy selection.
-          SmallVector<Value> sel = buildWhile(
-              b, l, ValueRange{idx(b, l, 0), idx(b, l, 0), args[0]},
-              [&](OpBuilder &nb, Location nl, ValueRange s) {
-                return andI(
-                    nb, nl, cmpI(nb, nl, arith::CmpIPredicate::slt, s[0], m),
-                    cmpI(nb, nl, arith::CmpIPredicate::slt, s[1], maxOut));
-              },
-              [&](OpBuilder &nb, Location nl,
-                  ValueRange s) -> SmallVector<Value> {
-                Value k = s[0], count = s[1], out = s[2];
-                Value box =
-                    tensor::ExtractOp::create(nb, nl, sorted, ValueRange{k});
-                Value end = arith::AddIOp::create(nb, nl, start, count);
-                Value keep = forRange(
-                    nb, nl, start, end, idx(nb, nl, 1),
-                    ValueRange{arith::ConstantOp::create(nb, nl,
-                                                         nb.getBoolAttr(true))},
-                    [&](OpBuilder &fb, Location fl, Value row,
-                        ValueRange kept) -> SmallVector<Value> {
-                      return buildIf(
-                          fb, fl, kept[0], kept,
-                          [&](OpBuilder &ib,
-                              Location il) -> SmallVector<Value> {
-                            Value other =
-                                toIndex(ib, il,
-                                        tensor::ExtractOp::create(
-                                            ib, il, out,
-                                            ValueRange{row, idx(ib, il, 2)}));
-                            return {
-                                notI(ib, il,
-                                     suppressByIou(ib, il, ctx, box, other))};
-                          });
-                    })[0];
-                SmallVector<Value> written = buildIf(
-                    nb, nl, keep, ValueRange{out},
-                    [&](OpBuilder &ib, Location il) -> SmallVector<Value> {
-                      Value t = out;
-                      Value vals[3] = {ctx.batch, ctx.cls, box};
-                      for (int64_t col = 0; col < 3; ++col)
-                        t = tensor::InsertOp::create(
-                            ib, il,
-                            arith::IndexCastOp::create(ib, il, i64, vals[col]),
-                            t, ValueRange{end, idx(ib, il, col)});
-                      return {t};
-                    });
-                Value nextCount = arith::AddIOp::create(
-                    nb, nl, count,
-                    select(nb, nl, keep, idx(nb, nl, 1), idx(nb, nl, 0)));
-                return {arith::AddIOp::create(nb, nl, k, idx(nb, nl, 1)),
-                        nextCount, written[0]};
-              });
-          return {sel[2], arith::AddIOp::create(b, l, start, sel[1])};
+          auto [out, count] =
+              selectGreedy(b, l, ctx, sorted, m, maxOut, start, args[0]);
+          return {out, arith::AddIOp::create(b, l, start, count)};
         });
     Value total = filled[1];
     if (!yt.isDynamicDim(0))
