@@ -28,7 +28,7 @@
 #define ONNXC_THREAD_LOCAL _Thread_local
 #endif
 
-/* Functions that touch runtime.c's per-thread state (the last error, the
+/* Functions that touch errors.c's per-thread state (the last error, the
  * target of onnxc_rt_fail) stay exported like onnxc_rt_fail and
  * onnxc_last_error: when several model libraries in one process each carry
  * the runtime, every call then binds to the same copy (runtime_abi.h,
@@ -40,13 +40,14 @@
 extern "C" {
 #endif
 
-/* ---- runtime.c -------------------------------------------------------- */
+/* ---- errors.c: the per-thread error state ----------------------------- */
 
 /* Calls fn(arg) with onnxc_rt_fail caught: returns 0 when fn returned, else
  * the failure's code (never 0: ONNXC_ERROR_RUNTIME stands for a code 0),
- * with its message copied into msg[cap]. For threads that run parts of a
- * kernel: a failure must come back to the caller of the parallel region,
- * not unwind it. */
+ * with its message copied into msg[cap] (cap 0: msg unused; the message
+ * stays this thread's onnxc_last_error()). For a model's code, and for
+ * threads that run parts of a kernel: a failure must come back to the
+ * caller of the parallel region, not unwind it. */
 ONNXC_SHARED_STATE int32_t onnxc_rt_try(void (*fn)(void *), void *arg, char *msg,
                                   size_t cap);
 
@@ -62,10 +63,13 @@ ONNXC_SHARED_STATE onnxc_status onnxc_rt_error(onnxc_status status, const char *
  * it). */
 #define ONNXC_RT_ERROR_CAP 512
 
-/* Product of `shape[0..rank)`; -1 for a negative dim or an overflow. */
+/* ---- runtime.c, dtype.c: values and their info ------------------------ */
+
+/* Product of `shape[0..rank)`; -1 for a negative dim or an overflow
+ * (runtime.c). */
 ONNXC_HIDDEN int64_t onnxc_rt_shape_numel(const int64_t *shape, int32_t rank);
 
-/* The packed 4-bit dtypes (uint4, int4, float4e2m1): two per byte at the
+/* (dtype.c) The packed 4-bit dtypes (uint4, int4, float4e2m1): two per byte at the
  * API, one int8 per element inside the model (int4 sign-extended). */
 ONNXC_HIDDEN int onnxc_rt_dtype_packed(int32_t dtype);
 /* n nibbles of `src` (packed) -> n bytes of `dst`. */
@@ -99,8 +103,13 @@ static inline int32_t onnxc_rt_content_kind(const onnxc_value_info *vi) {
 }
 
 /* The width of a row of a sequence's shapes memref when its items have no
- * declared rank: the item's rank, its dims and zeros (runtime.c, "Layout"). */
+ * declared rank: the item's rank, its dims and zeros (onnxc_rt_value_layout
+ * below). */
 #define ONNXC_RT_SEQ_ROW_WIDTH (1 + ONNXC_MAX_RANK)
+
+/* Non-null, never dereferenced: the data of zero-element inputs
+ * (runtime.c). */
+ONNXC_HIDDEN extern char onnxc_rt_empty_buffer[1];
 
 /* ---- check.c: the caller's values against the signature --------------- */
 
@@ -174,6 +183,105 @@ ONNXC_HIDDEN void onnxc_rt_arena_forget(onnxc_rt_arena *arena,
  * behind its header), or keeps it for reuse as freed blocks of the models
  * are (the training state's tensors, replaced every step). */
 ONNXC_HIDDEN void onnxc_rt_free_owner(void *owner);
+
+/* ---- A run's memrefs (runtime.c builds the inputs', outputs.c reads the
+ * results') ------------------------------------------------------------- */
+
+/* A memref descriptor is a sequence of 8-byte slots (runtime_abi.h). */
+typedef char onnxc_check_pointer_size_[sizeof(void *) == 8 ? 1 : -1];
+
+typedef union onnxc_rt_slot {
+  void *ptr;
+  int64_t i64;
+} onnxc_rt_slot;
+
+/* The memrefs one graph value flattens into (runtime_abi.h): at most an
+ * optional's flag, then a tensor's memref or a sequence's data (1-D, the
+ * items' elements one item after the other) and shapes: n x r for items of
+ * a declared rank r, else (rank -1) n rows of ONNXC_RT_SEQ_ROW_WIDTH, 1-D,
+ * each holding an item's rank, its dims and zeros. */
+#define ONNXC_RT_MAX_MEMREFS 3
+typedef struct onnxc_rt_layout {
+  int32_t count;
+  int32_t ranks[ONNXC_RT_MAX_MEMREFS];
+} onnxc_rt_layout;
+
+static inline onnxc_rt_layout
+onnxc_rt_value_layout(const onnxc_value_info *vi) {
+  onnxc_rt_layout l;
+  l.count = 0;
+  if (vi->kind == ONNXC_VALUE_OPTIONAL)
+    l.ranks[l.count++] = 0;
+  if (onnxc_rt_content_kind(vi) == ONNXC_VALUE_SEQUENCE) {
+    l.ranks[l.count++] = 1;
+    l.ranks[l.count++] = vi->rank < 0 ? 1 : 2;
+  } else {
+    l.ranks[l.count++] = vi->rank;
+  }
+  return l;
+}
+
+static inline int64_t onnxc_rt_descriptor_slots(int32_t rank) {
+  return 3 + 2 * (int64_t)rank;
+}
+
+static inline int64_t onnxc_rt_layout_slots(onnxc_rt_layout l) {
+  int64_t n = 0;
+  int32_t j;
+  for (j = 0; j < l.count; ++j)
+    n += onnxc_rt_descriptor_slots(l.ranks[j]);
+  return n;
+}
+
+/* ---- outputs.c: the results handed over as the caller's outputs ------- */
+
+/* What became of one result buffer (one memref of the results struct). */
+typedef struct onnxc_rt_result_state {
+  const onnxc_rt_slot *desc;
+  void *allocated;
+  int fresh;   /* a heap buffer of this run */
+  void *owner; /* its malloc block when the call's arena holds it (alloc.c),
+                  else NULL: a plain malloc block, or not fresh */
+  int first;   /* no earlier memref returned the same buffer */
+  int preset;  /* the caller provided the output's buffer */
+  int handed;  /* its ownership went to `handed_to` */
+  onnxc_tensor *handed_to;
+} onnxc_rt_result_state;
+
+/* Makes the outputs the model allocates empty before the run, so that
+ * releasing them is always safe: sequences and optionals (always
+ * model-allocated), tensors without a caller's buffer, string tensors. */
+ONNXC_HIDDEN void onnxc_rt_reset_outputs(const onnxc_model_info *info,
+                                         onnxc_tensor *outputs);
+
+/* Hands the results of a run that returned (the results struct at
+ * `results`; `states`, zero-filled, one per result memref) over to
+ * `outputs`: buffers of the run the caller may keep are handed over (taken
+ * out of `arena`), the others copied, checked against the signature and
+ * the symbols bound to the inputs. `input_data[num_data]` are the inputs'
+ * buffers (never handed over). The fresh buffers no output kept are freed.
+ * On failure, the outputs are as onnxc_rt_reset_outputs left them. */
+ONNXC_HIDDEN onnxc_status onnxc_rt_take_outputs(
+    const onnxc_model_info *info, const onnxc_rt_slot *results,
+    onnxc_rt_result_state *states, void *const *input_data, int32_t num_data,
+    onnxc_rt_arena *arena, onnxc_tensor *outputs,
+    const onnxc_rt_binding *bindings);
+
+/* ---- memref.c: strided copies ------------------------------------------ */
+
+/* Row-major strides of `sizes`. */
+ONNXC_HIDDEN void onnxc_rt_dense_strides(const int64_t *sizes, int32_t rank,
+                                         int64_t *strides);
+/* Copies a strided view (`base` points at element offset 0 of the view) to
+ * the contiguous `dst`. */
+ONNXC_HIDDEN void onnxc_rt_copy_strided(char *dst, const char *base,
+                                        const int64_t *sizes,
+                                        const int64_t *strides, int32_t rank,
+                                        size_t esize);
+/* True when `strides` are the row-major strides of `sizes` (dims of size 1
+ * may have any stride; an empty tensor is contiguous). */
+ONNXC_HIDDEN int onnxc_rt_is_contiguous(const int64_t *sizes,
+                                        const int64_t *strides, int32_t rank);
 
 /* ---- threads.c: the thread pool --------------------------------------- */
 

@@ -1,4 +1,4 @@
-/*===- memref.c - Helpers MLIR's lowering calls by name -------------------===*
+/*===- memref.c - Strided copies: MLIR's memrefCopy, the run's copies -----===*
  *
  * MLIR lowers a copy between memrefs that are not both contiguous to a call
  *   void memrefCopy(int64_t elemSize, UnrankedMemRefType *src,
@@ -8,9 +8,12 @@
  * r is { void *allocated; void *aligned; int64_t offset; int64_t sizes[r];
  * int64_t strides[r]; } (runtime_abi.h). Source and destination have the
  * same sizes; strides may be anything, including 0 and negative.
+ *
+ * onnxc_run_model copies strided results out with the same loop
+ * (internal.h, "memref.c").
  *===----------------------------------------------------------------------===*/
 
-#include "onnxc/runtime_abi.h"
+#include "internal.h"
 
 #include <string.h>
 
@@ -69,45 +72,91 @@ static void copy_row(char *d, int64_t ds, const char *s, int64_t ss, int64_t n,
   }
 }
 
-void memrefCopy(int64_t elemSize, onnxc_unranked_memref *src,
-                onnxc_unranked_memref *dst) {
-  int64_t rank = src->rank;
-  onnxc_memref_view s = view_of(src), d = view_of(dst);
+/* Copies `sizes` elements (rank `rank`, each of `size` bytes) from `src`
+ * (element strides `src_strides`) to `dst` (element strides
+ * `dst_strides`); strides may be 0 or negative. */
+static void copy_view(char *dst, const int64_t *dst_strides, const char *src,
+                      const int64_t *src_strides, const int64_t *sizes,
+                      int64_t rank, int64_t size) {
   int64_t index[ONNXC_MAX_RANK + 1];
-  int64_t i, total = 1, inner, so, doff;
-  if (rank > ONNXC_MAX_RANK)
-    onnxc_rt_fail(ONNXC_ERROR_RUNTIME, "memref copy of rank above ONNXC_MAX_RANK");
+  int64_t i, inner, so = 0, doff = 0;
   for (i = 0; i < rank; ++i) {
-    total *= s.sizes[i];
+    if (sizes[i] == 0)
+      return;
     index[i] = 0;
   }
-  if (total == 0)
-    return;
   if (rank == 0) {
-    memcpy(d.aligned + d.offset * elemSize, s.aligned + s.offset * elemSize,
-           (size_t)elemSize);
+    memcpy(dst, src, (size_t)size);
     return;
   }
   /* Rows along the innermost dim (one memcpy when both are contiguous
    * there), the outer dims walked with an odometer that keeps both
    * offsets up to date. */
-  inner = s.sizes[rank - 1];
-  so = s.offset;
-  doff = d.offset;
+  inner = sizes[rank - 1];
   for (;;) {
     int64_t k;
-    copy_row(d.aligned + doff * elemSize, d.strides[rank - 1],
-             s.aligned + so * elemSize, s.strides[rank - 1], inner, elemSize);
+    copy_row(dst + doff * size, dst_strides[rank - 1], src + so * size,
+             src_strides[rank - 1], inner, size);
     for (k = rank - 2; k >= 0; --k) {
-      so += s.strides[k];
-      doff += d.strides[k];
-      if (++index[k] < s.sizes[k])
+      so += src_strides[k];
+      doff += dst_strides[k];
+      if (++index[k] < sizes[k])
         break;
-      so -= index[k] * s.strides[k];
-      doff -= index[k] * d.strides[k];
+      so -= index[k] * src_strides[k];
+      doff -= index[k] * dst_strides[k];
       index[k] = 0;
     }
     if (k < 0)
       return;
   }
+}
+
+void memrefCopy(int64_t elemSize, onnxc_unranked_memref *src,
+                onnxc_unranked_memref *dst) {
+  onnxc_memref_view s = view_of(src), d = view_of(dst);
+  if (src->rank > ONNXC_MAX_RANK)
+    onnxc_rt_fail(ONNXC_ERROR_RUNTIME, "memref copy of rank above ONNXC_MAX_RANK");
+  copy_view(d.aligned + d.offset * elemSize, d.strides,
+            s.aligned + s.offset * elemSize, s.strides, s.sizes, src->rank,
+            elemSize);
+}
+
+/*===-------------------------- The run's copies --------------------------===*/
+
+/* Row-major strides of `sizes`. */
+void onnxc_rt_dense_strides(const int64_t *sizes, int32_t rank,
+                            int64_t *strides) {
+  int64_t stride = 1;
+  int32_t d;
+  for (d = rank - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= sizes[d];
+  }
+}
+
+/* Copies a strided view (`base` points at element offset 0 of the view) to
+ * the contiguous `dst`. */
+void onnxc_rt_copy_strided(char *dst, const char *base, const int64_t *sizes,
+                           const int64_t *strides, int32_t rank,
+                           size_t esize) {
+  int64_t dst_strides[ONNXC_MAX_RANK + 1];
+  onnxc_rt_dense_strides(sizes, rank, dst_strides);
+  copy_view(dst, dst_strides, base, strides, sizes, rank, (int64_t)esize);
+}
+
+/* True when `strides` are the row-major strides of `sizes` (dims of size 1
+ * may have any stride; an empty tensor is contiguous). */
+int onnxc_rt_is_contiguous(const int64_t *sizes, const int64_t *strides,
+                           int32_t rank) {
+  int64_t expected = 1;
+  int32_t d;
+  for (d = 0; d < rank; ++d)
+    if (sizes[d] == 0)
+      return 1;
+  for (d = rank - 1; d >= 0; --d) {
+    if (sizes[d] != 1 && strides[d] != expected)
+      return 0;
+    expected *= sizes[d];
+  }
+  return 1;
 }

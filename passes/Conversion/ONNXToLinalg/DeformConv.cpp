@@ -28,6 +28,203 @@ using namespace mlir::onnxc::linalg_conv;
 
 namespace {
 
+/// The attributes, checked.
+struct DeformConvAttrs {
+  int64_t group = 1, offGroup = 1;
+  SmallVector<int64_t> strides, dil, pads;
+};
+
+FailureOr<DeformConvAttrs> checkAttrs(ONNX::DeformConvOp op) {
+  DeformConvAttrs at;
+  at.group = op.getGroup(), at.offGroup = op.getOffsetGroup();
+  if (at.group < 1 || at.offGroup < 1)
+    return op.emitOpError("group and offset_group must be positive");
+  at.strides = getI64Array(op, "strides", {1, 1});
+  at.dil = getI64Array(op, "dilations", {1, 1});
+  at.pads = getI64Array(op, "pads", {0, 0, 0, 0});
+  if (at.strides.size() != 2 || at.dil.size() != 2 || at.pads.size() != 4 ||
+      llvm::any_of(at.strides, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(at.dil, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(at.pads, [](int64_t v) { return v < 0; }))
+    return op.emitOpError("strides and dilations must be 2 positive values, "
+                          "pads 4 non-negative ones");
+  return at;
+}
+
+/// The sizes the generic needs, with the run-time checks of the operands'
+/// shapes against each other.
+struct DeformConvSizes {
+  SmallVector<Value> xd, ySizes;
+  Value kH, kW, M, cPer, taps, mPerGroup, cPerOffGroup;
+};
+
+/// (in + pads - (dil (k - 1) + 1)) / stride + 1, checked non-negative
+/// before the division.
+Value outputDim(OpBuilder &b, Location loc, const DeformConvAttrs &at,
+                Value in, Value k, int64_t d) {
+  Value span = arith::AddIOp::create(
+      b, loc,
+      mulIdx(b, loc, idx(b, loc, at.dil[d]),
+             arith::SubIOp::create(b, loc, k, idx(b, loc, 1))),
+      idx(b, loc, 1));
+  Value n = arith::SubIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, in,
+                            idx(b, loc, at.pads[d] + at.pads[d + 2])),
+      span);
+  emitRuntimeCheck(b, loc,
+                   cmpI(b, loc, arith::CmpIPredicate::sge, n, idx(b, loc, 0)),
+                   "DeformConv: the kernel is larger than the padded "
+                   "input");
+  return arith::AddIOp::create(
+      b, loc, arith::DivSIOp::create(b, loc, n, idx(b, loc, at.strides[d])),
+      idx(b, loc, 1));
+}
+
+FailureOr<DeformConvSizes>
+checkSizes(ONNX::DeformConvOp op, OpBuilder &b, const DeformConvAttrs &at,
+           Value x, Value w, Value off, Value bias, Value mask,
+           RankedTensorType yt) {
+  Location loc = op.getLoc();
+  bool hasBias = !isa<NoneType>(bias.getType());
+  bool hasMask = !isa<NoneType>(mask.getType());
+  DeformConvSizes s;
+  s.xd = dimValues(b, loc, x);
+  SmallVector<Value> wd = dimValues(b, loc, w);
+  s.kH = wd[2], s.kW = wd[3];
+  if (auto ks = op.getKernelShape()) {
+    if (ks->size() != 2)
+      return op.emitOpError("kernel_shape must have 2 entries");
+    checkEqual(b, loc, s.kH, idx(b, loc, (*ks)[0]),
+               "DeformConv: kernel_shape does not match W");
+    checkEqual(b, loc, s.kW, idx(b, loc, (*ks)[1]),
+               "DeformConv: kernel_shape does not match W");
+  }
+  SmallVector<Value> &xd = s.xd;
+  Value oH = outputDim(b, loc, at, xd[2], s.kH, 0);
+  Value oW = outputDim(b, loc, at, xd[3], s.kW, 1);
+  s.M = wd[0], s.cPer = wd[1];
+  s.taps = mulIdx(b, loc, s.kH, s.kW);
+  checkEqual(b, loc, xd[1], mulIdx(b, loc, s.cPer, idx(b, loc, at.group)),
+             "DeformConv: X's channels must be group x W's channels");
+  Value g = idx(b, loc, at.group), og = idx(b, loc, at.offGroup);
+  Value zero = idx(b, loc, 0);
+  emitRuntimeCheck(b, loc,
+                   cmpI(b, loc, arith::CmpIPredicate::eq,
+                        arith::RemUIOp::create(b, loc, s.M, g), zero),
+                   "DeformConv: the output channels must be a multiple of "
+                   "group");
+  emitRuntimeCheck(b, loc,
+                   cmpI(b, loc, arith::CmpIPredicate::eq,
+                        arith::RemUIOp::create(b, loc, xd[1], og), zero),
+                   "DeformConv: the input channels must be a multiple of "
+                   "offset_group");
+  SmallVector<Value> od = dimValues(b, loc, off);
+  checkEqual(b, loc, od[0], xd[0],
+             "DeformConv: offset must have X's batch size");
+  checkEqual(b, loc, od[1],
+             mulIdx(b, loc, og, mulIdx(b, loc, s.taps, idx(b, loc, 2))),
+             "DeformConv: offset must have offset_group x kH x kW x 2 "
+             "channels");
+  checkEqual(b, loc, od[2], oH,
+             "DeformConv: offset must have the output's spatial size");
+  checkEqual(b, loc, od[3], oW,
+             "DeformConv: offset must have the output's spatial size");
+  if (hasMask) {
+    SmallVector<Value> md = dimValues(b, loc, mask);
+    checkEqual(b, loc, md[0], xd[0],
+               "DeformConv: mask must have X's batch size");
+    checkEqual(b, loc, md[1], mulIdx(b, loc, og, s.taps),
+               "DeformConv: mask must have offset_group x kH x kW channels");
+    checkEqual(b, loc, md[2], oH,
+               "DeformConv: mask must have the output's spatial size");
+    checkEqual(b, loc, md[3], oW,
+               "DeformConv: mask must have the output's spatial size");
+  }
+  if (hasBias)
+    checkEqual(b, loc, getDimValue(b, loc, bias, 0), s.M,
+               "DeformConv: B must have one entry per output channel");
+  s.ySizes = {xd[0], s.M, oH, oW};
+  checkResultSizes(b, loc, yt, s.ySizes,
+                   "DeformConv: the result shape does not match the result "
+                   "type");
+  s.mPerGroup = arith::DivUIOp::create(b, loc, s.M, g);
+  s.cPerOffGroup = arith::DivUIOp::create(b, loc, xd[1], og);
+  return s;
+}
+
+/// The accumulator: the bias (or 0) in the compute type `ct`.
+Value initAccumulator(OpBuilder &rewriter, Location loc, Value bias,
+                      Type bOnnx, RankedTensorType accT, ArrayRef<Value> sizes) {
+  Type ct = accT.getElementType();
+  MLIRContext *ctx = rewriter.getContext();
+  Value acc = createEmpty(rewriter, loc, accT, sizes);
+  if (isa<NoneType>(bias.getType()))
+    return linalg::FillOp::create(rewriter, loc, fConst(rewriter, loc, ct, 0),
+                                  acc)
+        .getResult(0);
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{accT}, ValueRange{bias}, ValueRange{acc},
+             SmallVector<AffineMap>{
+                 AffineMap::get(4, 0, getAffineDimExpr(1, ctx)),
+                 rewriter.getMultiDimIdentityMap(4)},
+             parallelIterators(4),
+             [&](OpBuilder &b, Location l, ValueRange a) {
+               linalg::YieldOp::create(b, l,
+                                       convertScalar(b, l, a[0], bOnnx, ct));
+             })
+      .getResult(0);
+}
+
+/// X[n, ch] sampled bilinearly at (h, w) in `ct`: 0 outside (-1, size) on
+/// either axis (NaN: outside), corners outside the image reading 0. `one`:
+/// the index 1 of the body.
+Value sampleBilinear(OpBuilder &b, Location l, Value x, Type xOnnx, Type ct,
+                     Value H, Value W, Value n, Value ch, Value h, Value wv,
+                     Value one) {
+  Value hF = indexToF(b, l, H, ct);
+  Value wF = indexToF(b, l, W, ct);
+  Value m1 = fConst(b, l, ct, -1);
+  // Inside (-1, size) on both axes, else 0 (NaN: outside).
+  Value in = andI(b, l,
+                  andI(b, l, cmpF(b, l, arith::CmpFPredicate::OGT, h, m1),
+                       cmpF(b, l, arith::CmpFPredicate::OLT, h, hF)),
+                  andI(b, l, cmpF(b, l, arith::CmpFPredicate::OGT, wv, m1),
+                       cmpF(b, l, arith::CmpFPredicate::OLT, wv, wF)));
+  Value zeroF = fConst(b, l, ct, 0);
+  Value hs = select(b, l, in, h, zeroF);
+  Value ws = select(b, l, in, wv, zeroF);
+  Value hFl = math::FloorOp::create(b, l, hs);
+  Value wFl = math::FloorOp::create(b, l, ws);
+  Value lh = subF(b, l, hs, hFl), lw = subF(b, l, ws, wFl);
+  Value hh = subF(b, l, fConst(b, l, ct, 1), lh);
+  Value hw = subF(b, l, fConst(b, l, ct, 1), lw);
+  Value hLo = fToIndex(b, l, hFl), wLo = fToIndex(b, l, wFl);
+  Value hHi = arith::AddIOp::create(b, l, hLo, one);
+  Value wHi = arith::AddIOp::create(b, l, wLo, one);
+  auto corner = [&](Value yi, Value xi) {
+    Value ok = andI(
+        b, l,
+        andI(b, l, cmpI(b, l, arith::CmpIPredicate::sge, yi, idx(b, l, 0)),
+             cmpI(b, l, arith::CmpIPredicate::slt, yi, H)),
+        andI(b, l, cmpI(b, l, arith::CmpIPredicate::sge, xi, idx(b, l, 0)),
+             cmpI(b, l, arith::CmpIPredicate::slt, xi, W)));
+    Value v = convertScalar(
+        b, l,
+        tensor::ExtractOp::create(
+            b, l, x,
+            ValueRange{n, ch, clampIdx(b, l, yi, H), clampIdx(b, l, xi, W)}),
+        xOnnx, ct);
+    return select(b, l, ok, v, zeroF);
+  };
+  Value v = addF(b, l,
+                 addF(b, l, mulF(b, l, mulF(b, l, hh, hw), corner(hLo, wLo)),
+                      mulF(b, l, mulF(b, l, hh, lw), corner(hLo, wHi))),
+                 addF(b, l, mulF(b, l, mulF(b, l, lh, hw), corner(hHi, wLo)),
+                      mulF(b, l, mulF(b, l, lh, lw), corner(hHi, wHi))));
+  return select(b, l, in, v, zeroF);
+}
+
 /// Y[n, m, oh, ow] = B[m] + sum over c < C / group, i < kH, j < kW of
 /// W[m, c, i, j] * mask[n, og * kH kW + i kW + j, oh, ow] *
 /// X~[n, g C/group + c](oh sH - padT + i dH + offset[n, og * 2 kH kW +
@@ -54,133 +251,29 @@ struct DeformConvLowering : OpConversionPattern<ONNX::DeformConvOp> {
       return op.emitOpError("W, offset and mask must have rank 4");
     if (hasBias && cast<RankedTensorType>(bias.getType()).getRank() != 1)
       return op.emitOpError("B must be 1-D");
-    int64_t group = op.getGroup(), offGroup = op.getOffsetGroup();
-    if (group < 1 || offGroup < 1)
-      return op.emitOpError("group and offset_group must be positive");
-    SmallVector<int64_t> strides = getI64Array(op, "strides", {1, 1});
-    SmallVector<int64_t> dil = getI64Array(op, "dilations", {1, 1});
-    SmallVector<int64_t> pads = getI64Array(op, "pads", {0, 0, 0, 0});
-    if (strides.size() != 2 || dil.size() != 2 || pads.size() != 4 ||
-        llvm::any_of(strides, [](int64_t v) { return v < 1; }) ||
-        llvm::any_of(dil, [](int64_t v) { return v < 1; }) ||
-        llvm::any_of(pads, [](int64_t v) { return v < 0; }))
-      return op.emitOpError("strides and dilations must be 2 positive values, "
-                            "pads 4 non-negative ones");
+    FailureOr<DeformConvAttrs> attrs = checkAttrs(op);
+    if (failed(attrs))
+      return failure();
+    const DeformConvAttrs &at = *attrs;
     Type ct = computeType(rewriter, {xt.getElementType()});
     Type xOnnx = getElementType(op.getX()), wOnnx = getElementType(op.getW());
     Type oOnnx = getElementType(op.getOffset());
+    FailureOr<DeformConvSizes> sizes =
+        checkSizes(op, rewriter, at, x, w, off, bias, mask, yt);
+    if (failed(sizes))
+      return failure();
+    const DeformConvSizes &s = *sizes;
+    const SmallVector<Value> &xd = s.xd;
+    Value kW = s.kW, cPer = s.cPer, taps = s.taps;
+    Value mPerGroup = s.mPerGroup, cPerOffGroup = s.cPerOffGroup;
 
-    SmallVector<Value> xd = dimValues(rewriter, loc, x);
-    SmallVector<Value> wd = dimValues(rewriter, loc, w);
-    Value kH = wd[2], kW = wd[3];
-    if (auto ks = op.getKernelShape()) {
-      if (ks->size() != 2)
-        return op.emitOpError("kernel_shape must have 2 entries");
-      checkEqual(rewriter, loc, kH, idx(rewriter, loc, (*ks)[0]),
-                 "DeformConv: kernel_shape does not match W");
-      checkEqual(rewriter, loc, kW, idx(rewriter, loc, (*ks)[1]),
-                 "DeformConv: kernel_shape does not match W");
-    }
-    auto outDim = [&](Value in, Value k, int64_t d) {
-      // (in + pads - (dil (k - 1) + 1)) / stride + 1
-      Value span = arith::AddIOp::create(
-          rewriter, loc,
-          mulIdx(rewriter, loc, idx(rewriter, loc, dil[d]),
-                 arith::SubIOp::create(rewriter, loc, k,
-                                       idx(rewriter, loc, 1))),
-          idx(rewriter, loc, 1));
-      Value n = arith::SubIOp::create(
-          rewriter, loc,
-          arith::AddIOp::create(rewriter, loc, in,
-                                idx(rewriter, loc, pads[d] + pads[d + 2])),
-          span);
-      emitRuntimeCheck(rewriter, loc,
-                       cmpI(rewriter, loc, arith::CmpIPredicate::sge, n,
-                            idx(rewriter, loc, 0)),
-                       "DeformConv: the kernel is larger than the padded "
-                       "input");
-      return arith::AddIOp::create(
-          rewriter, loc,
-          arith::DivSIOp::create(rewriter, loc, n,
-                                 idx(rewriter, loc, strides[d])),
-          idx(rewriter, loc, 1));
-    };
-    Value oH = outDim(xd[2], kH, 0), oW = outDim(xd[3], kW, 1);
-    Value M = wd[0], cPer = wd[1];
-    Value taps = mulIdx(rewriter, loc, kH, kW);
-    checkEqual(rewriter, loc, xd[1], mulIdx(rewriter, loc, cPer,
-                                            idx(rewriter, loc, group)),
-               "DeformConv: X's channels must be group x W's channels");
-    Value g = idx(rewriter, loc, group), og = idx(rewriter, loc, offGroup);
-    Value zero = idx(rewriter, loc, 0);
-    emitRuntimeCheck(rewriter, loc,
-                     cmpI(rewriter, loc, arith::CmpIPredicate::eq,
-                          arith::RemUIOp::create(rewriter, loc, M, g), zero),
-                     "DeformConv: the output channels must be a multiple of "
-                     "group");
-    emitRuntimeCheck(rewriter, loc,
-                     cmpI(rewriter, loc, arith::CmpIPredicate::eq,
-                          arith::RemUIOp::create(rewriter, loc, xd[1], og),
-                          zero),
-                     "DeformConv: the input channels must be a multiple of "
-                     "offset_group");
-    SmallVector<Value> od = dimValues(rewriter, loc, off);
-    checkEqual(rewriter, loc, od[0], xd[0],
-               "DeformConv: offset must have X's batch size");
-    checkEqual(rewriter, loc, od[1],
-               mulIdx(rewriter, loc, og,
-                      mulIdx(rewriter, loc, taps, idx(rewriter, loc, 2))),
-               "DeformConv: offset must have offset_group x kH x kW x 2 "
-               "channels");
-    checkEqual(rewriter, loc, od[2], oH,
-               "DeformConv: offset must have the output's spatial size");
-    checkEqual(rewriter, loc, od[3], oW,
-               "DeformConv: offset must have the output's spatial size");
-    if (hasMask) {
-      SmallVector<Value> md = dimValues(rewriter, loc, mask);
-      checkEqual(rewriter, loc, md[0], xd[0],
-                 "DeformConv: mask must have X's batch size");
-      checkEqual(rewriter, loc, md[1], mulIdx(rewriter, loc, og, taps),
-                 "DeformConv: mask must have offset_group x kH x kW channels");
-      checkEqual(rewriter, loc, md[2], oH,
-                 "DeformConv: mask must have the output's spatial size");
-      checkEqual(rewriter, loc, md[3], oW,
-                 "DeformConv: mask must have the output's spatial size");
-    }
-    if (hasBias)
-      checkEqual(rewriter, loc, getDimValue(rewriter, loc, bias, 0), M,
-                 "DeformConv: B must have one entry per output channel");
-    SmallVector<Value> ySizes = {xd[0], M, oH, oW};
-    checkResultSizes(rewriter, loc, yt, ySizes,
-                     "DeformConv: the result shape does not match the result "
-                     "type");
-    Value mPerGroup = arith::DivUIOp::create(rewriter, loc, M, g);
-    Value cPerOffGroup = arith::DivUIOp::create(rewriter, loc, xd[1], og);
-
-    // The accumulator: the bias (or 0) in the compute type.
     MLIRContext *ctx = op.getContext();
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
     SmallVector<int64_t> accShape(yt.getShape());
     auto accT = RankedTensorType::get(accShape, ct);
-    Value acc = createEmpty(rewriter, loc, accT, ySizes);
-    if (hasBias) {
-      Type bOnnx = getElementType(op.getB());
-      acc = linalg::GenericOp::create(
-                rewriter, loc, TypeRange{accT}, ValueRange{bias},
-                ValueRange{acc},
-                SmallVector<AffineMap>{AffineMap::get(4, 0, d(1)),
-                                       rewriter.getMultiDimIdentityMap(4)},
-                parallelIterators(4),
-                [&](OpBuilder &b, Location l, ValueRange a) {
-                  linalg::YieldOp::create(
-                      b, l, convertScalar(b, l, a[0], bOnnx, ct));
-                })
-                .getResult(0);
-    } else {
-      acc = linalg::FillOp::create(rewriter, loc, fConst(rewriter, loc, ct, 0),
-                                   acc)
-                .getResult(0);
-    }
+    Value acc = initAccumulator(
+        rewriter, loc, bias, hasBias ? getElementType(op.getB()) : Type(),
+        accT, s.ySizes);
     // (n, m, oh, ow, c, i, j): W read through its map, the rest extracted.
     SmallVector<AffineMap> maps = {
         AffineMap::get(7, 0, {d(1), d(4), d(5), d(6)}, ctx),
@@ -222,63 +315,16 @@ struct DeformConvLowering : OpConversionPattern<ONNX::DeformConvOp> {
                     Value dx = offAt(arith::AddIOp::create(b, l, oc, one));
                     auto base = [&](Value o, Value k, int64_t dim) {
                       Value p = arith::AddIOp::create(
-                          b, l, mulIdx(b, l, o, idx(b, l, strides[dim])),
-                          mulIdx(b, l, k, idx(b, l, dil[dim])));
-                      p = arith::SubIOp::create(b, l, p, idx(b, l, pads[dim]));
+                          b, l, mulIdx(b, l, o, idx(b, l, at.strides[dim])),
+                          mulIdx(b, l, k, idx(b, l, at.dil[dim])));
+                      p = arith::SubIOp::create(b, l, p,
+                                                idx(b, l, at.pads[dim]));
                       return indexToF(b, l, p, ct);
                     };
                     Value h = addF(b, l, base(oh, i, 0), dy);
                     Value wv = addF(b, l, base(ow, j, 1), dx);
-                    Value hF = indexToF(b, l, xd[2], ct);
-                    Value wF = indexToF(b, l, xd[3], ct);
-                    Value m1 = fConst(b, l, ct, -1);
-                    // Inside (-1, size) on both axes, else 0 (NaN: outside).
-                    Value in = andI(
-                        b, l,
-                        andI(b, l, cmpF(b, l, arith::CmpFPredicate::OGT, h, m1),
-                             cmpF(b, l, arith::CmpFPredicate::OLT, h, hF)),
-                        andI(b, l,
-                             cmpF(b, l, arith::CmpFPredicate::OGT, wv, m1),
-                             cmpF(b, l, arith::CmpFPredicate::OLT, wv, wF)));
-                    Value zeroF = fConst(b, l, ct, 0);
-                    Value hs = select(b, l, in, h, zeroF);
-                    Value ws = select(b, l, in, wv, zeroF);
-                    Value hFl = math::FloorOp::create(b, l, hs);
-                    Value wFl = math::FloorOp::create(b, l, ws);
-                    Value lh = subF(b, l, hs, hFl), lw = subF(b, l, ws, wFl);
-                    Value hh = subF(b, l, fConst(b, l, ct, 1), lh);
-                    Value hw = subF(b, l, fConst(b, l, ct, 1), lw);
-                    Value hLo = fToIndex(b, l, hFl), wLo = fToIndex(b, l, wFl);
-                    Value hHi = arith::AddIOp::create(b, l, hLo, one);
-                    Value wHi = arith::AddIOp::create(b, l, wLo, one);
-                    auto corner = [&](Value yi, Value xi) {
-                      Value ok = andI(
-                          b, l,
-                          andI(b, l,
-                               cmpI(b, l, arith::CmpIPredicate::sge, yi,
-                                    idx(b, l, 0)),
-                               cmpI(b, l, arith::CmpIPredicate::slt, yi, xd[2])),
-                          andI(b, l,
-                               cmpI(b, l, arith::CmpIPredicate::sge, xi,
-                                    idx(b, l, 0)),
-                               cmpI(b, l, arith::CmpIPredicate::slt, xi,
-                                    xd[3])));
-                      Value v = convertScalar(
-                          b, l,
-                          tensor::ExtractOp::create(
-                              b, l, x,
-                              ValueRange{n, ch, clampIdx(b, l, yi, xd[2]),
-                                         clampIdx(b, l, xi, xd[3])}),
-                          xOnnx, ct);
-                      return select(b, l, ok, v, zeroF);
-                    };
-                    Value v = addF(
-                        b, l,
-                        addF(b, l, mulF(b, l, mulF(b, l, hh, hw), corner(hLo, wLo)),
-                             mulF(b, l, mulF(b, l, hh, lw), corner(hLo, wHi))),
-                        addF(b, l, mulF(b, l, mulF(b, l, lh, hw), corner(hHi, wLo)),
-                             mulF(b, l, mulF(b, l, lh, lw), corner(hHi, wHi))));
-                    v = select(b, l, in, v, zeroF);
+                    Value v = sampleBilinear(b, l, x, xOnnx, ct, xd[2], xd[3],
+                                             n, ch, h, wv, one);
                     if (hasMask) {
                       Value mc = arith::AddIOp::create(
                           b, l, mulIdx(b, l, ogi, taps), tap);
@@ -296,7 +342,7 @@ struct DeformConvLowering : OpConversionPattern<ONNX::DeformConvOp> {
                   .getResult(0);
     Type yOnnx = getElementType(op.getY());
     if (ct != yt.getElementType()) {
-      Value out = createEmpty(rewriter, loc, yt, ySizes);
+      Value out = createEmpty(rewriter, loc, yt, s.ySizes);
       y = linalg::GenericOp::create(
               rewriter, loc, TypeRange{yt}, ValueRange{y}, ValueRange{out},
               SmallVector<AffineMap>(2, rewriter.getMultiDimIdentityMap(4)),

@@ -99,6 +99,183 @@ SmallVector<Value> gridCubicCoeffs(OpBuilder &b, Location l, Value t) {
           far(subF(b, l, c(2), t))};
 }
 
+/// GridSample's attributes, checked.
+struct GridAttrs {
+  GridMode mode = GridMode::Linear;
+  GridPad pad = GridPad::Zeros;
+  bool align = false;
+};
+
+FailureOr<GridAttrs> checkGridAttrs(ONNX::GridSampleOp op) {
+  GridAttrs at;
+  StringRef modeName = op.getMode();
+  // Opset 16 names the modes bilinear/bicubic, opset 20 linear/cubic.
+  if (modeName == "nearest")
+    at.mode = GridMode::Nearest;
+  else if (modeName == "bilinear" || modeName == "linear")
+    at.mode = GridMode::Linear;
+  else if (modeName == "bicubic" || modeName == "cubic")
+    at.mode = GridMode::Cubic;
+  else
+    return op.emitOpError("unsupported mode '") << modeName << "'";
+  StringRef padName = op.getPaddingMode();
+  if (padName == "zeros")
+    at.pad = GridPad::Zeros;
+  else if (padName == "border")
+    at.pad = GridPad::Border;
+  else if (padName == "reflection")
+    at.pad = GridPad::Reflection;
+  else
+    return op.emitOpError("unsupported padding_mode '") << padName << "'";
+  int64_t alignAttr = (int64_t)op.getAlignCorners();
+  if (alignAttr != 0 && alignAttr != 1)
+    return op.emitOpError("align_corners must be 0 or 1");
+  at.align = alignAttr == 1;
+  return at;
+}
+
+/// The body of GridSample's generic: one output element.
+struct GridSampleElement {
+  const GridAttrs &at;
+  int64_t r, perDim;
+  Value x, grid;
+  Type ct, xOnnx, gOnnx, yOnnx;
+  SmallVector<Value> xDims;
+  /// Per spatial dim, as floats: the size and the borders (reflection).
+  SmallVector<Value> sizeF, lo, hi;
+
+  void operator()(OpBuilder &b, Location l, ValueRange) const;
+
+private:
+  /// Spatial dim `i`: the tap indices of the grid's coordinate at
+  /// `gridPos`, whether each is inside (zeros padding) and the weights
+  /// (none for nearest).
+  void dimTaps(OpBuilder &b, Location l, int64_t i,
+               SmallVector<Value> &gridPos, SmallVector<Value> &taps,
+               SmallVector<Value> &inside, SmallVector<Value> &weights) const;
+  /// X[n, ch] at every combination of taps, the last spatial dim fastest
+  /// (0 outside for zeros padding).
+  SmallVector<Value> readTaps(OpBuilder &b, Location l, Value n, Value ch,
+                              ArrayRef<SmallVector<Value>> taps,
+                              ArrayRef<SmallVector<Value>> inside) const;
+};
+
+void GridSampleElement::dimTaps(OpBuilder &b, Location l, int64_t i,
+                                SmallVector<Value> &gridPos,
+                                SmallVector<Value> &taps,
+                                SmallVector<Value> &inside,
+                                SmallVector<Value> &weights) const {
+  auto c = [&](double v) { return fConst(b, l, ct, v); };
+  GridMode mode = at.mode;
+  Value size = xDims[2 + i];
+  gridPos.back() = idx(b, l, r - 1 - i);
+  Value g = tensor::ExtractOp::create(b, l, grid, gridPos);
+  g = convertScalar(b, l, g, gOnnx, ct);
+  Value xc = at.align
+                 ? mulF(b, l, divF(b, l, addF(b, l, g, c(1)), c(2)),
+                        subF(b, l, sizeF[i], c(1)))
+                 : divF(b, l,
+                        subF(b, l, mulF(b, l, addF(b, l, g, c(1)), sizeF[i]),
+                             c(1)),
+                        c(2));
+  if (mode == GridMode::Nearest)
+    xc = math::RoundEvenOp::create(b, l, xc);
+  // NaN and huge coordinates become finite (their taps fall outside), so
+  // that no index is poison.
+  xc = arith::MinNumFOp::create(b, l, xc, c(1 << 30));
+  xc = arith::MaxNumFOp::create(b, l, xc, c(-(1 << 30)));
+  SmallVector<Value> raw;
+  if (mode == GridMode::Nearest) {
+    raw.push_back(fToIndex(b, l, xc));
+  } else {
+    Value fl = math::FloorOp::create(b, l, xc);
+    Value base = fToIndex(b, l, fl);
+    if (mode == GridMode::Linear) {
+      raw = {base, arith::AddIOp::create(b, l, base, idx(b, l, 1))};
+      weights = {subF(b, l, addF(b, l, fl, c(1)), xc), subF(b, l, xc, fl)};
+    } else {
+      for (int64_t k = -1; k <= 2; ++k)
+        raw.push_back(arith::AddIOp::create(b, l, base, idx(b, l, k)));
+      weights = gridCubicCoeffs(b, l, subF(b, l, xc, fl));
+    }
+  }
+  for (Value t : raw) {
+    switch (at.pad) {
+    case GridPad::Zeros:
+      inside.push_back(
+          andI(b, l, cmpI(b, l, arith::CmpIPredicate::sge, t, idx(b, l, 0)),
+               cmpI(b, l, arith::CmpIPredicate::slt, t, size)));
+      taps.push_back(clampIdx(b, l, t, size));
+      break;
+    case GridPad::Border:
+      taps.push_back(clampIdx(b, l, t, size));
+      break;
+    case GridPad::Reflection: {
+      Value f = reflect(b, l, indexToF(b, l, t, ct), lo[i], hi[i]);
+      taps.push_back(clampIdx(b, l, fToIndex(b, l, f), size));
+      break;
+    }
+    }
+  }
+}
+
+SmallVector<Value>
+GridSampleElement::readTaps(OpBuilder &b, Location l, Value n, Value ch,
+                            ArrayRef<SmallVector<Value>> taps,
+                            ArrayRef<SmallVector<Value>> inside) const {
+  SmallVector<Value> values;
+  SmallVector<int64_t> counter(r, 0);
+  while (true) {
+    SmallVector<Value> pos = {n, ch};
+    Value valid;
+    for (int64_t i = 0; i < r; ++i) {
+      pos.push_back(taps[i][counter[i]]);
+      if (at.pad == GridPad::Zeros)
+        valid = valid ? andI(b, l, valid, inside[i][counter[i]])
+                      : inside[i][counter[i]];
+    }
+    Value v = tensor::ExtractOp::create(b, l, x, pos);
+    v = convertScalar(b, l, v, xOnnx, ct);
+    if (valid)
+      v = select(b, l, valid, v, fConst(b, l, ct, 0));
+    values.push_back(v);
+    int64_t i = r - 1;
+    while (i >= 0 && ++counter[i] == perDim)
+      counter[i--] = 0;
+    if (i < 0)
+      break;
+  }
+  return values;
+}
+
+void GridSampleElement::operator()(OpBuilder &b, Location l,
+                                   ValueRange) const {
+  Value n = linalg::IndexOp::create(b, l, 0);
+  Value ch = linalg::IndexOp::create(b, l, 1);
+  SmallVector<Value> gridPos = {n};
+  for (int64_t i = 0; i < r; ++i)
+    gridPos.push_back(linalg::IndexOp::create(b, l, 2 + i));
+  gridPos.push_back(Value());
+  SmallVector<SmallVector<Value>> taps(r), inside(r), weights(r);
+  for (int64_t i = 0; i < r; ++i)
+    dimTaps(b, l, i, gridPos, taps[i], inside[i], weights[i]);
+  SmallVector<Value> values = readTaps(b, l, n, ch, taps, inside);
+  // Interpolate along the last spatial dim first.
+  if (at.mode != GridMode::Nearest) {
+    for (int64_t i = r - 1; i >= 0; --i) {
+      SmallVector<Value> next;
+      for (size_t j = 0; j < values.size(); j += perDim) {
+        Value acc = mulF(b, l, weights[i][0], values[j]);
+        for (int64_t k = 1; k < perDim; ++k)
+          acc = addF(b, l, acc, mulF(b, l, weights[i][k], values[j + k]));
+        next.push_back(acc);
+      }
+      values = std::move(next);
+    }
+  }
+  linalg::YieldOp::create(b, l, convertScalar(b, l, values[0], ct, yOnnx));
+}
+
 /// GridSample (opset 16, and the N-d form of opset 20): Y[n, c, o...] =
 /// interpolate(X[n, c], denormalize(grid[n, o...])), grid's last dim
 /// holding the coordinates innermost dim first (x, y, ...). Per spatial
@@ -116,31 +293,10 @@ struct GridSampleLowering : OpConversionPattern<ONNX::GridSampleOp> {
   matchAndRewrite(ONNX::GridSampleOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    StringRef modeName = op.getMode();
-    GridMode mode;
-    // Opset 16 names the modes bilinear/bicubic, opset 20 linear/cubic.
-    if (modeName == "nearest")
-      mode = GridMode::Nearest;
-    else if (modeName == "bilinear" || modeName == "linear")
-      mode = GridMode::Linear;
-    else if (modeName == "bicubic" || modeName == "cubic")
-      mode = GridMode::Cubic;
-    else
-      return op.emitOpError("unsupported mode '") << modeName << "'";
-    StringRef padName = op.getPaddingMode();
-    GridPad pad;
-    if (padName == "zeros")
-      pad = GridPad::Zeros;
-    else if (padName == "border")
-      pad = GridPad::Border;
-    else if (padName == "reflection")
-      pad = GridPad::Reflection;
-    else
-      return op.emitOpError("unsupported padding_mode '") << padName << "'";
-    int64_t alignAttr = (int64_t)op.getAlignCorners();
-    if (alignAttr != 0 && alignAttr != 1)
-      return op.emitOpError("align_corners must be 0 or 1");
-    bool align = alignAttr == 1;
+    FailureOr<GridAttrs> attrs = checkGridAttrs(op);
+    if (failed(attrs))
+      return failure();
+    GridMode mode = attrs->mode;
 
     Value x = adaptor.getX(), grid = adaptor.getGrid();
     auto xt = cast<RankedTensorType>(x.getType());
@@ -192,125 +348,24 @@ struct GridSampleLowering : OpConversionPattern<ONNX::GridSampleOp> {
     checkResultSizes(rewriter, loc, yt, ySizes,
                      "GridSample: the result shape does not match the result "
                      "type");
-    // Per spatial dim, as floats: the size and the borders (reflection).
-    SmallVector<Value> sizeF, lo, hi;
+    GridSampleElement body{*attrs, r, perDim, x, grid, ct, xOnnx, gOnnx,
+                           getElementType(op.getY()), xDims};
     for (int64_t i = 0; i < r; ++i) {
       Value d = indexToF(rewriter, loc, xDims[2 + i], ct);
-      sizeF.push_back(d);
-      if (pad != GridPad::Reflection)
+      body.sizeF.push_back(d);
+      if (attrs->pad != GridPad::Reflection)
         continue;
-      if (align) {
-        lo.push_back(fConst(rewriter, loc, ct, 0));
-        hi.push_back(subF(rewriter, loc, d, fConst(rewriter, loc, ct, 1)));
+      if (attrs->align) {
+        body.lo.push_back(fConst(rewriter, loc, ct, 0));
+        body.hi.push_back(
+            subF(rewriter, loc, d, fConst(rewriter, loc, ct, 1)));
       } else {
-        lo.push_back(fConst(rewriter, loc, ct, -0.5));
-        hi.push_back(subF(rewriter, loc, d, fConst(rewriter, loc, ct, 0.5)));
+        body.lo.push_back(fConst(rewriter, loc, ct, -0.5));
+        body.hi.push_back(
+            subF(rewriter, loc, d, fConst(rewriter, loc, ct, 0.5)));
       }
     }
 
-    auto body = [&](OpBuilder &b, Location l, ValueRange) {
-      auto c = [&](double v) { return fConst(b, l, ct, v); };
-      Value n = linalg::IndexOp::create(b, l, 0);
-      Value ch = linalg::IndexOp::create(b, l, 1);
-      SmallVector<Value> gridPos = {n};
-      for (int64_t i = 0; i < r; ++i)
-        gridPos.push_back(linalg::IndexOp::create(b, l, 2 + i));
-      gridPos.push_back(Value());
-      // Per spatial dim: tap indices, whether each is inside (zeros), and
-      // the weights (none for nearest).
-      SmallVector<SmallVector<Value>> taps(r), inside(r), weights(r);
-      for (int64_t i = 0; i < r; ++i) {
-        Value size = xDims[2 + i];
-        gridPos.back() = idx(b, l, r - 1 - i);
-        Value g = tensor::ExtractOp::create(b, l, grid, gridPos);
-        g = convertScalar(b, l, g, gOnnx, ct);
-        Value xc =
-            align ? mulF(b, l, divF(b, l, addF(b, l, g, c(1)), c(2)),
-                         subF(b, l, sizeF[i], c(1)))
-                  : divF(b, l,
-                         subF(b, l, mulF(b, l, addF(b, l, g, c(1)), sizeF[i]),
-                              c(1)),
-                         c(2));
-        if (mode == GridMode::Nearest)
-          xc = math::RoundEvenOp::create(b, l, xc);
-        // NaN and huge coordinates become finite (their taps fall
-        // outside), so that no index is poison.
-        xc = arith::MinNumFOp::create(b, l, xc, c(1 << 30));
-        xc = arith::MaxNumFOp::create(b, l, xc, c(-(1 << 30)));
-        SmallVector<Value> raw;
-        if (mode == GridMode::Nearest) {
-          raw.push_back(fToIndex(b, l, xc));
-        } else {
-          Value fl = math::FloorOp::create(b, l, xc);
-          Value base = fToIndex(b, l, fl);
-          if (mode == GridMode::Linear) {
-            raw = {base, arith::AddIOp::create(b, l, base, idx(b, l, 1))};
-            weights[i] = {subF(b, l, addF(b, l, fl, c(1)), xc),
-                          subF(b, l, xc, fl)};
-          } else {
-            for (int64_t k = -1; k <= 2; ++k)
-              raw.push_back(arith::AddIOp::create(b, l, base, idx(b, l, k)));
-            weights[i] = gridCubicCoeffs(b, l, subF(b, l, xc, fl));
-          }
-        }
-        for (Value t : raw) {
-          switch (pad) {
-          case GridPad::Zeros:
-            inside[i].push_back(andI(
-                b, l, cmpI(b, l, arith::CmpIPredicate::sge, t, idx(b, l, 0)),
-                cmpI(b, l, arith::CmpIPredicate::slt, t, size)));
-            taps[i].push_back(clampIdx(b, l, t, size));
-            break;
-          case GridPad::Border:
-            taps[i].push_back(clampIdx(b, l, t, size));
-            break;
-          case GridPad::Reflection: {
-            Value f = reflect(b, l, indexToF(b, l, t, ct), lo[i], hi[i]);
-            taps[i].push_back(clampIdx(b, l, fToIndex(b, l, f), size));
-            break;
-          }
-          }
-        }
-      }
-      // Every combination of taps, the last spatial dim fastest.
-      SmallVector<Value> values;
-      SmallVector<int64_t> counter(r, 0);
-      while (true) {
-        SmallVector<Value> pos = {n, ch};
-        Value valid;
-        for (int64_t i = 0; i < r; ++i) {
-          pos.push_back(taps[i][counter[i]]);
-          if (pad == GridPad::Zeros)
-            valid = valid ? andI(b, l, valid, inside[i][counter[i]])
-                          : inside[i][counter[i]];
-        }
-        Value v = tensor::ExtractOp::create(b, l, x, pos);
-        v = convertScalar(b, l, v, xOnnx, ct);
-        if (valid)
-          v = select(b, l, valid, v, c(0));
-        values.push_back(v);
-        int64_t i = r - 1;
-        while (i >= 0 && ++counter[i] == perDim)
-          counter[i--] = 0;
-        if (i < 0)
-          break;
-      }
-      // Interpolate along the last spatial dim first.
-      if (mode != GridMode::Nearest) {
-        for (int64_t i = r - 1; i >= 0; --i) {
-          SmallVector<Value> next;
-          for (size_t j = 0; j < values.size(); j += perDim) {
-            Value acc = mulF(b, l, weights[i][0], values[j]);
-            for (int64_t k = 1; k < perDim; ++k)
-              acc = addF(b, l, acc, mulF(b, l, weights[i][k], values[j + k]));
-            next.push_back(acc);
-          }
-          values = std::move(next);
-        }
-      }
-      linalg::YieldOp::create(
-          b, l, convertScalar(b, l, values[0], ct, getElementType(op.getY())));
-    };
     Value init = createEmpty(rewriter, loc, yt, ySizes);
     Value y = linalg::GenericOp::create(
                   rewriter, loc, TypeRange{yt}, ValueRange{}, ValueRange{init},

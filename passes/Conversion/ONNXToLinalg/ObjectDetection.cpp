@@ -37,6 +37,37 @@ using namespace mlir::onnxc::linalg_conv;
 namespace {
 
 //===----------------------------------------------------------------------===//
+// What RoiAlign and MaxRoiPool share
+//===----------------------------------------------------------------------===//
+
+/// The one generic of RoiAlign and MaxRoiPool: Y (`yt`, sizes `ySizes`)
+/// [r, c, ph, pw] = element(b, l, {r, c, ph, pw}), the indices the body's.
+Value buildRoiGeneric(
+    OpBuilder &rewriter, Location loc, RankedTensorType yt,
+    ArrayRef<Value> ySizes,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> element) {
+  auto body = [&](OpBuilder &b, Location l, ValueRange) {
+    SmallVector<Value> iv;
+    for (int64_t d = 0; d < 4; ++d)
+      iv.push_back(linalg::IndexOp::create(b, l, d));
+    linalg::YieldOp::create(b, l, element(b, l, iv));
+  };
+  Value init = createEmpty(rewriter, loc, yt, ySizes);
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{yt}, ValueRange{}, ValueRange{init},
+             SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(4)},
+             parallelIterators(4), body)
+      .getResult(0);
+}
+
+/// rois[roi, k] in the compute type `ct`.
+Value roiCoord(OpBuilder &b, Location l, Value rois, Value roi, int64_t k,
+               Type rOnnx, Type ct) {
+  Value v = tensor::ExtractOp::create(b, l, rois, ValueRange{roi, idx(b, l, k)});
+  return convertScalar(b, l, v, rOnnx, ct);
+}
+
+//===----------------------------------------------------------------------===//
 // RoiAlign
 //===----------------------------------------------------------------------===//
 
@@ -50,30 +81,215 @@ namespace {
 /// ORT), and with sampling_ratio 0 so is a roi whose adaptive grid takes
 /// more than kMaxAdaptiveSamples samples per channel (over all its bins).
 constexpr int64_t kMaxAdaptiveSamples = int64_t(1) << 26;
+
+/// RoiAlign's attributes, checked.
+struct RoiAlignAttrs {
+  bool isMax = false, halfPixel = false;
+  int64_t outH = 0, outW = 0, ratio = 0;
+  double scale = 1;
+};
+
+FailureOr<RoiAlignAttrs> checkRoiAlignAttrs(ONNX::RoiAlignOp op) {
+  RoiAlignAttrs at;
+  StringRef mode = op.getMode();
+  if (mode != "avg" && mode != "max")
+    return op.emitOpError("unsupported mode '") << mode << "'";
+  at.isMax = mode == "max";
+  StringRef ctm = op.getCoordinateTransformationMode();
+  if (ctm != "half_pixel" && ctm != "output_half_pixel")
+    return op.emitOpError("unsupported coordinate_transformation_mode '")
+           << ctm << "'";
+  at.halfPixel = ctm == "half_pixel";
+  at.outH = (int64_t)op.getOutputHeight();
+  at.outW = (int64_t)op.getOutputWidth();
+  if (at.outH < 1 || at.outW < 1)
+    return op.emitOpError("output_height and output_width must be positive");
+  at.ratio = (int64_t)op.getSamplingRatio();
+  if (at.ratio < 0)
+    return op.emitOpError("sampling_ratio must not be negative");
+  at.scale = op.getSpatialScale().convertToDouble();
+  return at;
+}
+
+/// The body of RoiAlign's generic: one output element, the sampling grid of
+/// its bin walked by two nested loops.
+struct RoiAlignElement {
+  Operation *op; // the RoiAlign (its run-time checks name it)
+  const RoiAlignAttrs &at;
+  Value x, rois, batchIdx;
+  Type ct, xOnnx, rOnnx, yOnnx;
+  SmallVector<Value> xDims;
+  Value heightF, widthF;
+
+  Value operator()(OpBuilder &b, Location l, ValueRange iv) const;
+
+private:
+  /// Sampling points per bin along one axis: sampling_ratio, or the
+  /// adaptive count (checked against kMaxAdaptiveSamples).
+  std::pair<Value, Value> gridSize(OpBuilder &b, Location l, Value roiH,
+                                   Value roiW) const;
+  /// One sample at (yy, xx) of X[batch, ch], into the accumulators (the
+  /// sum, or the max and whether it is the first sample). `one`: the index
+  /// 1 of the body.
+  SmallVector<Value> accumulate(OpBuilder &b, Location l, Value batch,
+                                Value ch, Value yy, Value xx, Value one,
+                                ValueRange acc) const;
+};
+
+std::pair<Value, Value> RoiAlignElement::gridSize(OpBuilder &b, Location l,
+                                                  Value roiH,
+                                                  Value roiW) const {
+  auto c = [&](double v) { return fConst(b, l, ct, v); };
+  // Sampling points per bin: ceil(roi size / output size) when
+  // sampling_ratio is 0; negative counts take no sample.
+  auto gridCountF = [&](Value roiSize, int64_t out) -> Value {
+    Value g = math::CeilOp::create(b, l, divF(b, l, roiSize, c(out)));
+    return arith::MaxNumFOp::create(b, l, g, c(0));
+  };
+  if (at.ratio > 0) {
+    Value g = idx(b, l, at.ratio);
+    return {g, g};
+  }
+  // The adaptive grid comes from data: a roi of 1e9 pixels would take
+  // ~1e17 samples per bin (a hang; ORT fails allocating its table of
+  // grid_h * grid_w * output_height * output_width samples). At most
+  // kMaxAdaptiveSamples per roi and channel are taken; more is an
+  // error (rois are finite here, a sum of two can still be inf).
+  Value gh = gridCountF(roiH, at.outH), gw = gridCountF(roiW, at.outW);
+  Value total =
+      mulF(b, l, mulF(b, l, gh, gw), c((double)at.outH * (double)at.outW));
+  emitRuntimeCheck(
+      b, l, op,
+      cmpF(b, l, arith::CmpFPredicate::OLE, total,
+           c((double)kMaxAdaptiveSamples)),
+      "RoiAlign: sampling_ratio 0 takes more than 2^26 samples for a "
+      "roi (output_height * output_width * ceil(roi height / "
+      "output_height) * ceil(roi width / output_width))");
+  Value gridH = fToIndex(b, l, gh);
+  Value gridW = fToIndex(b, l, gw);
+  return {gridH, gridW};
+}
+
+SmallVector<Value> RoiAlignElement::accumulate(OpBuilder &b, Location l,
+                                               Value batch, Value ch, Value yy,
+                                               Value xx, Value one,
+                                               ValueRange accX) const {
+  auto c = [&](double v) { return fConst(b, l, ct, v); };
+  // Points outside [-1, size] (or NaN) weigh nothing.
+  Value in = andI(b, l,
+                  andI(b, l, cmpF(b, l, arith::CmpFPredicate::OGE, yy, c(-1)),
+                       cmpF(b, l, arith::CmpFPredicate::OLE, yy, heightF)),
+                  andI(b, l, cmpF(b, l, arith::CmpFPredicate::OGE, xx, c(-1)),
+                       cmpF(b, l, arith::CmpFPredicate::OLE, xx, widthF)));
+  // One axis: the low/high taps and the position's fraction (positions <= 0
+  // clamp to 0; past the last pixel both taps are the last).
+  auto axis = [&](Value p, Value size) -> std::tuple<Value, Value, Value> {
+    p = select(b, l, in, p, c(0));
+    p = select(b, l, cmpF(b, l, arith::CmpFPredicate::OLE, p, c(0)), c(0), p);
+    Value low = fToIndex(b, l, p);
+    Value lastI = arith::SubIOp::create(b, l, size, one);
+    Value atEnd = cmpI(b, l, arith::CmpIPredicate::sge, low, lastI);
+    low = select(b, l, atEnd, lastI, low);
+    Value high =
+        select(b, l, atEnd, lastI, arith::AddIOp::create(b, l, low, one));
+    p = select(b, l, atEnd, indexToF(b, l, low, ct), p);
+    Value frac = subF(b, l, p, indexToF(b, l, low, ct));
+    return {low, high, frac};
+  };
+  auto [yLow, yHigh, ly] = axis(yy, xDims[2]);
+  auto [xLow, xHigh, lx] = axis(xx, xDims[3]);
+  Value hy = subF(b, l, c(1), ly), hx = subF(b, l, c(1), lx);
+  Value zeroF = c(0);
+  auto weight = [&](Value u, Value v) {
+    return select(b, l, in, mulF(b, l, u, v), zeroF);
+  };
+  Value w1 = weight(hy, hx), w2 = weight(hy, lx);
+  Value w3 = weight(ly, hx), w4 = weight(ly, lx);
+  auto pixel = [&](Value yi, Value xi) -> Value {
+    Value v = tensor::ExtractOp::create(b, l, x, ValueRange{batch, ch, yi, xi});
+    return convertScalar(b, l, v, xOnnx, ct);
+  };
+  Value t1 = mulF(b, l, w1, pixel(yLow, xLow));
+  Value t2 = mulF(b, l, w2, pixel(yLow, xHigh));
+  Value t3 = mulF(b, l, w3, pixel(yHigh, xLow));
+  Value t4 = mulF(b, l, w4, pixel(yHigh, xHigh));
+  if (!at.isMax)
+    return {addF(b, l, accX[0], addF(b, l, addF(b, l, addF(b, l, t1, t2), t3), t4)),
+            accX[1]};
+  Value v = stdMax(b, l, stdMax(b, l, stdMax(b, l, t1, t2), t3), t4);
+  Value m = select(b, l, accX[1], v, stdMax(b, l, accX[0], v));
+  return {m, arith::ConstantOp::create(b, l, b.getBoolAttr(false))};
+}
+
+Value RoiAlignElement::operator()(OpBuilder &b, Location l,
+                                  ValueRange iv) const {
+  auto c = [&](double v) { return fConst(b, l, ct, v); };
+  Value roi = iv[0], ch = iv[1], ph = iv[2], pw = iv[3];
+  Value batch = toIndex(
+      b, l, tensor::ExtractOp::create(b, l, batchIdx, ValueRange{roi}));
+  auto roiAt = [&](int64_t k) -> Value {
+    return roiCoord(b, l, rois, roi, k, rOnnx, ct);
+  };
+  // Do not round (ORT: "this implementation detail is critical").
+  Value offset = c(at.halfPixel ? 0.5 : 0.0);
+  Value sc = c(at.scale);
+  Value startW = subF(b, l, mulF(b, l, roiAt(0), sc), offset);
+  Value startH = subF(b, l, mulF(b, l, roiAt(1), sc), offset);
+  Value endW = subF(b, l, mulF(b, l, roiAt(2), sc), offset);
+  Value endH = subF(b, l, mulF(b, l, roiAt(3), sc), offset);
+  Value roiW = subF(b, l, endW, startW);
+  Value roiH = subF(b, l, endH, startH);
+  if (!at.halfPixel) {
+    // Malformed rois become 1x1.
+    roiW = stdMax(b, l, roiW, c(1));
+    roiH = stdMax(b, l, roiH, c(1));
+  }
+  Value binH = divF(b, l, roiH, c(at.outH));
+  Value binW = divF(b, l, roiW, c(at.outW));
+  auto [gridH, gridW] = gridSize(b, l, roiH, roiW);
+  Value count =
+      maxIdx(b, l, arith::MulIOp::create(b, l, gridH, gridW), idx(b, l, 1));
+  Value gridHF = indexToF(b, l, gridH, ct);
+  Value gridWF = indexToF(b, l, gridW, ct);
+  Value baseH = addF(b, l, startH, mulF(b, l, indexToF(b, l, ph, ct), binH));
+  Value baseW = addF(b, l, startW, mulF(b, l, indexToF(b, l, pw, ct), binW));
+  Value zero = idx(b, l, 0), one = idx(b, l, 1);
+  Value first = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+  // (i + .5) * bin_size / roi_bin_grid from the bin's start.
+  auto position = [&](OpBuilder &b, Location l, Value base, Value i, Value bin,
+                      Value grid) {
+    return addF(b, l, base,
+                divF(b, l, mulF(b, l, addF(b, l, indexToF(b, l, i, ct), c(0.5)),
+                                bin),
+                     grid));
+  };
+  SmallVector<Value> acc = forRange(
+      b, l, zero, gridH, one, ValueRange{c(0), first},
+      [&](OpBuilder &b, Location l, Value iy,
+          ValueRange accY) -> SmallVector<Value> {
+        Value yy = position(b, l, baseH, iy, binH, gridHF);
+        return forRange(b, l, zero, gridW, one, accY,
+                        [&](OpBuilder &b, Location l, Value ix,
+                            ValueRange accX) -> SmallVector<Value> {
+                          Value xx = position(b, l, baseW, ix, binW, gridWF);
+                          return accumulate(b, l, batch, ch, yy, xx, one, accX);
+                        });
+      });
+  Value result = acc[0];
+  if (!at.isMax)
+    result = divF(b, l, result, indexToF(b, l, count, ct));
+  return convertScalar(b, l, result, ct, yOnnx);
+}
+
 struct RoiAlignLowering : OpConversionPattern<ONNX::RoiAlignOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ONNX::RoiAlignOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    StringRef mode = op.getMode();
-    if (mode != "avg" && mode != "max")
-      return op.emitOpError("unsupported mode '") << mode << "'";
-    bool isMax = mode == "max";
-    StringRef ctm = op.getCoordinateTransformationMode();
-    if (ctm != "half_pixel" && ctm != "output_half_pixel")
-      return op.emitOpError("unsupported coordinate_transformation_mode '")
-             << ctm << "'";
-    bool halfPixel = ctm == "half_pixel";
-    int64_t outH = (int64_t)op.getOutputHeight();
-    int64_t outW = (int64_t)op.getOutputWidth();
-    if (outH < 1 || outW < 1)
-      return op.emitOpError("output_height and output_width must be positive");
-    int64_t ratio = (int64_t)op.getSamplingRatio();
-    if (ratio < 0)
-      return op.emitOpError("sampling_ratio must not be negative");
-    double scale = op.getSpatialScale().convertToDouble();
-
+    FailureOr<RoiAlignAttrs> attrs = checkRoiAlignAttrs(op);
+    if (failed(attrs))
+      return failure();
     Value x = adaptor.getX(), rois = adaptor.getRois();
     Value batchIdx = adaptor.getBatchIndices();
     auto xt = cast<RankedTensorType>(x.getType());
@@ -124,175 +340,19 @@ struct RoiAlignLowering : OpConversionPattern<ONNX::RoiAlignOp> {
                       cmpI(b, l, arith::CmpIPredicate::sge, i, idx(b, l, 0)),
                       cmpI(b, l, arith::CmpIPredicate::slt, i, numBatches));
         });
-    SmallVector<Value> ySizes = {numRois, xDims[1], idx(rewriter, loc, outH),
-                                 idx(rewriter, loc, outW)};
+    SmallVector<Value> ySizes = {numRois, xDims[1],
+                                 idx(rewriter, loc, attrs->outH),
+                                 idx(rewriter, loc, attrs->outW)};
     checkResultSizes(rewriter, loc, yt, ySizes,
                      "RoiAlign: the result shape does not match the result "
                      "type");
     Value heightF = indexToF(rewriter, loc, xDims[2], ct);
     Value widthF = indexToF(rewriter, loc, xDims[3], ct);
-
-    auto body = [&](OpBuilder &b, Location l, ValueRange) {
-      auto c = [&](double v) { return fConst(b, l, ct, v); };
-      Value roi = linalg::IndexOp::create(b, l, 0);
-      Value ch = linalg::IndexOp::create(b, l, 1);
-      Value ph = linalg::IndexOp::create(b, l, 2);
-      Value pw = linalg::IndexOp::create(b, l, 3);
-      Value batch = toIndex(
-          b, l, tensor::ExtractOp::create(b, l, batchIdx, ValueRange{roi}));
-      auto roiAt = [&](int64_t k) -> Value {
-        Value v = tensor::ExtractOp::create(b, l, rois,
-                                            ValueRange{roi, idx(b, l, k)});
-        return convertScalar(b, l, v, rOnnx, ct);
-      };
-      // Do not round (ORT: "this implementation detail is critical").
-      Value offset = c(halfPixel ? 0.5 : 0.0);
-      Value sc = c(scale);
-      Value startW = subF(b, l, mulF(b, l, roiAt(0), sc), offset);
-      Value startH = subF(b, l, mulF(b, l, roiAt(1), sc), offset);
-      Value endW = subF(b, l, mulF(b, l, roiAt(2), sc), offset);
-      Value endH = subF(b, l, mulF(b, l, roiAt(3), sc), offset);
-      Value roiW = subF(b, l, endW, startW);
-      Value roiH = subF(b, l, endH, startH);
-      if (!halfPixel) {
-        // Malformed rois become 1x1.
-        roiW = stdMax(b, l, roiW, c(1));
-        roiH = stdMax(b, l, roiH, c(1));
-      }
-      Value binH = divF(b, l, roiH, c(outH));
-      Value binW = divF(b, l, roiW, c(outW));
-      // Sampling points per bin: ceil(roi size / output size) when
-      // sampling_ratio is 0; negative counts take no sample.
-      auto gridCountF = [&](Value roiSize, int64_t out) -> Value {
-        Value g = math::CeilOp::create(b, l, divF(b, l, roiSize, c(out)));
-        return arith::MaxNumFOp::create(b, l, g, c(0));
-      };
-      Value gridH, gridW;
-      if (ratio > 0) {
-        gridH = gridW = idx(b, l, ratio);
-      } else {
-        // The adaptive grid comes from data: a roi of 1e9 pixels would take
-        // ~1e17 samples per bin (a hang; ORT fails allocating its table of
-        // grid_h * grid_w * output_height * output_width samples). At most
-        // kMaxAdaptiveSamples per roi and channel are taken; more is an
-        // error (rois are finite here, a sum of two can still be inf).
-        Value gh = gridCountF(roiH, outH), gw = gridCountF(roiW, outW);
-        Value total = mulF(b, l, mulF(b, l, gh, gw), c((double)outH * (double)outW));
-        emitRuntimeCheck(
-            b, l, op.getOperation(),
-            cmpF(b, l, arith::CmpFPredicate::OLE, total,
-                 c((double)kMaxAdaptiveSamples)),
-            "RoiAlign: sampling_ratio 0 takes more than 2^26 samples for a "
-            "roi (output_height * output_width * ceil(roi height / "
-            "output_height) * ceil(roi width / output_width))");
-        gridH = fToIndex(b, l, gh);
-        gridW = fToIndex(b, l, gw);
-      }
-      Value count =
-          maxIdx(b, l, arith::MulIOp::create(b, l, gridH, gridW), idx(b, l, 1));
-      Value gridHF = indexToF(b, l, gridH, ct);
-      Value gridWF = indexToF(b, l, gridW, ct);
-      Value baseH =
-          addF(b, l, startH, mulF(b, l, indexToF(b, l, ph, ct), binH));
-      Value baseW =
-          addF(b, l, startW, mulF(b, l, indexToF(b, l, pw, ct), binW));
-      Value zero = idx(b, l, 0), one = idx(b, l, 1);
-      Value first = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
-      SmallVector<Value> acc = forRange(
-          b, l, zero, gridH, one, ValueRange{c(0), first},
-          [&](OpBuilder &b, Location l, Value iy,
-              ValueRange accY) -> SmallVector<Value> {
-            // (iy + .5) * bin_size_h / roi_bin_grid_h
-            Value yy =
-                addF(b, l, baseH,
-                     divF(b, l,
-                          mulF(b, l, addF(b, l, indexToF(b, l, iy, ct), c(0.5)),
-                               binH),
-                          gridHF));
-            return forRange(
-                b, l, zero, gridW, one, accY,
-                [&](OpBuilder &b, Location l, Value ix,
-                    ValueRange accX) -> SmallVector<Value> {
-                  Value xx =
-                      addF(b, l, baseW,
-                           divF(b, l,
-                                mulF(b, l,
-                                     addF(b, l, indexToF(b, l, ix, ct), c(0.5)),
-                                     binW),
-                                gridWF));
-                  // Points outside [-1, size] (or NaN) weigh nothing.
-                  Value in = andI(
-                      b, l,
-                      andI(b, l,
-                           cmpF(b, l, arith::CmpFPredicate::OGE, yy, c(-1)),
-                           cmpF(b, l, arith::CmpFPredicate::OLE, yy, heightF)),
-                      andI(b, l,
-                           cmpF(b, l, arith::CmpFPredicate::OGE, xx, c(-1)),
-                           cmpF(b, l, arith::CmpFPredicate::OLE, xx, widthF)));
-                  // One axis: the low/high taps and the position's
-                  // fraction (positions <= 0 clamp to 0; past the last
-                  // pixel both taps are the last).
-                  auto axis =
-                      [&](Value p,
-                          Value size) -> std::tuple<Value, Value, Value> {
-                    p = select(b, l, in, p, c(0));
-                    p = select(b, l,
-                               cmpF(b, l, arith::CmpFPredicate::OLE, p, c(0)),
-                               c(0), p);
-                    Value low = fToIndex(b, l, p);
-                    Value lastI = arith::SubIOp::create(b, l, size, one);
-                    Value atEnd =
-                        cmpI(b, l, arith::CmpIPredicate::sge, low, lastI);
-                    low = select(b, l, atEnd, lastI, low);
-                    Value high = select(b, l, atEnd, lastI,
-                                        arith::AddIOp::create(b, l, low, one));
-                    p = select(b, l, atEnd, indexToF(b, l, low, ct), p);
-                    Value frac = subF(b, l, p, indexToF(b, l, low, ct));
-                    return {low, high, frac};
-                  };
-                  auto [yLow, yHigh, ly] = axis(yy, xDims[2]);
-                  auto [xLow, xHigh, lx] = axis(xx, xDims[3]);
-                  Value hy = subF(b, l, c(1), ly), hx = subF(b, l, c(1), lx);
-                  Value zeroF = c(0);
-                  auto weight = [&](Value u, Value v) {
-                    return select(b, l, in, mulF(b, l, u, v), zeroF);
-                  };
-                  Value w1 = weight(hy, hx), w2 = weight(hy, lx);
-                  Value w3 = weight(ly, hx), w4 = weight(ly, lx);
-                  auto at = [&](Value yi, Value xi) -> Value {
-                    Value v = tensor::ExtractOp::create(
-                        b, l, x, ValueRange{batch, ch, yi, xi});
-                    return convertScalar(b, l, v, xOnnx, ct);
-                  };
-                  Value t1 = mulF(b, l, w1, at(yLow, xLow));
-                  Value t2 = mulF(b, l, w2, at(yLow, xHigh));
-                  Value t3 = mulF(b, l, w3, at(yHigh, xLow));
-                  Value t4 = mulF(b, l, w4, at(yHigh, xHigh));
-                  if (!isMax)
-                    return {addF(b, l, accX[0],
-                                 addF(b, l, addF(b, l, addF(b, l, t1, t2), t3),
-                                      t4)),
-                            accX[1]};
-                  Value v =
-                      stdMax(b, l, stdMax(b, l, stdMax(b, l, t1, t2), t3), t4);
-                  Value m = select(b, l, accX[1], v, stdMax(b, l, accX[0], v));
-                  return {
-                      m, arith::ConstantOp::create(b, l, b.getBoolAttr(false))};
-                });
-          });
-      Value result = acc[0];
-      if (!isMax)
-        result = divF(b, l, result, indexToF(b, l, count, ct));
-      linalg::YieldOp::create(
-          b, l, convertScalar(b, l, result, ct, getElementType(op.getY())));
-    };
-    Value init = createEmpty(rewriter, loc, yt, ySizes);
-    Value y = linalg::GenericOp::create(
-                  rewriter, loc, TypeRange{yt}, ValueRange{}, ValueRange{init},
-                  SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(4)},
-                  parallelIterators(4), body)
-                  .getResult(0);
-    rewriter.replaceOp(op, y);
+    RoiAlignElement element{op.getOperation(), *attrs, x, rois,
+                            batchIdx, ct,     xOnnx,  rOnnx,
+                            getElementType(op.getY()),
+                            xDims,    heightF, widthF};
+    rewriter.replaceOp(op, buildRoiGeneric(rewriter, loc, yt, ySizes, element));
     return success();
   }
 };
@@ -357,15 +417,10 @@ struct MaxRoiPoolLowering : OpConversionPattern<ONNX::MaxRoiPoolOp> {
                      "MaxRoiPool: the result shape does not match the result "
                      "type");
 
-    auto body = [&](OpBuilder &b, Location l, ValueRange) {
-      Value roi = linalg::IndexOp::create(b, l, 0);
-      Value ch = linalg::IndexOp::create(b, l, 1);
-      Value ph = linalg::IndexOp::create(b, l, 2);
-      Value pw = linalg::IndexOp::create(b, l, 3);
+    auto element = [&](OpBuilder &b, Location l, ValueRange iv) -> Value {
+      Value roi = iv[0], ch = iv[1], ph = iv[2], pw = iv[3];
       auto roiAt = [&](int64_t k) -> Value {
-        Value v = tensor::ExtractOp::create(b, l, rois,
-                                            ValueRange{roi, idx(b, l, k)});
-        return convertScalar(b, l, v, rOnnx, rc);
+        return roiCoord(b, l, rois, roi, k, rOnnx, rc);
       };
       Value batch = fToIndex(b, l, roiAt(0));
       Value sc = fConst(b, l, rc, scale);
@@ -434,16 +489,9 @@ struct MaxRoiPoolLowering : OpConversionPattern<ONNX::MaxRoiPoolOp> {
           b, l, cmpI(b, l, arith::CmpIPredicate::sle, h1, h0),
           cmpI(b, l, arith::CmpIPredicate::sle, w1, w0));
       Value result = select(b, l, empty, fConst(b, l, xc, 0), acc[0]);
-      linalg::YieldOp::create(
-          b, l, convertScalar(b, l, result, xc, getElementType(op.getY())));
+      return convertScalar(b, l, result, xc, getElementType(op.getY()));
     };
-    Value init = createEmpty(rewriter, loc, yt, ySizes);
-    Value y = linalg::GenericOp::create(
-                  rewriter, loc, TypeRange{yt}, ValueRange{}, ValueRange{init},
-                  SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(4)},
-                  parallelIterators(4), body)
-                  .getResult(0);
-    rewriter.replaceOp(op, y);
+    rewriter.replaceOp(op, buildRoiGeneric(rewriter, loc, yt, ySizes, element));
     return success();
   }
 };
@@ -573,6 +621,150 @@ Value sortByScore(OpBuilder &b, Location loc, const NmsContext &ctx, Value cand,
   return res[0];
 }
 
+/// NonMaxSuppression's optional scalar operands as values: the count per
+/// class (absent: 0, clamped to [0, numBoxes]), the IoU threshold
+/// (absent: 0, checked in [0, 1]) and the score threshold (null when
+/// absent).
+struct NmsScalars {
+  Value maxOut, iou, scoreThreshold;
+};
+
+FailureOr<NmsScalars> nmsScalars(ConversionPatternRewriter &rewriter,
+                                 Location loc, ONNX::NonMaxSuppressionOp op,
+                                 ONNX::NonMaxSuppressionOp::Adaptor adaptor,
+                                 Value numBoxes) {
+  Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+  NmsScalars s;
+  // max_output_boxes_per_class: absent means 0, negative counts as 0.
+  s.maxOut = idx(rewriter, loc, 0);
+  if (!isa<NoneType>(op.getMaxOutputBoxesPerClass().getType())) {
+    FailureOr<Value> v =
+        scalarOperand(rewriter, loc, op, adaptor.getMaxOutputBoxesPerClass(),
+                      "max_output_boxes_per_class");
+    if (failed(v))
+      return failure();
+    // Clamped to [0, N] before the cast: a huge count selects at most N.
+    Value n64 = arith::IndexCastOp::create(rewriter, loc, i64, numBoxes);
+    Value c = arith::MaxSIOp::create(rewriter, loc, *v,
+                                     createIntConstant(rewriter, loc, i64, 0));
+    c = arith::MinSIOp::create(rewriter, loc, c, n64);
+    s.maxOut =
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), c);
+  }
+  s.iou = fConst(rewriter, loc, f32, 0);
+  if (!isa<NoneType>(op.getIouThreshold().getType())) {
+    FailureOr<Value> v = scalarOperand(rewriter, loc, op,
+                                       adaptor.getIouThreshold(),
+                                       "iou_threshold");
+    if (failed(v))
+      return failure();
+    s.iou = *v;
+    emitRuntimeCheck(rewriter, loc,
+                     andI(rewriter, loc,
+                          cmpF(rewriter, loc, arith::CmpFPredicate::OGE, s.iou,
+                               fConst(rewriter, loc, f32, 0)),
+                          cmpF(rewriter, loc, arith::CmpFPredicate::OLE, s.iou,
+                               fConst(rewriter, loc, f32, 1))),
+                     "NonMaxSuppression: iou_threshold must be in [0, 1]");
+  }
+  if (!isa<NoneType>(op.getScoreThreshold().getType())) {
+    FailureOr<Value> v = scalarOperand(rewriter, loc, op,
+                                       adaptor.getScoreThreshold(),
+                                       "score_threshold");
+    if (failed(v))
+      return failure();
+    s.scoreThreshold = *v;
+  }
+  return s;
+}
+
+/// The boxes of (ctx.batch, ctx.cls) scoring above `scoreThreshold` (all
+/// when null), in box order, compacted to the front of a fresh index
+/// vector; returns it and their count.
+std::pair<Value, Value> compactCandidates(OpBuilder &b, Location l,
+                                          const NmsContext &ctx,
+                                          Value numBoxes,
+                                          Value scoreThreshold) {
+  auto idxVecType =
+      RankedTensorType::get({ShapedType::kDynamic}, b.getIndexType());
+  Value cand = createEmpty(b, l, idxVecType, {numBoxes});
+  SmallVector<Value> compact = buildLoops(
+      b, l, {numBoxes}, ValueRange{cand, idx(b, l, 0)},
+      [&](OpBuilder &nb, Location nl, ValueRange box,
+          ValueRange c) -> SmallVector<Value> {
+        Value keep = arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true));
+        if (scoreThreshold) {
+          Value s = tensor::ExtractOp::create(
+              nb, nl, ctx.scores, ValueRange{ctx.batch, ctx.cls, box[0]});
+          keep = cmpF(nb, nl, arith::CmpFPredicate::OGT, s, scoreThreshold);
+        }
+        // Written at the next free slot either way (c[1] <= box < N); only
+        // a kept box advances it.
+        Value t =
+            tensor::InsertOp::create(nb, nl, box[0], c[0], ValueRange{c[1]});
+        Value next = arith::AddIOp::create(
+            nb, nl, c[1],
+            select(nb, nl, keep, idx(nb, nl, 1), idx(nb, nl, 0)));
+        return {t, next};
+      });
+  return {compact[0], compact[1]};
+}
+
+/// Greedy selection over `sorted[0, m)`: each box is kept unless it
+/// overlaps a box kept before it for this class (rows [start, start +
+/// count) of `out`), at most `maxOut` of them; kept boxes are written as
+/// rows [batch, class, box]. Returns the rows and the count kept.
+std::pair<Value, Value> selectGreedy(OpBuilder &b, Location l,
+                                     const NmsContext &ctx, Value sorted,
+                                     Value m, Value maxOut, Value start,
+                                     Value out0) {
+  Type i64 = b.getI64Type();
+  SmallVector<Value> sel = buildWhile(
+      b, l, ValueRange{idx(b, l, 0), idx(b, l, 0), out0},
+      [&](OpBuilder &nb, Location nl, ValueRange s) {
+        return andI(nb, nl, cmpI(nb, nl, arith::CmpIPredicate::slt, s[0], m),
+                    cmpI(nb, nl, arith::CmpIPredicate::slt, s[1], maxOut));
+      },
+      [&](OpBuilder &nb, Location nl, ValueRange s) -> SmallVector<Value> {
+        Value k = s[0], count = s[1], out = s[2];
+        Value box = tensor::ExtractOp::create(nb, nl, sorted, ValueRange{k});
+        Value end = arith::AddIOp::create(nb, nl, start, count);
+        Value keep = forRange(
+            nb, nl, start, end, idx(nb, nl, 1),
+            ValueRange{arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true))},
+            [&](OpBuilder &fb, Location fl, Value row,
+                ValueRange kept) -> SmallVector<Value> {
+              return buildIf(
+                  fb, fl, kept[0], kept,
+                  [&](OpBuilder &ib, Location il) -> SmallVector<Value> {
+                    Value other = toIndex(
+                        ib, il,
+                        tensor::ExtractOp::create(
+                            ib, il, out, ValueRange{row, idx(ib, il, 2)}));
+                    return {notI(ib, il,
+                                 suppressByIou(ib, il, ctx, box, other))};
+                  });
+            })[0];
+        SmallVector<Value> written = buildIf(
+            nb, nl, keep, ValueRange{out},
+            [&](OpBuilder &ib, Location il) -> SmallVector<Value> {
+              Value t = out;
+              Value vals[3] = {ctx.batch, ctx.cls, box};
+              for (int64_t col = 0; col < 3; ++col)
+                t = tensor::InsertOp::create(
+                    ib, il, arith::IndexCastOp::create(ib, il, i64, vals[col]),
+                    t, ValueRange{end, idx(ib, il, col)});
+              return {t};
+            });
+        Value nextCount = arith::AddIOp::create(
+            nb, nl, count,
+            select(nb, nl, keep, idx(nb, nl, 1), idx(nb, nl, 0)));
+        return {arith::AddIOp::create(nb, nl, k, idx(nb, nl, 1)), nextCount,
+                written[0]};
+      });
+  return {sel[2], sel[1]};
+}
+
 /// NonMaxSuppression: per batch and class, the boxes scoring above
 /// score_threshold, by descending score, each kept unless it overlaps
 /// (IoU > iou_threshold) a box already kept, at most
@@ -600,7 +792,7 @@ struct NonMaxSuppressionLowering
                             "spatial_dimension]");
     if (yt.getRank() != 2 || (!yt.isDynamicDim(1) && yt.getDimSize(1) != 3))
       return op.emitOpError("selected_indices must have shape [?, 3]");
-    Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+    Type i64 = rewriter.getI64Type();
 
     SmallVector<Value> bDims = dimValues(rewriter, loc, boxes);
     SmallVector<Value> sDims = dimValues(rewriter, loc, scores);
@@ -613,46 +805,11 @@ struct NonMaxSuppressionLowering
                "NonMaxSuppression: boxes and scores must have the same "
                "number of boxes");
     Value numBatches = bDims[0], numBoxes = bDims[1], numClasses = sDims[1];
-
-    // max_output_boxes_per_class: absent means 0, negative counts as 0.
-    Value maxOut = idx(rewriter, loc, 0);
-    if (!isa<NoneType>(op.getMaxOutputBoxesPerClass().getType())) {
-      FailureOr<Value> v =
-          scalarOperand(rewriter, loc, op, adaptor.getMaxOutputBoxesPerClass(),
-                        "max_output_boxes_per_class");
-      if (failed(v))
-        return failure();
-      // Clamped to [0, N] before the cast: a huge count selects at most N.
-      Value n64 = arith::IndexCastOp::create(rewriter, loc, i64, numBoxes);
-      Value c = arith::MaxSIOp::create(
-          rewriter, loc, *v, createIntConstant(rewriter, loc, i64, 0));
-      c = arith::MinSIOp::create(rewriter, loc, c, n64);
-      maxOut =
-          arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), c);
-    }
-    Value iou = fConst(rewriter, loc, f32, 0);
-    if (!isa<NoneType>(op.getIouThreshold().getType())) {
-      FailureOr<Value> v = scalarOperand(
-          rewriter, loc, op, adaptor.getIouThreshold(), "iou_threshold");
-      if (failed(v))
-        return failure();
-      iou = *v;
-      emitRuntimeCheck(rewriter, loc,
-                       andI(rewriter, loc,
-                            cmpF(rewriter, loc, arith::CmpFPredicate::OGE, iou,
-                                 fConst(rewriter, loc, f32, 0)),
-                            cmpF(rewriter, loc, arith::CmpFPredicate::OLE, iou,
-                                 fConst(rewriter, loc, f32, 1))),
-                       "NonMaxSuppression: iou_threshold must be in [0, 1]");
-    }
-    Value scoreThreshold;
-    if (!isa<NoneType>(op.getScoreThreshold().getType())) {
-      FailureOr<Value> v = scalarOperand(
-          rewriter, loc, op, adaptor.getScoreThreshold(), "score_threshold");
-      if (failed(v))
-        return failure();
-      scoreThreshold = *v;
-    }
+    FailureOr<NmsScalars> scalars =
+        nmsScalars(rewriter, loc, op, adaptor, numBoxes);
+    if (failed(scalars))
+      return failure();
+    Value maxOut = scalars->maxOut;
 
     // The scratch rows: at most maxOut per (batch, class); at least one, so
     // that the slice of its first rows is valid IR even when no box can be
@@ -664,94 +821,23 @@ struct NonMaxSuppressionLowering
     auto scratchType = RankedTensorType::get({ShapedType::kDynamic, 3}, i64);
     Value scratch = createEmpty(rewriter, loc, scratchType, {rows, Value()});
     Value zero = idx(rewriter, loc, 0);
-    auto idxVecType =
-        RankedTensorType::get({ShapedType::kDynamic}, rewriter.getIndexType());
 
     SmallVector<Value> filled = buildLoops(
         rewriter, loc, {numBatches, numClasses}, ValueRange{scratch, zero},
         [&](OpBuilder &b, Location l, ValueRange ivs,
             ValueRange args) -> SmallVector<Value> {
-          NmsContext ctx{boxes, scores, ivs[0], ivs[1], cpb == 1, iou};
+          NmsContext ctx{boxes, scores, ivs[0], ivs[1], cpb == 1,
+                         scalars->iou};
           Value start = args[1];
           // 1. The candidates, in box order.
-          Value cand = createEmpty(b, l, idxVecType, {numBoxes});
-          SmallVector<Value> compact = buildLoops(
-              b, l, {numBoxes}, ValueRange{cand, idx(b, l, 0)},
-              [&](OpBuilder &nb, Location nl, ValueRange box,
-                  ValueRange c) -> SmallVector<Value> {
-                Value keep =
-                    arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true));
-                if (scoreThreshold) {
-                  Value s = tensor::ExtractOp::create(
-                      nb, nl, scores, ValueRange{ctx.batch, ctx.cls, box[0]});
-                  keep = cmpF(nb, nl, arith::CmpFPredicate::OGT, s,
-                              scoreThreshold);
-                }
-                // Written at the next free slot either way (c[1] <= box <
-                // N); only a kept box advances it.
-                Value t = tensor::InsertOp::create(nb, nl, box[0], c[0],
-                                                   ValueRange{c[1]});
-                Value next = arith::AddIOp::create(
-                    nb, nl, c[1],
-                    select(nb, nl, keep, idx(nb, nl, 1), idx(nb, nl, 0)));
-                return {t, next};
-              });
-          Value m = compact[1];
+          auto [cand, m] = compactCandidates(b, l, ctx, numBoxes,
+                                             scalars->scoreThreshold);
           // 2. By descending score.
-          Value sorted = sortByScore(b, l, ctx, compact[0], m);
+          Value sorted = sortByScore(b, l, ctx, cand, m);
           // 3. Greedy selection.
-          SmallVector<Value> sel = buildWhile(
-              b, l, ValueRange{idx(b, l, 0), idx(b, l, 0), args[0]},
-              [&](OpBuilder &nb, Location nl, ValueRange s) {
-                return andI(
-                    nb, nl, cmpI(nb, nl, arith::CmpIPredicate::slt, s[0], m),
-                    cmpI(nb, nl, arith::CmpIPredicate::slt, s[1], maxOut));
-              },
-              [&](OpBuilder &nb, Location nl,
-                  ValueRange s) -> SmallVector<Value> {
-                Value k = s[0], count = s[1], out = s[2];
-                Value box =
-                    tensor::ExtractOp::create(nb, nl, sorted, ValueRange{k});
-                Value end = arith::AddIOp::create(nb, nl, start, count);
-                Value keep = forRange(
-                    nb, nl, start, end, idx(nb, nl, 1),
-                    ValueRange{arith::ConstantOp::create(nb, nl,
-                                                         nb.getBoolAttr(true))},
-                    [&](OpBuilder &fb, Location fl, Value row,
-                        ValueRange kept) -> SmallVector<Value> {
-                      return buildIf(
-                          fb, fl, kept[0], kept,
-                          [&](OpBuilder &ib,
-                              Location il) -> SmallVector<Value> {
-                            Value other =
-                                toIndex(ib, il,
-                                        tensor::ExtractOp::create(
-                                            ib, il, out,
-                                            ValueRange{row, idx(ib, il, 2)}));
-                            return {
-                                notI(ib, il,
-                                     suppressByIou(ib, il, ctx, box, other))};
-                          });
-                    })[0];
-                SmallVector<Value> written = buildIf(
-                    nb, nl, keep, ValueRange{out},
-                    [&](OpBuilder &ib, Location il) -> SmallVector<Value> {
-                      Value t = out;
-                      Value vals[3] = {ctx.batch, ctx.cls, box};
-                      for (int64_t col = 0; col < 3; ++col)
-                        t = tensor::InsertOp::create(
-                            ib, il,
-                            arith::IndexCastOp::create(ib, il, i64, vals[col]),
-                            t, ValueRange{end, idx(ib, il, col)});
-                      return {t};
-                    });
-                Value nextCount = arith::AddIOp::create(
-                    nb, nl, count,
-                    select(nb, nl, keep, idx(nb, nl, 1), idx(nb, nl, 0)));
-                return {arith::AddIOp::create(nb, nl, k, idx(nb, nl, 1)),
-                        nextCount, written[0]};
-              });
-          return {sel[2], arith::AddIOp::create(b, l, start, sel[1])};
+          auto [out, count] =
+              selectGreedy(b, l, ctx, sorted, m, maxOut, start, args[0]);
+          return {out, arith::AddIOp::create(b, l, start, count)};
         });
     Value total = filled[1];
     if (!yt.isDynamicDim(0))

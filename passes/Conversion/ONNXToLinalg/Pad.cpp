@@ -38,6 +38,176 @@ Value positiveRem(OpBuilder &b, Location loc, Value a, Value m) {
                                  arith::AddIOp::create(b, loc, r, m), r);
 }
 
+FailureOr<PadMode> parsePadMode(ONNX::PadOp op) {
+  StringRef m = op.getMode();
+  if (m == "constant")
+    return PadMode::Constant;
+  if (m == "reflect")
+    return PadMode::Reflect;
+  if (m == "edge")
+    return PadMode::Edge;
+  if (m == "wrap")
+    return PadMode::Wrap;
+  return op.emitOpError("unsupported mode '") << m << "'";
+}
+
+/// The dims that the pads apply to: `axes` (constant, normalized, checked)
+/// or every dim.
+FailureOr<SmallVector<int64_t>> padAxes(ONNX::PadOp op, Value axesOperand,
+                                        int64_t rank) {
+  SmallVector<int64_t> axes;
+  if (!isa<NoneType>(op.getAxes().getType())) {
+    auto c = getConstantInts(op.getAxes(), axesOperand);
+    if (!c)
+      return op.emitOpError("non-constant axes are not supported");
+    for (int64_t a : *c) {
+      int64_t n = normalizeAxis(a, rank);
+      if (n < 0 || n >= rank)
+        return op.emitOpError("axis ") << a << " out of range";
+      if (llvm::is_contained(axes, n))
+        return op.emitOpError("axis ") << a << " is referred to more than once";
+      axes.push_back(n);
+    }
+  } else {
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  }
+  return axes;
+}
+
+/// Begin and end pads per dim (`zero` where no axis pads), as index values
+/// (constants when known).
+void padAmounts(OpBuilder &b, Location loc, ONNX::PadOp op, Value pads,
+                ArrayRef<int64_t> axes, Value zero, SmallVector<Value> &begin,
+                SmallVector<Value> &end) {
+  int64_t n = axes.size();
+  for (size_t i = 0; i < begin.size(); ++i)
+    begin[i] = end[i] = zero;
+  auto constPads = getConstantInts(op.getPads(), pads);
+  for (auto [k, axis] : llvm::enumerate(axes)) {
+    for (int side = 0; side < 2; ++side) {
+      int64_t pos = k + side * n;
+      Value v;
+      if (constPads) {
+        v = createIndexConstant(b, loc, (*constPads)[pos]);
+      } else {
+        Value e = tensor::ExtractOp::create(
+            b, loc, pads, ValueRange{createIndexConstant(b, loc, pos)});
+        v = arith::IndexCastOp::create(b, loc, b.getIndexType(), e);
+      }
+      (side ? end : begin)[axis] = v;
+    }
+  }
+}
+
+/// Per dim: the result size (in + begin + end, the sums checked; a negative
+/// size fails at the allocation), the input size, and the input positions
+/// [keptLo, keptHi) left after the negative pads' crops, which edge,
+/// reflect and wrap pad (numpy and ONNX Runtime crop first).
+struct PadExtents {
+  SmallVector<Value> sizes, inSizes, keptLo, keptHi;
+};
+
+PadExtents padExtents(OpBuilder &b, Location loc, Value data, PadMode mode,
+                      StringRef modeName, ArrayRef<Value> begin,
+                      ArrayRef<Value> end, Value zero) {
+  PadExtents e;
+  int64_t rank = begin.size();
+  for (int64_t i = 0; i < rank; ++i) {
+    Value in = getDimValue(b, loc, data, i);
+    e.inSizes.push_back(in);
+    e.keptLo.push_back(arith::MaxSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, zero, begin[i]), zero));
+    e.keptHi.push_back(arith::SubIOp::create(
+        b, loc, in,
+        arith::MaxSIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, zero, end[i]), zero)));
+    Value size = checkedAdd(
+        b, loc,
+        checkedAdd(b, loc, in, begin[i],
+                   "Pad: a dim of {} padded by {} overflows"),
+        end[i], "Pad: a dim of {} padded by {} overflows");
+    e.sizes.push_back(size);
+    // Edge, reflect and wrap read the input to fill the padding: an
+    // empty input dim has nothing to read.
+    if (mode != PadMode::Constant) {
+      Value kept = arith::SubIOp::create(b, loc, e.keptHi[i], e.keptLo[i]);
+      emitRuntimeCheck(
+          b, loc,
+          arith::OrIOp::create(
+              b, loc, cmpI(b, loc, arith::CmpIPredicate::sgt, kept, zero),
+              cmpI(b, loc, arith::CmpIPredicate::sle, size, zero)),
+          ("Pad: mode " + modeName + " pads dim {} of size 0 to {}").str(),
+          {createIndexConstant(b, loc, i), size});
+      // Reflect mirrors once (ORT: "pre-pad exceeds maximum allowed";
+      // numpy would reflect again): a side pads by at most kept - 1.
+      if (mode == PadMode::Reflect)
+        for (Value pad : {begin[i], end[i]})
+          emitRuntimeCheck(
+              b, loc,
+              b.createOrFold<arith::OrIOp>(
+                  loc, cmpI(b, loc, arith::CmpIPredicate::sle, pad, zero),
+                  cmpI(b, loc, arith::CmpIPredicate::slt, pad, kept)),
+              "Pad: mode reflect pads dim {} by {}: at most {} (its size "
+              "after the crops - 1)",
+              {createIndexConstant(b, loc, i), pad,
+               arith::SubIOp::create(b, loc, kept,
+                                     createIndexConstant(b, loc, 1))});
+    }
+  }
+  return e;
+}
+
+/// The source index along dim `i` of result index `dst` in the generic's
+/// body; constant mode ANDs whether it is inside into `valid`.
+Value padSource(OpBuilder &nb, Location l, PadMode mode, Value dst,
+                Value begin, Value in, Value keptLo, Value keptHi, Value zero,
+                Value one, Value &valid) {
+  Value src = arith::SubIOp::create(nb, l, dst, begin);
+  // Edge, reflect, wrap: relative to the kept [lo, hi).
+  Value lo = keptLo;
+  Value kept = arith::SubIOp::create(nb, l, keptHi, lo);
+  Value last = arith::SubIOp::create(nb, l, kept, one);
+  if (mode != PadMode::Constant)
+    src = arith::SubIOp::create(nb, l, src, lo);
+  switch (mode) {
+  case PadMode::Constant: {
+    Value ok = arith::AndIOp::create(
+        nb, l,
+        arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, src, zero),
+        arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, src, in));
+    valid = arith::AndIOp::create(nb, l, valid, ok);
+    src = arith::SelectOp::create(nb, l, ok, src, zero);
+    break;
+  }
+  case PadMode::Edge:
+    src = arith::MaxSIOp::create(nb, l, src, zero);
+    src = arith::MinSIOp::create(nb, l, src, last);
+    break;
+  case PadMode::Reflect: {
+    // Period 2 * (in - 1); a size-1 dim reflects onto itself.
+    Value period =
+        arith::MulIOp::create(nb, l, last, createIndexConstant(nb, l, 2));
+    Value safe = arith::MaxSIOp::create(nb, l, period, one);
+    Value t = positiveRem(nb, l, src, safe);
+    Value mirrored = arith::SubIOp::create(nb, l, period, t);
+    Value inside =
+        arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, t, kept);
+    src = arith::SelectOp::create(nb, l, inside, t, mirrored);
+    Value single =
+        arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, kept, one);
+    src = arith::SelectOp::create(nb, l, single, zero, src);
+    break;
+  }
+  case PadMode::Wrap:
+    src = positiveRem(nb, l, src, kept);
+    break;
+  }
+  if (mode != PadMode::Constant)
+    src = arith::AddIOp::create(nb, l, src, lo);
+  return src;
+}
+
 /// Pad(data, pads, constant_value, axes): pads = [x1_begin, x2_begin, ...,
 /// x1_end, x2_end, ...] for `axes` (all dims by default); the result dim is
 /// in + begin + end.
@@ -52,115 +222,25 @@ struct PadLowering : OpConversionPattern<ONNX::PadOp> {
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Value data = adaptor.getData();
     int64_t rank = type.getRank();
-    PadMode mode;
-    StringRef m = op.getMode();
-    if (m == "constant")
-      mode = PadMode::Constant;
-    else if (m == "reflect")
-      mode = PadMode::Reflect;
-    else if (m == "edge")
-      mode = PadMode::Edge;
-    else if (m == "wrap")
-      mode = PadMode::Wrap;
-    else
-      return op.emitOpError("unsupported mode '") << m << "'";
-
-    // The dims that the pads apply to.
-    SmallVector<int64_t> axes;
-    if (!isa<NoneType>(op.getAxes().getType())) {
-      auto c = getConstantInts(op.getAxes(), adaptor.getAxes());
-      if (!c)
-        return op.emitOpError("non-constant axes are not supported");
-      for (int64_t a : *c) {
-        int64_t n = normalizeAxis(a, rank);
-        if (n < 0 || n >= rank)
-          return op.emitOpError("axis ") << a << " out of range";
-        if (llvm::is_contained(axes, n))
-          return op.emitOpError("axis ") << a
-                                         << " is referred to more than once";
-        axes.push_back(n);
-      }
-    } else {
-      for (int64_t i = 0; i < rank; ++i)
-        axes.push_back(i);
-    }
+    FailureOr<PadMode> parsed = parsePadMode(op);
+    if (failed(parsed))
+      return failure();
+    PadMode mode = *parsed;
+    FailureOr<SmallVector<int64_t>> axes = padAxes(op, adaptor.getAxes(), rank);
+    if (failed(axes))
+      return failure();
     auto padsType = cast<RankedTensorType>(adaptor.getPads().getType());
-    int64_t n = axes.size();
+    int64_t n = axes->size();
     if (padsType.getRank() != 1 ||
         (!padsType.isDynamicDim(0) && padsType.getDimSize(0) != 2 * n))
       return op.emitOpError("pads must be 1-D with two entries per axis");
 
-    // Begin and end pads per dim, as index values (constants when known).
     SmallVector<Value> begin(rank), end(rank);
     Value zero = createIndexConstant(b, loc, 0);
-    for (int64_t i = 0; i < rank; ++i)
-      begin[i] = end[i] = zero;
-    auto constPads = getConstantInts(op.getPads(), adaptor.getPads());
-    for (auto [k, axis] : llvm::enumerate(axes)) {
-      for (int side = 0; side < 2; ++side) {
-        int64_t pos = k + side * n;
-        Value v;
-        if (constPads) {
-          v = createIndexConstant(b, loc, (*constPads)[pos]);
-        } else {
-          Value e = tensor::ExtractOp::create(
-              b, loc, adaptor.getPads(),
-              ValueRange{createIndexConstant(b, loc, pos)});
-          v = arith::IndexCastOp::create(b, loc, b.getIndexType(), e);
-        }
-        (side ? end : begin)[axis] = v;
-      }
-    }
-
-    // The result sizes (pads from data: the sums are checked; a negative
-    // size fails at the allocation) and the input sizes.
-    // Edge, reflect and wrap pad what is left after the negative pads'
-    // crops (numpy and ONNX Runtime crop first): input positions [lo, hi)
-    // of each dim.
-    SmallVector<Value> sizes, inSizes, keptLo, keptHi;
-    for (int64_t i = 0; i < rank; ++i) {
-      Value in = getDimValue(b, loc, data, i);
-      inSizes.push_back(in);
-      keptLo.push_back(arith::MaxSIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, zero, begin[i]), zero));
-      keptHi.push_back(arith::SubIOp::create(
-          b, loc, in,
-          arith::MaxSIOp::create(
-              b, loc, arith::SubIOp::create(b, loc, zero, end[i]), zero)));
-      Value size = checkedAdd(
-          b, loc,
-          checkedAdd(b, loc, in, begin[i],
-                     "Pad: a dim of {} padded by {} overflows"),
-          end[i], "Pad: a dim of {} padded by {} overflows");
-      sizes.push_back(size);
-      // Edge, reflect and wrap read the input to fill the padding: an
-      // empty input dim has nothing to read.
-      if (mode != PadMode::Constant) {
-        Value kept = arith::SubIOp::create(b, loc, keptHi[i], keptLo[i]);
-        emitRuntimeCheck(
-            b, loc,
-            arith::OrIOp::create(
-                b, loc, cmpI(b, loc, arith::CmpIPredicate::sgt, kept, zero),
-                cmpI(b, loc, arith::CmpIPredicate::sle, size, zero)),
-            ("Pad: mode " + m + " pads dim {} of size 0 to {}").str(),
-            {createIndexConstant(b, loc, i), size});
-        // Reflect mirrors once (ORT: "pre-pad exceeds maximum allowed";
-        // numpy would reflect again): a side pads by at most kept - 1.
-        if (mode == PadMode::Reflect)
-          for (Value pad : {begin[i], end[i]})
-            emitRuntimeCheck(
-                b, loc,
-                b.createOrFold<arith::OrIOp>(
-                    loc, cmpI(b, loc, arith::CmpIPredicate::sle, pad, zero),
-                    cmpI(b, loc, arith::CmpIPredicate::slt, pad, kept)),
-                "Pad: mode reflect pads dim {} by {}: at most {} (its size "
-                "after the crops - 1)",
-                {createIndexConstant(b, loc, i), pad,
-                 arith::SubIOp::create(b, loc, kept,
-                                       createIndexConstant(b, loc, 1))});
-      }
-    }
-    Value init = createEmpty(b, loc, type, sizes);
+    padAmounts(b, loc, op, adaptor.getPads(), *axes, zero, begin, end);
+    PadExtents e =
+        padExtents(b, loc, data, mode, op.getMode(), begin, end, zero);
+    Value init = createEmpty(b, loc, type, e.sizes);
 
     Value padValue;
     Type elt = type.getElementType();
@@ -190,55 +270,10 @@ struct PadLowering : OpConversionPattern<ONNX::PadOp> {
               Value valid =
                   arith::ConstantOp::create(nb, l, nb.getBoolAttr(true));
               SmallVector<Value> idx;
-              for (int64_t i = 0; i < rank; ++i) {
-                Value src = arith::SubIOp::create(
-                    nb, l, linalg::IndexOp::create(nb, l, i), begin[i]);
-                Value in = inSizes[i];
-                // Edge, reflect, wrap: relative to the kept [lo, hi).
-                Value lo = keptLo[i];
-                Value kept = arith::SubIOp::create(nb, l, keptHi[i], lo);
-                Value last = arith::SubIOp::create(nb, l, kept, one);
-                if (mode != PadMode::Constant)
-                  src = arith::SubIOp::create(nb, l, src, lo);
-                switch (mode) {
-                case PadMode::Constant: {
-                  Value ok = arith::AndIOp::create(
-                      nb, l,
-                      arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
-                                            src, zero),
-                      arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
-                                            src, in));
-                  valid = arith::AndIOp::create(nb, l, valid, ok);
-                  src = arith::SelectOp::create(nb, l, ok, src, zero);
-                  break;
-                }
-                case PadMode::Edge:
-                  src = arith::MaxSIOp::create(nb, l, src, zero);
-                  src = arith::MinSIOp::create(nb, l, src, last);
-                  break;
-                case PadMode::Reflect: {
-                  // Period 2 * (in - 1); a size-1 dim reflects onto itself.
-                  Value period = arith::MulIOp::create(
-                      nb, l, last, createIndexConstant(nb, l, 2));
-                  Value safe = arith::MaxSIOp::create(nb, l, period, one);
-                  Value t = positiveRem(nb, l, src, safe);
-                  Value mirrored = arith::SubIOp::create(nb, l, period, t);
-                  Value inside = arith::CmpIOp::create(
-                      nb, l, arith::CmpIPredicate::slt, t, kept);
-                  src = arith::SelectOp::create(nb, l, inside, t, mirrored);
-                  Value single = arith::CmpIOp::create(
-                      nb, l, arith::CmpIPredicate::eq, kept, one);
-                  src = arith::SelectOp::create(nb, l, single, zero, src);
-                  break;
-                }
-                case PadMode::Wrap:
-                  src = positiveRem(nb, l, src, kept);
-                  break;
-                }
-                if (mode != PadMode::Constant)
-                  src = arith::AddIOp::create(nb, l, src, lo);
-                idx.push_back(src);
-              }
+              for (int64_t i = 0; i < rank; ++i)
+                idx.push_back(padSource(
+                    nb, l, mode, linalg::IndexOp::create(nb, l, i), begin[i],
+                    e.inSizes[i], e.keptLo[i], e.keptHi[i], zero, one, valid));
               Value v = tensor::ExtractOp::create(nb, l, data, idx);
               if (padValue)
                 v = arith::SelectOp::create(nb, l, valid, v, padValue);

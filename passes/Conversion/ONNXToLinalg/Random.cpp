@@ -31,6 +31,8 @@
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/RuntimeCall.h"
+#include "runtime/include/onnxc/runtime.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
@@ -56,51 +58,6 @@ namespace {
 constexpr StringLiteral kKeyFn = "onnxc_rt_random_key";
 constexpr StringLiteral kCallFn = "onnxc_rt_random_call";
 constexpr StringLiteral kStatePrefix = "__onnxc_rng";
-
-/// ONNX TensorProto data types.
-enum DataType : int64_t {
-  kFloat = 1,
-  kUInt8 = 2,
-  kInt8 = 3,
-  kUInt16 = 4,
-  kInt16 = 5,
-  kInt32 = 6,
-  kInt64 = 7,
-  kBool = 9,
-  kFloat16 = 10,
-  kDouble = 11,
-  kUInt32 = 12,
-  kUInt64 = 13,
-  kBFloat16 = 16
-};
-
-/// The ONNX data type of an onnx element type (0 for the others).
-int64_t dataTypeOf(Type t) {
-  if (t.isF32())
-    return kFloat;
-  if (t.isF16())
-    return kFloat16;
-  if (t.isF64())
-    return kDouble;
-  if (t.isBF16())
-    return kBFloat16;
-  if (auto it = dyn_cast<IntegerType>(t)) {
-    bool u = it.isUnsigned();
-    switch (it.getWidth()) {
-    case 1:
-      return kBool;
-    case 8:
-      return u ? kUInt8 : kInt8;
-    case 16:
-      return u ? kUInt16 : kInt16;
-    case 32:
-      return u ? kUInt32 : kInt32;
-    case 64:
-      return u ? kUInt64 : kInt64;
-    }
-  }
-  return 0;
-}
 
 Value i32Const(OpBuilder &b, Location loc, uint32_t v) {
   return arith::ConstantOp::create(
@@ -408,10 +365,11 @@ SmallVector<Value> sizesOf(OpBuilder &b, Location loc, Value like,
 /// *Like forms): float16, float or double, and the result's element type.
 LogicalResult checkFloatDtype(Operation *op, std::optional<int64_t> dtype,
                               Type resultElt) {
-  if (dtype && *dtype != kFloat && *dtype != kFloat16 && *dtype != kDouble)
+  if (dtype && *dtype != ONNXC_DTYPE_FLOAT && *dtype != ONNXC_DTYPE_FLOAT16 &&
+      *dtype != ONNXC_DTYPE_DOUBLE)
     return op->emitOpError("dtype ")
            << *dtype << " is not float16 (10), float (1) or double (11)";
-  if (dtype && dataTypeOf(resultElt) != *dtype)
+  if (dtype && runtimeDType(resultElt) != *dtype)
     return op->emitOpError("dtype ")
            << *dtype << " does not match the result type " << resultElt;
   if (!isa<Float16Type, Float32Type, Float64Type>(resultElt))
@@ -494,14 +452,17 @@ struct BernoulliLowering : OpConversionPattern<ONNX::BernoulliOp> {
     Type outElt = getElementType(op.getOutput());
     if (std::optional<uint64_t> du = op.getDtype()) {
       std::optional<int64_t> d = (int64_t)*du;
-      static const int64_t allowed[] = {kFloat,  kUInt8,  kInt8,   kUInt16,
-                                        kInt16,  kInt32,  kInt64,  kBool,
-                                        kFloat16, kDouble, kUInt32, kUInt64,
-                                        kBFloat16};
+      // The numeric and bool types (onnxc_dtype numbers ONNX's).
+      static const int64_t allowed[] = {
+          ONNXC_DTYPE_FLOAT,   ONNXC_DTYPE_UINT8,  ONNXC_DTYPE_INT8,
+          ONNXC_DTYPE_UINT16,  ONNXC_DTYPE_INT16,  ONNXC_DTYPE_INT32,
+          ONNXC_DTYPE_INT64,   ONNXC_DTYPE_BOOL,   ONNXC_DTYPE_FLOAT16,
+          ONNXC_DTYPE_DOUBLE,  ONNXC_DTYPE_UINT32, ONNXC_DTYPE_UINT64,
+          ONNXC_DTYPE_BFLOAT16};
       if (!llvm::is_contained(allowed, *d))
         return op.emitOpError("dtype ")
                << *d << " is not a numeric or bool type";
-      if (dataTypeOf(outElt) != *d)
+      if (runtimeDType(outElt) != *d)
         return op.emitOpError("dtype ")
                << *d << " does not match the result type " << outElt;
     }
@@ -540,14 +501,14 @@ struct MultinomialLowering : OpConversionPattern<ONNX::MultinomialOp> {
     Location loc = op.getLoc();
     int64_t dtype = (int64_t)op.getDtype();
     int64_t sampleSize = (int64_t)op.getSampleSize();
-    if (dtype != kInt32 && dtype != kInt64)
+    if (dtype != ONNXC_DTYPE_INT32 && dtype != ONNXC_DTYPE_INT64)
       return op.emitOpError("dtype ") << dtype << " is not int32 (6) or int64 (7)";
     if (sampleSize < 0)
       return op.emitOpError("sample_size must be non-negative, got ")
              << sampleSize;
     auto type = convertedTensorType(getTypeConverter(), op.getOutput());
     Type outElt = type.getElementType();
-    if (dataTypeOf(getElementType(op.getOutput())) != dtype)
+    if (runtimeDType(getElementType(op.getOutput())) != dtype)
       return op.emitOpError("dtype ")
              << dtype << " does not match the result type " << outElt;
     Value x = adaptor.getInput();

@@ -301,6 +301,229 @@ std::optional<TapTable> computeTapTable(const ResizeParams &p, int64_t inSize,
   return t;
 }
 
+/// The tap tables of the resized dims with static sizes and a constant
+/// scale (null where a dim has none): tap indices (i64) and weights (f64,
+/// none for nearest), `taps` per output index.
+struct TapTables {
+  SmallVector<Value> index, weight;
+  SmallVector<int64_t> taps;
+};
+
+TapTables buildTapTables(OpBuilder &b, Location loc, RankedTensorType xt,
+                         RankedTensorType type, const ResizeParams &p,
+                         ArrayRef<bool> resized,
+                         ArrayRef<std::optional<double>> constScales) {
+  int64_t rank = type.getRank();
+  TapTables tables;
+  tables.index.resize(rank);
+  tables.weight.resize(rank);
+  tables.taps.assign(rank, 0);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!resized[d] || !constScales[d] || xt.isDynamicDim(d) ||
+        type.isDynamicDim(d))
+      continue;
+    std::optional<TapTable> t = computeTapTable(
+        p, xt.getDimSize(d), type.getDimSize(d), *constScales[d]);
+    if (!t)
+      continue;
+    int64_t n = type.getDimSize(d);
+    tables.taps[d] = t->taps;
+    auto it = RankedTensorType::get({n, t->taps}, b.getI64Type());
+    tables.index[d] = arith::ConstantOp::create(
+        b, loc, it, DenseIntElementsAttr::get(it, ArrayRef<int64_t>(t->index)));
+    if (!t->weight.empty()) {
+      auto wt = RankedTensorType::get({n, t->taps}, b.getF64Type());
+      tables.weight[d] = arith::ConstantOp::create(
+          b, loc, wt,
+          DenseFPElementsAttr::get(wt, ArrayRef<double>(t->weight)));
+    }
+  }
+  return tables;
+}
+
+/// The source coordinate (f64) of output index `i` along a resized dim,
+/// computed in the body, and the constant 0.5 it made.
+struct SourceCoord {
+  Value xs, half;
+};
+
+/// `roiStart`/`roiEnd`: the dim's roi (tf_crop_and_resize only), whose
+/// test ORs into `outside`.
+SourceCoord buildSourceCoordinate(OpBuilder &nb, Location l,
+                                  const ResizeParams &p, Value i,
+                                  Value inSize, Value outSize, Value s,
+                                  Value roiStart, Value roiEnd,
+                                  Value &outside) {
+  auto c = [&](double v) { return f64Const(nb, l, v); };
+  Value xo = indexToF64(nb, l, i);
+  Value in = indexToF64(nb, l, inSize);
+  Value out = indexToF64(nb, l, outSize);
+  Value half = c(0.5);
+  Value hp = arith::SubFOp::create(
+      nb, l,
+      arith::DivFOp::create(nb, l, arith::AddFOp::create(nb, l, xo, half), s),
+      half);
+  // align_corners, pytorch_half_pixel and tf_crop_and_resize use the
+  // unrounded output length scale * in (the reference's output_width).
+  Value outF = arith::MulFOp::create(nb, l, s, in);
+  Value outIsOne =
+      arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, outF, c(1));
+  Value inLast = arith::SubFOp::create(nb, l, in, c(1));
+  Value xs;
+  switch (p.coord) {
+  case Coord::HalfPixel:
+    xs = hp;
+    break;
+  case Coord::HalfPixelSymmetric: {
+    Value adj = arith::DivFOp::create(nb, l, out,
+                                      arith::MulFOp::create(nb, l, s, in));
+    Value center = arith::MulFOp::create(nb, l, in, half);
+    Value offset = arith::MulFOp::create(
+        nb, l, center, arith::SubFOp::create(nb, l, c(1), adj));
+    xs = arith::AddFOp::create(nb, l, offset, hp);
+    break;
+  }
+  case Coord::PytorchHalfPixel:
+    xs = arith::SelectOp::create(nb, l, outIsOne, c(0), hp);
+    break;
+  case Coord::AlignCorners: {
+    Value r = arith::DivFOp::create(nb, l,
+                                    arith::MulFOp::create(nb, l, xo, inLast),
+                                    arith::SubFOp::create(nb, l, outF, c(1)));
+    xs = arith::SelectOp::create(nb, l, outIsOne, c(0), r);
+    break;
+  }
+  case Coord::Asymmetric:
+    xs = arith::DivFOp::create(nb, l, xo, s);
+    break;
+  case Coord::TfHalfPixelForNN:
+    xs = arith::DivFOp::create(nb, l, arith::AddFOp::create(nb, l, xo, half),
+                               s);
+    break;
+  case Coord::TfCropAndResize: {
+    Value len = arith::SubFOp::create(nb, l, roiEnd, roiStart);
+    Value r = arith::AddFOp::create(
+        nb, l, arith::MulFOp::create(nb, l, roiStart, inLast),
+        arith::DivFOp::create(
+            nb, l,
+            arith::MulFOp::create(nb, l, arith::MulFOp::create(nb, l, xo, len),
+                                  inLast),
+            arith::SubFOp::create(nb, l, outF, c(1))));
+    Value mid = arith::MulFOp::create(
+        nb, l,
+        arith::MulFOp::create(
+            nb, l, arith::AddFOp::create(nb, l, roiStart, roiEnd), half),
+        inLast);
+    xs = arith::SelectOp::create(nb, l, outIsOne, mid, r);
+    Value lo =
+        arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT, xs, c(0));
+    Value hi =
+        arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, xs, inLast);
+    outside = arith::OrIOp::create(nb, l, outside,
+                                   arith::OrIOp::create(nb, l, lo, hi));
+    break;
+  }
+  }
+  return {xs, half};
+}
+
+/// The taps (indices clamped to [0, inSize)) and weights (none for
+/// nearest) of source coordinate `src` along one dim.
+void buildTaps(OpBuilder &nb, Location l, const ResizeParams &p,
+               SourceCoord src, Value inSize, Value zeroIdx, Value oneIdx,
+               SmallVector<Value> &taps, SmallVector<Value> &weights) {
+  auto c = [&](double v) { return f64Const(nb, l, v); };
+  Value xs = src.xs, half = src.half;
+  Value last = arith::SubIOp::create(nb, l, inSize, oneIdx);
+  auto clampIdx = [&](Value v) -> Value {
+    v = arith::MaxSIOp::create(nb, l, v, zeroIdx);
+    return arith::MinSIOp::create(nb, l, v, last);
+  };
+  if (p.interp == Interp::Nearest) {
+    Value r;
+    switch (p.rounding) {
+    case Rounding::PreferFloor:
+      r = math::CeilOp::create(nb, l, arith::SubFOp::create(nb, l, xs, half));
+      break;
+    case Rounding::PreferCeil:
+      r = math::FloorOp::create(nb, l, arith::AddFOp::create(nb, l, xs, half));
+      break;
+    case Rounding::Floor:
+      r = math::FloorOp::create(nb, l, xs);
+      break;
+    case Rounding::Ceil:
+      r = math::CeilOp::create(nb, l, xs);
+      break;
+    }
+    taps.push_back(clampIdx(f64ToIndex(nb, l, r)));
+    return;
+  }
+  Value fl = math::FloorOp::create(nb, l, xs);
+  Value t = arith::SubFOp::create(nb, l, xs, fl);
+  Value base = f64ToIndex(nb, l, fl);
+  if (p.interp == Interp::Linear) {
+    taps = {clampIdx(base),
+            clampIdx(arith::AddIOp::create(nb, l, base, oneIdx))};
+    weights = {arith::SubFOp::create(nb, l, c(1), t), t};
+    return;
+  }
+  weights = cubicWeights(nb, l, t, p.cubicA);
+  Value sum;
+  for (int k = 0; k < 4; ++k) {
+    Value idx = arith::AddIOp::create(nb, l, base,
+                                      createIndexConstant(nb, l, k - 1));
+    if (p.excludeOutside) {
+      Value in = arith::AndIOp::create(
+          nb, l,
+          arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, idx,
+                                zeroIdx),
+          arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sle, idx, last));
+      weights[k] = arith::SelectOp::create(nb, l, in, weights[k], c(0));
+      sum = sum ? Value(arith::AddFOp::create(nb, l, sum, weights[k]))
+                : weights[k];
+    }
+    taps.push_back(clampIdx(idx));
+  }
+  if (p.excludeOutside)
+    for (Value &w : weights)
+      w = arith::DivFOp::create(nb, l, w, sum);
+}
+
+/// Sum over every combination of taps (odometer order over the dims) of
+/// x[taps] times the product of their weights (in f64), or the one tap's
+/// value when no dim has weights.
+Value combineTaps(OpBuilder &nb, Location l, Value x, Type elt,
+                  ArrayRef<SmallVector<Value>> taps,
+                  ArrayRef<SmallVector<Value>> weights) {
+  int64_t rank = taps.size();
+  SmallVector<int64_t> counter(rank, 0);
+  Value acc;
+  while (true) {
+    SmallVector<Value> idx;
+    Value w;
+    for (int64_t d = 0; d < rank; ++d) {
+      idx.push_back(taps[d][counter[d]]);
+      if (!weights[d].empty())
+        w = w ? Value(arith::MulFOp::create(nb, l, w, weights[d][counter[d]]))
+              : weights[d][counter[d]];
+    }
+    Value v = tensor::ExtractOp::create(nb, l, x, idx);
+    if (w) {
+      Value term = arith::MulFOp::create(
+          nb, l, convertScalar(nb, l, v, elt, nb.getF64Type()), w);
+      acc = acc ? Value(arith::AddFOp::create(nb, l, acc, term)) : term;
+    } else {
+      acc = v;
+    }
+    int64_t d = rank - 1;
+    while (d >= 0 && ++counter[d] == (int64_t)taps[d].size())
+      counter[d--] = 0;
+    if (d < 0)
+      break;
+  }
+  return acc;
+}
+
 /// The resize of `x` into `type`; `scales`/`sizes` are per dim (f64 and
 /// index values), `roi` start/end per dim (f64, tf_crop_and_resize only),
 /// `resized` marks the dims that are interpolated.
@@ -317,32 +540,11 @@ Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
     inSizes.push_back(getDimValue(b, loc, x, i));
   // Resized dims with static sizes and a constant scale read their taps
   // (and weights) from tables built here.
-  auto xt = cast<RankedTensorType>(x.getType());
-  SmallVector<Value> indexTables(rank), weightTables(rank);
-  SmallVector<int64_t> tableTaps(rank, 0);
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!resized[d] || !constScales[d] || xt.isDynamicDim(d) ||
-        type.isDynamicDim(d))
-      continue;
-    std::optional<TapTable> t = computeTapTable(
-        p, xt.getDimSize(d), type.getDimSize(d), *constScales[d]);
-    if (!t)
-      continue;
-    int64_t n = type.getDimSize(d);
-    tableTaps[d] = t->taps;
-    auto it = RankedTensorType::get({n, t->taps}, b.getI64Type());
-    indexTables[d] = arith::ConstantOp::create(
-        b, loc, it, DenseIntElementsAttr::get(it, ArrayRef<int64_t>(t->index)));
-    if (!t->weight.empty()) {
-      auto wt = RankedTensorType::get({n, t->taps}, b.getF64Type());
-      weightTables[d] = arith::ConstantOp::create(
-          b, loc, wt,
-          DenseFPElementsAttr::get(wt, ArrayRef<double>(t->weight)));
-    }
-  }
+  TapTables tables =
+      buildTapTables(b, loc, cast<RankedTensorType>(x.getType()), type, p,
+                     resized, constScales);
 
   auto body = [&](OpBuilder &nb, Location l, ValueRange) {
-    auto c = [&](double v) { return f64Const(nb, l, v); };
     Value zeroIdx = createIndexConstant(nb, l, 0);
     Value oneIdx = createIndexConstant(nb, l, 1);
     Value outside = arith::ConstantOp::create(nb, l, nb.getBoolAttr(false));
@@ -354,176 +556,27 @@ Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
         taps[d].push_back(i);
         continue;
       }
-      if (indexTables[d]) {
-        for (int64_t k = 0; k < tableTaps[d]; ++k) {
+      if (tables.index[d]) {
+        for (int64_t k = 0; k < tables.taps[d]; ++k) {
           Value kk = createIndexConstant(nb, l, k);
-          Value tap = tensor::ExtractOp::create(nb, l, indexTables[d],
+          Value tap = tensor::ExtractOp::create(nb, l, tables.index[d],
                                                 ValueRange{i, kk});
           taps[d].push_back(
               arith::IndexCastOp::create(nb, l, nb.getIndexType(), tap));
-          if (weightTables[d])
+          if (tables.weight[d])
             weights[d].push_back(tensor::ExtractOp::create(
-                nb, l, weightTables[d], ValueRange{i, kk}));
+                nb, l, tables.weight[d], ValueRange{i, kk}));
         }
         continue;
       }
-      Value xo = indexToF64(nb, l, i);
-      Value in = indexToF64(nb, l, inSizes[d]);
-      Value out = indexToF64(nb, l, outSizes[d]);
-      Value s = scales[d];
-      Value half = c(0.5);
-      Value hp = arith::SubFOp::create(
-          nb, l,
-          arith::DivFOp::create(nb, l, arith::AddFOp::create(nb, l, xo, half),
-                                s),
-          half);
-      // align_corners, pytorch_half_pixel and tf_crop_and_resize use the
-      // unrounded output length scale * in (the reference's output_width).
-      Value outF = arith::MulFOp::create(nb, l, s, in);
-      Value outIsOne =
-          arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, outF, c(1));
-      Value inLast = arith::SubFOp::create(nb, l, in, c(1));
-      Value xs;
-      switch (p.coord) {
-      case Coord::HalfPixel:
-        xs = hp;
-        break;
-      case Coord::HalfPixelSymmetric: {
-        Value adj = arith::DivFOp::create(nb, l, out,
-                                          arith::MulFOp::create(nb, l, s, in));
-        Value center = arith::MulFOp::create(nb, l, in, half);
-        Value offset = arith::MulFOp::create(
-            nb, l, center, arith::SubFOp::create(nb, l, c(1), adj));
-        xs = arith::AddFOp::create(nb, l, offset, hp);
-        break;
-      }
-      case Coord::PytorchHalfPixel:
-        xs = arith::SelectOp::create(nb, l, outIsOne, c(0), hp);
-        break;
-      case Coord::AlignCorners: {
-        Value r = arith::DivFOp::create(
-            nb, l, arith::MulFOp::create(nb, l, xo, inLast),
-            arith::SubFOp::create(nb, l, outF, c(1)));
-        xs = arith::SelectOp::create(nb, l, outIsOne, c(0), r);
-        break;
-      }
-      case Coord::Asymmetric:
-        xs = arith::DivFOp::create(nb, l, xo, s);
-        break;
-      case Coord::TfHalfPixelForNN:
-        xs = arith::DivFOp::create(nb, l,
-                                   arith::AddFOp::create(nb, l, xo, half), s);
-        break;
-      case Coord::TfCropAndResize: {
-        Value len = arith::SubFOp::create(nb, l, roiEnd[d], roiStart[d]);
-        Value r = arith::AddFOp::create(
-            nb, l, arith::MulFOp::create(nb, l, roiStart[d], inLast),
-            arith::DivFOp::create(
-                nb, l,
-                arith::MulFOp::create(
-                    nb, l, arith::MulFOp::create(nb, l, xo, len), inLast),
-                arith::SubFOp::create(nb, l, outF, c(1))));
-        Value mid = arith::MulFOp::create(
-            nb, l,
-            arith::MulFOp::create(
-                nb, l, arith::AddFOp::create(nb, l, roiStart[d], roiEnd[d]),
-                half),
-            inLast);
-        xs = arith::SelectOp::create(nb, l, outIsOne, mid, r);
-        Value lo =
-            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT, xs, c(0));
-        Value hi =
-            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, xs, inLast);
-        outside = arith::OrIOp::create(nb, l, outside,
-                                       arith::OrIOp::create(nb, l, lo, hi));
-        break;
-      }
-      }
-      Value last = arith::SubIOp::create(nb, l, inSizes[d], oneIdx);
-      auto clampIdx = [&](Value v) -> Value {
-        v = arith::MaxSIOp::create(nb, l, v, zeroIdx);
-        return arith::MinSIOp::create(nb, l, v, last);
-      };
-      if (p.interp == Interp::Nearest) {
-        Value r;
-        switch (p.rounding) {
-        case Rounding::PreferFloor:
-          r = math::CeilOp::create(nb, l,
-                                   arith::SubFOp::create(nb, l, xs, half));
-          break;
-        case Rounding::PreferCeil:
-          r = math::FloorOp::create(nb, l,
-                                    arith::AddFOp::create(nb, l, xs, half));
-          break;
-        case Rounding::Floor:
-          r = math::FloorOp::create(nb, l, xs);
-          break;
-        case Rounding::Ceil:
-          r = math::CeilOp::create(nb, l, xs);
-          break;
-        }
-        taps[d].push_back(clampIdx(f64ToIndex(nb, l, r)));
-        continue;
-      }
-      Value fl = math::FloorOp::create(nb, l, xs);
-      Value t = arith::SubFOp::create(nb, l, xs, fl);
-      Value base = f64ToIndex(nb, l, fl);
-      if (p.interp == Interp::Linear) {
-        taps[d] = {clampIdx(base),
-                   clampIdx(arith::AddIOp::create(nb, l, base, oneIdx))};
-        weights[d] = {arith::SubFOp::create(nb, l, c(1), t), t};
-        continue;
-      }
-      weights[d] = cubicWeights(nb, l, t, p.cubicA);
-      Value sum;
-      for (int k = 0; k < 4; ++k) {
-        Value idx = arith::AddIOp::create(nb, l, base,
-                                          createIndexConstant(nb, l, k - 1));
-        if (p.excludeOutside) {
-          Value in = arith::AndIOp::create(
-              nb, l,
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, idx,
-                                    zeroIdx),
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sle, idx,
-                                    last));
-          weights[d][k] =
-              arith::SelectOp::create(nb, l, in, weights[d][k], c(0));
-          sum = sum ? Value(arith::AddFOp::create(nb, l, sum, weights[d][k]))
-                    : weights[d][k];
-        }
-        taps[d].push_back(clampIdx(idx));
-      }
-      if (p.excludeOutside)
-        for (Value &w : weights[d])
-          w = arith::DivFOp::create(nb, l, w, sum);
+      bool crop = p.coord == Coord::TfCropAndResize;
+      SourceCoord src = buildSourceCoordinate(
+          nb, l, p, i, inSizes[d], outSizes[d], scales[d],
+          crop ? roiStart[d] : Value(), crop ? roiEnd[d] : Value(), outside);
+      buildTaps(nb, l, p, src, inSizes[d], zeroIdx, oneIdx, taps[d],
+                weights[d]);
     }
-
-    // Every combination of taps (odometer order over the dims).
-    SmallVector<int64_t> counter(rank, 0);
-    Value acc;
-    while (true) {
-      SmallVector<Value> idx;
-      Value w;
-      for (int64_t d = 0; d < rank; ++d) {
-        idx.push_back(taps[d][counter[d]]);
-        if (!weights[d].empty())
-          w = w ? Value(arith::MulFOp::create(nb, l, w, weights[d][counter[d]]))
-                : weights[d][counter[d]];
-      }
-      Value v = tensor::ExtractOp::create(nb, l, x, idx);
-      if (w) {
-        Value term = arith::MulFOp::create(
-            nb, l, convertScalar(nb, l, v, elt, nb.getF64Type()), w);
-        acc = acc ? Value(arith::AddFOp::create(nb, l, acc, term)) : term;
-      } else {
-        acc = v;
-      }
-      int64_t d = rank - 1;
-      while (d >= 0 && ++counter[d] == (int64_t)taps[d].size())
-        counter[d--] = 0;
-      if (d < 0)
-        break;
-    }
+    Value acc = combineTaps(nb, l, x, elt, taps, weights);
     Value result = acc.getType() == elt
                        ? acc
                        : convertScalar(nb, l, acc, acc.getType(), elt);

@@ -128,47 +128,165 @@ Value readIndex(OpBuilder &b, Location l, Value t, Value i) {
 
 enum class Weighting { TF, IDF, TFIDF };
 
+/// TfIdfVectorizer's attributes, checked.
+struct TfIdfAttrs {
+  Weighting mode = Weighting::TF;
+  int64_t minN = 1, maxN = 1, maxSkip = 0;
+  ArrayRef<int64_t> indexes;
+  /// The largest ngram_indexes + 1.
+  int64_t numCols = 0;
+  std::optional<ArrayRef<float>> weights;
+};
+
+FailureOr<TfIdfAttrs> checkTfIdfAttrs(ONNX::TfIdfVectorizerOp op) {
+  TfIdfAttrs at;
+  StringRef modeName = op.getMode();
+  if (modeName == "TF")
+    at.mode = Weighting::TF;
+  else if (modeName == "IDF")
+    at.mode = Weighting::IDF;
+  else if (modeName == "TFIDF")
+    at.mode = Weighting::TFIDF;
+  else
+    return op.emitOpError("mode must be TF, IDF or TFIDF, not '")
+           << modeName << "'";
+  at.minN = (int64_t)op.getMinGramLength();
+  at.maxN = (int64_t)op.getMaxGramLength();
+  at.maxSkip = (int64_t)op.getMaxSkipCount();
+  if (at.minN < 1 || at.maxN < at.minN)
+    return op.emitOpError("min_gram_length must be positive and at most "
+                          "max_gram_length");
+  if (at.maxSkip < 0)
+    return op.emitOpError("max_skip_count must not be negative");
+  if (op.getPoolStrings() || isStringType(op.getX().getType()))
+    return op.emitOpError("string n-grams (pool_strings, a string X) are "
+                          "not supported yet");
+  if (!op.getPoolInt64s())
+    return op.emitOpError("pool_int64s is required");
+  at.indexes = op.getNgramIndexes();
+  if (at.indexes.empty())
+    return op.emitOpError("ngram_indexes must not be empty");
+  if (llvm::any_of(at.indexes, [](int64_t i) { return i < 0; }))
+    return op.emitOpError("ngram_indexes must not be negative");
+  at.numCols = *llvm::max_element(at.indexes) + 1;
+  at.weights = op.getWeights();
+  if (at.weights && at.weights->size() != at.indexes.size())
+    return op.emitOpError("weights must have one entry per ngram_indexes "
+                          "entry (")
+           << at.indexes.size() << ")";
+  return at;
+}
+
+/// The trie as constants of the IR (weight: null for TF, which adds 1 per
+/// hit), and the position of its last child key.
+struct TrieTables {
+  Value childStart, childKey, column, weight, lastKey;
+};
+
+/// Child `item` of `node`, by binary search among the node's children:
+/// its position in childKey (clamped when absent), and whether it is
+/// there.
+std::pair<Value, Value> findChild(OpBuilder &b, Location l,
+                                  const TrieTables &t, Value node, Value item,
+                                  Value one) {
+  Value lo0 = readIndex(b, l, t.childStart, node);
+  Value hi0 =
+      readIndex(b, l, t.childStart, arith::AddIOp::create(b, l, node, one));
+  SmallVector<Value> range = buildWhile(
+      b, l, ValueRange{lo0, hi0},
+      [&](OpBuilder &b, Location l, ValueRange r) {
+        return cmpI(b, l, arith::CmpIPredicate::slt, r[0], r[1]);
+      },
+      [&](OpBuilder &b, Location l, ValueRange r) -> SmallVector<Value> {
+        Value mid = arith::ShRUIOp::create(
+            b, l, arith::AddIOp::create(b, l, r[0], r[1]), one);
+        Value key = tensor::ExtractOp::create(b, l, t.childKey, ValueRange{mid});
+        Value less = cmpI(b, l, arith::CmpIPredicate::slt, key, item);
+        return {arith::SelectOp::create(
+                    b, l, less, arith::AddIOp::create(b, l, mid, one), r[0]),
+                arith::SelectOp::create(b, l, less, r[1], mid)};
+      });
+  Value at = range[0];
+  Value key = tensor::ExtractOp::create(
+      b, l, t.childKey, ValueRange{arith::MinSIOp::create(b, l, at, t.lastKey)});
+  Value found = arith::AndIOp::create(
+      b, l, cmpI(b, l, arith::CmpIPredicate::slt, at, hi0),
+      cmpI(b, l, arith::CmpIPredicate::eq, key, item));
+  return {at, found};
+}
+
+/// `result` with the hit of trie node `node` counted at [row, col] when
+/// `hit`: TF adds 1, TFIDF the node's weight, IDF sets the weight.
+Value countHit(OpBuilder &b, Location l, const TrieTables &t, Weighting mode,
+               Value hit, Value result, Value row, Value col, Value node) {
+  auto ifOp = scf::IfOp::create(b, l, TypeRange{result.getType()}, hit, true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value v = t.weight ? Value(tensor::ExtractOp::create(b, l, t.weight,
+                                                       ValueRange{node}))
+                     : createScalarConstant(b, l, b.getF32Type(), 1);
+  if (mode != Weighting::IDF)
+    v = arith::AddFOp::create(
+        b, l, tensor::ExtractOp::create(b, l, result, ValueRange{row, col}), v);
+  scf::YieldOp::create(
+      b, l, ValueRange{tensor::InsertOp::create(b, l, v, result,
+                                                ValueRange{row, col})});
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, l, ValueRange{result});
+  return ifOp.getResult(0);
+}
+
+/// The n-grams of x's row `row` that start at `start` with skip distance
+/// `dist` and have at least `startN` items, counted into `result`: the trie
+/// walked along x[row, start + k dist] while a node matches.
+Value countFrom(OpBuilder &b, Location l, const TrieTables &t,
+                const TfIdfAttrs &at, Value x, Type xOnnx, Value row,
+                Value rowLen, Value start, Value dist, Value startN, Value one,
+                Value result) {
+  Value neg = idx(b, l, -1);
+  // (node, length so far + 1, position, result)
+  SmallVector<Value> walk = buildWhile(
+      b, l, ValueRange{idx(b, l, 0), one, start, result},
+      [&](OpBuilder &b, Location l, ValueRange w) {
+        Value alive = cmpI(b, l, arith::CmpIPredicate::ne, w[0], neg);
+        alive = arith::AndIOp::create(
+            b, l, alive,
+            cmpI(b, l, arith::CmpIPredicate::sle, w[1], idx(b, l, at.maxN)));
+        return arith::AndIOp::create(
+            b, l, alive, cmpI(b, l, arith::CmpIPredicate::slt, w[2], rowLen));
+      },
+      [&](OpBuilder &b, Location l, ValueRange w) -> SmallVector<Value> {
+        Value node = w[0], len = w[1], pos = w[2];
+        Value item = tensor::ExtractOp::create(b, l, x, ValueRange{row, pos});
+        item = convertScalar(b, l, item, xOnnx, b.getI64Type());
+        auto [pos0, found] = findChild(b, l, t, node, item, one);
+        Value child = arith::SelectOp::create(
+            b, l, found, arith::AddIOp::create(b, l, pos0, one), neg);
+        Value at0 = arith::SelectOp::create(b, l, found, child, idx(b, l, 0));
+        Value col = readIndex(b, l, t.column, at0);
+        Value hit = arith::AndIOp::create(
+            b, l, found,
+            arith::AndIOp::create(
+                b, l, cmpI(b, l, arith::CmpIPredicate::sge, len, startN),
+                cmpI(b, l, arith::CmpIPredicate::sge, col, idx(b, l, 0))));
+        Value counted = countHit(b, l, t, at.mode, hit, w[3], row, col, at0);
+        return {child, arith::AddIOp::create(b, l, len, one),
+                arith::AddIOp::create(b, l, pos, dist), counted};
+      });
+  return walk[3];
+}
+
 struct TfIdfVectorizerLowering : OpConversionPattern<ONNX::TfIdfVectorizerOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ONNX::TfIdfVectorizerOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    StringRef modeName = op.getMode();
-    Weighting mode;
-    if (modeName == "TF")
-      mode = Weighting::TF;
-    else if (modeName == "IDF")
-      mode = Weighting::IDF;
-    else if (modeName == "TFIDF")
-      mode = Weighting::TFIDF;
-    else
-      return op.emitOpError("mode must be TF, IDF or TFIDF, not '")
-             << modeName << "'";
-    int64_t minN = (int64_t)op.getMinGramLength();
-    int64_t maxN = (int64_t)op.getMaxGramLength();
-    int64_t maxSkip = (int64_t)op.getMaxSkipCount();
-    if (minN < 1 || maxN < minN)
-      return op.emitOpError("min_gram_length must be positive and at most "
-                            "max_gram_length");
-    if (maxSkip < 0)
-      return op.emitOpError("max_skip_count must not be negative");
-    if (op.getPoolStrings() || isStringType(op.getX().getType()))
-      return op.emitOpError("string n-grams (pool_strings, a string X) are "
-                            "not supported yet");
-    if (!op.getPoolInt64s())
-      return op.emitOpError("pool_int64s is required");
-    ArrayRef<int64_t> indexes = op.getNgramIndexes();
-    if (indexes.empty())
-      return op.emitOpError("ngram_indexes must not be empty");
-    if (llvm::any_of(indexes, [](int64_t i) { return i < 0; }))
-      return op.emitOpError("ngram_indexes must not be negative");
-    int64_t numCols = *llvm::max_element(indexes) + 1;
-    std::optional<ArrayRef<float>> weights = op.getWeights();
-    if (weights && weights->size() != indexes.size())
-      return op.emitOpError("weights must have one entry per ngram_indexes "
-                            "entry (")
-             << indexes.size() << ")";
+    FailureOr<TfIdfAttrs> attrs = checkTfIdfAttrs(op);
+    if (failed(attrs))
+      return failure();
+    const TfIdfAttrs &at = *attrs;
+    int64_t minN = at.minN, maxN = at.maxN, numCols = at.numCols;
 
     Value x = adaptor.getX();
     auto xt = cast<RankedTensorType>(x.getType());
@@ -182,8 +300,8 @@ struct TfIdfVectorizerLowering : OpConversionPattern<ONNX::TfIdfVectorizerOp> {
       return op.emitOpError("Y must have ")
              << numCols << " columns (the largest ngram_indexes + 1)";
     FailureOr<FlatTrie> trie =
-        buildTrie(op, *op.getPoolInt64s(), op.getNgramCounts(), indexes,
-                  weights, minN, maxN);
+        buildTrie(op, *op.getPoolInt64s(), op.getNgramCounts(), at.indexes,
+                  at.weights, minN, maxN);
     if (failed(trie))
       return failure();
 
@@ -211,23 +329,23 @@ struct TfIdfVectorizerLowering : OpConversionPattern<ONNX::TfIdfVectorizerOp> {
 
     // No n-gram in range: the result stays 0.
     if (trie->childKey.size() > 0) {
-      Value childStart = i64Constant(rewriter, loc, trie->childStart);
-      Value childKey = i64Constant(rewriter, loc, trie->childKey);
-      Value column = i64Constant(rewriter, loc, trie->column);
+      TrieTables t;
+      t.childStart = i64Constant(rewriter, loc, trie->childStart);
+      t.childKey = i64Constant(rewriter, loc, trie->childKey);
+      t.column = i64Constant(rewriter, loc, trie->column);
       // TF adds 1 per hit: no weights to read.
-      Value weight;
-      if (mode != Weighting::TF) {
+      if (at.mode != Weighting::TF) {
         auto weightType =
             RankedTensorType::get({(int64_t)trie->weight.size()}, f32);
-        weight = arith::ConstantOp::create(
+        t.weight = arith::ConstantOp::create(
             rewriter, loc, weightType,
             DenseElementsAttr::get(weightType, ArrayRef<float>(trie->weight)));
       }
-      Value lastKey = idx(rewriter, loc, trie->childKey.size() - 1);
+      t.lastKey = idx(rewriter, loc, trie->childKey.size() - 1);
       Type xOnnx = getElementType(op.getX());
       // Unigrams count at skip distance 1 only; once the smallest length
       // counted exceeds max_gram_length, larger distances add nothing.
-      int64_t numDistances = (minN == 1 && maxN == 1) ? 1 : maxSkip + 1;
+      int64_t numDistances = (minN == 1 && maxN == 1) ? 1 : at.maxSkip + 1;
       int64_t laterMin = std::max<int64_t>(minN, 2);
       y = buildLoops(
           rewriter, loc, {numRows, idx(rewriter, loc, numDistances)},
@@ -250,104 +368,8 @@ struct TfIdfVectorizerLowering : OpConversionPattern<ONNX::TfIdfVectorizerOp> {
                 b, l, {numStarts}, args,
                 [&](OpBuilder &b, Location l, ValueRange s,
                     ValueRange sargs) -> SmallVector<Value> {
-                  Value neg = idx(b, l, -1);
-                  // (node, length so far + 1, position, result)
-                  SmallVector<Value> walk = buildWhile(
-                      b, l, ValueRange{idx(b, l, 0), one, s[0], sargs[0]},
-                      [&](OpBuilder &b, Location l, ValueRange w) {
-                        Value alive =
-                            cmpI(b, l, arith::CmpIPredicate::ne, w[0], neg);
-                        alive = arith::AndIOp::create(
-                            b, l, alive,
-                            cmpI(b, l, arith::CmpIPredicate::sle, w[1],
-                                 idx(b, l, maxN)));
-                        return arith::AndIOp::create(
-                            b, l, alive,
-                            cmpI(b, l, arith::CmpIPredicate::slt, w[2],
-                                 rowLen));
-                      },
-                      [&](OpBuilder &b, Location l,
-                          ValueRange w) -> SmallVector<Value> {
-                        Value node = w[0], len = w[1], pos = w[2];
-                        Value item = tensor::ExtractOp::create(
-                            b, l, x, ValueRange{row, pos});
-                        item = convertScalar(b, l, item, xOnnx, b.getI64Type());
-                        // Binary search among the node's children.
-                        Value lo0 = readIndex(b, l, childStart, node);
-                        Value hi0 =
-                            readIndex(b, l, childStart,
-                                      arith::AddIOp::create(b, l, node, one));
-                        SmallVector<Value> range = buildWhile(
-                            b, l, ValueRange{lo0, hi0},
-                            [&](OpBuilder &b, Location l, ValueRange r) {
-                              return cmpI(b, l, arith::CmpIPredicate::slt, r[0],
-                                          r[1]);
-                            },
-                            [&](OpBuilder &b, Location l,
-                                ValueRange r) -> SmallVector<Value> {
-                              Value mid = arith::ShRUIOp::create(
-                                  b, l, arith::AddIOp::create(b, l, r[0], r[1]),
-                                  one);
-                              Value key = tensor::ExtractOp::create(
-                                  b, l, childKey, ValueRange{mid});
-                              Value less = cmpI(b, l, arith::CmpIPredicate::slt,
-                                                key, item);
-                              return {arith::SelectOp::create(
-                                          b, l, less,
-                                          arith::AddIOp::create(b, l, mid, one),
-                                          r[0]),
-                                      arith::SelectOp::create(b, l, less, r[1],
-                                                              mid)};
-                            });
-                        Value at = range[0];
-                        Value key = tensor::ExtractOp::create(
-                            b, l, childKey,
-                            ValueRange{
-                                arith::MinSIOp::create(b, l, at, lastKey)});
-                        Value found = arith::AndIOp::create(
-                            b, l,
-                            cmpI(b, l, arith::CmpIPredicate::slt, at, hi0),
-                            cmpI(b, l, arith::CmpIPredicate::eq, key, item));
-                        Value child = arith::SelectOp::create(
-                            b, l, found, arith::AddIOp::create(b, l, at, one),
-                            neg);
-                        Value at0 = arith::SelectOp::create(b, l, found, child,
-                                                            idx(b, l, 0));
-                        Value col = readIndex(b, l, column, at0);
-                        Value hit = arith::AndIOp::create(
-                            b, l, found,
-                            arith::AndIOp::create(
-                                b, l,
-                                cmpI(b, l, arith::CmpIPredicate::sge, len,
-                                     startN),
-                                cmpI(b, l, arith::CmpIPredicate::sge, col,
-                                     idx(b, l, 0))));
-                        auto ifOp = scf::IfOp::create(
-                            b, l, TypeRange{w[3].getType()}, hit, true);
-                        {
-                          OpBuilder::InsertionGuard g(b);
-                          b.setInsertionPointToStart(ifOp.thenBlock());
-                          Value v = weight ? Value(tensor::ExtractOp::create(
-                                                 b, l, weight, ValueRange{at0}))
-                                           : createScalarConstant(b, l, f32, 1);
-                          if (mode != Weighting::IDF)
-                            v = arith::AddFOp::create(
-                                b, l,
-                                tensor::ExtractOp::create(b, l, w[3],
-                                                          ValueRange{row, col}),
-                                v);
-                          scf::YieldOp::create(
-                              b, l,
-                              ValueRange{tensor::InsertOp::create(
-                                  b, l, v, w[3], ValueRange{row, col})});
-                          b.setInsertionPointToStart(ifOp.elseBlock());
-                          scf::YieldOp::create(b, l, ValueRange{w[3]});
-                        }
-                        return {child, arith::AddIOp::create(b, l, len, one),
-                                arith::AddIOp::create(b, l, pos, dist),
-                                ifOp.getResult(0)};
-                      });
-                  return {walk[3]};
+                  return {countFrom(b, l, t, at, x, xOnnx, row, rowLen, s[0],
+                                    dist, startN, one, sargs[0])};
                 });
           })[0];
     }

@@ -17,41 +17,13 @@ import sys
 
 import numpy as np
 
-from onnx import TensorProto, helper
+from onnx import helper
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "Utils"))
-from testcases import vi  # noqa: E402
-import testcases  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostile  # noqa: E402
+from hostile import F, I32, I64, f32, i64, node, save, vi  # noqa: E402
 
-F = TensorProto.FLOAT
-I64 = TensorProto.INT64
-I32 = TensorProto.INT32
-
-CASES = []
-
-
-def case(fn):
-    CASES.append(fn)
-    return fn
-
-
-def save(root, name, nodes, inputs, outputs, datasets, inits=(), opset=17):
-    graph = helper.make_graph(nodes, name, inputs, outputs,
-                              initializer=list(inits))
-    testcases.save_case(root, "hostile", name, graph, datasets, opset=opset)
-
-
-def node(op, ins, outs, name, **attrs):
-    return helper.make_node(op, ins, outs, name=name, **attrs)
-
-
-def i64(*v):
-    return np.array(v, dtype=np.int64)
-
-
-def f32(*v):
-    return np.array(v, dtype=np.float32)
+CASES, case = hostile.collector()
 
 
 @case
@@ -271,11 +243,5 @@ def split_many(root):
          inits=[helper.make_tensor("s", I64, [n], sizes)])
 
 
-def main():
-    root = sys.argv[1]
-    for fn in CASES:
-        fn(root)
-
-
 if __name__ == "__main__":
-    main()
+    hostile.main(CASES, sys.argv)

@@ -631,7 +631,7 @@ def main(argv):
         for c in cases:
             print("%s %s %s" % (c.category, c.name, " ".join(c.rules)))
         return 0
-    # The runtime's thread-locals are initial-exec (runtime.c): each loaded
+    # The runtime's thread-locals are initial-exec (runtime/src/internal.h): each loaded
     # library takes ~0.5 KB of the static TLS space glibc keeps for dlopen,
     # which holds only a few by default.
     tunable = "glibc.rtld.optional_static_tls=65536"
