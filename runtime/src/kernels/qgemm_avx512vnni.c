@@ -24,6 +24,20 @@
                  target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")))     \
   inline
 
+/* The low bytes of the 32 dwords of a and b (a first) to y[0, nw): one
+ * 32-byte store, masked when nw < 32 (vpmovdb to memory is several times
+ * slower on Zen 4/5). */
+ONNXC_ZMM_INLINE static void store_bytes32(uint8_t *y, int nw, __m512i a,
+                                           __m512i b) {
+  __m256i v = _mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm512_cvtepi32_epi8(a)), _mm512_cvtepi32_epi8(b),
+      1);
+  if (nw >= 32)
+    _mm256_storeu_si256((__m256i *)y, v);
+  else
+    _mm256_mask_storeu_epi8(y, (__mmask32)((1u << nw) - 1u), v);
+}
+
 /* The epilogue of a tile held as lo[r] (columns 0-15) and hi[r] (16-31). */
 ONNXC_ZMM_INLINE static void store_tile(int rows, __m512i *lo, __m512i *hi,
                                         int nw, const qepi *ep, void *c,
@@ -114,9 +128,7 @@ ONNXC_ZMM_INLINE static void store_tile(int rows, __m512i *lo, __m512i *hi,
             _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, vlo), vhi)), zp);
         __m512i i1 = _mm512_add_epi32(
             _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, vlo), vhi)), zp);
-        uint8_t *row = (uint8_t *)c + r * rsc;
-        _mm512_mask_cvtepi32_storeu_epi8(row, m0, i0);
-        _mm512_mask_cvtepi32_storeu_epi8(row + 16, m1, i1);
+        store_bytes32((uint8_t *)c + r * rsc, nw, i0, i1);
       }
     }
   }
@@ -249,131 +261,196 @@ ONNXC_ZMM static void deint2(const uint8_t *src, int64_t sstride,
 /* Depthwise outputs, 32 at a time: each group of 4 taps is one vpdpbusd
  * per 16 outputs, their 16 dwords picked from a 128-byte window by
  * vpermt2b (VBMI) along `idx` (the byte offsets of each output's 4
- * bytes). */
+ * bytes). The index vectors and the epilogue's shared constants once per
+ * call, a channel's constants once per channel. */
 #define ONNXC_ZMM_VBMI                                                         \
   __attribute__((                                                              \
       target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx512vbmi")))
 
-ONNXC_ZMM_VBMI static void dw_row(const uint8_t *const *src, const int32_t *wd,
-                                  const int32_t *ones, int nsrc, int64_t nrows,
-                                  int64_t rowlen, int64_t rowadv,
-                                  const uint8_t *idx, int sums, const qepi *ep,
-                                  void *out) {
+#define ONNXC_ZMM_VBMI_INLINE                                                  \
+  __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512dq,"  \
+                                       "avx512vnni,avx512vbmi"))) inline
+
+/* What dw_row's loops share. */
+typedef struct dw_ctx {
+  const uint8_t *const *src;
+  int64_t nch, chadv;
+  const int32_t *wd, *ones;
+  int nsrc;
+  int64_t total, rowlen, rowadv, coladv;
+  const uint8_t *idx;
+  int sums;
+  const qepi *ep;
+  void *out;
+  int64_t ochadv;
+} dw_ctx;
+
+/* dw_row for ns groups of taps (ns > 0: a constant, the tap loop
+ * unrolled; 0: d->nsrc). */
+ONNXC_ZMM_VBMI_INLINE static void dw_run(const dw_ctx *d, const int ns) {
+  const qepi *ep = d->ep;
+  const int nsrc = ns ? ns : d->nsrc;
+  const uint8_t *const *src = d->src;
+  const int32_t *ones = d->ones;
+  const int sums = d->sums;
+  const int64_t rowlen = d->rowlen, total = d->total;
   /* Byte t of dword lane l: idx[l] + t (idx[l] + 3 < 128: no carries). */
   const __m512i mul = _mm512_set1_epi32(0x01010101);
   const __m512i t4 = _mm512_set1_epi32(0x03020100);
   const __m512i i0 = _mm512_add_epi32(
       _mm512_mullo_epi32(
-          _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)idx)), mul),
+          _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)d->idx)), mul),
       t4);
   const __m512i i1 = _mm512_add_epi32(
-      _mm512_mullo_epi32(
-          _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(idx + 16))),
-          mul),
+      _mm512_mullo_epi32(_mm512_cvtepu8_epi32(
+                             _mm_loadu_si128((const __m128i *)(d->idx + 16))),
+                         mul),
       t4);
   size_t esize = ep->out == ONNXC_Q_OUT_I32 || ep->out == ONNXC_Q_OUT_F32 ? 4 : 1;
-  /* The epilogue of one channel (ch_row, no column terms but the window
+  /* The epilogue of a channel (ch_row, no column terms but the window
    * sums), its constants broadcast once: store_tile's operations in its
    * order. Otherwise store_tile. */
   const int fast = ep->ch_row && !ep->cadd && !(ep->rmul2 && ep->cmul2);
-  const __m512i radd = _mm512_set1_epi32(ep->radd ? ep->radd[0] : 0);
-  const __m512i rmul = _mm512_set1_epi32(ep->rmul ? ep->rmul[0] : 0);
-  const __m512 scale = _mm512_set1_ps(ep->scale ? ep->scale[0] : 0.0f);
-  const __m512 bias = _mm512_set1_ps(ep->bias ? ep->bias[0] : 0.0f);
   const __m512 vlo = _mm512_set1_ps(ep->lo), vhi = _mm512_set1_ps(ep->hi);
   const __m512i zp = _mm512_set1_epi32(ep->yzp);
   const int use_cmul = sums && ep->rmul;
-  int64_t r, o;
+  const int64_t nrows = (total + rowlen - 1) / rowlen;
+  int64_t h, r, o;
   int i;
-  for (r = 0; r < nrows; ++r)
-    for (o = 0; o < rowlen; o += 32) {
-      __m512i lo[1], hi[1];
-      __m512i slo = _mm512_setzero_si512(), shi = slo;
-      int64_t at = r * rowadv + o, col = r * rowlen + o;
-      int nw = (int)(rowlen - o < 32 ? rowlen - o : 32);
-      lo[0] = hi[0] = _mm512_setzero_si512();
-      for (i = 0; i < nsrc; ++i) {
-        __m512i v0 = _mm512_loadu_si512((const void *)(src[i] + at));
-        __m512i v1 = _mm512_loadu_si512((const void *)(src[i] + at + 64));
-        __m512i a = _mm512_permutex2var_epi8(v0, i0, v1);
-        __m512i b = _mm512_permutex2var_epi8(v0, i1, v1);
-        __m512i w = _mm512_set1_epi32(wd[i]);
-        lo[0] = _mm512_dpbusd_epi32(lo[0], a, w);
-        hi[0] = _mm512_dpbusd_epi32(hi[0], b, w);
-        if (sums) {
-          __m512i one = _mm512_set1_epi32(ones[i]);
-          slo = _mm512_dpbusd_epi32(slo, a, one);
-          shi = _mm512_dpbusd_epi32(shi, b, one);
-        }
-      }
-      if (fast) {
-        const __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff
-                                      : (__mmask16)((1u << nw) - 1u);
-        const __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
-                             : nw <= 16 ? (__mmask16)0
-                                        : (__mmask16)((1u << (nw - 16)) - 1u);
-        __m512i x0 = _mm512_add_epi32(lo[0], radd);
-        __m512i x1 = _mm512_add_epi32(hi[0], radd);
-        __m512 f0, f1;
-        if (use_cmul) {
-          x0 = _mm512_add_epi32(x0, _mm512_mullo_epi32(rmul, slo));
-          x1 = _mm512_add_epi32(x1, _mm512_mullo_epi32(rmul, shi));
-        }
-        if (ep->out == ONNXC_Q_OUT_I32) {
-          int32_t *y = (int32_t *)out + col;
-          _mm512_mask_storeu_epi32(y, m0, x0);
-          _mm512_mask_storeu_epi32(y + 16, m1, x1);
-          continue;
-        }
-        f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(x0), scale);
-        f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(x1), scale);
-        if (ep->out == ONNXC_Q_OUT_F32) {
-          float *y = (float *)out + col;
-          if (ep->bias) {
-            f0 = _mm512_add_ps(f0, bias);
-            f1 = _mm512_add_ps(f1, bias);
+  for (h = 0; h < d->nch; ++h) {
+    const __m512i radd = _mm512_set1_epi32(ep->radd ? ep->radd[h] : 0);
+    const __m512i rmul = _mm512_set1_epi32(ep->rmul ? ep->rmul[h] : 0);
+    const __m512 scale = _mm512_set1_ps(ep->scale ? ep->scale[h] : 0.0f);
+    const __m512 bias = _mm512_set1_ps(ep->bias ? ep->bias[h] : 0.0f);
+    const int32_t *w = d->wd + h * nsrc;
+    const int64_t cat = h * d->chadv;
+    for (r = 0; r < nrows; ++r) {
+      const int64_t len = r + 1 < nrows ? rowlen : total - r * rowlen;
+      const int64_t rat = cat + r * d->rowadv;
+      for (o = 0; o < len; o += 32) {
+        __m512i lo[1], hi[1];
+        __m512i slo = _mm512_setzero_si512(), shi = slo;
+        const int64_t at = rat + o / 32 * d->coladv;
+        const int nw = (int)(len - o < 32 ? len - o : 32);
+        const int64_t col = h * d->ochadv + r * rowlen + o;
+        lo[0] = hi[0] = _mm512_setzero_si512();
+        for (i = 0; i < nsrc; ++i) {
+          __m512i v0 = _mm512_loadu_si512((const void *)(src[i] + at));
+          __m512i v1 = _mm512_loadu_si512((const void *)(src[i] + at + 64));
+          __m512i a = _mm512_permutex2var_epi8(v0, i0, v1);
+          __m512i b = _mm512_permutex2var_epi8(v0, i1, v1);
+          __m512i wv = _mm512_set1_epi32(w[i]);
+          lo[0] = _mm512_dpbusd_epi32(lo[0], a, wv);
+          hi[0] = _mm512_dpbusd_epi32(hi[0], b, wv);
+          if (sums) {
+            __m512i one = _mm512_set1_epi32(ones[i]);
+            slo = _mm512_dpbusd_epi32(slo, a, one);
+            shi = _mm512_dpbusd_epi32(shi, b, one);
           }
-          if (ep->clamp) {
-            f0 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f0));
-            f1 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f1));
+        }
+        if (fast) {
+          const __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff
+                                        : (__mmask16)((1u << nw) - 1u);
+          const __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
+                               : nw <= 16 ? (__mmask16)0
+                                          : (__mmask16)((1u << (nw - 16)) - 1u);
+          __m512i x0 = _mm512_add_epi32(lo[0], radd);
+          __m512i x1 = _mm512_add_epi32(hi[0], radd);
+          __m512 f0, f1;
+          if (use_cmul) {
+            x0 = _mm512_add_epi32(x0, _mm512_mullo_epi32(rmul, slo));
+            x1 = _mm512_add_epi32(x1, _mm512_mullo_epi32(rmul, shi));
           }
-          _mm512_mask_storeu_ps(y, m0, f0);
-          _mm512_mask_storeu_ps(y + 16, m1, f1);
+          if (ep->out == ONNXC_Q_OUT_I32) {
+            int32_t *y = (int32_t *)d->out + col;
+            _mm512_mask_storeu_epi32(y, m0, x0);
+            _mm512_mask_storeu_epi32(y + 16, m1, x1);
+            continue;
+          }
+          f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(x0), scale);
+          f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(x1), scale);
+          if (ep->out == ONNXC_Q_OUT_F32) {
+            float *y = (float *)d->out + col;
+            if (ep->bias) {
+              f0 = _mm512_add_ps(f0, bias);
+              f1 = _mm512_add_ps(f1, bias);
+            }
+            if (ep->clamp) {
+              f0 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f0));
+              f1 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f1));
+            }
+            _mm512_mask_storeu_ps(y, m0, f0);
+            _mm512_mask_storeu_ps(y + 16, m1, f1);
+          } else {
+            uint8_t *y = (uint8_t *)d->out + col;
+            __m512i q0 = _mm512_add_epi32(
+                _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, vlo), vhi)),
+                zp);
+            __m512i q1 = _mm512_add_epi32(
+                _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, vlo), vhi)),
+                zp);
+            store_bytes32(y, nw, q0, q1);
+          }
         } else {
-          uint8_t *y = (uint8_t *)out + col;
-          __m512i q0 = _mm512_add_epi32(
-              _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, vlo), vhi)),
-              zp);
-          __m512i q1 = _mm512_add_epi32(
-              _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, vlo), vhi)),
-              zp);
-          if (nw == 32) /* both halves in one store */
-            _mm256_storeu_si256((__m256i *)y,
-                                _mm256_inserti128_si256(
-                                    _mm256_castsi128_si256(_mm512_cvtepi32_epi8(q0)),
-                                    _mm512_cvtepi32_epi8(q1), 1));
-          else {
-            _mm512_mask_cvtepi32_storeu_epi8(y, m0, q0);
-            _mm512_mask_cvtepi32_storeu_epi8(y + 16, m1, q1);
+          int32_t colsum[32];
+          qepi e = *ep;
+          if (e.radd)
+            e.radd += h;
+          if (e.rmul)
+            e.rmul += h;
+          if (sums) {
+            _mm512_storeu_si512((void *)colsum, slo);
+            _mm512_storeu_si512((void *)(colsum + 16), shi);
+            e.cmul = colsum;
           }
+          if (e.ch_row) {
+            if (e.scale)
+              e.scale += h;
+            if (e.bias)
+              e.bias += h;
+          } else {
+            if (e.scale)
+              e.scale += col;
+            if (e.bias)
+              e.bias += col;
+          }
+          store_tile(1, lo, hi, nw, &e,
+                     (uint8_t *)d->out + col * (int64_t)esize, 0);
         }
-      } else {
-        int32_t colsum[32];
-        qepi e = *ep;
-        if (sums) {
-          _mm512_storeu_si512((void *)colsum, slo);
-          _mm512_storeu_si512((void *)(colsum + 16), shi);
-          e.cmul = colsum;
-        }
-        if (!e.ch_row) {
-          if (e.scale)
-            e.scale += col;
-          if (e.bias)
-            e.bias += col;
-        }
-        store_tile(1, lo, hi, nw, &e, (uint8_t *)out + col * (int64_t)esize, 0);
       }
     }
+  }
+}
+
+ONNXC_ZMM_VBMI static void dw_row(const uint8_t *const *src, int64_t nch,
+                                  int64_t chadv, const int32_t *wd,
+                                  const int32_t *ones, int nsrc, int64_t total,
+                                  int64_t rowlen, int64_t rowadv,
+                                  int64_t coladv, const uint8_t *idx, int sums,
+                                  const qepi *ep, void *out, int64_t ochadv) {
+  dw_ctx d;
+  d.src = src;
+  d.nch = nch;
+  d.chadv = chadv;
+  d.wd = wd;
+  d.ones = ones;
+  d.nsrc = nsrc;
+  d.total = total;
+  d.rowlen = rowlen;
+  d.rowadv = rowadv;
+  d.coladv = coladv;
+  d.idx = idx;
+  d.sums = sums;
+  d.ep = ep;
+  d.out = out;
+  d.ochadv = ochadv;
+  /* 3 x 3 and 5 x 5 kernels (flat rows: 3 and 10 groups) unrolled. */
+  if (nsrc == 3)
+    dw_run(&d, 3);
+  else if (nsrc == 10)
+    dw_run(&d, 10);
+  else
+    dw_run(&d, 0);
 }
 
 const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
