@@ -134,7 +134,7 @@ ONNXC_ZMM_INLINE static void store_tile(int rows, __m512i *lo, __m512i *hi,
   }
 }
 
-/* The tile: rows (<= 8) x 32 columns. GCC compiles the vpdpbusd
+/* A tile of fewer than 8 rows: rows x 32 columns. GCC compiles the vpdpbusd
  * intrinsic into register shuffles and spills around every instruction,
  * so the K loop is assembly: 16 accumulators in zmm16-31, per group of 4 k
  * the panel's two vectors in zmm0-1 and each row's 4 bytes broadcast into
@@ -149,7 +149,7 @@ ONNXC_ZMM_INLINE static void store_tile(int rows, __m512i *lo, __m512i *hi,
 #define VZ(c) "vpxord %%zmm" #c ", %%zmm" #c ", %%zmm" #c "\n\t"
 #define VS(c, i) "vmovdqu64 %%zmm" #c ", " #i "(%[out])\n\t"
 
-ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
+ONNXC_ZMM static void tile_edge(int rows, int64_t k4, const int8_t *a, int64_t lda,
                            const uint8_t *panel, int nw, const qepi *ep,
                            void *c, int64_t rsc) {
   __m512i acc[2 * MR], lo[MR], hi[MR];
@@ -194,6 +194,172 @@ ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
 #undef VD
 #undef VZ
 #undef VS
+
+/* The tile of 8 rows x 32 columns. The K loop is assembly (see
+ * tile_edge); its 16 accumulators are output operands in registers the
+ * compiler picks, so the epilogue reads them where they are. They start at
+ * the epilogue's additive terms radd[r] + cadd[c] (int32 sums wrap: the
+ * order is free). The rows are read as a + r lda (two bases, lda and
+ * 3 lda: the operands fit in GCC's 30). */
+#define VD(r, addr)                                                            \
+  "vpbroadcastd " addr ", %%zmm2\n\t"                                          \
+  "vpdpbusd %%zmm2, %%zmm0, %g[l" #r "]\n\t"                                   \
+  "vpdpbusd %%zmm2, %%zmm1, %g[h" #r "]\n\t"
+#define VI(r)                                                                  \
+  "vpaddd " #r "*4(%[ra])%{1to16%}, %%zmm0, %g[l" #r "]\n\t"                   \
+  "vpaddd " #r "*4(%[ra])%{1to16%}, %%zmm1, %g[h" #r "]\n\t"
+
+/* The epilogue of row r of a tile (lo: columns 0-15, hi: 16-31), its
+ * additive terms already in; the column vectors loaded once (k). */
+typedef struct epi_consts {
+  __mmask16 m0, m1;
+  __m512i v0, v1, w0, w1, zp; /* cmul, cmul2, the zero point */
+  __m512 s0, s1, b0, b1, vlo, vhi;
+} epi_consts;
+
+ONNXC_ZMM_INLINE static void epi_row(const qepi *ep, const epi_consts *k,
+                                     int r, __m512i lo, __m512i hi, int nw,
+                                     void *c, int64_t rsc) {
+  __m512 f0, f1, s0 = k->s0, s1 = k->s1, b0 = k->b0, b1 = k->b1;
+  if (ep->rmul && ep->cmul) {
+    __m512i u = _mm512_set1_epi32(ep->rmul[r]);
+    lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(u, k->v0));
+    hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(u, k->v1));
+  }
+  if (ep->rmul2 && ep->cmul2) {
+    __m512i u = _mm512_set1_epi32(ep->rmul2[r]);
+    lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(u, k->w0));
+    hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(u, k->w1));
+  }
+  if (ep->out == ONNXC_Q_OUT_I32) {
+    int32_t *row = (int32_t *)c + r * rsc;
+    _mm512_mask_storeu_epi32(row, k->m0, lo);
+    _mm512_mask_storeu_epi32(row + 16, k->m1, hi);
+    return;
+  }
+  if (ep->ch_row) {
+    s0 = s1 = _mm512_set1_ps(ep->scale[r]);
+    if (ep->bias)
+      b0 = b1 = _mm512_set1_ps(ep->bias[r]);
+  }
+  f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(lo), s0);
+  f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(hi), s1);
+  if (ep->out == ONNXC_Q_OUT_F32) {
+    float *row = (float *)c + r * rsc;
+    if (ep->bias) {
+      f0 = _mm512_add_ps(f0, b0);
+      f1 = _mm512_add_ps(f1, b1);
+    }
+    if (ep->clamp) { /* (bound, value): NaN comes through */
+      f0 = _mm512_min_ps(k->vhi, _mm512_max_ps(k->vlo, f0));
+      f1 = _mm512_min_ps(k->vhi, _mm512_max_ps(k->vlo, f1));
+    }
+    _mm512_mask_storeu_ps(row, k->m0, f0);
+    _mm512_mask_storeu_ps(row + 16, k->m1, f1);
+  } else {
+    /* (value, bound): NaN gives the bound; then round half to even (the
+     * default MXCSR mode) and add the zero point: in range. */
+    __m512i i0 = _mm512_add_epi32(
+        _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, k->vlo), k->vhi)),
+        k->zp);
+    __m512i i1 = _mm512_add_epi32(
+        _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, k->vlo), k->vhi)),
+        k->zp);
+    store_bytes32((uint8_t *)c + r * rsc, nw, i0, i1);
+  }
+}
+
+ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
+                           const uint8_t *panel, int nw, const qepi *ep,
+                           void *c, int64_t rsc) {
+  static const int32_t zeros[32];
+  const __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff
+                                : (__mmask16)((1u << nw) - 1u);
+  const __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
+                       : nw <= 16 ? (__mmask16)0
+                                  : (__mmask16)((1u << (nw - 16)) - 1u);
+  __m512i l0, l1, l2, l3, l4, l5, l6, l7, h0, h1, h2, h3, h4, h5, h6, h7;
+  int32_t ra[MR], ca[32];
+  const int32_t *cap = zeros;
+  const int8_t *a0 = a, *a4 = a + 4 * lda;
+  const int64_t lda3 = 3 * lda;
+  int64_t n = k4;
+  const uint8_t *pn = panel;
+  epi_consts k;
+  int r;
+  if (rows < MR) {
+    tile_edge(rows, k4, a, lda, panel, nw, ep, c, rsc);
+    return;
+  }
+  for (r = 0; r < MR; ++r)
+    ra[r] = ep->radd ? ep->radd[r] : 0;
+  if (ep->cadd) {
+    _mm512_storeu_si512((void *)ca, _mm512_maskz_loadu_epi32(m0, ep->cadd));
+    _mm512_storeu_si512((void *)(ca + 16),
+                        _mm512_maskz_loadu_epi32(m1, ep->cadd + 16));
+    cap = ca;
+  }
+  __asm__ volatile(
+      "vmovdqu64 (%[ca]), %%zmm0\n\t"
+      "vmovdqu64 64(%[ca]), %%zmm1\n\t"
+      VI(0) VI(1) VI(2) VI(3) VI(4) VI(5) VI(6) VI(7)
+      "test %[n], %[n]\n\t"
+      "jle 2f\n\t"
+      "1:\n\t"
+      "vmovdqu64 (%[pn]), %%zmm0\n\t"
+      "vmovdqu64 64(%[pn]), %%zmm1\n\t"
+      VD(0, "(%[a0])") VD(1, "(%[a0],%[lda])")
+      VD(2, "(%[a0],%[lda],2)") VD(3, "(%[a0],%[lda3])")
+      VD(4, "(%[a4])") VD(5, "(%[a4],%[lda])")
+      VD(6, "(%[a4],%[lda],2)") VD(7, "(%[a4],%[lda3])")
+      "add $4, %[a0]\n\t"
+      "add $4, %[a4]\n\t"
+      "sub $-128, %[pn]\n\t"
+      "dec %[n]\n\t"
+      "jnz 1b\n\t"
+      "2:\n\t"
+      : [a0] "+r"(a0), [a4] "+r"(a4), [pn] "+r"(pn), [n] "+r"(n),
+        [l0] "=&v"(l0), [h0] "=&v"(h0), [l1] "=&v"(l1), [h1] "=&v"(h1),
+        [l2] "=&v"(l2), [h2] "=&v"(h2), [l3] "=&v"(l3), [h3] "=&v"(h3),
+        [l4] "=&v"(l4), [h4] "=&v"(h4), [l5] "=&v"(l5), [h5] "=&v"(h5),
+        [l6] "=&v"(l6), [h6] "=&v"(h6), [l7] "=&v"(l7), [h7] "=&v"(h7)
+      : [lda] "r"(lda), [lda3] "r"(lda3), [ra] "r"(ra), [ca] "r"(cap)
+      : "cc", "memory", "xmm0", "xmm1", "xmm2");
+  k.m0 = m0;
+  k.m1 = m1;
+  k.v0 = k.v1 = k.w0 = k.w1 = _mm512_setzero_si512();
+  if (ep->rmul && ep->cmul) {
+    k.v0 = _mm512_maskz_loadu_epi32(m0, ep->cmul);
+    k.v1 = _mm512_maskz_loadu_epi32(m1, ep->cmul + 16);
+  }
+  if (ep->rmul2 && ep->cmul2) {
+    k.w0 = _mm512_maskz_loadu_epi32(m0, ep->cmul2);
+    k.w1 = _mm512_maskz_loadu_epi32(m1, ep->cmul2 + 16);
+  }
+  k.zp = _mm512_set1_epi32(ep->yzp);
+  k.vlo = _mm512_set1_ps(ep->lo);
+  k.vhi = _mm512_set1_ps(ep->hi);
+  k.s0 = k.s1 = k.b0 = k.b1 = _mm512_setzero_ps();
+  if (ep->out != ONNXC_Q_OUT_I32 && !ep->ch_row) {
+    k.s0 = _mm512_maskz_loadu_ps(m0, ep->scale);
+    k.s1 = _mm512_maskz_loadu_ps(m1, ep->scale + 16);
+    if (ep->bias) {
+      k.b0 = _mm512_maskz_loadu_ps(m0, ep->bias);
+      k.b1 = _mm512_maskz_loadu_ps(m1, ep->bias + 16);
+    }
+  }
+  epi_row(ep, &k, 0, l0, h0, nw, c, rsc);
+  epi_row(ep, &k, 1, l1, h1, nw, c, rsc);
+  epi_row(ep, &k, 2, l2, h2, nw, c, rsc);
+  epi_row(ep, &k, 3, l3, h3, nw, c, rsc);
+  epi_row(ep, &k, 4, l4, h4, nw, c, rsc);
+  epi_row(ep, &k, 5, l5, h5, nw, c, rsc);
+  epi_row(ep, &k, 6, l6, h6, nw, c, rsc);
+  epi_row(ep, &k, 7, l7, h7, nw, c, rsc);
+}
+
+#undef VD
+#undef VI
 
 ONNXC_ZMM static void minmax(const float *x, int64_t n, float *lo, float *hi) {
   __m512 l0 = _mm512_set1_ps(x[0]), h0 = l0, l1 = l0, h1 = l0;
