@@ -200,11 +200,16 @@ ONNXC_ZMM static void tile_edge(int rows, int64_t k4, const int8_t *a, int64_t l
  * compiler picks, so the epilogue reads them where they are. They start at
  * the epilogue's additive terms radd[r] + cadd[c] (int32 sums wrap: the
  * order is free). The rows are read as a + r lda (two bases, lda and
- * 3 lda: the operands fit in GCC's 30). */
+ * 3 lda: the operands fit in GCC's 30). A last panel of at most 16
+ * columns (maps of 14 x 14: 196 = 6 x 32 + 4) takes half the work. */
 #define VD(r, addr)                                                            \
   "vpbroadcastd " addr ", %%zmm2\n\t"                                          \
   "vpdpbusd %%zmm2, %%zmm0, %g[l" #r "]\n\t"                                   \
   "vpdpbusd %%zmm2, %%zmm1, %g[h" #r "]\n\t"
+#define VDH(r, addr)                                                           \
+  "vpbroadcastd " addr ", %%zmm2\n\t"                                          \
+  "vpdpbusd %%zmm2, %%zmm0, %g[l" #r "]\n\t"
+#define VH(r) "vpaddd " #r "*4(%[ra])%{1to16%}, %%zmm0, %g[l" #r "]\n\t"
 #define VI(r)                                                                  \
   "vpaddd " #r "*4(%[ra])%{1to16%}, %%zmm0, %g[l" #r "]\n\t"                   \
   "vpaddd " #r "*4(%[ra])%{1to16%}, %%zmm1, %g[h" #r "]\n\t"
@@ -299,6 +304,32 @@ ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
                         _mm512_maskz_loadu_epi32(m1, ep->cadd + 16));
     cap = ca;
   }
+  if (nw <= 16) {
+    /* A last panel of at most 16 columns: its first half only. */
+    __asm__ volatile(
+        "vmovdqu64 (%[ca]), %%zmm0\n\t"
+        VH(0) VH(1) VH(2) VH(3) VH(4) VH(5) VH(6) VH(7)
+        "test %[n], %[n]\n\t"
+        "jle 2f\n\t"
+        "1:\n\t"
+        "vmovdqu64 (%[pn]), %%zmm0\n\t"
+        VDH(0, "(%[a0])") VDH(1, "(%[a0],%[lda])")
+        VDH(2, "(%[a0],%[lda],2)") VDH(3, "(%[a0],%[lda3])")
+        VDH(4, "(%[a4])") VDH(5, "(%[a4],%[lda])")
+        VDH(6, "(%[a4],%[lda],2)") VDH(7, "(%[a4],%[lda3])")
+        "add $4, %[a0]\n\t"
+        "add $4, %[a4]\n\t"
+        "sub $-128, %[pn]\n\t"
+        "dec %[n]\n\t"
+        "jnz 1b\n\t"
+        "2:\n\t"
+        : [a0] "+r"(a0), [a4] "+r"(a4), [pn] "+r"(pn), [n] "+r"(n),
+          [l0] "=&v"(l0), [l1] "=&v"(l1), [l2] "=&v"(l2), [l3] "=&v"(l3),
+          [l4] "=&v"(l4), [l5] "=&v"(l5), [l6] "=&v"(l6), [l7] "=&v"(l7)
+        : [lda] "r"(lda), [lda3] "r"(lda3), [ra] "r"(ra), [ca] "r"(cap)
+        : "cc", "memory", "xmm0", "xmm2");
+    h0 = h1 = h2 = h3 = h4 = h5 = h6 = h7 = _mm512_setzero_si512();
+  } else
   __asm__ volatile(
       "vmovdqu64 (%[ca]), %%zmm0\n\t"
       "vmovdqu64 64(%[ca]), %%zmm1\n\t"
@@ -360,6 +391,8 @@ ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
 
 #undef VD
 #undef VI
+#undef VDH
+#undef VH
 
 ONNXC_ZMM static void minmax(const float *x, int64_t n, float *lo, float *hi) {
   __m512 l0 = _mm512_set1_ps(x[0]), h0 = l0, l1 = l0, h1 = l0;
