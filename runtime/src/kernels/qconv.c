@@ -442,7 +442,7 @@ static void dw_chunk(void *arg, int64_t chunk) {
   /* Short rows: R rows of out_w outputs per call, their bytes in one
    * 128-byte window (idx jumps from row to row). */
   rows = 1;
-  if (p->out_w < 32) {
+  if (p->out_w < 32 && j->isa->dw_short_rows) {
     rows = 32 / p->out_w;
     while (rows > 1 &&
            (rows - 1) * p->stride_h * geo.row + cs * (p->out_w - 1) + 3 > 127)

@@ -93,6 +93,9 @@ typedef struct qgemm_isa {
    * window's sum: zero points of uint8 weights). 128 bytes from each
    * window's start (src[i] + h * chadv + r * rowadv + coladv (o / 32))
    * must be readable. */
+  /* 1: dw_row takes several short output rows in one rowlen (an idx
+   * that jumps); 0: one output row per rowlen (idx[o] = s o, s <= 4). */
+  int dw_short_rows;
   void (*dw_row)(const uint8_t *const *src, int64_t nch, int64_t chadv,
                  const int32_t *wd, const int32_t *ones, int nsrc,
                  int64_t total, int64_t rowlen, int64_t rowadv, int64_t coladv,

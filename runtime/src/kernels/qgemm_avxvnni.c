@@ -94,6 +94,7 @@ const qgemm_isa *onnxc_rt_qgemm_avxvnni(void) {
                                 tile,
                                 onnxc_rt_qinterleave_avx2,
                                 onnxc_rt_qinterleave_panels_avx2,
+                                0,
                                 dw_row,
                                 onnxc_rt_qminmax_avx2,
                                 onnxc_rt_qquantize_avx2,

@@ -179,24 +179,18 @@ ONNXC_YMM_INLINE static __m256i ymm_dot4(__m256i acc, __m256i a, __m256i w,
   }
 }
 
-/* 8 outputs' 4 bytes each, from a 128-byte window at `win`: lane l holds
- * the 4 bytes at win + idx[l] (idx 8 offsets). Regular indices (idx[l] =
- * s l, s <= 4: `s`) load 16 bytes per 4 outputs and shuffle them (pat);
- * others gather. */
+/* 8 outputs' 4 bytes each, from the window at `win`: lane l holds the 4
+ * bytes at win + s l (idx[l] = s l, s <= 4: dw_short_rows is 0 on these
+ * tiers): 16 bytes loaded per 4 outputs, shuffled along pat. */
 ONNXC_YMM_INLINE static __m256i ymm_window8(const uint8_t *win,
-                                            const uint8_t *idx, int s,
-                                            __m256i pat, __m256i gidx) {
-  if (s) {
-    __m256i v = _mm256_inserti128_si256(
-        _mm256_castsi128_si256(
-            _mm_loadu_si128((const __m128i *)(win + idx[0]))),
-        _mm_loadu_si128((const __m128i *)(win + idx[4])), 1);
-    return _mm256_shuffle_epi8(v, pat);
-  }
-  return _mm256_i32gather_epi32((const int *)win, gidx, 1);
+                                            const uint8_t *idx, __m256i pat) {
+  __m256i v = _mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(win + idx[0]))),
+      _mm_loadu_si128((const __m128i *)(win + idx[4])), 1);
+  return _mm256_shuffle_epi8(v, pat);
 }
 
-/* qgemm.h's dw_row, 16 outputs a step. */
+/* qgemm.h's dw_row (one output row per rowlen), 16 outputs a step. */
 ONNXC_YMM_INLINE static void ymm_dw_row(
     const uint8_t *const *src, int64_t nch, int64_t chadv, const int32_t *wd,
     const int32_t *ones, int nsrc, int64_t total, int64_t rowlen,
@@ -205,24 +199,14 @@ ONNXC_YMM_INLINE static void ymm_dw_row(
   const size_t esize =
       ep->out == ONNXC_Q_OUT_I32 || ep->out == ONNXC_Q_OUT_F32 ? 4 : 1;
   const int64_t nrows = (total + rowlen - 1) / rowlen;
-  __m256i gidx[4], wv[64], we[64], wo[64], ov[64], oe[64], oo[64];
-  __m256i pat = _mm256_setzero_si256();
-  int s = idx[1], i, l;
+  __m256i wv[64], we[64], wo[64], ov[64], oe[64], oo[64], pat;
+  const int s = idx[1]; /* the column stride: idx[l] = s l */
+  int8_t pb[32];
+  int i, l;
   int64_t h, r, o;
-  /* Regular: idx[l] = s l for every l, s <= 4 (32 outputs: 124 + 3). */
-  for (l = 0; l < 32; ++l)
-    if (idx[l] != l * s)
-      s = 0;
-  if (s > 4)
-    s = 0;
-  if (s) {
-    int8_t p[32];
-    for (l = 0; l < 32; ++l) /* output l % 4 of a lane, byte l / 4 % 4 */
-      p[l] = (int8_t)(s * (l / 4 % 4) + l % 4);
-    pat = _mm256_loadu_si256((const __m256i *)p);
-  }
-  for (l = 0; l < 4; ++l)
-    gidx[l] = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(idx + 8 * l)));
+  for (l = 0; l < 32; ++l) /* output l / 4 % 4 of a lane, its byte l % 4 */
+    pb[l] = (int8_t)(s * (l / 4 % 4) + l % 4);
+  pat = _mm256_loadu_si256((const __m256i *)pb);
   for (i = 0; i < nsrc && i < 64; ++i) {
     ov[i] = _mm256_set1_epi32(ones[i]);
     oe[i] = _mm256_srai_epi16(_mm256_slli_epi16(ov[i], 8), 8);
@@ -257,13 +241,15 @@ ONNXC_YMM_INLINE static void ymm_dw_row(
         acc[0][0] = acc[0][1] = sm[0] = sm[1] = _mm256_setzero_si256();
         for (i = 0; i < nsrc; ++i) {
           const uint8_t *win = src[i] + at;
-          __m256i a0 = ymm_window8(win, ix, s, pat, gidx[o % 32 / 8]);
-          __m256i a1 = ymm_window8(win, ix + 8, s, pat, gidx[o % 32 / 8 + 1]);
+          __m256i a0 = ymm_window8(win, ix, pat);
           acc[0][0] = ymm_dot4(acc[0][0], a0, wv[i], we[i], wo[i], vnni);
-          acc[0][1] = ymm_dot4(acc[0][1], a1, wv[i], we[i], wo[i], vnni);
-          if (sums) {
+          if (sums)
             sm[0] = ymm_dot4(sm[0], a0, ov[i], oe[i], oo[i], vnni);
-            sm[1] = ymm_dot4(sm[1], a1, ov[i], oe[i], oo[i], vnni);
+          if (ncol > 8) { /* the second 8 outputs */
+            __m256i a1 = ymm_window8(win, ix + 8, pat);
+            acc[0][1] = ymm_dot4(acc[0][1], a1, wv[i], we[i], wo[i], vnni);
+            if (sums)
+              sm[1] = ymm_dot4(sm[1], a1, ov[i], oe[i], oo[i], vnni);
           }
         }
         if (sums) {
