@@ -356,17 +356,40 @@ static void qconv_chunk(void *arg, int64_t chunk) {
 /* Depthwise convolutions (one input and one output channel per group, no
  * column dilation) on tiers with dw_row: for a run of channels, the padded
  * planes of the whole image, then each output row (or several short ones
- * at once) from groups of 4 taps that are consecutive bytes of a phase row
- * (for a stride s, taps kw = f, f + s, ... of phase f). No packing, no
- * 8-row tile for one channel. */
+ * at once) from groups of 4 taps. For column strides up to 4 the planes
+ * keep their input columns in order and output o's 4 taps kw = 4c .. 4c+3
+ * are the bytes s o + 4c .. + 3 of the row: the index steps by s, and 32
+ * outputs span at most 4 x 31 + 4 bytes of the 128-byte window (no
+ * splitting into phases). Larger strides split rows into their s phases
+ * (taps kw = f, f + s, ... consecutive in phase f). No packing, no 8-row
+ * tile for one channel. */
 #define DW_MAX 64 /* groups of 4 taps per output row */
+#define DW_FLAT_S 4 /* the largest column stride read without phases */
+
+/* At least the groups of 4 taps of an output (flat rows: ceil(kw / 4) per
+ * kernel row; phases: ceil(taps of the phase / 4) per phase). */
+static i64 nsrc_max(const onnxc_qconv2d_params *p) {
+  return p->kernel_h *
+         (p->stride_w <= DW_FLAT_S
+              ? ceil_div(p->kernel_w, 4)
+              : p->stride_w * ceil_div(ceil_div(p->kernel_w, p->stride_w), 4));
+}
 
 static int depthwise_rows(const qconv_job *j) {
   const onnxc_qconv2d_params *p = j->p;
   return j->isa->dw_row && p->in_channels == 1 && p->out_channels == 1 &&
-         p->dilation_w == 1 &&
-         p->kernel_h * p->stride_w * ceil_div(ceil_div(p->kernel_w, p->stride_w), 4) <=
-             DW_MAX;
+         p->dilation_w == 1 && nsrc_max(p) <= DW_MAX;
+}
+
+/* The planes' geometry of a depthwise convolution: with stride_w <= 4 as
+ * if its stride were 1 (the same padded columns, no phases). */
+static planes_geo dw_geo(const onnxc_qconv2d_params *p, onnxc_qconv2d_params *flat) {
+  *flat = *p;
+  if (p->stride_w <= DW_FLAT_S) {
+    flat->out_w = (p->out_w - 1) * p->stride_w + 1;
+    flat->stride_w = 1;
+  }
+  return planes_of(flat, 0, flat->out_h * flat->out_w);
 }
 
 static void dw_chunk(void *arg, int64_t chunk) {
@@ -376,17 +399,22 @@ static void dw_chunk(void *arg, int64_t chunk) {
   i64 parts = ceil_div(p->groups, j->nc);
   i64 n = chunk / parts, g0 = chunk % parts * j->nc;
   i64 g1 = min64(p->groups, g0 + j->nc), g;
-  i64 s = p->stride_w, oh, kh, f, c, t, nsrc = 0, rows, full = 1;
-  planes_geo geo = planes_of(p, 0, j->npos);
-  i64 plane = geo.hp * geo.row;
+  onnxc_qconv2d_params pc;
+  planes_geo geo = dw_geo(p, &pc);
+  /* Columns: flat, output o's taps from byte cs * o; phases, from o. */
+  i64 s = pc.stride_w, cs = p->stride_w / s, oh, kh, f, c, t, nsrc = 0;
+  i64 rows, plane = geo.hp * geo.row;
   i64 off[DW_MAX], rowoff[DW_MAX], kidx[DW_MAX][4];
-  int32_t wd[DW_MAX], ones[DW_MAX];
+  int32_t ones[DW_MAX], *wd;
   const uint8_t *src[DW_MAX];
   uint8_t idx[32];
   void *raw;
-  uint8_t *planes = onnxc_rt_qalloc((g1 - g0) * plane + 256, &raw);
-  onnxc_qconv2d_params pc = *p;
+  /* The planes, 256 bytes of slack, the weights (nsrc per channel). */
+  i64 wdat = ceil_div((g1 - g0) * plane + 256, 64) * 64;
+  uint8_t *planes = onnxc_rt_qalloc(wdat + (g1 - g0) * nsrc_max(p) * 4, &raw);
   qconv_job jc = *j;
+  qepi ep = j->base;
+  wd = (int32_t *)(planes + wdat);
   /* The channels' planes at once (consecutive in x, as the channels of
    * one group would be). */
   pc.in_channels = g1 - g0;
@@ -414,44 +442,40 @@ static void dw_chunk(void *arg, int64_t chunk) {
   /* Short rows: R rows of out_w outputs per call, their bytes in one
    * 128-byte window (idx jumps from row to row). */
   rows = 1;
-  if (p->out_w < 32) {
+  if (p->out_w < 32 && j->isa->dw_short_rows) {
     rows = 32 / p->out_w;
-    while (rows > 1 && (rows - 1) * p->stride_h * geo.row + p->out_w + 3 > 127)
+    while (rows > 1 &&
+           (rows - 1) * p->stride_h * geo.row + cs * (p->out_w - 1) + 3 > 127)
       --rows;
   }
   for (t = 0; t < 32; ++t)
-    idx[t] = (uint8_t)t;
+    idx[t] = (uint8_t)(cs * t);
   if (rows > 1)
     for (oh = 0; oh < rows; ++oh)
       for (t = 0; t < p->out_w; ++t)
-        idx[oh * p->out_w + t] = (uint8_t)(oh * p->stride_h * geo.row + t);
+        idx[oh * p->out_w + t] =
+            (uint8_t)(oh * p->stride_h * geo.row + cs * t);
+  /* Each channel's groups of 4 weights. */
   for (g = g0; g < g1; ++g) {
     const int8_t *w = j->w + g * j->kp;
-    const uint8_t *pl = planes + (g - g0) * plane;
-    qepi ep = j->base;
     for (c = 0; c < nsrc; ++c) {
       uint32_t wv = 0;
       for (t = 0; t < 4; ++t)
         if (kidx[c][t] >= 0)
           wv |= (uint32_t)(uint8_t)w[kidx[c][t]] << (8 * t);
-      wd[c] = (int32_t)wv;
-    }
-    ep.radd = j->radd + g;
-    ep.rmul = j->rmul ? j->rmul + g : NULL;
-    ep.scale = j->scale ? j->scale + g : NULL;
-    ep.bias = j->bias ? j->bias + g : NULL;
-    /* Whole groups of `rows` output rows in one call, then the rest. */
-    for (oh = 0; oh < p->out_h; oh += full * rows) {
-      i64 nr = min64(rows, p->out_h - oh);
-      full = nr < rows ? 1 : p->out_h / rows;
-      for (c = 0; c < nsrc; ++c)
-        src[c] = pl + oh * p->stride_h * geo.row + rowoff[c] + off[c];
-      j->isa->dw_row(src, wd, ones, (int)nsrc, full, nr * p->out_w,
-                     rows * p->stride_h * geo.row, idx, j->need_cb, &ep,
-                     j->y + ((n * p->groups + g) * j->npos + oh * p->out_w) *
-                                j->osize);
+      wd[(g - g0) * nsrc + c] = (int32_t)wv;
     }
   }
+  for (c = 0; c < nsrc; ++c)
+    src[c] = planes + rowoff[c] + off[c];
+  ep.radd = j->radd + g0;
+  ep.rmul = j->rmul ? j->rmul + g0 : NULL;
+  ep.scale = j->scale ? j->scale + g0 : NULL;
+  ep.bias = j->bias ? j->bias + g0 : NULL;
+  j->isa->dw_row(src, g1 - g0, plane, wd, ones, (int)nsrc, j->npos,
+                 rows * p->out_w, rows * p->stride_h * geo.row, 32 * cs, idx,
+                 j->need_cb, &ep, j->y + (n * p->groups + g0) * j->npos * j->osize,
+                 j->npos);
   onnxc_rt_qfree(raw);
 }
 
@@ -527,7 +551,9 @@ void onnxc_rt_qconv2d(const onnxc_qconv2d_params *p, const void *x,
   if (depthwise_rows(&j)) {
     /* Runs of channels whose planes take about 32 KiB a part, at least
      * 4 parts per thread. */
-    i64 plane = planes_of(p, 0, j.npos).hp * planes_of(p, 0, j.npos).row;
+    onnxc_qconv2d_params flat;
+    planes_geo geo = dw_geo(p, &flat);
+    i64 plane = geo.hp * geo.row;
     j.nc = max64(1, min64(32768 / plane, p->groups));
     while (j.nc > 1 && p->batch * ceil_div(p->groups, j.nc) < 4 * threads)
       j.nc = (j.nc + 1) / 2;

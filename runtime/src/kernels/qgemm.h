@@ -78,22 +78,29 @@ typedef struct qgemm_isa {
   void (*interleave_panels)(const uint8_t *const base[4], const int *seg,
                             const int64_t (*off)[QSEG], const int (*start)[QSEG],
                             int64_t panels, int64_t stride, uint8_t *dst);
-  /* Depthwise convolution outputs (NULL: none; the drivers take the
-   * general path): out[r * rowlen + o] for r < nrows, o < rowlen is the
-   * epilogue (row 0, column r * rowlen + o) of the sum over i < nsrc of 4
-   * bytes times the 4 signed bytes of wd[i] (4 taps of the kernel,
-   * consecutive in a phase row of the padded input; missing taps have
-   * weight 0). Those 4 bytes are at src[i] + r * rowadv + 32 (o / 32) +
-   * idx[o % 32] .. + 3 (idx: 32 offsets < 125; consecutive outputs of one
-   * output row: idx[o] = o; several short output rows: jumps between
-   * them). With `sums`, the epilogue's cmul is the same sums of those
-   * bytes times ones[i]'s (the window's sum: zero points of uint8
-   * weights). 128 bytes from each window's start (src[i] + r * rowadv +
-   * 32 (o / 32)) must be readable. */
-  void (*dw_row)(const uint8_t *const *src, const int32_t *wd,
-                 const int32_t *ones, int nsrc, int64_t nrows, int64_t rowlen,
-                 int64_t rowadv, const uint8_t *idx, int sums, const qepi *ep,
-                 void *out);
+  /* Depthwise convolution outputs of nch channels (NULL: none; the
+   * drivers take the general path): out[h * ochadv + q] for h < nch,
+   * q < total (elements of ep->out's size) is the epilogue (row h, column
+   * q: ep's row arrays start at channel 0) of the sum over i < nsrc of 4
+   * bytes times the 4 signed bytes of wd[h * nsrc + i] (4 taps of the
+   * kernel, consecutive bytes of a row of the padded input; missing taps
+   * have weight 0). With q = r * rowlen + o (o < rowlen), those 4 bytes
+   * are at src[i] + h * chadv + r * rowadv + coladv (o / 32) + idx[o % 32]
+   * .. + 3 (idx: 32 offsets < 125; consecutive outputs of one output row:
+   * idx[o] = s o for a column stride s, coladv = 32 s; several short
+   * output rows in one rowlen <= 32: jumps between them). With `sums`, the
+   * epilogue's cmul is the same sums of those bytes times ones[i]'s (the
+   * window's sum: zero points of uint8 weights). 128 bytes from each
+   * window's start (src[i] + h * chadv + r * rowadv + coladv (o / 32))
+   * must be readable. */
+  /* 1: dw_row takes several short output rows in one rowlen (an idx
+   * that jumps); 0: one output row per rowlen (idx[o] = s o, s <= 4). */
+  int dw_short_rows;
+  void (*dw_row)(const uint8_t *const *src, int64_t nch, int64_t chadv,
+                 const int32_t *wd, const int32_t *ones, int nsrc,
+                 int64_t total, int64_t rowlen, int64_t rowadv, int64_t coladv,
+                 const uint8_t *idx, int sums, const qepi *ep, void *out,
+                 int64_t ochadv);
   /* The smallest and largest of x[0..n) (n > 0). */
   void (*minmax)(const float *x, int64_t n, float *lo, float *hi);
   /* y = saturate(round_half_even(x / scale) + zp) over [0, 255]. */

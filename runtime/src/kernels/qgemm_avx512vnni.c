@@ -24,6 +24,20 @@
                  target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni")))     \
   inline
 
+/* The low bytes of the 32 dwords of a and b (a first) to y[0, nw): one
+ * 32-byte store, masked when nw < 32 (vpmovdb to memory is several times
+ * slower on Zen 4/5). */
+ONNXC_ZMM_INLINE static void store_bytes32(uint8_t *y, int nw, __m512i a,
+                                           __m512i b) {
+  __m256i v = _mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm512_cvtepi32_epi8(a)), _mm512_cvtepi32_epi8(b),
+      1);
+  if (nw >= 32)
+    _mm256_storeu_si256((__m256i *)y, v);
+  else
+    _mm256_mask_storeu_epi8(y, (__mmask32)((1u << nw) - 1u), v);
+}
+
 /* The epilogue of a tile held as lo[r] (columns 0-15) and hi[r] (16-31). */
 ONNXC_ZMM_INLINE static void store_tile(int rows, __m512i *lo, __m512i *hi,
                                         int nw, const qepi *ep, void *c,
@@ -114,15 +128,13 @@ ONNXC_ZMM_INLINE static void store_tile(int rows, __m512i *lo, __m512i *hi,
             _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, vlo), vhi)), zp);
         __m512i i1 = _mm512_add_epi32(
             _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, vlo), vhi)), zp);
-        uint8_t *row = (uint8_t *)c + r * rsc;
-        _mm512_mask_cvtepi32_storeu_epi8(row, m0, i0);
-        _mm512_mask_cvtepi32_storeu_epi8(row + 16, m1, i1);
+        store_bytes32((uint8_t *)c + r * rsc, nw, i0, i1);
       }
     }
   }
 }
 
-/* The tile: rows (<= 8) x 32 columns. GCC compiles the vpdpbusd
+/* A tile of fewer than 8 rows: rows x 32 columns. GCC compiles the vpdpbusd
  * intrinsic into register shuffles and spills around every instruction,
  * so the K loop is assembly: 16 accumulators in zmm16-31, per group of 4 k
  * the panel's two vectors in zmm0-1 and each row's 4 bytes broadcast into
@@ -137,7 +149,7 @@ ONNXC_ZMM_INLINE static void store_tile(int rows, __m512i *lo, __m512i *hi,
 #define VZ(c) "vpxord %%zmm" #c ", %%zmm" #c ", %%zmm" #c "\n\t"
 #define VS(c, i) "vmovdqu64 %%zmm" #c ", " #i "(%[out])\n\t"
 
-ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
+ONNXC_ZMM static void tile_edge(int rows, int64_t k4, const int8_t *a, int64_t lda,
                            const uint8_t *panel, int nw, const qepi *ep,
                            void *c, int64_t rsc) {
   __m512i acc[2 * MR], lo[MR], hi[MR];
@@ -182,6 +194,205 @@ ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
 #undef VD
 #undef VZ
 #undef VS
+
+/* The tile of 8 rows x 32 columns. The K loop is assembly (see
+ * tile_edge); its 16 accumulators are output operands in registers the
+ * compiler picks, so the epilogue reads them where they are. They start at
+ * the epilogue's additive terms radd[r] + cadd[c] (int32 sums wrap: the
+ * order is free). The rows are read as a + r lda (two bases, lda and
+ * 3 lda: the operands fit in GCC's 30). A last panel of at most 16
+ * columns (maps of 14 x 14: 196 = 6 x 32 + 4) takes half the work. */
+#define VD(r, addr)                                                            \
+  "vpbroadcastd " addr ", %%zmm2\n\t"                                          \
+  "vpdpbusd %%zmm2, %%zmm0, %g[l" #r "]\n\t"                                   \
+  "vpdpbusd %%zmm2, %%zmm1, %g[h" #r "]\n\t"
+#define VDH(r, addr)                                                           \
+  "vpbroadcastd " addr ", %%zmm2\n\t"                                          \
+  "vpdpbusd %%zmm2, %%zmm0, %g[l" #r "]\n\t"
+#define VH(r) "vpaddd " #r "*4(%[ra])%{1to16%}, %%zmm0, %g[l" #r "]\n\t"
+#define VI(r)                                                                  \
+  "vpaddd " #r "*4(%[ra])%{1to16%}, %%zmm0, %g[l" #r "]\n\t"                   \
+  "vpaddd " #r "*4(%[ra])%{1to16%}, %%zmm1, %g[h" #r "]\n\t"
+
+/* The epilogue of row r of a tile (lo: columns 0-15, hi: 16-31), its
+ * additive terms already in; the column vectors loaded once (k). */
+typedef struct epi_consts {
+  __mmask16 m0, m1;
+  __m512i v0, v1, w0, w1, zp; /* cmul, cmul2, the zero point */
+  __m512 s0, s1, b0, b1, vlo, vhi;
+} epi_consts;
+
+ONNXC_ZMM_INLINE static void epi_row(const qepi *ep, const epi_consts *k,
+                                     int r, __m512i lo, __m512i hi, int nw,
+                                     void *c, int64_t rsc) {
+  __m512 f0, f1, s0 = k->s0, s1 = k->s1, b0 = k->b0, b1 = k->b1;
+  if (ep->rmul && ep->cmul) {
+    __m512i u = _mm512_set1_epi32(ep->rmul[r]);
+    lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(u, k->v0));
+    hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(u, k->v1));
+  }
+  if (ep->rmul2 && ep->cmul2) {
+    __m512i u = _mm512_set1_epi32(ep->rmul2[r]);
+    lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(u, k->w0));
+    hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(u, k->w1));
+  }
+  if (ep->out == ONNXC_Q_OUT_I32) {
+    int32_t *row = (int32_t *)c + r * rsc;
+    _mm512_mask_storeu_epi32(row, k->m0, lo);
+    _mm512_mask_storeu_epi32(row + 16, k->m1, hi);
+    return;
+  }
+  if (ep->ch_row) {
+    s0 = s1 = _mm512_set1_ps(ep->scale[r]);
+    if (ep->bias)
+      b0 = b1 = _mm512_set1_ps(ep->bias[r]);
+  }
+  f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(lo), s0);
+  f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(hi), s1);
+  if (ep->out == ONNXC_Q_OUT_F32) {
+    float *row = (float *)c + r * rsc;
+    if (ep->bias) {
+      f0 = _mm512_add_ps(f0, b0);
+      f1 = _mm512_add_ps(f1, b1);
+    }
+    if (ep->clamp) { /* (bound, value): NaN comes through */
+      f0 = _mm512_min_ps(k->vhi, _mm512_max_ps(k->vlo, f0));
+      f1 = _mm512_min_ps(k->vhi, _mm512_max_ps(k->vlo, f1));
+    }
+    _mm512_mask_storeu_ps(row, k->m0, f0);
+    _mm512_mask_storeu_ps(row + 16, k->m1, f1);
+  } else {
+    /* (value, bound): NaN gives the bound; then round half to even (the
+     * default MXCSR mode) and add the zero point: in range. */
+    __m512i i0 = _mm512_add_epi32(
+        _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, k->vlo), k->vhi)),
+        k->zp);
+    __m512i i1 = _mm512_add_epi32(
+        _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, k->vlo), k->vhi)),
+        k->zp);
+    store_bytes32((uint8_t *)c + r * rsc, nw, i0, i1);
+  }
+}
+
+ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
+                           const uint8_t *panel, int nw, const qepi *ep,
+                           void *c, int64_t rsc) {
+  static const int32_t zeros[32];
+  const __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff
+                                : (__mmask16)((1u << nw) - 1u);
+  const __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
+                       : nw <= 16 ? (__mmask16)0
+                                  : (__mmask16)((1u << (nw - 16)) - 1u);
+  __m512i l0, l1, l2, l3, l4, l5, l6, l7, h0, h1, h2, h3, h4, h5, h6, h7;
+  int32_t ra[MR], ca[32];
+  const int32_t *cap = zeros;
+  const int8_t *a0 = a, *a4 = a + 4 * lda;
+  const int64_t lda3 = 3 * lda;
+  int64_t n = k4;
+  const uint8_t *pn = panel;
+  epi_consts k;
+  int r;
+  if (rows < MR) {
+    tile_edge(rows, k4, a, lda, panel, nw, ep, c, rsc);
+    return;
+  }
+  for (r = 0; r < MR; ++r)
+    ra[r] = ep->radd ? ep->radd[r] : 0;
+  if (ep->cadd) {
+    _mm512_storeu_si512((void *)ca, _mm512_maskz_loadu_epi32(m0, ep->cadd));
+    _mm512_storeu_si512((void *)(ca + 16),
+                        _mm512_maskz_loadu_epi32(m1, ep->cadd + 16));
+    cap = ca;
+  }
+  if (nw <= 16) {
+    /* A last panel of at most 16 columns: its first half only. */
+    __asm__ volatile(
+        "vmovdqu64 (%[ca]), %%zmm0\n\t"
+        VH(0) VH(1) VH(2) VH(3) VH(4) VH(5) VH(6) VH(7)
+        "test %[n], %[n]\n\t"
+        "jle 2f\n\t"
+        "1:\n\t"
+        "vmovdqu64 (%[pn]), %%zmm0\n\t"
+        VDH(0, "(%[a0])") VDH(1, "(%[a0],%[lda])")
+        VDH(2, "(%[a0],%[lda],2)") VDH(3, "(%[a0],%[lda3])")
+        VDH(4, "(%[a4])") VDH(5, "(%[a4],%[lda])")
+        VDH(6, "(%[a4],%[lda],2)") VDH(7, "(%[a4],%[lda3])")
+        "add $4, %[a0]\n\t"
+        "add $4, %[a4]\n\t"
+        "sub $-128, %[pn]\n\t"
+        "dec %[n]\n\t"
+        "jnz 1b\n\t"
+        "2:\n\t"
+        : [a0] "+r"(a0), [a4] "+r"(a4), [pn] "+r"(pn), [n] "+r"(n),
+          [l0] "=&v"(l0), [l1] "=&v"(l1), [l2] "=&v"(l2), [l3] "=&v"(l3),
+          [l4] "=&v"(l4), [l5] "=&v"(l5), [l6] "=&v"(l6), [l7] "=&v"(l7)
+        : [lda] "r"(lda), [lda3] "r"(lda3), [ra] "r"(ra), [ca] "r"(cap)
+        : "cc", "memory", "xmm0", "xmm2");
+    h0 = h1 = h2 = h3 = h4 = h5 = h6 = h7 = _mm512_setzero_si512();
+  } else
+  __asm__ volatile(
+      "vmovdqu64 (%[ca]), %%zmm0\n\t"
+      "vmovdqu64 64(%[ca]), %%zmm1\n\t"
+      VI(0) VI(1) VI(2) VI(3) VI(4) VI(5) VI(6) VI(7)
+      "test %[n], %[n]\n\t"
+      "jle 2f\n\t"
+      "1:\n\t"
+      "vmovdqu64 (%[pn]), %%zmm0\n\t"
+      "vmovdqu64 64(%[pn]), %%zmm1\n\t"
+      VD(0, "(%[a0])") VD(1, "(%[a0],%[lda])")
+      VD(2, "(%[a0],%[lda],2)") VD(3, "(%[a0],%[lda3])")
+      VD(4, "(%[a4])") VD(5, "(%[a4],%[lda])")
+      VD(6, "(%[a4],%[lda],2)") VD(7, "(%[a4],%[lda3])")
+      "add $4, %[a0]\n\t"
+      "add $4, %[a4]\n\t"
+      "sub $-128, %[pn]\n\t"
+      "dec %[n]\n\t"
+      "jnz 1b\n\t"
+      "2:\n\t"
+      : [a0] "+r"(a0), [a4] "+r"(a4), [pn] "+r"(pn), [n] "+r"(n),
+        [l0] "=&v"(l0), [h0] "=&v"(h0), [l1] "=&v"(l1), [h1] "=&v"(h1),
+        [l2] "=&v"(l2), [h2] "=&v"(h2), [l3] "=&v"(l3), [h3] "=&v"(h3),
+        [l4] "=&v"(l4), [h4] "=&v"(h4), [l5] "=&v"(l5), [h5] "=&v"(h5),
+        [l6] "=&v"(l6), [h6] "=&v"(h6), [l7] "=&v"(l7), [h7] "=&v"(h7)
+      : [lda] "r"(lda), [lda3] "r"(lda3), [ra] "r"(ra), [ca] "r"(cap)
+      : "cc", "memory", "xmm0", "xmm1", "xmm2");
+  k.m0 = m0;
+  k.m1 = m1;
+  k.v0 = k.v1 = k.w0 = k.w1 = _mm512_setzero_si512();
+  if (ep->rmul && ep->cmul) {
+    k.v0 = _mm512_maskz_loadu_epi32(m0, ep->cmul);
+    k.v1 = _mm512_maskz_loadu_epi32(m1, ep->cmul + 16);
+  }
+  if (ep->rmul2 && ep->cmul2) {
+    k.w0 = _mm512_maskz_loadu_epi32(m0, ep->cmul2);
+    k.w1 = _mm512_maskz_loadu_epi32(m1, ep->cmul2 + 16);
+  }
+  k.zp = _mm512_set1_epi32(ep->yzp);
+  k.vlo = _mm512_set1_ps(ep->lo);
+  k.vhi = _mm512_set1_ps(ep->hi);
+  k.s0 = k.s1 = k.b0 = k.b1 = _mm512_setzero_ps();
+  if (ep->out != ONNXC_Q_OUT_I32 && !ep->ch_row) {
+    k.s0 = _mm512_maskz_loadu_ps(m0, ep->scale);
+    k.s1 = _mm512_maskz_loadu_ps(m1, ep->scale + 16);
+    if (ep->bias) {
+      k.b0 = _mm512_maskz_loadu_ps(m0, ep->bias);
+      k.b1 = _mm512_maskz_loadu_ps(m1, ep->bias + 16);
+    }
+  }
+  epi_row(ep, &k, 0, l0, h0, nw, c, rsc);
+  epi_row(ep, &k, 1, l1, h1, nw, c, rsc);
+  epi_row(ep, &k, 2, l2, h2, nw, c, rsc);
+  epi_row(ep, &k, 3, l3, h3, nw, c, rsc);
+  epi_row(ep, &k, 4, l4, h4, nw, c, rsc);
+  epi_row(ep, &k, 5, l5, h5, nw, c, rsc);
+  epi_row(ep, &k, 6, l6, h6, nw, c, rsc);
+  epi_row(ep, &k, 7, l7, h7, nw, c, rsc);
+}
+
+#undef VD
+#undef VI
+#undef VDH
+#undef VH
 
 ONNXC_ZMM static void minmax(const float *x, int64_t n, float *lo, float *hi) {
   __m512 l0 = _mm512_set1_ps(x[0]), h0 = l0, l1 = l0, h1 = l0;
@@ -249,131 +460,196 @@ ONNXC_ZMM static void deint2(const uint8_t *src, int64_t sstride,
 /* Depthwise outputs, 32 at a time: each group of 4 taps is one vpdpbusd
  * per 16 outputs, their 16 dwords picked from a 128-byte window by
  * vpermt2b (VBMI) along `idx` (the byte offsets of each output's 4
- * bytes). */
+ * bytes). The index vectors and the epilogue's shared constants once per
+ * call, a channel's constants once per channel. */
 #define ONNXC_ZMM_VBMI                                                         \
   __attribute__((                                                              \
       target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx512vbmi")))
 
-ONNXC_ZMM_VBMI static void dw_row(const uint8_t *const *src, const int32_t *wd,
-                                  const int32_t *ones, int nsrc, int64_t nrows,
-                                  int64_t rowlen, int64_t rowadv,
-                                  const uint8_t *idx, int sums, const qepi *ep,
-                                  void *out) {
+#define ONNXC_ZMM_VBMI_INLINE                                                  \
+  __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512dq,"  \
+                                       "avx512vnni,avx512vbmi"))) inline
+
+/* What dw_row's loops share. */
+typedef struct dw_ctx {
+  const uint8_t *const *src;
+  int64_t nch, chadv;
+  const int32_t *wd, *ones;
+  int nsrc;
+  int64_t total, rowlen, rowadv, coladv;
+  const uint8_t *idx;
+  int sums;
+  const qepi *ep;
+  void *out;
+  int64_t ochadv;
+} dw_ctx;
+
+/* dw_row for ns groups of taps (ns > 0: a constant, the tap loop
+ * unrolled; 0: d->nsrc). */
+ONNXC_ZMM_VBMI_INLINE static void dw_run(const dw_ctx *d, const int ns) {
+  const qepi *ep = d->ep;
+  const int nsrc = ns ? ns : d->nsrc;
+  const uint8_t *const *src = d->src;
+  const int32_t *ones = d->ones;
+  const int sums = d->sums;
+  const int64_t rowlen = d->rowlen, total = d->total;
   /* Byte t of dword lane l: idx[l] + t (idx[l] + 3 < 128: no carries). */
   const __m512i mul = _mm512_set1_epi32(0x01010101);
   const __m512i t4 = _mm512_set1_epi32(0x03020100);
   const __m512i i0 = _mm512_add_epi32(
       _mm512_mullo_epi32(
-          _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)idx)), mul),
+          _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)d->idx)), mul),
       t4);
   const __m512i i1 = _mm512_add_epi32(
-      _mm512_mullo_epi32(
-          _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(idx + 16))),
-          mul),
+      _mm512_mullo_epi32(_mm512_cvtepu8_epi32(
+                             _mm_loadu_si128((const __m128i *)(d->idx + 16))),
+                         mul),
       t4);
   size_t esize = ep->out == ONNXC_Q_OUT_I32 || ep->out == ONNXC_Q_OUT_F32 ? 4 : 1;
-  /* The epilogue of one channel (ch_row, no column terms but the window
+  /* The epilogue of a channel (ch_row, no column terms but the window
    * sums), its constants broadcast once: store_tile's operations in its
    * order. Otherwise store_tile. */
   const int fast = ep->ch_row && !ep->cadd && !(ep->rmul2 && ep->cmul2);
-  const __m512i radd = _mm512_set1_epi32(ep->radd ? ep->radd[0] : 0);
-  const __m512i rmul = _mm512_set1_epi32(ep->rmul ? ep->rmul[0] : 0);
-  const __m512 scale = _mm512_set1_ps(ep->scale ? ep->scale[0] : 0.0f);
-  const __m512 bias = _mm512_set1_ps(ep->bias ? ep->bias[0] : 0.0f);
   const __m512 vlo = _mm512_set1_ps(ep->lo), vhi = _mm512_set1_ps(ep->hi);
   const __m512i zp = _mm512_set1_epi32(ep->yzp);
   const int use_cmul = sums && ep->rmul;
-  int64_t r, o;
+  const int64_t nrows = (total + rowlen - 1) / rowlen;
+  int64_t h, r, o;
   int i;
-  for (r = 0; r < nrows; ++r)
-    for (o = 0; o < rowlen; o += 32) {
-      __m512i lo[1], hi[1];
-      __m512i slo = _mm512_setzero_si512(), shi = slo;
-      int64_t at = r * rowadv + o, col = r * rowlen + o;
-      int nw = (int)(rowlen - o < 32 ? rowlen - o : 32);
-      lo[0] = hi[0] = _mm512_setzero_si512();
-      for (i = 0; i < nsrc; ++i) {
-        __m512i v0 = _mm512_loadu_si512((const void *)(src[i] + at));
-        __m512i v1 = _mm512_loadu_si512((const void *)(src[i] + at + 64));
-        __m512i a = _mm512_permutex2var_epi8(v0, i0, v1);
-        __m512i b = _mm512_permutex2var_epi8(v0, i1, v1);
-        __m512i w = _mm512_set1_epi32(wd[i]);
-        lo[0] = _mm512_dpbusd_epi32(lo[0], a, w);
-        hi[0] = _mm512_dpbusd_epi32(hi[0], b, w);
-        if (sums) {
-          __m512i one = _mm512_set1_epi32(ones[i]);
-          slo = _mm512_dpbusd_epi32(slo, a, one);
-          shi = _mm512_dpbusd_epi32(shi, b, one);
-        }
-      }
-      if (fast) {
-        const __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff
-                                      : (__mmask16)((1u << nw) - 1u);
-        const __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
-                             : nw <= 16 ? (__mmask16)0
-                                        : (__mmask16)((1u << (nw - 16)) - 1u);
-        __m512i x0 = _mm512_add_epi32(lo[0], radd);
-        __m512i x1 = _mm512_add_epi32(hi[0], radd);
-        __m512 f0, f1;
-        if (use_cmul) {
-          x0 = _mm512_add_epi32(x0, _mm512_mullo_epi32(rmul, slo));
-          x1 = _mm512_add_epi32(x1, _mm512_mullo_epi32(rmul, shi));
-        }
-        if (ep->out == ONNXC_Q_OUT_I32) {
-          int32_t *y = (int32_t *)out + col;
-          _mm512_mask_storeu_epi32(y, m0, x0);
-          _mm512_mask_storeu_epi32(y + 16, m1, x1);
-          continue;
-        }
-        f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(x0), scale);
-        f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(x1), scale);
-        if (ep->out == ONNXC_Q_OUT_F32) {
-          float *y = (float *)out + col;
-          if (ep->bias) {
-            f0 = _mm512_add_ps(f0, bias);
-            f1 = _mm512_add_ps(f1, bias);
+  for (h = 0; h < d->nch; ++h) {
+    const __m512i radd = _mm512_set1_epi32(ep->radd ? ep->radd[h] : 0);
+    const __m512i rmul = _mm512_set1_epi32(ep->rmul ? ep->rmul[h] : 0);
+    const __m512 scale = _mm512_set1_ps(ep->scale ? ep->scale[h] : 0.0f);
+    const __m512 bias = _mm512_set1_ps(ep->bias ? ep->bias[h] : 0.0f);
+    const int32_t *w = d->wd + h * nsrc;
+    const int64_t cat = h * d->chadv;
+    for (r = 0; r < nrows; ++r) {
+      const int64_t len = r + 1 < nrows ? rowlen : total - r * rowlen;
+      const int64_t rat = cat + r * d->rowadv;
+      for (o = 0; o < len; o += 32) {
+        __m512i lo[1], hi[1];
+        __m512i slo = _mm512_setzero_si512(), shi = slo;
+        const int64_t at = rat + o / 32 * d->coladv;
+        const int nw = (int)(len - o < 32 ? len - o : 32);
+        const int64_t col = h * d->ochadv + r * rowlen + o;
+        lo[0] = hi[0] = _mm512_setzero_si512();
+        for (i = 0; i < nsrc; ++i) {
+          __m512i v0 = _mm512_loadu_si512((const void *)(src[i] + at));
+          __m512i v1 = _mm512_loadu_si512((const void *)(src[i] + at + 64));
+          __m512i a = _mm512_permutex2var_epi8(v0, i0, v1);
+          __m512i b = _mm512_permutex2var_epi8(v0, i1, v1);
+          __m512i wv = _mm512_set1_epi32(w[i]);
+          lo[0] = _mm512_dpbusd_epi32(lo[0], a, wv);
+          hi[0] = _mm512_dpbusd_epi32(hi[0], b, wv);
+          if (sums) {
+            __m512i one = _mm512_set1_epi32(ones[i]);
+            slo = _mm512_dpbusd_epi32(slo, a, one);
+            shi = _mm512_dpbusd_epi32(shi, b, one);
           }
-          if (ep->clamp) {
-            f0 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f0));
-            f1 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f1));
+        }
+        if (fast) {
+          const __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff
+                                        : (__mmask16)((1u << nw) - 1u);
+          const __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
+                               : nw <= 16 ? (__mmask16)0
+                                          : (__mmask16)((1u << (nw - 16)) - 1u);
+          __m512i x0 = _mm512_add_epi32(lo[0], radd);
+          __m512i x1 = _mm512_add_epi32(hi[0], radd);
+          __m512 f0, f1;
+          if (use_cmul) {
+            x0 = _mm512_add_epi32(x0, _mm512_mullo_epi32(rmul, slo));
+            x1 = _mm512_add_epi32(x1, _mm512_mullo_epi32(rmul, shi));
           }
-          _mm512_mask_storeu_ps(y, m0, f0);
-          _mm512_mask_storeu_ps(y + 16, m1, f1);
+          if (ep->out == ONNXC_Q_OUT_I32) {
+            int32_t *y = (int32_t *)d->out + col;
+            _mm512_mask_storeu_epi32(y, m0, x0);
+            _mm512_mask_storeu_epi32(y + 16, m1, x1);
+            continue;
+          }
+          f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(x0), scale);
+          f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(x1), scale);
+          if (ep->out == ONNXC_Q_OUT_F32) {
+            float *y = (float *)d->out + col;
+            if (ep->bias) {
+              f0 = _mm512_add_ps(f0, bias);
+              f1 = _mm512_add_ps(f1, bias);
+            }
+            if (ep->clamp) {
+              f0 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f0));
+              f1 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f1));
+            }
+            _mm512_mask_storeu_ps(y, m0, f0);
+            _mm512_mask_storeu_ps(y + 16, m1, f1);
+          } else {
+            uint8_t *y = (uint8_t *)d->out + col;
+            __m512i q0 = _mm512_add_epi32(
+                _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, vlo), vhi)),
+                zp);
+            __m512i q1 = _mm512_add_epi32(
+                _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, vlo), vhi)),
+                zp);
+            store_bytes32(y, nw, q0, q1);
+          }
         } else {
-          uint8_t *y = (uint8_t *)out + col;
-          __m512i q0 = _mm512_add_epi32(
-              _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, vlo), vhi)),
-              zp);
-          __m512i q1 = _mm512_add_epi32(
-              _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, vlo), vhi)),
-              zp);
-          if (nw == 32) /* both halves in one store */
-            _mm256_storeu_si256((__m256i *)y,
-                                _mm256_inserti128_si256(
-                                    _mm256_castsi128_si256(_mm512_cvtepi32_epi8(q0)),
-                                    _mm512_cvtepi32_epi8(q1), 1));
-          else {
-            _mm512_mask_cvtepi32_storeu_epi8(y, m0, q0);
-            _mm512_mask_cvtepi32_storeu_epi8(y + 16, m1, q1);
+          int32_t colsum[32];
+          qepi e = *ep;
+          if (e.radd)
+            e.radd += h;
+          if (e.rmul)
+            e.rmul += h;
+          if (sums) {
+            _mm512_storeu_si512((void *)colsum, slo);
+            _mm512_storeu_si512((void *)(colsum + 16), shi);
+            e.cmul = colsum;
           }
+          if (e.ch_row) {
+            if (e.scale)
+              e.scale += h;
+            if (e.bias)
+              e.bias += h;
+          } else {
+            if (e.scale)
+              e.scale += col;
+            if (e.bias)
+              e.bias += col;
+          }
+          store_tile(1, lo, hi, nw, &e,
+                     (uint8_t *)d->out + col * (int64_t)esize, 0);
         }
-      } else {
-        int32_t colsum[32];
-        qepi e = *ep;
-        if (sums) {
-          _mm512_storeu_si512((void *)colsum, slo);
-          _mm512_storeu_si512((void *)(colsum + 16), shi);
-          e.cmul = colsum;
-        }
-        if (!e.ch_row) {
-          if (e.scale)
-            e.scale += col;
-          if (e.bias)
-            e.bias += col;
-        }
-        store_tile(1, lo, hi, nw, &e, (uint8_t *)out + col * (int64_t)esize, 0);
       }
     }
+  }
+}
+
+ONNXC_ZMM_VBMI static void dw_row(const uint8_t *const *src, int64_t nch,
+                                  int64_t chadv, const int32_t *wd,
+                                  const int32_t *ones, int nsrc, int64_t total,
+                                  int64_t rowlen, int64_t rowadv,
+                                  int64_t coladv, const uint8_t *idx, int sums,
+                                  const qepi *ep, void *out, int64_t ochadv) {
+  dw_ctx d;
+  d.src = src;
+  d.nch = nch;
+  d.chadv = chadv;
+  d.wd = wd;
+  d.ones = ones;
+  d.nsrc = nsrc;
+  d.total = total;
+  d.rowlen = rowlen;
+  d.rowadv = rowadv;
+  d.coladv = coladv;
+  d.idx = idx;
+  d.sums = sums;
+  d.ep = ep;
+  d.out = out;
+  d.ochadv = ochadv;
+  /* 3 x 3 and 5 x 5 kernels (flat rows: 3 and 10 groups) unrolled. */
+  if (nsrc == 3)
+    dw_run(&d, 3);
+  else if (nsrc == 10)
+    dw_run(&d, 10);
+  else
+    dw_run(&d, 0);
 }
 
 const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
@@ -382,6 +658,7 @@ const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
                                 tile,
                                 onnxc_rt_qinterleave_avx2,
                                 onnxc_rt_qinterleave_panels_avx2,
+                                1,
                                 0,
                                 minmax,
                                 quantize,
@@ -391,6 +668,7 @@ const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
                                       tile,
                                       onnxc_rt_qinterleave_avx2,
                                       onnxc_rt_qinterleave_panels_avx2,
+                                      1,
                                       dw_row,
                                       minmax,
                                       quantize,

@@ -55,9 +55,59 @@ ONNXC_VNNI256 static void half_tile(const int8_t *const *p, int64_t k4,
         "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14");
 }
 
+/* half_tile for 6 rows, the accumulators output operands in registers
+ * the compiler picks (the epilogue reads them there, no store and reload:
+ * what small depths spend most on). */
+#define VR(r, c0, c1)                                                          \
+  "vpbroadcastd (%[p" #r "],%[off]), %%ymm14\n\t"                              \
+  "%{vex%} vpdpbusd %%ymm14, %%ymm12, %[a" #c0 "]\n\t"                         \
+  "%{vex%} vpdpbusd %%ymm14, %%ymm13, %[a" #c1 "]\n\t"
+#define VX(c) "vpxor %[a" #c "], %[a" #c "], %[a" #c "]\n\t"
+
+ONNXC_VNNI256 static inline __attribute__((always_inline)) void
+half_tile6(const int8_t *const *p, int64_t k4, const uint8_t *pn,
+           __m256i (*acc)[2]) {
+  int64_t off = 0, n = k4;
+  __m256i a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11;
+  __asm__ volatile(
+      VX(0) VX(1) VX(2) VX(3) VX(4) VX(5) VX(6) VX(7) VX(8) VX(9) VX(10) VX(11)
+      "test %[n], %[n]\n\t"
+      "jle 2f\n\t"
+      "1:\n\t"
+      "vmovdqu (%[pn]), %%ymm12\n\t"
+      "vmovdqu 32(%[pn]), %%ymm13\n\t"
+      VR(0, 0, 1) VR(1, 2, 3) VR(2, 4, 5) VR(3, 6, 7) VR(4, 8, 9) VR(5, 10, 11)
+      "add $4, %[off]\n\t"
+      "sub $-128, %[pn]\n\t"
+      "dec %[n]\n\t"
+      "jnz 1b\n\t"
+      "2:\n\t"
+      : [off] "+r"(off), [pn] "+r"(pn), [n] "+r"(n), [a0] "=&x"(a0),
+        [a1] "=&x"(a1), [a2] "=&x"(a2), [a3] "=&x"(a3), [a4] "=&x"(a4),
+        [a5] "=&x"(a5), [a6] "=&x"(a6), [a7] "=&x"(a7), [a8] "=&x"(a8),
+        [a9] "=&x"(a9), [a10] "=&x"(a10), [a11] "=&x"(a11)
+      : [p0] "r"(p[0]), [p1] "r"(p[1]), [p2] "r"(p[2]), [p3] "r"(p[3]),
+        [p4] "r"(p[4]), [p5] "r"(p[5])
+      : "cc", "memory", "xmm12", "xmm13", "xmm14");
+  acc[0][0] = a0;
+  acc[0][1] = a1;
+  acc[1][0] = a2;
+  acc[1][1] = a3;
+  acc[2][0] = a4;
+  acc[2][1] = a5;
+  acc[3][0] = a6;
+  acc[3][1] = a7;
+  acc[4][0] = a8;
+  acc[4][1] = a9;
+  acc[5][0] = a10;
+  acc[5][1] = a11;
+}
+
 #undef VB
 #undef VZ
 #undef VS
+#undef VR
+#undef VX
 
 ONNXC_VNNI256 static void tile(int rows, int64_t k4, const int8_t *a,
                                int64_t lda, const uint8_t *panel, int nw,
@@ -66,6 +116,15 @@ ONNXC_VNNI256 static void tile(int rows, int64_t k4, const int8_t *a,
   int h, r;
   for (r = 0; r < MR; ++r)
     p[r] = a + (r < rows ? r : rows - 1) * lda;
+  if (rows == MR) { /* a full tile: accumulators in registers */
+    for (h = 0; h < 2 && 16 * h < nw; ++h) {
+      __m256i acc[MR][2];
+      half_tile6(p, k4, panel + 64 * h, acc);
+      ymm_store(MR, acc, nw - 16 * h < 16 ? nw - 16 * h : 16, 16 * h, ep, c,
+                rsc);
+    }
+    return;
+  }
   for (h = 0; h < 2 && 16 * h < nw; ++h) {
     __m256i sums[2 * MR], acc[MR][2];
     half_tile(p, k4, panel + 64 * h, sums);
@@ -78,6 +137,16 @@ ONNXC_VNNI256 static void tile(int rows, int64_t k4, const int8_t *a,
   }
 }
 
+ONNXC_YMM static void dw_row(const uint8_t *const *src, int64_t nch,
+                             int64_t chadv, const int32_t *wd,
+                             const int32_t *ones, int nsrc, int64_t total,
+                             int64_t rowlen, int64_t rowadv, int64_t coladv,
+                             const uint8_t *idx, int sums, const qepi *ep,
+                             void *out, int64_t ochadv) {
+  ymm_dw_row(src, nch, chadv, wd, ones, nsrc, total, rowlen, rowadv, coladv,
+             idx, sums, ep, out, ochadv, 1);
+}
+
 const qgemm_isa *onnxc_rt_qgemm_avxvnni(void) {
   static const qgemm_isa isa = {"avxvnni",
                                 MR,
@@ -85,6 +154,7 @@ const qgemm_isa *onnxc_rt_qgemm_avxvnni(void) {
                                 onnxc_rt_qinterleave_avx2,
                                 onnxc_rt_qinterleave_panels_avx2,
                                 0,
+                                dw_row,
                                 onnxc_rt_qminmax_avx2,
                                 onnxc_rt_qquantize_avx2,
                                 onnxc_rt_qdeint2_avx2};

@@ -136,6 +136,7 @@ const qgemm_isa *onnxc_rt_qgemm_portable(void) {
                                 onnxc_rt_qinterleave_portable,
                                 onnxc_rt_qinterleave_panels_portable,
                                 0,
+                                0,
                                 minmax,
                                 onnxc_rt_qquantize_portable,
                                 0};

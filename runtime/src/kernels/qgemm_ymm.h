@@ -2,7 +2,8 @@
  *
  * Included by qgemm_avx2.c and qgemm_avxvnni.c (their tiles differ only in
  * the dot product): qepi's epilogue (qgemm.h) on half a tile, `rows` rows
- * of 16 columns held as two vectors of 8 int32 per row. x86-64 only.
+ * of 16 columns held as two vectors of 8 int32 per row; the depthwise
+ * loop (dw_row) of both. x86-64 only.
  *===----------------------------------------------------------------------===*/
 #ifndef ONNXC_RUNTIME_KERNELS_QGEMM_YMM_H
 #define ONNXC_RUNTIME_KERNELS_QGEMM_YMM_H
@@ -147,6 +148,124 @@ ONNXC_YMM_INLINE static void ymm_store(int rows, __m256i (*acc)[2], int ncol,
           _mm_storeu_si128((__m128i *)tmp, bytes);
           memcpy(row, tmp, (size_t)ncol);
         }
+      }
+    }
+  }
+}
+
+
+/* The 4-byte dot products of the depthwise loop: acc += the unsigned
+ * bytes of a times the signed bytes of w, 4 per int32 lane. With VNNI one
+ * vpdpbusd (assembly: no target attribute needed in the AVX2 tier's
+ * copy); else exact int16 products of the even and the odd bytes
+ * (vpmaddwd: vpmaddubsw would saturate), the weights split once (we, wo:
+ * sign-extended even and odd bytes). */
+ONNXC_YMM_INLINE static __m256i ymm_dot4(__m256i acc, __m256i a, __m256i w,
+                                         __m256i we, __m256i wo,
+                                         const int vnni) {
+  if (vnni) {
+    __asm__("%{vex%} vpdpbusd %[w], %[a], %[acc]"
+            : [acc] "+x"(acc)
+            : [a] "x"(a), [w] "x"(w));
+    return acc;
+  }
+  {
+    const __m256i lo = _mm256_set1_epi16(0x00ff);
+    __m256i ae = _mm256_and_si256(a, lo), ao = _mm256_srli_epi16(a, 8);
+    (void)w;
+    return _mm256_add_epi32(acc,
+                            _mm256_add_epi32(_mm256_madd_epi16(ae, we),
+                                             _mm256_madd_epi16(ao, wo)));
+  }
+}
+
+/* 8 outputs' 4 bytes each, from the window at `win`: lane l holds the 4
+ * bytes at win + s l (idx[l] = s l, s <= 4: dw_short_rows is 0 on these
+ * tiers): 16 bytes loaded per 4 outputs, shuffled along pat. */
+ONNXC_YMM_INLINE static __m256i ymm_window8(const uint8_t *win,
+                                            const uint8_t *idx, __m256i pat) {
+  __m256i v = _mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(win + idx[0]))),
+      _mm_loadu_si128((const __m128i *)(win + idx[4])), 1);
+  return _mm256_shuffle_epi8(v, pat);
+}
+
+/* qgemm.h's dw_row (one output row per rowlen), 16 outputs a step. */
+ONNXC_YMM_INLINE static void ymm_dw_row(
+    const uint8_t *const *src, int64_t nch, int64_t chadv, const int32_t *wd,
+    const int32_t *ones, int nsrc, int64_t total, int64_t rowlen,
+    int64_t rowadv, int64_t coladv, const uint8_t *idx, int sums,
+    const qepi *ep, void *out, int64_t ochadv, const int vnni) {
+  const size_t esize =
+      ep->out == ONNXC_Q_OUT_I32 || ep->out == ONNXC_Q_OUT_F32 ? 4 : 1;
+  const int64_t nrows = (total + rowlen - 1) / rowlen;
+  __m256i wv[64], we[64], wo[64], ov[64], oe[64], oo[64], pat;
+  const int s = idx[1]; /* the column stride: idx[l] = s l */
+  int8_t pb[32];
+  int i, l;
+  int64_t h, r, o;
+  for (l = 0; l < 32; ++l) /* output l / 4 % 4 of a lane, its byte l % 4 */
+    pb[l] = (int8_t)(s * (l / 4 % 4) + l % 4);
+  pat = _mm256_loadu_si256((const __m256i *)pb);
+  for (i = 0; i < nsrc && i < 64; ++i) {
+    ov[i] = _mm256_set1_epi32(ones[i]);
+    oe[i] = _mm256_srai_epi16(_mm256_slli_epi16(ov[i], 8), 8);
+    oo[i] = _mm256_srai_epi16(ov[i], 8);
+  }
+  for (h = 0; h < nch; ++h) {
+    qepi e = *ep;
+    if (e.radd)
+      e.radd += h;
+    if (e.rmul)
+      e.rmul += h;
+    if (e.ch_row) {
+      if (e.scale)
+        e.scale += h;
+      if (e.bias)
+        e.bias += h;
+    }
+    for (i = 0; i < nsrc; ++i) {
+      wv[i] = _mm256_set1_epi32(wd[h * nsrc + i]);
+      we[i] = _mm256_srai_epi16(_mm256_slli_epi16(wv[i], 8), 8);
+      wo[i] = _mm256_srai_epi16(wv[i], 8);
+    }
+    for (r = 0; r < nrows; ++r) {
+      const int64_t len = r + 1 < nrows ? rowlen : total - r * rowlen;
+      for (o = 0; o < len; o += 16) {
+        const int64_t at = h * chadv + r * rowadv + o / 32 * coladv;
+        const int ncol = (int)(len - o < 16 ? len - o : 16);
+        const uint8_t *ix = idx + o % 32;
+        __m256i acc[1][2], sm[2];
+        int32_t colsum[16];
+        qepi ec = e;
+        acc[0][0] = acc[0][1] = sm[0] = sm[1] = _mm256_setzero_si256();
+        for (i = 0; i < nsrc; ++i) {
+          const uint8_t *win = src[i] + at;
+          __m256i a0 = ymm_window8(win, ix, pat);
+          acc[0][0] = ymm_dot4(acc[0][0], a0, wv[i], we[i], wo[i], vnni);
+          if (sums)
+            sm[0] = ymm_dot4(sm[0], a0, ov[i], oe[i], oo[i], vnni);
+          if (ncol > 8) { /* the second 8 outputs */
+            __m256i a1 = ymm_window8(win, ix + 8, pat);
+            acc[0][1] = ymm_dot4(acc[0][1], a1, wv[i], we[i], wo[i], vnni);
+            if (sums)
+              sm[1] = ymm_dot4(sm[1], a1, ov[i], oe[i], oo[i], vnni);
+          }
+        }
+        if (sums) {
+          _mm256_storeu_si256((__m256i *)colsum, sm[0]);
+          _mm256_storeu_si256((__m256i *)(colsum + 8), sm[1]);
+          ec.cmul = colsum;
+        }
+        if (!ec.ch_row) {
+          if (ec.scale)
+            ec.scale += h * ochadv + r * rowlen + o;
+          if (ec.bias)
+            ec.bias += h * ochadv + r * rowlen + o;
+        }
+        ymm_store(1, acc, ncol, 0, &ec,
+                  (uint8_t *)out + (h * ochadv + r * rowlen + o) * (int64_t)esize,
+                  0);
       }
     }
   }
