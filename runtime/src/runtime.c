@@ -48,6 +48,8 @@ onnxc_status onnxc_rt_error(onnxc_status status, const char *fmt, ...) {
 
 const char *onnxc_last_error(void) { return error_buf; }
 
+int32_t onnxc_abi_version(void) { return ONNXC_ABI_VERSION; }
+
 /* Values nest at most two deep (an optional of a sequence of tensors); the
  * bound only keeps a corrupted struct from recursing without end. */
 static void release_value(onnxc_tensor *tensor, int depth) {
@@ -257,7 +259,13 @@ static layout value_layout(const onnxc_value_info *vi) {
   l.count = 0;
   if (vi->kind == ONNXC_VALUE_OPTIONAL)
     l.ranks[l.count++] = 0;
-  if (onnxc_rt_content_kind(vi) == ONNXC_VALUE_SEQUENCE) {
+  if (onnxc_rt_is_map_value(vi)) {
+    /* keys, values (and a sequence's sizes), all 1-D. */
+    l.ranks[l.count++] = 1;
+    l.ranks[l.count++] = 1;
+    if (vi->kind == ONNXC_VALUE_SEQUENCE)
+      l.ranks[l.count++] = 1;
+  } else if (onnxc_rt_content_kind(vi) == ONNXC_VALUE_SEQUENCE) {
     l.ranks[l.count++] = 1;
     l.ranks[l.count++] = vi->rank < 0 ? 1 : 2;
   } else {
@@ -858,6 +866,14 @@ static onnxc_status fill_output(const onnxc_model_info *info, int32_t k,
   onnxc_tensor *value;
   onnxc_status status;
   snprintf(label, sizeof label, "output '%s'", onnxc_rt_value_name(vi));
+  if (onnxc_rt_is_map_value(vi))
+    return onnxc_rt_fill_map(
+        vi, label, (const onnxc_rt_memref1 *)states[s].desc,
+        (const onnxc_rt_memref1 *)states[s + 1].desc,
+        vi->kind == ONNXC_VALUE_SEQUENCE
+            ? (const onnxc_rt_memref1 *)states[s + 2].desc
+            : NULL,
+        out);
   if (vi->kind == ONNXC_VALUE_TENSOR)
     return fill_tensor(info, vi, label, states, s, out, bindings);
   if (vi->kind == ONNXC_VALUE_SEQUENCE)
@@ -910,6 +926,17 @@ static onnxc_status build_inputs(const onnxc_model_info *info,
     const onnxc_value_info *vi = &info->inputs[i];
     const onnxc_tensor *t = &inputs[i];
     snprintf(label, sizeof label, "input '%s'", onnxc_rt_value_name(vi));
+    if (onnxc_rt_is_map_value(vi)) {
+      void *bufs[3];
+      int64_t sizes[3];
+      int32_t j;
+      status = onnxc_rt_map_input(vi, t, b->temps, &b->num_temps, bufs, sizes,
+                                  label);
+      for (j = 0; status == ONNXC_OK && j < value_layout(vi).count; ++j)
+        put_descriptor(b, sizes[j] ? bufs[j] : (void *)empty_buffer,
+                       &sizes[j], 1);
+      continue;
+    }
     if (vi->kind == ONNXC_VALUE_OPTIONAL) {
       flags[i] = t->num_items == 1;
       put_descriptor(b, &flags[i], NULL, 0);
@@ -980,7 +1007,7 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
   bytes = (size_t)slots * sizeof(slot) +
           ((size_t)num_in_memrefs + 1) * sizeof(void *) +  /* args */
           (size_t)num_in_memrefs * sizeof(void *) +        /* input data */
-          (size_t)num_inputs * 2 * sizeof(void *) +        /* temps */
+          (size_t)num_inputs * 3 * sizeof(void *) +        /* temps */
           (size_t)num_out_memrefs * sizeof(result_state) + /* states */
           (size_t)info->num_symbols * sizeof(onnxc_rt_binding) +
           (size_t)num_inputs; /* flags */
@@ -995,7 +1022,7 @@ onnxc_status onnxc_run_model(const onnxc_model_info *info,
   b.num_data = 0;
   b.temps = b.input_data + num_in_memrefs;
   b.num_temps = 0;
-  states = (result_state *)(b.temps + 2 * num_inputs);
+  states = (result_state *)(b.temps + 3 * num_inputs);
   bindings = (onnxc_rt_binding *)(states + num_out_memrefs);
   flags = (uint8_t *)(bindings + info->num_symbols);
 
