@@ -129,9 +129,10 @@ llvm::Constant *ABIEmitter::valueInfos(llvm::ArrayRef<codegen::ValueSignature> v
                                        llvm::StringRef what) {
   // struct onnxc_value_info { const char *name; int32_t dtype, rank;
   //                           const int64_t *dims; const int32_t *symbols;
-  //                           int32_t kind, payload_kind; }
+  //                           int32_t kind, payload_kind, key_dtype; }
+  // (ONNXC_ABI_VERSION 2)
   auto *infoTy =
-      llvm::StructType::get(ctx, {ptrTy, i32, i32, ptrTy, ptrTy, i32, i32});
+      llvm::StructType::get(ctx, {ptrTy, i32, i32, ptrTy, ptrTy, i32, i32, i32});
   if (values.empty())
     return llvm::ConstantPointerNull::get(ptrTy);
   std::vector<llvm::Constant *> elems;
@@ -144,7 +145,8 @@ llvm::Constant *ABIEmitter::valueInfos(llvm::ArrayRef<codegen::ValueSignature> v
                        sig.name + "." + what + ".symbols"),
                  llvm::ConstantInt::get(i32, static_cast<int32_t>(v.kind)),
                  llvm::ConstantInt::get(
-                     i32, static_cast<int32_t>(v.payloadKind))}));
+                     i32, static_cast<int32_t>(v.payloadKind)),
+                 llvm::ConstantInt::get(i32, v.keyDtype)}));
   }
   auto *arrTy = llvm::ArrayType::get(infoTy, elems.size());
   return new llvm::GlobalVariable(m, arrTy, true, llvm::GlobalValue::PrivateLinkage,

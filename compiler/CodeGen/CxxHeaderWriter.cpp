@@ -61,6 +61,10 @@ std::string elementType(int32_t dtype) {
 /// The member type of an input in Inputs.
 std::string inputType(const ValueSignature &v) {
   std::string t = elementType(v.dtype);
+  if (v.isMapValue())
+    return (v.kind == ValueKind::Sequence ? "::onnxc::MapSequenceIn<"
+                                          : "::onnxc::MapIn<") +
+           elementType(v.keyDtype) + ", " + t + ">";
   std::string content = v.contentKind() == ValueKind::Sequence
                             ? "::onnxc::SequenceIn<" + t + ">"
                             : "::onnxc::TensorIn<" + t + ">";
@@ -72,6 +76,10 @@ std::string inputType(const ValueSignature &v) {
 /// The member type of an output in Outputs.
 std::string outputType(const ValueSignature &v) {
   std::string t = elementType(v.dtype);
+  if (v.isMapValue())
+    return (v.kind == ValueKind::Sequence ? "::onnxc::MapSequence<"
+                                          : "::onnxc::Map<") +
+           elementType(v.keyDtype) + ", " + t + ">";
   if (v.kind == ValueKind::Optional)
     return v.payloadKind == ValueKind::Sequence
                ? "::onnxc::Optional<::onnxc::SequenceView<" + t + ">>"

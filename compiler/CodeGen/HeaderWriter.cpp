@@ -120,6 +120,13 @@ std::string commentText(llvm::StringRef s) {
 /// Sequences and optionals: "sequence<float[N]>", "optional<int64[3]>",
 /// "optional<sequence<float[?]>>" (their dims are per item, not symbols).
 std::string describe(const ModelSignature &sig, const ValueSignature &v) {
+  if (v.isMapValue()) {
+    // "map<string, float>", "sequence<map<int64, float>>".
+    std::string m = "map<" + proto::getDataTypeName(v.keyDtype) + ", " +
+                    proto::getDataTypeName(v.dtype) + ">";
+    return commentText(v.kind == ValueKind::Sequence ? "sequence<" + m + ">"
+                                                     : m);
+  }
   std::string s = proto::getDataTypeName(v.dtype);
   s += v.ranked ? "[" : "[*"; // items of any rank, each its own
   for (size_t d = 0; d < v.dims.size(); ++d) {
@@ -163,6 +170,8 @@ const char *kindConstant(ValueKind kind) {
     return "ONNXC_VALUE_SEQUENCE";
   case ValueKind::Optional:
     return "ONNXC_VALUE_OPTIONAL";
+  case ValueKind::Map:
+    return "ONNXC_VALUE_MAP";
   }
   return "ONNXC_VALUE_TENSOR";
 }
@@ -209,7 +218,17 @@ std::vector<Param> typedParams(const ModelSignature &sig) {
           {"int64_t " + sig.symbolCNames[s], sig.symbolCNames[s],
            "the symbolic dim '" + commentText(sig.symbolNames[s]) + "'"});
   for (const ValueSignature &v : sig.inputs) {
-    if (v.kind == ValueKind::Sequence)
+    if (v.isMapValue())
+      params.push_back({"const onnxc_tensor *" + v.cName, v.cName,
+                        "input '" + commentText(v.onnxName) + "', " +
+                            describe(sig, v) +
+                            (v.kind == ValueKind::Map
+                                 ? ": a map (onnxc_make_map), read only "
+                                   "(NULL: refused)"
+                                 : ": a sequence of maps (onnxc_make_sequence "
+                                   "of onnxc_make_map), read only (NULL: no "
+                                   "maps)")});
+    else if (v.kind == ValueKind::Sequence)
       params.push_back({"const onnxc_tensor *" + v.cName, v.cName,
                         "input '" + commentText(v.onnxName) + "', " +
                             describe(sig, v) +
@@ -273,8 +292,11 @@ void writeValueMacros(llvm::raw_ostream &os, const ModelSignature &sig,
   os << "#define " << p << "NAME " << cString(v.onnxName) << "\n";
   os << "#define " << p << "INDEX " << index << "\n";
   os << "#define " << p << "KIND " << kindConstant(v.kind) << "\n";
-  if (v.kind == ValueKind::Optional)
+  if (v.kind == ValueKind::Optional || v.payloadKind == ValueKind::Map)
     os << "#define " << p << "PAYLOAD_KIND " << kindConstant(v.payloadKind)
+       << "\n";
+  if (v.isMapValue())
+    os << "#define " << p << "KEY_DTYPE " << dtypeConstant(v.keyDtype)
        << "\n";
   os << "#define " << p << "DTYPE " << dtypeConstant(v.dtype) << "\n";
   os << "#define " << p << "RANK "
@@ -381,6 +403,9 @@ void writeTypedRun(llvm::raw_ostream &os, const ModelSignature &sig,
        << (v.kind == ValueKind::Sequence ? "onnxc_make_sequence(0, 0)"
                                          : "onnxc_make_optional(0)")
        << ";\n";
+    if (v.kind == ValueKind::Map) // refused by the run: a map has 2 items
+      os << "  if (!" << v.cName << ")\n    onnxc_in_[" << i
+         << "].kind = ONNXC_VALUE_MAP;\n";
   }
   // Arrays are never empty; their unused element is initialized too.
   if (numIn == 0)

@@ -156,8 +156,9 @@ FailureOr<RawValue> readValue(func::FuncOp func, Type type,
   auto noEquivalent = [&]() {
     return func.emitError()
            << kind << " '" << raw.sig.onnxName << "' has the type " << type
-           << ", which has no C equivalent (tensors, sequences of tensors and "
-              "optionals of those cross the model's C API)";
+           << ", which has no C equivalent (tensors, sequences of tensors, "
+              "optionals of those, maps and sequences of maps cross the "
+              "model's C API)";
   };
 
   // Peel the optional, then the sequence, down to the tensor type that
@@ -173,6 +174,38 @@ FailureOr<RawValue> readValue(func::FuncOp func, Type type,
     else
       raw.sig.kind = ValueKind::Sequence;
     content = seq.getElementType();
+  }
+  // A map (or a sequence's map): its keys' dtype, then its values' element
+  // type as a tensor's; both cross as 1-D arrays (runtime_abi.h).
+  if (auto map = llvm::dyn_cast<ONNX::MapType>(content)) {
+    if (raw.sig.kind == ValueKind::Optional)
+      return func.emitError()
+             << kind << " '" << raw.sig.onnxName << "' has the type " << type
+             << ": optional maps do not cross the C API (maps and sequences "
+                "of maps do)";
+    if (raw.sig.kind == ValueKind::Sequence)
+      raw.sig.payloadKind = ValueKind::Map;
+    else
+      raw.sig.kind = ValueKind::Map;
+    int32_t keyDtype = proto::getDataType(map.getKeyType());
+    auto values = llvm::dyn_cast<TensorType>(map.getValueType());
+    int32_t valueDtype =
+        values ? proto::getDataType(values.getElementType()) : 0;
+    if (keyDtype != 7 && keyDtype != 8)
+      return func.emitError()
+             << kind << " '" << raw.sig.onnxName << "' has the type " << type
+             << ": maps cross the C API with int64 or string keys";
+    if (!values || valueDtype < 1 || valueDtype > 20)
+      return func.emitError()
+             << kind << " '" << raw.sig.onnxName << "' has the type " << type
+             << ": a map's values cross the C API as a tensor of a dtype of "
+                "at least one byte";
+    raw.sig.keyDtype = keyDtype;
+    raw.sig.dtype = valueDtype;
+    raw.sig.dims = {-1};
+    raw.sig.dimNames = {""};
+    raw.dimNames = {""};
+    return raw;
   }
   // The items of a sequence may have no known rank: a sequence crosses as
   // a flat data memref and a shapes memref that holds each item's rank

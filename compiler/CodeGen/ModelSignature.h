@@ -20,14 +20,18 @@
 namespace mlir::onnxc::codegen {
 
 /// onnxc_value_kind: what a graph input or output is.
-enum class ValueKind : int32_t { Tensor = 0, Sequence = 1, Optional = 2 };
+enum class ValueKind : int32_t { Tensor = 0, Sequence = 1, Optional = 2, Map = 3 };
 
 struct ValueSignature {
   std::string onnxName; ///< as in the model ("input:0")
   std::string cName;    ///< a unique C identifier derived from it ("input_0")
   ValueKind kind = ValueKind::Tensor;
-  /// Optionals: the kind of their value (Tensor or Sequence); else Tensor.
+  /// Optionals: the kind of their value (Tensor or Sequence); sequences:
+  /// their items' (Tensor or Map); else Tensor.
   ValueKind payloadKind = ValueKind::Tensor;
+  /// Maps and sequences of maps: the keys' dtype (7 int64 or 8 string);
+  /// dtype is the values', dims {-1}. 0 otherwise.
+  int32_t keyDtype = 0;
   /// The tensor's, or for a sequence or optional its items' (value's):
   int32_t dtype = 0;            ///< onnxc_dtype (ONNX TensorProto numbering)
   std::vector<int64_t> dims;    ///< -1 for a dynamic dim
@@ -41,6 +45,8 @@ struct ValueSignature {
   int32_t rank() const { return ranked ? (int32_t)dims.size() : -1; }
 
   bool isTensor() const { return kind == ValueKind::Tensor; }
+  /// A map or a sequence of maps.
+  bool isMapValue() const { return keyDtype != 0; }
   /// The kind of what the value holds: its own, or an optional's value's.
   ValueKind contentKind() const {
     return kind == ValueKind::Optional ? payloadKind : kind;
@@ -49,6 +55,8 @@ struct ValueSignature {
   /// entry function (runtime_abi.h): a tensor 1, a sequence 2 (data,
   /// shapes), an optional 1 (its flag) more than its value.
   unsigned numMemrefs() const {
+    if (isMapValue()) // keys, values (and a sequence's sizes)
+      return kind == ValueKind::Sequence ? 3 : 2;
     return (kind == ValueKind::Optional ? 1 : 0) +
            (contentKind() == ValueKind::Sequence ? 2 : 1);
   }
@@ -83,9 +91,10 @@ inline constexpr const char *kTrainingFunctionNames[] = {"train_init",
 
 /// Reads the signature of `func` (the onnx dialect's @main_graph, typed by
 /// shape inference). Tensors, sequences of tensors (whose items may have no
-/// known rank) and optionals of either cross the C API. Fails, with an error
-/// on the function, for a type with no C equivalent (maps, strings, nested
-/// sequences or optionals, unranked tensors) or a rank above
+/// known rank), optionals of either, maps with int64 or string keys and
+/// sequences of maps cross the C API. Fails, with an error on the
+/// function, for a type with no C equivalent (nested sequences or
+/// optionals, optional maps, unranked tensors) or a rank above
 /// ONNXC_MAX_RANK.
 FailureOr<ModelSignature> extractSignature(func::FuncOp func,
                                            llvm::StringRef modelName);

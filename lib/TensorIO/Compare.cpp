@@ -255,6 +255,61 @@ bool compareTensor(std::FILE *report, const std::string &label, const onnxc_tens
   return bad == 0;
 }
 
+/// A map: the same keys (compared exactly, in any order), then the value of
+/// each expected key against got's value of that key.
+bool compareMap(std::FILE *report, const std::string &label,
+                const onnxc_tensor &got, const HostValue &exp, Tolerance o) {
+  if (got.num_items != 2 || exp.items.size() != 2) {
+    std::fprintf(report, "%s: a map of %lld items\n", label.c_str(),
+                 (long long)got.num_items);
+    return false;
+  }
+  const onnxc_tensor &gk = got.items[0], &gv = got.items[1];
+  const HostTensor &ek = exp.items[0].tensor, &ev = exp.items[1].tensor;
+  int64_t n = ek.numel();
+  if (gk.dtype != ek.dtype || gv.dtype != ev.dtype) {
+    std::fprintf(report, "%s: map<%s, %s>, expected map<%s, %s>\n",
+                 label.c_str(), onnxc_dtype_name(gk.dtype),
+                 onnxc_dtype_name(gv.dtype), onnxc_dtype_name(ek.dtype),
+                 onnxc_dtype_name(ev.dtype));
+    return false;
+  }
+  if (onnxc_tensor_numel(&gk) != n) {
+    std::fprintf(report, "%s: %lld entries, expected %lld\n", label.c_str(),
+                 (long long)onnxc_tensor_numel(&gk), (long long)n);
+    return false;
+  }
+  bool strings = ek.dtype == ONNXC_DTYPE_STRING;
+  auto keyText = [&](const void *data, int64_t i) {
+    if (strings)
+      return "'" + std::string(((const char *const *)data)[i]) + "'";
+    return std::to_string(((const int64_t *)data)[i]);
+  };
+  // got's entries in the expected keys' order.
+  size_t vsize = onnxc_dtype_size(gv.dtype);
+  std::vector<char> values((size_t)n * vsize);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t j = 0;
+    for (; j < n; ++j)
+      if (strings ? std::strcmp(((const char *const *)gk.data)[j],
+                                ((const char *const *)ek.bytes.data())[i]) == 0
+                  : ((const int64_t *)gk.data)[j] ==
+                        ((const int64_t *)ek.bytes.data())[i])
+        break;
+    if (j == n) {
+      std::fprintf(report, "%s: no key %s\n", label.c_str(),
+                   keyText(ek.bytes.data(), i).c_str());
+      return false;
+    }
+    std::memcpy(values.data() + i * vsize, (const char *)gv.data + j * vsize,
+                vsize);
+  }
+  onnxc_tensor permuted = gv;
+  permuted.data = values.data();
+  return compareTensor(report, label + " values (in the expected keys' order)",
+                       permuted, ev, o);
+}
+
 } // namespace
 
 /// Compares a tensor, a sequence (its item count, then item by item) or an
@@ -269,6 +324,8 @@ bool onnxc::tensorio::compareValue(std::FILE *report, const std::string &label,
   }
   if (got.kind == ONNXC_VALUE_TENSOR)
     return compareTensor(report, label, got, exp.tensor, o);
+  if (got.kind == ONNXC_VALUE_MAP)
+    return compareMap(report, label, got, exp, o);
   if (got.kind == ONNXC_VALUE_OPTIONAL) {
     if (got.num_items != (int64_t)exp.items.size()) {
       std::fprintf(report, "%s: %s, expected %s\n", label.c_str(),
@@ -286,7 +343,10 @@ bool onnxc::tensorio::compareValue(std::FILE *report, const std::string &label,
   }
   bool ok = true;
   for (int64_t i = 0; i < got.num_items; ++i)
-    ok &= compareTensor(report, label + " item " + std::to_string(i), got.items[i],
-                        exp.items[(size_t)i].tensor, o);
+    ok &= got.items[i].kind == ONNXC_VALUE_MAP || exp.items[(size_t)i].kind == ONNXC_VALUE_MAP
+              ? compareValue(report, label + " item " + std::to_string(i),
+                             got.items[i], exp.items[(size_t)i], o)
+              : compareTensor(report, label + " item " + std::to_string(i),
+                              got.items[i], exp.items[(size_t)i].tensor, o);
   return ok;
 }

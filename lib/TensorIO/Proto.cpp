@@ -194,6 +194,86 @@ bool parseSequence(const onnx::SequenceProto &s, const std::string &what,
   return true;
 }
 
+/// A MapProto (int64 or string keys; its values a SequenceProto of
+/// one-element tensors, as onnx.numpy_helper.from_dict writes them) as a
+/// map value: items[0] the keys, items[1] the values, both 1-D.
+bool parseMap(const onnx::MapProto &m, const std::string &what, HostValue &v,
+              std::string &error) {
+  v.kind = ONNXC_VALUE_MAP;
+  v.items.assign(2, HostValue());
+  onnx::TensorProto keys;
+  keys.set_data_type(m.key_type());
+  if (m.key_type() == onnx::TensorProto::INT64) {
+    if (m.string_keys_size())
+      return fail(error, what + " is a map of int64 keys with string keys");
+    keys.add_dims(m.keys_size());
+    *keys.mutable_int64_data() = m.keys();
+  } else if (m.key_type() == onnx::TensorProto::STRING) {
+    if (m.keys_size())
+      return fail(error, what + " is a map of string keys with int64 keys");
+    keys.add_dims(m.string_keys_size());
+    for (const std::string &k : m.string_keys())
+      keys.add_string_data(k);
+  } else {
+    return fail(error, what + " is a map of key type " +
+                           std::to_string(m.key_type()) +
+                           ": compiled models take int64 or string keys");
+  }
+  if (!parseTensor(keys, what + " keys", v.items[0].tensor, error))
+    return false;
+  const onnx::SequenceProto &s = m.values();
+  int64_t n = keys.dims(0);
+  if (s.tensor_values_size() != n || s.sequence_values_size() ||
+      s.map_values_size() || s.optional_values_size() ||
+      s.sparse_tensor_values_size())
+    return fail(error, what + " has " + std::to_string(n) + " keys and " +
+                           std::to_string(s.tensor_values_size()) +
+                           " tensor values");
+  // The values side by side: one element each.
+  onnx::TensorProto values;
+  int32_t dtype = n ? s.tensor_values(0).data_type() : onnx::TensorProto::FLOAT;
+  values.set_data_type(dtype);
+  values.add_dims(n);
+  std::string raw;
+  for (int64_t i = 0; i < n; ++i) {
+    HostTensor t;
+    std::string item = what + " value " + std::to_string(i);
+    if (!parseTensor(s.tensor_values((int)i), item, t, error))
+      return false;
+    if (t.dtype != dtype || t.numel() != 1)
+      return fail(error, item + " is not one element of dtype " +
+                             onnxc_dtype_name(dtype));
+    if (dtype == ONNXC_DTYPE_STRING)
+      values.add_string_data(*(const char *const *)t.bytes.data());
+    else
+      raw.append(t.bytes.data(), t.bytes.size());
+  }
+  if (dtype != ONNXC_DTYPE_STRING)
+    values.set_raw_data(raw);
+  return parseTensor(values, what + " values", v.items[1].tensor, error);
+}
+
+/// A SequenceProto of maps.
+bool parseMapSequence(const onnx::SequenceProto &s, const std::string &what,
+                      HostValue &v, std::string &error) {
+  if (s.tensor_values_size() || s.sparse_tensor_values_size() ||
+      s.sequence_values_size() || s.optional_values_size() ||
+      (s.elem_type() != onnx::SequenceProto::MAP && s.map_values_size()))
+    return fail(error, what + " is a sequence of elem_type " +
+                           std::to_string(s.elem_type()) +
+                           ": the model takes a sequence of maps");
+  v.kind = ONNXC_VALUE_SEQUENCE;
+  v.items.clear();
+  for (int i = 0; i < s.map_values_size(); ++i) {
+    HostValue m;
+    if (!parseMap(s.map_values(i), what + " item " + std::to_string(i), m,
+                  error))
+      return false;
+    v.items.push_back(std::move(m));
+  }
+  return true;
+}
+
 bool parseOptional(const onnx::OptionalProto &o, const std::string &what,
                    int32_t payloadKind, HostValue &v, std::string &error) {
   v.kind = ONNXC_VALUE_OPTIONAL;
@@ -237,7 +317,36 @@ void toTensorProto(const onnxc_tensor &t, onnx::TensorProto &p) {
   p.set_raw_data(bytes ? std::string((const char *)t.data, bytes) : "");
 }
 
+/// A map output: keys, then its values as a SequenceProto of 0-D tensors
+/// (onnx.numpy_helper.from_dict's layout).
+void toMapProto(const onnxc_tensor &t, onnx::MapProto &p) {
+  const onnxc_tensor &k = t.items[0], &v = t.items[1];
+  int64_t n = k.shape[0];
+  p.set_key_type(k.dtype);
+  for (int64_t i = 0; i < n; ++i) {
+    if (k.dtype == ONNXC_DTYPE_STRING)
+      p.add_string_keys(((const char *const *)k.data)[i]);
+    else
+      p.add_keys(((const int64_t *)k.data)[i]);
+  }
+  onnx::SequenceProto *values = p.mutable_values();
+  values->set_elem_type(onnx::SequenceProto::TENSOR);
+  size_t esize = onnxc_dtype_size(v.dtype);
+  for (int64_t i = 0; i < n; ++i) {
+    onnxc_tensor e = v;
+    e.rank = 0;
+    e.data = (char *)v.data + i * esize;
+    toTensorProto(e, *values->add_tensor_values());
+  }
+}
+
 void toSequenceProto(const onnxc_tensor &t, onnx::SequenceProto &p) {
+  if (t.num_items > 0 && t.items[0].kind == ONNXC_VALUE_MAP) {
+    p.set_elem_type(onnx::SequenceProto::MAP);
+    for (int64_t i = 0; i < t.num_items; ++i)
+      toMapProto(t.items[i], *p.add_map_values());
+    return;
+  }
   p.set_elem_type(onnx::SequenceProto::TENSOR);
   for (int64_t i = 0; i < t.num_items; ++i)
     toTensorProto(t.items[i], *p.add_tensor_values());
@@ -253,7 +362,15 @@ bool onnxc::tensorio::parseValue(const std::string &bytes,
     onnx::SequenceProto s;
     if (!parseExactly(s, bytes))
       return fail(error, what + " is not an ONNX SequenceProto");
+    if (payloadKind == ONNXC_VALUE_MAP)
+      return parseMapSequence(s, what, out, error);
     return parseSequence(s, what, out, error);
+  }
+  if (kind == ONNXC_VALUE_MAP) {
+    onnx::MapProto m;
+    if (!parseExactly(m, bytes))
+      return fail(error, what + " is not an ONNX MapProto");
+    return parseMap(m, what, out, error);
   }
   if (kind == ONNXC_VALUE_OPTIONAL) {
     onnx::OptionalProto o;
@@ -286,6 +403,10 @@ bool onnxc::tensorio::writeValue(const std::string &path,
     onnx::SequenceProto p;
     p.set_name(name);
     toSequenceProto(t, p);
+    bytes = p.SerializeAsString();
+  } else if (t.kind == ONNXC_VALUE_MAP) {
+    onnx::MapProto p;
+    toMapProto(t, p);
     bytes = p.SerializeAsString();
   } else if (t.kind == ONNXC_VALUE_OPTIONAL) {
     onnx::OptionalProto p;

@@ -66,6 +66,17 @@ std::string onnxc::tensorio::describeValue(const onnxc_tensor &t) {
   if (t.kind == ONNXC_VALUE_OPTIONAL)
     return t.num_items ? "optional: " + describeValue(t.items[0])
                        : "optional: empty";
+  if (t.kind == ONNXC_VALUE_MAP)
+    return t.num_items == 2
+               ? std::string("map<") + onnxc_dtype_name(t.items[0].dtype) +
+                     ", " + onnxc_dtype_name(t.dtype) + "> of " +
+                     std::to_string(t.items[0].shape[0]) + " entries"
+               : std::string("map");
+  if (t.kind == ONNXC_VALUE_SEQUENCE && t.num_items > 0 &&
+      t.items[0].kind == ONNXC_VALUE_MAP) {
+    std::string s = "sequence of " + std::to_string(t.num_items) + " ";
+    return s + describeValue(t.items[0]) + (t.num_items > 1 ? ", ..." : "");
+  }
   if (t.kind != ONNXC_VALUE_SEQUENCE)
     return std::string(onnxc_dtype_name(t.dtype)) + shapeString(t.shape, t.rank);
   std::string s = "sequence of " + std::to_string(t.num_items) + " " +

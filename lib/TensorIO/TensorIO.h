@@ -43,19 +43,21 @@ struct HostTensor {
   onnxc_tensor view() const;
 };
 
-/// A value of a .pb file: a tensor, a sequence of tensors, or an optional
-/// holding one of those.
+/// A value of a .pb file: a tensor, a sequence of tensors, an optional
+/// holding one of those, a map or a sequence of maps.
 struct HostValue {
   int32_t kind = ONNXC_VALUE_TENSOR;
   HostTensor tensor;            ///< tensors
-  std::vector<HostValue> items; ///< sequences: tensors; optionals: 0 or 1
+  std::vector<HostValue> items; ///< sequences: tensors or maps; optionals:
+                                ///< 0 or 1; maps: keys, values (1-D)
 };
 
 //===-- ONNX protobuf (.pb) ----------------------------------------------===//
 
 /// Parses `bytes` as the kind of value the model has there: a TensorProto
-/// (kind ONNXC_VALUE_TENSOR), a SequenceProto, or an OptionalProto (whose
-/// value is a `payloadKind`). `what` names the source in messages
+/// (kind ONNXC_VALUE_TENSOR), a SequenceProto (of maps when `payloadKind`
+/// is ONNXC_VALUE_MAP), a MapProto, or an OptionalProto (whose value is a
+/// `payloadKind`). `what` names the source in messages
 /// ("'dir/input_0.pb'").
 bool parseValue(const std::string &bytes, const std::string &what, int32_t kind,
                 int32_t payloadKind, HostValue &out, std::string &error);

@@ -11,8 +11,11 @@ from . import errors
 MAX_RANK = 16
 
 # onnxc_value_kind
-TENSOR, SEQUENCE, OPTIONAL = 0, 1, 2
-KIND_NAMES = {TENSOR: "tensor", SEQUENCE: "sequence", OPTIONAL: "optional"}
+TENSOR, SEQUENCE, OPTIONAL, MAP = 0, 1, 2, 3
+KIND_NAMES = {TENSOR: "tensor", SEQUENCE: "sequence", OPTIONAL: "optional",
+              MAP: "map"}
+# The layout of the structs below (ONNXC_ABI_VERSION, runtime_abi.h).
+ABI_VERSION = 2
 
 
 class Tensor(ctypes.Structure):
@@ -41,6 +44,7 @@ class ValueInfo(ctypes.Structure):
         ("symbols", ctypes.POINTER(ctypes.c_int32)),
         ("kind", ctypes.c_int32),
         ("payload_kind", ctypes.c_int32),
+        ("key_dtype", ctypes.c_int32),
     ]
 
 
@@ -108,6 +112,14 @@ class Runtime:
             raise errors.InvalidArgumentError(
                 "not an onnxc model library (no onnxc runtime)",
                 errors.INVALID_ARGUMENT)
+        # Libraries before ABI version 2 export no onnxc_abi_version.
+        abi = bind(lib, "onnxc_abi_version", ctypes.c_int32)
+        version = abi() if abi else 1
+        if version != ABI_VERSION:
+            raise errors.InvalidArgumentError(
+                "the library was built for runtime ABI version %d, this "
+                "package reads version %d: compile the model again"
+                % (version, ABI_VERSION), errors.INVALID_ARGUMENT)
         vp = ctypes.c_void_p
         self.train_create = bind(lib, "onnxc_train_create", ctypes.c_int32, vp,
                                  ctypes.POINTER(vp))
@@ -149,11 +161,13 @@ class ValueSpec:
     """A graph input or output as the library describes it: `name`,
     `dtype` (numpy), `shape` (a tuple: an int per static dim, the symbol's
     name for a symbolic one, None for an unknown one; None when a
-    sequence's items have no declared rank), `kind` ("tensor", "sequence"
-    or "optional") and, for optionals, `payload_kind`."""
+    sequence's items have no declared rank), `kind` ("tensor", "sequence",
+    "optional" or "map") and, for optionals, `payload_kind` (for a sequence
+    of maps "map"). Maps: `dtype` is the values', `key_dtype` the keys'
+    (int64 or str; None otherwise)."""
 
     __slots__ = ("name", "dtype", "dtype_code", "shape", "kind",
-                 "payload_kind")
+                 "payload_kind", "key_dtype_code")
 
     def __init__(self, info, symbols):
         self.name = info.name.decode("utf-8", "replace")
@@ -161,7 +175,9 @@ class ValueSpec:
         self.dtype = DTYPES.get(info.dtype)
         self.kind = KIND_NAMES.get(info.kind, "tensor")
         self.payload_kind = (KIND_NAMES.get(info.payload_kind, "tensor")
-                             if info.kind == OPTIONAL else None)
+                             if info.kind == OPTIONAL or
+                             info.payload_kind == MAP else None)
+        self.key_dtype_code = info.key_dtype
         if info.rank < 0:
             self.shape = None
         else:
@@ -180,10 +196,17 @@ class ValueSpec:
     def content_kind(self):
         return self.payload_kind if self.kind == "optional" else self.kind
 
+    @property
+    def key_dtype(self):
+        return DTYPES.get(self.key_dtype_code) if self.key_dtype_code else None
+
     def __repr__(self):
         dims = ("[*]" if self.shape is None else "[%s]" % ", ".join(
             "?" if d is None else str(d) for d in self.shape))
         what = DTYPE_NAMES.get(self.dtype_code, "?") + dims
+        if self.key_dtype_code:
+            what = "map<%s, %s>" % (DTYPE_NAMES.get(self.key_dtype_code, "?"),
+                                    DTYPE_NAMES.get(self.dtype_code, "?"))
         if self.content_kind == "sequence":
             what = "sequence<%s>" % what
         if self.kind == "optional":
@@ -301,6 +324,41 @@ class Inputs:
                       "%s '%s'" % (label, spec.name))
 
     def _set(self, t, spec, kind, value, what):
+        if kind == "map":
+            # A dict: its keys (int64 or str) and values, in its order.
+            if not isinstance(value, dict):
+                raise errors.DTypeError("%s: expected a map (a dict), got %s"
+                                        % (what, type(value).__name__),
+                                        errors.DTYPE)
+            key_spec = ValueSpec.__new__(ValueSpec)
+            key_spec.dtype_code = spec.key_dtype_code
+            key_spec.dtype = DTYPES.get(spec.key_dtype_code)
+            keys = _array_for(key_spec, list(value.keys()), what + " keys")
+            vals = _array_for(spec, list(value.values()), what + " values")
+            items = (Tensor * 2)()
+            _fill_tensor(items[0], keys, spec.key_dtype_code)
+            _fill_tensor(items[1], vals, spec.dtype_code)
+            self.keep.extend([keys, vals, items])
+            t.kind = MAP
+            t.dtype = spec.dtype_code
+            t.num_items = 2
+            t.items = ctypes.cast(items, TensorPtr)
+            return
+        if kind == "sequence" and spec.payload_kind == "map":
+            if isinstance(value, dict) or not hasattr(value, "__iter__"):
+                raise errors.DTypeError(
+                    "%s: expected a sequence of maps (a list of dicts), got %s"
+                    % (what, type(value).__name__), errors.DTYPE)
+            value = list(value)
+            maps = (Tensor * max(len(value), 1))()
+            for k, v in enumerate(value):
+                self._set(maps[k], spec, "map", v, "%s item %d" % (what, k))
+            self.keep.append(maps)
+            t.kind = SEQUENCE
+            t.dtype = spec.dtype_code
+            t.num_items = len(value)
+            t.items = ctypes.cast(maps, TensorPtr)
+            return
         if kind == "optional":
             t.kind = OPTIONAL
             t.dtype = spec.dtype_code
@@ -340,9 +398,14 @@ class Inputs:
 
 def to_numpy(t):
     """A copy of an output onnxc_tensor as numpy: an array, a list of
-    arrays (a sequence), or None / the value (an optional)."""
+    arrays (a sequence), None / the value (an optional), or a dict (a map;
+    a sequence of maps is a list of dicts)."""
     if t.kind == OPTIONAL:
         return to_numpy(t.items[0]) if t.num_items > 0 else None
+    if t.kind == MAP:
+        # A dict of Python keys (int or str) to Python values.
+        return dict(zip(to_numpy(t.items[0]).tolist(),
+                        to_numpy(t.items[1]).tolist()))
     if t.kind == SEQUENCE:
         return [to_numpy(t.items[k]) for k in range(t.num_items)]
     dtype = DTYPES.get(t.dtype)

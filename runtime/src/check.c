@@ -20,6 +20,8 @@ static const char *kind_name(int32_t kind) {
     return "a sequence";
   case ONNXC_VALUE_OPTIONAL:
     return "an optional";
+  case ONNXC_VALUE_MAP:
+    return "a map";
   default:
     return "a value of unknown kind";
   }
@@ -34,10 +36,16 @@ onnxc_status onnxc_rt_check_info_values(const onnxc_model_info *info,
     return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "model info: no %s array", kind);
   for (i = 0; i < n; ++i) {
     const onnxc_value_info *vi = &values[i];
-    if (vi->kind < ONNXC_VALUE_TENSOR || vi->kind > ONNXC_VALUE_OPTIONAL ||
+    if (vi->kind < ONNXC_VALUE_TENSOR || vi->kind > ONNXC_VALUE_MAP ||
         (vi->kind == ONNXC_VALUE_OPTIONAL &&
          vi->payload_kind != ONNXC_VALUE_TENSOR &&
-         vi->payload_kind != ONNXC_VALUE_SEQUENCE))
+         vi->payload_kind != ONNXC_VALUE_SEQUENCE) ||
+        (vi->kind == ONNXC_VALUE_SEQUENCE &&
+         vi->payload_kind != ONNXC_VALUE_TENSOR &&
+         vi->payload_kind != ONNXC_VALUE_MAP) ||
+        (onnxc_rt_is_map_value(vi) &&
+         (vi->rank != 1 || (vi->key_dtype != ONNXC_DTYPE_INT64 &&
+                            vi->key_dtype != ONNXC_DTYPE_STRING))))
       return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                   "model info: %s '%s' has kind %d (payload kind %d)", kind,
                   onnxc_rt_value_name(vi), (int)vi->kind, (int)vi->payload_kind);
@@ -202,6 +210,10 @@ onnxc_status onnxc_rt_check_inputs(const onnxc_model_info *info,
                   kind_name(vi->kind), kind_name(t->kind));
     if (vi->kind == ONNXC_VALUE_TENSOR) {
       status = check_tensor(info, vi, vi->rank, t, label, i, bindings);
+      continue;
+    }
+    if (onnxc_rt_is_map_value(vi)) {
+      status = onnxc_rt_check_map_value(vi, t, label);
       continue;
     }
     if (vi->kind == ONNXC_VALUE_SEQUENCE) {

@@ -33,6 +33,8 @@ onnxc_status onnxc_rt_error(onnxc_status status, const char *fmt, ...) {
 
 const char *onnxc_last_error(void) { return error_buf; }
 
+int32_t onnxc_abi_version(void) { return ONNXC_ABI_VERSION; }
+
 void onnxc_rt_fail(int32_t code, const char *message) {
   if (!fail_target) {
     fprintf(stderr, "onnxc: run-time check failed outside a model run: %s\n",

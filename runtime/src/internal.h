@@ -139,6 +139,43 @@ onnxc_rt_check_preset_outputs(const onnxc_model_info *info,
  * items; NULL: no items); -1 when it overflows. */
 ONNXC_HIDDEN int64_t onnxc_rt_sequence_numel(const onnxc_tensor *seq);
 
+/* ---- maps.c: maps and sequences of maps -------------------------------- */
+
+/* A map or a sequence of maps (ONNXC_VALUE_MAP). */
+static inline int onnxc_rt_is_map_value(const onnxc_value_info *vi) {
+  return vi->kind == ONNXC_VALUE_MAP ||
+         (vi->kind == ONNXC_VALUE_SEQUENCE &&
+          vi->payload_kind == ONNXC_VALUE_MAP);
+}
+
+/* A rank-1 memref descriptor (runtime_abi.h). */
+typedef struct onnxc_rt_memref1 {
+  void *allocated, *aligned;
+  int64_t offset, size, stride;
+} onnxc_rt_memref1;
+
+/* Checks input `t` (a map or a sequence of maps, as vi says): kinds, the
+ * key and value dtypes, sizes, distinct keys. */
+ONNXC_HIDDEN onnxc_status onnxc_rt_check_map_value(const onnxc_value_info *vi,
+                                                   const onnxc_tensor *t,
+                                                   const char *label);
+/* The buffers of checked input `t` and their sizes: keys and values (the
+ * caller's for a map), and for a sequence the concatenated keys, values
+ * and per-map sizes (fresh buffers, appended to temps). */
+ONNXC_HIDDEN onnxc_status onnxc_rt_map_input(const onnxc_value_info *vi,
+                                             const onnxc_tensor *t,
+                                             void **temps, int32_t *num_temps,
+                                             void *bufs[3], int64_t sizes[3],
+                                             const char *label);
+/* Output `out` (a map, or with `sd` a sequence of maps) copied out of the
+ * model's keys, values and sizes memrefs. On failure `out` is unchanged. */
+ONNXC_HIDDEN onnxc_status onnxc_rt_fill_map(const onnxc_value_info *vi,
+                                            const char *label,
+                                            const onnxc_rt_memref1 *kd,
+                                            const onnxc_rt_memref1 *vd,
+                                            const onnxc_rt_memref1 *sd,
+                                            onnxc_tensor *out);
+
 /* ---- alloc.c: the allocator's arenas ---------------------------------- */
 
 /* The blocks one call of onnxc_run_model allocated and has not freed
@@ -212,7 +249,13 @@ onnxc_rt_value_layout(const onnxc_value_info *vi) {
   l.count = 0;
   if (vi->kind == ONNXC_VALUE_OPTIONAL)
     l.ranks[l.count++] = 0;
-  if (onnxc_rt_content_kind(vi) == ONNXC_VALUE_SEQUENCE) {
+  if (onnxc_rt_is_map_value(vi)) {
+    /* keys, values (and a sequence's sizes), all 1-D. */
+    l.ranks[l.count++] = 1;
+    l.ranks[l.count++] = 1;
+    if (vi->kind == ONNXC_VALUE_SEQUENCE)
+      l.ranks[l.count++] = 1;
+  } else if (onnxc_rt_content_kind(vi) == ONNXC_VALUE_SEQUENCE) {
     l.ranks[l.count++] = 1;
     l.ranks[l.count++] = vi->rank < 0 ? 1 : 2;
   } else {

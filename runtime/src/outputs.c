@@ -405,6 +405,14 @@ static onnxc_status fill_output(const onnxc_model_info *info, int32_t k,
   onnxc_tensor *value;
   onnxc_status status;
   snprintf(label, sizeof label, "output '%s'", onnxc_rt_value_name(vi));
+  if (onnxc_rt_is_map_value(vi))
+    return onnxc_rt_fill_map(
+        vi, label, (const onnxc_rt_memref1 *)states[s].desc,
+        (const onnxc_rt_memref1 *)states[s + 1].desc,
+        vi->kind == ONNXC_VALUE_SEQUENCE
+            ? (const onnxc_rt_memref1 *)states[s + 2].desc
+            : NULL,
+        out);
   if (vi->kind == ONNXC_VALUE_TENSOR)
     return fill_tensor(info, vi, label, states, s, out, bindings);
   if (vi->kind == ONNXC_VALUE_SEQUENCE)

@@ -232,6 +232,18 @@ static onnxc_status build_inputs(const onnxc_model_info *info,
     const onnxc_value_info *vi = &info->inputs[i];
     const onnxc_tensor *t = &inputs[i];
     snprintf(label, sizeof label, "input '%s'", onnxc_rt_value_name(vi));
+    if (onnxc_rt_is_map_value(vi)) {
+      void *bufs[3];
+      int64_t sizes[3];
+      int32_t j;
+      status = onnxc_rt_map_input(vi, t, b->temps, &b->num_temps, bufs, sizes,
+                                  label);
+      for (j = 0; status == ONNXC_OK && j < onnxc_rt_value_layout(vi).count;
+           ++j)
+        put_descriptor(b, sizes[j] ? bufs[j] : (void *)onnxc_rt_empty_buffer,
+                       &sizes[j], 1);
+      continue;
+    }
     if (vi->kind == ONNXC_VALUE_OPTIONAL) {
       flags[i] = t->num_items == 1;
       put_descriptor(b, &flags[i], NULL, 0);
@@ -310,7 +322,7 @@ static int alloc_run_block(const onnxc_model_info *info, run_block *r) {
   bytes = (size_t)slots * sizeof(onnxc_rt_slot) +
           ((size_t)num_in_memrefs + 1) * sizeof(void *) +  /* args */
           (size_t)num_in_memrefs * sizeof(void *) +        /* input data */
-          (size_t)num_inputs * 2 * sizeof(void *) +        /* temps */
+          (size_t)num_inputs * 3 * sizeof(void *) +        /* temps */
           (size_t)num_out_memrefs * sizeof(onnxc_rt_result_state) + /* states */
           (size_t)info->num_symbols * sizeof(onnxc_rt_binding) +
           (size_t)num_inputs; /* flags */
@@ -326,7 +338,7 @@ static int alloc_run_block(const onnxc_model_info *info, run_block *r) {
   r->b.temps = r->b.input_data + num_in_memrefs;
   r->b.num_temps = 0;
   r->num_out_memrefs = num_out_memrefs;
-  r->states = (onnxc_rt_result_state *)(r->b.temps + 2 * num_inputs);
+  r->states = (onnxc_rt_result_state *)(r->b.temps + 3 * num_inputs);
   r->bindings = (onnxc_rt_binding *)(r->states + num_out_memrefs);
   r->flags = (uint8_t *)(r->bindings + info->num_symbols);
   return 1;

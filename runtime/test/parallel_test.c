@@ -484,7 +484,7 @@ static void arena_invoke(void **args) {
 
 static const int64_t one_dim[] = {1};
 static const onnxc_value_info arena_in[] = {
-    {"x", ONNXC_DTYPE_FLOAT, 1, one_dim, NULL, 0, 0}};
+    {"x", ONNXC_DTYPE_FLOAT, 1, one_dim, NULL, 0, 0, 0}};
 static const onnxc_model_info arena_info = {"arena", 1, 0, arena_in,
                                             NULL, 0, NULL};
 

@@ -24,9 +24,9 @@ static const int64_t n4_dims[] = {-1, 4};
 static const int32_t n4_syms[] = {0, -1};
 static const char *const n_symbols[] = {"N"};
 static const onnxc_value_info add_one_in[] = {
-    {"X", ONNXC_DTYPE_FLOAT, 2, n4_dims, n4_syms, 0, 0}};
+    {"X", ONNXC_DTYPE_FLOAT, 2, n4_dims, n4_syms, 0, 0, 0}};
 static const onnxc_value_info add_one_out[] = {
-    {"Y", ONNXC_DTYPE_FLOAT, 2, n4_dims, n4_syms, 0, 0}};
+    {"Y", ONNXC_DTYPE_FLOAT, 2, n4_dims, n4_syms, 0, 0, 0}};
 static const onnxc_model_info add_one_info = {
     "add_one", 1, 1, add_one_in, add_one_out, 1, n_symbols};
 
@@ -176,18 +176,18 @@ static void test_output_preset_errors(void) {
 static const int64_t dims3[] = {3}, dims23[] = {2, 3}, dims32[] = {3, 2},
                      dims6[] = {6}, dims2[] = {2};
 static const onnxc_value_info views_in[] = {
-    {"X", ONNXC_DTYPE_FLOAT, 1, dims3, NULL, 0, 0}};
+    {"X", ONNXC_DTYPE_FLOAT, 1, dims3, NULL, 0, 0, 0}};
 static const onnxc_value_info views_out[] = {
-    {"alias", ONNXC_DTYPE_FLOAT, 1, dims3, NULL, 0, 0},
-    {"global", ONNXC_DTYPE_FLOAT, 2, dims23, NULL, 0, 0},
-    {"fresh", ONNXC_DTYPE_FLOAT, 2, dims23, NULL, 0, 0},
-    {"fresh_again", ONNXC_DTYPE_FLOAT, 2, dims23, NULL, 0, 0},
-    {"transposed", ONNXC_DTYPE_FLOAT, 2, dims32, NULL, 0, 0},
-    {"reversed", ONNXC_DTYPE_FLOAT, 1, dims6, NULL, 0, 0},
-    {"broadcast", ONNXC_DTYPE_FLOAT, 2, dims23, NULL, 0, 0},
-    {"offset", ONNXC_DTYPE_FLOAT, 1, dims2, NULL, 0, 0},
-    {"scalar", ONNXC_DTYPE_DOUBLE, 0, NULL, NULL, 0, 0},
-    {"flags", ONNXC_DTYPE_BOOL, 1, dims3, NULL, 0, 0}};
+    {"alias", ONNXC_DTYPE_FLOAT, 1, dims3, NULL, 0, 0, 0},
+    {"global", ONNXC_DTYPE_FLOAT, 2, dims23, NULL, 0, 0, 0},
+    {"fresh", ONNXC_DTYPE_FLOAT, 2, dims23, NULL, 0, 0, 0},
+    {"fresh_again", ONNXC_DTYPE_FLOAT, 2, dims23, NULL, 0, 0, 0},
+    {"transposed", ONNXC_DTYPE_FLOAT, 2, dims32, NULL, 0, 0, 0},
+    {"reversed", ONNXC_DTYPE_FLOAT, 1, dims6, NULL, 0, 0, 0},
+    {"broadcast", ONNXC_DTYPE_FLOAT, 2, dims23, NULL, 0, 0, 0},
+    {"offset", ONNXC_DTYPE_FLOAT, 1, dims2, NULL, 0, 0, 0},
+    {"scalar", ONNXC_DTYPE_DOUBLE, 0, NULL, NULL, 0, 0, 0},
+    {"flags", ONNXC_DTYPE_BOOL, 1, dims3, NULL, 0, 0, 0}};
 static const onnxc_model_info views_info = {"views",   1, 10,  views_in,
                                             views_out, 0, NULL};
 
@@ -310,11 +310,11 @@ static const int64_t dyn1[] = {-1};
 static const int32_t sym0[] = {0}, sym1[] = {1};
 static const char *const nk_symbols[] = {"N", "K"};
 static const onnxc_value_info shapes_in[] = {
-    {"A", ONNXC_DTYPE_INT64, 1, dyn1, sym0, 0, 0}};
+    {"A", ONNXC_DTYPE_INT64, 1, dyn1, sym0, 0, 0, 0}};
 static const onnxc_value_info shapes_out[] = {
-    {"same_n", ONNXC_DTYPE_INT64, 1, dyn1, sym0, 0, 0},
-    {"four", ONNXC_DTYPE_INT64, 1, dims2, NULL, 0, 0},
-    {"count", ONNXC_DTYPE_INT64, 1, dyn1, sym1, 0, 0}};
+    {"same_n", ONNXC_DTYPE_INT64, 1, dyn1, sym0, 0, 0, 0},
+    {"four", ONNXC_DTYPE_INT64, 1, dims2, NULL, 0, 0, 0},
+    {"count", ONNXC_DTYPE_INT64, 1, dyn1, sym1, 0, 0, 0}};
 static const onnxc_model_info shapes_info = {
     "shapes", 1, 3, shapes_in, shapes_out, 2, nk_symbols};
 
@@ -377,9 +377,9 @@ static void test_output_shapes(void) {
 static const int64_t dyn2[] = {-1, -1};
 static const int32_t sym_nn[] = {0, 0}, sym_nk[] = {0, 1};
 static const onnxc_value_info sym_in[] = {
-    {"X", ONNXC_DTYPE_FLOAT, 2, dyn2, sym_nk, 0, 0},
-    {"Y", ONNXC_DTYPE_FLOAT, 1, dyn1, sym1, 0, 0},
-    {"Sq", ONNXC_DTYPE_FLOAT, 2, dyn2, sym_nn, 0, 0}};
+    {"X", ONNXC_DTYPE_FLOAT, 2, dyn2, sym_nk, 0, 0, 0},
+    {"Y", ONNXC_DTYPE_FLOAT, 1, dyn1, sym1, 0, 0, 0},
+    {"Sq", ONNXC_DTYPE_FLOAT, 2, dyn2, sym_nn, 0, 0, 0}};
 static const onnxc_model_info sym_info = {"sym", 3, 0,         sym_in,
                                           NULL,  2, nk_symbols};
 
@@ -434,14 +434,14 @@ static void test_symbols(void) {
 
 static void test_bad_info(void) {
   static const onnxc_value_info str_in[] = {
-      {"text", ONNXC_DTYPE_STRING, 1, dims3, NULL, 0, 0}};
+      {"text", ONNXC_DTYPE_STRING, 1, dims3, NULL, 0, 0, 0}};
   static const onnxc_value_info c_out[] = {
-      {"z", ONNXC_DTYPE_UNDEFINED, 1, dims3, NULL, 0, 0}};
+      {"z", ONNXC_DTYPE_UNDEFINED, 1, dims3, NULL, 0, 0, 0}};
   static const int32_t bad_sym[] = {3};
   static const onnxc_value_info bad_sym_in[] = {
-      {"X", ONNXC_DTYPE_FLOAT, 1, dyn1, bad_sym, 0, 0}};
+      {"X", ONNXC_DTYPE_FLOAT, 1, dyn1, bad_sym, 0, 0, 0}};
   static const onnxc_value_info big_in[] = {
-      {"X", ONNXC_DTYPE_FLOAT, ONNXC_MAX_RANK + 1, dims3, NULL, 0, 0}};
+      {"X", ONNXC_DTYPE_FLOAT, ONNXC_MAX_RANK + 1, dims3, NULL, 0, 0, 0}};
   onnxc_model_info info = {"bad", 1, 0, str_in, NULL, 0, NULL};
   onnxc_tensor in = tensor(NULL, ONNXC_DTYPE_STRING, 1, 3, 0), out;
   memset(&out, 0, sizeof out);
@@ -494,7 +494,7 @@ static void fail_invoke(void **args) {
 }
 
 static const onnxc_value_info fail_out[] = {
-    {"out", ONNXC_DTYPE_FLOAT, 1, dims3, NULL, 0, 0}};
+    {"out", ONNXC_DTYPE_FLOAT, 1, dims3, NULL, 0, 0, 0}};
 static const onnxc_model_info fail_info = {"fails",  1, 1,   views_in,
                                            fail_out, 0, NULL};
 
@@ -531,8 +531,8 @@ static void test_rt_fail(void) {
  * bytes; 3: the same block for both outputs. */
 static int arena_mode;
 static const onnxc_value_info arena_out[] = {
-    {"Y", ONNXC_DTYPE_FLOAT, 2, n4_dims, n4_syms, 0, 0},
-    {"Z", ONNXC_DTYPE_FLOAT, 2, n4_dims, n4_syms, 0, 0}};
+    {"Y", ONNXC_DTYPE_FLOAT, 2, n4_dims, n4_syms, 0, 0, 0},
+    {"Z", ONNXC_DTYPE_FLOAT, 2, n4_dims, n4_syms, 0, 0, 0}};
 static const onnxc_model_info arena_info = {
     "arena", 1, 2, add_one_in, arena_out, 1, n_symbols};
 
@@ -845,6 +845,7 @@ int main(int argc, char **argv) {
   test_messages();
   test_sequences();
   test_unranked_sequences();
+  test_maps();
   test_threads();
   printf("%d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;

@@ -107,4 +107,7 @@ static inline int floats_equal(const onnxc_tensor *t, const float *expected, int
 void test_sequences(void);
 void test_unranked_sequences(void);
 
+/* runtime_test_maps.c */
+void test_maps(void);
+
 #endif /* ONNXC_RUNTIME_TEST_H */

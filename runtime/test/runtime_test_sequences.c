@@ -23,18 +23,18 @@ static const int64_t dims3[] = {3};
  *              flag is the input's */
 static const int64_t n2_dims[] = {-1, 2}, n_dims[] = {-1};
 static const onnxc_value_info seq_in[] = {
-    {"S", ONNXC_DTYPE_FLOAT, 2, n2_dims, NULL, ONNXC_VALUE_SEQUENCE, 0},
+    {"S", ONNXC_DTYPE_FLOAT, 2, n2_dims, NULL, ONNXC_VALUE_SEQUENCE, 0, 0},
     {"O", ONNXC_DTYPE_INT64, 1, dims3, NULL, ONNXC_VALUE_OPTIONAL,
-     ONNXC_VALUE_TENSOR},
+     ONNXC_VALUE_TENSOR, 0},
     {"P", ONNXC_DTYPE_INT32, 1, n_dims, NULL, ONNXC_VALUE_OPTIONAL,
-     ONNXC_VALUE_SEQUENCE}};
+     ONNXC_VALUE_SEQUENCE, 0}};
 static const onnxc_value_info seq_out[] = {
-    {"T", ONNXC_DTYPE_FLOAT, 2, n2_dims, NULL, ONNXC_VALUE_SEQUENCE, 0},
-    {"F", ONNXC_DTYPE_BOOL, 0, NULL, NULL, 0, 0},
+    {"T", ONNXC_DTYPE_FLOAT, 2, n2_dims, NULL, ONNXC_VALUE_SEQUENCE, 0, 0},
+    {"F", ONNXC_DTYPE_BOOL, 0, NULL, NULL, 0, 0, 0},
     {"U", ONNXC_DTYPE_INT64, 1, dims3, NULL, ONNXC_VALUE_OPTIONAL,
-     ONNXC_VALUE_TENSOR},
+     ONNXC_VALUE_TENSOR, 0},
     {"Q", ONNXC_DTYPE_INT32, 1, n_dims, NULL, ONNXC_VALUE_OPTIONAL,
-     ONNXC_VALUE_SEQUENCE}};
+     ONNXC_VALUE_SEQUENCE, 0}};
 static const onnxc_model_info seq_info = {"seq",   3, 4,   seq_in,
                                           seq_out, 0, NULL};
 
@@ -389,9 +389,9 @@ void test_sequences(void) {
  * zeros (runtime_abi.h). */
 #define ROW (1 + ONNXC_MAX_RANK)
 static const onnxc_value_info useq_in[] = {
-    {"S", ONNXC_DTYPE_FLOAT, -1, NULL, NULL, ONNXC_VALUE_SEQUENCE, 0}};
+    {"S", ONNXC_DTYPE_FLOAT, -1, NULL, NULL, ONNXC_VALUE_SEQUENCE, 0, 0}};
 static const onnxc_value_info useq_out[] = {
-    {"T", ONNXC_DTYPE_FLOAT, -1, NULL, NULL, ONNXC_VALUE_SEQUENCE, 0}};
+    {"T", ONNXC_DTYPE_FLOAT, -1, NULL, NULL, ONNXC_VALUE_SEQUENCE, 0, 0}};
 static const onnxc_model_info useq_info = {"useq",   1, 1,   useq_in,
                                            useq_out, 0, NULL};
 typedef struct useq_results {
@@ -489,7 +489,7 @@ void test_unranked_sequences(void) {
   /* Only sequences may leave their rank open. */
   {
     static const onnxc_value_info bad_in[] = {
-        {"X", ONNXC_DTYPE_FLOAT, -1, NULL, NULL, ONNXC_VALUE_TENSOR, 0}};
+        {"X", ONNXC_DTYPE_FLOAT, -1, NULL, NULL, ONNXC_VALUE_TENSOR, 0, 0}};
     onnxc_model_info bad = useq_info;
     bad.inputs = bad_in;
     CHECK_ERROR(onnxc_run_model(&bad, useq_invoke, &in, 1, &out, 1),

@@ -24,6 +24,7 @@
 
 #include "lib/TensorIO/TensorIO.h"
 #include "onnxc/runtime.h"
+#include "onnxc/runtime_abi.h"
 
 #include <algorithm>
 #include <chrono>
@@ -286,6 +287,8 @@ std::vector<onnxc_tensor>
 makeInputs(const onnxc_model_info *mi, std::vector<HostValue> &hostInputs,
            std::vector<std::vector<onnxc_tensor>> &itemArrays) {
   itemArrays.reserve(2 * (size_t)mi->num_inputs);
+  // (Item arrays keep their addresses when itemArrays grows: moved, not
+  // copied.)
   auto checkTensor = [&](HostTensor &h, const onnxc_value_info &vi,
                          const std::string &label) {
     // ONNX 1.12's test data stores bfloat16 tensors as uint16 (numpy has no
@@ -319,13 +322,30 @@ makeInputs(const onnxc_model_info *mi, std::vector<HostValue> &hostInputs,
     return onnxc_make_sequence(itemArrays.back().data(),
                                (int64_t)itemArrays.back().size());
   };
+  // Maps: their keys and values as read (the runtime checks them).
+  auto makeMap = [&](const HostValue &h) {
+    itemArrays.push_back(std::vector<onnxc_tensor>(2));
+    onnxc_tensor k = h.items[0].tensor.view(), v = h.items[1].tensor.view();
+    return onnxc_make_map(itemArrays.back().data(), &k, &v);
+  };
   std::vector<onnxc_tensor> inputs((size_t)mi->num_inputs);
   for (int32_t i = 0; i < mi->num_inputs; ++i) {
     const onnxc_value_info &vi = mi->inputs[i];
     HostValue &h = hostInputs[i];
     std::string label =
         "input_" + std::to_string(i) + ".pb (input '" + vi.name + "')";
-    if (vi.kind == ONNXC_VALUE_TENSOR) {
+    if (vi.kind == ONNXC_VALUE_MAP) {
+      inputs[i] = makeMap(h);
+    } else if (vi.kind == ONNXC_VALUE_SEQUENCE &&
+               vi.payload_kind == ONNXC_VALUE_MAP) {
+      std::vector<onnxc_tensor> maps;
+      for (const HostValue &m : h.items)
+        maps.push_back(makeMap(m));
+      itemArrays.push_back(std::move(maps));
+      inputs[i] = onnxc_make_sequence(itemArrays.back().data(),
+                                      (int64_t)itemArrays.back().size());
+      inputs[i].dtype = vi.dtype;
+    } else if (vi.kind == ONNXC_VALUE_TENSOR) {
       inputs[i] = checkTensor(h.tensor, vi, label);
     } else if (vi.kind == ONNXC_VALUE_SEQUENCE) {
       inputs[i] = makeSequence(h, vi, label);
@@ -506,6 +526,14 @@ static int runMain(int argc, char **argv) {
   if (!info || !run)
     die("'" + o.library + "' does not export " + m + "_info and " + m + "_run" +
         (o.name.empty() ? " (set the model name with --name)" : ""));
+  // The layout of M_info's structs (runtime_abi.h): libraries before
+  // version 2 export no onnxc_abi_version.
+  auto abiVersion = (int32_t(*)())::dlsym(lib, "onnxc_abi_version");
+  int32_t abi = abiVersion ? abiVersion() : 1;
+  if (abi != ONNXC_ABI_VERSION)
+    die("'" + o.library + "' was built for runtime ABI version " +
+        std::to_string(abi) + ", this onnxc-run reads version " +
+        std::to_string(ONNXC_ABI_VERSION) + ": compile the model again");
   // The library's own runtime holds the thread's last error message.
   auto lastError = (LastErrorFn)::dlsym(lib, "onnxc_last_error");
   const onnxc_model_info *mi = info();

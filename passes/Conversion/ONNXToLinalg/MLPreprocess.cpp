@@ -8,7 +8,7 @@
 // loop over rows; LabelEncoder binary-searches keys sorted at compile time.
 // Semantics and float types follow ONNX Runtime's kernels (inputs cast to
 // float, per-row norms skipped when zero). CategoryMapper is in
-// Strings.cpp; DictVectorizer, CastMap and ZipMap have no pattern (maps).
+// Strings.cpp; DictVectorizer, CastMap and ZipMap in MLMaps.cpp.
 //
 //===----------------------------------------------------------------------===//
 

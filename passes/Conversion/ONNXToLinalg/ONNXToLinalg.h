@@ -98,6 +98,8 @@ void populateMLLinearPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// OneHotEncoder, LabelEncoder, FeatureVectorizer (MLPreprocess.cpp).
 void populateMLPreprocessPatterns(TypeConverter &tc,
                                   RewritePatternSet &patterns);
+/// ai.onnx.ml ZipMap, DictVectorizer, CastMap (MLMaps.cpp).
+void populateMLMapPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// RMSNormalization, RotaryEmbedding, TensorScatter (Transformer.cpp), and
 /// Attention through populateAttentionPatterns (Attention.cpp).
 void populateTransformerPatterns(TypeConverter &tc,

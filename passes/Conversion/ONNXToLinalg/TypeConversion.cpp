@@ -20,6 +20,26 @@ using namespace mlir;
 using namespace mlir::onnxc;
 using namespace mlir::onnxc::linalg_conv;
 
+/// A map's two tensors (keys, values), appended to `results`.
+static LogicalResult convertMapType(const TypeConverter &tc,
+                                          ONNX::MapType t,
+                                          SmallVectorImpl<Type> &results) {
+  MLIRContext *ctx = t.getContext();
+  Type key = t.getKeyType();
+  auto values = dyn_cast<TensorType>(t.getValueType());
+  if (!(key.isSignlessInteger(64) || isa<ONNX::StringType>(key)) || !values)
+    return failure();
+  auto converted = dyn_cast_or_null<RankedTensorType>(tc.convertType(
+      RankedTensorType::get({ShapedType::kDynamic}, values.getElementType())));
+  if (!converted || converted.getElementType().isInteger(8) !=
+                        values.getElementType().isInteger(8))
+    return failure(); // not the narrow types' one byte each
+  results.push_back(
+      RankedTensorType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 64)));
+  results.push_back(converted);
+  return success();
+}
+
 void mlir::onnxc::populateONNXToLinalgTypeConversion(TypeConverter &tc) {
   // Anything else (none, index, signless scalars) is legal as is.
   tc.addConversion([](Type t) { return t; });
@@ -49,8 +69,23 @@ void mlir::onnxc::populateONNXToLinalgTypeConversion(TypeConverter &tc) {
   // kSeqRowWidth per item holding its rank and dims (tensor<? x i64>;
   // Subgraph.h). An optional is a tensor<i1> presence flag followed by its
   // payload's values. See docs/codegen.md for how they cross the C API.
+  // A map (ai.onnx.ml) is two 1-D tensors: its keys (i64, or string
+  // addresses) and its values; a sequence of maps the keys and values of
+  // all its maps one after the other and a tensor<? x i64> of each map's
+  // size (MLMaps.cpp, runtime_abi.h).
+  tc.addConversion([&tc](ONNX::MapType t, SmallVectorImpl<Type> &results)
+                       -> std::optional<LogicalResult> {
+    return convertMapType(tc, t, results);
+  });
   tc.addConversion([&tc](ONNX::SeqType t, SmallVectorImpl<Type> &results)
                        -> std::optional<LogicalResult> {
+    if (auto map = dyn_cast<ONNX::MapType>(t.getElementType())) {
+      if (failed(convertMapType(tc, map, results)))
+        return failure();
+      results.push_back(RankedTensorType::get(
+          {ShapedType::kDynamic}, IntegerType::get(t.getContext(), 64)));
+      return success();
+    }
     auto item = dyn_cast<TensorType>(t.getElementType());
     if (!item || (item.hasRank() && item.getRank() > kSeqMaxItemRank))
       return failure();
@@ -244,5 +279,6 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populateMLTreePatterns(tc, patterns);
   populateMLLinearPatterns(tc, patterns);
   populateMLPreprocessPatterns(tc, patterns);
+  populateMLMapPatterns(tc, patterns);
   populateTransformerPatterns(tc, patterns);
 }

@@ -248,7 +248,45 @@ static LogicalResult inferTreeEnsemble(Operation *op, const ONNX::OpInfo &,
                       getSymTensorType({mlRows(op), SymDim{targets, ""}}, elt));
 }
 
+/// DictVectorizer: a map -> [1, vocabulary size] of the map's value type
+/// (ONNX Runtime's shape).
+static LogicalResult inferDictVectorizer(Operation *op, const ONNX::OpInfo &,
+                                         InferenceState &) {
+  auto map = llvm::dyn_cast<ONNX::MapType>(op->getOperand(0).getType());
+  auto values = map ? llvm::dyn_cast<TensorType>(map.getValueType())
+                    : TensorType();
+  if (!values)
+    return success();
+  int64_t n = 0;
+  if (auto v = op->getAttrOfType<DenseI64ArrayAttr>("int64_vocabulary"))
+    n = v.size();
+  else if (auto v = op->getAttrOfType<ArrayAttr>("string_vocabulary"))
+    n = v.size();
+  return refineResult(op, 0,
+                      getSymTensorType({SymDim{1, ""}, SymDim{n, ""}},
+                                       values.getElementType()));
+}
+
+/// CastMap: a map -> [1, its size] (DENSE) or [1, max_map] (SPARSE) of
+/// cast_to's type.
+static LogicalResult inferCastMap(Operation *op, const ONNX::OpInfo &,
+                                  InferenceState &) {
+  MLIRContext *ctx = op->getContext();
+  auto castTo = op->getAttrOfType<StringAttr>("cast_to");
+  StringRef to = castTo ? castTo.getValue() : "TO_FLOAT";
+  Type elt = to == "TO_STRING" ? Type(ONNX::StringType::get(ctx))
+             : to == "TO_INT64" ? Type(IntegerType::get(ctx, 64))
+                                : Type(Float32Type::get(ctx));
+  auto form = op->getAttrOfType<StringAttr>("map_form");
+  SymDim n;
+  if (form && form.getValue() == "SPARSE")
+    n = SymDim{getIntAttr(op, "max_map", 1), ""};
+  return refineResult(op, 0, getSymTensorType({SymDim{1, ""}, n}, elt));
+}
+
 void mlir::onnxc::registerMLRules(llvm::StringMap<InferenceRule> &rules) {
+  rules["onnx.ml.DictVectorizer"] = inferDictVectorizer;
+  rules["onnx.ml.CastMap"] = inferCastMap;
   rules["onnx.ml.CategoryMapper"] = inferCategoryMapper;
   rules["onnx.GreaterOrEqual"] = inferCompare;
   rules["onnx.LessOrEqual"] = inferCompare;

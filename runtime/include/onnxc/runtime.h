@@ -11,7 +11,8 @@
  *                      onnxc_tensor *outputs, int32_t num_outputs);
  * M.h adds typed, named entry points on top (static inline, no extra
  * symbols). Every graph input and output is one onnxc_tensor: a tensor, a
- * sequence of tensors or an optional (see onnxc_value_kind).
+ * sequence of tensors, an optional, a map or a sequence of maps (see
+ * onnxc_value_kind).
  *
  * Thread safety: M_run may be called from several threads at once; each
  * call uses only its own memory. onnxc_last_error() is per thread.
@@ -78,8 +79,10 @@ typedef enum onnxc_dtype {
 typedef enum onnxc_value_kind {
   ONNXC_VALUE_TENSOR = 0,   /* a dense tensor: data, shape, rank, dtype */
   ONNXC_VALUE_SEQUENCE = 1, /* ONNX sequence: num_items tensors in items */
-  ONNXC_VALUE_OPTIONAL = 2  /* ONNX optional: 0 (absent) or 1 item, itself a
+  ONNXC_VALUE_OPTIONAL = 2, /* ONNX optional: 0 (absent) or 1 item, itself a
                                tensor or a sequence */
+  ONNXC_VALUE_MAP = 3       /* ONNX map (ai.onnx.ml): 2 items, the keys and
+                               the values (ABI version 2) */
 } onnxc_value_kind;
 
 /**
@@ -106,6 +109,18 @@ typedef enum onnxc_value_kind {
  * the struct held before: `owner` is then `items` (NULL for no items), every
  * item owns its data, dtype is the items' dtype and rank 0;
  * onnxc_tensor_release frees it all.
+ *
+ * Maps (kind ONNXC_VALUE_MAP, ai.onnx.ml's ZipMap, DictVectorizer,
+ * CastMap; docs/embedding.md): num_items is 2, items[0] the keys (a 1-D
+ * tensor of n int64 or string elements, all distinct) and items[1] the
+ * values (1-D, n elements of the map's value dtype; value i belongs to key
+ * i); dtype is the values' dtype, data, shape and rank are not used. A
+ * sequence of maps is an ONNXC_VALUE_SEQUENCE whose items are maps. Map
+ * inputs are the caller's and only read (onnxc_make_map builds one). Map
+ * outputs, like sequences, are always allocated by the model: a map's
+ * `owner` is one block holding its two items and their data (the items'
+ * own `owner` is NULL), in the order the model produced the entries;
+ * onnxc_tensor_release frees it, and a sequence of maps with its maps.
  */
 typedef struct onnxc_tensor {
   void *data;
@@ -132,7 +147,13 @@ typedef struct onnxc_value_info {
   const int32_t *symbols; /* rank entries; index into symbol_names, or -1 */
   int32_t kind;           /* onnxc_value_kind */
   int32_t payload_kind;   /* optionals: the value's kind (tensor or
-                             sequence); ONNXC_VALUE_TENSOR otherwise */
+                             sequence); sequences: their items' kind
+                             (ONNXC_VALUE_MAP for a sequence of maps);
+                             ONNXC_VALUE_TENSOR otherwise */
+  int32_t key_dtype;      /* maps and sequences of maps: the keys' dtype
+                             (ONNXC_DTYPE_INT64 or ONNXC_DTYPE_STRING; dtype
+                             is then the values' and rank 1); 0 otherwise.
+                             Since ABI version 2 (onnxc_abi_version). */
 } onnxc_value_info;
 
 /** What a model library says about itself (M_info()). */
@@ -163,6 +184,11 @@ const char *onnxc_dtype_name(int32_t dtype);
 
 /** A static string naming `status`. */
 const char *onnxc_status_string(onnxc_status status);
+
+/** The version of the runtime's ABI (ONNXC_ABI_VERSION in
+ * onnxc/runtime_abi.h) the library was built with: tools that load a model
+ * library read its onnxc_model_info only when it matches theirs. */
+int32_t onnxc_abi_version(void);
 
 /** The message of the last failed call on this thread ("" if none); a
  * successful call leaves it as it was. Valid until the thread's next
@@ -377,6 +403,21 @@ static inline onnxc_tensor onnxc_make_sequence(const onnxc_tensor *items,
   t.kind = ONNXC_VALUE_SEQUENCE;
   t.num_items = num_items;
   t.items = (onnxc_tensor *)(uintptr_t)items;
+  return t;
+}
+
+/** An input map of the `keys` and `values` tensors (1-D, as many of
+ * each; the caller keeps them). `items` must point to two onnxc_tensor,
+ * which receive copies of keys and values and which the caller keeps too. */
+static inline onnxc_tensor onnxc_make_map(onnxc_tensor *items,
+                                          const onnxc_tensor *keys,
+                                          const onnxc_tensor *values) {
+  onnxc_tensor t;
+  items[0] = *keys;
+  items[1] = *values;
+  t = onnxc_make_sequence(items, 2);
+  t.dtype = values->dtype;
+  t.kind = ONNXC_VALUE_MAP;
   return t;
 }
 

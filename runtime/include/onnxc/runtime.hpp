@@ -34,6 +34,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -309,6 +310,87 @@ private:
   std::vector<TensorIn<T>> items_;
 };
 
+/// A map the caller does not own (ai.onnx.ml; K int64_t or const char *):
+/// size() entries, key i of keys() paired with value i of values(); valid
+/// while its owner is.
+template <class K, class V> class MapView {
+public:
+  explicit MapView(const onnxc_tensor *t) : t_(*t) {}
+  int64_t size() const { return t_.num_items == 2 ? t_.items[0].shape[0] : 0; }
+  bool empty() const { return size() == 0; }
+  TensorView<K> keys() const { return TensorView<K>(&t_.items[0]); }
+  TensorView<V> values() const { return TensorView<V>(&t_.items[1]); }
+  const onnxc_tensor &raw() const { return t_; }
+
+private:
+  onnxc_tensor t_;
+};
+
+/// A map output: owns its entries.
+template <class K, class V> class Map {
+public:
+  Map() = default;
+  explicit Map(const onnxc_tensor &t) noexcept : owned_(t) {}
+  int64_t size() const { return view().size(); }
+  bool empty() const { return view().empty(); }
+  TensorView<K> keys() const { return view().keys(); }
+  TensorView<V> values() const { return view().values(); }
+  MapView<K, V> view() const { return MapView<K, V>(&owned_.get()); }
+  const onnxc_tensor &raw() const { return owned_.get(); }
+  onnxc_tensor release() noexcept { return owned_.release(); }
+
+private:
+  detail::Owned owned_;
+};
+
+/// A sequence of maps output (ZipMap's): owns its maps.
+template <class K, class V> class MapSequence {
+public:
+  MapSequence() = default;
+  explicit MapSequence(const onnxc_tensor &t) noexcept : owned_(t) {}
+  int64_t size() const { return owned_.get().num_items; }
+  bool empty() const { return size() == 0; }
+  /// Map `i`; throws for i outside [0, size()).
+  MapView<K, V> operator[](int64_t i) const {
+    if (i < 0 || i >= size())
+      throw Error(ONNXC_ERROR_INVALID_ARGUMENT,
+                  "map " + std::to_string(i) + " of a sequence of " +
+                      std::to_string(size()));
+    return MapView<K, V>(&owned_.get().items[i]);
+  }
+  const onnxc_tensor &raw() const { return owned_.get(); }
+  onnxc_tensor release() noexcept { return owned_.release(); }
+
+private:
+  detail::Owned owned_;
+};
+
+/// A map input: 1-D keys (int64_t or const char *, distinct) and as many
+/// values (read only; they must outlive the call).
+template <class K, class V> class MapIn {
+public:
+  MapIn(TensorIn<K> keys, TensorIn<V> values)
+      : keys_(std::move(keys)), values_(std::move(values)) {}
+  const TensorIn<K> &keys() const { return keys_; }
+  const TensorIn<V> &values() const { return values_; }
+
+private:
+  TensorIn<K> keys_;
+  TensorIn<V> values_;
+};
+
+/// A sequence of maps input.
+template <class K, class V> class MapSequenceIn {
+public:
+  MapSequenceIn() = default;
+  MapSequenceIn(std::initializer_list<MapIn<K, V>> maps) : maps_(maps) {}
+  MapSequenceIn(std::vector<MapIn<K, V>> maps) : maps_(std::move(maps)) {}
+  const std::vector<MapIn<K, V>> &maps() const { return maps_; }
+
+private:
+  std::vector<MapIn<K, V>> maps_;
+};
+
 /// A training state (models with training info, docs/training.md): owns an
 /// onnxc_train_state, move-only, one thread at a time. The generated
 /// M::Trainer adds the model's typed step() and infer().
@@ -406,6 +488,25 @@ public:
                                 static_cast<int64_t>(items.size()));
     value.dtype = dtype;
   }
+  template <class K, class V> void set(const MapIn<K, V> &in, int32_t dtype) {
+    items.assign(2, emptyTensor());
+    onnxc_tensor k = in.keys().toC(keyDtype<K>()), v = in.values().toC(dtype);
+    value = onnxc_make_map(items.data(), &k, &v);
+  }
+  template <class K, class V>
+  void set(const MapSequenceIn<K, V> &in, int32_t dtype) {
+    size_t m = in.maps().size();
+    parts.assign(2 * m, emptyTensor());
+    items.assign(m, emptyTensor());
+    for (size_t i = 0; i < m; ++i) {
+      const MapIn<K, V> &map = in.maps()[i];
+      onnxc_tensor k = map.keys().toC(keyDtype<K>());
+      onnxc_tensor v = map.values().toC(dtype);
+      items[i] = onnxc_make_map(&parts[2 * i], &k, &v);
+    }
+    value = onnxc_make_sequence(items.data(), static_cast<int64_t>(m));
+    value.dtype = dtype;
+  }
   template <class I> void set(const std::optional<I> &in, int32_t dtype) {
     if (!in) {
       value = onnxc_make_optional(nullptr);
@@ -420,7 +521,11 @@ public:
   onnxc_tensor value = emptyTensor();
 
 private:
-  std::vector<onnxc_tensor> items;
+  template <class K> static int32_t keyDtype() {
+    return std::is_same<K, int64_t>::value ? ONNXC_DTYPE_INT64
+                                           : ONNXC_DTYPE_STRING;
+  }
+  std::vector<onnxc_tensor> items, parts;
   onnxc_tensor payload = emptyTensor();
 };
 

@@ -22,6 +22,11 @@
  *     no declared rank (rank -1), each has its own and `shapes` is a
  *     memref<(n * (1 + ONNXC_MAX_RANK)) x i64>: row i holds item i's rank,
  *     its dims, then zeros;
+ *   - map of n entries: `keys`, a memref<n x K> (K: i64, or for string keys
+ *     the addresses of NUL-terminated strings as i64), then `values`, a
+ *     memref<n x V>;
+ *   - sequence of m maps: `keys` and `values` of all maps one after the
+ *     other, then `sizes`, a memref<m x i64> holding each map's entry count;
  *   - optional: a memref<i1> presence flag (one byte, 1 = present), then
  *     the memrefs of its value as above. When absent, the value's memrefs
  *     are valid but unspecified: the runtime passes zero-filled buffers with
@@ -51,6 +56,14 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * The version of the layout of onnxc_model_info and onnxc_value_info and
+ * of the calling convention above. 1: tensors, sequences, optionals. 2:
+ * maps (ONNXC_VALUE_MAP) and sequences of maps; onnxc_value_info gains
+ * key_dtype. onnxc_abi_version() returns it.
+ */
+#define ONNXC_ABI_VERSION 2
 
 typedef void (*onnxc_invoke_fn)(void **args);
 

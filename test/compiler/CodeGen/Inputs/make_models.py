@@ -7,7 +7,8 @@ names.onnx: ONNX names that are not C identifiers, keywords, names that
 seqopt.onnx: sequences and optionals, the signature of
   test/tools/onnxc-run/Inputs/fake_seq_model.c.
 unranked_seq.onnx: a sequence whose items have no known rank.
-strings.onnx, nested_seq.onnx, map.onnx, opt_opt.onnx, unranked_opt.onnx,
+strings.onnx, nested_seq.onnx, map.onnx, map_i32.onnx, opt_map.onnx,
+seq_map.onnx, opt_opt.onnx, unranked_opt.onnx,
   string_seq.onnx, rank17_seq.onnx, int4_seq.onnx: signatures with no C
   equivalent. narrow.onnx: float8 and int4 tensors in and out.
 """
@@ -92,6 +93,12 @@ map_type = onnx.TypeProto()
 map_type.map_type.key_type = T.INT64
 map_type.map_type.value_type.CopyFrom(h.make_tensor_type_proto(T.FLOAT, []))
 unused_input("map", map_type)
+map_i32 = onnx.TypeProto()
+map_i32.map_type.key_type = T.INT32
+map_i32.map_type.value_type.CopyFrom(h.make_tensor_type_proto(T.FLOAT, []))
+unused_input("map_i32", map_i32)
+unused_input("opt_map", opt_of(map_type))
+unused_input("seq_map", h.make_sequence_type_proto(map_type))
 unused_input("opt_opt", opt_of(opt_of(h.make_tensor_type_proto(T.FLOAT, [2]))))
 unused_input("unranked_opt", opt_of(h.make_tensor_type_proto(T.FLOAT, None)))
 unused_input("string_seq", seq_of(T.STRING, [2]))

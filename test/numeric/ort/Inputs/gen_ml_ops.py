@@ -734,8 +734,7 @@ def labelencoder4_cases(rng):
 def unsupported_cases(rng):
     """CategoryMapper int64 -> string -> int64 (the string forms'
     tests are gen_string_ops.py's), for the docs run only; not a default
-    family. (ZipMap, DictVectorizer, CastMap fail earlier, at the model's
-    map-typed inputs or outputs, before any node is named.)"""
+    family. (ZipMap, DictVectorizer, CastMap: gen_ml_map_ops.py.)"""
     x = rng.integers(0, 4, (2, 3)).astype(np.int64)
     cm = lambda i, o: helper.make_node("CategoryMapper", [i], [o],
                                        domain="ai.onnx.ml",

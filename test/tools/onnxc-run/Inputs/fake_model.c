@@ -27,11 +27,11 @@ static const int64_t x_dims[] = {-1, 4}, k_dims[] = {1}, z_dims[] = {-1};
 static const int32_t x_syms[] = {0, -1}, k_syms[] = {-1}, z_syms[] = {0};
 static const char *const symbols[] = {"N"};
 static const onnxc_value_info inputs[] = {
-    {"X", ONNXC_DTYPE_FLOAT, 2, x_dims, x_syms, 0, 0},
-    {"K", ONNXC_DTYPE_INT64, 1, k_dims, k_syms, 0, 0}};
+    {"X", ONNXC_DTYPE_FLOAT, 2, x_dims, x_syms, 0, 0, 0},
+    {"K", ONNXC_DTYPE_INT64, 1, k_dims, k_syms, 0, 0, 0}};
 static const onnxc_value_info outputs[] = {
-    {"Y", ONNXC_DTYPE_FLOAT, 2, x_dims, x_syms, 0, 0},
-    {"Z", ONNXC_DTYPE_BOOL, 1, z_dims, z_syms, 0, 0}};
+    {"Y", ONNXC_DTYPE_FLOAT, 2, x_dims, x_syms, 0, 0, 0},
+    {"Z", ONNXC_DTYPE_BOOL, 1, z_dims, z_syms, 0, 0, 0}};
 #define STR2(a) #a
 #define STR(a) STR2(a)
 static const onnxc_model_info info = {STR(MODEL), 2, 2,      inputs,

@@ -39,18 +39,18 @@ typedef struct results {
 
 static const int64_t item_dims[] = {-1, 2}, o_dims[] = {3}, p_dims[] = {-1};
 static const onnxc_value_info inputs[] = {
-    {"S", ONNXC_DTYPE_FLOAT, 2, item_dims, NULL, ONNXC_VALUE_SEQUENCE, 0},
+    {"S", ONNXC_DTYPE_FLOAT, 2, item_dims, NULL, ONNXC_VALUE_SEQUENCE, 0, 0},
     {"O", ONNXC_DTYPE_INT64, 1, o_dims, NULL, ONNXC_VALUE_OPTIONAL,
-     ONNXC_VALUE_TENSOR},
+     ONNXC_VALUE_TENSOR, 0},
     {"P", ONNXC_DTYPE_INT32, 1, p_dims, NULL, ONNXC_VALUE_OPTIONAL,
-     ONNXC_VALUE_SEQUENCE}};
+     ONNXC_VALUE_SEQUENCE, 0}};
 static const onnxc_value_info outputs[] = {
-    {"T", ONNXC_DTYPE_FLOAT, 2, item_dims, NULL, ONNXC_VALUE_SEQUENCE, 0},
-    {"F", ONNXC_DTYPE_BOOL, 0, NULL, NULL, ONNXC_VALUE_TENSOR, 0},
+    {"T", ONNXC_DTYPE_FLOAT, 2, item_dims, NULL, ONNXC_VALUE_SEQUENCE, 0, 0},
+    {"F", ONNXC_DTYPE_BOOL, 0, NULL, NULL, ONNXC_VALUE_TENSOR, 0, 0},
     {"U", ONNXC_DTYPE_INT64, 1, o_dims, NULL, ONNXC_VALUE_OPTIONAL,
-     ONNXC_VALUE_TENSOR},
+     ONNXC_VALUE_TENSOR, 0},
     {"Q", ONNXC_DTYPE_INT32, 1, p_dims, NULL, ONNXC_VALUE_OPTIONAL,
-     ONNXC_VALUE_SEQUENCE}};
+     ONNXC_VALUE_SEQUENCE, 0}};
 #define STR2(a) #a
 #define STR(a) STR2(a)
 static const onnxc_model_info info = {STR(MODEL), 3, 4,   inputs,
