@@ -265,7 +265,6 @@ void ABIEmitter::emitTrainInfo(llvm::ArrayRef<llvm::GlobalVariable *> infos,
   llvm::appendToUsed(m, {ref});
 }
 
-
 /// The lowered entry function returns one struct of every result's memref
 /// descriptor, which its C-interface wrapper stores through its first
 /// argument. With hundreds of results, the return and the stores after the
@@ -297,8 +296,8 @@ void storeResultsEarly(llvm::Function *wrapper) {
   if (!call)
     return;
   llvm::Function *entry = call->getCalledFunction();
-  auto *retTy =
-      entry ? llvm::dyn_cast<llvm::StructType>(entry->getReturnType()) : nullptr;
+  auto *retTy = entry ? llvm::dyn_cast<llvm::StructType>(entry->getReturnType())
+                      : nullptr;
   if (!retTy || entry->isDeclaration() || !entry->hasOneUse() ||
       entry->isVarArg())
     return;

@@ -222,10 +222,244 @@ struct Carried {
   }
 };
 
-/// Loop(M, cond, v_initial...) -> scf.while carrying (i, cond, v..., one
-/// accumulator per scan output); a sequence or an optional v is carried as
-/// its several values. The before region tests `cond && i < M`; the after
-/// region runs the body and appends the scan rows.
+/// The scf.while form of a Loop (LoopLowering, which has checked and
+/// converted the types): its test, one step of the body, and the loops
+/// without and with scan outputs. Each lowering replaces `op`.
+struct WhileLowering {
+  ONNX::LoopOp op;
+  ConversionPatternRewriter &rewriter;
+  Location loc;
+  const TypeConverter &tc;
+  Region &body;
+  const Carried &carried;
+  Value tripCount; // null without M
+  bool hasCond;
+  Type iterNumType, condType;
+  /// The body's outputs: the condition, the carried values and the scan
+  /// rows as the body produces them.
+  SmallVector<Type> execTypes;
+  unsigned numScan;
+
+  /// cond && i < M.
+  Value test(Value i, Value c) {
+    if (!tripCount)
+      return c;
+    return arith::AndIOp::create(
+        rewriter, loc, c,
+        cmpI(rewriter, loc, arith::CmpIPredicate::slt, i, tripCount));
+  }
+
+  /// The body on the arguments (i, cond, carried...) of the after region
+  /// `after`, at its end: returns i + 1, the next condition and the
+  /// carried values as the loop carries them; `rows` gets the scan rows.
+  FailureOr<SmallVector<Value>> step(Block *after,
+                                     SmallVectorImpl<Value> &rows) {
+    Type i64 = rewriter.getI64Type();
+    Type i1 = rewriter.getI1Type();
+    Value iter = after->getArgument(0);
+    SmallVector<Value> bodyArgs{
+        castChecked(rewriter, loc,
+                    tensor::FromElementsOp::create(
+                        rewriter, loc, RankedTensorType::get({}, i64), iter),
+                    iterNumType, "Loop: iteration number shape"),
+        castChecked(rewriter, loc,
+                    tensor::FromElementsOp::create(
+                        rewriter, loc, RankedTensorType::get({}, i1),
+                        after->getArgument(1)),
+                    condType, "Loop: condition shape")};
+    unsigned numFlatCarried = carried.in.size();
+    unsigned numFlatYield = carried.yield.size();
+    for (unsigned k = 0; k < numFlatCarried; ++k)
+      bodyArgs.push_back(after->getArgument(k + 2));
+    auto block = convertBody(op, body, tc, rewriter);
+    if (failed(block))
+      return failure();
+    rewriter.setInsertionPointToEnd(after);
+    auto exec = inlineBody(rewriter, loc, *block, bodyArgs, execTypes);
+    // Without a cond input the body's condition output is ignored.
+    Value next = createIntConstant(rewriter, loc, i1, 1);
+    if (hasCond)
+      next = extractSingle(rewriter, loc, exec.getResult(0),
+                           "Loop: the body's condition must hold a single "
+                           "element");
+    SmallVector<Value> yields{
+        arith::AddIOp::create(rewriter, loc, iter,
+                              createIntConstant(rewriter, loc, i64, 1)),
+        next};
+    yields.append(carried.fromYield(rewriter, loc,
+                                    exec.getResults().slice(1, numFlatYield)));
+    for (unsigned k = 0; k < numScan; ++k)
+      rows.push_back(exec.getResult(1 + numFlatYield + k));
+    return yields;
+  }
+
+  /// The capacity an accumulator of capacity `cap` grows to: twice it (at
+  /// least 1); the first time, the trip count when it is small; never more
+  /// than the trip count.
+  Value newCapacity(OpBuilder &b, Location l, Value cap) {
+    Value twice = arith::MaxUIOp::create(
+        b, l, arith::MulIOp::create(b, l, cap, createIndexConstant(b, l, 2)),
+        createIndexConstant(b, l, 1));
+    if (!tripCount)
+      return twice;
+    Value m = arith::IndexCastOp::create(b, l, b.getIndexType(), tripCount);
+    Value first = arith::MinUIOp::create(
+        b, l, m, createIndexConstant(b, l, kMaxPreallocatedRows));
+    Value isFirst =
+        cmpI(b, l, arith::CmpIPredicate::eq, cap, createIndexConstant(b, l, 0));
+    Value grown = arith::SelectOp::create(
+        b, l, isFirst, arith::MaxUIOp::create(b, l, first, twice), twice);
+    return arith::MinUIOp::create(b, l, grown, m);
+  }
+
+  /// Without scan outputs: one scf.while over (i, cond, carried...).
+  LogicalResult lower(ValueRange inits) {
+    auto whileOp = buildForwardingWhile(
+        rewriter, loc, inits, [&](ValueRange a) { return test(a[0], a[1]); });
+    SmallVector<Value> rows;
+    auto yields = step(&whileOp.getAfter().front(), rows);
+    if (failed(yields))
+      return failure();
+    scf::YieldOp::create(rewriter, loc, *yields);
+    rewriter.setInsertionPointAfter(whileOp);
+    rewriter.replaceOpWithMultiple(
+        op,
+        carried.toResults(rewriter, loc,
+                          whileOp.getResults().slice(2, carried.in.size())));
+    return success();
+  }
+
+  LogicalResult lowerWithScans(ValueRange inits, ArrayRef<Type> rowTypes,
+                               ArrayRef<Type> scanTypes);
+};
+
+// Scan outputs accumulate in tensors whose capacity doubles. Growing one
+// inside the loop that carries it (a fresh tensor yielded by one branch of
+// an scf.if) makes one-shot bufferization copy the whole accumulator on
+// every iteration (the loop's yield is then not equivalent to its
+// argument): 400,000 trips took 26 s. So two loops: the inner one runs
+// iterations while their rows fit, writing them in place; an iteration
+// whose row does not fit ends it with the row pending; the outer one grows
+// the accumulators, writes the pending row and runs the inner loop again.
+// The outer loop's copies happen once per doubling: amortized linear.
+//   outer (i, cond, carried..., acc..., row..., pending) while
+//       pending || cond && i < M:
+//     if pending: acc = grow(acc) with row as row i - 1
+//     inner (the same) while !pending && cond && i < M:
+//       body; row fits (i < capacity) ? write it : pending = true
+LogicalResult WhileLowering::lowerWithScans(ValueRange inits,
+                                            ArrayRef<Type> rowTypes,
+                                            ArrayRef<Type> scanTypes) {
+  Type i1 = rewriter.getI1Type();
+  unsigned numFlatCarried = carried.in.size();
+  unsigned accBase = 2 + numFlatCarried, rowBase = accBase + numScan,
+           pendingArg = rowBase + numScan;
+  Value noPending = createIntConstant(rewriter, loc, i1, 0);
+  Value yes = createIntConstant(rewriter, loc, i1, 1);
+  SmallVector<Value> outerInits(inits);
+  for (Type row : rowTypes)
+    outerInits.push_back(emptyAccumulator(
+        rewriter, loc, accumulatorType(cast<RankedTensorType>(row), 0)));
+  for (Type row : rowTypes) {
+    auto rt = cast<RankedTensorType>(row);
+    SmallVector<Value> zeros(rt.getRank(),
+                             createIndexConstant(rewriter, loc, 0));
+    outerInits.push_back(createLoopInit(rewriter, loc, rt, zeros));
+  }
+  outerInits.push_back(noPending);
+  auto grow = [&](OpBuilder &b, Location l, Value cap) {
+    return newCapacity(b, l, cap);
+  };
+
+  auto outer =
+      buildForwardingWhile(rewriter, loc, outerInits, [&](ValueRange a) {
+        return arith::OrIOp::create(rewriter, loc, a[pendingArg],
+                                    test(a[0], a[1]))
+            .getResult();
+      });
+  Block *outerAfter = &outer.getAfter().front();
+  SmallVector<Value> innerInits(outerAfter->getArguments());
+  {
+    // The pending row is row i - 1: grow, then write it.
+    Value pending = outerAfter->getArgument(pendingArg);
+    Value pos = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        arith::SubIOp::create(
+            rewriter, loc, outerAfter->getArgument(0),
+            createIntConstant(rewriter, loc, rewriter.getI64Type(), 1)));
+    for (unsigned k = 0; k < numScan; ++k) {
+      Value acc = outerAfter->getArgument(accBase + k);
+      Value row = outerAfter->getArgument(rowBase + k);
+      auto place = scf::IfOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                     pending, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(place.thenBlock());
+      Value grown = growAccumulator(rewriter, loc, acc, row, 0, grow);
+      scf::YieldOp::create(rewriter, loc,
+                           insertRow(rewriter, loc, grown, row, pos, 0));
+      rewriter.setInsertionPointToStart(place.elseBlock());
+      scf::YieldOp::create(rewriter, loc, acc);
+      innerInits[accBase + k] = place.getResult(0);
+    }
+    innerInits[pendingArg] = noPending;
+  }
+  auto inner =
+      buildForwardingWhile(rewriter, loc, innerInits, [&](ValueRange a) {
+        Value none = arith::XOrIOp::create(rewriter, loc, a[pendingArg], yes);
+        return arith::AndIOp::create(rewriter, loc, none, test(a[0], a[1]))
+            .getResult();
+      });
+  Block *innerAfter = &inner.getAfter().front();
+  SmallVector<Value> rows;
+  auto yields = step(innerAfter, rows);
+  if (failed(yields))
+    return failure();
+  {
+    // Write the rows in place while they fit.
+    Value pos = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(), innerAfter->getArgument(0));
+    Value cap = tensor::DimOp::create(rewriter, loc,
+                                      innerAfter->getArgument(accBase), 0);
+    Value fits = cmpI(rewriter, loc, arith::CmpIPredicate::ult, pos, cap);
+    for (unsigned k = 0; k < numScan; ++k) {
+      Value acc = innerAfter->getArgument(accBase + k);
+      checkRowShape(rewriter, loc, acc, rows[k], 0, "Loop");
+      auto write = scf::IfOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                     fits, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(write.thenBlock());
+      scf::YieldOp::create(rewriter, loc,
+                           insertRow(rewriter, loc, acc, rows[k], pos, 0));
+      rewriter.setInsertionPointToStart(write.elseBlock());
+      scf::YieldOp::create(rewriter, loc, acc);
+      yields->push_back(write.getResult(0));
+    }
+    yields->append(rows.begin(), rows.end());
+    yields->push_back(arith::XOrIOp::create(rewriter, loc, fits, yes));
+    scf::YieldOp::create(rewriter, loc, *yields);
+  }
+  rewriter.setInsertionPointToEnd(outerAfter);
+  scf::YieldOp::create(rewriter, loc, inner.getResults());
+
+  // Results: the carried values, then the filled rows of each scan output.
+  rewriter.setInsertionPointAfter(outer);
+  SmallVector<SmallVector<Value>> results = carried.toResults(
+      rewriter, loc, outer.getResults().slice(2, numFlatCarried));
+  Value count = arith::IndexCastOp::create(
+      rewriter, loc, rewriter.getIndexType(), outer.getResult(0));
+  for (unsigned k = 0; k < numScan; ++k)
+    results.push_back({finishAccumulator(
+        rewriter, loc, outer.getResult(accBase + k), count, 0, scanTypes[k],
+        "Loop: a scan output does not fit the output's shape")});
+  rewriter.replaceOpWithMultiple(op, results);
+  return success();
+}
+
+/// Loop(M, cond, v_initial...) -> scf.while carrying (i, cond, v...) (two
+/// nested ones with scan outputs: WhileLowering); a sequence or an optional
+/// v is carried as its several values. The before region tests
+/// `cond && i < M`; the after region runs the body and appends the scan
+/// rows. A counted loop over static shapes is an scf.for.
 struct LoopLowering : OpConversionPattern<ONNX::LoopOp> {
   using OpConversionPattern::OpConversionPattern;
   /// Whether the loop always runs M iterations over static shapes.
@@ -293,7 +527,6 @@ struct LoopLowering : OpConversionPattern<ONNX::LoopOp> {
     Type i64 = rewriter.getI64Type();
     Type i1 = rewriter.getI1Type();
     Value zero64 = createIntConstant(rewriter, loc, i64, 0);
-    Value one64 = createIntConstant(rewriter, loc, i64, 1);
 
     // The trip count and the initial condition.
     bool hasM = !isa<NoneType>(op.getM().getType());
@@ -352,222 +585,25 @@ struct LoopLowering : OpConversionPattern<ONNX::LoopOp> {
     // values (in the body's input types).
     SmallVector<Value> inits{zero64, cond0};
     inits.append(initial.begin(), initial.end());
-    unsigned numFlatCarried = carriedIn.size();
-    unsigned numFlatYield = carried.yield.size();
-    // The body's outputs: the condition, the carried values and the scan
-    // rows as the body produces them.
-    SmallVector<Type> execTypes{condOutTypes[0]};
-    execTypes.append(carried.yield.begin(), carried.yield.end());
-    execTypes.append(rowTypes.begin(), rowTypes.end());
-    if (hasCond && !maySingle(cast<RankedTensorType>(execTypes[0])))
+    WhileLowering w{op,
+                    rewriter,
+                    loc,
+                    tc,
+                    body,
+                    carried,
+                    hasM ? tripCount : Value(),
+                    hasCond,
+                    iterNumTypes[0],
+                    condTypes[0],
+                    {condOutTypes[0]},
+                    numScan};
+    w.execTypes.append(carried.yield.begin(), carried.yield.end());
+    w.execTypes.append(rowTypes.begin(), rowTypes.end());
+    if (hasCond && !maySingle(cast<RankedTensorType>(condOutTypes[0])))
       return op.emitOpError("the body's condition output must hold a "
                             "single bool");
-
-    // cond && i < M.
-    auto loopTest = [&](Location l, Value i, Value c) -> Value {
-      if (!hasM)
-        return c;
-      return arith::AndIOp::create(
-          rewriter, l, c,
-          cmpI(rewriter, l, arith::CmpIPredicate::slt, i, tripCount));
-    };
-    // An scf.while over `whileInits` whose before region continues while
-    // `test(its arguments)` and forwards them; returns it with the
-    // insertion point at the end of its (empty) after region.
-    auto buildWhile = [&](ValueRange whileInits,
-                          function_ref<Value(ValueRange)> test) {
-      TypeRange types = whileInits.getTypes();
-      SmallVector<Location> locs(whileInits.size(), loc);
-      auto w = scf::WhileOp::create(rewriter, loc, types, whileInits);
-      Block *before =
-          rewriter.createBlock(&w.getBefore(), {}, types, locs);
-      scf::ConditionOp::create(rewriter, loc, test(before->getArguments()),
-                               before->getArguments());
-      rewriter.createBlock(&w.getAfter(), {}, types, locs);
-      return w;
-    };
-    // The body on `args` (i, cond, carried...) of the after region `after`,
-    // at its end: returns i + 1, the next condition and the carried values
-    // as the loop carries them; `rows` gets the scan rows.
-    auto step = [&](Block *after,
-                    SmallVectorImpl<Value> &rows) -> FailureOr<SmallVector<Value>> {
-      Value iter = after->getArgument(0);
-      SmallVector<Value> bodyArgs{
-          castChecked(rewriter, loc,
-                      tensor::FromElementsOp::create(
-                          rewriter, loc, RankedTensorType::get({}, i64), iter),
-                      iterNumTypes[0], "Loop: iteration number shape"),
-          castChecked(rewriter, loc,
-                      tensor::FromElementsOp::create(
-                          rewriter, loc, RankedTensorType::get({}, i1),
-                          after->getArgument(1)),
-                      condTypes[0], "Loop: condition shape")};
-      for (unsigned k = 0; k < numFlatCarried; ++k)
-        bodyArgs.push_back(after->getArgument(k + 2));
-      auto block = convertBody(op, body, tc, rewriter);
-      if (failed(block))
-        return failure();
-      rewriter.setInsertionPointToEnd(after);
-      auto exec = inlineBody(rewriter, loc, *block, bodyArgs, execTypes);
-      // Without a cond input the body's condition output is ignored.
-      Value next = createIntConstant(rewriter, loc, i1, 1);
-      if (hasCond)
-        next = extractSingle(rewriter, loc, exec.getResult(0),
-                             "Loop: the body's condition must hold a single "
-                             "element");
-      SmallVector<Value> yields{
-          arith::AddIOp::create(rewriter, loc, iter, one64), next};
-      yields.append(carried.fromYield(
-          rewriter, loc, exec.getResults().slice(1, numFlatYield)));
-      for (unsigned k = 0; k < numScan; ++k)
-        rows.push_back(exec.getResult(1 + numFlatYield + k));
-      return yields;
-    };
-
-    if (numScan == 0) {
-      auto whileOp = buildWhile(inits, [&](ValueRange a) {
-        return loopTest(loc, a[0], a[1]);
-      });
-      SmallVector<Value> rows;
-      auto yields = step(&whileOp.getAfter().front(), rows);
-      if (failed(yields))
-        return failure();
-      scf::YieldOp::create(rewriter, loc, *yields);
-      rewriter.setInsertionPointAfter(whileOp);
-      rewriter.replaceOpWithMultiple(
-          op, carried.toResults(rewriter, loc,
-                                whileOp.getResults().slice(2, numFlatCarried)));
-      return success();
-    }
-
-    // Scan outputs accumulate in tensors whose capacity doubles. Growing
-    // one inside the loop that carries it (a fresh tensor yielded by one
-    // branch of an scf.if) makes one-shot bufferization copy the whole
-    // accumulator on every iteration (the loop's yield is then not
-    // equivalent to its argument): 400,000 trips took 26 s. So two loops:
-    // the inner one runs iterations while their rows fit, writing them in
-    // place; an iteration whose row does not fit ends it with the row
-    // pending; the outer one grows the accumulators, writes the pending
-    // row and runs the inner loop again. The outer loop's copies happen
-    // once per doubling: amortized linear.
-    //   outer (i, cond, carried..., acc..., row..., pending) while
-    //       pending || cond && i < M:
-    //     if pending: acc = grow(acc) with row as row i - 1
-    //     inner (the same) while !pending && cond && i < M:
-    //       body; row fits (i < capacity) ? write it : pending = true
-    auto newCapacity = [&](OpBuilder &b, Location l, Value cap) -> Value {
-      // Twice the capacity (at least 1); the first time, the trip count
-      // when it is small; never more than the trip count.
-      Value twice = arith::MaxUIOp::create(
-          b, l, arith::MulIOp::create(b, l, cap, createIndexConstant(b, l, 2)),
-          createIndexConstant(b, l, 1));
-      if (!hasM)
-        return twice;
-      Value m = arith::IndexCastOp::create(b, l, b.getIndexType(), tripCount);
-      Value first = arith::MinUIOp::create(
-          b, l, m, createIndexConstant(b, l, kMaxPreallocatedRows));
-      Value isFirst = cmpI(b, l, arith::CmpIPredicate::eq, cap,
-                           createIndexConstant(b, l, 0));
-      Value grown = arith::SelectOp::create(
-          b, l, isFirst, arith::MaxUIOp::create(b, l, first, twice), twice);
-      return arith::MinUIOp::create(b, l, grown, m);
-    };
-    unsigned accBase = 2 + numFlatCarried, rowBase = accBase + numScan,
-             pendingArg = rowBase + numScan;
-    Value noPending = createIntConstant(rewriter, loc, i1, 0);
-    SmallVector<Value> outerInits(inits);
-    for (Type row : rowTypes)
-      outerInits.push_back(emptyAccumulator(
-          rewriter, loc, accumulatorType(cast<RankedTensorType>(row), 0)));
-    for (Type row : rowTypes) {
-      auto rt = cast<RankedTensorType>(row);
-      SmallVector<Value> zeros(rt.getRank(),
-                               createIndexConstant(rewriter, loc, 0));
-      outerInits.push_back(createLoopInit(rewriter, loc, rt, zeros));
-    }
-    outerInits.push_back(noPending);
-
-    auto outer = buildWhile(outerInits, [&](ValueRange a) -> Value {
-      return arith::OrIOp::create(rewriter, loc, a[pendingArg],
-                                  loopTest(loc, a[0], a[1]));
-    });
-    Block *outerAfter = &outer.getAfter().front();
-    SmallVector<Value> innerInits(outerAfter->getArguments());
-    {
-      // The pending row is row i - 1: grow, then write it.
-      Value pending = outerAfter->getArgument(pendingArg);
-      Value pos = arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getIndexType(),
-          arith::SubIOp::create(rewriter, loc, outerAfter->getArgument(0),
-                                one64));
-      for (unsigned k = 0; k < numScan; ++k) {
-        Value acc = outerAfter->getArgument(accBase + k);
-        Value row = outerAfter->getArgument(rowBase + k);
-        auto place = scf::IfOp::create(rewriter, loc, TypeRange{acc.getType()},
-                                       pending, /*withElseRegion=*/true);
-        OpBuilder::InsertionGuard g(rewriter);
-        rewriter.setInsertionPointToStart(place.thenBlock());
-        Value grown = growAccumulator(rewriter, loc, acc, row, 0, newCapacity);
-        scf::YieldOp::create(rewriter, loc,
-                             insertRow(rewriter, loc, grown, row, pos, 0));
-        rewriter.setInsertionPointToStart(place.elseBlock());
-        scf::YieldOp::create(rewriter, loc, acc);
-        innerInits[accBase + k] = place.getResult(0);
-      }
-      innerInits[pendingArg] = noPending;
-    }
-    auto inner = buildWhile(innerInits, [&](ValueRange a) -> Value {
-      Value none = arith::XOrIOp::create(
-          rewriter, loc, a[pendingArg],
-          createIntConstant(rewriter, loc, i1, 1));
-      return arith::AndIOp::create(rewriter, loc, none,
-                                   loopTest(loc, a[0], a[1]));
-    });
-    Block *innerAfter = &inner.getAfter().front();
-    SmallVector<Value> rows;
-    auto yields = step(innerAfter, rows);
-    if (failed(yields))
-      return failure();
-    {
-      Value pos = arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getIndexType(), innerAfter->getArgument(0));
-      Value cap =
-          tensor::DimOp::create(rewriter, loc, innerAfter->getArgument(accBase), 0);
-      Value fits = cmpI(rewriter, loc, arith::CmpIPredicate::ult, pos, cap);
-      for (unsigned k = 0; k < numScan; ++k) {
-        Value acc = innerAfter->getArgument(accBase + k);
-        checkRowShape(rewriter, loc, acc, rows[k], 0, "Loop");
-        auto write = scf::IfOp::create(rewriter, loc, TypeRange{acc.getType()},
-                                       fits, /*withElseRegion=*/true);
-        OpBuilder::InsertionGuard g(rewriter);
-        rewriter.setInsertionPointToStart(write.thenBlock());
-        scf::YieldOp::create(rewriter, loc,
-                             insertRow(rewriter, loc, acc, rows[k], pos, 0));
-        rewriter.setInsertionPointToStart(write.elseBlock());
-        scf::YieldOp::create(rewriter, loc, acc);
-        yields->push_back(write.getResult(0));
-      }
-      yields->append(rows.begin(), rows.end());
-      yields->push_back(arith::XOrIOp::create(
-          rewriter, loc, fits, createIntConstant(rewriter, loc, i1, 1)));
-      scf::YieldOp::create(rewriter, loc, *yields);
-    }
-    rewriter.setInsertionPointToEnd(outerAfter);
-    scf::YieldOp::create(rewriter, loc, inner.getResults());
-
-    // Results: the carried values, then the filled rows of each scan
-    // output.
-    rewriter.setInsertionPointAfter(outer);
-    SmallVector<SmallVector<Value>> results = carried.toResults(
-        rewriter, loc, outer.getResults().slice(2, numFlatCarried));
-    Value count = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getIndexType(), outer.getResult(0));
-    for (unsigned k = 0; k < numScan; ++k)
-      results.push_back({finishAccumulator(
-          rewriter, loc, outer.getResult(accBase + k), count, 0, scanTypes[k],
-          "Loop: a scan output does not fit the output's shape")});
-    rewriter.replaceOpWithMultiple(op, results);
-    return success();
+    return numScan == 0 ? w.lower(inits)
+                        : w.lowerWithScans(inits, rowTypes, scanTypes);
   }
 };
 

@@ -38,6 +38,132 @@ struct ScanSpec {
   SmallVector<int64_t> inAxes, inReverse, outAxes, outReverse;
 };
 
+/// The scan loop when some scan outputs get their row shape from the first
+/// step (buildScanLoop's `inits`, `execTypes`, `runBody` and `rowPos`):
+/// returns the final states and the accumulators. Those outputs start
+/// empty and are sized to the sequence length when the first row comes.
+/// Sized inside the loop that carries them (a fresh tensor from one branch
+/// of an scf.if), one-shot bufferization would copy them whole on every
+/// step (200,000 steps took 11.7 s). As for Loop (ControlFlow.cpp), two
+/// loops: the inner one runs steps while their rows fit, writing them in
+/// place, and ends with the row pending when they do not (the first
+/// step); the outer one sizes the accumulators, writes the pending rows
+/// and runs the inner one again.
+///   outer (t, states..., acc..., row of each growing output..., pending)
+///       while pending || t < length:
+///     if pending: acc = sized(acc) with row as row t - 1
+///     inner (the same) while !pending && t < length:
+///       body; row fits (t < capacity) ? write it : pending = true
+FailureOr<SmallVector<Value>> buildGrowingScanLoop(
+    ConversionPatternRewriter &rewriter, Location loc, const ScanSpec &spec,
+    ArrayRef<Value> inits, ArrayRef<Type> execTypes, Value length,
+    function_ref<FailureOr<scf::ExecuteRegionOp>(Block *, Value, ValueRange)>
+        runBody,
+    function_ref<Value(unsigned, Value)> rowPos) {
+  unsigned numStates = spec.numStates;
+  unsigned numOut = execTypes.size() - numStates;
+  Value one = createIndexConstant(rewriter, loc, 1);
+  SmallVector<unsigned> growing;
+  for (unsigned k = 0; k < numOut; ++k)
+    if (!cast<RankedTensorType>(execTypes[numStates + k]).hasStaticShape())
+      growing.push_back(k);
+  unsigned accBase = 1 + numStates, rowBase = accBase + numOut,
+           pendingArg = rowBase + growing.size();
+  Value zero = createIndexConstant(rewriter, loc, 0);
+  Value noPending =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false));
+  Value yes =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true));
+  SmallVector<Value> outerInits{zero};
+  outerInits.append(inits.begin(), inits.end());
+  for (unsigned k : growing) {
+    auto rt = cast<RankedTensorType>(execTypes[numStates + k]);
+    SmallVector<Value> zeros(rt.getRank(), zero);
+    outerInits.push_back(createLoopInit(rewriter, loc, rt, zeros));
+  }
+  outerInits.push_back(noPending);
+  auto toLength = [&](OpBuilder &, Location, Value) { return length; };
+
+  auto outer = buildForwardingWhile(
+      rewriter, loc, outerInits, [&](ValueRange a) -> Value {
+        return arith::OrIOp::create(
+            rewriter, loc, a[pendingArg],
+            cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], length));
+      });
+  Block *outerAfter = &outer.getAfter().front();
+  SmallVector<Value> innerInits(outerAfter->getArguments());
+  {
+    Value pending = outerAfter->getArgument(pendingArg);
+    Value prev =
+        arith::SubIOp::create(rewriter, loc, outerAfter->getArgument(0), one);
+    for (auto [g, k] : llvm::enumerate(growing)) {
+      Value acc = outerAfter->getArgument(accBase + k);
+      Value row = outerAfter->getArgument(rowBase + g);
+      auto place = scf::IfOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                     pending, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(place.thenBlock());
+      Value sized =
+          growAccumulator(rewriter, loc, acc, row, spec.outAxes[k], toLength);
+      scf::YieldOp::create(rewriter, loc,
+                           insertRow(rewriter, loc, sized, row, rowPos(k, prev),
+                                     spec.outAxes[k]));
+      rewriter.setInsertionPointToStart(place.elseBlock());
+      scf::YieldOp::create(rewriter, loc, acc);
+      innerInits[accBase + k] = place.getResult(0);
+    }
+    innerInits[pendingArg] = noPending;
+  }
+  auto inner = buildForwardingWhile(
+      rewriter, loc, innerInits, [&](ValueRange a) -> Value {
+        Value none = arith::XOrIOp::create(rewriter, loc, a[pendingArg], yes);
+        return arith::AndIOp::create(
+            rewriter, loc, none,
+            cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], length));
+      });
+  Block *innerAfter = &inner.getAfter().front();
+  Value t = innerAfter->getArgument(0);
+  auto exec =
+      runBody(innerAfter, t, innerAfter->getArguments().slice(1, numStates));
+  if (failed(exec))
+    return failure();
+  unsigned first = growing.front();
+  Value cap = tensor::DimOp::create(rewriter, loc,
+                                    innerAfter->getArgument(accBase + first),
+                                    spec.outAxes[first]);
+  Value fits = cmpI(rewriter, loc, arith::CmpIPredicate::ult, t, cap);
+  SmallVector<Value> yields{arith::AddIOp::create(rewriter, loc, t, one)};
+  for (unsigned k = 0; k < numStates; ++k)
+    yields.push_back(exec->getResult(k));
+  for (unsigned k = 0; k < numOut; ++k) {
+    Value acc = innerAfter->getArgument(accBase + k);
+    Value row = exec->getResult(numStates + k);
+    int64_t axis = spec.outAxes[k];
+    if (!llvm::is_contained(growing, k)) {
+      yields.push_back(insertRow(rewriter, loc, acc, row, rowPos(k, t), axis));
+      continue;
+    }
+    checkRowShape(rewriter, loc, acc, row, axis, "Scan");
+    auto write = scf::IfOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                   fits, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(write.thenBlock());
+    scf::YieldOp::create(
+        rewriter, loc, insertRow(rewriter, loc, acc, row, rowPos(k, t), axis));
+    rewriter.setInsertionPointToStart(write.elseBlock());
+    scf::YieldOp::create(rewriter, loc, acc);
+    yields.push_back(write.getResult(0));
+  }
+  for (unsigned k : growing)
+    yields.push_back(exec->getResult(numStates + k));
+  yields.push_back(arith::XOrIOp::create(rewriter, loc, fits, yes));
+  scf::YieldOp::create(rewriter, loc, yields);
+  rewriter.setInsertionPointToEnd(outerAfter);
+  scf::YieldOp::create(rewriter, loc, inner.getResults());
+  rewriter.setInsertionPointAfter(outer);
+  return SmallVector<Value>(outer.getResults().slice(1, numStates + numOut));
+}
+
 /// Builds the scf.for over the scan dim: `states` and `scanInputs` are
 /// converted values; `stateTypes`/`outTypes` the result types. Returns the
 /// final states then the scan outputs.
@@ -138,8 +264,8 @@ buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
         shape.push_back(inType.getDimSize(d));
       }
       auto sliceType = RankedTensorType::get(shape, inType.getElementType());
-      Value slice = tensor::ExtractSliceOp::create(rewriter, loc, sliceType,
-                                                   in, offsets, sizes, strides);
+      Value slice = tensor::ExtractSliceOp::create(rewriter, loc, sliceType, in,
+                                                   offsets, sizes, strides);
       bodyArgs.push_back(castChecked(rewriter, loc, slice,
                                      (*bodyIn)[numStates + j],
                                      "Scan: a scan input slice does not fit "
@@ -161,9 +287,8 @@ buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
                                     "output's shape"));
     for (unsigned k = 0; k < numOut; ++k)
       results.push_back(finishAccumulator(
-          rewriter, loc, loopResults[numStates + k], length,
-          spec.outAxes[k], outTypes[k],
-          "Scan: a scan output does not fit the output's shape"));
+          rewriter, loc, loopResults[numStates + k], length, spec.outAxes[k],
+          outTypes[k], "Scan: a scan output does not fit the output's shape"));
     return results;
   };
 
@@ -185,130 +310,11 @@ buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
     return finish(loop.results());
   }
 
-  // Some scan outputs get their row shape from the first step: they start
-  // empty and are sized to the sequence length when the first row comes.
-  // Sized inside the loop that carries them (a fresh tensor from one branch
-  // of an scf.if), one-shot bufferization would copy them whole on every
-  // step (200,000 steps took 11.7 s). As for Loop (ControlFlow.cpp), two
-  // loops: the inner one runs steps while their rows fit, writing them in
-  // place, and ends with the row pending when they do not (the first
-  // step); the outer one sizes the accumulators, writes the pending rows
-  // and runs the inner one again.
-  //   outer (t, states..., acc..., row of each growing output..., pending)
-  //       while pending || t < length:
-  //     if pending: acc = sized(acc) with row as row t - 1
-  //     inner (the same) while !pending && t < length:
-  //       body; row fits (t < capacity) ? write it : pending = true
-  SmallVector<unsigned> growing;
-  for (unsigned k = 0; k < numOut; ++k)
-    if (!cast<RankedTensorType>(execTypes[numStates + k]).hasStaticShape())
-      growing.push_back(k);
-  unsigned accBase = 1 + numStates, rowBase = accBase + numOut,
-           pendingArg = rowBase + growing.size();
-  Value zero = createIndexConstant(rewriter, loc, 0);
-  Value noPending =
-      arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false));
-  Value yes =
-      arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true));
-  SmallVector<Value> outerInits{zero};
-  outerInits.append(inits.begin(), inits.end());
-  for (unsigned k : growing) {
-    auto rt = cast<RankedTensorType>(execTypes[numStates + k]);
-    SmallVector<Value> zeros(rt.getRank(), zero);
-    outerInits.push_back(createLoopInit(rewriter, loc, rt, zeros));
-  }
-  outerInits.push_back(noPending);
-  // An scf.while whose before region continues while `test` and forwards
-  // its arguments; the insertion point ends in its empty after region.
-  auto buildWhile = [&](ValueRange whileInits,
-                        function_ref<Value(ValueRange)> test) {
-    TypeRange types = whileInits.getTypes();
-    SmallVector<Location> locs(whileInits.size(), loc);
-    auto w = scf::WhileOp::create(rewriter, loc, types, whileInits);
-    Block *before = rewriter.createBlock(&w.getBefore(), {}, types, locs);
-    scf::ConditionOp::create(rewriter, loc, test(before->getArguments()),
-                             before->getArguments());
-    rewriter.createBlock(&w.getAfter(), {}, types, locs);
-    return w;
-  };
-  auto toLength = [&](OpBuilder &, Location, Value) { return length; };
-
-  auto outer = buildWhile(outerInits, [&](ValueRange a) -> Value {
-    return arith::OrIOp::create(
-        rewriter, loc, a[pendingArg],
-        cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], length));
-  });
-  Block *outerAfter = &outer.getAfter().front();
-  SmallVector<Value> innerInits(outerAfter->getArguments());
-  {
-    Value pending = outerAfter->getArgument(pendingArg);
-    Value prev =
-        arith::SubIOp::create(rewriter, loc, outerAfter->getArgument(0), one);
-    for (auto [g, k] : llvm::enumerate(growing)) {
-      Value acc = outerAfter->getArgument(accBase + k);
-      Value row = outerAfter->getArgument(rowBase + g);
-      auto place = scf::IfOp::create(rewriter, loc, TypeRange{acc.getType()},
-                                     pending, /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(place.thenBlock());
-      Value sized = growAccumulator(rewriter, loc, acc, row, spec.outAxes[k],
-                                    toLength);
-      scf::YieldOp::create(rewriter, loc,
-                           insertRow(rewriter, loc, sized, row,
-                                     rowPos(k, prev), spec.outAxes[k]));
-      rewriter.setInsertionPointToStart(place.elseBlock());
-      scf::YieldOp::create(rewriter, loc, acc);
-      innerInits[accBase + k] = place.getResult(0);
-    }
-    innerInits[pendingArg] = noPending;
-  }
-  auto inner = buildWhile(innerInits, [&](ValueRange a) -> Value {
-    Value none = arith::XOrIOp::create(rewriter, loc, a[pendingArg], yes);
-    return arith::AndIOp::create(
-        rewriter, loc, none,
-        cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], length));
-  });
-  Block *innerAfter = &inner.getAfter().front();
-  Value t = innerAfter->getArgument(0);
-  auto exec =
-      runBody(innerAfter, t, innerAfter->getArguments().slice(1, numStates));
-  if (failed(exec))
+  auto loopResults = buildGrowingScanLoop(rewriter, loc, spec, inits, execTypes,
+                                          length, runBody, rowPos);
+  if (failed(loopResults))
     return failure();
-  unsigned first = growing.front();
-  Value cap = tensor::DimOp::create(
-      rewriter, loc, innerAfter->getArgument(accBase + first),
-      spec.outAxes[first]);
-  Value fits = cmpI(rewriter, loc, arith::CmpIPredicate::ult, t, cap);
-  SmallVector<Value> yields{arith::AddIOp::create(rewriter, loc, t, one)};
-  for (unsigned k = 0; k < numStates; ++k)
-    yields.push_back(exec->getResult(k));
-  for (unsigned k = 0; k < numOut; ++k) {
-    Value acc = innerAfter->getArgument(accBase + k);
-    Value row = exec->getResult(numStates + k);
-    int64_t axis = spec.outAxes[k];
-    if (!llvm::is_contained(growing, k)) {
-      yields.push_back(insertRow(rewriter, loc, acc, row, rowPos(k, t), axis));
-      continue;
-    }
-    checkRowShape(rewriter, loc, acc, row, axis, "Scan");
-    auto write = scf::IfOp::create(rewriter, loc, TypeRange{acc.getType()},
-                                   fits, /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(write.thenBlock());
-    scf::YieldOp::create(rewriter, loc,
-                         insertRow(rewriter, loc, acc, row, rowPos(k, t), axis));
-    rewriter.setInsertionPointToStart(write.elseBlock());
-    scf::YieldOp::create(rewriter, loc, acc);
-    yields.push_back(write.getResult(0));
-  }
-  for (unsigned k : growing)
-    yields.push_back(exec->getResult(numStates + k));
-  yields.push_back(arith::XOrIOp::create(rewriter, loc, fits, yes));
-  scf::YieldOp::create(rewriter, loc, yields);
-  rewriter.setInsertionPointToEnd(outerAfter);
-  scf::YieldOp::create(rewriter, loc, inner.getResults());
-  rewriter.setInsertionPointAfter(outer);
-  return finish(outer.getResults().slice(1, numStates + numOut));
+  return finish(*loopResults);
 }
 
 /// The attribute `values` (default all 0) of length `n`, each checked to be

@@ -183,6 +183,19 @@ CountedLoop CountedLoop::build(OpBuilder &b, Location loc, Value upper,
           SmallVector<Value>(after->getArguments().drop_front())};
 }
 
+scf::WhileOp
+linalg_conv::buildForwardingWhile(OpBuilder &b, Location loc, ValueRange inits,
+                                  function_ref<Value(ValueRange)> test) {
+  TypeRange types = inits.getTypes();
+  SmallVector<Location> locs(inits.size(), loc);
+  auto w = scf::WhileOp::create(b, loc, types, inits);
+  Block *before = b.createBlock(&w.getBefore(), {}, types, locs);
+  scf::ConditionOp::create(b, loc, test(before->getArguments()),
+                           before->getArguments());
+  b.createBlock(&w.getAfter(), {}, types, locs);
+  return w;
+}
+
 void CountedLoop::finish(OpBuilder &b, Location loc, ValueRange yields) {
   SmallVector<Value> all;
   if (isa<scf::WhileOp>(op))
@@ -305,8 +318,8 @@ Value growAccumulator(
   Value fresh = createEmpty(b, loc, accType, sizes);
   SmallVector<OpFoldResult> zeros(accType.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> ones(accType.getRank(), b.getIndexAttr(1));
-  Value old = tensor::ExtractSliceOp::create(b, loc, acc, zeros, oldSizes,
-                                             ones);
+  Value old =
+      tensor::ExtractSliceOp::create(b, loc, acc, zeros, oldSizes, ones);
   return tensor::InsertSliceOp::create(b, loc, old, fresh, zeros, oldSizes,
                                        ones);
 }
@@ -331,8 +344,8 @@ Value appendRow(OpBuilder &b, Location loc, Value acc, Value slice, Value pos,
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(grow.thenBlock());
-    scf::YieldOp::create(b, loc,
-                         growAccumulator(b, loc, acc, slice, axis, newCapacity));
+    scf::YieldOp::create(
+        b, loc, growAccumulator(b, loc, acc, slice, axis, newCapacity));
     b.setInsertionPointToStart(grow.elseBlock());
     scf::YieldOp::create(b, loc, acc);
   }

@@ -81,6 +81,12 @@ struct CountedLoop {
   ValueRange results();
 };
 
+/// An scf.while carrying `inits` whose before region continues while
+/// `test(its arguments)` and passes them on unchanged; the insertion point
+/// ends in its after region, empty, whose arguments have the same types.
+scf::WhileOp buildForwardingWhile(OpBuilder &b, Location loc, ValueRange inits,
+                                  function_ref<Value(ValueRange)> test);
+
 /// The converted types of `t`, or failure with an error on `op`.
 FailureOr<SmallVector<Type>> convertedTypes(Operation *op,
                                             const TypeConverter &tc, Type t);
