@@ -245,8 +245,7 @@ typedef struct onnxc_rt_layout {
 
 static inline onnxc_rt_layout
 onnxc_rt_value_layout(const onnxc_value_info *vi) {
-  onnxc_rt_layout l;
-  l.count = 0;
+  onnxc_rt_layout l = {0, {0, 0, 0}};
   if (vi->kind == ONNXC_VALUE_OPTIONAL)
     l.ranks[l.count++] = 0;
   if (onnxc_rt_is_map_value(vi)) {
