@@ -267,8 +267,10 @@ struct ConvTransposeToCol2Im : OpRewritePattern<ONNX::ConvTransposeOp> {
   }
 };
 
+} // namespace
+
 /// The permutation of a Transpose (default: reversed dims).
-SmallVector<int64_t> getPerm(ONNX::TransposeOp op, int64_t rank) {
+SmallVector<int64_t> mlir::onnxc::getPerm(ONNX::TransposeOp op, int64_t rank) {
   if (auto p = op.getPerm())
     return SmallVector<int64_t>(p->begin(), p->end());
   SmallVector<int64_t> perm;
@@ -276,6 +278,8 @@ SmallVector<int64_t> getPerm(ONNX::TransposeOp op, int64_t rank) {
     perm.push_back(i);
   return perm;
 }
+
+namespace {
 
 /// Transpose of a constant -> the transposed constant.
 struct FoldConstantTranspose : OpRewritePattern<ONNX::TransposeOp> {
@@ -651,8 +655,10 @@ void replaceRows(PatternRewriter &rewriter, const RowAccess &access,
   });
 }
 
+} // namespace
+
 /// An i64 shape constant.
-Value shapeConstant(PatternRewriter &rewriter, Location loc,
+Value mlir::onnxc::shapeConstant(PatternRewriter &rewriter, Location loc,
                     ArrayRef<int64_t> shape) {
   auto type = RankedTensorType::get({static_cast<int64_t>(shape.size())},
                                     rewriter.getI64Type());
@@ -663,7 +669,8 @@ Value shapeConstant(PatternRewriter &rewriter, Location loc,
 }
 
 /// `source` [..., K] (K static and > 0) as [-1, K]; unchanged when 2-D.
-Value flattenRows(PatternRewriter &rewriter, Location loc, Value source) {
+Value mlir::onnxc::flattenRows(PatternRewriter &rewriter, Location loc,
+                               Value source) {
   auto type = cast<RankedTensorType>(source.getType());
   if (type.getRank() == 2)
     return source;
@@ -680,8 +687,8 @@ Value flattenRows(PatternRewriter &rewriter, Location loc, Value source) {
 /// with at most one -1 (and no 0: the patterns leave empty static dims
 /// alone), or, when several dims are only known at run time,
 /// Concat(Shape(source, end = -1), [N]) with allowzero.
-Value unflattenRows(PatternRewriter &rewriter, Location loc, Value flat,
-                    Value source) {
+Value mlir::onnxc::unflattenRows(PatternRewriter &rewriter, Location loc,
+                                 Value flat, Value source) {
   auto flatType = cast<RankedTensorType>(flat.getType());
   auto srcType = cast<RankedTensorType>(source.getType());
   int64_t rank = srcType.getRank();
@@ -713,6 +720,8 @@ Value unflattenRows(PatternRewriter &rewriter, Location loc, Value flat,
   return ONNX::ReshapeOp::create(rewriter, loc, type, flat, shapeValue,
                                  allowZero);
 }
+
+namespace {
 
 /// MatMul(slice, W) with W loop-invariant and 2-D -> row i of
 /// MatMul(source, W), computed once before the loop as one 2-D product

@@ -27,18 +27,6 @@ using namespace mlir::onnxc;
 
 namespace {
 
-/// A constant 1-D i64 tensor holding `shape` (a Reshape's shape operand).
-Value shapeConstant(PatternRewriter &rewriter, Location loc,
-                    ArrayRef<int64_t> shape) {
-  auto t = RankedTensorType::get({(int64_t)shape.size()},
-                                 rewriter.getI64Type());
-  return ONNX::ConstantOp::create(
-             rewriter, loc, TypeRange{t}, ValueRange{},
-             ArrayRef<NamedAttribute>{rewriter.getNamedAttr(
-                 "value", DenseIntElementsAttr::get(t, shape))})
-      .getResult();
-}
-
 /// `v` reshaped to the static `type`.
 Value reshapeTo(PatternRewriter &rewriter, Location loc, Value v,
                 RankedTensorType type) {
@@ -59,12 +47,7 @@ struct TransposeOfUnitDims : OpRewritePattern<ONNX::TransposeOp> {
         !outType.hasStaticShape() || inType.getRank() < 2)
       return failure();
     int64_t rank = inType.getRank();
-    SmallVector<int64_t> perm;
-    if (auto p = op.getPerm())
-      perm.assign(p->begin(), p->end());
-    else
-      for (int64_t i = rank - 1; i >= 0; --i)
-        perm.push_back(i);
+    SmallVector<int64_t> perm = getPerm(op, rank);
     if ((int64_t)perm.size() != rank)
       return failure();
     bool identity = true;
@@ -112,13 +95,11 @@ struct FoldMatMulBatch : OpRewritePattern<ONNX::MatMulOp> {
     if (k == 0 || tb.getDimSize(0) != k || rows == 0)
       return failure();
     Location loc = op.getLoc();
-    Value a2 = reshapeTo(
-        rewriter, loc, op.getA(),
-        RankedTensorType::get({rows, k}, ta.getElementType()));
+    Value a2 = flattenRows(rewriter, loc, op.getA());
     auto t2 = RankedTensorType::get({rows, tb.getDimSize(1)},
                                     ty.getElementType());
     Value y2 = ONNX::MatMulOp::create(rewriter, loc, t2, a2, op.getB());
-    rewriter.replaceOp(op, reshapeTo(rewriter, loc, y2, ty));
+    rewriter.replaceOp(op, unflattenRows(rewriter, loc, y2, op.getA()));
     return success();
   }
 };

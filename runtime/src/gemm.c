@@ -542,6 +542,25 @@ static void unpack_conv_weights(const onnxc_conv2d_params *q, const float *wp,
             wp[((g * panels + m / NR) * kdim + k) * NR + m % NR];
 }
 
+/* q's packed weights unpacked into a scratch buffer (*raw, freed by the
+ * caller with onnxc_rt_free_scratch), and in *plain q's parameters for
+ * them: contiguous W[g, m, ci, kh, kw], ONNXC_CONV_W_PACKED cleared. */
+static const float *unpacked_weights(const onnxc_conv2d_params *q,
+                                     const float *wp,
+                                     onnxc_conv2d_params *plain, void **raw) {
+  i64 khw = q->kernel_h * q->kernel_w, kdim = q->in_channels * khw;
+  float *wbuf = alloc_panels(q->groups * q->out_channels * kdim, raw);
+  unpack_conv_weights(q, wp, wbuf);
+  *plain = *q;
+  plain->flags = q->flags & ~(int64_t)ONNXC_CONV_W_PACKED;
+  plain->w_strides[0] = q->out_channels * kdim;
+  plain->w_strides[1] = kdim;
+  plain->w_strides[2] = khw;
+  plain->w_strides[3] = q->kernel_w;
+  plain->w_strides[4] = 1;
+  return wbuf;
+}
+
 static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
                           const float *w, float *y);
 
@@ -739,16 +758,9 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
     /* Grouped with few channels per group (the compiler packed its
      * constant weights): the depthwise kernels, on the weights unpacked
      * (a group's few channels fill a fraction of a GEMM panel). */
-    onnxc_conv2d_params plain = *q;
-    void *wraw = NULL;
-    float *wbuf = alloc_panels(q->groups * q->out_channels * kdim, &wraw);
-    unpack_conv_weights(q, w, wbuf);
-    plain.flags = q->flags & ~(int64_t)ONNXC_CONV_W_PACKED;
-    plain.w_strides[0] = q->out_channels * kdim;
-    plain.w_strides[1] = kdim;
-    plain.w_strides[2] = khw;
-    plain.w_strides[3] = q->kernel_w;
-    plain.w_strides[4] = 1;
+    onnxc_conv2d_params plain;
+    void *wraw;
+    const float *wbuf = unpacked_weights(q, w, &plain, &wraw);
     onnxc_rt_sconv2d_serial(&plain, x, wbuf, y);
     onnxc_rt_free_scratch(wraw);
     return;
@@ -806,16 +818,9 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
   }
   if (packed) {
     /* Packed weights on a path that reads them in place: unpack. */
-    onnxc_conv2d_params plain = *q;
-    void *wraw = NULL;
-    float *wbuf = alloc_panels(q->groups * q->out_channels * kdim, &wraw);
-    unpack_conv_weights(q, w, wbuf);
-    plain.flags = q->flags & ~(int64_t)ONNXC_CONV_W_PACKED;
-    plain.w_strides[0] = q->out_channels * kdim;
-    plain.w_strides[1] = kdim;
-    plain.w_strides[2] = khw;
-    plain.w_strides[3] = q->kernel_w;
-    plain.w_strides[4] = 1;
+    onnxc_conv2d_params plain;
+    void *wraw;
+    const float *wbuf = unpacked_weights(q, w, &plain, &wraw);
     conv_unpacked(&plain, x, wbuf, y);
     onnxc_rt_free_scratch(wraw);
     return;
