@@ -442,6 +442,45 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
 }
 
 #define MCP 128 /* output positions per block (their windows stay in L2) */
+
+#ifndef KCR
+#define KCR 100000
+#endif
+/* One K block [pc, pc + kc) of a panel of nw <= 16 channels from m0 over
+ * `mc` positions whose windows start at xr[0, mc), Y from `y` (position
+ * t at y[t], channel ch at ch * ys[2]): segments of up to NR positions
+ * of one stride-1 output row (windows one element apart) by channel
+ * groups of at most conv_rmr, through the tier's conv_rtile (positions in
+ * lanes; the per-channel bias per row). */
+static void conv_rows(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
+                      i64 g, i64 pc, i64 kc, i64 kdim, const act_ep *act,
+                      const float *const *xr, i64 mc, const i64 *koff,
+                      const float *panel, float *y, i64 m0, i64 nw) {
+  const i64 csc = q->y_strides[2];
+  i64 groups = (nw + kt->conv_rmr - 1) / kt->conv_rmr;
+  i64 per = (nw + groups - 1) / groups; /* 12 channels: 6 and 6 */
+  i64 ir, c0, kb;
+  for (ir = 0; ir < mc;) {
+    i64 len = 1;
+    while (len < NR && ir + len < mc && xr[ir + len] == xr[ir] + len)
+      ++len;
+    for (kb = 0; kb < kc; kb += KCR) {
+      i64 kn = min64(KCR, kc - kb);
+      for (c0 = 0; c0 < nw;) {
+        i64 rows = min64(per, nw - c0);
+        tile_ep storage;
+        int accumulate;
+        const tile_ep *ep = conv_block_ep(
+            q, g, m0 + c0, pc + kb == 0, pc + kb + kn == kdim, 1,
+            kt->tile_act ? act : NULL, &accumulate, &storage);
+        kt->conv_rtile((int)rows, kn, xr[ir], koff + kb, panel + kb * NR + c0,
+                       y + c0 * csc + ir, csc, len, accumulate, ep);
+        c0 += rows;
+      }
+    }
+    ir += len;
+  }
+}
 /* Depth of an indirect-GEMM block: the whole K of a 3 x 3 convolution of
  * 256 channels, so that each tile has one epilogue (a transposed store)
  * instead of one per 256; its 2304 x 32 weight panel (288 KiB) stays in
@@ -493,7 +532,12 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
              * positions whose windows are one element apart (a stride-1
              * output row; a tile ends where the row does), one vector per
              * position. */
-            if (nw <= NR / 2 && kt->conv_tile16 && q->stride_w * xs[4] == 1) {
+            if (nw <= NR / 2 && kt->conv_rtile && q->stride_w * xs[4] == 1 &&
+                q->out_w >= NR) {
+              conv_rows(kt, q, g, pc, kc, kdim, act, xr, mc, koff + pc,
+                        panel, yg + j * NR * ys[2] + ic, j * NR, nw);
+            } else if (nw <= NR / 2 && kt->conv_tile16 &&
+                       q->stride_w * xs[4] == 1) {
               i64 mr16 = kt->conv_mr16;
               for (ir = 0; ir < mc;) {
                 i64 rows = 1;
@@ -662,6 +706,18 @@ const float *onnxc_rt_sconv2d_pack_weights(const onnxc_conv2d_params *q,
   return wp;
 }
 
+/* The distance (floats) between the padded copy's channel planes of
+ * `plane` floats: planes of 4 KiB and more start 21 cache lines past a
+ * multiple of 4 KiB, so that the same rows of successive channels, which
+ * a convolution's window reads together, fall into different L1 sets
+ * (planes a multiple of 4 KiB apart put them all into one: a 3 x 3
+ * window over 48 channels of 256 x 256 read 144 rows from a few sets). */
+static i64 plane_stride(i64 plane) {
+  if (plane * 4 < 4096)
+    return plane;
+  return (plane * 4 + 4095) / 4096 * 1024 + 21 * 16;
+}
+
 /* The input of an ONNXC_CONV_PADDED call with its padding materialized,
  * for the paths that read a padded input: exactly the rows and columns the
  * windows reach, contiguous per channel ([batch][groups][in_channels][hp]
@@ -678,15 +734,16 @@ static const float *pad_input(const onnxc_conv2d_params *q, const float *x,
    * lo - pad_left on; the rest are zeros. */
   i64 lo = q->pad_left < 0 ? 0 : min64(q->pad_left, wp);
   i64 hi = q->pad_left + q->in_w;
-  i64 n, g, c, r;
+  i64 n, g, c, r, cs;
   float *buf;
   hi = hi < lo ? lo : min64(hi, wp);
-  buf = onnxc_rt_alloc_scratch(q->batch * q->groups * q->in_channels * hp * wp, raw);
+  cs = plane_stride(hp * wp);
+  buf = onnxc_rt_alloc_scratch(q->batch * q->groups * q->in_channels * cs, raw);
   for (n = 0; n < q->batch; ++n)
     for (g = 0; g < q->groups; ++g)
       for (c = 0; c < q->in_channels; ++c) {
         const float *src = x + n * xs[0] + g * xs[1] + c * xs[2];
-        float *dst = buf + ((n * q->groups + g) * q->in_channels + c) * hp * wp;
+        float *dst = buf + ((n * q->groups + g) * q->in_channels + c) * cs;
         for (r = 0; r < hp; ++r, dst += wp) {
           i64 ih = r - q->pad_top, col;
           const float *row;
@@ -709,9 +766,9 @@ static const float *pad_input(const onnxc_conv2d_params *q, const float *x,
   p->flags &= ~(int64_t)(ONNXC_CONV_PADDED | ONNXC_CONV_IN_PLACE);
   p->x_strides[4] = 1;
   p->x_strides[3] = wp;
-  p->x_strides[2] = hp * wp;
-  p->x_strides[1] = q->in_channels * hp * wp;
-  p->x_strides[0] = q->groups * q->in_channels * hp * wp;
+  p->x_strides[2] = cs;
+  p->x_strides[1] = q->in_channels * cs;
+  p->x_strides[0] = q->groups * q->in_channels * cs;
   return buf;
 }
 

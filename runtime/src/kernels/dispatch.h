@@ -96,6 +96,19 @@ typedef void (*onnxc_conv_tile16_fn)(int rows, i64 kc, const float *x0,
                                      const i64 *koff, const float *panel,
                                      float *c, i64 csc, i64 nw,
                                      int accumulate, const tile_ep *ep);
+/* Output positions in vector lanes, for a panel of at most 16 channels
+ * over stride-1 output rows: C[r * csc + pos] (+)= sum over p < kc of
+ * panel[p][r] * x0[koff[p] + pos] for channels r < rows <= conv_rmr (the
+ * panel's columns from `panel` on) and positions pos < nw <= NR of one
+ * output row (position pos's window at x0 + pos), with the epilogue ep
+ * (per-channel bias as row_bias; clamp). Y's rows are stored as they are
+ * (no transpose), and a k costs two vector loads and rows broadcasts for
+ * 2 * rows FMAs, where conv_tile16 loads 17 for 16. Each element is the
+ * same FMA chain over p as in conv_tile16: the two give the same bits. */
+typedef void (*onnxc_conv_rtile_fn)(int rows, i64 kc, const float *x0,
+                                    const i64 *koff, const float *panel,
+                                    float *c, i64 csc, i64 nw, int accumulate,
+                                    const tile_ep *ep);
 /* One im2col panel: dst[p * NR + col] = src[p][off[col]] for col < nw,
  * 0 past nw; `contiguous`: off[col] == off[0] + col. */
 typedef void (*onnxc_im2col_fn)(const float *const *src, i64 kc,
@@ -166,6 +179,9 @@ typedef struct onnxc_kernels {
   /* (NULL: narrow panels take conv_tile) */
   int conv_mr16;
   onnxc_conv_tile16_fn conv_tile16;
+  /* (NULL: narrow panels over rows take conv_tile16) */
+  int conv_rmr;
+  onnxc_conv_rtile_fn conv_rtile;
   onnxc_im2col_fn im2col;
   onnxc_pad_row_fn pad_row;
 

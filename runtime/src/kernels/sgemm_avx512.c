@@ -415,6 +415,77 @@ static const ikernel16_fn ikernels16[17] = {
     ikernel16_10, ikernel16_11, ikernel16_12, ikernel16_13, ikernel16_14,
     ikernel16_15, ikernel16_16};
 
+/* rkernel_R: R output channels (rows) by up to 32 consecutive positions of
+ * one stride-1 output row (two vectors of lanes): the channel's weight
+ * broadcast from the panel (R floats at immediate offsets per k), the
+ * input row segment x0 + koff[p] read as two vectors. A last segment
+ * shorter than 32 reads masked (no lane past nw is touched). */
+#define ONNXC_DEFINE_RKERNEL(R)                                                \
+  static void rkernel_##R(i64 kc, const float *x0, const i64 *koff,            \
+                          const float *bp, float *c, i64 csc, i64 nw,          \
+                          int accumulate, const tile_ep *ep) {                 \
+    __m512 lo[R], hi[R];                                                       \
+    int r;                                                                     \
+    i64 p;                                                                     \
+    _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                          \
+      lo[r] = _mm512_setzero_ps();                                             \
+      hi[r] = _mm512_setzero_ps();                                             \
+    }                                                                          \
+    if (nw == NR) {                                                            \
+      for (p = 0; p < kc; ++p) {                                               \
+        const float *xp = x0 + koff[p];                                        \
+        __m512 b0 = _mm512_loadu_ps(xp), b1 = _mm512_loadu_ps(xp + 16);        \
+        _mm_prefetch((const char *)(xp + NR), _MM_HINT_T1);                    \
+        _mm_prefetch((const char *)(xp + NR + 16), _MM_HINT_T1);               \
+        _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                      \
+          __m512 av = _mm512_set1_ps(bp[r]);                                   \
+          lo[r] = _mm512_fmadd_ps(av, b0, lo[r]);                              \
+          hi[r] = _mm512_fmadd_ps(av, b1, hi[r]);                              \
+        }                                                                      \
+        bp += NR;                                                              \
+      }                                                                        \
+    } else {                                                                   \
+      __mmask16 m0 =                                                           \
+          nw >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nw) - 1u);         \
+      __mmask16 m1 = nw <= 16 ? (__mmask16)0                                   \
+                              : (__mmask16)((1u << (nw - 16)) - 1u);           \
+      for (p = 0; p < kc; ++p) {                                               \
+        const float *xp = x0 + koff[p];                                        \
+        __m512 b0 = _mm512_maskz_loadu_ps(m0, xp);                             \
+        __m512 b1 = _mm512_maskz_loadu_ps(m1, xp + 16);                        \
+        _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                      \
+          __m512 av = _mm512_set1_ps(bp[r]);                                   \
+          lo[r] = _mm512_fmadd_ps(av, b0, lo[r]);                              \
+          hi[r] = _mm512_fmadd_ps(av, b1, hi[r]);                              \
+        }                                                                      \
+        bp += NR;                                                              \
+      }                                                                        \
+    }                                                                          \
+    store_tile(R, lo, hi, c, csc, 1, nw, accumulate, ep);                      \
+  }
+
+ONNXC_DEFINE_RKERNEL(1)
+ONNXC_DEFINE_RKERNEL(2)
+ONNXC_DEFINE_RKERNEL(3)
+ONNXC_DEFINE_RKERNEL(4)
+ONNXC_DEFINE_RKERNEL(5)
+ONNXC_DEFINE_RKERNEL(6)
+ONNXC_DEFINE_RKERNEL(7)
+ONNXC_DEFINE_RKERNEL(8)
+
+typedef void (*rkernel_fn)(i64, const float *, const i64 *, const float *,
+                           float *, i64, i64, int, const tile_ep *);
+static const rkernel_fn rkernels[MR + 1] = {0,         rkernel_1, rkernel_2,
+                                            rkernel_3, rkernel_4, rkernel_5,
+                                            rkernel_6, rkernel_7, rkernel_8};
+
+static void conv_rtile_avx512(int rows, i64 kc, const float *x0,
+                              const i64 *koff, const float *panel, float *c,
+                              i64 csc, i64 nw, int accumulate,
+                              const tile_ep *ep) {
+  rkernels[rows](kc, x0, koff, panel, c, csc, nw, accumulate, ep);
+}
+
 static void conv_tile16_avx512(int rows, i64 kc, const float *x0,
                                const i64 *koff, const float *panel, float *c,
                                i64 csc, i64 nw, int accumulate,
@@ -442,6 +513,8 @@ void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k) {
   k->conv_tile = conv_tile_avx512;
   k->conv_mr16 = 16;
   k->conv_tile16 = conv_tile16_avx512;
+  k->conv_rmr = MR;
+  k->conv_rtile = conv_rtile_avx512;
   k->tile_act = 1;
 }
 
