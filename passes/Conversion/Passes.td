@@ -114,7 +114,12 @@ def ConvertONNXQuantizedToUkernel
     - an fp32 `Col2Im` of one or two spatial dims with constant shapes
       (what onnx-graph-optimize makes of a ConvTranspose) becomes
       `onnxc_rt_col2im` (15 fields), reading through a Transpose (perm 0,
-      2, 1) of its input when there is one (ONNXC_COL2IM_TRANSPOSED).
+      2, 1) of its input when there is one (ONNXC_COL2IM_TRANSPOSED);
+    - an fp32 `Resize` of rank 4 over H and W (dims 0 and 1 keep their
+      size) with static sizes and constant scales or sizes, in a mode with
+      tap tables (nearest, linear, antialias) becomes `onnxc_rt_resize2d`
+      (7 fields) with the tables as constants (ResizeToUkernel.cpp; the
+      runtime computes it separably, runtime/src/resize.c).
 
     A convolution in QDQ form (onnxruntime's quantize_static with
     QuantFormat.QDQ: `QuantizeLinear(Conv(DequantizeLinear(x),

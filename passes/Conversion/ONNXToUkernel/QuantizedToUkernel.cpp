@@ -25,6 +25,7 @@
 #include "passes/Conversion/ONNXToLinalg/Window.h"
 #include "runtime/include/onnxc/runtime_abi.h"
 #include "passes/Conversion/ONNXToUkernel/Col2ImToUkernel.h"
+#include "passes/Conversion/ONNXToUkernel/ResizeToUkernel.h"
 #include "passes/Conversion/ONNXToUkernel/QuantizedPacking.h"
 #include "passes/Conversion/Passes.h"
 #include "passes/Conversion/RuntimeCall.h"
@@ -236,6 +237,8 @@ public:
       return succeeded(qdqConv(q)) ? success() : qdqGemm(q);
     if (auto c = dyn_cast<ONNX::Col2ImOp>(op))
       return rewriteCol2ImToUkernel(*this, c);
+    if (auto r = dyn_cast<ONNX::ResizeOp>(op))
+      return rewriteResizeToUkernel(*this, r);
     return failure();
   }
 
@@ -948,7 +951,7 @@ struct ConvertONNXQuantizedToUkernelPass
     module.walk([&](Operation *op) {
       if (isa<ONNX::ConvIntegerOp, ONNX::QLinearConvOp, ONNX::MatMulIntegerOp,
               ONNX::QLinearMatMulOp, ONNX::DynamicQuantizeLinearOp,
-              ONNX::Col2ImOp>(op) ||
+              ONNX::Col2ImOp, ONNX::ResizeOp>(op) ||
           (qdq && isa<ONNX::QuantizeLinearOp>(op)))
         ops.push_back(op);
     });

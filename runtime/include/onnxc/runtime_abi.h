@@ -416,6 +416,30 @@ void onnxc_rt_col2im(const onnxc_col2im_params *params, const float *cols,
                      float *y);
 
 /*
+ * Resize of fp32 over the last two dims (runtime/src/resize.c): the
+ * compiler (convert-onnx-quantized-to-ukernel) replaces an fp32 Resize of
+ * rank 4 whose first two dims keep their size, with static sizes and
+ * constant scales, nearest or linear (antialias too; not cubic without
+ * it, not tf_crop_and_resize), by this call. The taps are the compiler's
+ * tables: output row oy reads input rows h_index[oy * h_taps + k] with
+ * weights h_weight[oy * h_taps + k] (k < h_taps), output column ox input
+ * columns w_index[ox * w_taps + k] with w_weight[...]; a NULL weight table
+ * (nearest) has one tap of weight 1. For each of the `planes` planes
+ * ([planes][in_h][in_w] -> [planes][out_h][out_w], dense)
+ *   Y[oy, ox] = sum_k h_weight[oy, k] * (sum_j w_weight[ox, j] *
+ *                                        X[h_index[oy, k], w_index[ox, j]])
+ * (separable, in f32; with both tables NULL a copy). The compiler fills
+ * the struct as an array of 7 int64_t.
+ */
+typedef struct onnxc_resize2d_params {
+  int64_t planes, in_h, in_w, out_h, out_w, h_taps, w_taps;
+} onnxc_resize2d_params;
+
+void onnxc_rt_resize2d(const onnxc_resize2d_params *params, const float *x,
+                       float *y, const int64_t *h_index, const float *h_weight,
+                       const int64_t *w_index, const float *w_weight);
+
+/*
  * int8 matrix products and convolutions (runtime/src/kernels/qgemm*.c). At
  * -O1 and above the compiler (convert-onnx-quantized-to-ukernel) replaces
  * ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul, the dequantizing
@@ -636,6 +660,10 @@ ONNXC_ABI_CHECK(sizeof(onnxc_col2im_params) == 15 * sizeof(int64_t),
                 col2im_size);
 ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_col2im_params, flags) == 14,
                 col2im_flags);
+ONNXC_ABI_CHECK(sizeof(onnxc_resize2d_params) == 7 * sizeof(int64_t),
+                resize2d_size);
+ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_resize2d_params, w_taps) == 6,
+                resize2d_w_taps);
 ONNXC_ABI_CHECK(sizeof(onnxc_qparams) == 9 * sizeof(int64_t), qparams_size);
 ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_qparams, a_zp) == 1, qparams_a_zp);
 ONNXC_ABI_CHECK(ONNXC_ABI_SLOT(onnxc_qparams, bias) == 7, qparams_bias);

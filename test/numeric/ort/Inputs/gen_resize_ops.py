@@ -12,7 +12,10 @@ with symbolic dims antialias is a one-line error, an expected failure in
 resize-xfail.json). The scales and
 sizes are initializers (what exporters write). Float inputs; one uint8
 image for nearest with axes. ORT's cubic mode takes 2-D inputs or 4-D
-ones resized in H and W only, so the cubic cases are 4-D.
+ones resized in H and W only, so the cubic cases are 4-D. The
+"kernel_" cases are 4-D fp32 resized in H and W with constant scales or
+sizes: statically compiled they run the runtime's onnxc_rt_resize2d
+(runtime/src/resize.c) instead of the generic.
 """
 import sys
 
@@ -90,6 +93,39 @@ def cases(rng):
                       dict(mode="linear", antialias=1,
                            coordinate_transformation_mode="align_corners"),
                       sizes=[1, 2, 4, 3])
+
+    # 4-D fp32 over H and W with constant scales or sizes: the runtime's
+    # onnxc_rt_resize2d (resize.c) in static mode, every coordinate mode
+    # with tables, nearest modes, up and down, one dim only, batch 2. The
+    # scales are exact in binary and give whole sizes: with others
+    # align_corners differs between ORT (the integer output size) and the
+    # ONNX reference that onnxc follows (scale * input size).
+    for ct in ("half_pixel", "align_corners", "asymmetric",
+               "pytorch_half_pixel"):
+        yield resize_case(rng, "kernel_linear_%s" % ct, (2, 3, 7, 8),
+                          dict(mode="linear", coordinate_transformation_mode=ct),
+                          scales=[1, 1, 2.0, 1.5])
+        yield resize_case(rng, "kernel_linear_%s_down" % ct, (1, 2, 12, 12),
+                          dict(mode="linear", coordinate_transformation_mode=ct),
+                          scales=[1, 1, 0.5, 0.75])
+    for nm, ct in (("round_prefer_floor", "half_pixel"),
+                   ("round_prefer_ceil", "asymmetric"),
+                   ("floor", "align_corners"), ("ceil", "half_pixel"),
+                   ("round_prefer_floor", "tf_half_pixel_for_nn")):
+        yield resize_case(rng, "kernel_nearest_%s_%s" % (nm, ct), (1, 3, 6, 8),
+                          dict(mode="nearest", nearest_mode=nm,
+                               coordinate_transformation_mode=ct),
+                          scales=[1, 1, 2.5, 0.75])
+    yield resize_case(rng, "kernel_nearest_x2_sizes", (2, 4, 8, 16),
+                      dict(mode="nearest"), sizes=[2, 4, 16, 32])
+    yield resize_case(rng, "kernel_linear_w_only", (1, 2, 5, 6),
+                      dict(mode="linear"), scales=[1, 1, 1, 2.0])
+    yield resize_case(rng, "kernel_linear_h_only_axes", (1, 2, 5, 6),
+                      dict(mode="linear", axes=[2]), scales=[3.0])
+    yield resize_case(rng, "kernel_linear_to_one", (1, 2, 5, 6),
+                      dict(mode="linear"), sizes=[1, 2, 1, 1])
+    yield resize_case(rng, "kernel_linear_x2_wide", (1, 8, 32, 40),
+                      dict(mode="linear"), scales=[1, 1, 2.0, 2.0])
 
 
 def write(root):
