@@ -443,9 +443,14 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
 
 #define MCP 128 /* output positions per block (their windows stay in L2) */
 
-#ifndef KCR
-#define KCR 100000
-#endif
+/* The deepest K that conv_rows takes: its tiles read 3 cache lines of
+ * input per k (a 32-position row segment, unaligned) where conv_tile16's
+ * read 1 or 2, and with K = 432 (48 channels, 3 x 3) the second channel
+ * group no longer finds them in L1: in U-Net's 48 -> 16 layer at 256 x
+ * 256 the rows took 20-35% longer than conv_tile16, where 16 -> 16 and
+ * 3 -> 16 ran 15-25% faster. */
+#define ROWS_MAX_K 288
+
 /* One K block [pc, pc + kc) of a panel of nw <= 16 channels from m0 over
  * `mc` positions whose windows start at xr[0, mc), Y from `y` (position
  * t at y[t], channel ch at ch * ys[2]): segments of up to NR positions
@@ -459,24 +464,21 @@ static void conv_rows(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
   const i64 csc = q->y_strides[2];
   i64 groups = (nw + kt->conv_rmr - 1) / kt->conv_rmr;
   i64 per = (nw + groups - 1) / groups; /* 12 channels: 6 and 6 */
-  i64 ir, c0, kb;
+  i64 ir, c0;
   for (ir = 0; ir < mc;) {
     i64 len = 1;
     while (len < NR && ir + len < mc && xr[ir + len] == xr[ir] + len)
       ++len;
-    for (kb = 0; kb < kc; kb += KCR) {
-      i64 kn = min64(KCR, kc - kb);
-      for (c0 = 0; c0 < nw;) {
-        i64 rows = min64(per, nw - c0);
-        tile_ep storage;
-        int accumulate;
-        const tile_ep *ep = conv_block_ep(
-            q, g, m0 + c0, pc + kb == 0, pc + kb + kn == kdim, 1,
-            kt->tile_act ? act : NULL, &accumulate, &storage);
-        kt->conv_rtile((int)rows, kn, xr[ir], koff + kb, panel + kb * NR + c0,
-                       y + c0 * csc + ir, csc, len, accumulate, ep);
-        c0 += rows;
-      }
+    for (c0 = 0; c0 < nw;) {
+      i64 rows = min64(per, nw - c0);
+      tile_ep storage;
+      int accumulate;
+      const tile_ep *ep =
+          conv_block_ep(q, g, m0 + c0, pc == 0, pc + kc == kdim, 1,
+                        kt->tile_act ? act : NULL, &accumulate, &storage);
+      kt->conv_rtile((int)rows, kc, xr[ir], koff, panel + c0,
+                     y + c0 * csc + ir, csc, len, accumulate, ep);
+      c0 += rows;
     }
     ir += len;
   }
@@ -533,7 +535,7 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
              * output row; a tile ends where the row does), one vector per
              * position. */
             if (nw <= NR / 2 && kt->conv_rtile && q->stride_w * xs[4] == 1 &&
-                q->out_w >= NR) {
+                q->out_w >= NR && kdim <= ROWS_MAX_K) {
               conv_rows(kt, q, g, pc, kc, kdim, act, xr, mc, koff + pc,
                         panel, yg + j * NR * ys[2] + ic, j * NR, nw);
             } else if (nw <= NR / 2 && kt->conv_tile16 &&

@@ -680,9 +680,9 @@ int main(int argc, char **argv) {
     check_conv(1, 1, 48, 7, 9, 20, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
     /* Panels of <= 16 channels over rows of >= 32 outputs: positions in
      * lanes (conv_rtile), segments of 32 and a masked tail, channel groups
-     * of 8 (16), 6 + 6 (12) and 5 (5); K = 432 (48 channels), dilated,
+     * of 8 (16), 6 + 6 (12) and 5 (5); K = 288 (its largest), dilated,
      * padded. */
-    check_conv_pad(1, 1, 12, 48, 5, 72, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
+    check_conv_pad(1, 1, 12, 32, 5, 72, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
     check_conv_pad(2, 1, 16, 3, 4, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
     check_conv_pad(1, 1, 5, 7, 9, 45, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, packed, fuse);
     check_conv(1, 1, 48, 16, 4, 70, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* 32 + 16 */
