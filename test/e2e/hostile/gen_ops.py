@@ -17,7 +17,7 @@ import sys
 
 import numpy as np
 
-from onnx import helper
+from onnx import TensorProto, helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hostile  # noqa: E402
@@ -241,6 +241,21 @@ def split_many(root):
          [vi("x", F, ["n"])], [vi(o, F, [k]) for o, k in zip(outs, sizes)],
          [([x], parts), ([x[:-1]], [])],
          inits=[helper.make_tensor("s", I64, [n], sizes)])
+
+
+@case
+def strnorm_batch(root):
+    """StringNormalizer's X is [C] or [1, C]: a 2-D X whose first dim is
+    symbolic compiles (libonnx 1.12's inference refused it) and must be 1
+    at run time, as ORT requires."""
+    x = np.array([["monday", "tuesday", "sunday"]], dtype=object)
+    y = np.array([["MONDAY", "TUESDAY", "SUNDAY"]], dtype=object)
+    save(root, "strnorm_batch",
+         [node("StringNormalizer", ["x"], ["y"], "strnorm_batch",
+               case_change_action="UPPER")],
+         [vi("x", TensorProto.STRING, ["b", "c"])],
+         [vi("y", TensorProto.STRING, [1, None])],
+         [([x], [y]), ([np.concatenate([x, x])], [])])
 
 
 if __name__ == "__main__":
