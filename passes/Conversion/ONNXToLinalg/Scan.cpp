@@ -9,14 +9,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Strings.h"
 #include "passes/Conversion/ONNXToLinalg/Subgraph.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -40,6 +43,7 @@ struct ScanSpec {
 
 /// The scan loop when some scan outputs get their row shape from the first
 /// step (buildScanLoop's `inits`, `execTypes`, `runBody` and `rowPos`):
+/// runs `steps` steps (at most `length`, the accumulators' size) and
 /// returns the final states and the accumulators. Those outputs start
 /// empty and are sized to the sequence length when the first row comes.
 /// Sized inside the loop that carries them (a fresh tensor from one branch
@@ -57,7 +61,7 @@ struct ScanSpec {
 FailureOr<SmallVector<Value>> buildGrowingScanLoop(
     ConversionPatternRewriter &rewriter, Location loc, const ScanSpec &spec,
     ArrayRef<Value> inits, ArrayRef<Type> execTypes, Value length,
-    function_ref<FailureOr<scf::ExecuteRegionOp>(Block *, Value, ValueRange)>
+    Value steps, function_ref<FailureOr<scf::ExecuteRegionOp>(Block *, Value, ValueRange)>
         runBody,
     function_ref<Value(unsigned, Value)> rowPos) {
   unsigned numStates = spec.numStates;
@@ -88,7 +92,7 @@ FailureOr<SmallVector<Value>> buildGrowingScanLoop(
       rewriter, loc, outerInits, [&](ValueRange a) -> Value {
         return arith::OrIOp::create(
             rewriter, loc, a[pendingArg],
-            cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], length));
+            cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], steps));
       });
   Block *outerAfter = &outer.getAfter().front();
   SmallVector<Value> innerInits(outerAfter->getArguments());
@@ -119,7 +123,7 @@ FailureOr<SmallVector<Value>> buildGrowingScanLoop(
         Value none = arith::XOrIOp::create(rewriter, loc, a[pendingArg], yes);
         return arith::AndIOp::create(
             rewriter, loc, none,
-            cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], length));
+            cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], steps));
       });
   Block *innerAfter = &inner.getAfter().front();
   Value t = innerAfter->getArgument(0);
@@ -164,14 +168,49 @@ FailureOr<SmallVector<Value>> buildGrowingScanLoop(
   return SmallVector<Value>(outer.getResults().slice(1, numStates + numOut));
 }
 
+/// Rows [from, length) along `axis` of the accumulator `acc` (of `length`
+/// rows) set to zero, or to "" for strings (`isString`).
+Value zeroTail(OpBuilder &b, Location loc, Operation *op, Value acc,
+               Value from, Value length, int64_t axis, bool isString) {
+  auto type = cast<RankedTensorType>(acc.getType());
+  Type elt = type.getElementType();
+  SmallVector<OpFoldResult> offsets, sizes,
+      strides(type.getRank(), b.getIndexAttr(1));
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (d == axis) {
+      Value n = arith::SubIOp::create(b, loc, length, from);
+      offsets.push_back(from);
+      sizes.push_back(n);
+      dims.push_back(n);
+      continue;
+    }
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(getDimOFR(b, loc, acc, d));
+    dims.push_back(getDimValue(b, loc, acc, d));
+  }
+  Value zero = isString ? stringAddress(b, loc, op, "")
+                        : createScalarConstant(b, loc, elt, 0);
+  Value fill =
+      linalg::FillOp::create(b, loc, zero, emptyTensor(b, loc, dims, elt))
+          .getResult(0);
+  return tensor::InsertSliceOp::create(b, loc, fill, acc, offsets, sizes,
+                                       strides);
+}
+
 /// Builds the scf.for over the scan dim: `states` and `scanInputs` are
 /// converted values; `stateTypes`/`outTypes` the result types. Returns the
-/// final states then the scan outputs.
+/// final states then the scan outputs. With `steps` (ScanV8's
+/// sequence_lens), only the first `steps` elements of the sequence are
+/// scanned (reverse inputs from element steps - 1); the final states are
+/// those after them and the scan outputs' rows past them are zeros
+/// (`outIsString`: "").
 FailureOr<SmallVector<Value>>
 buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
               const TypeConverter &tc, Region &body, const ScanSpec &spec,
               ValueRange states, ValueRange scanInputs,
-              ArrayRef<Type> stateTypes, ArrayRef<Type> outTypes) {
+              ArrayRef<Type> stateTypes, ArrayRef<Type> outTypes,
+              Value steps = nullptr, ArrayRef<bool> outIsString = {}) {
   auto yield = cast<ONNX::YieldOp>(body.front().getTerminator());
   auto bodyIn = convertRanked(op, tc, body.getArgumentTypes(), "a body input");
   auto bodyOut =
@@ -229,6 +268,11 @@ buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
   }
   Value one = createIndexConstant(rewriter, loc, 1);
   Value last = arith::SubIOp::create(rewriter, loc, length, one);
+  // The last element a reverse scan input starts from.
+  Value lastIn = steps ? arith::SubIOp::create(rewriter, loc, steps, one).getResult()
+                       : last;
+  if (!steps)
+    steps = length;
   SmallVector<Type> execTypes;
   for (unsigned k = 0; k < numStates; ++k)
     execTypes.push_back((*bodyIn)[k]);
@@ -245,7 +289,7 @@ buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
   auto runBody = [&](Block *block, Value t,
                      ValueRange stateArgs) -> FailureOr<scf::ExecuteRegionOp> {
     rewriter.setInsertionPointToEnd(block);
-    Value reversedT = arith::SubIOp::create(rewriter, loc, last, t);
+    Value reversedT = arith::SubIOp::create(rewriter, loc, lastIn, t);
     SmallVector<Value> bodyArgs(stateArgs.begin(), stateArgs.end());
     for (auto [j, in] : llvm::enumerate(scanInputs)) {
       auto inType = cast<RankedTensorType>(in.getType());
@@ -285,15 +329,20 @@ buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
                                     stateTypes[k],
                                     "Scan: a final state does not fit the "
                                     "output's shape"));
-    for (unsigned k = 0; k < numOut; ++k)
+    for (unsigned k = 0; k < numOut; ++k) {
+      Value acc = loopResults[numStates + k];
+      if (steps != length)
+        acc = zeroTail(rewriter, loc, op, acc, steps, length, spec.outAxes[k],
+                       !outIsString.empty() && outIsString[k]);
       results.push_back(finishAccumulator(
-          rewriter, loc, loopResults[numStates + k], length, spec.outAxes[k],
+          rewriter, loc, acc, length, spec.outAxes[k],
           outTypes[k], "Scan: a scan output does not fit the output's shape"));
+    }
     return results;
   };
 
   if (!grows) {
-    auto loop = CountedLoop::build(rewriter, loc, length, inits, false);
+    auto loop = CountedLoop::build(rewriter, loc, steps, inits, false);
     auto exec = runBody(loop.body, loop.iv,
                         ValueRange(loop.iterArgs).take_front(numStates));
     if (failed(exec))
@@ -311,7 +360,7 @@ buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
   }
 
   auto loopResults = buildGrowingScanLoop(rewriter, loc, spec, inits, execTypes,
-                                          length, runBody, rowPos);
+                                          length, steps, runBody, rowPos);
   if (failed(loopResults))
     return failure();
   return finish(*loopResults);
@@ -412,9 +461,9 @@ struct ScanV8Lowering : OpConversionPattern<ONNX::ScanV8Op> {
   matchAndRewrite(ONNX::ScanV8Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (!isa<NoneType>(op.getSequenceLens().getType()))
-      return op.emitOpError("sequence_lens is not supported: every batch "
-                            "entry scans the full sequence");
+    Value lens = adaptor.getSequenceLens();
+    if (isa<NoneType>(lens.getType()))
+      lens = nullptr;
     ValueRange operands = adaptor.getInitialStateAndScanInputs();
     int64_t numScanIn = op.getNumScanInputs();
     if (numScanIn < 1 || numScanIn > static_cast<int64_t>(operands.size()))
@@ -452,6 +501,17 @@ struct ScanV8Lowering : OpConversionPattern<ONNX::ScanV8Op> {
           cmpI(rewriter, loc, arith::CmpIPredicate::eq,
                getDimValue(rewriter, loc, v, 0), batch),
           "Scan: the inputs differ in batch size");
+    if (lens) {
+      auto lt = dyn_cast<RankedTensorType>(lens.getType());
+      if (!lt || lt.getRank() != 1 || !lt.getElementType().isInteger(64))
+        return op.emitOpError("sequence_lens must be a 1-D int64 tensor, got ")
+               << op.getSequenceLens().getType();
+      Value n = getDimValue(rewriter, loc, lens, 0);
+      emitRuntimeCheck(rewriter, loc,
+                       cmpI(rewriter, loc, arith::CmpIPredicate::eq, n, batch),
+                       "Scan: sequence_lens has {} entries for a batch of {}",
+                       {n, batch});
+    }
     // A result with a static entry shape is preallocated; the others get
     // their entry shape from the first batch entry.
     SmallVector<Value> inits;
@@ -499,9 +559,34 @@ struct ScanV8Lowering : OpConversionPattern<ONNX::ScanV8Op> {
           .push_back(RankedTensorType::get(rt.getShape().drop_front(),
                                            rt.getElementType()));
     }
+    // sequence_lens: entry b scans its first lens[b] elements, each in
+    // [1, the sequence length] (ONNX Runtime refuses 0 too).
+    Value steps;
+    SmallVector<bool> outIsString;
+    if (lens) {
+      Value maxLen = getDimValue(rewriter, loc, scanInputs[0], 0);
+      Value l = tensor::ExtractOp::create(rewriter, loc, lens, ValueRange{b});
+      Value zero64 = createIntConstant(rewriter, loc, rewriter.getI64Type(), 0);
+      Value max64 = arith::IndexCastOp::create(rewriter, loc,
+                                               rewriter.getI64Type(), maxLen);
+      Value ok = arith::AndIOp::create(
+          rewriter, loc,
+          cmpI(rewriter, loc, arith::CmpIPredicate::sgt, l, zero64),
+          cmpI(rewriter, loc, arith::CmpIPredicate::sle, l, max64));
+      Value b64 =
+          arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), b);
+      emitRuntimeCheck(rewriter, loc, ok,
+                       "Scan: sequence_lens[{}] = {} is outside [1, {}] (the "
+                       "sequence length)",
+                       {b64, l, max64});
+      steps = arith::IndexCastOp::create(rewriter, loc,
+                                         rewriter.getIndexType(), l);
+      for (Value r : op.getResults().drop_front(numStates))
+        outIsString.push_back(isStringType(r.getType()));
+    }
     auto results = buildScanLoop(op, rewriter, loc, *getTypeConverter(), body,
                                  spec, states, scanInputs, stateTypes,
-                                 outTypes);
+                                 outTypes, steps, outIsString);
     if (failed(results))
       return failure();
 

@@ -258,5 +258,33 @@ def strnorm_batch(root):
          [([x], [y]), ([np.concatenate([x, x])], [])])
 
 
+@case
+def scan8_lens(root):
+    """ScanV8's sequence_lens from data: each entry in [1, the sequence
+    length] (ORT refuses 0 and longer ones), one per batch entry. Set 0:
+    lens [3, 1] match numpy (the rows past a length are zeros)."""
+    body = helper.make_graph(
+        [node("Add", ["s", "x"], ["s2"], "add"),
+         node("Identity", ["s2"], ["y"], "id")],
+        "body", [vi("s", F, [2]), vi("x", F, [2])],
+        [vi("s2", F, [2]), vi("y", F, [2])])
+    xs = np.arange(12, dtype=np.float32).reshape(2, 3, 2)
+    init = np.zeros((2, 2), np.float32)
+    ys = np.cumsum(xs, axis=1)
+    ys[1, 1:] = 0
+    final = np.stack([ys[0, 2], ys[1, 0]])
+    save(root, "scan8_lens",
+         [node("Scan", ["lens", "init", "xs"], ["final", "ys"], "scan8_lens",
+               body=body, num_scan_inputs=1)],
+         [vi("lens", I64, ["n"]), vi("init", F, ["b", 2]),
+          vi("xs", F, ["b", "t", 2])],
+         [vi("final", F, ["b", 2]), vi("ys", F, ["b", "t", 2])],
+         [([i64(3, 1), init, xs], [final, ys]),
+          ([i64(3, 0), init, xs], []),
+          ([i64(4, 1), init, xs], []),
+          ([i64(3), init, xs], [])],
+         opset=8)
+
+
 if __name__ == "__main__":
     hostile.main(CASES, sys.argv)
