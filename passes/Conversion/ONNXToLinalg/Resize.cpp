@@ -11,19 +11,27 @@
 // are computed at compile time into constant tables the body reads
 // (the same f64 arithmetic, the same results). antialias (linear and
 // cubic) always reads tables: ONNX Runtime's filter, stretched by 1/scale
-// when downsampling (its weights computed in f32 as its kernel does), so it
-// needs static sizes and constant scales.
+// when downsampling (its weights computed in f32 as its kernel does). A
+// resized dim with static sizes and a constant scale gets a constant table
+// whose taps the body unrolls; the others get theirs at run time from the
+// runtime (onnxc_rt_resize_aa_table, the same arithmetic), of a width known
+// only then: the generic then has one reduction dim over each such table's
+// taps and accumulates in f64.
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Strings.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -39,6 +47,7 @@ using namespace mlir::onnxc::linalg_conv;
 namespace {
 
 enum class Interp { Nearest, Linear, Cubic };
+/// In the order of the runtime's ONNXC_RESIZE_* (runtime_abi.h).
 enum class Coord {
   HalfPixel,
   HalfPixelSymmetric,
@@ -524,11 +533,52 @@ Value combineTaps(OpBuilder &nb, Location l, Value x, Type elt,
   return acc;
 }
 
+/// The antialias table of one resized dim built at run time (its sizes or
+/// scale are not known before): taps [outSize, width] (i64) and weights
+/// (f64) filled by onnxc_rt_resize_aa_table; `width` is set.
+std::pair<Value, Value> runtimeAntialiasTable(OpBuilder &b, Location loc,
+                                              Operation *op,
+                                              const ResizeParams &p,
+                                              Value inSize, Value outSize,
+                                              Value scale, Value &width) {
+  Type i64 = b.getI64Type(), i32 = b.getI32Type(), f64 = b.getF64Type();
+  auto to64 = [&](Value v) -> Value {
+    return arith::IndexCastOp::create(b, loc, i64, v);
+  };
+  Value cubic = createIntConstant(b, loc, i32, p.interp == Interp::Cubic);
+  Value w = callRuntime(b, loc, op, "onnxc_rt_resize_aa_width", {i64},
+                        {cubic, scale, to64(inSize)})[0];
+  width = arith::IndexCastOp::create(b, loc, b.getIndexType(), w);
+  SmallVector<Value> tables, addrs;
+  for (Type elt : {i64, f64}) {
+    auto mt = MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic}, elt);
+    Value m = memref::AllocOp::create(b, loc, mt, ValueRange{outSize, width},
+                                      b.getI64IntegerAttr(64));
+    tables.push_back(m);
+    addrs.push_back(
+        to64(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, m)));
+  }
+  callRuntime(b, loc, op, "onnxc_rt_resize_aa_table", {},
+              {cubic, createIntConstant(b, loc, i32, (int64_t)p.coord),
+               f64Const(b, loc, p.cubicA),
+               createIntConstant(b, loc, i32, p.excludeOutside), to64(inSize),
+               to64(outSize), scale, w, addrs[0], addrs[1]});
+  SmallVector<Value> out;
+  for (Value m : tables) {
+    auto mt = cast<MemRefType>(m.getType());
+    out.push_back(bufferization::ToTensorOp::create(
+        b, loc, RankedTensorType::get(mt.getShape(), mt.getElementType()), m,
+        /*restrict=*/true, /*writable=*/true));
+  }
+  return {out[0], out[1]};
+}
+
 /// The resize of `x` into `type`; `scales`/`sizes` are per dim (f64 and
 /// index values), `roi` start/end per dim (f64, tf_crop_and_resize only),
 /// `resized` marks the dims that are interpolated.
-Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
-                  const ResizeParams &p, ArrayRef<Value> scales,
+Value buildResize(OpBuilder &b, Location loc, Operation *op, Value x,
+                  RankedTensorType type, const ResizeParams &p,
+                  ArrayRef<Value> scales,
                   ArrayRef<Value> outSizes, ArrayRef<Value> roiStart,
                   ArrayRef<Value> roiEnd, ArrayRef<bool> resized,
                   ArrayRef<std::optional<double>> constScales) {
@@ -543,8 +593,52 @@ Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
   TapTables tables =
       buildTapTables(b, loc, cast<RankedTensorType>(x.getType()), type, p,
                      resized, constScales);
+  // antialias dims whose constant tables' taps, unrolled, would pass
+  // kMaxTaps per element, and those without a constant table (tables built
+  // at run time): read as inputs of the generic over (result dims, one
+  // reduction dim each).
+  SmallVector<int64_t> loopDims;
+  SmallVector<Value> loopInputs;
+  if (p.antialias) {
+    int64_t unrolled = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!resized[d])
+        continue;
+      if (tables.index[d] && unrolled * tables.taps[d] <= kMaxTaps) {
+        unrolled *= tables.taps[d];
+        continue;
+      }
+      if (tables.index[d]) {
+        loopDims.push_back(d);
+        loopInputs.push_back(tables.index[d]);
+        loopInputs.push_back(tables.weight[d]);
+        continue;
+      }
+      // An empty input dim has no tap to read unless the result is empty.
+      Value zeroIdx = createIndexConstant(b, loc, 0);
+      emitRuntimeCheck(
+          b, loc,
+          arith::OrIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                    inSizes[d], zeroIdx),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                    outSizes[d], zeroIdx)),
+          "Resize: antialias over dim {}, of size 0",
+          {createIndexConstant(b, loc, d)});
+      Value width;
+      auto [it, wt] = runtimeAntialiasTable(b, loc, op, p, inSizes[d],
+                                            outSizes[d], scales[d], width);
+      tables.index[d] = it;
+      tables.weight[d] = wt;
+      loopDims.push_back(d);
+      loopInputs.push_back(it);
+      loopInputs.push_back(wt);
+    }
+  }
+  int64_t numLoops = loopDims.size();
 
-  auto body = [&](OpBuilder &nb, Location l, ValueRange) {
+  auto body = [&](OpBuilder &nb, Location l, ValueRange args) {
     Value zeroIdx = createIndexConstant(nb, l, 0);
     Value oneIdx = createIndexConstant(nb, l, 1);
     Value outside = arith::ConstantOp::create(nb, l, nb.getBoolAttr(false));
@@ -554,6 +648,14 @@ Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
       Value i = linalg::IndexOp::create(nb, l, d);
       if (!resized[d]) {
         taps[d].push_back(i);
+        continue;
+      }
+      if (auto *pos = llvm::find(loopDims, d); pos != loopDims.end()) {
+        // A run-time table: this iteration's tap of reduction dim j.
+        int64_t j = pos - loopDims.begin();
+        taps[d].push_back(
+            arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[2 * j]));
+        weights[d].push_back(args[2 * j + 1]);
         continue;
       }
       if (tables.index[d]) {
@@ -577,6 +679,12 @@ Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
                 weights[d]);
     }
     Value acc = combineTaps(nb, l, x, elt, taps, weights);
+    if (numLoops) {
+      // Summed over the reduction dims in f64.
+      linalg::YieldOp::create(nb, l,
+                              ValueRange{arith::AddFOp::create(nb, l, args.back(), acc).getResult()});
+      return;
+    }
     Value result = acc.getType() == elt
                        ? acc
                        : convertScalar(nb, l, acc, acc.getType(), elt);
@@ -586,11 +694,39 @@ Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
           result);
     linalg::YieldOp::create(nb, l, result);
   };
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-             SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank)},
-             parallelIterators(rank), body)
-      .getResult(0);
+  if (!numLoops)
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+               SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank)},
+               parallelIterators(rank), body)
+        .getResult(0);
+  // (result dims, one reduction dim per run-time table): each table is read
+  // at (its dim, its reduction dim); the f64 sum then becomes `elt`.
+  MLIRContext *ctx = b.getContext();
+  int64_t loops = rank + numLoops;
+  SmallVector<AffineMap> maps;
+  for (int64_t j = 0; j < numLoops; ++j) {
+    AffineMap m = AffineMap::get(
+        loops, 0,
+        {getAffineDimExpr(loopDims[j], ctx), getAffineDimExpr(rank + j, ctx)},
+        ctx);
+    maps.push_back(m);
+    maps.push_back(m);
+  }
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t d = 0; d < rank; ++d)
+    outExprs.push_back(getAffineDimExpr(d, ctx));
+  maps.push_back(AffineMap::get(loops, 0, outExprs, ctx));
+  SmallVector<utils::IteratorType> iters = parallelIterators(rank);
+  iters.append(numLoops, utils::IteratorType::reduction);
+  auto accType = RankedTensorType::get(type.getShape(), b.getF64Type());
+  Value accInit = linalg::FillOp::create(b, loc, f64Const(b, loc, 0),
+                                         createEmpty(b, loc, accType, outSizes))
+                      .getResult(0);
+  Value sum = linalg::GenericOp::create(b, loc, TypeRange{accType}, loopInputs,
+                                        ValueRange{accInit}, maps, iters, body)
+                  .getResult(0);
+  return convertTensor(b, loc, sum, elt);
 }
 
 /// True when an optional operand is absent or has no elements (opsets
@@ -657,8 +793,21 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
           roiLen = arith::SubFOp::create(
               b, loc, extractAt(b, loc, roiT, k + n, getElementType(origRoi)),
               extractAt(b, loc, roiT, k, getElementType(origRoi)));
-        Value o = arith::MulFOp::create(
-            b, loc, arith::MulFOp::create(b, loc, in, roiLen), v);
+        Value o;
+        if (p.coord == Coord::TfCropAndResize) {
+          o = arith::MulFOp::create(
+              b, loc, arith::MulFOp::create(b, loc, in, roiLen), v);
+        } else {
+          // In f32, as ONNX Runtime and the shape inference compute it
+          // (150 * 0.02f is 3 in f32, 2.99999 in f64).
+          Type f32 = b.getF32Type();
+          o = convertScalar(
+              b, loc,
+              arith::MulFOp::create(b, loc,
+                                    convertScalar(b, loc, in, b.getF64Type(), f32),
+                                    convertScalar(b, loc, v, b.getF64Type(), f32)),
+              f32, b.getF64Type());
+        }
         outSizes[d] = floatToSize(b, loc, math::FloorOp::create(b, loc, o),
                                   "Resize: an output size is not a size "
                                   "(negative, NaN or past 2^63 - 1)");
@@ -755,25 +904,15 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
                              static_cast<double>(xt.getDimSize(d));
   }
   if (p.antialias) {
-    // Every resized dim reads an antialias table: static sizes and a
-    // constant scale.
-    int64_t taps = 1;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (!resized[d])
-        continue;
-      if (!constScales[d] || xt.isDynamicDim(d) || type.isDynamicDim(d) ||
-          p.coord == Coord::TfCropAndResize || xt.getDimSize(d) == 0)
-        return op->emitOpError(
-            "antialias needs static sizes, constant scales (or sizes with "
-            "the stretch policy) and no tf_crop_and_resize");
-      taps *= antialiasWindow(p, *constScales[d]);
-      if (taps > kMaxTaps)
-        return op->emitOpError("too many interpolation taps (")
-               << taps << ") per element";
-    }
+    // Every resized dim reads an antialias table: a constant one with
+    // static sizes and a constant scale (its taps unrolled while they fit
+    // kMaxTaps), else one built at run time (buildResize).
+    if (p.coord == Coord::TfCropAndResize)
+      return op->emitOpError("antialias with tf_crop_and_resize is not "
+                             "lowered (the filter tables take no roi)");
   }
-  Value y = buildResize(b, loc, x, type, p, scales, outSizes, roiStart, roiEnd,
-                        resized, constScales);
+  Value y = buildResize(b, loc, op, x, type, p, scales, outSizes, roiStart,
+                        roiEnd, resized, constScales);
   rewriter.replaceOp(op, y);
   return success();
 }
@@ -782,8 +921,8 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
 /// nearest (all nearest_modes), linear or cubic (cubic_coeff_a,
 /// exclude_outside) mode and every coordinate_transformation_mode; scales or
 /// sizes (with keep_aspect_ratio_policy), axes, roi for tf_crop_and_resize
-/// (extrapolation_value outside it), antialias (static shapes, constant
-/// scales: tables).
+/// (extrapolation_value outside it), antialias (tables: constant ones for
+/// static sizes and constant scales, else built at run time).
 struct ResizeLowering : OpConversionPattern<ONNX::ResizeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult

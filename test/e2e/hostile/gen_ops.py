@@ -286,5 +286,21 @@ def scan8_lens(root):
          opset=8)
 
 
+@case
+def resize_aa_empty(root):
+    """Resize with antialias over a dim whose size is known at run time
+    only (its filter table is built then): a dim of size 0 has no tap to
+    read for a non-empty result. Set 0 is valid (no reference: the shape
+    is printed; test/numeric/ort/resize-ops.test checks the values)."""
+    x = np.arange(24, dtype=np.float32).reshape(1, 1, 6, 4)
+    save(root, "resize_aa_empty",
+         [node("Resize", ["x", "", "", "s"], ["y"], "resize_aa_empty",
+               mode="linear", antialias=1, axes=[2])],
+         [vi("x", F, [1, 1, "h", 4]), vi("s", I64, [1])],
+         [vi("y", F, [1, 1, None, 4])],
+         [([x, i64(3)], []), ([np.zeros((1, 1, 0, 4), np.float32), i64(3)], [])],
+         opset=19, check=False)  # onnx 1.12's checker predates antialias
+
+
 if __name__ == "__main__":
     hostile.main(CASES, sys.argv)
