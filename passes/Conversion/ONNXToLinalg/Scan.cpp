@@ -531,81 +531,111 @@ struct ScanV8Lowering : OpConversionPattern<ONNX::ScanV8Op> {
         sizes.push_back(createIndexConstant(rewriter, loc, d));
       inits.push_back(createLoopInit(rewriter, loc, accType, sizes));
     }
-    auto loop = CountedLoop::build(rewriter, loc, batch, inits, grows);
-    rewriter.setInsertionPointToStart(loop.body);
-    Value b = loop.iv;
-
-    // The batch entry `b` of `v` (rank reduced).
-    auto entry = [&](Value v) -> Value {
-      auto type = cast<RankedTensorType>(v.getType());
-      SmallVector<OpFoldResult> offsets{b}, sizes{rewriter.getIndexAttr(1)},
-          strides(type.getRank(), rewriter.getIndexAttr(1));
-      for (int64_t d = 1; d < type.getRank(); ++d) {
-        offsets.push_back(rewriter.getIndexAttr(0));
-        sizes.push_back(getDimOFR(rewriter, loc, v, d));
-      }
-      auto sliceType = RankedTensorType::get(type.getShape().drop_front(),
-                                             type.getElementType());
-      return tensor::ExtractSliceOp::create(rewriter, loc, sliceType, v,
-                                            offsets, sizes, strides);
-    };
-    SmallVector<Value> states, scanInputs;
-    SmallVector<Type> stateTypes, outTypes;
-    for (unsigned k = 0; k < operands.size(); ++k)
-      (k < numStates ? states : scanInputs).push_back(entry(operands[k]));
+    // Entry types (the results without their batch dim).
+    SmallVector<Type> stateTypes, outTypes, entryTypes;
     for (auto [k, t] : llvm::enumerate(*resultTypes)) {
       auto rt = cast<RankedTensorType>(t);
-      (k < numStates ? stateTypes : outTypes)
-          .push_back(RankedTensorType::get(rt.getShape().drop_front(),
-                                           rt.getElementType()));
+      auto et = RankedTensorType::get(rt.getShape().drop_front(),
+                                      rt.getElementType());
+      (k < numStates ? stateTypes : outTypes).push_back(et);
+      entryTypes.push_back(et);
     }
-    // sequence_lens: entry b scans its first lens[b] elements, each in
-    // [1, the sequence length] (ONNX Runtime refuses 0 too).
-    Value steps;
-    SmallVector<bool> outIsString;
-    if (lens) {
-      Value maxLen = getDimValue(rewriter, loc, scanInputs[0], 0);
-      Value l = tensor::ExtractOp::create(rewriter, loc, lens, ValueRange{b});
-      Value zero64 = createIntConstant(rewriter, loc, rewriter.getI64Type(), 0);
-      Value max64 = arith::IndexCastOp::create(rewriter, loc,
-                                               rewriter.getI64Type(), maxLen);
-      Value ok = arith::AndIOp::create(
-          rewriter, loc,
-          cmpI(rewriter, loc, arith::CmpIPredicate::sgt, l, zero64),
-          cmpI(rewriter, loc, arith::CmpIPredicate::sle, l, max64));
-      Value b64 =
-          arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), b);
-      emitRuntimeCheck(rewriter, loc, ok,
-                       "Scan: sequence_lens[{}] = {} is outside [1, {}] (the "
-                       "sequence length)",
-                       {b64, l, max64});
-      steps = arith::IndexCastOp::create(rewriter, loc,
-                                         rewriter.getIndexType(), l);
-      for (Value r : op.getResults().drop_front(numStates))
-        outIsString.push_back(isStringType(r.getType()));
-    }
-    auto results = buildScanLoop(op, rewriter, loc, *getTypeConverter(), body,
-                                 spec, states, scanInputs, stateTypes,
-                                 outTypes, steps, outIsString);
-    if (failed(results))
-      return failure();
+    // The scan of batch entry `b`, its results (the final states and scan
+    // outputs of the entry).
+    auto scanEntry = [&](Value b) -> FailureOr<SmallVector<Value>> {
+      // The batch entry `b` of `v` (rank reduced).
+      auto entry = [&](Value v) -> Value {
+        auto type = cast<RankedTensorType>(v.getType());
+        SmallVector<OpFoldResult> offsets{b}, sizes{rewriter.getIndexAttr(1)},
+            strides(type.getRank(), rewriter.getIndexAttr(1));
+        for (int64_t d = 1; d < type.getRank(); ++d) {
+          offsets.push_back(rewriter.getIndexAttr(0));
+          sizes.push_back(getDimOFR(rewriter, loc, v, d));
+        }
+        auto sliceType = RankedTensorType::get(type.getShape().drop_front(),
+                                               type.getElementType());
+        return tensor::ExtractSliceOp::create(rewriter, loc, sliceType, v,
+                                              offsets, sizes, strides);
+      };
+      SmallVector<Value> states, scanInputs;
+      for (unsigned k = 0; k < operands.size(); ++k)
+        (k < numStates ? states : scanInputs).push_back(entry(operands[k]));
+      // sequence_lens: entry b scans its first lens[b] elements, each in
+      // [1, the sequence length] (ONNX Runtime refuses 0 too).
+      Value steps;
+      SmallVector<bool> outIsString;
+      if (lens) {
+        Value maxLen = getDimValue(rewriter, loc, scanInputs[0], 0);
+        Value l = tensor::ExtractOp::create(rewriter, loc, lens, ValueRange{b});
+        Value zero64 =
+            createIntConstant(rewriter, loc, rewriter.getI64Type(), 0);
+        Value max64 = arith::IndexCastOp::create(rewriter, loc,
+                                                 rewriter.getI64Type(), maxLen);
+        Value ok = arith::AndIOp::create(
+            rewriter, loc,
+            cmpI(rewriter, loc, arith::CmpIPredicate::sgt, l, zero64),
+            cmpI(rewriter, loc, arith::CmpIPredicate::sle, l, max64));
+        Value b64 =
+            arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), b);
+        emitRuntimeCheck(rewriter, loc, ok,
+                         "Scan: sequence_lens[{}] = {} is outside [1, {}] (the "
+                         "sequence length)",
+                         {b64, l, max64});
+        steps = arith::IndexCastOp::create(rewriter, loc,
+                                           rewriter.getIndexType(), l);
+        for (Value r : op.getResults().drop_front(numStates))
+          outIsString.push_back(isStringType(r.getType()));
+      }
+      return buildScanLoop(op, rewriter, loc, *getTypeConverter(), body, spec,
+                           states, scanInputs, stateTypes, outTypes, steps,
+                           outIsString);
+    };
 
-    // Insert entry `b` of every result (the accumulators get their inner
-    // dims from the first entry; later entries must match).
-    SmallVector<Value> yields;
-    auto toBatch = [&](OpBuilder &, Location, Value) { return batch; };
-    for (auto [k, r] : llvm::enumerate(*results)) {
-      bool preallocated = cast<RankedTensorType>(r.getType()).hasStaticShape();
-      yields.push_back(appendRow(
-          rewriter, loc, loop.iterArgs[k], r, b, 0,
-          preallocated
-              ? nullptr
-              : function_ref<Value(OpBuilder &, Location, Value)>(toBatch),
-          "Scan"));
+    SmallVector<Value> loopResults;
+    if (!grows) {
+      // Every entry shape is static: the results are preallocated and each
+      // entry is inserted as it comes.
+      auto loop = CountedLoop::build(rewriter, loc, batch, inits, false);
+      rewriter.setInsertionPointToStart(loop.body);
+      auto results = scanEntry(loop.iv);
+      if (failed(results))
+        return failure();
+      SmallVector<Value> yields;
+      for (auto [k, r] : llvm::enumerate(*results))
+        yields.push_back(appendRow(rewriter, loc, loop.iterArgs[k], r, loop.iv,
+                                   0, nullptr, "Scan"));
+      loop.finish(rewriter, loc, yields);
+      rewriter.setInsertionPointAfter(loop.op);
+      loopResults.assign(loop.results().begin(), loop.results().end());
+    } else {
+      // Some entry shape comes from the first entry: the accumulators are
+      // sized to the batch in an outer loop when that entry's results come
+      // (buildGrowingScanLoop, as Scan's rows; sized inside the batch loop
+      // they were copied whole on every entry, quadratic in the batch).
+      // Later entries must have the first one's shape (checked).
+      ScanSpec batchSpec{0, {}, {}, SmallVector<int64_t>(inits.size(), 0),
+                         SmallVector<int64_t>(inits.size(), 0)};
+      auto runEntry = [&](Block *block, Value b,
+                          ValueRange) -> FailureOr<scf::ExecuteRegionOp> {
+        rewriter.setInsertionPointToEnd(block);
+        auto exec = scf::ExecuteRegionOp::create(rewriter, loc, entryTypes);
+        Block *inner = rewriter.createBlock(&exec.getRegion());
+        rewriter.setInsertionPointToStart(inner);
+        auto results = scanEntry(b);
+        if (failed(results))
+          return failure();
+        scf::YieldOp::create(rewriter, loc, *results);
+        rewriter.setInsertionPointAfter(exec);
+        return exec;
+      };
+      auto rowPos = [](unsigned, Value b) { return b; };
+      auto r = buildGrowingScanLoop(rewriter, loc, batchSpec, inits,
+                                    entryTypes, batch, batch, runEntry,
+                                    rowPos);
+      if (failed(r))
+        return failure();
+      loopResults = *r;
     }
-    loop.finish(rewriter, loc, yields);
-    rewriter.setInsertionPointAfter(loop.op);
-    ValueRange loopResults = loop.results();
     SmallVector<Value> finals;
     for (auto [k, t] : llvm::enumerate(*resultTypes))
       finals.push_back(finishAccumulator(
