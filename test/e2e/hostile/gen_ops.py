@@ -302,5 +302,24 @@ def resize_aa_empty(root):
          opset=19, check=False)  # onnx 1.12's checker predates antialias
 
 
+@case
+def if_declared_shape(root):
+    """If branches whose outputs are declared [3, 4] over outer values of
+    symbolic dims: the Identity in each branch compiles to a cast checked
+    at run time (it was refused: 'input and output types do not match')."""
+    then_g = helper.make_graph([node("Identity", ["a"], ["t"], "then_id")],
+                               "then", [], [vi("t", F, [3, 4])])
+    else_g = helper.make_graph([node("Identity", ["a2"], ["e"], "else_id")],
+                               "else", [], [vi("e", F, [3, 4])])
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    save(root, "if_declared_shape",
+         [node("If", ["c"], ["y"], "if_declared_shape", then_branch=then_g,
+               else_branch=else_g)],
+         [vi("c", TensorProto.BOOL, []), vi("a", F, ["p", "q"]),
+          vi("a2", F, ["r", "s"])], [vi("y", F, [3, 4])],
+         [([np.array(False), a, -a], [-a]),
+          ([np.array(False), a, -a[:2]], [])])
+
+
 if __name__ == "__main__":
     hostile.main(CASES, sys.argv)
