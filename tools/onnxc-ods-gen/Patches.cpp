@@ -134,8 +134,12 @@ void applyOpset22To25Patches(std::vector<OpDesc> &ops) {
   // tensor type (it holds uint8 and float) gains them; the signature's
   // version and libonnx inference stay (the inference presents these types
   // to libonnx as uint8: SchemaCall::standInFor).
+  // Pad (19, 21, 23) and the control-flow ops If, Loop, Scan (19, 21, 23)
+  // too; not Concat or Gather, whose newest versions (13) have none of these
+  // types.
   for (const char *name : {"Constant", "Identity", "Reshape", "Shape", "Size",
-                           "Transpose", "Squeeze", "Unsqueeze", "Flatten"}) {
+                           "Transpose", "Squeeze", "Unsqueeze", "Flatten",
+                           "Pad", "If", "Loop", "Scan"}) {
     OpDesc &op = *find(ops, name);
     for (auto *ps : {&op.inputs, &op.outputs})
       for (ParamDesc &p : *ps)

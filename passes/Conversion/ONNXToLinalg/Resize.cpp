@@ -11,11 +11,16 @@
 // are computed at compile time into constant tables the body reads
 // (the same f64 arithmetic, the same results). antialias (linear and
 // cubic) always reads tables: ONNX Runtime's filter, stretched by 1/scale
-// when downsampling (its weights computed in f32 as its kernel does), so it
-// needs static sizes and constant scales.
+// when downsampling (its weights computed in f32 as its kernel does). A
+// resized dim with static sizes and a constant scale gets a constant table
+// whose taps the body unrolls; the others get theirs at run time from the
+// runtime (onnxc_rt_resize_aa_table, the same arithmetic), of a width known
+// only then: the generic then has one reduction dim over each such table's
+// taps and accumulates in f64. The tables are built in ResizeTables.cpp.
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/ResizeTables.h"
@@ -36,12 +41,9 @@
 using namespace mlir;
 using namespace mlir::onnxc;
 using namespace mlir::onnxc::linalg_conv;
-using namespace mlir::onnxc::resize;
+using namespace mlir::onnxc::linalg_conv::resize;
 
 namespace {
-
-/// Largest number of taps one result element may read.
-constexpr int64_t kMaxTaps = 4096;
 
 Value f64Const(OpBuilder &b, Location loc, double v) {
   return createScalarConstant(b, loc, b.getF64Type(), v);
@@ -95,46 +97,6 @@ SmallVector<Value> cubicWeights(OpBuilder &b, Location loc, Value t, double a) {
   };
   Value one = c(1);
   return {far(add(t, one)), near(t), near(sub(one, t)), far(sub(c(2), t))};
-}
-
-/// The tap tables of the resized dims with static sizes and a constant
-/// scale (null where a dim has none): tap indices (i64) and weights (f64,
-/// none for nearest), `taps` per output index.
-struct TapTables {
-  SmallVector<Value> index, weight;
-  SmallVector<int64_t> taps;
-};
-
-TapTables buildTapTables(OpBuilder &b, Location loc, RankedTensorType xt,
-                         RankedTensorType type, const ResizeParams &p,
-                         ArrayRef<bool> resized,
-                         ArrayRef<std::optional<double>> constScales) {
-  int64_t rank = type.getRank();
-  TapTables tables;
-  tables.index.resize(rank);
-  tables.weight.resize(rank);
-  tables.taps.assign(rank, 0);
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!resized[d] || !constScales[d] || xt.isDynamicDim(d) ||
-        type.isDynamicDim(d))
-      continue;
-    std::optional<TapTable> t = computeTapTable(
-        p, xt.getDimSize(d), type.getDimSize(d), *constScales[d]);
-    if (!t)
-      continue;
-    int64_t n = type.getDimSize(d);
-    tables.taps[d] = t->taps;
-    auto it = RankedTensorType::get({n, t->taps}, b.getI64Type());
-    tables.index[d] = arith::ConstantOp::create(
-        b, loc, it, DenseIntElementsAttr::get(it, ArrayRef<int64_t>(t->index)));
-    if (!t->weight.empty()) {
-      auto wt = RankedTensorType::get({n, t->taps}, b.getF64Type());
-      tables.weight[d] = arith::ConstantOp::create(
-          b, loc, wt,
-          DenseFPElementsAttr::get(wt, ArrayRef<double>(t->weight)));
-    }
-  }
-  return tables;
 }
 
 /// The source coordinate (f64) of output index `i` along a resized dim,
@@ -323,8 +285,9 @@ Value combineTaps(OpBuilder &nb, Location l, Value x, Type elt,
 /// The resize of `x` into `type`; `scales`/`sizes` are per dim (f64 and
 /// index values), `roi` start/end per dim (f64, tf_crop_and_resize only),
 /// `resized` marks the dims that are interpolated.
-Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
-                  const ResizeParams &p, ArrayRef<Value> scales,
+Value buildResize(OpBuilder &b, Location loc, Operation *op, Value x,
+                  RankedTensorType type, const ResizeParams &p,
+                  ArrayRef<Value> scales,
                   ArrayRef<Value> outSizes, ArrayRef<Value> roiStart,
                   ArrayRef<Value> roiEnd, ArrayRef<bool> resized,
                   ArrayRef<std::optional<double>> constScales) {
@@ -339,8 +302,52 @@ Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
   TapTables tables =
       buildTapTables(b, loc, cast<RankedTensorType>(x.getType()), type, p,
                      resized, constScales);
+  // antialias dims whose constant tables' taps, unrolled, would pass
+  // kMaxTaps per element, and those without a constant table (tables built
+  // at run time): read as inputs of the generic over (result dims, one
+  // reduction dim each).
+  SmallVector<int64_t> loopDims;
+  SmallVector<Value> loopInputs;
+  if (p.antialias) {
+    int64_t unrolled = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!resized[d])
+        continue;
+      if (tables.index[d] && unrolled * tables.taps[d] <= kMaxTaps) {
+        unrolled *= tables.taps[d];
+        continue;
+      }
+      if (tables.index[d]) {
+        loopDims.push_back(d);
+        loopInputs.push_back(tables.index[d]);
+        loopInputs.push_back(tables.weight[d]);
+        continue;
+      }
+      // An empty input dim has no tap to read unless the result is empty.
+      Value zeroIdx = createIndexConstant(b, loc, 0);
+      emitRuntimeCheck(
+          b, loc,
+          arith::OrIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                    inSizes[d], zeroIdx),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                    outSizes[d], zeroIdx)),
+          "Resize: antialias over dim {}, of size 0",
+          {createIndexConstant(b, loc, d)});
+      Value width;
+      auto [it, wt] = runtimeAntialiasTable(b, loc, op, p, inSizes[d],
+                                            outSizes[d], scales[d], width);
+      tables.index[d] = it;
+      tables.weight[d] = wt;
+      loopDims.push_back(d);
+      loopInputs.push_back(it);
+      loopInputs.push_back(wt);
+    }
+  }
+  int64_t numLoops = loopDims.size();
 
-  auto body = [&](OpBuilder &nb, Location l, ValueRange) {
+  auto body = [&](OpBuilder &nb, Location l, ValueRange args) {
     Value zeroIdx = createIndexConstant(nb, l, 0);
     Value oneIdx = createIndexConstant(nb, l, 1);
     Value outside = arith::ConstantOp::create(nb, l, nb.getBoolAttr(false));
@@ -350,6 +357,14 @@ Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
       Value i = linalg::IndexOp::create(nb, l, d);
       if (!resized[d]) {
         taps[d].push_back(i);
+        continue;
+      }
+      if (auto *pos = llvm::find(loopDims, d); pos != loopDims.end()) {
+        // A run-time table: this iteration's tap of reduction dim j.
+        int64_t j = pos - loopDims.begin();
+        taps[d].push_back(
+            arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[2 * j]));
+        weights[d].push_back(args[2 * j + 1]);
         continue;
       }
       if (tables.index[d]) {
@@ -373,6 +388,12 @@ Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
                 weights[d]);
     }
     Value acc = combineTaps(nb, l, x, elt, taps, weights);
+    if (numLoops) {
+      // Summed over the reduction dims in f64.
+      linalg::YieldOp::create(nb, l,
+                              ValueRange{arith::AddFOp::create(nb, l, args.back(), acc).getResult()});
+      return;
+    }
     Value result = acc.getType() == elt
                        ? acc
                        : convertScalar(nb, l, acc, acc.getType(), elt);
@@ -382,11 +403,39 @@ Value buildResize(OpBuilder &b, Location loc, Value x, RankedTensorType type,
           result);
     linalg::YieldOp::create(nb, l, result);
   };
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-             SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank)},
-             parallelIterators(rank), body)
-      .getResult(0);
+  if (!numLoops)
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+               SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank)},
+               parallelIterators(rank), body)
+        .getResult(0);
+  // (result dims, one reduction dim per run-time table): each table is read
+  // at (its dim, its reduction dim); the f64 sum then becomes `elt`.
+  MLIRContext *ctx = b.getContext();
+  int64_t loops = rank + numLoops;
+  SmallVector<AffineMap> maps;
+  for (int64_t j = 0; j < numLoops; ++j) {
+    AffineMap m = AffineMap::get(
+        loops, 0,
+        {getAffineDimExpr(loopDims[j], ctx), getAffineDimExpr(rank + j, ctx)},
+        ctx);
+    maps.push_back(m);
+    maps.push_back(m);
+  }
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t d = 0; d < rank; ++d)
+    outExprs.push_back(getAffineDimExpr(d, ctx));
+  maps.push_back(AffineMap::get(loops, 0, outExprs, ctx));
+  SmallVector<utils::IteratorType> iters = parallelIterators(rank);
+  iters.append(numLoops, utils::IteratorType::reduction);
+  auto accType = RankedTensorType::get(type.getShape(), b.getF64Type());
+  Value accInit = linalg::FillOp::create(b, loc, f64Const(b, loc, 0),
+                                         createEmpty(b, loc, accType, outSizes))
+                      .getResult(0);
+  Value sum = linalg::GenericOp::create(b, loc, TypeRange{accType}, loopInputs,
+                                        ValueRange{accInit}, maps, iters, body)
+                  .getResult(0);
+  return convertTensor(b, loc, sum, elt);
 }
 
 /// True when an optional operand is absent or has no elements (opsets
@@ -453,8 +502,21 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
           roiLen = arith::SubFOp::create(
               b, loc, extractAt(b, loc, roiT, k + n, getElementType(origRoi)),
               extractAt(b, loc, roiT, k, getElementType(origRoi)));
-        Value o = arith::MulFOp::create(
-            b, loc, arith::MulFOp::create(b, loc, in, roiLen), v);
+        Value o;
+        if (p.coord == Coord::TfCropAndResize) {
+          o = arith::MulFOp::create(
+              b, loc, arith::MulFOp::create(b, loc, in, roiLen), v);
+        } else {
+          // In f32, as ONNX Runtime and the shape inference compute it
+          // (150 * 0.02f is 3 in f32, 2.99999 in f64).
+          Type f32 = b.getF32Type();
+          o = convertScalar(
+              b, loc,
+              arith::MulFOp::create(b, loc,
+                                    convertScalar(b, loc, in, b.getF64Type(), f32),
+                                    convertScalar(b, loc, v, b.getF64Type(), f32)),
+              f32, b.getF64Type());
+        }
         outSizes[d] = floatToSize(b, loc, math::FloorOp::create(b, loc, o),
                                   "Resize: an output size is not a size "
                                   "(negative, NaN or past 2^63 - 1)");
@@ -551,25 +613,15 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
                              static_cast<double>(xt.getDimSize(d));
   }
   if (p.antialias) {
-    // Every resized dim reads an antialias table: static sizes and a
-    // constant scale.
-    int64_t taps = 1;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (!resized[d])
-        continue;
-      if (!constScales[d] || xt.isDynamicDim(d) || type.isDynamicDim(d) ||
-          p.coord == Coord::TfCropAndResize || xt.getDimSize(d) == 0)
-        return op->emitOpError(
-            "antialias needs static sizes, constant scales (or sizes with "
-            "the stretch policy) and no tf_crop_and_resize");
-      taps *= antialiasWindow(p, *constScales[d]);
-      if (taps > kMaxTaps)
-        return op->emitOpError("too many interpolation taps (")
-               << taps << ") per element";
-    }
+    // Every resized dim reads an antialias table: a constant one with
+    // static sizes and a constant scale (its taps unrolled while they fit
+    // kMaxTaps), else one built at run time (buildResize).
+    if (p.coord == Coord::TfCropAndResize)
+      return op->emitOpError("antialias with tf_crop_and_resize is not "
+                             "lowered (the filter tables take no roi)");
   }
-  Value y = buildResize(b, loc, x, type, p, scales, outSizes, roiStart, roiEnd,
-                        resized, constScales);
+  Value y = buildResize(b, loc, op, x, type, p, scales, outSizes, roiStart,
+                        roiEnd, resized, constScales);
   rewriter.replaceOp(op, y);
   return success();
 }
@@ -578,8 +630,8 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
 /// nearest (all nearest_modes), linear or cubic (cubic_coeff_a,
 /// exclude_outside) mode and every coordinate_transformation_mode; scales or
 /// sizes (with keep_aspect_ratio_policy), axes, roi for tf_crop_and_resize
-/// (extrapolation_value outside it), antialias (static shapes, constant
-/// scales: tables).
+/// (extrapolation_value outside it), antialias (tables: constant ones for
+/// static sizes and constant scales, else built at run time).
 struct ResizeLowering : OpConversionPattern<ONNX::ResizeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult

@@ -1,28 +1,29 @@
-//===- ResizeTables.h - Resize's attributes and tap tables ------*- C++ -*-===//
+//===- ResizeTables.h - Resize's tap tables ----------------------*- C++
+//-*-===//
 //
-// Internal to the Resize lowerings: the attributes of a Resize as one
-// struct, and the per-dim tap tables (input indices and weights per output
-// index) computed at compile time for static sizes and constant scales.
-// Resize.cpp's generic reads the tables; ONNXToUkernel/ResizeToUkernel.cpp
-// hands them to the runtime's onnxc_rt_resize2d.
+// What Resize.cpp's lowering and its tap tables (ResizeTables.cpp) share:
+// the modes, the parameters, and the tables of taps and weights per resized
+// dim, constant (static sizes, a constant scale) or, for antialias, built
+// at run time by the runtime (onnxc_rt_resize_aa_table).
 //
 //===----------------------------------------------------------------------===//
+
 #ifndef ONNXC_PASSES_CONVERSION_ONNXTOLINALG_RESIZETABLES_H
 #define ONNXC_PASSES_CONVERSION_ONNXTOLINALG_RESIZETABLES_H
 
+#include "mlir/IR/Builders.h"
 #include "dialects/ONNX/IR/ONNXOps.h"
-
-#include "llvm/ADT/SmallVector.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringRef.h"
 
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace mlir::onnxc::resize {
+namespace mlir::onnxc::linalg_conv::resize {
 
 enum class Interp { Nearest, Linear, Cubic };
+/// In the order of the runtime's ONNXC_RESIZE_* (runtime_abi.h).
 enum class Coord {
   HalfPixel,
   HalfPixelSymmetric,
@@ -46,6 +47,8 @@ struct ResizeParams {
   bool antialias = false; // linear and cubic only
 };
 
+/// Largest number of taps one result element may read.
+constexpr int64_t kMaxTaps = 4096;
 
 /// The taps and weights of one resized dim computed at compile time (static
 /// sizes, a constant scale): for output index o, taps[o * n + k] and, for
@@ -59,6 +62,13 @@ struct TapTable {
   std::vector<double> weight;
 };
 
+/// The tap table of one dim of `inSize` resized to `outSize` by the
+/// constant scale `s`: nearest, linear, or antialias (linear and cubic);
+/// std::nullopt when the mode has no table (cubic without antialias,
+/// tf_crop_and_resize). ResizeToUkernel.cpp hands these to the runtime.
+std::optional<TapTable> computeTapTable(const ResizeParams &p, int64_t inSize,
+                                        int64_t outSize, double s);
+
 /// The attributes of `op` (mode, coordinate_transformation_mode,
 /// nearest_mode, antialias, keep_aspect_ratio_policy, cubic_coeff_a,
 /// exclude_outside, extrapolation_value) into `p` and its axes (normalized,
@@ -67,23 +77,28 @@ struct TapTable {
 bool readResizeAttributes(ONNX::ResizeOp op, int64_t rank, ResizeParams &p,
                           SmallVectorImpl<int64_t> &axes, std::string &error);
 
-/// The antialias window of one resized dim (ORT's window_size): the filter's
-/// support (1 for linear, 2 for cubic) stretched by 1/scale when
-/// downsampling, both sides, plus one.
-int64_t antialiasWindow(const ResizeParams &p, double s);
+/// The tap tables of the resized dims with static sizes and a constant
+/// scale (null where a dim has none): tap indices (i64) and weights (f64,
+/// none for nearest), `taps` per output index.
+struct TapTables {
+  SmallVector<Value> index, weight;
+  SmallVector<int64_t> taps;
+};
 
-/// The source coordinate of output index `o` (f64, as the generic computes
-/// it) along a dim of `inSize` resized to `outSize` by scale `s`.
-double sourceCoordinate(const ResizeParams &p, int64_t o, int64_t inSize,
-                        int64_t outSize, double s);
+TapTables buildTapTables(OpBuilder &b, Location loc, RankedTensorType xt,
+                         RankedTensorType type, const ResizeParams &p,
+                         ArrayRef<bool> resized,
+                         ArrayRef<std::optional<double>> constScales);
 
-/// The tap table of one dim of `inSize` resized to `outSize` by the
-/// constant scale `s`: nearest, linear, or antialias (linear and cubic);
-/// std::nullopt when the mode has no table (cubic without antialias,
-/// tf_crop_and_resize).
-std::optional<TapTable> computeTapTable(const ResizeParams &p, int64_t inSize,
-                                        int64_t outSize, double s);
+/// The antialias table of one resized dim built at run time (its sizes or
+/// scale are not known before): taps [outSize, width] (i64) and weights
+/// (f64) filled by onnxc_rt_resize_aa_table; `width` is set.
+std::pair<Value, Value> runtimeAntialiasTable(OpBuilder &b, Location loc,
+                                              Operation *op,
+                                              const ResizeParams &p,
+                                              Value inSize, Value outSize,
+                                              Value scale, Value &width);
 
-} // namespace mlir::onnxc::resize
+} // namespace mlir::onnxc::linalg_conv::resize
 
 #endif // ONNXC_PASSES_CONVERSION_ONNXTOLINALG_RESIZETABLES_H

@@ -9,14 +9,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Strings.h"
 #include "passes/Conversion/ONNXToLinalg/Subgraph.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -40,6 +43,7 @@ struct ScanSpec {
 
 /// The scan loop when some scan outputs get their row shape from the first
 /// step (buildScanLoop's `inits`, `execTypes`, `runBody` and `rowPos`):
+/// runs `steps` steps (at most `length`, the accumulators' size) and
 /// returns the final states and the accumulators. Those outputs start
 /// empty and are sized to the sequence length when the first row comes.
 /// Sized inside the loop that carries them (a fresh tensor from one branch
@@ -57,7 +61,7 @@ struct ScanSpec {
 FailureOr<SmallVector<Value>> buildGrowingScanLoop(
     ConversionPatternRewriter &rewriter, Location loc, const ScanSpec &spec,
     ArrayRef<Value> inits, ArrayRef<Type> execTypes, Value length,
-    function_ref<FailureOr<scf::ExecuteRegionOp>(Block *, Value, ValueRange)>
+    Value steps, function_ref<FailureOr<scf::ExecuteRegionOp>(Block *, Value, ValueRange)>
         runBody,
     function_ref<Value(unsigned, Value)> rowPos) {
   unsigned numStates = spec.numStates;
@@ -88,7 +92,7 @@ FailureOr<SmallVector<Value>> buildGrowingScanLoop(
       rewriter, loc, outerInits, [&](ValueRange a) -> Value {
         return arith::OrIOp::create(
             rewriter, loc, a[pendingArg],
-            cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], length));
+            cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], steps));
       });
   Block *outerAfter = &outer.getAfter().front();
   SmallVector<Value> innerInits(outerAfter->getArguments());
@@ -119,7 +123,7 @@ FailureOr<SmallVector<Value>> buildGrowingScanLoop(
         Value none = arith::XOrIOp::create(rewriter, loc, a[pendingArg], yes);
         return arith::AndIOp::create(
             rewriter, loc, none,
-            cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], length));
+            cmpI(rewriter, loc, arith::CmpIPredicate::slt, a[0], steps));
       });
   Block *innerAfter = &inner.getAfter().front();
   Value t = innerAfter->getArgument(0);
@@ -164,14 +168,49 @@ FailureOr<SmallVector<Value>> buildGrowingScanLoop(
   return SmallVector<Value>(outer.getResults().slice(1, numStates + numOut));
 }
 
+/// Rows [from, length) along `axis` of the accumulator `acc` (of `length`
+/// rows) set to zero, or to "" for strings (`isString`).
+Value zeroTail(OpBuilder &b, Location loc, Operation *op, Value acc,
+               Value from, Value length, int64_t axis, bool isString) {
+  auto type = cast<RankedTensorType>(acc.getType());
+  Type elt = type.getElementType();
+  SmallVector<OpFoldResult> offsets, sizes,
+      strides(type.getRank(), b.getIndexAttr(1));
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (d == axis) {
+      Value n = arith::SubIOp::create(b, loc, length, from);
+      offsets.push_back(from);
+      sizes.push_back(n);
+      dims.push_back(n);
+      continue;
+    }
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(getDimOFR(b, loc, acc, d));
+    dims.push_back(getDimValue(b, loc, acc, d));
+  }
+  Value zero = isString ? stringAddress(b, loc, op, "")
+                        : createScalarConstant(b, loc, elt, 0);
+  Value fill =
+      linalg::FillOp::create(b, loc, zero, emptyTensor(b, loc, dims, elt))
+          .getResult(0);
+  return tensor::InsertSliceOp::create(b, loc, fill, acc, offsets, sizes,
+                                       strides);
+}
+
 /// Builds the scf.for over the scan dim: `states` and `scanInputs` are
 /// converted values; `stateTypes`/`outTypes` the result types. Returns the
-/// final states then the scan outputs.
+/// final states then the scan outputs. With `steps` (ScanV8's
+/// sequence_lens), only the first `steps` elements of the sequence are
+/// scanned (reverse inputs from element steps - 1); the final states are
+/// those after them and the scan outputs' rows past them are zeros
+/// (`outIsString`: "").
 FailureOr<SmallVector<Value>>
 buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
               const TypeConverter &tc, Region &body, const ScanSpec &spec,
               ValueRange states, ValueRange scanInputs,
-              ArrayRef<Type> stateTypes, ArrayRef<Type> outTypes) {
+              ArrayRef<Type> stateTypes, ArrayRef<Type> outTypes,
+              Value steps = nullptr, ArrayRef<bool> outIsString = {}) {
   auto yield = cast<ONNX::YieldOp>(body.front().getTerminator());
   auto bodyIn = convertRanked(op, tc, body.getArgumentTypes(), "a body input");
   auto bodyOut =
@@ -229,6 +268,11 @@ buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
   }
   Value one = createIndexConstant(rewriter, loc, 1);
   Value last = arith::SubIOp::create(rewriter, loc, length, one);
+  // The last element a reverse scan input starts from.
+  Value lastIn = steps ? arith::SubIOp::create(rewriter, loc, steps, one).getResult()
+                       : last;
+  if (!steps)
+    steps = length;
   SmallVector<Type> execTypes;
   for (unsigned k = 0; k < numStates; ++k)
     execTypes.push_back((*bodyIn)[k]);
@@ -245,7 +289,7 @@ buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
   auto runBody = [&](Block *block, Value t,
                      ValueRange stateArgs) -> FailureOr<scf::ExecuteRegionOp> {
     rewriter.setInsertionPointToEnd(block);
-    Value reversedT = arith::SubIOp::create(rewriter, loc, last, t);
+    Value reversedT = arith::SubIOp::create(rewriter, loc, lastIn, t);
     SmallVector<Value> bodyArgs(stateArgs.begin(), stateArgs.end());
     for (auto [j, in] : llvm::enumerate(scanInputs)) {
       auto inType = cast<RankedTensorType>(in.getType());
@@ -285,15 +329,20 @@ buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
                                     stateTypes[k],
                                     "Scan: a final state does not fit the "
                                     "output's shape"));
-    for (unsigned k = 0; k < numOut; ++k)
+    for (unsigned k = 0; k < numOut; ++k) {
+      Value acc = loopResults[numStates + k];
+      if (steps != length)
+        acc = zeroTail(rewriter, loc, op, acc, steps, length, spec.outAxes[k],
+                       !outIsString.empty() && outIsString[k]);
       results.push_back(finishAccumulator(
-          rewriter, loc, loopResults[numStates + k], length, spec.outAxes[k],
+          rewriter, loc, acc, length, spec.outAxes[k],
           outTypes[k], "Scan: a scan output does not fit the output's shape"));
+    }
     return results;
   };
 
   if (!grows) {
-    auto loop = CountedLoop::build(rewriter, loc, length, inits, false);
+    auto loop = CountedLoop::build(rewriter, loc, steps, inits, false);
     auto exec = runBody(loop.body, loop.iv,
                         ValueRange(loop.iterArgs).take_front(numStates));
     if (failed(exec))
@@ -311,7 +360,7 @@ buildScanLoop(Operation *op, ConversionPatternRewriter &rewriter, Location loc,
   }
 
   auto loopResults = buildGrowingScanLoop(rewriter, loc, spec, inits, execTypes,
-                                          length, runBody, rowPos);
+                                          length, steps, runBody, rowPos);
   if (failed(loopResults))
     return failure();
   return finish(*loopResults);
@@ -412,9 +461,9 @@ struct ScanV8Lowering : OpConversionPattern<ONNX::ScanV8Op> {
   matchAndRewrite(ONNX::ScanV8Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (!isa<NoneType>(op.getSequenceLens().getType()))
-      return op.emitOpError("sequence_lens is not supported: every batch "
-                            "entry scans the full sequence");
+    Value lens = adaptor.getSequenceLens();
+    if (isa<NoneType>(lens.getType()))
+      lens = nullptr;
     ValueRange operands = adaptor.getInitialStateAndScanInputs();
     int64_t numScanIn = op.getNumScanInputs();
     if (numScanIn < 1 || numScanIn > static_cast<int64_t>(operands.size()))
@@ -452,6 +501,17 @@ struct ScanV8Lowering : OpConversionPattern<ONNX::ScanV8Op> {
           cmpI(rewriter, loc, arith::CmpIPredicate::eq,
                getDimValue(rewriter, loc, v, 0), batch),
           "Scan: the inputs differ in batch size");
+    if (lens) {
+      auto lt = dyn_cast<RankedTensorType>(lens.getType());
+      if (!lt || lt.getRank() != 1 || !lt.getElementType().isInteger(64))
+        return op.emitOpError("sequence_lens must be a 1-D int64 tensor, got ")
+               << op.getSequenceLens().getType();
+      Value n = getDimValue(rewriter, loc, lens, 0);
+      emitRuntimeCheck(rewriter, loc,
+                       cmpI(rewriter, loc, arith::CmpIPredicate::eq, n, batch),
+                       "Scan: sequence_lens has {} entries for a batch of {}",
+                       {n, batch});
+    }
     // A result with a static entry shape is preallocated; the others get
     // their entry shape from the first batch entry.
     SmallVector<Value> inits;
@@ -471,56 +531,111 @@ struct ScanV8Lowering : OpConversionPattern<ONNX::ScanV8Op> {
         sizes.push_back(createIndexConstant(rewriter, loc, d));
       inits.push_back(createLoopInit(rewriter, loc, accType, sizes));
     }
-    auto loop = CountedLoop::build(rewriter, loc, batch, inits, grows);
-    rewriter.setInsertionPointToStart(loop.body);
-    Value b = loop.iv;
-
-    // The batch entry `b` of `v` (rank reduced).
-    auto entry = [&](Value v) -> Value {
-      auto type = cast<RankedTensorType>(v.getType());
-      SmallVector<OpFoldResult> offsets{b}, sizes{rewriter.getIndexAttr(1)},
-          strides(type.getRank(), rewriter.getIndexAttr(1));
-      for (int64_t d = 1; d < type.getRank(); ++d) {
-        offsets.push_back(rewriter.getIndexAttr(0));
-        sizes.push_back(getDimOFR(rewriter, loc, v, d));
-      }
-      auto sliceType = RankedTensorType::get(type.getShape().drop_front(),
-                                             type.getElementType());
-      return tensor::ExtractSliceOp::create(rewriter, loc, sliceType, v,
-                                            offsets, sizes, strides);
-    };
-    SmallVector<Value> states, scanInputs;
-    SmallVector<Type> stateTypes, outTypes;
-    for (unsigned k = 0; k < operands.size(); ++k)
-      (k < numStates ? states : scanInputs).push_back(entry(operands[k]));
+    // Entry types (the results without their batch dim).
+    SmallVector<Type> stateTypes, outTypes, entryTypes;
     for (auto [k, t] : llvm::enumerate(*resultTypes)) {
       auto rt = cast<RankedTensorType>(t);
-      (k < numStates ? stateTypes : outTypes)
-          .push_back(RankedTensorType::get(rt.getShape().drop_front(),
-                                           rt.getElementType()));
+      auto et = RankedTensorType::get(rt.getShape().drop_front(),
+                                      rt.getElementType());
+      (k < numStates ? stateTypes : outTypes).push_back(et);
+      entryTypes.push_back(et);
     }
-    auto results = buildScanLoop(op, rewriter, loc, *getTypeConverter(), body,
-                                 spec, states, scanInputs, stateTypes,
-                                 outTypes);
-    if (failed(results))
-      return failure();
+    // The scan of batch entry `b`, its results (the final states and scan
+    // outputs of the entry).
+    auto scanEntry = [&](Value b) -> FailureOr<SmallVector<Value>> {
+      // The batch entry `b` of `v` (rank reduced).
+      auto entry = [&](Value v) -> Value {
+        auto type = cast<RankedTensorType>(v.getType());
+        SmallVector<OpFoldResult> offsets{b}, sizes{rewriter.getIndexAttr(1)},
+            strides(type.getRank(), rewriter.getIndexAttr(1));
+        for (int64_t d = 1; d < type.getRank(); ++d) {
+          offsets.push_back(rewriter.getIndexAttr(0));
+          sizes.push_back(getDimOFR(rewriter, loc, v, d));
+        }
+        auto sliceType = RankedTensorType::get(type.getShape().drop_front(),
+                                               type.getElementType());
+        return tensor::ExtractSliceOp::create(rewriter, loc, sliceType, v,
+                                              offsets, sizes, strides);
+      };
+      SmallVector<Value> states, scanInputs;
+      for (unsigned k = 0; k < operands.size(); ++k)
+        (k < numStates ? states : scanInputs).push_back(entry(operands[k]));
+      // sequence_lens: entry b scans its first lens[b] elements, each in
+      // [1, the sequence length] (ONNX Runtime refuses 0 too).
+      Value steps;
+      SmallVector<bool> outIsString;
+      if (lens) {
+        Value maxLen = getDimValue(rewriter, loc, scanInputs[0], 0);
+        Value l = tensor::ExtractOp::create(rewriter, loc, lens, ValueRange{b});
+        Value zero64 =
+            createIntConstant(rewriter, loc, rewriter.getI64Type(), 0);
+        Value max64 = arith::IndexCastOp::create(rewriter, loc,
+                                                 rewriter.getI64Type(), maxLen);
+        Value ok = arith::AndIOp::create(
+            rewriter, loc,
+            cmpI(rewriter, loc, arith::CmpIPredicate::sgt, l, zero64),
+            cmpI(rewriter, loc, arith::CmpIPredicate::sle, l, max64));
+        Value b64 =
+            arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), b);
+        emitRuntimeCheck(rewriter, loc, ok,
+                         "Scan: sequence_lens[{}] = {} is outside [1, {}] (the "
+                         "sequence length)",
+                         {b64, l, max64});
+        steps = arith::IndexCastOp::create(rewriter, loc,
+                                           rewriter.getIndexType(), l);
+        for (Value r : op.getResults().drop_front(numStates))
+          outIsString.push_back(isStringType(r.getType()));
+      }
+      return buildScanLoop(op, rewriter, loc, *getTypeConverter(), body, spec,
+                           states, scanInputs, stateTypes, outTypes, steps,
+                           outIsString);
+    };
 
-    // Insert entry `b` of every result (the accumulators get their inner
-    // dims from the first entry; later entries must match).
-    SmallVector<Value> yields;
-    auto toBatch = [&](OpBuilder &, Location, Value) { return batch; };
-    for (auto [k, r] : llvm::enumerate(*results)) {
-      bool preallocated = cast<RankedTensorType>(r.getType()).hasStaticShape();
-      yields.push_back(appendRow(
-          rewriter, loc, loop.iterArgs[k], r, b, 0,
-          preallocated
-              ? nullptr
-              : function_ref<Value(OpBuilder &, Location, Value)>(toBatch),
-          "Scan"));
+    SmallVector<Value> loopResults;
+    if (!grows) {
+      // Every entry shape is static: the results are preallocated and each
+      // entry is inserted as it comes.
+      auto loop = CountedLoop::build(rewriter, loc, batch, inits, false);
+      rewriter.setInsertionPointToStart(loop.body);
+      auto results = scanEntry(loop.iv);
+      if (failed(results))
+        return failure();
+      SmallVector<Value> yields;
+      for (auto [k, r] : llvm::enumerate(*results))
+        yields.push_back(appendRow(rewriter, loc, loop.iterArgs[k], r, loop.iv,
+                                   0, nullptr, "Scan"));
+      loop.finish(rewriter, loc, yields);
+      rewriter.setInsertionPointAfter(loop.op);
+      loopResults.assign(loop.results().begin(), loop.results().end());
+    } else {
+      // Some entry shape comes from the first entry: the accumulators are
+      // sized to the batch in an outer loop when that entry's results come
+      // (buildGrowingScanLoop, as Scan's rows; sized inside the batch loop
+      // they were copied whole on every entry, quadratic in the batch).
+      // Later entries must have the first one's shape (checked).
+      ScanSpec batchSpec{0, {}, {}, SmallVector<int64_t>(inits.size(), 0),
+                         SmallVector<int64_t>(inits.size(), 0)};
+      auto runEntry = [&](Block *block, Value b,
+                          ValueRange) -> FailureOr<scf::ExecuteRegionOp> {
+        rewriter.setInsertionPointToEnd(block);
+        auto exec = scf::ExecuteRegionOp::create(rewriter, loc, entryTypes);
+        Block *inner = rewriter.createBlock(&exec.getRegion());
+        rewriter.setInsertionPointToStart(inner);
+        auto results = scanEntry(b);
+        if (failed(results))
+          return failure();
+        scf::YieldOp::create(rewriter, loc, *results);
+        rewriter.setInsertionPointAfter(exec);
+        return exec;
+      };
+      auto rowPos = [](unsigned, Value b) { return b; };
+      auto r = buildGrowingScanLoop(rewriter, loc, batchSpec, inits,
+                                    entryTypes, batch, batch, runEntry,
+                                    rowPos);
+      if (failed(r))
+        return failure();
+      loopResults = *r;
     }
-    loop.finish(rewriter, loc, yields);
-    rewriter.setInsertionPointAfter(loop.op);
-    ValueRange loopResults = loop.results();
     SmallVector<Value> finals;
     for (auto [k, t] : llvm::enumerate(*resultTypes))
       finals.push_back(finishAccumulator(

@@ -326,12 +326,19 @@ struct StringNormalizerLowering
                 "runtime carries no locale data)";
     Value x = adaptor.getX();
     auto xt = cast<RankedTensorType>(x.getType());
-    if (xt.getRank() != 1 && !(xt.getRank() == 2 && xt.getDimSize(0) == 1))
-      return op.emitOpError("X must have shape [C] or [1, C], got rank ")
-             << xt.getRank();
-    if (xt.getRank() == 2 && xt.isDynamicDim(0))
-      return op.emitOpError("X must have shape [1, C]: its first dim is not "
-                            "known to be 1");
+    if (xt.getRank() != 1 &&
+        !(xt.getRank() == 2 && (xt.isDynamicDim(0) || xt.getDimSize(0) == 1)))
+      return op.emitOpError("X must have shape [C] or [1, C], got ")
+             << op.getX().getType();
+    // A symbolic first dim of a 2-D X must be 1 at run time.
+    if (xt.getRank() == 2 && xt.isDynamicDim(0)) {
+      Value d0 = getDimValue(rewriter, loc, x, 0);
+      emitRuntimeCheck(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, d0,
+                                idx(rewriter, loc, 1)),
+          "X must have shape [C] or [1, C], got a first dim of {}", {d0});
+    }
     SmallVector<StringRef> stops;
     if (auto sw = op.getStopwords())
       for (Attribute a : *sw)

@@ -606,11 +606,13 @@ struct ExpandLowering : OpConversionPattern<ONNX::ExpandOp> {
                        "Expand: result dim {} is {} where {} is required",
                        {createIndexConstant(rewriter, loc, k), v, want});
     }
-    bool anyDynamic = !type.hasStaticShape();
+    // The sizes always go to buildElementwise (null for static result
+    // dims): a dynamic input dim may be 1 at run time even when the result
+    // dim is static (x of [?, ?] expanded to [2, 2, 3] with x [1, 3]), so
+    // it is read through a select, not mapped to the result dim.
     Value r = buildElementwise(
         rewriter, loc, op, {data}, {op.getInput()}, op.getOutput(), type,
-        [](ScalarContext &c) { return c.args[0]; },
-        anyDynamic ? ArrayRef<Value>(sizes) : ArrayRef<Value>());
+        [](ScalarContext &c) { return c.args[0]; }, sizes);
     rewriter.replaceOp(op, r);
     return success();
   }

@@ -225,10 +225,26 @@ struct IdentityLowering : OpConversionPattern<ONNX::IdentityOp> {
   matchAndRewrite(ONNX::IdentityOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     SmallVector<Type> types;
-    if (failed(getTypeConverter()->convertType(op.getType(), types)) ||
-        TypeRange(types) != TypeRange(adaptor.getInput().getTypes()))
+    if (failed(getTypeConverter()->convertType(op.getType(), types)))
       return op.emitOpError("input and output types do not match");
-    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>(adaptor.getInput())});
+    // A tensor whose declared result shape is more (or less) static than
+    // its input (a subgraph output declared [3, 4] for an outer value of
+    // symbolic dims): a cast, checked at run time.
+    ValueRange in = adaptor.getInput();
+    if (types.size() == 1 && in.size() == 1 && types[0] != in[0].getType()) {
+      auto from = dyn_cast<RankedTensorType>(in[0].getType());
+      auto to = dyn_cast<RankedTensorType>(types[0]);
+      if (from && to && from.getElementType() == to.getElementType() &&
+          succeeded(verifyCompatibleShape(from, to))) {
+        rewriter.replaceOp(op, castChecked(rewriter, op.getLoc(), in[0], to,
+                                           "Identity: the input does not have "
+                                           "the result's declared shape"));
+        return success();
+      }
+    }
+    if (TypeRange(types) != TypeRange(in.getTypes()))
+      return op.emitOpError("input and output types do not match");
+    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>(in)});
     return success();
   }
 };

@@ -21,7 +21,7 @@
 using namespace mlir;
 using namespace mlir::onnxc;
 using namespace mlir::onnxc::linalg_conv;
-using namespace mlir::onnxc::resize;
+using namespace mlir::onnxc::linalg_conv::resize;
 
 namespace {
 constexpr StringLiteral kResize = "onnxc_rt_resize2d";

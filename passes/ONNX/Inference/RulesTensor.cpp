@@ -403,6 +403,28 @@ static LogicalResult inferStringSplit(Operation *op, const ONNX::OpInfo &,
   return refineResult(op, 0, getSymTensorType(dims, t.getElementType()));
 }
 
+/// StringNormalizer-10: X is [C] or [1, C]; Y is [C'] or [1, C'] (C' is
+/// unknown: stopwords drop strings). libonnx 1.12's rule also refuses a
+/// symbolic first dim of a 2-D X; here it is taken as 1, as the spec
+/// requires, and the lowering checks it at run time.
+static LogicalResult inferStringNormalizer(Operation *op, const ONNX::OpInfo &,
+                                           InferenceState &) {
+  auto t = llvm::dyn_cast<TensorType>(op->getOperand(0).getType());
+  if (!t)
+    return success();
+  Type str = t.getElementType();
+  auto r = llvm::dyn_cast<RankedTensorType>(t);
+  if (!r)
+    return refineResult(op, 0, UnrankedTensorType::get(str));
+  if (r.getRank() == 1)
+    return refineResult(op, 0, RankedTensorType::get({ShapedType::kDynamic}, str));
+  if (r.getRank() != 2 || (!r.isDynamicDim(0) && r.getDimSize(0) != 1))
+    return op->emitOpError()
+           << "Input shape must have either [C] or [1,C] dimensions where C > 0";
+  return refineResult(op, 0,
+                      RankedTensorType::get({1, ShapedType::kDynamic}, str));
+}
+
 //===----------------------------------------------------------------------===//
 // CenterCropPad, DFT
 //===----------------------------------------------------------------------===//
@@ -646,6 +668,7 @@ void mlir::onnxc::registerTensorRules(llvm::StringMap<InferenceRule> &rules) {
   rules["onnx.StringConcat"] = inferStringConcat;
   rules["onnx.RegexFullMatch"] = inferRegexFullMatch;
   rules["onnx.StringSplit"] = inferStringSplit;
+  rules["onnx.StringNormalizer"] = inferStringNormalizer;
   rules["onnx.CenterCropPad"] = inferCenterCropPad;
   rules["onnx.DFT"] = inferDFT;
   rules["onnx.ReduceSum"] = inferReduceSum;

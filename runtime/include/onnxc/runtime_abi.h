@@ -440,6 +440,33 @@ void onnxc_rt_resize2d(const onnxc_resize2d_params *params, const float *x,
                        const int64_t *w_index, const float *w_weight);
 
 /*
+ * Resize's antialias filter tables (runtime/src/resize.c) for a resized
+ * dim whose sizes or scale are known only at run time (the compiler builds
+ * constant tables when they are static): ONNX Runtime's antialias filter
+ * (linear, or cubic with coefficient cubic_a), stretched by 1/scale when
+ * downsampling, in f32.
+ *   resize_aa_width: the table width, min(window, in_size) and at least 1
+ *   (window = ceil(support) * 2 + 1, the taps an output may read);
+ *   resize_aa_table: for every output index o < out_size, width taps
+ *   index[o * width + k] (input indices in [0, in_size)) and weights
+ *   weight[o * width + k] (normalized; unused slots read tap 0 with weight
+ *   0). `coord` is one of ONNXC_RESIZE_* (tf_crop_and_resize has no
+ *   table); without exclude_outside the weights of taps outside the input
+ *   move to the nearest edge tap.
+ */
+#define ONNXC_RESIZE_HALF_PIXEL 0
+#define ONNXC_RESIZE_HALF_PIXEL_SYMMETRIC 1
+#define ONNXC_RESIZE_PYTORCH_HALF_PIXEL 2
+#define ONNXC_RESIZE_ALIGN_CORNERS 3
+#define ONNXC_RESIZE_ASYMMETRIC 4
+#define ONNXC_RESIZE_TF_HALF_PIXEL_FOR_NN 5
+int64_t onnxc_rt_resize_aa_width(int32_t cubic, double scale, int64_t in_size);
+void onnxc_rt_resize_aa_table(int32_t cubic, int32_t coord, double cubic_a,
+                              int32_t exclude_outside, int64_t in_size,
+                              int64_t out_size, double scale, int64_t width,
+                              int64_t *index, double *weight);
+
+/*
  * int8 matrix products and convolutions (runtime/src/kernels/qgemm*.c). At
  * -O1 and above the compiler (convert-onnx-quantized-to-ukernel) replaces
  * ConvInteger, MatMulInteger, QLinearConv, QLinearMatMul, the dequantizing

@@ -17,7 +17,7 @@ import sys
 
 import numpy as np
 
-from onnx import helper
+from onnx import TensorProto, helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hostile  # noqa: E402
@@ -241,6 +241,84 @@ def split_many(root):
          [vi("x", F, ["n"])], [vi(o, F, [k]) for o, k in zip(outs, sizes)],
          [([x], parts), ([x[:-1]], [])],
          inits=[helper.make_tensor("s", I64, [n], sizes)])
+
+
+@case
+def strnorm_batch(root):
+    """StringNormalizer's X is [C] or [1, C]: a 2-D X whose first dim is
+    symbolic compiles (libonnx 1.12's inference refused it) and must be 1
+    at run time, as ORT requires."""
+    x = np.array([["monday", "tuesday", "sunday"]], dtype=object)
+    y = np.array([["MONDAY", "TUESDAY", "SUNDAY"]], dtype=object)
+    save(root, "strnorm_batch",
+         [node("StringNormalizer", ["x"], ["y"], "strnorm_batch",
+               case_change_action="UPPER")],
+         [vi("x", TensorProto.STRING, ["b", "c"])],
+         [vi("y", TensorProto.STRING, [1, None])],
+         [([x], [y]), ([np.concatenate([x, x])], [])])
+
+
+@case
+def scan8_lens(root):
+    """ScanV8's sequence_lens from data: each entry in [1, the sequence
+    length] (ORT refuses 0 and longer ones), one per batch entry. Set 0:
+    lens [3, 1] match numpy (the rows past a length are zeros)."""
+    body = helper.make_graph(
+        [node("Add", ["s", "x"], ["s2"], "add"),
+         node("Identity", ["s2"], ["y"], "id")],
+        "body", [vi("s", F, [2]), vi("x", F, [2])],
+        [vi("s2", F, [2]), vi("y", F, [2])])
+    xs = np.arange(12, dtype=np.float32).reshape(2, 3, 2)
+    init = np.zeros((2, 2), np.float32)
+    ys = np.cumsum(xs, axis=1)
+    ys[1, 1:] = 0
+    final = np.stack([ys[0, 2], ys[1, 0]])
+    save(root, "scan8_lens",
+         [node("Scan", ["lens", "init", "xs"], ["final", "ys"], "scan8_lens",
+               body=body, num_scan_inputs=1)],
+         [vi("lens", I64, ["n"]), vi("init", F, ["b", 2]),
+          vi("xs", F, ["b", "t", 2])],
+         [vi("final", F, ["b", 2]), vi("ys", F, ["b", "t", 2])],
+         [([i64(3, 1), init, xs], [final, ys]),
+          ([i64(3, 0), init, xs], []),
+          ([i64(4, 1), init, xs], []),
+          ([i64(3), init, xs], [])],
+         opset=8)
+
+
+@case
+def resize_aa_empty(root):
+    """Resize with antialias over a dim whose size is known at run time
+    only (its filter table is built then): a dim of size 0 has no tap to
+    read for a non-empty result. Set 0 is valid (no reference: the shape
+    is printed; test/numeric/ort/resize-ops.test checks the values)."""
+    x = np.arange(24, dtype=np.float32).reshape(1, 1, 6, 4)
+    save(root, "resize_aa_empty",
+         [node("Resize", ["x", "", "", "s"], ["y"], "resize_aa_empty",
+               mode="linear", antialias=1, axes=[2])],
+         [vi("x", F, [1, 1, "h", 4]), vi("s", I64, [1])],
+         [vi("y", F, [1, 1, None, 4])],
+         [([x, i64(3)], []), ([np.zeros((1, 1, 0, 4), np.float32), i64(3)], [])],
+         opset=19, check=False)  # onnx 1.12's checker predates antialias
+
+
+@case
+def if_declared_shape(root):
+    """If branches whose outputs are declared [3, 4] over outer values of
+    symbolic dims: the Identity in each branch compiles to a cast checked
+    at run time (it was refused: 'input and output types do not match')."""
+    then_g = helper.make_graph([node("Identity", ["a"], ["t"], "then_id")],
+                               "then", [], [vi("t", F, [3, 4])])
+    else_g = helper.make_graph([node("Identity", ["a2"], ["e"], "else_id")],
+                               "else", [], [vi("e", F, [3, 4])])
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    save(root, "if_declared_shape",
+         [node("If", ["c"], ["y"], "if_declared_shape", then_branch=then_g,
+               else_branch=else_g)],
+         [vi("c", TensorProto.BOOL, []), vi("a", F, ["p", "q"]),
+          vi("a2", F, ["r", "s"])], [vi("y", F, [3, 4])],
+         [([np.array(False), a, -a], [-a]),
+          ([np.array(False), a, -a[:2]], [])])
 
 
 if __name__ == "__main__":

@@ -30,10 +30,12 @@ def collector():
     return cases, case
 
 
-def save(root, name, nodes, inputs, outputs, datasets, inits=(), opset=17):
+def save(root, name, nodes, inputs, outputs, datasets, inits=(), opset=17,
+         check=True):
     graph = helper.make_graph(nodes, name, inputs, outputs,
                               initializer=list(inits))
-    testcases.save_case(root, "hostile", name, graph, datasets, opset=opset)
+    testcases.save_case(root, "hostile", name, graph, datasets, opset=opset,
+                        check=check)
 
 
 def node(op, ins, outs, name, **attrs):

@@ -561,10 +561,10 @@ func.func @pad_constant_value(%x: tensor<3xf32>, %p: tensor<2xi64>, %v: tensor<2
 }
 // -----
 
-func.func @resize_antialias(%x: tensor<1x1x4x4xf32>, %s: tensor<4xf32>) -> tensor<1x1x2x2xf32> {
+func.func @resize_antialias(%x: tensor<1x1x4x4xf32>, %r: tensor<8xf32>, %s: tensor<4xf32>) -> tensor<1x1x2x2xf32> {
   %n = "onnx.NoValue"() : () -> none
-  // expected-error @+1 {{'onnx.Resize' op antialias needs static sizes, constant scales (or sizes with the stretch policy) and no tf_crop_and_resize}}
-  %0 = "onnx.Resize"(%x, %n, %s, %n) {antialias = 1 : i64, mode = "linear"} : (tensor<1x1x4x4xf32>, none, tensor<4xf32>, none) -> tensor<1x1x2x2xf32>
+  // expected-error @+1 {{'onnx.Resize' op antialias with tf_crop_and_resize is not lowered (the filter tables take no roi)}}
+  %0 = "onnx.Resize"(%x, %r, %s, %n) {antialias = 1 : i64, mode = "linear", coordinate_transformation_mode = "tf_crop_and_resize"} : (tensor<1x1x4x4xf32>, tensor<8xf32>, tensor<4xf32>, none) -> tensor<1x1x2x2xf32>
   return %0 : tensor<1x1x2x2xf32>
 }
 // -----

@@ -55,6 +55,46 @@ func.func @resize_antialias(%x: tensor<1x1x4x8xf32>) -> tensor<1x1x2x4xf32> {
 
 // -----
 
+// antialias over a dim of run-time size: its table (taps and weights, of a
+// width known at run time) comes from the runtime, read as inputs of a
+// generic with one reduction dim that sums in f64, then converted to f32;
+// the static dim keeps its constant table, unrolled (9 cubic taps).
+// CHECK-LABEL: func.func @resize_antialias_runtime
+// CHECK-DAG: arith.constant dense<{{.+}}> : tensor<2x9xi64>
+// CHECK: %[[W:.+]] = call @onnxc_rt_resize_aa_width(%{{.+}}) : (i32, f64, i64) -> i64
+// CHECK: call @onnxc_rt_resize_aa_table(%{{.+}}) : (i32, i32, f64, i32, i64, i64, f64, i64, i64, i64) -> ()
+// CHECK: %[[TI:.+]] = bufferization.to_tensor %{{.+}} : memref<?x?xi64> to tensor<?x?xi64>
+// CHECK: %[[TW:.+]] = bufferization.to_tensor %{{.+}} : memref<?x?xf64> to tensor<?x?xf64>
+// CHECK: %[[SUM:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[TI]], %[[TW]] : tensor<?x?xi64>, tensor<?x?xf64>) outs(%{{.+}} : tensor<1x1x2x?xf64>)
+// CHECK-COUNT-9: tensor.extract %arg0
+// CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<1x1x2x?xf64>) outs(%{{.+}} : tensor<1x1x2x?xf32>)
+func.func @resize_antialias_runtime(%x: tensor<1x1x4x?xf32>) -> tensor<1x1x2x?xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  %c = "onnx.Constant"() {value = dense<[1.0, 1.0, 0.5, 0.5]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "onnx.Resize"(%x, %n, %c, %n) {mode = "cubic", antialias = 1 : i64} : (tensor<1x1x4x?xf32>, none, tensor<4xf32>, none) -> tensor<1x1x2x?xf32>
+  return %0 : tensor<1x1x2x?xf32>
+}
+
+// -----
+
+// antialias with windows of 101 and 61 taps (scales 0.02 and 1/30): the
+// first dim's constant table is unrolled, the second's (6161 taps in all,
+// past 4096) is read in a reduction dim.
+// CHECK-LABEL: func.func @resize_antialias_wide
+// CHECK-DAG: %[[T1:.+]] = arith.constant dense<{{.+}}> : tensor<4x61xi64>
+// CHECK-DAG: %[[W1:.+]] = arith.constant dense<{{.+}}> : tensor<4x61xf64>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[T1]], %[[W1]] : tensor<4x61xi64>, tensor<4x61xf64>)
+// CHECK-COUNT-101: tensor.extract %arg0
+// CHECK-NOT: tensor.extract %arg0
+func.func @resize_antialias_wide(%x: tensor<1x1x150x120xf32>) -> tensor<1x1x3x4xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  %c = "onnx.Constant"() {value = dense<[1.0, 1.0, 0.02, 0.0333333351]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %0 = "onnx.Resize"(%x, %n, %c, %n) {mode = "linear", antialias = 1 : i64} : (tensor<1x1x150x120xf32>, none, tensor<4xf32>, none) -> tensor<1x1x3x4xf32>
+  return %0 : tensor<1x1x3x4xf32>
+}
+
+// -----
+
 // Resize (nearest, asymmetric, floor) with constant sizes: one tap per
 // resized dim from a table (i / 2 floored).
 // CHECK-LABEL: func.func @resize_nearest_constant_sizes

@@ -22,11 +22,11 @@ func.func @scan_lengths_differ(%s0: tensor<3xf32>, %a: tensor<4x3xf32>, %b: tens
 
 // -----
 
-func.func @scan8_sequence_lens(%l: tensor<1xi64>, %s0: tensor<1x3xf32>, %a: tensor<1x4x3xf32>) -> (tensor<1x3xf32>, tensor<1x4x3xf32>) {
-  // expected-error @+1 {{'onnx.ScanV8' op sequence_lens is not supported: every batch entry scans the full sequence}}
+func.func @scan8_lens_rank(%l: tensor<2x1xi64>, %s0: tensor<2x3xf32>, %a: tensor<2x4x3xf32>) -> (tensor<2x3xf32>, tensor<2x4x3xf32>) {
+  // expected-error @+1 {{'onnx.ScanV8' op sequence_lens must be a 1-D int64 tensor, got 'tensor<2x1xi64>'}}
   %0:2 = "onnx.ScanV8"(%l, %s0, %a) ({
   ^bb0(%s: tensor<3xf32>, %x: tensor<3xf32>):
     onnx.Yield %s, %x : tensor<3xf32>, tensor<3xf32>
-  }) {num_scan_inputs = 1 : i64} : (tensor<1xi64>, tensor<1x3xf32>, tensor<1x4x3xf32>) -> (tensor<1x3xf32>, tensor<1x4x3xf32>)
-  return %0#0, %0#1 : tensor<1x3xf32>, tensor<1x4x3xf32>
+  }) {num_scan_inputs = 1 : i64} : (tensor<2x1xi64>, tensor<2x3xf32>, tensor<2x4x3xf32>) -> (tensor<2x3xf32>, tensor<2x4x3xf32>)
+  return %0#0, %0#1 : tensor<2x3xf32>, tensor<2x4x3xf32>
 }

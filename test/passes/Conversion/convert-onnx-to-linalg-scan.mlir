@@ -40,3 +40,31 @@ func.func @scan_dynamic_rows(%s0: tensor<?xf32>, %a: tensor<4x?xf32>) -> (tensor
   }) {num_scan_inputs = 1 : i64} : (tensor<?xf32>, tensor<4x?xf32>) -> (tensor<?xf32>, tensor<4x?xf32>)
   return %0#0, %0#1 : tensor<?xf32>, tensor<4x?xf32>
 }
+
+// -----
+
+// ScanV8 with sequence_lens: entry b runs lens[b] steps (checked to be in
+// [1, 4]), a reverse scan input is read from element lens[b] - 1 down, and
+// the scan output's rows past lens[b] are zeros.
+// CHECK-LABEL: func.func @scan8_sequence_lens
+// CHECK: scf.for %[[B:.+]] = %{{.+}} to %{{.+}} step
+// CHECK: %[[LEN:.+]] = tensor.extract %{{.+}}[%[[B]]] : tensor<2xi64>
+// CHECK: arith.cmpi sle, %[[LEN]]
+// CHECK: arith.cmpi sgt, %[[LEN]]
+// CHECK: func.call @onnxc_rt_fail_values
+// CHECK: %[[N:.+]] = arith.index_cast %[[LEN]] : i64 to index
+// CHECK: %[[LAST:.+]] = arith.subi %[[N]], %{{.+}} : index
+// CHECK: %[[LOOP:.+]]:2 = scf.for %[[T:.+]] = %{{.+}} to %[[N]] step
+// CHECK: %[[REV:.+]] = arith.subi %[[LAST]], %[[T]] : index
+// CHECK: tensor.extract_slice %{{.+}}[%[[REV]], 0] [1, 3]
+// CHECK: %[[PAD:.+]] = arith.subi %{{.+}}, %[[N]] : index
+// CHECK: %[[Z:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<?x3xf32>)
+// CHECK: tensor.insert_slice %[[Z]] into %[[LOOP]]#1[%[[N]], 0] [%[[PAD]], 3]
+func.func @scan8_sequence_lens(%l: tensor<2xi64>, %s0: tensor<2x3xf32>, %a: tensor<2x4x3xf32>) -> (tensor<2x3xf32>, tensor<2x4x3xf32>) {
+  %0:2 = "onnx.ScanV8"(%l, %s0, %a) ({
+  ^bb0(%s: tensor<3xf32>, %x: tensor<3xf32>):
+    %y = "onnx.Add"(%s, %x) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    onnx.Yield %y, %x : tensor<3xf32>, tensor<3xf32>
+  }) {num_scan_inputs = 1 : i64, directions = array<i64: 1>} : (tensor<2xi64>, tensor<2x3xf32>, tensor<2x4x3xf32>) -> (tensor<2x3xf32>, tensor<2x4x3xf32>)
+  return %0#0, %0#1 : tensor<2x3xf32>, tensor<2x4x3xf32>
+}

@@ -20,7 +20,7 @@ func.func @normalizer_action(%x: tensor<3x!onnx.string>) -> tensor<?x!onnx.strin
 // -----
 
 func.func @normalizer_rank(%x: tensor<2x3x!onnx.string>) -> tensor<?x?x!onnx.string> {
-  // expected-error @+1 {{'onnx.StringNormalizer' op X must have shape [C] or [1, C], got rank 2}}
+  // expected-error @+1 {{'onnx.StringNormalizer' op X must have shape [C] or [1, C], got 'tensor<2x3x!onnx.string>'}}
   %0 = "onnx.StringNormalizer"(%x) : (tensor<2x3x!onnx.string>) -> tensor<?x?x!onnx.string>
   return %0 : tensor<?x?x!onnx.string>
 }

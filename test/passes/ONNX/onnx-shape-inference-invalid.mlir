@@ -284,3 +284,11 @@ func.func @maxunpool_indices_rank_mismatch(%x: tensor<1x1x2x2xf32>, %i: tensor<1
   %0 = "onnx.MaxUnpool"(%x, %i, %n) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>, tensor<1x4xi64>, none) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @string_normalizer_batch(%x: tensor<2x3x!onnx.string>) -> tensor<*x!onnx.string> {
+  // expected-error @+1 {{'onnx.StringNormalizer' op Input shape must have either [C] or [1,C] dimensions where C > 0}}
+  %0 = "onnx.StringNormalizer"(%x) : (tensor<2x3x!onnx.string>) -> tensor<*x!onnx.string>
+  return %0 : tensor<*x!onnx.string>
+}

@@ -592,3 +592,18 @@ func.func @stft(%x: tensor<?x128x1xf32, #onnx.dims<["N"]>>, %w: tensor<16xf32>, 
   %2 = "onnx.STFT"(%y, %step, %n, %n) : (tensor<?x?x?xf32, #onnx.dims<["N", "L", "C"]>>, tensor<i64>, none, none) -> tensor<*xf32>
   return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
+
+// -----
+
+// StringNormalizer: [C] -> [?]; [1, C] and [?, C] -> [1, ?] (libonnx 1.12's
+// rule refused the symbolic first dim; the lowering checks it is 1).
+// CHECK-LABEL: func.func @string_normalizer
+// CHECK: "onnx.StringNormalizer"{{.*}} -> tensor<?x!onnx.string>
+// CHECK: "onnx.StringNormalizer"{{.*}} -> tensor<1x?x!onnx.string>
+// CHECK: "onnx.StringNormalizer"{{.*}} -> tensor<1x?x!onnx.string>
+func.func @string_normalizer(%a: tensor<3x!onnx.string>, %b: tensor<1x3x!onnx.string>, %c: tensor<?x?x!onnx.string>) -> (tensor<*x!onnx.string>, tensor<*x!onnx.string>, tensor<*x!onnx.string>) {
+  %0 = "onnx.StringNormalizer"(%a) : (tensor<3x!onnx.string>) -> tensor<*x!onnx.string>
+  %1 = "onnx.StringNormalizer"(%b) : (tensor<1x3x!onnx.string>) -> tensor<*x!onnx.string>
+  %2 = "onnx.StringNormalizer"(%c) : (tensor<?x?x!onnx.string>) -> tensor<*x!onnx.string>
+  return %0, %1, %2 : tensor<*x!onnx.string>, tensor<*x!onnx.string>, tensor<*x!onnx.string>
+}

@@ -1309,3 +1309,13 @@ func.func @custom_attr_kind(%x: tensor<2xf32>) {
   %0 = "onnx.Custom"(%x) {domain = "com.example", op_type = "Swish", node_attrs = {beta = 1.5 : f64}} : (tensor<2xf32>) -> tensor<2xf32>
   return
 }
+
+// -----
+
+// Concat-13 (its newest version) has no float8 or int4 (ops.mlir: Pad,
+// If, Loop and Scan do).
+func.func @concat_float8(%x: tensor<2xf8E4M3FN>) {
+  // expected-error @+1 {{'onnx.Concat' op operand #0 must be variadic of tensor of}}
+  %0 = "onnx.Concat"(%x, %x) {axis = 0 : i64} : (tensor<2xf8E4M3FN>, tensor<2xf8E4M3FN>) -> tensor<4xf8E4M3FN>
+  return
+}

@@ -385,3 +385,21 @@ func.func @transformer_ops(%x: tensor<1x3x16xf32>, %c: tensor<8x4xf32>, %p: tens
   %4 = "onnx.Swish"(%x) : (tensor<1x3x16xf32>) -> tensor<1x3x16xf32>
   return %0#0, %1, %2, %3, %4 : tensor<1x3x16xf32>, tensor<1x3x16xf32>, tensor<1x3x16xf32>, tensor<1x2x8x4xf32>, tensor<1x3x16xf32>
 }
+
+// Pad, If, Loop and Scan take float8, int4 and float4e2m1 tensors
+// (opsets 19, 21, 23); Concat and Gather do not (their newest version is
+// 13: invalid.mlir).
+// CHECK-LABEL: func.func @narrow_types
+// CHECK: "onnx.Pad"({{.*}}) <{mode = "constant"}> : (tensor<3x4xf8E4M3FN>, tensor<4xi64>, none, none) -> tensor<4x6xf8E4M3FN>
+// CHECK: "onnx.If"
+// CHECK: -> tensor<3x4xi4>
+func.func @narrow_types(%x: tensor<3x4xf8E4M3FN>, %p: tensor<4xi64>, %c: tensor<i1>, %q: tensor<3x4xi4>) -> (tensor<4x6xf8E4M3FN>, tensor<3x4xi4>) {
+  %n = "onnx.NoValue"() : () -> none
+  %0 = "onnx.Pad"(%x, %p, %n, %n) : (tensor<3x4xf8E4M3FN>, tensor<4xi64>, none, none) -> tensor<4x6xf8E4M3FN>
+  %1 = "onnx.If"(%c) ({
+    onnx.Yield %q : tensor<3x4xi4>
+  }, {
+    onnx.Yield %q : tensor<3x4xi4>
+  }) : (tensor<i1>) -> tensor<3x4xi4>
+  return %0, %1 : tensor<4x6xf8E4M3FN>, tensor<3x4xi4>
+}

@@ -588,11 +588,139 @@ def float8_cases(rng):
             np.array([3, 1, 5], np.int64), small_decode(k, code)], False
 
 
+def padflow_cases(rng):
+    """Pad (constant with its default and a given value, edge, reflect,
+    wrap, negative pads) on float8, int4 and float4e2m1 tensors, and the same values
+    carried through If, Loop and Scan (opsets 19, 21, 23 widen those four;
+    Concat and Gather, whose newest version is 13, have none of these
+    types): numpy references. Then the control flow between a Cast
+    (float8, for ORT) or a QuantizeLinear (int4) from float32 and the way
+    back."""
+    for code in (17, 19, 22, 21, 23):
+        t = NAMES.get(code, "int4" if code == 22 else "uint4")
+        f8 = code in (17, 19, 23)  # through Cast (float4e2m1 too)
+        opset = 23 if code == 23 else 21
+        if f8:
+            # Any code but NaN, so that references compare bit for bit.
+            ok = np.array([c for c in range(16 if code == 23 else 256)
+                           if not np.isnan(small_decode(
+                               np.array([c], np.uint8), code)[0])], np.uint8)
+            vals = lambda shape: rng.choice(ok, size=shape)
+            kv = small_encode(np.array([1.5], np.float32), code)
+        else:
+            lo, hi = (-8, 7) if code == 22 else (0, 15)
+            vals = lambda shape: rng.integers(lo, hi, size=shape,
+                                              endpoint=True).astype(np.int8)
+            kv = np.array([5], np.int8)
+        a, a2 = vals((3, 4)), vals((3, 4))
+        pads = np.array([1, 0, 0, 2], np.int64)
+        crop = np.array([0, 1, 0, -1], np.int64)
+        name = "pad_%s" % t
+        m = make_model(name, [
+            n("Pad", ["a", "pads"], ["pc"]),
+            n("Pad", ["a", "pads", "kv"], ["pk"]),
+            n("Pad", ["a", "pads"], ["pe"], mode="edge"),
+            n("Pad", ["a", "pads"], ["pr"], mode="reflect"),
+            n("Pad", ["a", "pads"], ["pw"], mode="wrap"),
+            n("Pad", ["a", "crop"], ["ps"])],
+            [("a", Coded(a, code), code)],
+            [(o, code) for o in ("pc", "pk", "pe", "pr", "pw", "ps")], opset,
+            inits=[("pads", pads, None), ("crop", crop, None),
+                   ("kv", Coded(kv.reshape(()), code), code)])
+        pw = ((1, 0), (0, 2))
+        shift = lambda v: np.pad(v, ((0, 0), (1, 0)))[:, :4]
+        yield name, m, [Coded(a, code)], [Coded(x, code) for x in (
+            np.pad(a, pw), np.pad(a, pw, constant_values=kv[0]),
+            np.pad(a, pw, mode="edge"), np.pad(a, pw, mode="reflect"),
+            np.pad(a, pw, mode="wrap"), shift(a))], False
+        # If picks a (then) or a2 (else); a Loop of 3 trips shifts its
+        # carried value right by a column (Pad with a negative end) and
+        # emits each carried value; a Scan emits the previous row.
+        vi = value_info
+        then_g = helper.make_graph([n("Identity", ["a"], ["t"])], "then", [],
+                                   [vi("t", code, [3, 4])])
+        else_g = helper.make_graph([n("Identity", ["a2"], ["e"])], "else", [],
+                                   [vi("e", code, [3, 4])])
+        def loop_g(step):  # `step` the op that moves the carried value
+            return helper.make_graph(
+                [n("Identity", ["cond"], ["cond2"]), step,
+                 n("Identity", ["v"], ["out"])], "loop",
+                [vi("i", T.INT64, []), vi("cond", T.BOOL, []),
+                 vi("v", code, [3, 4])],
+                [vi("cond2", T.BOOL, []), vi("v2", code, [3, 4]),
+                 vi("out", code, [3, 4])])
+        scan_g = helper.make_graph(
+            [n("Identity", ["row"], ["s2"]), n("Identity", ["s"], ["y"])],
+            "scan", [vi("s", code, [4]), vi("row", code, [4])],
+            [vi("s2", code, [4]), vi("y", code, [4])])
+        def flow(step):
+            return [
+                n("If", ["c"], ["ia"], then_branch=then_g,
+                  else_branch=else_g),
+                n("Loop", ["trips", "", "a"], ["lv", "ls"],
+                  body=loop_g(step)),
+                n("Scan", ["s0", "a"], ["sf", "sy"], body=scan_g,
+                  num_scan_inputs=1)]
+        s0 = a2[0]
+        loop_vals = [a, shift(a), shift(shift(a))]
+        refs = [a2, shift(loop_vals[2]), np.stack(loop_vals), a[-1],
+                np.concatenate([s0[None], a[:-1]], 0)]
+        outs = ("ia", "lv", "ls", "sf", "sy")
+        inits = [("crop", crop, None), ("trips", np.array(3, np.int64), None)]
+        name = "controlflow_%s" % t
+        m = make_model(name, flow(n("Pad", ["v", "crop"], ["v2"])),
+                       [("c", np.array(False), None),
+                        ("a", Coded(a, code), code),
+                        ("a2", Coded(a2, code), code),
+                        ("s0", Coded(s0, code), code)],
+                       [(o, code) for o in outs], opset, inits=inits)
+        yield name, m, [np.array(False), Coded(a, code), Coded(a2, code),
+                        Coded(s0, code)], [Coded(r, code) for r in refs], False
+        # The control flow from float32 and back: float8 through Cast (ORT
+        # runs it; ORT 1.30 has no Pad-21 of these types, so the Loop body
+        # moves its value with Identity), int4 through QuantizeLinear /
+        # DequantizeLinear (scale 0.5, zero point 0), float4e2m1 through
+        # Cast (numpy only: ORT 1.30 has no int4 If-21 and no Cast-23).
+        if f8:
+            x, x2 = small_decode(a, code), small_decode(a2, code)
+            into = lambda i, o: [n("Cast", [i], [o], to=code)]
+            back = lambda i, o: [n("Cast", [i], [o], to=T.FLOAT)]
+            dec = lambda v: small_decode(v, code)
+            q_inits = []
+        else:
+            x = (a.astype(np.float32) * 0.5).astype(np.float32)
+            x2 = (a2.astype(np.float32) * 0.5).astype(np.float32)
+            into = lambda i, o: [n("QuantizeLinear", [i, "half", "zero"], [o])]
+            back = lambda i, o: [n("DequantizeLinear", [i, "half", "zero"],
+                                   [o])]
+            dec = lambda v: (v.astype(np.float32) * 0.5).astype(np.float32)
+            q_inits = [("half", np.float32(0.5), None),
+                       ("zero", np.zeros((), np.int8 if code == 22
+                                         else np.uint8), code)]
+        nodes = (into("x", "a") + into("x2", "a2") +
+                 [n("Gather", ["x2", "zi"], ["x20"], axis=0)] +  # float32
+                 into("x20", "s0") + flow(n("Identity", ["v"], ["v2"])))
+        fouts = outs
+        for o in fouts:
+            nodes += back(o, o + "_f")
+        name = "controlflow_%s_f32" % t
+        m = make_model(name, nodes,
+                       [("c", np.array(False), None), ("x", x, None),
+                        ("x2", x2, None)],
+                       [(o + "_f", T.FLOAT) for o in fouts], opset,
+                       inits=inits[1:] + q_inits + [
+                           ("zi", np.array(0, np.int64), None)])
+        yield name, m, [np.array(False), x, x2], [
+            dec(a2), dec(a), dec(np.stack([a, a, a])), dec(a[-1]),
+            dec(np.concatenate([s0[None], a[:-1]], 0))], code in (17, 19)
+
+
 def cases(rng):
     yield from blocked_cases(rng)
     yield from huge_case()
     yield from int4_cases(rng)
     yield from float8_cases(rng)
+    yield from padflow_cases(rng)
 
 
 # --- write and oracle -------------------------------------------------------

@@ -7,10 +7,11 @@ dims), the opset-19 `half_pixel_symmetric` coordinate mode (linear,
 nearest and cubic, up and down), and `antialias`
 (linear and cubic downsampling, with axes and sizes, exclude_outside with
 cubic_coeff_a, up in one dim and down in the other, align_corners;
-static shapes only: onnxc builds the filter tables at compile time, so
-with symbolic dims antialias is a one-line error, an expected failure in
-resize-xfail.json). The scales and
-sizes are initializers (what exporters write). Float inputs; one uint8
+scales and sizes from data, with not_larger; windows too wide to unroll:
+onnxc builds the filter tables at compile time when sizes and scales are
+static, at run time otherwise, so the symbolic runs test those). The scales
+and sizes are initializers (what exporters write) except in the cases
+marked from data. Float inputs; one uint8
 image for nearest with axes. ORT's cubic mode takes 2-D inputs or 4-D
 ones resized in H and W only, so the cubic cases are 4-D. The
 "kernel_" cases are 4-D fp32 resized in H and W with constant scales or
@@ -25,7 +26,8 @@ from onnx import helper
 from opmodel import ONNX_TYPE, model, write_all, testcases
 
 
-def resize_case(rng, name, xs, attrs, scales=None, sizes=None, dt=np.float32):
+def resize_case(rng, name, xs, attrs, scales=None, sizes=None, dt=np.float32,
+                from_data=False):
     if dt == np.uint8:
         x = rng.integers(0, 256, size=xs, dtype=np.uint8)
     else:
@@ -39,7 +41,10 @@ def resize_case(rng, name, xs, attrs, scales=None, sizes=None, dt=np.float32):
         inits.append(("sizes", np.array(sizes, np.int64)))
         ins.append("sizes")
     node = helper.make_node("Resize", ins, ["y"], **attrs)
-    return "resize_" + name, model(name, [node], [("x", x)],
+    inputs = [("x", x)]
+    if from_data:  # scales or sizes as graph inputs: known at run time only
+        inputs, inits = inputs + inits, []
+    return "resize_" + name, model(name, [node], inputs,
                                    [("y", ONNX_TYPE[x.dtype])], 19, inits)
 
 
@@ -93,6 +98,20 @@ def cases(rng):
                       dict(mode="linear", antialias=1,
                            coordinate_transformation_mode="align_corners"),
                       sizes=[1, 2, 4, 3])
+    # Scales and sizes from data: the filter tables are built at run time,
+    # with static shapes too.
+    yield resize_case(rng, "antialias_linear_scales_data", (1, 2, 12, 10),
+                      dict(mode="linear", antialias=1),
+                      scales=[1, 1, 0.4, 0.6], from_data=True)
+    yield resize_case(rng, "antialias_cubic_not_larger_data", (1, 1, 16, 20),
+                      dict(mode="cubic", antialias=1, axes=[2, 3],
+                           keep_aspect_ratio_policy="not_larger"),
+                      sizes=[5, 9], from_data=True)
+    # Windows of 101 and 61 taps: 6161 per element, more than onnxc unrolls
+    # (4096): the second dim's constant table is read in a loop.
+    yield resize_case(rng, "antialias_linear_wide_windows", (1, 1, 150, 120),
+                      dict(mode="linear", antialias=1),
+                      scales=[1, 1, 0.02, 1 / 30])
 
     # 4-D fp32 over H and W with constant scales or sizes: the runtime's
     # onnxc_rt_resize2d (resize.c) in static mode, every coordinate mode

@@ -8,9 +8,9 @@ Cases: a running sum (one state, one scan input, one scan output); two
 scan inputs read in opposite directions with two states and two scan
 outputs; sequence_lens shorter than the sequence for some batch rows (the
 final state is the one at the row's length, the scan outputs past it are
-zeros; onnxc refuses it with a one-line error, not lowered yet: an expected
-failure in scan8-xfail.json), the same reverse scan without it (int64); a
-body that reads an outer-scope value. Float32 and int64.
+zeros), with a reverse scan (int64) and with two scan inputs in opposite
+directions (float, a body of symbolic dims); the same reverse scan without
+it (int64); a body that reads an outer-scope value. Float32 and int64.
 """
 import sys
 
@@ -83,6 +83,35 @@ def sequence_lens(rng, with_lens=True):
                        [("final", T.INT64), ("ys", T.INT64)], 8)
 
 
+def sequence_lens_forward(rng, lens=(6, 1, 3)):
+    """Float, two scan inputs in opposite directions, two states; the body
+    declares its shapes with a symbolic dim, so the scan outputs' rows get
+    their shape from the first step (the growing accumulators)."""
+    b, t = len(lens), 6
+    k = ["k"]
+    body = helper.make_graph(
+        [helper.make_node("Add", ["s1", "a"], ["n1"]),
+         helper.make_node("Mul", ["s2", "c"], ["n2"]),
+         helper.make_node("Sub", ["n1", "c"], ["y1"]),
+         helper.make_node("Identity", ["n2"], ["y2"])],
+        "body", [vi("s1", T.FLOAT, k), vi("s2", T.FLOAT, k),
+                 vi("a", T.FLOAT, k), vi("c", T.FLOAT, k)],
+        [vi("n1", T.FLOAT, k), vi("n2", T.FLOAT, k),
+         vi("y1", T.FLOAT, k), vi("y2", T.FLOAT, k)])
+    node = helper.make_node("Scan", ["lens", "i1", "i2", "a", "c"],
+                            ["f1", "f2", "y1", "y2"], body=body,
+                            num_scan_inputs=2, directions=[0, 1])
+    f = np.float32
+    ins = [("lens", np.array(lens, np.int64)),
+           ("i1", rng.standard_normal((b, 3)).astype(f)),
+           ("i2", rng.standard_normal((b, 3)).astype(f)),
+           ("a", rng.standard_normal((b, t, 3)).astype(f)),
+           ("c", (rng.random((b, t, 3)) + 0.5).astype(f))]
+    return "scan8_sequence_lens_forward", model(
+        "sequence_lens_forward", [node], ins,
+        [(n, T.FLOAT) for n in ("f1", "f2", "y1", "y2")], 8)
+
+
 def outer_scope(rng):
     b, t = 2, 4
     body = helper.make_graph(
@@ -106,7 +135,8 @@ def outer_scope(rng):
 def write(root):
     rng = np.random.default_rng(0)
     write_all(root, "scan8", [g(rng) for g in (running_sum, two_directions,
-                                               sequence_lens, outer_scope)] +
+                                               sequence_lens, outer_scope,
+                                               sequence_lens_forward)] +
               [sequence_lens(rng, with_lens=False)])
 
 
