@@ -393,6 +393,22 @@ def lstm_lens(root):
 
 
 @case
+def maxunpool_shape(root):
+    """MaxUnpool with output_shape from data smaller than the unpooled shape
+    (it returned OK; ONNX Runtime refuses it), and indices out of range."""
+    x = np.ones((1, 1, 1, 1), np.float32)
+    at = lambda v: np.array(v, np.int64).reshape(1, 1, 1, 1)  # noqa: E731
+    save(root, "maxunpool_shape",
+         [node("MaxUnpool", ["x", "i", "s"], ["y"], "maxunpool_shape",
+               kernel_shape=[2, 2], strides=[2, 2])],
+         [vi("x", F, [1, 1, 1, 1]), vi("i", I64, [1, 1, 1, 1]), vi("s", I64, [4])],
+         [vi("y", F, ["a", "b", "c", "d"])],
+         [([x, at(3), i64(1, 1, 2, 2)], [np.array([[[[0, 0], [0, 1]]]], np.float32)]),
+          ([x, at(3), i64(1, 1, 1, 1)], []), ([x, at(0), i64(1, 1, -2, 2)], []),
+          ([x, at(9), i64(1, 1, 2, 2)], []), ([x, at(-1), i64(1, 1, 2, 2)], [])])
+
+
+@case
 def bitshift_big(root):
     """BitShift by 64 or more: ONNX does not say; the result must at least
     be the same every run (0, as a shift of every bit out)."""
