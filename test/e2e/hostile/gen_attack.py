@@ -409,6 +409,67 @@ def maxunpool_shape(root):
 
 
 @case
+def resize_data(root):
+    """Resize with sizes and scales from data: negative, NaN, infinite,
+    beyond memory, and a scale so small that a dim is 0 (empty, as ORT)."""
+    x = np.arange(4, dtype=np.float32).reshape(1, 1, 2, 2)
+    save(root, "resize_sizes",
+         [node("Resize", ["x", "", "", "s"], ["y"], "resize_sizes", mode="nearest")],
+         [vi("x", F, [1, 1, "h", "w"]), vi("s", I64, [4])],
+         [vi("y", F, ["a", "b", "c", "d"])],
+         [([x, i64(1, 1, 4, 4)], [x.repeat(2, axis=2).repeat(2, axis=3)]),
+          ([x, i64(1, 1, -4, 4)], []), ([x, i64(1, 1, 1 << 40, 1 << 40)], []),
+          ([x, i64(1, 1, 1 << 62, 4)], [])])
+    save(root, "resize_scales",
+         [node("Resize", ["x", "", "s"], ["y"], "resize_scales", mode="linear")],
+         [vi("x", F, [1, 1, "h", "w"]), vi("s", F, [4])],
+         [vi("y", F, ["a", "b", "c", "d"])],
+         [([x, f32(1, 1, 2, 2)],
+           [np.array([[[[0, 0.25, 0.75, 1], [0.5, 0.75, 1.25, 1.5],
+                        [1.5, 1.75, 2.25, 2.5], [2, 2.25, 2.75, 3]]]], np.float32)]),
+          ([x, f32(1, 1, np.nan, 2)], []), ([x, f32(1, 1, np.inf, 2)], []),
+          ([x, f32(1, 1, -1, 2)], []),
+          ([x, f32(1, 1, 1e-30, 2)], [np.zeros((1, 1, 0, 4), np.float32)])])
+
+
+@case
+def control_data(root):
+    """If with a condition of 2 or 0 elements, Loop with a negative or huge
+    trip count (0 trips; with cond false, none), NonMaxSuppression whose
+    boxes and scores disagree, GatherND whose batch dims disagree."""
+    t = helper.make_graph([node("Neg", ["x"], ["a"], "if_neg")], "t", [], [vi("a", F, [2])])
+    e = helper.make_graph([node("Abs", ["x"], ["a"], "if_abs")], "e", [], [vi("a", F, [2])])
+    save(root, "if_cond", [node("If", ["c"], ["y"], "if_cond", then_branch=t, else_branch=e)],
+         [vi("c", B, ["n"]), vi("x", F, [2])], [vi("y", F, [2])],
+         [([np.array([True]), f32(1, -2)], [f32(-1, 2)]),
+          ([np.array([True, False]), f32(1, -2)], []), ([np.zeros(0, bool), f32(1, -2)], [])])
+    body = helper.make_graph(
+        [node("Identity", ["c"], ["co"], "loop_cond"), node("Add", ["v", "v"], ["w"], "loop_add")],
+        "body", [vi("i", I64, []), vi("c", B, []), vi("v", F, [2])],
+        [vi("co", B, []), vi("w", F, [2])])
+    save(root, "loop_m", [node("Loop", ["m", "c", "x"], ["y"], "loop_m", body=body)],
+         [vi("m", I64, []), vi("c", B, []), vi("x", F, [2])], [vi("y", F, [2])],
+         [([np.int64(2), np.array(True), f32(1, 2)], [f32(4, 8)]),
+          ([np.int64(-5), np.array(True), f32(1, 2)], [f32(1, 2)]),
+          ([np.int64(1 << 62), np.array(False), f32(1, 2)], [f32(1, 2)])])
+    boxes = np.array([[[0, 0, 1, 1], [0, 0, 1, 1]]], np.float32)
+    save(root, "nms_boxes", [node("NonMaxSuppression", ["b", "s", "m"], ["y"], "nms_boxes")],
+         [vi("b", F, [1, "n", 4]), vi("s", F, [1, 1, "k"]), vi("m", I64, [1])],
+         [vi("y", I64, ["r", 3])],
+         [([boxes, f32(0.9, 0.8).reshape(1, 1, 2), i64(5)], [np.zeros((1, 3), np.int64)]),
+          ([boxes, f32(0.9, 0.8, 0.7).reshape(1, 1, 3), i64(5)], []),
+          ([boxes, f32(0.9, 0.8).reshape(1, 1, 2), i64(1 << 62)], [np.zeros((1, 3), np.int64)]),
+          ([boxes, f32(0.9, 0.8).reshape(1, 1, 2), i64(-3)], [np.zeros((0, 3), np.int64)])])
+    d = np.arange(6, dtype=np.float32).reshape(2, 3)
+    save(root, "gathernd_batch",
+         [node("GatherND", ["x", "i"], ["y"], "gathernd_batch", batch_dims=1)],
+         [vi("x", F, ["b", "n"]), vi("i", I64, ["c", 1])], [vi("y", F, ["c"])],
+         [([d, np.array([[1], [2]], np.int64)], [f32(1, 5)]),
+          ([d, np.array([[1], [2], [0]], np.int64)], []),
+          ([d, np.array([[1], [3]], np.int64)], [])])
+
+
+@case
 def bitshift_big(root):
     """BitShift by 64 or more: ONNX does not say; the result must at least
     be the same every run (0, as a shift of every bit out)."""
