@@ -494,12 +494,15 @@ bool writeLibrary(llvm::function_ref<bool(llvm::raw_pwrite_stream &)> emit,
     if (!emit(objOS))
       return false;
     emitted();
+    // The buffer's name outlives the MemoryBufferRef (which keeps only a
+    // StringRef to it: a temporary here was read after its scope, ASan).
+    std::string objectName = modelName + ".o";
     llvm::MemoryBufferRef object(
-        llvm::StringRef(objBuffer.data(), objBuffer.size()), modelName + ".o");
+        llvm::StringRef(objBuffer.data(), objBuffer.size()), objectName);
     return writeThroughTemporary(
         output, "a",
         [&](const std::string &path) {
-          return backend::writeStaticLibrary(object, modelName + ".o",
+          return backend::writeStaticLibrary(object, objectName,
                                              linkTarget, path, error);
         },
         error);
