@@ -35,6 +35,9 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <cstdio>
+#include <unistd.h>
+
 using namespace mlir;
 namespace cl = llvm::cl;
 
@@ -268,7 +271,10 @@ void removeOutput(llvm::StringRef path) {
 /// Parses onnxc's command line: its own options, LLVM's --mcpu and MLIR's
 /// pass-manager, timing, context and printer options (--mlir-*), each under
 /// its heading in --help.
-void parseCommandLine(int argc, char **argv) {
+/// Returns LLVM's complaint about a bad command line (unknown options,
+/// values that do not parse, extra arguments) as one line, empty when the
+/// line parsed: LLVM prints them as "onnxc: ...", some on two lines.
+std::string parseCommandLine(int argc, char **argv) {
   // --mcpu is one of LLVM's codegen flags: the in-process linker registers
   // them too, so onnxc uses LLVM's rather than an option of its own.
   static llvm::codegen::RegisterCodeGenFlags codegenFlags;
@@ -288,10 +294,50 @@ void parseCommandLine(int argc, char **argv) {
     if (entry.first.starts_with("mlir-"))
       entry.second->addCategory(mlirCategory);
   cl::HideUnrelatedOptions({&onnxcCategory, &mlirCategory});
-  cl::ParseCommandLineOptions(argc, argv,
-                              "onnxc: ONNX models to native code\n\n"
-                              "  onnxc model.onnx            writes model.so and model.h\n"
-                              "  onnxc model.onnx --emit=S   stops after stage S\n");
+  // LLVM writes most complaints to the stream given, but those about an
+  // option's value straight to llvm::errs() (stderr): stderr goes to a
+  // temporary file while parsing (--help and --version print to stdout).
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  std::FILE *captured = std::tmpfile();
+  int savedStderr = captured ? ::dup(2) : -1;
+  if (savedStderr >= 0)
+    ::dup2(::fileno(captured), 2);
+  bool parsed = cl::ParseCommandLineOptions(
+      argc, argv,
+      "onnxc: ONNX models to native code\n\n"
+      "  onnxc model.onnx            writes model.so and model.h\n"
+      "  onnxc model.onnx --emit=S   stops after stage S\n",
+      &errorStream);
+  llvm::errs().flush();
+  if (savedStderr >= 0) {
+    ::dup2(savedStderr, 2);
+    ::close(savedStderr);
+    std::rewind(captured);
+    char buffer[4096];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, captured)) > 0)
+      errors.insert(0, std::string(buffer, n)); // before what Errs got
+  }
+  if (captured)
+    std::fclose(captured);
+  if (parsed) {
+    // Warnings (LLVM prints none today) pass through as they were.
+    if (!errors.empty())
+      llvm::errs() << errors;
+    return "";
+  }
+  std::string prefix = llvm::sys::path::filename(argv[0]).str() + ": ";
+  std::string message;
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(errors).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : lines) {
+    line = line.trim();
+    line.consume_front(prefix);
+    if (!line.empty())
+      message += (message.empty() ? "" : " ") + line.str();
+  }
+  return message.empty() ? "bad command line (see --help)" : message;
 }
 
 /// The target of a library (--emit=lib, staticlib): what it links (the
@@ -448,12 +494,15 @@ bool writeLibrary(llvm::function_ref<bool(llvm::raw_pwrite_stream &)> emit,
     if (!emit(objOS))
       return false;
     emitted();
+    // The buffer's name outlives the MemoryBufferRef (which keeps only a
+    // StringRef to it: a temporary here was read after its scope, ASan).
+    std::string objectName = modelName + ".o";
     llvm::MemoryBufferRef object(
-        llvm::StringRef(objBuffer.data(), objBuffer.size()), modelName + ".o");
+        llvm::StringRef(objBuffer.data(), objBuffer.size()), objectName);
     return writeThroughTemporary(
         output, "a",
         [&](const std::string &path) {
-          return backend::writeStaticLibrary(object, modelName + ".o",
+          return backend::writeStaticLibrary(object, objectName,
                                              linkTarget, path, error);
         },
         error);
@@ -507,13 +556,15 @@ mlir::onnxc::backend::TargetOptions targetOptions(const Options &opts) {
 int mlir::onnxc::onnxcMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   Options opts;
-  parseCommandLine(argc, argv);
+  std::string badLine = parseCommandLine(argc, argv);
   // Every message is one line: names and paths come from the input.
   auto fail = [&](const llvm::Twine &msg) {
     llvm::errs() << "onnxc: error: " << onnxc::escapeForMessage(msg.str())
                  << "\n";
     return 1;
   };
+  if (!badLine.empty())
+    return fail(badLine);
   if (std::string bad = checkOptions(opts); !bad.empty())
     return fail(bad);
   bool asan = opts.sanitize == "address";

@@ -13,9 +13,15 @@
 using namespace onnxc::tensorio;
 
 int64_t HostTensor::numel() const {
+  // A 0 anywhere makes the count 0, whatever the other dims: [2^32, 2^32,
+  // 0] is empty (multiplied in order, it overflowed first: UBSan).
+  for (int64_t d : dims)
+    if (d == 0)
+      return 0;
   int64_t n = 1;
   for (int64_t d : dims)
-    n *= d;
+    if (__builtin_mul_overflow(n, d, &n))
+      return INT64_MAX; // no such tensor is held in memory
   return n;
 }
 

@@ -48,6 +48,15 @@ static onnxc_status check_part(const onnxc_tensor *p, int32_t dtype,
   if (p->shape[0] < 0)
     return onnxc_rt_error(ONNXC_ERROR_SHAPE, "%s %s: negative size %lld", label,
                           part, (long long)p->shape[0]);
+  /* As for tensor inputs (check.c): every byte offset must fit an int64,
+   * checked before anything reads the data. */
+  if (onnxc_dtype_size(dtype) &&
+      (uint64_t)p->shape[0] > (uint64_t)INT64_MAX / onnxc_dtype_size(dtype))
+    return onnxc_rt_error(ONNXC_ERROR_SHAPE,
+                          "%s %s: %lld elements of %d bytes hold more than "
+                          "2^63 - 1 bytes",
+                          label, part, (long long)p->shape[0],
+                          (int)onnxc_dtype_size(dtype));
   if (p->shape[0] > 0 && !p->data)
     return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "%s %s: data is null",
                           label, part);

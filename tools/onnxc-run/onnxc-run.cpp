@@ -246,12 +246,19 @@ std::string defaultName(const std::string &path) {
 /// Reads input_<i> / output_<k>: `stem`.pb as the kind of value the model
 /// has there, or, when only `stem`.npy exists and the value is a tensor,
 /// that .npy file.
+// The file that holds value `stem` (stem.pb, else stem.npy for a tensor).
+std::string valueFile(const std::string &stem, int32_t kind) {
+  if (kind == ONNXC_VALUE_TENSOR && !fileExists(stem + ".pb") &&
+      fileExists(stem + ".npy"))
+    return stem + ".npy";
+  return stem + ".pb";
+}
+
 HostValue readValueOrDie(const std::string &stem, int32_t kind,
                          int32_t payloadKind) {
   std::string error;
   HostValue v;
-  if (kind == ONNXC_VALUE_TENSOR && !fileExists(stem + ".pb") &&
-      fileExists(stem + ".npy")) {
+  if (valueFile(stem, kind) == stem + ".npy") {
     if (!tensorio::readNpy(stem + ".npy", v.tensor, error))
       die(error);
     return v;
@@ -281,10 +288,11 @@ void releaseAll(std::vector<onnxc_tensor> &outs) {
 } // namespace
 
 /// The C API's view of the inputs read from files (`hostInputs`, in
-/// graph-input order), checked against the model's dtypes and ranks; the
-/// sequences' and optionals' item arrays go to `itemArrays`.
+/// graph-input order, read from `files`), checked against the model's dtypes
+/// and ranks; the sequences' and optionals' item arrays go to `itemArrays`.
 std::vector<onnxc_tensor>
 makeInputs(const onnxc_model_info *mi, std::vector<HostValue> &hostInputs,
+           const std::vector<std::string> &files,
            std::vector<std::vector<onnxc_tensor>> &itemArrays) {
   itemArrays.reserve(2 * (size_t)mi->num_inputs);
   // (Item arrays keep their addresses when itemArrays grows: moved, not
@@ -332,8 +340,9 @@ makeInputs(const onnxc_model_info *mi, std::vector<HostValue> &hostInputs,
   for (int32_t i = 0; i < mi->num_inputs; ++i) {
     const onnxc_value_info &vi = mi->inputs[i];
     HostValue &h = hostInputs[i];
-    std::string label =
-        "input_" + std::to_string(i) + ".pb (input '" + vi.name + "')";
+    std::string file = files[(size_t)i];
+    std::string label = file.substr(file.rfind('/') + 1) + " (input '" +
+                        std::string(vi.name) + "')";
     if (vi.kind == ONNXC_VALUE_MAP) {
       inputs[i] = makeMap(h);
     } else if (vi.kind == ONNXC_VALUE_SEQUENCE &&
@@ -597,19 +606,22 @@ static int runMain(int argc, char **argv) {
 
   // Inputs, in graph-input order.
   std::vector<HostValue> hostInputs;
+  std::vector<std::string> inputFiles;
   for (int32_t i = 0; i < mi->num_inputs; ++i) {
     std::string stem = o.inputs + "/input_" + std::to_string(i);
+    inputFiles.push_back(valueFile(stem, mi->inputs[i].kind));
     hostInputs.push_back(readValueOrDie(stem, mi->inputs[i].kind,
                                         mi->inputs[i].payload_kind));
   }
-  if (!o.inputs.empty() &&
-      fileExists(o.inputs + "/input_" + std::to_string(mi->num_inputs) + ".pb"))
-    die("'" + o.inputs + "' has input_" + std::to_string(mi->num_inputs) +
-        ".pb but the model has " + std::to_string(mi->num_inputs) +
-        " input(s)");
+  for (const char *ext : {".pb", ".npy"})
+    if (!o.inputs.empty() &&
+        fileExists(o.inputs + "/input_" + std::to_string(mi->num_inputs) + ext))
+      die("'" + o.inputs + "' has input_" + std::to_string(mi->num_inputs) +
+          ext + " but the model has " + std::to_string(mi->num_inputs) +
+          " input(s)");
   // The onnxc_tensors point into hostInputs and into these item arrays.
   std::vector<std::vector<onnxc_tensor>> itemArrays;
-  std::vector<onnxc_tensor> inputs = makeInputs(mi, hostInputs, itemArrays);
+  std::vector<onnxc_tensor> inputs = makeInputs(mi, hostInputs, inputFiles, itemArrays);
 
   std::vector<onnxc_tensor> outputs((size_t)mi->num_outputs);
   if (o.trainSteps >= 0)

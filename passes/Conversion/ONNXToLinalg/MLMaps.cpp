@@ -298,19 +298,23 @@ struct CastMapLowering : OpConversionPattern<ONNX::MLCastMapOp> {
     Value width = sparse ? idx(rewriter, loc, maxMap) : n;
     Value y = filledWith(rewriter, loc, {idx(rewriter, loc, 1), width}, elt,
                            pad);
+    // Ops are created in separate statements, in the order g++ evaluated
+    // these calls' arguments (right to left; clang goes left to right):
+    // the IR must not depend on the compiler that built onnxc.
+    Value step = idx(rewriter, loc, 1);
+    Value lower = idx(rewriter, loc, 0);
     y = forRange(
-        rewriter, loc, idx(rewriter, loc, 0), n, idx(rewriter, loc, 1), {y},
+        rewriter, loc, lower, n, step, {y},
         [&](OpBuilder &b, Location l, Value i,
             ValueRange acc) -> SmallVector<Value> {
           Value key = tensor::ExtractOp::create(b, l, keys, i);
           Value at;
           if (sparse) {
-            Value ok = andI(
-                b, l,
-                cmpI(b, l, arith::CmpIPredicate::sge, key,
-                     createIntConstant(b, l, i64, 0)),
-                cmpI(b, l, arith::CmpIPredicate::slt, key,
-                     createIntConstant(b, l, i64, maxMap)));
+            Value below = cmpI(b, l, arith::CmpIPredicate::slt, key,
+                               createIntConstant(b, l, i64, maxMap));
+            Value nonNegative = cmpI(b, l, arith::CmpIPredicate::sge, key,
+                                     createIntConstant(b, l, i64, 0));
+            Value ok = andI(b, l, nonNegative, below);
             emitRuntimeCheck(b, l, op, ok,
                              "CastMap: key {} is outside [0, max_map = {}) "
                              "(map_form SPARSE)",

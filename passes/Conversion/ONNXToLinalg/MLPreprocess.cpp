@@ -565,9 +565,13 @@ struct LabelEncoderLowering : OpConversionPattern<ONNX::MLLabelEncoderOp> {
         rewriter, loc, x, storeElt,
         [&](OpBuilder &b, Location l, Value v, ValueRange) -> Value {
           Value dflt = dfltValue;
-          if (nanKey)
-            dflt = select(b, l, cmpF(b, l, arith::CmpFPredicate::UNO, v, v),
-                          valueAt(b, l, idx(b, l, numKeys - 1)), dflt);
+          if (nanKey) {
+            // Separate statements, in the order g++ evaluated the
+            // arguments: the IR must not depend on the compiler of onnxc.
+            Value nanValue = valueAt(b, l, idx(b, l, numKeys - 1));
+            Value isNan = cmpF(b, l, arith::CmpFPredicate::UNO, v, v);
+            dflt = select(b, l, isNan, nanValue, dflt);
+          }
           if (n == 0)
             return dflt;
           if (keyKind == String) {

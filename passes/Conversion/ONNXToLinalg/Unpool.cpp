@@ -4,8 +4,9 @@
 // X.flat[i], the indices being linear over the whole output (N and C
 // included), as MaxPool's Indices are. The output shape is the output_shape
 // input when given, else (in - 1) * stride + kernel - pad_begin - pad_end
-// per spatial dim. One run-time pass checks every index against the output
-// size first, so no write leaves the output.
+// per spatial dim (output_shape may not be smaller). One run-time pass
+// checks every index against the output size first, so no write leaves the
+// output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,9 +89,28 @@ struct MaxUnpoolLowering : OpConversionPattern<ONNX::MaxUnpoolOp> {
                               iDim),
                          "MaxUnpool: I must have the shape of X");
       }
-    // The output sizes.
+    // The output sizes: the unpooled shape, (in - 1) * stride + kernel -
+    // pads per spatial dim, or the output_shape input, which may not be
+    // smaller (ONNX Runtime refuses it too: the spec's output_shape only
+    // resolves the ambiguity of strides that skipped input).
     Value zero = createIndexConstant(rewriter, loc, 0);
-    SmallVector<Value> sizes;
+    SmallVector<Value> unpooled;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value in = getDimValue(rewriter, loc, x, d);
+      if (d < 2) {
+        unpooled.push_back(in);
+        continue;
+      }
+      int64_t s = d - 2;
+      Value stride = createIndexConstant(rewriter, loc, strides[s]);
+      Value minusOne = createIndexConstant(rewriter, loc, -1);
+      Value v = mulI(rewriter, loc, addI(rewriter, loc, in, minusOne), stride);
+      unpooled.push_back(
+          addI(rewriter, loc, v,
+               createIndexConstant(rewriter, loc,
+                                   kernel[s] - pads[s] - pads[s + spatial])));
+    }
+    SmallVector<Value> sizes = unpooled;
     if (hasShape) {
       Value shape = adaptor.getOutputShape();
       Value rankValue = createIndexConstant(rewriter, loc, rank);
@@ -99,27 +119,17 @@ struct MaxUnpoolLowering : OpConversionPattern<ONNX::MaxUnpoolOp> {
           rewriter, loc,
           cmpI(rewriter, loc, arith::CmpIPredicate::eq, length, rankValue),
           "MaxUnpool: output_shape must have one value per dim of X");
-      for (int64_t d = 0; d < rank; ++d)
-        sizes.push_back(toIndex(
+      for (int64_t d = 0; d < rank; ++d) {
+        sizes[d] = toIndex(
             rewriter, loc,
             tensor::ExtractOp::create(
                 rewriter, loc, shape,
-                ValueRange{createIndexConstant(rewriter, loc, d)})));
-    } else {
-      for (int64_t d = 0; d < rank; ++d) {
-        Value in = getDimValue(rewriter, loc, x, d);
-        if (d < 2) {
-          sizes.push_back(in);
-          continue;
-        }
-        int64_t s = d - 2;
-        Value stride = createIndexConstant(rewriter, loc, strides[s]);
-        Value minusOne = createIndexConstant(rewriter, loc, -1);
-        Value v = mulI(rewriter, loc, addI(rewriter, loc, in, minusOne), stride);
-        sizes.push_back(
-            addI(rewriter, loc, v,
-                 createIndexConstant(rewriter, loc,
-                                     kernel[s] - pads[s] - pads[s + spatial])));
+                ValueRange{createIndexConstant(rewriter, loc, d)}));
+        emitRuntimeCheck(rewriter, loc,
+                         cmpI(rewriter, loc, arith::CmpIPredicate::sge,
+                              sizes[d], unpooled[d]),
+                         "MaxUnpool: output_shape is smaller than the "
+                         "unpooled shape");
       }
     }
     for (int64_t d = 0; d < rank; ++d) {

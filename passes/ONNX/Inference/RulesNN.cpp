@@ -257,7 +257,39 @@ static LogicalResult inferMaxUnpool(Operation *op, const ONNX::OpInfo &info,
   }
   if (failed(inferWithLibOnnx(op, info, state)))
     return failure();
-  if (!x || isa<RankedTensorType>(op->getResult(0).getType()))
+  // An output_shape known here may not be smaller than the unpooled shape,
+  // (in - 1) * stride + kernel - pads (ONNX Runtime refuses it; the
+  // lowering checks it at run time otherwise).
+  auto y = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  auto kernel = op->getAttrOfType<DenseI64ArrayAttr>("kernel_shape");
+  std::optional<SmallVector<int64_t>> known;
+  if (x && kernel && !isAbsent(op, 2))
+    known = state.getImpl().getKnownInts(op->getOperand(2));
+  if (known && (int64_t)known->size() == x.getRank() &&
+      (int64_t)kernel.size() == x.getRank() - 2) {
+    int64_t n = x.getRank() - 2;
+    SmallVector<int64_t> strides = getSpatialInts(op, "strides", n, 1);
+    SmallVector<int64_t> pads = getSpatialInts(op, "pads", 2 * n, 0);
+    for (int64_t d = 0; d < x.getRank(); ++d) {
+      if (x.isDynamicDim(d))
+        continue;
+      int64_t unpooled = x.getDimSize(d);
+      if (d >= 2) {
+        int64_t s = d - 2, v;
+        if (__builtin_mul_overflow(unpooled - 1, strides[s], &v) ||
+            __builtin_add_overflow(v, kernel[s], &v) ||
+            __builtin_sub_overflow(v, pads[s], &v) ||
+            __builtin_sub_overflow(v, pads[s + n], &v))
+          continue;
+        unpooled = v;
+      }
+      if ((*known)[d] < unpooled)
+        return op->emitOpError()
+               << "output_shape has " << (*known)[d] << " in dim " << d
+               << ", smaller than the unpooled " << unpooled;
+    }
+  }
+  if (!x || y)
     return success();
   SmallVector<int64_t> shape(x.getRank(), ShapedType::kDynamic);
   return refineResult(op, 0, RankedTensorType::get(shape, x.getElementType()));

@@ -292,3 +292,15 @@ func.func @string_normalizer_batch(%x: tensor<2x3x!onnx.string>) -> tensor<*x!on
   %0 = "onnx.StringNormalizer"(%x) : (tensor<2x3x!onnx.string>) -> tensor<*x!onnx.string>
   return %0 : tensor<*x!onnx.string>
 }
+
+// -----
+
+// A constant output_shape smaller than the unpooled shape ((2 - 1) * 2 + 2
+// = 4): ONNX Runtime refuses it; compiled, it returned OK (the fourth
+// attack). With output_shape from data the lowering checks it at run time.
+func.func @maxunpool_output_shape_small(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi64>) -> tensor<*xf32> {
+  %s = "onnx.Constant"() {value = dense<[1, 1, 3, 4]> : tensor<4xi64>} : () -> tensor<4xi64>
+  // expected-error @+1 {{'onnx.MaxUnpool' op output_shape has 3 in dim 2, smaller than the unpooled 4}}
+  %0 = "onnx.MaxUnpool"(%x, %i, %s) {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -12,6 +12,26 @@ static LogicalResult verifyGemm(Operation *op) {
       failed(checkRank(op, 0, 2, 2)) || failed(checkRank(op, 1, 2, 2)) ||
       failed(checkRank(op, 2, 0, 2)))
     return failure();
+  // C broadcasts to [M, N] in one direction (the lowering's operands would
+  // otherwise disagree, reported in linalg's terms).
+  auto ranked = [&](unsigned i) {
+    return op->getNumOperands() > i
+               ? llvm::dyn_cast<RankedTensorType>(op->getOperand(i).getType())
+               : RankedTensorType();
+  };
+  RankedTensorType a = ranked(0), b = ranked(1), c = ranked(2);
+  if (!a || !b || !c)
+    return success();
+  int64_t mn[2] = {a.getDimSize(getInt(op, "transA", 0) ? 1 : 0),
+                   b.getDimSize(getInt(op, "transB", 0) ? 0 : 1)};
+  for (int64_t d = 0; d < c.getRank(); ++d) {
+    int64_t got = c.getDimSize(d), want = mn[2 - c.getRank() + d];
+    if (got != 1 && !ShapedType::isDynamic(got) && !ShapedType::isDynamic(want) &&
+        got != want)
+      return op->emitOpError()
+             << "C has " << got << " in dim " << d << ", which does not broadcast to "
+             << (2 - c.getRank() + d == 0 ? "M = " : "N = ") << want;
+  }
   return success();
 }
 

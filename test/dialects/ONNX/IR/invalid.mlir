@@ -113,6 +113,26 @@ func.func @gemm_rank_b(%a: tensor<2x4xf32>, %b: tensor<4xf32>) {
 
 // -----
 
+// C of [3] against N = 4 (reported by the lowering in linalg's terms
+// before: "inferred input/output operand #1 has shape's dimension #0 to be
+// 4, but found 3"); with transA, M is A's dim 1.
+
+func.func @gemm_c_broadcast(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<3xf32>) {
+  // expected-error @+1 {{'onnx.Gemm' op C has 3 in dim 0, which does not broadcast to N = 4}}
+  %0 = "onnx.Gemm"(%a, %b, %c) : (tensor<2x3xf32>, tensor<3x4xf32>, tensor<3xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_c_broadcast_m(%a: tensor<3x2xf32>, %b: tensor<3x4xf32>, %c: tensor<3x1xf32>) {
+  // expected-error @+1 {{'onnx.Gemm' op C has 3 in dim 0, which does not broadcast to M = 2}}
+  %0 = "onnx.Gemm"(%a, %b, %c) {transA = 1 : i64} : (tensor<3x2xf32>, tensor<3x4xf32>, tensor<3x1xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
 func.func @one_of_attr(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
   %none = "onnx.NoValue"() : () -> none
   // expected-error @+1 {{'onnx.Conv' op attribute 'auto_pad' is 'SAME', expected one of 'NOTSET' 'SAME_UPPER' 'SAME_LOWER' 'VALID'}}

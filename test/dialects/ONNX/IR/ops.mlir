@@ -50,8 +50,8 @@ func.func @math(%a: tensor<?x4xf32, #onnx.dims<["N"]>>, %w: tensor<4x8xf32>, %b:
                 %i: tensor<3x4xi32>, %u: tensor<3x4xui8>, %q: tensor<2x3xi8>) {
   // CHECK: %[[NONE:.+]] = onnx.NoValue
   %none = "onnx.NoValue"() : () -> none
-  // CHECK: "onnx.Gemm"(%{{.*}}, %{{.*}}, %{{.*}}) <{alpha = 5.000000e-01 : f32, beta = 1.000000e+00 : f32, transA = 0 : i64, transB = 1 : i64}>
-  %0 = "onnx.Gemm"(%a, %w, %b) {alpha = 0.5 : f32, transB = 1 : i64} : (tensor<?x4xf32, #onnx.dims<["N"]>>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<?x8xf32, #onnx.dims<["N"]>>
+  // CHECK: "onnx.Gemm"(%{{.*}}, %{{.*}}, %{{.*}}) <{alpha = 5.000000e-01 : f32, beta = 1.000000e+00 : f32, transA = 0 : i64, transB = 0 : i64}>
+  %0 = "onnx.Gemm"(%a, %w, %b) {alpha = 0.5 : f32} : (tensor<?x4xf32, #onnx.dims<["N"]>>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<?x8xf32, #onnx.dims<["N"]>>
   // CHECK: "onnx.Gemm"(%{{.*}}, %{{.*}}, %[[NONE]]) {{.*}} : (tensor<?x4xf32, #onnx.dims<["N"]>>, tensor<4x8xf32>, none) -> tensor<?x8xf32, #onnx.dims<["N"]>>
   %1 = "onnx.Gemm"(%a, %w, %none) : (tensor<?x4xf32, #onnx.dims<["N"]>>, tensor<4x8xf32>, none) -> tensor<?x8xf32, #onnx.dims<["N"]>>
   // CHECK: "onnx.MatMul"

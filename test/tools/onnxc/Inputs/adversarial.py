@@ -2,7 +2,7 @@
 """Bad models, written as an attacker would, run through onnxc.
 
 usage: adversarial.py ONNXC OUTDIR [--all-stages] [--jobs N] [--timeout S]
-                      [--only NAME]
+                      [--only NAME | --only PREFIX*]
 
 Every case must end in exit code 0 with nothing on stderr but warnings, or in
 exit code 1 with exactly one line "onnxc: error: ..." free of control
@@ -23,6 +23,9 @@ import sys
 import onnx
 from onnx import TensorProto as TP
 from onnx import helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import adversarial_more  # noqa: E402 (the fourth attack's cases)
 
 ALL_STAGES = ["onnx", "linalg", "llvm", "llvm-ir", "asm", "obj", "header", "lib"]
 HEAD = '<ir_version: 8, opset_import: ["" : 17]>\n'
@@ -457,8 +460,10 @@ def main(argv):
     args = p.parse_args(argv)
     text_cases()
     binary_cases()
+    adversarial_more.add(sys.modules[__name__])
     os.makedirs(args.outdir, exist_ok=True)
-    cases = [c for c in CASES if not args.only or c[0] == args.only]
+    cases = [c for c in CASES if not args.only or c[0] == args.only or
+             (args.only.endswith("*") and c[0].startswith(args.only[:-1]))]
     paths = {}
     for name, _, data, ext in cases:
         paths[name] = os.path.join(args.outdir, name + ext)
