@@ -602,6 +602,173 @@ bool isAbsent(Value orig) {
   return t.hasStaticShape() && t.getNumElements() == 0;
 }
 
+/// The operands of lowerResize and what its steps compute from them: per
+/// dim of X, the scale (f64), the result size, the roi (tf_crop_and_resize)
+/// and whether it is resized.
+struct ResizeDims {
+  OpBuilder &b;
+  Location loc;
+  Value x;
+  RankedTensorType xt, type;
+  const ResizeParams &p;
+  ArrayRef<int64_t> axes;
+  int64_t n; // the axes' count
+  Value one; // f64 1
+  SmallVector<Value> scales, outSizes, roiStart, roiEnd;
+  SmallVector<Value> ratio; // size / in, per axis, with sizes
+  SmallVector<bool> resized;
+
+  /// X's dim d as an f64 result size from `o` (floored).
+  Value sizeOf(Value o) {
+    return floatToSize(b, loc, math::FloorOp::create(b, loc, o),
+                       "Resize: an output size is not a size "
+                       "(negative, NaN or past 2^63 - 1)");
+  }
+
+  /// Scales and result sizes from the scales operand `given` (entry k for
+  /// axis d), each scale checked positive and finite at run time.
+  void fromScale(int64_t k, int64_t d, Value v, Value in, Value roiT,
+                 Type roiElt) {
+    scales[d] = v;
+    // A scale from data: positive and finite (NaN fails too).
+    emitRuntimeCheck(
+        b, loc,
+        arith::AndIOp::create(
+            b, loc,
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, v,
+                                  f64Const(b, loc, 0)),
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v,
+                                  f64Const(b, loc, INFINITY))),
+        "Resize: scale {} is not positive and finite",
+        {createIndexConstant(b, loc, k)});
+    if (!type.isDynamicDim(d)) {
+      outSizes[d] = createIndexConstant(b, loc, type.getDimSize(d));
+      return;
+    }
+    Value roiLen = one;
+    if (p.coord == Coord::TfCropAndResize)
+      roiLen = arith::SubFOp::create(b, loc,
+                                     extractAt(b, loc, roiT, k + n, roiElt),
+                                     extractAt(b, loc, roiT, k, roiElt));
+    outSizes[d] = sizeOf(arith::MulFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, in, roiLen), v));
+  }
+
+  /// The size operand's entry k for axis d: checked positive at run time,
+  /// its ratio to the input size the scale.
+  void fromSize(int64_t k, int64_t d, Value v, Value in) {
+    // A size from data: positive (ORT: "Scale value should be greater
+    // than 0"; a size of 0 is a scale of 0, negative fails too).
+    emitRuntimeCheck(
+        b, loc,
+        b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, v,
+                                      createIndexConstant(b, loc, 0)),
+        "Resize: size {} is {}, expected > 0",
+        {createIndexConstant(b, loc, k), v});
+    ratio[d] = arith::DivFOp::create(b, loc, indexToF64(b, loc, v), in);
+    outSizes[d] = type.isDynamicDim(d)
+                      ? v
+                      : createIndexConstant(b, loc, type.getDimSize(d));
+    scales[d] = ratio[d];
+  }
+
+  /// keep_aspect_ratio_policy not_larger / not_smaller: one scale for all
+  /// axes, the smallest or the largest ratio; sizes become
+  /// round(in * scale).
+  void keepAspectRatio() {
+    Value common;
+    for (int64_t d : axes)
+      common = !common ? ratio[d]
+               : p.policy == "not_larger"
+                   ? Value(arith::MinimumFOp::create(b, loc, common, ratio[d]))
+                   : Value(arith::MaximumFOp::create(b, loc, common, ratio[d]));
+    for (int64_t d : axes) {
+      scales[d] = common;
+      if (type.isDynamicDim(d)) {
+        Value in = indexToF64(b, loc, getDimValue(b, loc, x, d));
+        outSizes[d] = sizeOf(arith::AddFOp::create(
+            b, loc, arith::MulFOp::create(b, loc, in, common),
+            f64Const(b, loc, 0.5)));
+      }
+    }
+  }
+
+  /// Resized dims: every axis, except those whose size provably does not
+  /// change; those must have scale 1 (checked at run time), so they read
+  /// directly (tf_crop_and_resize and tf_half_pixel_for_nn always resize).
+  /// Returns the taps per element.
+  int64_t markResized() {
+    int64_t numTaps = 1;
+    for (int64_t d : axes) {
+      bool same = !xt.isDynamicDim(d) && !type.isDynamicDim(d) &&
+                  xt.getDimSize(d) == type.getDimSize(d) &&
+                  p.coord != Coord::TfCropAndResize &&
+                  p.coord != Coord::TfHalfPixelForNN;
+      if (same) {
+        Value isOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                            scales[d], one);
+        emitRuntimeCheck(b, loc, isOne,
+                         "Resize: a dim whose size does not change must have "
+                         "scale 1");
+        continue;
+      }
+      resized[d] = true;
+      numTaps *= p.interp == Interp::Cubic    ? 4
+                 : p.interp == Interp::Linear ? 2
+                                              : 1;
+    }
+    return numTaps;
+  }
+};
+
+/// The scales known at compile time (a constant scales operand, or constant
+/// sizes over static input dims with the stretch policy), as the generic
+/// would compute them (f64 from the float, or size / in).
+SmallVector<std::optional<double>>
+constantScales(RankedTensorType xt, const ResizeParams &p,
+               ArrayRef<int64_t> axes, bool hasScales, Value origScales,
+               Value scalesT, Value origSizes, Value sizesT) {
+  int64_t n = axes.size();
+  SmallVector<std::optional<double>> constScales(xt.getRank());
+  if (hasScales) {
+    if (auto v = getConstantFloats(origScales, scalesT))
+      if ((int64_t)v->size() == n)
+        for (auto [k, d] : llvm::enumerate(axes))
+          constScales[d] = (*v)[k];
+  } else if (p.policy == "stretch") {
+    if (auto v = getConstantInts(origSizes, sizesT))
+      if ((int64_t)v->size() == n)
+        for (auto [k, d] : llvm::enumerate(axes))
+          if (!xt.isDynamicDim(d))
+            constScales[d] = static_cast<double>((*v)[k]) /
+                             static_cast<double>(xt.getDimSize(d));
+  }
+  return constScales;
+}
+
+/// Antialias: every resized dim reads an antialias table, so static sizes
+/// and a constant scale; at most kMaxTaps taps per element.
+LogicalResult checkAntialias(Operation *op, RankedTensorType xt,
+                             RankedTensorType type, const ResizeParams &p,
+                             ArrayRef<bool> resized,
+                             ArrayRef<std::optional<double>> constScales) {
+  int64_t taps = 1;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!resized[d])
+      continue;
+    if (!constScales[d] || xt.isDynamicDim(d) || type.isDynamicDim(d) ||
+        p.coord == Coord::TfCropAndResize || xt.getDimSize(d) == 0)
+      return op->emitOpError(
+          "antialias needs static sizes, constant scales (or sizes with "
+          "the stretch policy) and no tf_crop_and_resize");
+    taps *= antialiasWindow(p, *constScales[d]);
+    if (taps > kMaxTaps)
+      return op->emitOpError("too many interpolation taps (")
+             << taps << ") per element";
+  }
+  return success();
+}
+
 /// Shared by Resize and Upsample: the per-dim scales, result sizes and
 /// resized dims, then the generic.
 LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
@@ -628,152 +795,57 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
     return op->emitOpError("tf_crop_and_resize needs roi");
 
   Value one = f64Const(b, loc, 1);
-  SmallVector<Value> scales(rank, one), outSizes(rank), roiStart(rank),
-      roiEnd(rank);
-  SmallVector<bool> resized(rank, false);
+  ResizeDims dims{b,
+                  loc,
+                  x,
+                  xt,
+                  type,
+                  p,
+                  axes,
+                  n,
+                  one,
+                  SmallVector<Value>(rank, one),
+                  SmallVector<Value>(rank),
+                  SmallVector<Value>(rank),
+                  SmallVector<Value>(rank),
+                  SmallVector<Value>(rank),
+                  SmallVector<bool>(rank, false)};
   for (int64_t d = 0; d < rank; ++d)
-    outSizes[d] = getDimValue(b, loc, x, d);
+    dims.outSizes[d] = getDimValue(b, loc, x, d);
   Type onnxGiven = getElementType(hasScales ? origScales : origSizes);
-  SmallVector<Value> ratio(rank);
   for (auto [k, d] : llvm::enumerate(axes)) {
     Value v = extractAt(b, loc, given, k, onnxGiven);
     Value in = indexToF64(b, loc, getDimValue(b, loc, x, d));
-    if (hasScales) {
-      scales[d] = v;
-      // A scale from data: positive and finite (NaN fails too).
-      emitRuntimeCheck(
-          b, loc,
-          arith::AndIOp::create(
-              b, loc,
-              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, v,
-                                    f64Const(b, loc, 0)),
-              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v,
-                                    f64Const(b, loc, INFINITY))),
-          "Resize: scale {} is not positive and finite",
-          {createIndexConstant(b, loc, k)});
-      if (type.isDynamicDim(d)) {
-        Value roiLen = one;
-        if (p.coord == Coord::TfCropAndResize)
-          roiLen = arith::SubFOp::create(
-              b, loc, extractAt(b, loc, roiT, k + n, getElementType(origRoi)),
-              extractAt(b, loc, roiT, k, getElementType(origRoi)));
-        Value o = arith::MulFOp::create(
-            b, loc, arith::MulFOp::create(b, loc, in, roiLen), v);
-        outSizes[d] = floatToSize(b, loc, math::FloorOp::create(b, loc, o),
-                                  "Resize: an output size is not a size "
-                                  "(negative, NaN or past 2^63 - 1)");
-      } else {
-        outSizes[d] = createIndexConstant(b, loc, type.getDimSize(d));
-      }
-    } else {
-      // A size from data: positive (ORT: "Scale value should be greater
-      // than 0"; a size of 0 is a scale of 0, negative fails too).
-      emitRuntimeCheck(
-          b, loc,
-          b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, v,
-                                        createIndexConstant(b, loc, 0)),
-          "Resize: size {} is {}, expected > 0",
-          {createIndexConstant(b, loc, k), v});
-      ratio[d] = arith::DivFOp::create(b, loc, indexToF64(b, loc, v), in);
-      outSizes[d] = type.isDynamicDim(d)
-                        ? v
-                        : createIndexConstant(b, loc, type.getDimSize(d));
-      scales[d] = ratio[d];
-    }
+    if (hasScales)
+      dims.fromScale(k, d, v, in, roiT,
+                     p.coord == Coord::TfCropAndResize
+                         ? getElementType(origRoi)
+                         : Type());
+    else
+      dims.fromSize(k, d, v, in);
   }
-  if (hasSizes && p.policy != "stretch") {
-    // One scale for all axes: the smallest (not_larger) or the largest
-    // (not_smaller) ratio; sizes become round(in * scale).
-    Value common;
-    for (int64_t d : axes)
-      common = !common ? ratio[d]
-               : p.policy == "not_larger"
-                   ? Value(arith::MinimumFOp::create(b, loc, common, ratio[d]))
-                   : Value(arith::MaximumFOp::create(b, loc, common, ratio[d]));
-    for (int64_t d : axes) {
-      scales[d] = common;
-      if (type.isDynamicDim(d)) {
-        Value in = indexToF64(b, loc, getDimValue(b, loc, x, d));
-        Value o = arith::AddFOp::create(
-            b, loc, arith::MulFOp::create(b, loc, in, common),
-            f64Const(b, loc, 0.5));
-        outSizes[d] = floatToSize(b, loc, math::FloorOp::create(b, loc, o),
-                                  "Resize: an output size is not a size "
-                                  "(negative, NaN or past 2^63 - 1)");
-      }
-    }
-  }
+  if (hasSizes && p.policy != "stretch")
+    dims.keepAspectRatio();
   if (p.coord == Coord::TfCropAndResize) {
     auto rt = cast<RankedTensorType>(roiT.getType());
     if (rt.getRank() != 1 || (!rt.isDynamicDim(0) && rt.getDimSize(0) != 2 * n))
       return op->emitOpError("roi must be 1-D with two entries per axis");
     for (auto [k, d] : llvm::enumerate(axes)) {
-      roiStart[d] = extractAt(b, loc, roiT, k, getElementType(origRoi));
-      roiEnd[d] = extractAt(b, loc, roiT, k + n, getElementType(origRoi));
+      dims.roiStart[d] = extractAt(b, loc, roiT, k, getElementType(origRoi));
+      dims.roiEnd[d] = extractAt(b, loc, roiT, k + n, getElementType(origRoi));
     }
   }
-  // Resized dims: every axis, except those whose size provably does not
-  // change; those must have scale 1 (checked at run time), so they read
-  // directly (tf_crop_and_resize and tf_half_pixel_for_nn always resize).
-  int64_t numTaps = 1;
-  for (int64_t d : axes) {
-    bool same = !xt.isDynamicDim(d) && !type.isDynamicDim(d) &&
-                xt.getDimSize(d) == type.getDimSize(d) &&
-                p.coord != Coord::TfCropAndResize &&
-                p.coord != Coord::TfHalfPixelForNN;
-    if (same) {
-      Value isOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                          scales[d], one);
-      emitRuntimeCheck(b, loc, isOne,
-                       "Resize: a dim whose size does not change must have "
-                       "scale 1");
-      continue;
-    }
-    resized[d] = true;
-    numTaps *= p.interp == Interp::Cubic    ? 4
-               : p.interp == Interp::Linear ? 2
-                                            : 1;
-  }
+  int64_t numTaps = dims.markResized();
   if (numTaps > kMaxTaps)
     return op->emitOpError("too many interpolation taps (")
            << numTaps << ") per element";
-  // The scales known at compile time (a constant scales operand, or
-  // constant sizes over static input dims with the stretch policy), as the
-  // generic would compute them (f64 from the float, or size / in).
-  SmallVector<std::optional<double>> constScales(rank);
-  if (hasScales) {
-    if (auto v = getConstantFloats(origScales, scalesT))
-      if ((int64_t)v->size() == n)
-        for (auto [k, d] : llvm::enumerate(axes))
-          constScales[d] = (*v)[k];
-  } else if (p.policy == "stretch") {
-    if (auto v = getConstantInts(origSizes, sizesT))
-      if ((int64_t)v->size() == n)
-        for (auto [k, d] : llvm::enumerate(axes))
-          if (!xt.isDynamicDim(d))
-            constScales[d] = static_cast<double>((*v)[k]) /
-                             static_cast<double>(xt.getDimSize(d));
-  }
-  if (p.antialias) {
-    // Every resized dim reads an antialias table: static sizes and a
-    // constant scale.
-    int64_t taps = 1;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (!resized[d])
-        continue;
-      if (!constScales[d] || xt.isDynamicDim(d) || type.isDynamicDim(d) ||
-          p.coord == Coord::TfCropAndResize || xt.getDimSize(d) == 0)
-        return op->emitOpError(
-            "antialias needs static sizes, constant scales (or sizes with "
-            "the stretch policy) and no tf_crop_and_resize");
-      taps *= antialiasWindow(p, *constScales[d]);
-      if (taps > kMaxTaps)
-        return op->emitOpError("too many interpolation taps (")
-               << taps << ") per element";
-    }
-  }
-  Value y = buildResize(b, loc, x, type, p, scales, outSizes, roiStart, roiEnd,
-                        resized, constScales);
+  SmallVector<std::optional<double>> constScales = constantScales(
+      xt, p, axes, hasScales, origScales, scalesT, origSizes, sizesT);
+  if (p.antialias &&
+      failed(checkAntialias(op, xt, type, p, dims.resized, constScales)))
+    return failure();
+  Value y = buildResize(b, loc, x, type, p, dims.scales, dims.outSizes,
+                        dims.roiStart, dims.roiEnd, dims.resized, constScales);
   rewriter.replaceOp(op, y);
   return success();
 }
