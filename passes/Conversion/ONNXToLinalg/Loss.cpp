@@ -177,13 +177,12 @@ void checkNLLOperands(OpBuilder &b, Location loc, const LossOperands &l,
     // compiler's order of evaluating arguments.
     Value inputDim = getDimValue(b, loc, input, d);
     Value targetDim = getDimValue(b, loc, target, j);
-    emitRuntimeCheck(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, targetDim,
-                              inputDim),
-        (l.opName + ": " + l.targetName + " and " + l.inputName +
-         " dims differ")
-            .str());
+    emitRuntimeCheck(b, loc,
+                     arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           targetDim, inputDim),
+                     (l.opName + ": " + l.targetName + " and " + l.inputName +
+                      " dims differ")
+                         .str());
   }
   Value classes = getDimValue(b, loc, input, 1);
   if (weight && (cast<RankedTensorType>(weight.getType()).isDynamicDim(0) ||
@@ -200,8 +199,8 @@ void checkNLLOperands(OpBuilder &b, Location loc, const LossOperands &l,
       (l.opName + ": " + l.targetName + " out of range [0, C)").str(),
       [&](OpBuilder &nb, Location nl, Value label, ValueRange) -> Value {
         Value i = toIndex(nb, nl, label);
-        Value below =
-            arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, i, classes);
+        Value below = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt,
+                                            i, classes);
         Value zero = createIndexConstant(nb, nl, 0);
         Value nonNegative =
             arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge, i, zero);

@@ -583,8 +583,8 @@ struct LabelEncoderLowering : OpConversionPattern<ONNX::MLLabelEncoderOp> {
           if (!floatKeys && !xElt.isInteger(64))
             v = arith::ExtSIOp::create(b, l, i64, v);
           // at = the first index with key >= v (clamped to n - 1).
-          Value at = lowerBound(
-              b, l, n, [&](OpBuilder &b, Location l, Value mid) {
+          Value at =
+              lowerBound(b, l, n, [&](OpBuilder &b, Location l, Value mid) {
                 Value key = tensor::ExtractOp::create(b, l, keyTable, mid);
                 return floatKeys
                            ? cmpF(b, l, arith::CmpFPredicate::OLT, key, v)

@@ -115,10 +115,10 @@ struct PoolBody {
     Value v = args[0], acc = args[2];
     bool f = isFloat(elt), isUnsigned = isUnsignedInt(spec.onnxElt);
     if (!spec.indices) {
-      results.push_back(
-          f            ? Value(arith::MaximumFOp::create(nb, l, v, acc))
-          : isUnsigned ? Value(arith::MaxUIOp::create(nb, l, v, acc))
-                       : Value(arith::MaxSIOp::create(nb, l, v, acc)));
+      results.push_back(f ? Value(arith::MaximumFOp::create(nb, l, v, acc))
+                        : isUnsigned
+                            ? Value(arith::MaxUIOp::create(nb, l, v, acc))
+                            : Value(arith::MaxSIOp::create(nb, l, v, acc)));
       return;
     }
     SmallVector<Value> pos = positions(nb, l);
@@ -139,8 +139,8 @@ struct PoolBody {
         nb, l, arith::MulIOp::create(nb, l, nc, total), sp);
     flat = arith::IndexCastOp::create(nb, l, nb.getI64Type(), flat);
     Value gt =
-        f ? Value(arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, v,
-                                        acc))
+        f ? Value(
+                arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, v, acc))
           : Value(arith::CmpIOp::create(nb, l,
                                         isUnsigned ? arith::CmpIPredicate::ugt
                                                    : arith::CmpIPredicate::sgt,
@@ -184,8 +184,8 @@ struct PoolBody {
       average(nb, l, args, results);
       break;
     case PoolKind::Lp:
-      results.push_back(
-          arith::AddFOp::create(nb, l, args[2], absPow(nb, l, args[0], spec.p)));
+      results.push_back(arith::AddFOp::create(nb, l, args[2],
+                                              absPow(nb, l, args[0], spec.p)));
       break;
     }
     linalg::YieldOp::create(nb, l, results);
@@ -195,9 +195,9 @@ struct PoolBody {
 /// The pool's finalization on its sums `generic` (with `count`, the counts
 /// are its second result): the mean, or the p-th root. Other pools as they
 /// are.
-Value finishPool(IndexMath &m, linalg::GenericOp generic,
-                 RankedTensorType type, ArrayRef<Value> sizes,
-                 const PoolSpec &spec, const PoolWindow &w, bool count) {
+Value finishPool(IndexMath &m, linalg::GenericOp generic, RankedTensorType type,
+                 ArrayRef<Value> sizes, const PoolSpec &spec,
+                 const PoolWindow &w, bool count) {
   OpBuilder &b = m.b;
   Location loc = m.loc;
   Value result = generic.getResult(0);

@@ -647,9 +647,9 @@ struct ResizeDims {
     }
     Value roiLen = one;
     if (p.coord == Coord::TfCropAndResize)
-      roiLen = arith::SubFOp::create(b, loc,
-                                     extractAt(b, loc, roiT, k + n, roiElt),
-                                     extractAt(b, loc, roiT, k, roiElt));
+      roiLen =
+          arith::SubFOp::create(b, loc, extractAt(b, loc, roiT, k + n, roiElt),
+                                extractAt(b, loc, roiT, k, roiElt));
     outSizes[d] = sizeOf(arith::MulFOp::create(
         b, loc, arith::MulFOp::create(b, loc, in, roiLen), v));
   }
@@ -818,9 +818,8 @@ LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,
     Value in = indexToF64(b, loc, getDimValue(b, loc, x, d));
     if (hasScales)
       dims.fromScale(k, d, v, in, roiT,
-                     p.coord == Coord::TfCropAndResize
-                         ? getElementType(origRoi)
-                         : Type());
+                     p.coord == Coord::TfCropAndResize ? getElementType(origRoi)
+                                                       : Type());
     else
       dims.fromSize(k, d, v, in);
   }
