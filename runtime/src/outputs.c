@@ -96,33 +96,26 @@ static onnxc_status fill_strings(const char *label, const char *base,
   return ONNXC_OK;
 }
 
-/* Fills tensor `out` (a tensor output, or the value of an optional output)
- * from result memref `k`. On failure, `out` is as it was. */
-static onnxc_status fill_tensor(const onnxc_model_info *info,
-                                const onnxc_value_info *vi, const char *label,
-                                onnxc_rt_result_state *states, int32_t k,
-                                onnxc_tensor *out, const onnxc_rt_binding *bindings) {
-  onnxc_rt_result_state *state = &states[k];
-  const onnxc_rt_slot *desc = state->desc;
-  int32_t rank = vi->rank, d, j;
-  const int64_t *strides = &desc[3].i64 + rank;
-  int64_t sizes[ONNXC_MAX_RANK];
-  char *base;
-  size_t esize = onnxc_dtype_size(vi->dtype), bytes;
-  int64_t numel;
-  int contiguous, taken = 0;
-
+/* The sizes of result memref `desc` (value `vi`) into `sizes` and their
+ * product into `*numel`, checked against the signature and the input-bound
+ * symbols. */
+static onnxc_status result_sizes(const onnxc_model_info *info,
+                                 const onnxc_value_info *vi, const char *label,
+                                 const onnxc_rt_slot *desc,
+                                 const onnxc_rt_binding *bindings,
+                                 int64_t *sizes, int64_t *numel) {
+  int32_t rank = vi->rank, d;
   for (d = 0; d < rank; ++d)
     sizes[d] = (&desc[3].i64)[d];
-  numel = onnxc_rt_shape_numel(sizes, rank);
-  if (numel < 0)
+  *numel = onnxc_rt_shape_numel(sizes, rank);
+  if (*numel < 0)
     return onnxc_rt_error(ONNXC_ERROR_RUNTIME, "%s: the model produced an invalid shape",
                 label);
   /* An empty result may leave dims it never learned at 0 (a scan output of
    * a loop that ran no step has 0 rows and rows of unknown shape): such a
    * dim takes its static or input-bound size, as long as another dim keeps
    * the result empty. */
-  if (numel == 0)
+  if (*numel == 0)
     for (d = 0; d < rank; ++d) {
       int32_t s = onnxc_rt_value_symbol(vi, d), e;
       int64_t want = vi->dims[d] >= 0 ? vi->dims[d]
@@ -148,6 +141,124 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
                   label, (int)d, (long long)sizes[d], onnxc_rt_symbol_name(info, s),
                   (long long)bindings[s].value);
   }
+  return ONNXC_OK;
+}
+
+/* A caller-provided buffer must have the result's shape. */
+static onnxc_status check_preset_shape(const char *label,
+                                       const onnxc_tensor *out,
+                                       const int64_t *sizes, int32_t rank) {
+  int32_t d;
+  for (d = 0; d < rank; ++d)
+    if (out->shape[d] != sizes[d])
+      return onnxc_rt_error(ONNXC_ERROR_SHAPE,
+                  "%s dim %d: the model produced %lld, the caller's buffer "
+                  "has %lld",
+                  label, (int)d, (long long)sizes[d],
+                  (long long)out->shape[d]);
+  return ONNXC_OK;
+}
+
+/* The strided result at `base` as a packed 4-bit tensor: one byte each
+ * inside, two per byte at the API, so always packed into the caller's
+ * buffer (`preset`) or a fresh block. */
+static onnxc_status fill_packed(const char *label, const onnxc_value_info *vi,
+                                int preset, const char *base,
+                                const int64_t *sizes, const int64_t *strides,
+                                int64_t numel, int contiguous,
+                                onnxc_tensor *out) {
+  int32_t rank = vi->rank;
+  size_t esize = onnxc_dtype_size(vi->dtype), bytes = (size_t)numel * esize;
+  const int8_t *src = (const int8_t *)base;
+  int8_t *tmp = NULL;
+  size_t packed = onnxc_dtype_bytes(vi->dtype, numel);
+  void *dst;
+  if (numel > 0 && !contiguous) {
+    tmp = (int8_t *)malloc(bytes);
+    if (!tmp)
+      return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+    onnxc_rt_copy_strided((char *)tmp, base, sizes, strides, rank, esize);
+    src = tmp;
+  }
+  if (preset) {
+    onnxc_status st = check_preset_shape(label, out, sizes, rank);
+    if (st == ONNXC_OK && numel > 0)
+      onnxc_rt_pack4((uint8_t *)out->data, src, numel);
+    free(tmp);
+    if (st == ONNXC_OK)
+      out->owner = NULL;
+    return st;
+  }
+  dst = malloc(packed ? packed : 1);
+  if (!dst) {
+    free(tmp);
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+  }
+  if (numel > 0)
+    onnxc_rt_pack4((uint8_t *)dst, src, numel);
+  free(tmp);
+  out->owner = dst;
+  out->data = dst;
+  return ONNXC_OK;
+}
+
+/* A plain result at `base`: handed over when it is a fresh, contiguous
+ * block no earlier output (states[0, k)) took, else copied into a new one. */
+static onnxc_status fill_owned(const char *label, onnxc_rt_result_state *states,
+                               int32_t k, int32_t rank, char *base,
+                               const int64_t *sizes, const int64_t *strides,
+                               int64_t numel, size_t esize, int contiguous,
+                               onnxc_tensor *out) {
+  onnxc_rt_result_state *state = &states[k];
+  size_t bytes = (size_t)numel * esize;
+  int taken = 0;
+  int32_t j;
+  void *copy;
+  for (j = 0; j < k; ++j)
+    if (states[j].handed && states[j].allocated == state->allocated)
+      taken = 1;
+  if (state->fresh && !taken && contiguous) {
+    out->owner = state->owner ? state->owner : state->allocated;
+    out->data = base;
+    state->handed = 1;
+    state->handed_to = out;
+    return ONNXC_OK;
+  }
+  copy = malloc(bytes ? bytes : 1);
+  if (!copy)
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory (%llu bytes)",
+                label, (unsigned long long)bytes);
+  if (numel > 0) {
+    if (contiguous)
+      memcpy(copy, base, bytes);
+    else
+      onnxc_rt_copy_strided((char *)copy, base, sizes, strides, rank, esize);
+  }
+  out->owner = copy;
+  out->data = copy;
+  return ONNXC_OK;
+}
+
+/* Fills tensor `out` (a tensor output, or the value of an optional output)
+ * from result memref `k`. On failure, `out` is as it was. */
+static onnxc_status fill_tensor(const onnxc_model_info *info,
+                                const onnxc_value_info *vi, const char *label,
+                                onnxc_rt_result_state *states, int32_t k,
+                                onnxc_tensor *out, const onnxc_rt_binding *bindings) {
+  onnxc_rt_result_state *state = &states[k];
+  const onnxc_rt_slot *desc = state->desc;
+  int32_t rank = vi->rank, d;
+  const int64_t *strides = &desc[3].i64 + rank;
+  int64_t sizes[ONNXC_MAX_RANK];
+  char *base;
+  size_t esize = onnxc_dtype_size(vi->dtype), bytes;
+  int64_t numel;
+  int contiguous;
+  onnxc_status st =
+      result_sizes(info, vi, label, desc, bindings, sizes, &numel);
+
+  if (st != ONNXC_OK)
+    return st;
   if ((uint64_t)numel > (uint64_t)(SIZE_MAX / esize))
     return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: too large", label);
   bytes = (size_t)numel * esize;
@@ -155,60 +266,21 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
   contiguous = onnxc_rt_is_contiguous(sizes, strides, rank);
 
   if (onnxc_rt_dtype_packed(vi->dtype)) {
-    /* One byte each inside, two per byte at the API: always packed into the
-     * caller's buffer or a fresh block. */
-    const int8_t *src = (const int8_t *)base;
-    int8_t *tmp = NULL;
-    size_t packed = onnxc_dtype_bytes(vi->dtype, numel);
-    void *dst;
-    if (numel > 0 && !contiguous) {
-      tmp = (int8_t *)malloc(bytes);
-      if (!tmp)
-        return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
-      onnxc_rt_copy_strided((char *)tmp, base, sizes, strides, rank, esize);
-      src = tmp;
-    }
-    if (state->preset) {
-      for (d = 0; d < rank; ++d)
-        if (out->shape[d] != sizes[d]) {
-          free(tmp);
-          return onnxc_rt_error(ONNXC_ERROR_SHAPE,
-                      "%s dim %d: the model produced %lld, the caller's buffer "
-                      "has %lld",
-                      label, (int)d, (long long)sizes[d],
-                      (long long)out->shape[d]);
-        }
-      if (numel > 0)
-        onnxc_rt_pack4((uint8_t *)out->data, src, numel);
-      free(tmp);
-      out->owner = NULL;
-      return ONNXC_OK;
-    }
-    dst = malloc(packed ? packed : 1);
-    if (!dst) {
-      free(tmp);
-      return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
-    }
-    if (numel > 0)
-      onnxc_rt_pack4((uint8_t *)dst, src, numel);
-    free(tmp);
-    out->owner = dst;
-    out->data = dst;
+    st = fill_packed(label, vi, state->preset, base, sizes, strides, numel,
+                     contiguous, out);
+    if (st != ONNXC_OK || state->preset)
+      return st;
   } else if (vi->dtype == ONNXC_DTYPE_STRING) {
     /* Strings are always copied out (the arena holds them). */
-    onnxc_status st = fill_strings(label, base, sizes, strides, rank, numel,
-                                   contiguous, out);
+    st = fill_strings(label, base, sizes, strides, rank, numel, contiguous,
+                      out);
     if (st != ONNXC_OK)
       return st;
   } else if (state->preset) {
     /* Caller-provided buffer: same shape or nothing. */
-    for (d = 0; d < rank; ++d)
-      if (out->shape[d] != sizes[d])
-        return onnxc_rt_error(ONNXC_ERROR_SHAPE,
-                    "%s dim %d: the model produced %lld, the caller's buffer "
-                    "has %lld",
-                    label, (int)d, (long long)sizes[d],
-                    (long long)out->shape[d]);
+    st = check_preset_shape(label, out, sizes, rank);
+    if (st != ONNXC_OK)
+      return st;
     if (numel > 0) {
       if (contiguous)
         memmove(out->data, base, bytes);
@@ -217,31 +289,11 @@ static onnxc_status fill_tensor(const onnxc_model_info *info,
     }
     out->owner = NULL;
     return ONNXC_OK;
-  }
-
-  for (j = 0; j < k; ++j)
-    if (states[j].handed && states[j].allocated == state->allocated)
-      taken = 1;
-  if (vi->dtype == ONNXC_DTYPE_STRING || onnxc_rt_dtype_packed(vi->dtype)) {
-    /* filled above */
-  } else if (state->fresh && !taken && contiguous) {
-    out->owner = state->owner ? state->owner : state->allocated;
-    out->data = base;
-    state->handed = 1;
-    state->handed_to = out;
   } else {
-    void *copy = malloc(bytes ? bytes : 1);
-    if (!copy)
-      return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "%s: out of memory (%llu bytes)",
-                  label, (unsigned long long)bytes);
-    if (numel > 0) {
-      if (contiguous)
-        memcpy(copy, base, bytes);
-      else
-        onnxc_rt_copy_strided((char *)copy, base, sizes, strides, rank, esize);
-    }
-    out->owner = copy;
-    out->data = copy;
+    st = fill_owned(label, states, k, rank, base, sizes, strides, numel, esize,
+                    contiguous, out);
+    if (st != ONNXC_OK)
+      return st;
   }
   out->rank = rank;
   out->dtype = vi->dtype;

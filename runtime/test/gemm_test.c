@@ -580,25 +580,12 @@ static int isa_choose(void) {
   return failures != 0;
 }
 
-int main(int argc, char **argv) {
+/* GEMM: sizes around the tiles and blocks, the batched forms, the gemv
+ * kernels' few rows or columns, packed B, and the epilogues on every
+ * path. */
+static void gemm_cases(void) {
   static const long sizes[] = {1, 2, 7, 8, 9, 17, 31, 32, 33, 65};
-  static const int fuses[] = {
-      0, 1, 2, 3, 4, 5, 6,
-      1 | ONNXC_ACT_SIGMOID << 3, 1 | ONNXC_ACT_SWISH << 3,
-      1 | ONNXC_ACT_HARD_SIGMOID << 3, 1 | ONNXC_ACT_HARD_SWISH << 3,
-      4 | ONNXC_ACT_SWISH << 3, 3 | ONNXC_ACT_HARD_SWISH << 3};
   unsigned i, j;
-  if (argc == 6 && strcmp(argv[1], "bench") == 0)
-    return bench(atol(argv[2]), atol(argv[3]), atol(argv[4]), atoi(argv[5]));
-  if (argc == 2 && strcmp(argv[1], "isa") == 0) {
-    printf("isa: %s (cpu: %s)\n", onnxc_rt_kernels()->name,
-           onnxc_rt_isa_name(onnxc_rt_isa_supported()));
-    return 0;
-  }
-  if (argc == 2 && strcmp(argv[1], "isa-choose") == 0)
-    return isa_choose();
-  printf("isa: %s\n", onnxc_rt_kernels()->name);
-  check_act_accuracy();
   for (i = 0; i < sizeof sizes / sizeof *sizes; ++i)
     for (j = 0; j < sizeof sizes / sizeof *sizes; j += 3) {
       check_gemm(sizes[i], sizes[j], 13, 0, 0, 0, 0);
@@ -665,130 +652,169 @@ int main(int argc, char **argv) {
     check_gemm(9, 33, 300, 0, 0, 1, f | TRANS_C);
     check_gemm(3, 10, 0, 0, 0, 0, f);
   }
+}
+
+/* Convolutions without explicit padding: the GEMM paths, the indirect
+ * GEMM, depthwise. `packed`: prepacked weights; `fuse` as in check_conv. */
+static void conv_cases(int packed, int fuse) {
+  check_conv(1, 1, 8, 3, 9, 11, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
+  check_conv(2, 1, 17, 5, 12, 40, 3, 3, 2, 2, 1, 1, 0, packed, fuse);
+  check_conv(1, 2, 6, 4, 10, 9, 3, 2, 1, 2, 2, 1, 3, packed, fuse);
+  check_conv(1, 1, 33, 70, 6, 6, 1, 1, 1, 1, 1, 1, 0, packed, fuse); /* 1x1 */
+  /* 16 channels and a second panel of 16 (the 16-wide tiles: rows of 37
+   * positions, tiles ending at each row's end), batch 2. */
+  check_conv(2, 1, 16, 5, 7, 37, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
+  check_conv(1, 1, 48, 7, 9, 20, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
+  /* Panels of <= 16 channels over rows of >= 32 outputs: positions in
+   * lanes (conv_rtile), segments of 32 and a masked tail, channel groups
+   * of 8 (16), 6 + 6 (12) and 5 (5); K = 288 (its largest), dilated,
+   * padded. */
+  check_conv_pad(1, 1, 12, 32, 5, 72, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
+  check_conv_pad(2, 1, 16, 3, 4, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
+  check_conv_pad(1, 1, 5, 7, 9, 45, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, packed, fuse);
+  check_conv(1, 1, 48, 16, 4, 70, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* 32 + 16 */
+  check_conv(1, 2, 70, 300, 33, 33, 1, 1, 1, 1, 1, 1, 0, packed, fuse); /* 1x1, K > KC, > NC positions */
+  check_conv(1, 1, 70, 40, 15, 15, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* > 128 positions */
+  /* K > 2304: the indirect GEMM's two K blocks (not clamped: the clamp
+   * checks' tolerance is for short sums). */
+  if (!(fuse & 2))
+    check_conv(1, 1, 9, 260, 6, 7, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
+  /* Unpacked weights, packed by the runtime for the indirect GEMM when
+   * that packs less than im2col would (weight panels <= images x
+   * position panels): a weight gradient's convolution (16 "images",
+   * 14 x 14 kernels, 3 x 3 outputs, K = 6272 across KCI), one with
+   * dilations (a strided Conv's weight gradient), grouped, W padded
+   * (the packer's strided path), 40 channels (two panels, the second
+   * partial); and the im2col path kept for more weight panels than
+   * that (100 channels, one image of 25 positions). */
+  if (!(fuse & 2))
+    check_conv(16, 1, 32, 32, 16, 16, 14, 14, 1, 1, 1, 1, 0, packed, fuse);
+  check_conv(4, 1, 16, 8, 15, 15, 6, 6, 1, 1, 2, 2, 0, packed, fuse);
+  check_conv(3, 2, 10, 4, 12, 12, 10, 10, 1, 1, 1, 1, 0, packed, fuse);
+  check_conv(3, 2, 10, 4, 12, 12, 10, 10, 1, 1, 1, 1, 5, packed, fuse);
+  check_conv(5, 1, 40, 3, 9, 10, 3, 4, 2, 1, 1, 2, 0, packed, fuse);
+  check_conv(1, 1, 100, 6, 7, 7, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
+  check_conv(1, 6, 1, 1, 9, 37, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* depthwise */
+  check_conv(2, 5, 1, 1, 12, 45, 3, 3, 2, 2, 1, 1, 0, packed, fuse); /* depthwise, stride 2 */
+  check_conv(1, 3, 2, 1, 11, 40, 3, 3, 1, 3, 2, 2, 0, packed, fuse); /* x2 multiplier, stride 3 */
+  check_conv(1, 4, 1, 1, 7, 33, 5, 5, 1, 2, 1, 1, 2, packed, fuse); /* 5x5, W padded */
+}
+
+/* Convolutions with ONNXC_CONV_PADDED: depthwise windows of every size and
+ * the GEMM paths. */
+static void conv_pad_cases(int packed, int fuse) {
+  /* ONNXC_CONV_PADDED: the padding read around the input (depthwise)
+   * or copied in (the GEMM paths). */
+  check_conv_pad(1, 5, 1, 1, 9, 37, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse); /* depthwise 3x3 pad 1 */
+  check_conv_pad(2, 3, 1, 1, 12, 45, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, packed, fuse); /* stride 2 */
+  check_conv_pad(1, 3, 1, 1, 11, 35, 3, 3, 2, 2, 1, 1, 0, 1, 0, 1, packed, fuse); /* bottom / right only */
+  check_conv_pad(1, 2, 1, 1, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse); /* 7x7, one masked block */
+  check_conv_pad(1, 2, 1, 1, 14, 40, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, packed, fuse); /* dilated */
+  check_conv_pad(1, 3, 2, 1, 11, 40, 3, 3, 1, 3, 2, 2, 2, 1, 3, 2, packed, fuse); /* gather, multiplier 2 */
+  check_conv_pad(1, 2, 1, 1, 10, 20, 5, 5, 2, 1, 1, 1, 2, 2, 2, 2, packed, fuse); /* 5x5 */
+  /* Depthwise windows other than 3 x 3 (the tiers' general paths): 5 x 5
+   * and 7 x 7 of stride 1 and 2 across the 32- and 64-column chunks and
+   * their tails, dilated, 1-D, more than 256 taps (the gather path), and
+   * over inputs padded already. */
+  check_conv_pad(1, 3, 1, 1, 20, 70, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3, packed, fuse);
+  check_conv_pad(1, 3, 1, 1, 19, 75, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, packed, fuse);
+  check_conv_pad(1, 2, 1, 1, 9, 66, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, packed, fuse); /* 33 outputs */
+  check_conv_pad(1, 2, 1, 1, 9, 130, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, packed, fuse); /* 65 outputs */
+  check_conv_pad(1, 2, 1, 1, 17, 40, 5, 5, 1, 1, 2, 2, 4, 4, 4, 4, packed, fuse); /* dilated */
+  check_conv_pad(1, 2, 1, 1, 12, 29, 3, 5, 1, 2, 3, 1, 3, 3, 1, 2, packed, fuse); /* 3x5, mixed */
+  check_conv_pad(1, 4, 1, 1, 1, 200, 1, 15, 1, 1, 1, 1, 0, 0, 7, 7, packed, fuse); /* 1-D */
+  check_conv_pad(1, 3, 1, 1, 7, 7, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, packed, fuse); /* 7x7 map */
+  check_conv_pad(1, 2, 1, 1, 20, 24, 17, 17, 1, 1, 1, 1, 8, 8, 8, 8, packed, fuse); /* 289 taps */
+  check_conv(1, 3, 1, 1, 21, 69, 5, 5, 2, 2, 1, 1, 0, packed, fuse);
+  check_conv(1, 3, 1, 1, 20, 80, 5, 5, 1, 1, 2, 2, 0, packed, fuse);
+  check_conv(1, 2, 1, 1, 12, 40, 4, 4, 3, 3, 1, 1, 0, packed, fuse); /* stride 3 */
+  check_conv_pad(1, 1, 8, 3, 9, 11, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse); /* GEMM path */
+  check_conv_pad(2, 1, 17, 5, 12, 40, 3, 3, 2, 2, 1, 1, 1, 0, 2, 1, packed, fuse);
+  check_conv_pad(1, 2, 6, 4, 10, 9, 3, 2, 1, 2, 2, 1, 2, 1, 0, 3, packed, fuse);
+  check_conv_pad(1, 1, 33, 20, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse); /* 1x1 padded */
+}
+
+/* Bands of rows and columns, in place, many channels in short rows, and
+ * grouped convolutions of few channels per group. */
+static void conv_band_cases(int packed, int fuse) {
+  /* Bands of rows, as a thread pool splits them: negative pad_top (the
+   * window starts inside the input) and pad_top past the kernel (rows of
+   * zeros above), same x. Columns too. */
+  check_conv_ex(1, 4, 1, 1, 12, 30, 3, 3, 1, 1, 1, 1, 0, -5, 1, 4, 30, 1, packed, fuse);
+  check_conv_ex(1, 4, 1, 1, 12, 30, 3, 3, 2, 2, 1, 1, 0, -3, -2, 6, 13, 1, packed, fuse);
+  check_conv_ex(1, 3, 1, 1, 12, 30, 3, 3, 1, 1, 1, 1, 0, 5, 1, 10, 30, 1, packed, fuse);
+  check_conv_ex(1, 3, 1, 1, 12, 30, 3, 3, 1, 1, 1, 1, 0, 3, 20, 14, 14, 1, packed, fuse);
+  check_conv_ex(1, 2, 1, 1, 12, 30, 3, 3, 2, 3, 1, 1, 0, -4, -7, 5, 9, 1, packed, fuse);
+  check_conv_ex(1, 1, 8, 3, 12, 30, 3, 3, 1, 1, 1, 1, 0, -5, 1, 4, 30, 1, packed, fuse);
+  check_conv_ex(1, 1, 8, 3, 12, 30, 3, 3, 1, 1, 1, 1, 0, 6, -2, 9, 26, 1, packed, fuse);
+  check_conv_ex(1, 1, 33, 20, 6, 6, 1, 1, 1, 1, 1, 1, 0, -2, 0, 3, 6, 1, packed, fuse);
+  check_conv_ex(1, 2, 1, 1, 12, 30, 3, 3, 1, 1, 1, 1, 0, 40, 1, 3, 30, 1, packed, fuse); /* all zeros */
+  check_conv_in_place(2, 5, 9, 37, 1, 3, packed, fuse);
+  check_conv_in_place(1, 3, 7, 7, 1, 3, packed, fuse);
+  check_conv_in_place(1, 2, 6, 16, 0, 3, packed, fuse); /* one strip */
+  check_conv_in_place(1, 2, 6, 14, 2, 3, packed, fuse);
+  check_conv_in_place(1, 2, 5, 20, 2, 3, packed, fuse); /* two strips */
+  check_conv_in_place(1, 2, 6, 8, 1, 3, packed, fuse); /* one AVX2 strip */
+  check_conv_in_place(1, 3, 9, 37, 2, 5, packed, fuse); /* 5x5 */
+  check_conv_in_place(1, 2, 8, 70, 3, 7, packed, fuse); /* 7x7 */
+  /* Short rows with many channels: the AVX-512 tier's channels-in-lanes
+   * blocks for windows over 3x3 (16 channels and a tail of 5 or 1): 5x5,
+   * 3x5, 7x7, strides 1 and 2, dilated, rows of 16 to 32, negative and
+   * large pads, W padded, in place; and the same shapes in 3x3 (the
+   * strips). */
+  check_conv_pad(1, 21, 1, 1, 14, 16, 5, 5, 1, 1, 2, 2, 4, 4, 4, 4, packed, fuse);
+  check_conv_pad(1, 18, 1, 1, 28, 28, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3, packed, fuse);
+  check_conv_ex(1, 19, 1, 1, 12, 30, 5, 5, 2, 1, 1, 1, 0, -3, 2, 4, 30, 1, packed, fuse);
+  check_conv_pad(1, 37, 1, 1, 7, 7, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, packed, fuse);
+  check_conv_pad(2, 33, 1, 1, 14, 14, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, packed, fuse);
+  check_conv_pad(1, 16, 1, 1, 14, 14, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, packed, fuse);
+  check_conv_pad(1, 21, 1, 1, 9, 11, 3, 3, 1, 1, 2, 3, 2, 2, 3, 3, packed, fuse);
+  check_conv_pad(1, 17, 1, 1, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
+  check_conv_pad(1, 18, 1, 1, 20, 30, 3, 5, 2, 2, 1, 1, 0, 1, 2, 3, packed, fuse);
+  check_conv_ex(1, 19, 1, 1, 12, 30, 3, 3, 2, 3, 1, 1, 0, -4, -7, 5, 9, 1, packed, fuse);
+  check_conv_ex(1, 20, 1, 1, 12, 14, 3, 3, 1, 1, 1, 1, 0, 3, 5, 14, 14, 1, packed, fuse);
+  check_conv(1, 23, 1, 1, 9, 9, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
+  check_conv(2, 17, 1, 1, 11, 20, 5, 5, 2, 2, 1, 1, 2, packed, fuse); /* W padded */
+  /* Grouped with few channels per group (ResNeXt's 32 groups of 4 to
+   * 16): one depthwise pass per input channel, the bias on the first,
+   * the clamp and activation after the last. */
+  check_conv_pad(1, 32, 4, 4, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
+  check_conv_pad(2, 8, 8, 8, 15, 15, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, packed, fuse);
+  check_conv_pad(1, 4, 16, 16, 7, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
+  check_conv_pad(1, 6, 3, 5, 10, 20, 5, 5, 2, 1, 2, 1, 4, 4, 2, 2, packed, fuse);
+  check_conv(1, 4, 2, 3, 9, 40, 3, 3, 1, 1, 1, 1, 1, packed, fuse);
+  check_conv(1, 2, 17, 4, 9, 9, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* 17: the GEMM */
+  check_conv_in_place(1, 40, 7, 7, 2, 5, packed, fuse);
+  check_conv_in_place(2, 17, 14, 14, 1, 3, packed, fuse);
+}
+
+int main(int argc, char **argv) {
+  static const int fuses[] = {
+      0, 1, 2, 3, 4, 5, 6,
+      1 | ONNXC_ACT_SIGMOID << 3, 1 | ONNXC_ACT_SWISH << 3,
+      1 | ONNXC_ACT_HARD_SIGMOID << 3, 1 | ONNXC_ACT_HARD_SWISH << 3,
+      4 | ONNXC_ACT_SWISH << 3, 3 | ONNXC_ACT_HARD_SWISH << 3};
+  unsigned i;
+  if (argc == 6 && strcmp(argv[1], "bench") == 0)
+    return bench(atol(argv[2]), atol(argv[3]), atol(argv[4]), atoi(argv[5]));
+  if (argc == 2 && strcmp(argv[1], "isa") == 0) {
+    printf("isa: %s (cpu: %s)\n", onnxc_rt_kernels()->name,
+           onnxc_rt_isa_name(onnxc_rt_isa_supported()));
+    return 0;
+  }
+  if (argc == 2 && strcmp(argv[1], "isa-choose") == 0)
+    return isa_choose();
+  printf("isa: %s\n", onnxc_rt_kernels()->name);
+  check_act_accuracy();
+  gemm_cases();
   /* fuse: 1 bias, 2 clamp, 4 zero start (null bias), and combinations;
    * fuse >> 3 an activation (ONNXC_CONV_ACT: after the bias, after a
    * zero start, after the clamp). */
   for (i = 0; i < 2 * sizeof fuses / sizeof *fuses; ++i) {
     int packed = (int)(i & 1), fuse = fuses[i >> 1];
-    check_conv(1, 1, 8, 3, 9, 11, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
-    check_conv(2, 1, 17, 5, 12, 40, 3, 3, 2, 2, 1, 1, 0, packed, fuse);
-    check_conv(1, 2, 6, 4, 10, 9, 3, 2, 1, 2, 2, 1, 3, packed, fuse);
-    check_conv(1, 1, 33, 70, 6, 6, 1, 1, 1, 1, 1, 1, 0, packed, fuse); /* 1x1 */
-    /* 16 channels and a second panel of 16 (the 16-wide tiles: rows of 37
-     * positions, tiles ending at each row's end), batch 2. */
-    check_conv(2, 1, 16, 5, 7, 37, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
-    check_conv(1, 1, 48, 7, 9, 20, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
-    /* Panels of <= 16 channels over rows of >= 32 outputs: positions in
-     * lanes (conv_rtile), segments of 32 and a masked tail, channel groups
-     * of 8 (16), 6 + 6 (12) and 5 (5); K = 288 (its largest), dilated,
-     * padded. */
-    check_conv_pad(1, 1, 12, 32, 5, 72, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
-    check_conv_pad(2, 1, 16, 3, 4, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
-    check_conv_pad(1, 1, 5, 7, 9, 45, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, packed, fuse);
-    check_conv(1, 1, 48, 16, 4, 70, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* 32 + 16 */
-    check_conv(1, 2, 70, 300, 33, 33, 1, 1, 1, 1, 1, 1, 0, packed, fuse); /* 1x1, K > KC, > NC positions */
-    check_conv(1, 1, 70, 40, 15, 15, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* > 128 positions */
-    /* K > 2304: the indirect GEMM's two K blocks (not clamped: the clamp
-     * checks' tolerance is for short sums). */
-    if (!(fuse & 2))
-      check_conv(1, 1, 9, 260, 6, 7, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
-    /* Unpacked weights, packed by the runtime for the indirect GEMM when
-     * that packs less than im2col would (weight panels <= images x
-     * position panels): a weight gradient's convolution (16 "images",
-     * 14 x 14 kernels, 3 x 3 outputs, K = 6272 across KCI), one with
-     * dilations (a strided Conv's weight gradient), grouped, W padded
-     * (the packer's strided path), 40 channels (two panels, the second
-     * partial); and the im2col path kept for more weight panels than
-     * that (100 channels, one image of 25 positions). */
-    if (!(fuse & 2))
-      check_conv(16, 1, 32, 32, 16, 16, 14, 14, 1, 1, 1, 1, 0, packed, fuse);
-    check_conv(4, 1, 16, 8, 15, 15, 6, 6, 1, 1, 2, 2, 0, packed, fuse);
-    check_conv(3, 2, 10, 4, 12, 12, 10, 10, 1, 1, 1, 1, 0, packed, fuse);
-    check_conv(3, 2, 10, 4, 12, 12, 10, 10, 1, 1, 1, 1, 5, packed, fuse);
-    check_conv(5, 1, 40, 3, 9, 10, 3, 4, 2, 1, 1, 2, 0, packed, fuse);
-    check_conv(1, 1, 100, 6, 7, 7, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
-    check_conv(1, 6, 1, 1, 9, 37, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* depthwise */
-    check_conv(2, 5, 1, 1, 12, 45, 3, 3, 2, 2, 1, 1, 0, packed, fuse); /* depthwise, stride 2 */
-    check_conv(1, 3, 2, 1, 11, 40, 3, 3, 1, 3, 2, 2, 0, packed, fuse); /* x2 multiplier, stride 3 */
-    check_conv(1, 4, 1, 1, 7, 33, 5, 5, 1, 2, 1, 1, 2, packed, fuse); /* 5x5, W padded */
-    /* ONNXC_CONV_PADDED: the padding read around the input (depthwise)
-     * or copied in (the GEMM paths). */
-    check_conv_pad(1, 5, 1, 1, 9, 37, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse); /* depthwise 3x3 pad 1 */
-    check_conv_pad(2, 3, 1, 1, 12, 45, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, packed, fuse); /* stride 2 */
-    check_conv_pad(1, 3, 1, 1, 11, 35, 3, 3, 2, 2, 1, 1, 0, 1, 0, 1, packed, fuse); /* bottom / right only */
-    check_conv_pad(1, 2, 1, 1, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse); /* 7x7, one masked block */
-    check_conv_pad(1, 2, 1, 1, 14, 40, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, packed, fuse); /* dilated */
-    check_conv_pad(1, 3, 2, 1, 11, 40, 3, 3, 1, 3, 2, 2, 2, 1, 3, 2, packed, fuse); /* gather, multiplier 2 */
-    check_conv_pad(1, 2, 1, 1, 10, 20, 5, 5, 2, 1, 1, 1, 2, 2, 2, 2, packed, fuse); /* 5x5 */
-    /* Depthwise windows other than 3 x 3 (the tiers' general paths): 5 x 5
-     * and 7 x 7 of stride 1 and 2 across the 32- and 64-column chunks and
-     * their tails, dilated, 1-D, more than 256 taps (the gather path), and
-     * over inputs padded already. */
-    check_conv_pad(1, 3, 1, 1, 20, 70, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3, packed, fuse);
-    check_conv_pad(1, 3, 1, 1, 19, 75, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, packed, fuse);
-    check_conv_pad(1, 2, 1, 1, 9, 66, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, packed, fuse); /* 33 outputs */
-    check_conv_pad(1, 2, 1, 1, 9, 130, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, packed, fuse); /* 65 outputs */
-    check_conv_pad(1, 2, 1, 1, 17, 40, 5, 5, 1, 1, 2, 2, 4, 4, 4, 4, packed, fuse); /* dilated */
-    check_conv_pad(1, 2, 1, 1, 12, 29, 3, 5, 1, 2, 3, 1, 3, 3, 1, 2, packed, fuse); /* 3x5, mixed */
-    check_conv_pad(1, 4, 1, 1, 1, 200, 1, 15, 1, 1, 1, 1, 0, 0, 7, 7, packed, fuse); /* 1-D */
-    check_conv_pad(1, 3, 1, 1, 7, 7, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, packed, fuse); /* 7x7 map */
-    check_conv_pad(1, 2, 1, 1, 20, 24, 17, 17, 1, 1, 1, 1, 8, 8, 8, 8, packed, fuse); /* 289 taps */
-    check_conv(1, 3, 1, 1, 21, 69, 5, 5, 2, 2, 1, 1, 0, packed, fuse);
-    check_conv(1, 3, 1, 1, 20, 80, 5, 5, 1, 1, 2, 2, 0, packed, fuse);
-    check_conv(1, 2, 1, 1, 12, 40, 4, 4, 3, 3, 1, 1, 0, packed, fuse); /* stride 3 */
-    check_conv_pad(1, 1, 8, 3, 9, 11, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse); /* GEMM path */
-    check_conv_pad(2, 1, 17, 5, 12, 40, 3, 3, 2, 2, 1, 1, 1, 0, 2, 1, packed, fuse);
-    check_conv_pad(1, 2, 6, 4, 10, 9, 3, 2, 1, 2, 2, 1, 2, 1, 0, 3, packed, fuse);
-    check_conv_pad(1, 1, 33, 20, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse); /* 1x1 padded */
-    /* Bands of rows, as a thread pool splits them: negative pad_top (the
-     * window starts inside the input) and pad_top past the kernel (rows of
-     * zeros above), same x. Columns too. */
-    check_conv_ex(1, 4, 1, 1, 12, 30, 3, 3, 1, 1, 1, 1, 0, -5, 1, 4, 30, 1, packed, fuse);
-    check_conv_ex(1, 4, 1, 1, 12, 30, 3, 3, 2, 2, 1, 1, 0, -3, -2, 6, 13, 1, packed, fuse);
-    check_conv_ex(1, 3, 1, 1, 12, 30, 3, 3, 1, 1, 1, 1, 0, 5, 1, 10, 30, 1, packed, fuse);
-    check_conv_ex(1, 3, 1, 1, 12, 30, 3, 3, 1, 1, 1, 1, 0, 3, 20, 14, 14, 1, packed, fuse);
-    check_conv_ex(1, 2, 1, 1, 12, 30, 3, 3, 2, 3, 1, 1, 0, -4, -7, 5, 9, 1, packed, fuse);
-    check_conv_ex(1, 1, 8, 3, 12, 30, 3, 3, 1, 1, 1, 1, 0, -5, 1, 4, 30, 1, packed, fuse);
-    check_conv_ex(1, 1, 8, 3, 12, 30, 3, 3, 1, 1, 1, 1, 0, 6, -2, 9, 26, 1, packed, fuse);
-    check_conv_ex(1, 1, 33, 20, 6, 6, 1, 1, 1, 1, 1, 1, 0, -2, 0, 3, 6, 1, packed, fuse);
-    check_conv_ex(1, 2, 1, 1, 12, 30, 3, 3, 1, 1, 1, 1, 0, 40, 1, 3, 30, 1, packed, fuse); /* all zeros */
-    check_conv_in_place(2, 5, 9, 37, 1, 3, packed, fuse);
-    check_conv_in_place(1, 3, 7, 7, 1, 3, packed, fuse);
-    check_conv_in_place(1, 2, 6, 16, 0, 3, packed, fuse); /* one strip */
-    check_conv_in_place(1, 2, 6, 14, 2, 3, packed, fuse);
-    check_conv_in_place(1, 2, 5, 20, 2, 3, packed, fuse); /* two strips */
-    check_conv_in_place(1, 2, 6, 8, 1, 3, packed, fuse); /* one AVX2 strip */
-    check_conv_in_place(1, 3, 9, 37, 2, 5, packed, fuse); /* 5x5 */
-    check_conv_in_place(1, 2, 8, 70, 3, 7, packed, fuse); /* 7x7 */
-    /* Short rows with many channels: the AVX-512 tier's channels-in-lanes
-     * blocks for windows over 3x3 (16 channels and a tail of 5 or 1): 5x5,
-     * 3x5, 7x7, strides 1 and 2, dilated, rows of 16 to 32, negative and
-     * large pads, W padded, in place; and the same shapes in 3x3 (the
-     * strips). */
-    check_conv_pad(1, 21, 1, 1, 14, 16, 5, 5, 1, 1, 2, 2, 4, 4, 4, 4, packed, fuse);
-    check_conv_pad(1, 18, 1, 1, 28, 28, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3, packed, fuse);
-    check_conv_ex(1, 19, 1, 1, 12, 30, 5, 5, 2, 1, 1, 1, 0, -3, 2, 4, 30, 1, packed, fuse);
-    check_conv_pad(1, 37, 1, 1, 7, 7, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, packed, fuse);
-    check_conv_pad(2, 33, 1, 1, 14, 14, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, packed, fuse);
-    check_conv_pad(1, 16, 1, 1, 14, 14, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, packed, fuse);
-    check_conv_pad(1, 21, 1, 1, 9, 11, 3, 3, 1, 1, 2, 3, 2, 2, 3, 3, packed, fuse);
-    check_conv_pad(1, 17, 1, 1, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
-    check_conv_pad(1, 18, 1, 1, 20, 30, 3, 5, 2, 2, 1, 1, 0, 1, 2, 3, packed, fuse);
-    check_conv_ex(1, 19, 1, 1, 12, 30, 3, 3, 2, 3, 1, 1, 0, -4, -7, 5, 9, 1, packed, fuse);
-    check_conv_ex(1, 20, 1, 1, 12, 14, 3, 3, 1, 1, 1, 1, 0, 3, 5, 14, 14, 1, packed, fuse);
-    check_conv(1, 23, 1, 1, 9, 9, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
-    check_conv(2, 17, 1, 1, 11, 20, 5, 5, 2, 2, 1, 1, 2, packed, fuse); /* W padded */
-    /* Grouped with few channels per group (ResNeXt's 32 groups of 4 to
-     * 16): one depthwise pass per input channel, the bias on the first,
-     * the clamp and activation after the last. */
-    check_conv_pad(1, 32, 4, 4, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
-    check_conv_pad(2, 8, 8, 8, 15, 15, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, packed, fuse);
-    check_conv_pad(1, 4, 16, 16, 7, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
-    check_conv_pad(1, 6, 3, 5, 10, 20, 5, 5, 2, 1, 2, 1, 4, 4, 2, 2, packed, fuse);
-    check_conv(1, 4, 2, 3, 9, 40, 3, 3, 1, 1, 1, 1, 1, packed, fuse);
-    check_conv(1, 2, 17, 4, 9, 9, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* 17: the GEMM */
-    check_conv_in_place(1, 40, 7, 7, 2, 5, packed, fuse);
-    check_conv_in_place(2, 17, 14, 14, 1, 3, packed, fuse);
+    conv_cases(packed, fuse);
+    conv_pad_cases(packed, fuse);
+    conv_band_cases(packed, fuse);
   }
   printf("%d checks, %d failed\n", checks, failures);
   return failures != 0;

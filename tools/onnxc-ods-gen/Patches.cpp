@@ -49,13 +49,6 @@ OpDesc *find(std::vector<OpDesc> &ops, const std::string &name,
   std::exit(1);
 }
 
-AttrDesc *findAttr(OpDesc &op, const std::string &name) {
-  for (AttrDesc &a : op.attrs)
-    if (a.name == name)
-      return &a;
-  return nullptr;
-}
-
 void removeAttr(OpDesc &op, const std::string &name) {
   op.attrs.erase(std::remove_if(op.attrs.begin(), op.attrs.end(),
                                 [&](const AttrDesc &a) { return a.name == name; }),
@@ -122,13 +115,8 @@ OpDesc newOp(const std::string &name, int version, const std::string &domain = "
   return op;
 }
 
-
-/// Opsets 22-25 (ONNX 1.17-1.20; docs/Changelog.md of onnx/onnx): the new
-/// transformer ops, the attributes existing ops gained, and bfloat16 on the
-/// ops whose opset-22 version only widened their types. The other type-only
-/// widenings (float4e2m1 at 23, float8e8m0 at 24, int2/uint2 at 25) are not
-/// declared: onnxc has no such element types.
-void applyOpset22To25Patches(std::vector<OpDesc> &ops) {
+/// Opsets 19, 21 and 23: the narrow types on the data-movement ops.
+void applyNarrowTypePatches(std::vector<OpDesc> &ops) {
   // --- Opsets 19, 21, 23: float8, int4, float4e2m1 on the data-movement ops
   // (type widening only; docs/opsets.md). The parameter that takes every
   // tensor type (it holds uint8 and float) gains them; the signature's
@@ -168,7 +156,11 @@ void applyOpset22To25Patches(std::vector<OpDesc> &ops) {
     widen(d, kFloat4Types, "T");
     d.patchNote += "; opset 23: float4e2m1";
   }
+}
 
+/// Opset 22: bfloat16 on the ops whose opset-22 version only widened their
+/// types.
+void applyOpset22Patches(std::vector<OpDesc> &ops) {
   // --- Opset 22: bfloat16 only ---------------------------------------------
   for (const char *name :
        {"Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "AveragePool",
@@ -198,7 +190,10 @@ void applyOpset22To25Patches(std::vector<OpDesc> &ops) {
                       "opset 22: bfloat16";
     }
   }
+}
 
+/// Opset 23 (ONNX 1.18).
+void applyOpset23Patches(std::vector<OpDesc> &ops) {
   // --- Opset 23 ---------------------------------------------------------------
   {
     // Attention-23; nonpad_kv_seqlen (24); left/right_window_size (25).
@@ -270,7 +265,10 @@ void applyOpset22To25Patches(std::vector<OpDesc> &ops) {
     d.attrs.push_back(intAttr("output_dtype", 0));
     patch(d, 23, "opset 23: output_dtype");
   }
+}
 
+/// Opset 24 (ONNX 1.19).
+void applyOpset24Patches(std::vector<OpDesc> &ops) {
   // --- Opset 24 ---------------------------------------------------------------
   {
     OpDesc op = newOp("Swish", 24);
@@ -299,6 +297,18 @@ void applyOpset22To25Patches(std::vector<OpDesc> &ops) {
     op.attrs.push_back(strAttr("round_mode", "up"));
     patch(op, 24, "opset 24: round_mode", true);
   }
+}
+
+/// Opsets 22-25 (ONNX 1.17-1.20; docs/Changelog.md of onnx/onnx): the new
+/// transformer ops, the attributes existing ops gained, and bfloat16 on the
+/// ops whose opset-22 version only widened their types. The other type-only
+/// widenings (float4e2m1 at 23, float8e8m0 at 24, int2/uint2 at 25) are not
+/// declared: onnxc has no such element types.
+void applyOpset22To25Patches(std::vector<OpDesc> &ops) {
+  applyNarrowTypePatches(ops);
+  applyOpset22Patches(ops);
+  applyOpset23Patches(ops);
+  applyOpset24Patches(ops);
 }
 
 /// ai.onnx.ml opsets 4 and 5 (ONNX 1.15-1.16; docs/Changelog-ml.md of
@@ -345,9 +355,8 @@ void applyMLOpset4To5Patches(std::vector<OpDesc> &ops) {
   }
 }
 
-} // namespace
-
-void applyOpsetPatches(std::vector<OpDesc> &ops) {
+/// Opset 18 (ONNX 1.13).
+void applyOpset18Patches(std::vector<OpDesc> &ops) {
   // --- Opset 18 -------------------------------------------------------------
   // Reduce*: `axes` moves from an attribute to an optional input, and
   // `noop_with_empty_axes` appears (ReduceSum did this at 13).
@@ -447,7 +456,10 @@ void applyOpsetPatches(std::vector<OpDesc> &ops) {
                  optAttr("strides", AttrKind::Ints)};
     ops.push_back(col);
   }
+}
 
+/// Opset 19 (ONNX 1.14) and the opset-21 additions of the same ops.
+void applyOpset19Patches(std::vector<OpDesc> &ops) {
   // --- Opset 19 -------------------------------------------------------------
   {
     OpDesc &op = *find(ops, "AveragePool");
@@ -500,7 +512,10 @@ void applyOpsetPatches(std::vector<OpDesc> &ops) {
     d.outputs[0].types = concat(d.outputs[0].types, {"tensor(float16)", "tensor(bfloat16)"});
     patch(d, 21, "opset 19: float8; opset 21: block_size, int4");
   }
+}
 
+/// Opset 20 (ONNX 1.15).
+void applyOpset20Patches(std::vector<OpDesc> &ops) {
   // --- Opset 20 -------------------------------------------------------------
   {
     OpDesc &op = *find(ops, "DFT");
@@ -553,7 +568,14 @@ void applyOpsetPatches(std::vector<OpDesc> &ops) {
                    optAttr("maxsplit", AttrKind::Int)};
     ops.push_back(split);
   }
+}
 
+} // namespace
+
+void applyOpsetPatches(std::vector<OpDesc> &ops) {
+  applyOpset18Patches(ops);
+  applyOpset19Patches(ops);
+  applyOpset20Patches(ops);
   applyOpset22To25Patches(ops);
   applyMLOpset4To5Patches(ops);
 }

@@ -330,6 +330,24 @@ SmallVector<Value> forRange(OpBuilder &b, Location loc, Value lb, Value ub,
   return forOp.getResults();
 }
 
+Value lowerBound(OpBuilder &b, Location loc, int64_t n,
+                 function_ref<Value(OpBuilder &, Location, Value)> before) {
+  SmallVector<Value> range = buildWhile(
+      b, loc, ValueRange{idx(b, loc, 0), idx(b, loc, n)},
+      [&](OpBuilder &b, Location l, ValueRange r) {
+        return cmpI(b, l, arith::CmpIPredicate::slt, r[0], r[1]);
+      },
+      [&](OpBuilder &b, Location l, ValueRange r) -> SmallVector<Value> {
+        Value mid = arith::ShRUIOp::create(
+            b, l, arith::AddIOp::create(b, l, r[0], r[1]), idx(b, l, 1));
+        Value lt = before(b, l, mid);
+        return {select(b, l, lt, arith::AddIOp::create(b, l, mid, idx(b, l, 1)),
+                       r[0]),
+                select(b, l, lt, r[1], mid)};
+      });
+  return minIdx(b, loc, range[0], idx(b, loc, n - 1));
+}
+
 /// `t` as a 1-D tensor<?xT> of its elements, row-major.
 Value flatten(OpBuilder &b, Location l, Value t) {
   auto type = cast<RankedTensorType>(t.getType());

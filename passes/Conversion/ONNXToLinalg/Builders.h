@@ -172,6 +172,13 @@ FailureOr<Value> scalarOperand(OpBuilder &b, Location loc, Operation *op,
 SmallVector<Value> forRange(OpBuilder &b, Location loc, Value lb, Value ub,
                             Value step, ValueRange iterArgs, ForBody body);
 
+/// A binary search over `n` (>= 1) sorted keys: the index of the first key
+/// that does not order before the one searched for, clamped to n - 1 (the
+/// caller compares the key there for a match). `before(b, l, at)` is an i1:
+/// key `at` (an index) orders before the one searched for.
+Value lowerBound(OpBuilder &b, Location loc, int64_t n,
+                 function_ref<Value(OpBuilder &, Location, Value)> before);
+
 /// `t` as a 1-D tensor<?xT> of its elements, row-major.
 Value flatten(OpBuilder &b, Location l, Value t);
 

@@ -25,20 +25,6 @@ using namespace mlir::onnxc::linalg_conv;
 
 namespace {
 
-using ForBody = function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
-                                                ValueRange)>;
-
-/// scf.for iv in [lb, ub) carrying `iterArgs`; returns the final values.
-SmallVector<Value> forRange(OpBuilder &b, Location loc, Value lb, Value ub,
-                            ValueRange iterArgs, ForBody body) {
-  auto forOp = scf::ForOp::create(
-      b, loc, lb, ub, createIndexConstant(b, loc, 1), iterArgs,
-      [&](OpBuilder &nb, Location l, Value iv, ValueRange args) {
-        scf::YieldOp::create(nb, l, body(nb, l, iv, args));
-      });
-  return forOp.getResults();
-}
-
 /// The determinant of the [M, M] matrix at batch position `batch` of `x`,
 /// as a scalar of `acc`.
 Value determinant(OpBuilder &b, Location loc, Value x, ValueRange batch,
@@ -65,14 +51,14 @@ Value determinant(OpBuilder &b, Location loc, Value x, ValueRange batch,
     return tensor::ExtractOp::create(nb, l, t, ValueRange{i, j});
   };
   SmallVector<Value> res = forRange(
-      b, loc, zero, m, ValueRange{a, det},
+      b, loc, zero, m, one, ValueRange{a, det},
       [&](OpBuilder &nb, Location l, Value k,
           ValueRange args) -> SmallVector<Value> {
         Value a = args[0], det = args[1];
         Value zeroF = createScalarConstant(nb, l, acc, 0);
         // The pivot row: the largest |a[i, k]| for i >= k (the first one).
         Value none = createScalarConstant(nb, l, acc, -1);
-        Value p = forRange(nb, l, k, m, ValueRange{none, k},
+        Value p = forRange(nb, l, k, m, idx(nb, l, 1), ValueRange{none, k},
                            [&](OpBuilder &fb, Location fl, Value i,
                                ValueRange best) -> SmallVector<Value> {
                              Value v = math::AbsFOp::create(
@@ -87,7 +73,7 @@ Value determinant(OpBuilder &b, Location loc, Value x, ValueRange batch,
                            })[1];
         // Swap rows k and p (a no-op when p == k), negating det if they
         // differ.
-        a = forRange(nb, l, zero, m, ValueRange{a},
+        a = forRange(nb, l, zero, m, idx(nb, l, 1), ValueRange{a},
                      [&](OpBuilder &fb, Location fl, Value j,
                          ValueRange t) -> SmallVector<Value> {
                        Value rk = at(fb, fl, t[0], k, j);
@@ -115,13 +101,13 @@ Value determinant(OpBuilder &b, Location loc, Value x, ValueRange batch,
           nb.setInsertionPointToStart(ifOp.thenBlock());
           Value k1 = arith::AddIOp::create(nb, l, k, one);
           Value e = forRange(
-              nb, l, k1, m, ValueRange{a},
+              nb, l, k1, m, idx(nb, l, 1), ValueRange{a},
               [&](OpBuilder &ib, Location il, Value i,
                   ValueRange t) -> SmallVector<Value> {
                 Value f = arith::DivFOp::create(ib, il, at(ib, il, t[0], i, k),
                                                 pivot);
                 return forRange(
-                    ib, il, k1, m, t,
+                    ib, il, k1, m, idx(ib, il, 1), t,
                     [&](OpBuilder &jb, Location jl, Value j,
                         ValueRange u) -> SmallVector<Value> {
                       Value v = arith::SubFOp::create(

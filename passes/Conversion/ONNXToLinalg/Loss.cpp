@@ -99,78 +99,31 @@ LogicalResult verifyLoss(Operation *op, const LossOperands &l,
   return success();
 }
 
-/// The loss of `l` as a tensor of `resultType` (see the file comment).
-/// verifyLoss must have succeeded.
-Value buildNLL(OpBuilder &b, Location loc, const LossOperands &l,
-               RankedTensorType resultType) {
-  MLIRContext *ctx = b.getContext();
-  Value input = l.input, target = l.target, weight = l.weight;
-  auto tt = cast<RankedTensorType>(target.getType());
-  int64_t rank = tt.getRank();
-  Type elt = resultType.getElementType(), acc = floatAccType(elt);
-  Type i64 = b.getI64Type();
+/// NLL's reads: whether a label is ignore_index, and the gathered loss and
+/// weight at the current position of a generic over the target.
+struct NLLReader {
+  const LossOperands &l;
+  int64_t rank;
 
-  // Run time: equal dims where shape inference could not tell, then the
-  // labels themselves.
-  for (int64_t j = 0; j < rank; ++j) {
-    int64_t d = j == 0 ? 0 : j + 1;
-    if (!tt.isDynamicDim(j) &&
-        !cast<RankedTensorType>(input.getType()).isDynamicDim(d))
-      continue;
-    // One builder call per statement: the IR order must not depend on the
-    // compiler's order of evaluating arguments.
-    Value inputDim = getDimValue(b, loc, input, d);
-    Value targetDim = getDimValue(b, loc, target, j);
-    emitRuntimeCheck(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, targetDim,
-                              inputDim),
-        (l.opName + ": " + l.targetName + " and " + l.inputName +
-         " dims differ")
-            .str());
-  }
-  Value classes = getDimValue(b, loc, input, 1);
-  if (weight && (cast<RankedTensorType>(weight.getType()).isDynamicDim(0) ||
-                 cast<RankedTensorType>(input.getType()).isDynamicDim(1)))
-    emitRuntimeCheck(b, loc,
-                     arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           getDimValue(b, loc, weight, 0),
-                                           classes),
-                     (l.opName + ": weights do not have one element per "
-                                 "class")
-                         .str());
-  // `label == ignore_index`, compared in i64 (an i32 label never equals an
-  // ignore_index outside the i32 range).
-  auto isIgnored = [&](OpBuilder &nb, Location nl, Value label) -> Value {
+  /// `label == ignore_index`, compared in i64 (an i32 label never equals an
+  /// ignore_index outside the i32 range); null without ignore_index.
+  Value isIgnored(OpBuilder &nb, Location nl, Value label) const {
     if (!l.ignoreIndex)
       return Value();
+    Type i64 = nb.getI64Type();
     Value wide = label.getType() == i64
                      ? label
                      : Value(arith::ExtSIOp::create(nb, nl, i64, label));
     return arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, wide,
                                  createIntConstant(nb, nl, i64,
                                                    *l.ignoreIndex));
-  };
-  checkEveryElement(
-      b, loc, target,
-      (l.opName + ": " + l.targetName + " out of range [0, C)").str(),
-      [&](OpBuilder &nb, Location nl, Value label, ValueRange) -> Value {
-        Value i = toIndex(nb, nl, label);
-        Value below =
-            arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, i, classes);
-        Value zero = createIndexConstant(nb, nl, 0);
-        Value nonNegative =
-            arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge, i, zero);
-        Value ok = arith::AndIOp::create(nb, nl, nonNegative, below);
-        if (Value ignored = isIgnored(nb, nl, label))
-          ok = arith::OrIOp::create(nb, nl, ok, ignored);
-        return ok;
-      });
+  }
 
-  // The gathered loss and the applied weight at the current position, in
-  // type `t`. An ignored label reads nothing (C may be 0 then).
-  auto lossAt = [&](OpBuilder &nb, Location nl, Value label,
-                    Type t) -> std::pair<Value, Value> {
+  /// The gathered loss and the applied weight at the current position, in
+  /// type `t`. An ignored label reads nothing (C may be 0 then).
+  std::pair<Value, Value> lossAt(OpBuilder &nb, Location nl, Value label,
+                                 Type t) const {
+    Value input = l.input, weight = l.weight;
     // linalg.index must sit directly in the generic, outside the scf.if.
     SmallVector<Value> ivs;
     for (int64_t j = 0; j < rank; ++j)
@@ -204,28 +157,69 @@ Value buildNLL(OpBuilder &b, Location loc, const LossOperands &l,
       scf::YieldOp::create(nb, nl, read(nb, nl));
     }
     return {ifOp.getResult(0), ifOp.getResult(1)};
-  };
-
-  AffineMap id = b.getMultiDimIdentityMap(rank);
-  if (l.reduction == LossReduction::None) {
-    SmallVector<Value> sizes(rank);
-    for (int64_t j = 0; j < rank; ++j)
-      if (resultType.isDynamicDim(j))
-        sizes[j] = getDimValue(b, loc, target, j);
-    Value init = createEmpty(b, loc, resultType, sizes);
-    return linalg::GenericOp::create(
-               b, loc, TypeRange{resultType}, ValueRange{target},
-               ValueRange{init}, SmallVector<AffineMap>{id, id},
-               parallelIterators(rank),
-               [&](OpBuilder &nb, Location nl, ValueRange args) {
-                 linalg::YieldOp::create(nb, nl,
-                                         lossAt(nb, nl, args[0], elt).first);
-               })
-        .getResult(0);
   }
+};
 
-  // sum / mean: one pass accumulating the loss (and, for mean, the applied
-  // weights).
+/// NLL's run-time checks: equal dims where shape inference could not tell,
+/// one weight per class, then the labels themselves in [0, C) (or
+/// ignore_index).
+void checkNLLOperands(OpBuilder &b, Location loc, const LossOperands &l,
+                      const NLLReader &rd) {
+  Value input = l.input, target = l.target, weight = l.weight;
+  auto tt = cast<RankedTensorType>(target.getType());
+  int64_t rank = tt.getRank();
+  for (int64_t j = 0; j < rank; ++j) {
+    int64_t d = j == 0 ? 0 : j + 1;
+    if (!tt.isDynamicDim(j) &&
+        !cast<RankedTensorType>(input.getType()).isDynamicDim(d))
+      continue;
+    // One builder call per statement: the IR order must not depend on the
+    // compiler's order of evaluating arguments.
+    Value inputDim = getDimValue(b, loc, input, d);
+    Value targetDim = getDimValue(b, loc, target, j);
+    emitRuntimeCheck(b, loc,
+                     arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           targetDim, inputDim),
+                     (l.opName + ": " + l.targetName + " and " + l.inputName +
+                      " dims differ")
+                         .str());
+  }
+  Value classes = getDimValue(b, loc, input, 1);
+  if (weight && (cast<RankedTensorType>(weight.getType()).isDynamicDim(0) ||
+                 cast<RankedTensorType>(input.getType()).isDynamicDim(1)))
+    emitRuntimeCheck(b, loc,
+                     arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           getDimValue(b, loc, weight, 0),
+                                           classes),
+                     (l.opName + ": weights do not have one element per "
+                                 "class")
+                         .str());
+  checkEveryElement(
+      b, loc, target,
+      (l.opName + ": " + l.targetName + " out of range [0, C)").str(),
+      [&](OpBuilder &nb, Location nl, Value label, ValueRange) -> Value {
+        Value i = toIndex(nb, nl, label);
+        Value below = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt,
+                                            i, classes);
+        Value zero = createIndexConstant(nb, nl, 0);
+        Value nonNegative =
+            arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge, i, zero);
+        Value ok = arith::AndIOp::create(nb, nl, nonNegative, below);
+        if (Value ignored = rd.isIgnored(nb, nl, label))
+          ok = arith::OrIOp::create(nb, nl, ok, ignored);
+        return ok;
+      });
+}
+
+/// Sum or mean of the loss over the target: one pass accumulating the loss
+/// (and, for mean, the applied weights) in the accumulation type.
+Value reduceNLL(OpBuilder &b, Location loc, const LossOperands &l,
+                const NLLReader &rd, RankedTensorType resultType) {
+  MLIRContext *ctx = b.getContext();
+  Value target = l.target;
+  int64_t rank = rd.rank;
+  Type elt = resultType.getElementType(), acc = floatAccType(elt);
+  AffineMap id = b.getMultiDimIdentityMap(rank);
   bool mean = l.reduction == LossReduction::Mean;
   unsigned numSums = mean ? 2 : 1;
   auto scalarType = RankedTensorType::get({}, acc);
@@ -242,7 +236,7 @@ Value buildNLL(OpBuilder &b, Location loc, const LossOperands &l,
       b, loc, SmallVector<Type>(numSums, scalarType), ValueRange{target},
       SmallVector<Value>(numSums, zeros), maps, iters,
       [&](OpBuilder &nb, Location nl, ValueRange args) {
-        auto [loss, w] = lossAt(nb, nl, args[0], acc);
+        auto [loss, w] = rd.lossAt(nb, nl, args[0], acc);
         SmallVector<Value> next = {
             arith::AddFOp::create(nb, nl, args[1], loss)};
         if (mean)
@@ -268,6 +262,34 @@ Value buildNLL(OpBuilder &b, Location loc, const LossOperands &l,
   if (r.getType() != resultType)
     r = tensor::CastOp::create(b, loc, resultType, r);
   return r;
+}
+
+/// The loss of `l` as a tensor of `resultType` (see the file comment).
+/// verifyLoss must have succeeded.
+Value buildNLL(OpBuilder &b, Location loc, const LossOperands &l,
+               RankedTensorType resultType) {
+  Value target = l.target;
+  int64_t rank = cast<RankedTensorType>(target.getType()).getRank();
+  Type elt = resultType.getElementType();
+  NLLReader rd{l, rank};
+  checkNLLOperands(b, loc, l, rd);
+  if (l.reduction != LossReduction::None)
+    return reduceNLL(b, loc, l, rd, resultType);
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  SmallVector<Value> sizes(rank);
+  for (int64_t j = 0; j < rank; ++j)
+    if (resultType.isDynamicDim(j))
+      sizes[j] = getDimValue(b, loc, target, j);
+  Value init = createEmpty(b, loc, resultType, sizes);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{resultType}, ValueRange{target},
+             ValueRange{init}, SmallVector<AffineMap>{id, id},
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl,
+                                       rd.lossAt(nb, nl, args[0], elt).first);
+             })
+      .getResult(0);
 }
 
 std::optional<int64_t> ignoreIndexOf(IntegerAttr attr) {

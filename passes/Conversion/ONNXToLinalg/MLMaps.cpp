@@ -34,21 +34,10 @@ namespace {
 Value lookupSorted(OpBuilder &b, Location loc, Value table, int64_t n,
                    Value key) {
   Type i64 = b.getI64Type();
-  SmallVector<Value> range = buildWhile(
-      b, loc, ValueRange{idx(b, loc, 0), idx(b, loc, n)},
-      [&](OpBuilder &b, Location l, ValueRange r) {
-        return cmpI(b, l, arith::CmpIPredicate::slt, r[0], r[1]);
-      },
-      [&](OpBuilder &b, Location l, ValueRange r) -> SmallVector<Value> {
-        Value mid = arith::ShRUIOp::create(
-            b, l, arith::AddIOp::create(b, l, r[0], r[1]), idx(b, l, 1));
-        Value k = tensor::ExtractOp::create(b, l, table, mid);
-        Value lt = cmpI(b, l, arith::CmpIPredicate::slt, k, key);
-        return {select(b, l, lt, arith::AddIOp::create(b, l, mid, idx(b, l, 1)),
-                       r[0]),
-                select(b, l, lt, r[1], mid)};
-      });
-  Value at = minIdx(b, loc, range[0], idx(b, loc, n - 1));
+  Value at = lowerBound(b, loc, n, [&](OpBuilder &b, Location l, Value mid) {
+    Value k = tensor::ExtractOp::create(b, l, table, mid);
+    return cmpI(b, l, arith::CmpIPredicate::slt, k, key);
+  });
   Value eq = cmpI(b, loc, arith::CmpIPredicate::eq,
                   tensor::ExtractOp::create(b, loc, table, at), key);
   return select(b, loc, eq, arith::IndexCastOp::create(b, loc, i64, at),

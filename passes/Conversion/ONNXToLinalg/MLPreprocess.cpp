@@ -586,25 +586,14 @@ struct LabelEncoderLowering : OpConversionPattern<ONNX::MLLabelEncoderOp> {
           bool floatKeys = keyKind == Float;
           if (!floatKeys && !xElt.isInteger(64))
             v = arith::ExtSIOp::create(b, l, i64, v);
-          // lo = first index with key >= v.
-          SmallVector<Value> range = buildWhile(
-              b, l, ValueRange{idx(b, l, 0), idx(b, l, n)},
-              [&](OpBuilder &b, Location l, ValueRange r) {
-                return cmpI(b, l, arith::CmpIPredicate::slt, r[0], r[1]);
-              },
-              [&](OpBuilder &b, Location l, ValueRange r) -> SmallVector<Value> {
-                Value one = idx(b, l, 1);
-                Value sum = arith::AddIOp::create(b, l, r[0], r[1]);
-                Value mid = arith::ShRUIOp::create(b, l, sum, one);
+          // at = the first index with key >= v (clamped to n - 1).
+          Value at =
+              lowerBound(b, l, n, [&](OpBuilder &b, Location l, Value mid) {
                 Value key = tensor::ExtractOp::create(b, l, keyTable, mid);
-                Value lt = floatKeys
-                               ? cmpF(b, l, arith::CmpFPredicate::OLT, key, v)
-                               : cmpI(b, l, arith::CmpIPredicate::slt, key, v);
-                return {select(b, l, lt, arith::AddIOp::create(b, l, mid, idx(b, l, 1)),
-                               r[0]),
-                        select(b, l, lt, r[1], mid)};
+                return floatKeys
+                           ? cmpF(b, l, arith::CmpFPredicate::OLT, key, v)
+                           : cmpI(b, l, arith::CmpIPredicate::slt, key, v);
               });
-          Value at = minIdx(b, l, range[0], idx(b, l, n - 1));
           Value key = tensor::ExtractOp::create(b, l, keyTable, at);
           Value eq = floatKeys ? cmpF(b, l, arith::CmpFPredicate::OEQ, key, v)
                                : cmpI(b, l, arith::CmpIPredicate::eq, key, v);

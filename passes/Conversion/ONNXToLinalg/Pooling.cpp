@@ -78,6 +78,168 @@ Value absPow(OpBuilder &b, Location loc, Value x, int64_t p) {
       b, loc, a, createScalarConstant(b, loc, x.getType(), (double)p));
 }
 
+/// The body of the pool's linalg.generic (args: the padded input's tap, the
+/// window, the accumulator, then the indices or the count when present):
+/// what it reads from buildPool, and one step per kind.
+struct PoolBody {
+  const PoolSpec &spec;
+  const PoolWindow &w;
+  Type elt;
+  int64_t r;
+  bool count; // AveragePool counts its divisor
+  // Per spatial dim: begin pad, input size, the counted range [lo, hi).
+  SmallVector<Value> pb, inSizes, lo, hi;
+  Value channels;
+
+  /// Input positions of this kernel tap (unpadded coordinates).
+  SmallVector<Value> positions(OpBuilder &nb, Location l) const {
+    SmallVector<Value> pos;
+    for (int64_t i = 0; i < r; ++i) {
+      Value o = linalg::IndexOp::create(nb, l, 2 + i);
+      Value k = linalg::IndexOp::create(nb, l, 2 + r + i);
+      Value p = arith::AddIOp::create(
+          nb, l,
+          arith::MulIOp::create(
+              nb, l, o, arith::ConstantIndexOp::create(nb, l, w.strides[i])),
+          arith::MulIOp::create(
+              nb, l, k, arith::ConstantIndexOp::create(nb, l, w.dilations[i])));
+      pos.push_back(arith::SubIOp::create(nb, l, p, pb[i]));
+    }
+    return pos;
+  }
+
+  /// MaxPool: the max, and with Indices the flat index of the tap in X
+  /// (row- or column-major spatial), the first strictly greater winning.
+  void max(OpBuilder &nb, Location l, ValueRange args,
+           SmallVectorImpl<Value> &results) const {
+    Value v = args[0], acc = args[2];
+    bool f = isFloat(elt), isUnsigned = isUnsignedInt(spec.onnxElt);
+    if (!spec.indices) {
+      results.push_back(f ? Value(arith::MaximumFOp::create(nb, l, v, acc))
+                        : isUnsigned
+                            ? Value(arith::MaxUIOp::create(nb, l, v, acc))
+                            : Value(arith::MaxSIOp::create(nb, l, v, acc)));
+      return;
+    }
+    SmallVector<Value> pos = positions(nb, l);
+    Value sp = arith::ConstantIndexOp::create(nb, l, 0);
+    Value total = arith::ConstantIndexOp::create(nb, l, 1);
+    for (int64_t j = 0; j < r; ++j) {
+      int64_t i = spec.columnMajor ? j : r - 1 - j;
+      sp = arith::AddIOp::create(nb, l, sp,
+                                 arith::MulIOp::create(nb, l, pos[i], total));
+      total = arith::MulIOp::create(nb, l, total, inSizes[i]);
+    }
+    Value nc = arith::AddIOp::create(
+        nb, l,
+        arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 0),
+                              channels),
+        linalg::IndexOp::create(nb, l, 1));
+    Value flat = arith::AddIOp::create(
+        nb, l, arith::MulIOp::create(nb, l, nc, total), sp);
+    flat = arith::IndexCastOp::create(nb, l, nb.getI64Type(), flat);
+    Value gt =
+        f ? Value(
+                arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, v, acc))
+          : Value(arith::CmpIOp::create(nb, l,
+                                        isUnsigned ? arith::CmpIPredicate::ugt
+                                                   : arith::CmpIPredicate::sgt,
+                                        v, acc));
+    results.push_back(arith::SelectOp::create(nb, l, gt, v, acc));
+    results.push_back(arith::SelectOp::create(nb, l, gt, flat, args[3]));
+  }
+
+  /// AveragePool: the sum, and with `count` the number of taps inside the
+  /// counted range.
+  void average(OpBuilder &nb, Location l, ValueRange args,
+               SmallVectorImpl<Value> &results) const {
+    results.push_back(arith::AddFOp::create(nb, l, args[2], args[0]));
+    if (!count)
+      return;
+    SmallVector<Value> pos = positions(nb, l);
+    Value in = arith::ConstantOp::create(nb, l, nb.getBoolAttr(true));
+    for (int64_t i = 0; i < r; ++i) {
+      in = arith::AndIOp::create(
+          nb, l, in,
+          arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, pos[i],
+                                lo[i]));
+      in = arith::AndIOp::create(
+          nb, l, in,
+          arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, pos[i],
+                                hi[i]));
+    }
+    Value one = createScalarConstant(nb, l, elt, 1);
+    Value zero = createScalarConstant(nb, l, elt, 0);
+    results.push_back(arith::AddFOp::create(
+        nb, l, args[3], arith::SelectOp::create(nb, l, in, one, zero)));
+  }
+
+  void operator()(OpBuilder &nb, Location l, ValueRange args) const {
+    SmallVector<Value> results;
+    switch (spec.kind) {
+    case PoolKind::Max:
+      max(nb, l, args, results);
+      break;
+    case PoolKind::Avg:
+      average(nb, l, args, results);
+      break;
+    case PoolKind::Lp:
+      results.push_back(arith::AddFOp::create(nb, l, args[2],
+                                              absPow(nb, l, args[0], spec.p)));
+      break;
+    }
+    linalg::YieldOp::create(nb, l, results);
+  }
+};
+
+/// The pool's finalization on its sums `generic` (with `count`, the counts
+/// are its second result): the mean, or the p-th root. Other pools as they
+/// are.
+Value finishPool(IndexMath &m, linalg::GenericOp generic, RankedTensorType type,
+                 ArrayRef<Value> sizes, const PoolSpec &spec,
+                 const PoolWindow &w, bool count) {
+  OpBuilder &b = m.b;
+  Location loc = m.loc;
+  Value result = generic.getResult(0);
+  if (!(spec.kind == PoolKind::Avg ||
+        (spec.kind == PoolKind::Lp && spec.p != 1)))
+    return result;
+  Type elt = type.getElementType();
+  int64_t rank = type.getRank();
+  Value divisor;
+  if (spec.kind == PoolKind::Avg && !count) {
+    OpFoldResult n = m.cst(1);
+    for (OpFoldResult k : w.kernel)
+      n = m.mul(n, k);
+    Value ni = arith::IndexCastOp::create(b, loc, b.getI64Type(), m.value(n));
+    divisor = arith::SIToFPOp::create(b, loc, elt, ni);
+  }
+  SmallVector<Value> ins = {result};
+  if (count)
+    ins.push_back(generic.getResult(1));
+  SmallVector<AffineMap> fmaps(ins.size() + 1, b.getMultiDimIdentityMap(rank));
+  Value out = createEmpty(b, loc, type, sizes);
+  int64_t p = spec.p;
+  PoolKind kind = spec.kind;
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ins, ValueRange{out}, fmaps,
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value v;
+               if (kind == PoolKind::Avg)
+                 v = arith::DivFOp::create(nb, l, args[0],
+                                           count ? args[1] : divisor);
+               else if (p == 2)
+                 v = math::SqrtOp::create(nb, l, args[0]);
+               else
+                 v = math::PowFOp::create(
+                     nb, l, args[0],
+                     createScalarConstant(nb, l, elt, 1.0 / (double)p));
+               linalg::YieldOp::create(nb, l, v);
+             })
+      .getResult(0);
+}
+
 /// Builds the pool of `x` (N, C, sp...) into `type`; the second value is the
 /// Indices result of MaxPool (null otherwise).
 std::pair<Value, Value> buildPool(OpBuilder &b, Location loc, Value x,
@@ -148,154 +310,24 @@ std::pair<Value, Value> buildPool(OpBuilder &b, Location loc, Value x,
   iters.append(r, utils::IteratorType::reduction);
 
   // Per spatial dim: begin pad and the counted range of positions.
-  SmallVector<Value> pb, inSizes, lo, hi;
+  PoolBody body{spec, w, elt, r, count, {}, {}, {}, {}, {}};
   for (int64_t i = 0; i < r; ++i) {
-    pb.push_back(m.value(w.geo.padBegin[i]));
+    body.pb.push_back(m.value(w.geo.padBegin[i]));
     OpFoldResult in = getDimOFR(b, loc, x, 2 + i);
-    inSizes.push_back(m.value(in));
+    body.inSizes.push_back(m.value(in));
     if (spec.countIncludePad) {
-      lo.push_back(m.value(m.sub(m.cst(0), w.geo.padBegin[i])));
-      hi.push_back(m.value(m.add(in, w.geo.explicitPadEnd[i])));
+      body.lo.push_back(m.value(m.sub(m.cst(0), w.geo.padBegin[i])));
+      body.hi.push_back(m.value(m.add(in, w.geo.explicitPadEnd[i])));
     } else {
-      lo.push_back(m.value(m.cst(0)));
-      hi.push_back(inSizes.back());
+      body.lo.push_back(m.value(m.cst(0)));
+      body.hi.push_back(body.inSizes.back());
     }
   }
-  Value channels = getDimValue(b, loc, x, 1);
-  bool isUnsigned = isUnsignedInt(spec.onnxElt);
+  body.channels = getDimValue(b, loc, x, 1);
 
   auto generic = linalg::GenericOp::create(
-      b, loc, resultTypes, ValueRange{xp, window}, inits, maps, iters,
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value v = args[0], acc = args[2];
-        bool f = isFloat(elt);
-        // Input positions of this kernel tap (unpadded coordinates).
-        auto positions = [&]() {
-          SmallVector<Value> pos;
-          for (int64_t i = 0; i < r; ++i) {
-            Value o = linalg::IndexOp::create(nb, l, 2 + i);
-            Value k = linalg::IndexOp::create(nb, l, 2 + r + i);
-            Value p = arith::AddIOp::create(
-                nb, l,
-                arith::MulIOp::create(
-                    nb, l, o,
-                    arith::ConstantIndexOp::create(nb, l, w.strides[i])),
-                arith::MulIOp::create(
-                    nb, l, k,
-                    arith::ConstantIndexOp::create(nb, l, w.dilations[i])));
-            pos.push_back(arith::SubIOp::create(nb, l, p, pb[i]));
-          }
-          return pos;
-        };
-        SmallVector<Value> results;
-        switch (spec.kind) {
-        case PoolKind::Max: {
-          if (!spec.indices) {
-            results.push_back(
-                f            ? Value(arith::MaximumFOp::create(nb, l, v, acc))
-                : isUnsigned ? Value(arith::MaxUIOp::create(nb, l, v, acc))
-                             : Value(arith::MaxSIOp::create(nb, l, v, acc)));
-            break;
-          }
-          // The flat index of the tap in X (row- or column-major spatial).
-          SmallVector<Value> pos = positions();
-          Value sp = arith::ConstantIndexOp::create(nb, l, 0);
-          Value total = arith::ConstantIndexOp::create(nb, l, 1);
-          for (int64_t j = 0; j < r; ++j) {
-            int64_t i = spec.columnMajor ? j : r - 1 - j;
-            sp = arith::AddIOp::create(
-                nb, l, sp, arith::MulIOp::create(nb, l, pos[i], total));
-            total = arith::MulIOp::create(nb, l, total, inSizes[i]);
-          }
-          Value nc = arith::AddIOp::create(
-              nb, l,
-              arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 0),
-                                    channels),
-              linalg::IndexOp::create(nb, l, 1));
-          Value flat = arith::AddIOp::create(
-              nb, l, arith::MulIOp::create(nb, l, nc, total), sp);
-          flat = arith::IndexCastOp::create(nb, l, nb.getI64Type(), flat);
-          Value gt =
-              f ? Value(arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT,
-                                              v, acc))
-                : Value(arith::CmpIOp::create(nb, l,
-                                              isUnsigned
-                                                  ? arith::CmpIPredicate::ugt
-                                                  : arith::CmpIPredicate::sgt,
-                                              v, acc));
-          results.push_back(arith::SelectOp::create(nb, l, gt, v, acc));
-          results.push_back(arith::SelectOp::create(nb, l, gt, flat, args[3]));
-          break;
-        }
-        case PoolKind::Avg: {
-          results.push_back(arith::AddFOp::create(nb, l, acc, v));
-          if (!count)
-            break;
-          SmallVector<Value> pos = positions();
-          Value in = arith::ConstantOp::create(nb, l, nb.getBoolAttr(true));
-          for (int64_t i = 0; i < r; ++i) {
-            in = arith::AndIOp::create(
-                nb, l, in,
-                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, pos[i],
-                                      lo[i]));
-            in = arith::AndIOp::create(
-                nb, l, in,
-                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, pos[i],
-                                      hi[i]));
-          }
-          Value one = createScalarConstant(nb, l, elt, 1);
-          Value zero = createScalarConstant(nb, l, elt, 0);
-          results.push_back(arith::AddFOp::create(
-              nb, l, args[3], arith::SelectOp::create(nb, l, in, one, zero)));
-          break;
-        }
-        case PoolKind::Lp:
-          results.push_back(
-              arith::AddFOp::create(nb, l, acc, absPow(nb, l, v, spec.p)));
-          break;
-        }
-        linalg::YieldOp::create(nb, l, results);
-      });
-  Value result = generic.getResult(0);
-
-  // Finalization: the mean, or the p-th root.
-  if (spec.kind == PoolKind::Avg ||
-      (spec.kind == PoolKind::Lp && spec.p != 1)) {
-    int64_t rank = type.getRank();
-    Value divisor;
-    if (spec.kind == PoolKind::Avg && !count) {
-      OpFoldResult n = m.cst(1);
-      for (OpFoldResult k : w.kernel)
-        n = m.mul(n, k);
-      Value ni = arith::IndexCastOp::create(b, loc, b.getI64Type(), m.value(n));
-      divisor = arith::SIToFPOp::create(b, loc, elt, ni);
-    }
-    SmallVector<Value> ins = {result};
-    if (count)
-      ins.push_back(generic.getResult(1));
-    SmallVector<AffineMap> fmaps(ins.size() + 1,
-                                 b.getMultiDimIdentityMap(rank));
-    Value out = createEmpty(b, loc, type, sizes);
-    int64_t p = spec.p;
-    PoolKind kind = spec.kind;
-    result = linalg::GenericOp::create(
-                 b, loc, TypeRange{type}, ins, ValueRange{out}, fmaps,
-                 parallelIterators(rank),
-                 [&](OpBuilder &nb, Location l, ValueRange args) {
-                   Value v;
-                   if (kind == PoolKind::Avg)
-                     v = arith::DivFOp::create(nb, l, args[0],
-                                               count ? args[1] : divisor);
-                   else if (p == 2)
-                     v = math::SqrtOp::create(nb, l, args[0]);
-                   else
-                     v = math::PowFOp::create(
-                         nb, l, args[0],
-                         createScalarConstant(nb, l, elt, 1.0 / (double)p));
-                   linalg::YieldOp::create(nb, l, v);
-                 })
-                 .getResult(0);
-  }
+      b, loc, resultTypes, ValueRange{xp, window}, inits, maps, iters, body);
+  Value result = finishPool(m, generic, type, sizes, spec, w, count);
   return {result, spec.indices ? generic.getResult(1) : Value()};
 }
 

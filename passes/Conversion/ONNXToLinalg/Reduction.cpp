@@ -175,6 +175,118 @@ Value mulV(OpBuilder &b, Location l, Value x, Value y) {
                               : Value(arith::MulIOp::create(b, l, x, y));
 }
 
+/// The mask of Reduce* axes known only at run time: mask[d] is "dim d of a
+/// rank-`rank` input is reduced", from the 1-D `axes` (all true for empty
+/// axes unless noop_with_empty_axes), each axis checked in [-rank, rank);
+/// with the index constants 0 and 1 it built.
+struct AxesMask {
+  SmallVector<Value> mask;
+  Value zero, one;
+};
+
+AxesMask runtimeAxesMask(OpBuilder &rewriter, Location loc, Value axes,
+                         int64_t rank, bool noop) {
+  Value r = createIndexConstant(rewriter, loc, rank);
+  Value zero = createIndexConstant(rewriter, loc, 0);
+  Value one = createIndexConstant(rewriter, loc, 1);
+  Value nAxes = getDimValue(rewriter, loc, axes, 0);
+
+  // The mask, starting from "empty axes" and or-ing in every axis.
+  Value empty = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                      nAxes, zero);
+  Value all = noop ? Value(arith::ConstantOp::create(
+                         rewriter, loc, rewriter.getBoolAttr(false)))
+                   : empty;
+  SmallVector<Value> mask(rank, all);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, zero, nAxes, one, mask,
+      [&](OpBuilder &b, Location l, Value i, ValueRange m) {
+        Value a = arith::IndexCastOp::create(
+            b, l, b.getIndexType(), tensor::ExtractOp::create(b, l, axes, i));
+        Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, a,
+                                          createIndexConstant(b, l, 0));
+        a = arith::SelectOp::create(b, l, neg,
+                                    arith::AddIOp::create(b, l, a, r), a);
+        SmallVector<Value> next;
+        for (int64_t d = 0; d < rank; ++d) {
+          Value is = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, a,
+                                           createIndexConstant(b, l, d));
+          next.push_back(arith::OrIOp::create(b, l, m[d], is));
+        }
+        scf::YieldOp::create(b, l, next);
+      });
+  mask.assign(loop.getResults().begin(), loop.getResults().end());
+  // Every axis in [-rank, rank).
+  Value ok =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true));
+  {
+    auto check = scf::ForOp::create(
+        rewriter, loc, zero, nAxes, one, ValueRange{ok},
+        [&](OpBuilder &b, Location l, Value i, ValueRange st) {
+          Value a = arith::IndexCastOp::create(
+              b, l, b.getIndexType(), tensor::ExtractOp::create(b, l, axes, i));
+          Value lo = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::sge, a,
+              arith::SubIOp::create(b, l, createIndexConstant(b, l, 0), r));
+          Value hi =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, a, r);
+          scf::YieldOp::create(
+              b, l,
+              ValueRange{arith::AndIOp::create(
+                  b, l, st[0], arith::AndIOp::create(b, l, lo, hi))});
+        });
+    emitRuntimeCheck(rewriter, loc, check.getResult(0),
+                     "Reduce: axis out of range");
+  }
+  return {mask, zero, one};
+}
+
+/// keepdims = 0: the reduction `result` (keepdims-shaped) reshaped to
+/// `type`, whose dim j is the j-th kept dim of `data`; checked at run time
+/// against `type`'s static dims.
+Value reshapeToKept(OpBuilder &rewriter, Location loc, Value data,
+                    const AxesMask &m, Value result, RankedTensorType type) {
+  ArrayRef<Value> mask = m.mask;
+  int64_t rank = mask.size();
+  Value zero = m.zero, one = m.one;
+  // keepdims = 0: result dim j is the j-th kept input dim.
+  int64_t outRank = type.getRank();
+  SmallVector<Value> shape(outRank, one);
+  Value kept = zero;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value isKept = arith::XOrIOp::create(
+        rewriter, loc, mask[d],
+        arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true)));
+    for (int64_t j = 0; j < outRank; ++j) {
+      Value here = arith::AndIOp::create(
+          rewriter, loc, isKept,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, kept,
+                                createIndexConstant(rewriter, loc, j)));
+      shape[j] = arith::SelectOp::create(
+          rewriter, loc, here, getDimValue(rewriter, loc, data, d), shape[j]);
+    }
+    kept = arith::AddIOp::create(
+        rewriter, loc, kept,
+        arith::SelectOp::create(rewriter, loc, isKept, one, zero));
+  }
+  Value match =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, kept,
+                            createIndexConstant(rewriter, loc, outRank));
+  for (int64_t j = 0; j < outRank; ++j)
+    if (!type.isDynamicDim(j))
+      match = arith::AndIOp::create(
+          rewriter, loc, match,
+          arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::eq, shape[j],
+              createIndexConstant(rewriter, loc, type.getDimSize(j))));
+  emitRuntimeCheck(rewriter, loc, match,
+                   "Reduce: the axes do not match the result type");
+  Value shapeT = tensor::FromElementsOp::create(
+      rewriter, loc, RankedTensorType::get({outRank}, rewriter.getIndexType()),
+      shape);
+  return tensor::ReshapeOp::create(rewriter, loc, type, result, shapeT);
+}
+
 /// The Reduce* ops: Sum, Mean = Sum / n, Max, Min, Prod, L1 = sum |x|,
 /// L2 = sqrt(sum x^2), LogSum = log(sum x), LogSumExp = log(sum exp x),
 /// SumSquare = sum x^2; keepdims keeps the reduced dims as 1;
@@ -290,61 +402,10 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
     Type onnxElt = getElementType(op.getData());
     bool isUnsigned = isUnsignedInt(onnxElt);
     Type elt = type.getElementType();
-    Value r = createIndexConstant(rewriter, loc, rank);
-    Value zero = createIndexConstant(rewriter, loc, 0);
-    Value one = createIndexConstant(rewriter, loc, 1);
-    Value nAxes = getDimValue(rewriter, loc, axes, 0);
-
-    // The mask, starting from "empty axes" and or-ing in every axis.
-    Value empty = arith::CmpIOp::create(rewriter, loc,
-                                        arith::CmpIPredicate::eq, nAxes, zero);
-    Value all = op.getNoopWithEmptyAxes() != 0
-                    ? Value(arith::ConstantOp::create(
-                          rewriter, loc, rewriter.getBoolAttr(false)))
-                    : empty;
-    SmallVector<Value> mask(rank, all);
-    auto loop = scf::ForOp::create(
-        rewriter, loc, zero, nAxes, one, mask,
-        [&](OpBuilder &b, Location l, Value i, ValueRange m) {
-          Value a = arith::IndexCastOp::create(
-              b, l, b.getIndexType(), tensor::ExtractOp::create(b, l, axes, i));
-          Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, a,
-                                            createIndexConstant(b, l, 0));
-          a = arith::SelectOp::create(b, l, neg,
-                                      arith::AddIOp::create(b, l, a, r), a);
-          SmallVector<Value> next;
-          for (int64_t d = 0; d < rank; ++d) {
-            Value is = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, a,
-                                             createIndexConstant(b, l, d));
-            next.push_back(arith::OrIOp::create(b, l, m[d], is));
-          }
-          scf::YieldOp::create(b, l, next);
-        });
-    mask.assign(loop.getResults().begin(), loop.getResults().end());
-    // Every axis in [-rank, rank).
-    Value ok = arith::ConstantOp::create(rewriter, loc,
-                                         rewriter.getBoolAttr(true));
-    {
-      auto check = scf::ForOp::create(
-          rewriter, loc, zero, nAxes, one, ValueRange{ok},
-          [&](OpBuilder &b, Location l, Value i, ValueRange st) {
-            Value a = arith::IndexCastOp::create(
-                b, l, b.getIndexType(),
-                tensor::ExtractOp::create(b, l, axes, i));
-            Value lo = arith::CmpIOp::create(
-                b, l, arith::CmpIPredicate::sge, a,
-                arith::SubIOp::create(b, l, createIndexConstant(b, l, 0), r));
-            Value hi =
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, a, r);
-            scf::YieldOp::create(
-                b, l,
-                ValueRange{arith::AndIOp::create(
-                    b, l, st[0], arith::AndIOp::create(b, l, lo, hi))});
-          });
-      emitRuntimeCheck(rewriter, loc, check.getResult(0),
-                       "Reduce: axis out of range");
-    }
-
+    AxesMask m = runtimeAxesMask(rewriter, loc, axes, rank,
+                                 op.getNoopWithEmptyAxes() != 0);
+    ArrayRef<Value> mask = m.mask;
+    Value one = m.one;
     // Sizes: kept dims n[d] (or 1), reduced extents n[d] (or 1).
     SmallVector<Value> outDims, extents;
     Value count = one;
@@ -414,43 +475,7 @@ struct ReduceLowering : OpConversionPattern<OpTy> {
         result = tensor::CastOp::create(rewriter, loc, type, result);
       return result;
     }
-    // keepdims = 0: result dim j is the j-th kept input dim.
-    int64_t outRank = type.getRank();
-    SmallVector<Value> shape(outRank, one);
-    Value kept = zero;
-    for (int64_t d = 0; d < rank; ++d) {
-      Value isKept = arith::XOrIOp::create(
-          rewriter, loc, mask[d],
-          arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true)));
-      for (int64_t j = 0; j < outRank; ++j) {
-        Value here = arith::AndIOp::create(
-            rewriter, loc, isKept,
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                  kept, createIndexConstant(rewriter, loc, j)));
-        shape[j] = arith::SelectOp::create(rewriter, loc, here,
-                                           getDimValue(rewriter, loc, data, d),
-                                           shape[j]);
-      }
-      kept = arith::AddIOp::create(
-          rewriter, loc, kept,
-          arith::SelectOp::create(rewriter, loc, isKept, one, zero));
-    }
-    Value match = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, kept,
-        createIndexConstant(rewriter, loc, outRank));
-    for (int64_t j = 0; j < outRank; ++j)
-      if (!type.isDynamicDim(j))
-        match = arith::AndIOp::create(
-            rewriter, loc, match,
-            arith::CmpIOp::create(
-                rewriter, loc, arith::CmpIPredicate::eq, shape[j],
-                createIndexConstant(rewriter, loc, type.getDimSize(j))));
-    emitRuntimeCheck(rewriter, loc, match,
-                     "Reduce: the axes do not match the result type");
-    Value shapeT = tensor::FromElementsOp::create(
-        rewriter, loc, RankedTensorType::get({outRank}, rewriter.getIndexType()),
-        shape);
-    return tensor::ReshapeOp::create(rewriter, loc, type, result, shapeT);
+    return reshapeToKept(rewriter, loc, data, m, result, type);
   }
 
   static TypedAttr initValue(OpBuilder &b, Type t, bool isUnsigned) {

@@ -657,6 +657,161 @@ Value floorDivF(OpBuilder &b, Location loc, Value a, Value d) {
                                  arith::AddFOp::create(b, loc, fl, one), fl);
 }
 
+/// An f64 constant.
+Value melConst(OpBuilder &b, Location l, double v) {
+  return createScalarConstant(b, l, b.getF64Type(), v);
+}
+
+/// An index (folded or not) as an f64.
+Value indexAsF64(IndexMath &m, OpFoldResult v) {
+  return arith::SIToFPOp::create(
+      m.b, m.loc, m.b.getF64Type(),
+      arith::IndexCastOp::create(m.b, m.loc, m.b.getI64Type(), m.value(v)));
+}
+
+/// ONNX Runtime's range check of MelWeightMatrix's edges: the spectrogram
+/// row floor((dft_length + 1) hz / sample_rate) of each is in [0, rows)
+/// (NaN and infinite hertz fail; they returned zeros). The upper edge may
+/// also be row `rows`: the ONNX reference accepts the Nyquist frequency
+/// with an odd dft_length (its band edges lie below upper_edge_hertz),
+/// which ORT refuses.
+void checkMelEdges(IndexMath &m, Value lowHz, Value highHz,
+                   OpFoldResult dftLength, OpFoldResult sampleRate,
+                   OpFoldResult rows) {
+  OpBuilder &rewriter = m.b;
+  Location loc = m.loc;
+  auto toF64 = [&](OpFoldResult v) { return indexAsF64(m, v); };
+  auto cst = melConst;
+  for (auto [hz, name] : {std::pair<Value, StringRef>{lowHz, "lower"},
+                          std::pair<Value, StringRef>{highHz, "upper"}}) {
+    bool upper = name == "upper";
+    Value row = math::FloorOp::create(
+        rewriter, loc,
+        arith::DivFOp::create(
+            rewriter, loc,
+            arith::MulFOp::create(rewriter, loc,
+                                  toF64(m.add(dftLength, m.cst(1))), hz),
+            toF64(sampleRate)));
+    Value ok = arith::AndIOp::create(
+        rewriter, loc,
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGE, row,
+                              cst(rewriter, loc, 0)),
+        arith::CmpFOp::create(rewriter, loc,
+                              upper ? arith::CmpFPredicate::OLE
+                                    : arith::CmpFPredicate::OLT,
+                              row, toF64(rows)));
+    emitRuntimeCheck(
+        rewriter, loc, ok,
+        ("MelWeightMatrix: " + name +
+         "_edge_hertz is NaN or out of range (floor((dft_length + 1) * " +
+         name + "_edge_hertz / sample_rate) must be in [0, dft_length / 2" +
+         (upper ? " + 1])" : "])"))
+            .str());
+  }
+}
+
+/// The num_mel_bins + 2 band edges as spectrogram rows (i64), evenly
+/// spaced in mel from lowMel by melStep.
+Value melBandEdges(IndexMath &m, OpFoldResult numEdges, Value lowMel,
+                   Value melStep, Value dftPlusOne, Value rate) {
+  OpBuilder &rewriter = m.b;
+  Location loc = m.loc;
+  Type f64 = rewriter.getF64Type(), i64 = rewriter.getI64Type();
+  auto cst = melConst;
+  auto ce = getConstantIntValue(numEdges);
+  auto edgeType = RankedTensorType::get({ce ? *ce : ShapedType::kDynamic}, i64);
+  Value edgeInit = createEmpty(rewriter, loc, edgeType, {m.value(numEdges)});
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{edgeType}, ValueRange{},
+             ValueRange{edgeInit},
+             SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(1)},
+             parallelIterators(1),
+             [&](OpBuilder &b, Location l, ValueRange) {
+               Value i = arith::SIToFPOp::create(
+                   b, l, f64,
+                   arith::IndexCastOp::create(
+                       b, l, i64, linalg::IndexOp::create(b, l, 0)));
+               // hz = 700 (10^((i step + low) / 2595) - 1)
+               Value v = arith::AddFOp::create(
+                   b, l, arith::MulFOp::create(b, l, i, melStep), lowMel);
+               v = math::PowFOp::create(
+                   b, l, cst(b, l, 10),
+                   arith::DivFOp::create(b, l, v, cst(b, l, 2595)));
+               v = arith::MulFOp::create(
+                   b, l, cst(b, l, 700),
+                   arith::SubFOp::create(b, l, v, cst(b, l, 1)));
+               v = floorDivF(b, l, arith::MulFOp::create(b, l, dftPlusOne, v),
+                             rate);
+               // Hertz and rates from data may give NaN or values past
+               // int64, which convert to poison: clamp first (the edges are
+               // only compared, never used as addresses).
+               v = arith::MaxNumFOp::create(b, l, v, cst(b, l, -0x1p62));
+               v = arith::MinNumFOp::create(b, l, v, cst(b, l, 0x1p62));
+               linalg::YieldOp::create(
+                   b, l, Value(arith::FPToSIOp::create(b, l, i64, v)));
+             })
+      .getResult(0);
+}
+
+/// The [rows, num_mel_bins] filters of `type` from the band edges: filter
+/// i rises from edge i to edge i + 1 and falls to edge i + 2.
+Value melFilters(OpBuilder &rewriter, Location loc, RankedTensorType type,
+                 ArrayRef<Value> sizes, Value edges, Type onnxElt) {
+  Type f64 = rewriter.getF64Type(), i64 = rewriter.getI64Type();
+  auto cst = melConst;
+  Value init = createEmpty(rewriter, loc, type, sizes);
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+             SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(2)},
+             parallelIterators(2),
+             [&](OpBuilder &b, Location l, ValueRange) {
+               Value jIdx = linalg::IndexOp::create(b, l, 0);
+               Value iIdx = linalg::IndexOp::create(b, l, 1);
+               auto edge = [&](int64_t off) -> Value {
+                 Value p = arith::AddIOp::create(
+                     b, l, iIdx, createIndexConstant(b, l, off));
+                 return tensor::ExtractOp::create(b, l, edges, ValueRange{p});
+               };
+               Value left = edge(0), center = edge(1), right = edge(2);
+               Value j = arith::IndexCastOp::create(b, l, i64, jIdx);
+               auto cmp = [&](arith::CmpIPredicate p, Value x,
+                              Value y) -> Value {
+                 return arith::CmpIOp::create(b, l, p, x, y);
+               };
+               auto ratio = [&](Value num, Value den) -> Value {
+                 return arith::DivFOp::create(
+                     b, l, arith::SIToFPOp::create(b, l, f64, num),
+                     arith::SIToFPOp::create(b, l, f64, den));
+               };
+               using P = arith::CmpIPredicate;
+               // Rising edge, left <= j <= center: (j - left) / (center -
+               // left), 1 at a center that equals its left edge.
+               Value rising = arith::AndIOp::create(b, l, cmp(P::sle, left, j),
+                                                    cmp(P::sle, j, center));
+               Value width = arith::SubIOp::create(b, l, center, left);
+               Value zeroWidth =
+                   cmp(P::eq, width, createIntConstant(b, l, i64, 0));
+               // Divide by 1 instead of 0 (the result is not used then).
+               Value safeWidth = arith::SelectOp::create(
+                   b, l, zeroWidth, createIntConstant(b, l, i64, 1), width);
+               Value up = arith::SelectOp::create(
+                   b, l, zeroWidth, cst(b, l, 1),
+                   ratio(arith::SubIOp::create(b, l, j, left), safeWidth));
+               // Falling edge, center <= j < right: (right - j) / (right -
+               // center); it is written last (both give 1 at the center).
+               Value falling = arith::AndIOp::create(
+                   b, l, cmp(P::sle, center, j), cmp(P::slt, j, right));
+               Value down = ratio(arith::SubIOp::create(b, l, right, j),
+                                  arith::SubIOp::create(b, l, right, center));
+               Value v = arith::SelectOp::create(
+                   b, l, falling, down,
+                   arith::SelectOp::create(b, l, rising, up, cst(b, l, 0)));
+               linalg::YieldOp::create(b, l,
+                                       convertScalar(b, l, v, f64, onnxElt));
+             })
+      .getResult(0);
+}
+
 /// MelWeightMatrix-17: [dft_length / 2 + 1, num_mel_bins] triangular
 /// filters (ONNX's reference implementation).
 struct MelWeightMatrixLowering : OpConversionPattern<ONNX::MelWeightMatrixOp> {
@@ -688,15 +843,9 @@ struct MelWeightMatrixLowering : OpConversionPattern<ONNX::MelWeightMatrixOp> {
     if (failed(sizes))
       return failure();
 
-    Type f64 = rewriter.getF64Type(), i64 = rewriter.getI64Type();
-    auto toF64 = [&](OpFoldResult v) -> Value {
-      return arith::SIToFPOp::create(
-          rewriter, loc, f64,
-          arith::IndexCastOp::create(rewriter, loc, i64, m.value(v)));
-    };
-    auto cst = [&](OpBuilder &b, Location l, double v) {
-      return createScalarConstant(b, l, f64, v);
-    };
+    Type f64 = rewriter.getF64Type();
+    auto toF64 = [&](OpFoldResult v) { return indexAsF64(m, v); };
+    auto cst = melConst;
     auto hertz = [&](Value orig, Value converted) {
       return convertScalar(rewriter, loc,
                            extractScalar(rewriter, loc, converted),
@@ -712,38 +861,7 @@ struct MelWeightMatrixLowering : OpConversionPattern<ONNX::MelWeightMatrixOp> {
     };
     Value lowHz = hertz(op.getLowerEdgeHertz(), adaptor.getLowerEdgeHertz());
     Value highHz = hertz(op.getUpperEdgeHertz(), adaptor.getUpperEdgeHertz());
-    // ONNX Runtime's range check of the edges: the spectrogram row
-    // floor((dft_length + 1) hz / sample_rate) of each is in [0, rows) (NaN
-    // and infinite hertz fail; they returned zeros). The upper edge may
-    // also be row `rows`: the ONNX reference accepts the Nyquist frequency
-    // with an odd dft_length (its band edges lie below upper_edge_hertz),
-    // which ORT refuses.
-    for (auto [hz, name] : {std::pair<Value, StringRef>{lowHz, "lower"},
-                            std::pair<Value, StringRef>{highHz, "upper"}}) {
-      bool upper = name == "upper";
-      Value row = math::FloorOp::create(
-          rewriter, loc,
-          arith::DivFOp::create(
-              rewriter, loc,
-              arith::MulFOp::create(rewriter, loc,
-                                    toF64(m.add(dftLength, m.cst(1))), hz),
-              toF64(sampleRate)));
-      Value ok = arith::AndIOp::create(
-          rewriter, loc,
-          arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGE, row,
-                                cst(rewriter, loc, 0)),
-          arith::CmpFOp::create(rewriter, loc,
-                                upper ? arith::CmpFPredicate::OLE
-                                      : arith::CmpFPredicate::OLT,
-                                row, toF64(rows)));
-      emitRuntimeCheck(
-          rewriter, loc, ok,
-          ("MelWeightMatrix: " + name +
-           "_edge_hertz is NaN or out of range (floor((dft_length + 1) * " +
-           name + "_edge_hertz / sample_rate) must be in [0, dft_length / 2" +
-           (upper ? " + 1])" : "])"))
-              .str());
-    }
+    checkMelEdges(m, lowHz, highHz, dftLength, sampleRate, rows);
     Value lowMel = mel(lowHz);
     Value highMel = mel(highHz);
     // The reference (and ONNX Runtime) divide the mel range by the number
@@ -756,91 +874,9 @@ struct MelWeightMatrixLowering : OpConversionPattern<ONNX::MelWeightMatrixOp> {
     Value dftPlusOne = toF64(m.add(dftLength, m.cst(1)));
     Value rate = toF64(sampleRate);
 
-    // The band edges as spectrogram rows (i64).
-    auto ce = getConstantIntValue(numEdges);
-    auto edgeType =
-        RankedTensorType::get({ce ? *ce : ShapedType::kDynamic}, i64);
-    Value edgeInit = createEmpty(rewriter, loc, edgeType, {m.value(numEdges)});
-    Value edges =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{edgeType}, ValueRange{},
-            ValueRange{edgeInit},
-            SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(1)},
-            parallelIterators(1),
-            [&](OpBuilder &b, Location l, ValueRange) {
-              Value i = arith::SIToFPOp::create(
-                  b, l, f64,
-                  arith::IndexCastOp::create(b, l, i64,
-                                             linalg::IndexOp::create(b, l, 0)));
-              // hz = 700 (10^((i step + low) / 2595) - 1)
-              Value v = arith::AddFOp::create(
-                  b, l, arith::MulFOp::create(b, l, i, melStep), lowMel);
-              v = math::PowFOp::create(
-                  b, l, cst(b, l, 10),
-                  arith::DivFOp::create(b, l, v, cst(b, l, 2595)));
-              v = arith::MulFOp::create(
-                  b, l, cst(b, l, 700),
-                  arith::SubFOp::create(b, l, v, cst(b, l, 1)));
-              v = floorDivF(b, l, arith::MulFOp::create(b, l, dftPlusOne, v),
-                            rate);
-              // Hertz and rates from data may give NaN or values past
-              // int64, which convert to poison: clamp first (the edges are
-              // only compared, never used as addresses).
-              v = arith::MaxNumFOp::create(b, l, v, cst(b, l, -0x1p62));
-              v = arith::MinNumFOp::create(b, l, v, cst(b, l, 0x1p62));
-              linalg::YieldOp::create(
-                  b, l, Value(arith::FPToSIOp::create(b, l, i64, v)));
-            })
-            .getResult(0);
-
-    Type onnxElt = getElementType(op.getOutput());
-    Value init = createEmpty(rewriter, loc, type, *sizes);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(2)},
-        parallelIterators(2), [&](OpBuilder &b, Location l, ValueRange) {
-          Value jIdx = linalg::IndexOp::create(b, l, 0);
-          Value iIdx = linalg::IndexOp::create(b, l, 1);
-          auto edge = [&](int64_t off) -> Value {
-            Value p = arith::AddIOp::create(b, l, iIdx,
-                                            createIndexConstant(b, l, off));
-            return tensor::ExtractOp::create(b, l, edges, ValueRange{p});
-          };
-          Value left = edge(0), center = edge(1), right = edge(2);
-          Value j = arith::IndexCastOp::create(b, l, i64, jIdx);
-          auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
-            return arith::CmpIOp::create(b, l, p, x, y);
-          };
-          auto ratio = [&](Value num, Value den) -> Value {
-            return arith::DivFOp::create(
-                b, l, arith::SIToFPOp::create(b, l, f64, num),
-                arith::SIToFPOp::create(b, l, f64, den));
-          };
-          using P = arith::CmpIPredicate;
-          // Rising edge, left <= j <= center: (j - left) / (center - left),
-          // 1 at a center that equals its left edge.
-          Value rising = arith::AndIOp::create(b, l, cmp(P::sle, left, j),
-                                               cmp(P::sle, j, center));
-          Value width = arith::SubIOp::create(b, l, center, left);
-          Value zeroWidth = cmp(P::eq, width, createIntConstant(b, l, i64, 0));
-          // Divide by 1 instead of 0 (the result is not used then).
-          Value safeWidth = arith::SelectOp::create(
-              b, l, zeroWidth, createIntConstant(b, l, i64, 1), width);
-          Value up = arith::SelectOp::create(
-              b, l, zeroWidth, cst(b, l, 1),
-              ratio(arith::SubIOp::create(b, l, j, left), safeWidth));
-          // Falling edge, center <= j < right: (right - j) / (right - center);
-          // it is written last (both give 1 at the center).
-          Value falling = arith::AndIOp::create(b, l, cmp(P::sle, center, j),
-                                                cmp(P::slt, j, right));
-          Value down = ratio(arith::SubIOp::create(b, l, right, j),
-                             arith::SubIOp::create(b, l, right, center));
-          Value v = arith::SelectOp::create(
-              b, l, falling, down,
-              arith::SelectOp::create(b, l, rising, up, cst(b, l, 0)));
-          linalg::YieldOp::create(b, l, convertScalar(b, l, v, f64, onnxElt));
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
+    Value edges = melBandEdges(m, numEdges, lowMel, melStep, dftPlusOne, rate);
+    rewriter.replaceOp(op, melFilters(rewriter, loc, type, *sizes, edges,
+                                      getElementType(op.getOutput())));
     return success();
   }
 };

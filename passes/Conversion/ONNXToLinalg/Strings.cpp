@@ -221,21 +221,10 @@ Value linalg_conv::stringLookup(OpBuilder &b, Location loc, Operation *anchor,
     Value k = tensor::ExtractOp::create(b, l, keys, at);
     return callRuntime(b, l, anchor, "onnxc_rt_str_cmp", {i32}, {k, key})[0];
   };
-  SmallVector<Value> range = buildWhile(
-      b, loc, ValueRange{idx(b, loc, 0), idx(b, loc, n)},
-      [&](OpBuilder &b, Location l, ValueRange r) {
-        return cmpI(b, l, arith::CmpIPredicate::slt, r[0], r[1]);
-      },
-      [&](OpBuilder &b, Location l, ValueRange r) -> SmallVector<Value> {
-        Value mid = arith::ShRUIOp::create(
-            b, l, arith::AddIOp::create(b, l, r[0], r[1]), idx(b, l, 1));
-        Value lt = cmpI(b, l, arith::CmpIPredicate::slt, cmp(b, l, mid),
-                        arith::ConstantIntOp::create(b, l, i32, 0));
-        return {select(b, l, lt, arith::AddIOp::create(b, l, mid, idx(b, l, 1)),
-                       r[0]),
-                select(b, l, lt, r[1], mid)};
-      });
-  Value at = minIdx(b, loc, range[0], idx(b, loc, n - 1));
+  Value at = lowerBound(b, loc, n, [&](OpBuilder &b, Location l, Value mid) {
+    return cmpI(b, l, arith::CmpIPredicate::slt, cmp(b, l, mid),
+                arith::ConstantIntOp::create(b, l, i32, 0));
+  });
   Value eq = cmpI(b, loc, arith::CmpIPredicate::eq, cmp(b, loc, at),
                   arith::ConstantIntOp::create(b, loc, i32, 0));
   return select(b, loc, eq, arith::IndexCastOp::create(b, loc, i64, at),

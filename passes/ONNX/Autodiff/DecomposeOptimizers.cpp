@@ -27,12 +27,6 @@ using namespace mlir::onnxc::autodiff;
 
 namespace {
 
-float floatAttr(Operation *op, StringRef name, float dflt) {
-  if (auto a = op->getAttrOfType<FloatAttr>(name))
-    return a.getValueAsDouble();
-  return dflt;
-}
-
 /// The optimizers' shared prelude: n tensors per group, checked.
 LogicalResult groups(Operation *op, unsigned perTensor, unsigned &n) {
   unsigned tensors = op->getNumOperands() - 2;

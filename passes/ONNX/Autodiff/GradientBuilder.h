@@ -21,6 +21,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -155,6 +156,29 @@ LogicalResult backpropagate(ArrayRef<Operation *> ops, ArrayRef<Value> sources,
 
 /// Adds `g` to the gradient of `v` in `grads` (a sum when one is there).
 void accumulate(GradientBuilder &gb, InputGrads &grads, Value v, Value g);
+
+/// The small queries every rule file uses.
+/// The element type of `v` (its type when not shaped).
+inline Type eltOf(Value v) { return getElementTypeOrSelf(v.getType()); }
+/// `v`'s ranked tensor type, or null.
+inline RankedTensorType rankedOf(Value v) {
+  return dyn_cast<RankedTensorType>(v.getType());
+}
+/// Whether optional operand `k` of `op` is there (not none).
+inline bool present(Operation *op, unsigned k) {
+  return op->getNumOperands() > k &&
+         !isa<NoneType>(op->getOperand(k).getType());
+}
+/// Whether optional result `k` of `op` is there (not none).
+inline bool presentResult(Operation *op, unsigned k) {
+  return op->getNumResults() > k && !isa<NoneType>(op->getResult(k).getType());
+}
+/// Float attribute `name` of `op`, or `dflt`.
+inline float floatAttr(Operation *op, StringRef name, float dflt) {
+  if (auto a = op->getAttrOfType<FloatAttr>(name))
+    return a.getValueAsDouble();
+  return dflt;
+}
 
 } // namespace mlir::onnxc::autodiff
 

@@ -38,15 +38,6 @@ using namespace mlir::onnxc::autodiff;
 
 namespace {
 
-bool present(Operation *op, unsigned k) {
-  return op->getNumOperands() > k &&
-         !isa<NoneType>(op->getOperand(k).getType());
-}
-
-RankedTensorType rankedOf(Value v) {
-  return dyn_cast<RankedTensorType>(v.getType());
-}
-
 /// The window geometry of a Conv or ConvTranspose: per spatial dim.
 struct Geometry {
   int64_t r = 0, group = 1;

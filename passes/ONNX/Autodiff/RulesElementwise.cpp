@@ -21,14 +21,6 @@ using namespace mlir::onnxc::autodiff;
 
 namespace {
 
-float floatAttr(Operation *op, StringRef name, float dflt) {
-  if (auto a = op->getAttrOfType<FloatAttr>(name))
-    return a.getValueAsDouble();
-  return dflt;
-}
-
-Type eltOf(Value v) { return getElementTypeOrSelf(v.getType()); }
-
 /// grads[input k] = sumToShapeOf(g, input k) for a binary broadcasting op.
 void give(GradientBuilder &gb, InputGrads &grads, Operation *op, unsigned k,
           Value g) {

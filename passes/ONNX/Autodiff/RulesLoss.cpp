@@ -30,16 +30,6 @@ using namespace mlir::onnxc::autodiff;
 
 namespace {
 
-Type eltOf(Value v) { return getElementTypeOrSelf(v.getType()); }
-
-bool present(Operation *op, unsigned k, bool result = false) {
-  if (result)
-    return op->getNumResults() > k &&
-           !isa<NoneType>(op->getResult(k).getType());
-  return op->getNumOperands() > k &&
-         !isa<NoneType>(op->getOperand(k).getType());
-}
-
 Value sumAxis(GradientBuilder &gb, Value v, int64_t axis) {
   return gb.op("ReduceSum", {v, gb.i64s({axis})},
                {gb.attr("keepdims", (int64_t)1)});
@@ -133,7 +123,7 @@ LogicalResult gradSoftmaxCrossEntropyLoss(Operation *op, ArrayRef<Value> dy,
   Value t = dy[0] ? nllBackward(op, dy[0], gb) : Value();
   if (dy.size() > 1 && dy[1])
     t = t ? gb.add(t, dy[1]) : dy[1];
-  Value p = present(op, 1, /*result=*/true)
+  Value p = presentResult(op, 1)
                 ? gb.op("Exp", {op->getResult(1)})
                 : gb.op("Softmax", {scores}, {gb.attr("axis", (int64_t)1)});
   accumulate(gb, grads, scores, logSoftmaxBackward(gb, t, p, 1));

@@ -33,15 +33,6 @@ using namespace mlir::onnxc::autodiff;
 
 namespace {
 
-RankedTensorType rankedOf(Value v) {
-  return dyn_cast<RankedTensorType>(v.getType());
-}
-Type eltOf(Value v) { return getElementTypeOrSelf(v.getType()); }
-bool present(Operation *op, unsigned k) {
-  return op->getNumOperands() > k &&
-         !isa<NoneType>(op->getOperand(k).getType());
-}
-
 LogicalResult gradDropout(Operation *op, ArrayRef<Value> dy,
                           GradientBuilder &gb, InputGrads &grads) {
   Value x = op->getOperand(0), g = dy[0];

@@ -37,26 +37,6 @@ using namespace mlir::onnxc::autodiff;
 
 namespace {
 
-RankedTensorType rankedOf(Value v) {
-  return dyn_cast<RankedTensorType>(v.getType());
-}
-Type eltOf(Value v) { return getElementTypeOrSelf(v.getType()); }
-
-bool presentOperand(Operation *op, unsigned k) {
-  return op->getNumOperands() > k &&
-         !isa<NoneType>(op->getOperand(k).getType());
-}
-bool presentResult(Operation *op, unsigned k) {
-  return op->getNumResults() > k &&
-         !isa<NoneType>(op->getResult(k).getType());
-}
-
-float floatAttr(Operation *op, StringRef name, float dflt) {
-  if (auto a = op->getAttrOfType<FloatAttr>(name))
-    return a.getValueAsDouble();
-  return dflt;
-}
-
 Value reduce(GradientBuilder &gb, StringRef name, Value v,
              ArrayRef<int64_t> axes, bool keep = true) {
   return gb.op(name, {v, gb.i64s(axes)}, {gb.attr("keepdims", (int64_t)keep)});
@@ -225,12 +205,12 @@ LogicalResult gradLayerNorm(Operation *op, ArrayRef<Value> dy,
   if (g) {
     dx = normBackward(gb, gb.mul(g, scale), n, axes);
     accumulate(gb, grads, scale, gb.sumToShapeOf(gb.mul(g, n.xhat), scale));
-    if (presentOperand(op, 2))
+    if (present(op, 2))
       accumulate(gb, grads, op->getOperand(2),
                  gb.sumToShapeOf(g, op->getOperand(2)));
   } else {
     accumulate(gb, grads, scale, gb.filledLike(scale, 0.0));
-    if (presentOperand(op, 2))
+    if (present(op, 2))
       accumulate(gb, grads, op->getOperand(2),
                  gb.filledLike(op->getOperand(2), 0.0));
   }

@@ -30,12 +30,6 @@ using namespace mlir::onnxc::autodiff;
 
 namespace {
 
-RankedTensorType rankedOf(Value v) {
-  return dyn_cast<RankedTensorType>(v.getType());
-}
-
-Type eltOf(Value v) { return getElementTypeOrSelf(v.getType()); }
-
 /// MaxPool: scatter G to the Indices.
 LogicalResult gradMaxPool(Operation *op, ArrayRef<Value> dy,
                           GradientBuilder &gb, InputGrads &grads) {

@@ -45,11 +45,6 @@ namespace {
 
 enum class Kind { RNN, GRU, LSTM };
 
-bool present(Operation *op, unsigned k) {
-  return op->getNumOperands() > k &&
-         !isa<NoneType>(op->getOperand(k).getType());
-}
-
 /// An activation function of the recurrent ops, with its alpha / beta.
 struct Act {
   std::string name;

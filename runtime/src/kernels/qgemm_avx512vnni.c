@@ -38,15 +38,109 @@ ONNXC_ZMM_INLINE static void store_bytes32(uint8_t *y, int nw, __m512i a,
     _mm256_mask_storeu_epi8(y, (__mmask32)((1u << nw) - 1u), v);
 }
 
+/* The mask of columns 16 h .. 16 h + 15 of a panel of nw columns. */
+ONNXC_ZMM_INLINE static __mmask16 col_mask(int nw, int h) {
+  const int n = nw - 16 * h;
+  return n >= 16 ? (__mmask16)0xffff
+         : n <= 0 ? (__mmask16)0
+                  : (__mmask16)((1u << n) - 1u);
+}
+
+/* The epilogue of row r of a tile (lo: columns 0-15, hi: 16-31), its
+ * additive terms already in; the column vectors loaded once (k). */
+typedef struct epi_consts {
+  __mmask16 m0, m1;
+  __m512i v0, v1, w0, w1, zp; /* cmul, cmul2, the zero point */
+  __m512 s0, s1, b0, b1, vlo, vhi;
+} epi_consts;
+
+ONNXC_ZMM_INLINE static void epi_row(const qepi *ep, const epi_consts *k,
+                                     int r, __m512i lo, __m512i hi, int nw,
+                                     void *c, int64_t rsc) {
+  __m512 f0, f1, s0 = k->s0, s1 = k->s1, b0 = k->b0, b1 = k->b1;
+  if (ep->rmul && ep->cmul) {
+    __m512i u = _mm512_set1_epi32(ep->rmul[r]);
+    lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(u, k->v0));
+    hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(u, k->v1));
+  }
+  if (ep->rmul2 && ep->cmul2) {
+    __m512i u = _mm512_set1_epi32(ep->rmul2[r]);
+    lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(u, k->w0));
+    hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(u, k->w1));
+  }
+  if (ep->out == ONNXC_Q_OUT_I32) {
+    int32_t *row = (int32_t *)c + r * rsc;
+    _mm512_mask_storeu_epi32(row, k->m0, lo);
+    _mm512_mask_storeu_epi32(row + 16, k->m1, hi);
+    return;
+  }
+  if (ep->ch_row) {
+    s0 = s1 = _mm512_set1_ps(ep->scale[r]);
+    if (ep->bias)
+      b0 = b1 = _mm512_set1_ps(ep->bias[r]);
+  }
+  f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(lo), s0);
+  f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(hi), s1);
+  if (ep->out == ONNXC_Q_OUT_F32) {
+    float *row = (float *)c + r * rsc;
+    if (ep->bias) {
+      f0 = _mm512_add_ps(f0, b0);
+      f1 = _mm512_add_ps(f1, b1);
+    }
+    if (ep->clamp) { /* (bound, value): NaN comes through */
+      f0 = _mm512_min_ps(k->vhi, _mm512_max_ps(k->vlo, f0));
+      f1 = _mm512_min_ps(k->vhi, _mm512_max_ps(k->vlo, f1));
+    }
+    _mm512_mask_storeu_ps(row, k->m0, f0);
+    _mm512_mask_storeu_ps(row + 16, k->m1, f1);
+  } else {
+    /* (value, bound): NaN gives the bound; then round half to even (the
+     * default MXCSR mode) and add the zero point: in range. */
+    __m512i i0 = _mm512_add_epi32(
+        _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, k->vlo), k->vhi)),
+        k->zp);
+    __m512i i1 = _mm512_add_epi32(
+        _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, k->vlo), k->vhi)),
+        k->zp);
+    store_bytes32((uint8_t *)c + r * rsc, nw, i0, i1);
+  }
+}
+
+/* The column vectors of the epilogue of a panel of nw columns. */
+ONNXC_ZMM_INLINE static epi_consts epi_load(const qepi *ep, int nw) {
+  epi_consts k;
+  k.m0 = col_mask(nw, 0);
+  k.m1 = col_mask(nw, 1);
+  k.v0 = k.v1 = k.w0 = k.w1 = _mm512_setzero_si512();
+  if (ep->rmul && ep->cmul) {
+    k.v0 = _mm512_maskz_loadu_epi32(k.m0, ep->cmul);
+    k.v1 = _mm512_maskz_loadu_epi32(k.m1, ep->cmul + 16);
+  }
+  if (ep->rmul2 && ep->cmul2) {
+    k.w0 = _mm512_maskz_loadu_epi32(k.m0, ep->cmul2);
+    k.w1 = _mm512_maskz_loadu_epi32(k.m1, ep->cmul2 + 16);
+  }
+  k.zp = _mm512_set1_epi32(ep->yzp);
+  k.vlo = _mm512_set1_ps(ep->lo);
+  k.vhi = _mm512_set1_ps(ep->hi);
+  k.s0 = k.s1 = k.b0 = k.b1 = _mm512_setzero_ps();
+  if (ep->out != ONNXC_Q_OUT_I32 && !ep->ch_row) {
+    k.s0 = _mm512_maskz_loadu_ps(k.m0, ep->scale);
+    k.s1 = _mm512_maskz_loadu_ps(k.m1, ep->scale + 16);
+    if (ep->bias) {
+      k.b0 = _mm512_maskz_loadu_ps(k.m0, ep->bias);
+      k.b1 = _mm512_maskz_loadu_ps(k.m1, ep->bias + 16);
+    }
+  }
+  return k;
+}
+
 /* The epilogue of a tile held as lo[r] (columns 0-15) and hi[r] (16-31). */
 ONNXC_ZMM_INLINE static void store_tile(int rows, __m512i *lo, __m512i *hi,
                                         int nw, const qepi *ep, void *c,
                                         int64_t rsc) {
-  const __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff
-                                : (__mmask16)((1u << nw) - 1u);
-  const __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
-                       : nw <= 16 ? (__mmask16)0
-                                  : (__mmask16)((1u << (nw - 16)) - 1u);
+  const __mmask16 m0 = col_mask(nw, 0), m1 = col_mask(nw, 1);
+  epi_consts k;
   int r;
   if (ep->cadd) {
     __m512i a0 = _mm512_maskz_loadu_epi32(m0, ep->cadd);
@@ -62,76 +156,9 @@ ONNXC_ZMM_INLINE static void store_tile(int rows, __m512i *lo, __m512i *hi,
       lo[r] = _mm512_add_epi32(lo[r], a);
       hi[r] = _mm512_add_epi32(hi[r], a);
     }
-  if (ep->rmul && ep->cmul) {
-    __m512i v0 = _mm512_maskz_loadu_epi32(m0, ep->cmul);
-    __m512i v1 = _mm512_maskz_loadu_epi32(m1, ep->cmul + 16);
-    for (r = 0; r < rows; ++r) {
-      __m512i u = _mm512_set1_epi32(ep->rmul[r]);
-      lo[r] = _mm512_add_epi32(lo[r], _mm512_mullo_epi32(u, v0));
-      hi[r] = _mm512_add_epi32(hi[r], _mm512_mullo_epi32(u, v1));
-    }
-  }
-  if (ep->rmul2 && ep->cmul2) {
-    __m512i v0 = _mm512_maskz_loadu_epi32(m0, ep->cmul2);
-    __m512i v1 = _mm512_maskz_loadu_epi32(m1, ep->cmul2 + 16);
-    for (r = 0; r < rows; ++r) {
-      __m512i u = _mm512_set1_epi32(ep->rmul2[r]);
-      lo[r] = _mm512_add_epi32(lo[r], _mm512_mullo_epi32(u, v0));
-      hi[r] = _mm512_add_epi32(hi[r], _mm512_mullo_epi32(u, v1));
-    }
-  }
-  if (ep->out == ONNXC_Q_OUT_I32) {
-    for (r = 0; r < rows; ++r) {
-      int32_t *row = (int32_t *)c + r * rsc;
-      _mm512_mask_storeu_epi32(row, m0, lo[r]);
-      _mm512_mask_storeu_epi32(row + 16, m1, hi[r]);
-    }
-    return;
-  }
-  {
-    __m512 s0 = _mm512_setzero_ps(), s1 = s0, b0 = s0, b1 = s0;
-    const __m512 vlo = _mm512_set1_ps(ep->lo), vhi = _mm512_set1_ps(ep->hi);
-    const __m512i zp = _mm512_set1_epi32(ep->yzp);
-    if (!ep->ch_row) {
-      s0 = _mm512_maskz_loadu_ps(m0, ep->scale);
-      s1 = _mm512_maskz_loadu_ps(m1, ep->scale + 16);
-      if (ep->bias) {
-        b0 = _mm512_maskz_loadu_ps(m0, ep->bias);
-        b1 = _mm512_maskz_loadu_ps(m1, ep->bias + 16);
-      }
-    }
-    for (r = 0; r < rows; ++r) {
-      __m512 f0, f1;
-      if (ep->ch_row) {
-        s0 = s1 = _mm512_set1_ps(ep->scale[r]);
-        if (ep->bias)
-          b0 = b1 = _mm512_set1_ps(ep->bias[r]);
-      }
-      f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(lo[r]), s0);
-      f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(hi[r]), s1);
-      if (ep->out == ONNXC_Q_OUT_F32) {
-        float *row = (float *)c + r * rsc;
-        if (ep->bias) {
-          f0 = _mm512_add_ps(f0, b0);
-          f1 = _mm512_add_ps(f1, b1);
-        }
-        if (ep->clamp) { /* (bound, value): NaN comes through */
-          f0 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f0));
-          f1 = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f1));
-        }
-        _mm512_mask_storeu_ps(row, m0, f0);
-        _mm512_mask_storeu_ps(row + 16, m1, f1);
-      } else {
-        /* (value, bound): NaN gives the bound; then round half to even
-         * (the default MXCSR mode) and add the zero point: in range. */
-        __m512i i0 = _mm512_add_epi32(
-            _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, vlo), vhi)), zp);
-        __m512i i1 = _mm512_add_epi32(
-            _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, vlo), vhi)), zp);
-        store_bytes32((uint8_t *)c + r * rsc, nw, i0, i1);
-      }
-    }
-  }
+  k = epi_load(ep, nw);
+  for (r = 0; r < rows; ++r)
+    epi_row(ep, &k, r, lo[r], hi[r], nw, c, rsc);
 }
 
 /* A tile of fewer than 8 rows: rows x 32 columns. GCC compiles the vpdpbusd
@@ -209,80 +236,32 @@ ONNXC_ZMM static void tile_edge(int rows, int64_t k4, const int8_t *a, int64_t l
 #define VDH(r, addr)                                                           \
   "vpbroadcastd " addr ", %%zmm2\n\t"                                          \
   "vpdpbusd %%zmm2, %%zmm0, %g[l" #r "]\n\t"
+/* The K loop of a tile: per group of 4 k, `load` the panel's vector(s)
+ * and `row` (VD or VDH) each of the 8 rows at a0 + r lda. */
+#define KLOOP(load, row)                                                       \
+  "test %[n], %[n]\n\t"                                                        \
+  "jle 2f\n\t"                                                                 \
+  "1:\n\t" load                                                                \
+  row(0, "(%[a0])") row(1, "(%[a0],%[lda])")                                   \
+  row(2, "(%[a0],%[lda],2)") row(3, "(%[a0],%[lda3])")                         \
+  row(4, "(%[a4])") row(5, "(%[a4],%[lda])")                                   \
+  row(6, "(%[a4],%[lda],2)") row(7, "(%[a4],%[lda3])")                         \
+  "add $4, %[a0]\n\t"                                                          \
+  "add $4, %[a4]\n\t"                                                          \
+  "sub $-128, %[pn]\n\t"                                                       \
+  "dec %[n]\n\t"                                                               \
+  "jnz 1b\n\t"                                                                 \
+  "2:\n\t"
 #define VH(r) "vpaddd " #r "*4(%[ra])%{1to16%}, %%zmm0, %g[l" #r "]\n\t"
 #define VI(r)                                                                  \
   "vpaddd " #r "*4(%[ra])%{1to16%}, %%zmm0, %g[l" #r "]\n\t"                   \
   "vpaddd " #r "*4(%[ra])%{1to16%}, %%zmm1, %g[h" #r "]\n\t"
 
-/* The epilogue of row r of a tile (lo: columns 0-15, hi: 16-31), its
- * additive terms already in; the column vectors loaded once (k). */
-typedef struct epi_consts {
-  __mmask16 m0, m1;
-  __m512i v0, v1, w0, w1, zp; /* cmul, cmul2, the zero point */
-  __m512 s0, s1, b0, b1, vlo, vhi;
-} epi_consts;
-
-ONNXC_ZMM_INLINE static void epi_row(const qepi *ep, const epi_consts *k,
-                                     int r, __m512i lo, __m512i hi, int nw,
-                                     void *c, int64_t rsc) {
-  __m512 f0, f1, s0 = k->s0, s1 = k->s1, b0 = k->b0, b1 = k->b1;
-  if (ep->rmul && ep->cmul) {
-    __m512i u = _mm512_set1_epi32(ep->rmul[r]);
-    lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(u, k->v0));
-    hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(u, k->v1));
-  }
-  if (ep->rmul2 && ep->cmul2) {
-    __m512i u = _mm512_set1_epi32(ep->rmul2[r]);
-    lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(u, k->w0));
-    hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(u, k->w1));
-  }
-  if (ep->out == ONNXC_Q_OUT_I32) {
-    int32_t *row = (int32_t *)c + r * rsc;
-    _mm512_mask_storeu_epi32(row, k->m0, lo);
-    _mm512_mask_storeu_epi32(row + 16, k->m1, hi);
-    return;
-  }
-  if (ep->ch_row) {
-    s0 = s1 = _mm512_set1_ps(ep->scale[r]);
-    if (ep->bias)
-      b0 = b1 = _mm512_set1_ps(ep->bias[r]);
-  }
-  f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(lo), s0);
-  f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(hi), s1);
-  if (ep->out == ONNXC_Q_OUT_F32) {
-    float *row = (float *)c + r * rsc;
-    if (ep->bias) {
-      f0 = _mm512_add_ps(f0, b0);
-      f1 = _mm512_add_ps(f1, b1);
-    }
-    if (ep->clamp) { /* (bound, value): NaN comes through */
-      f0 = _mm512_min_ps(k->vhi, _mm512_max_ps(k->vlo, f0));
-      f1 = _mm512_min_ps(k->vhi, _mm512_max_ps(k->vlo, f1));
-    }
-    _mm512_mask_storeu_ps(row, k->m0, f0);
-    _mm512_mask_storeu_ps(row + 16, k->m1, f1);
-  } else {
-    /* (value, bound): NaN gives the bound; then round half to even (the
-     * default MXCSR mode) and add the zero point: in range. */
-    __m512i i0 = _mm512_add_epi32(
-        _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, k->vlo), k->vhi)),
-        k->zp);
-    __m512i i1 = _mm512_add_epi32(
-        _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, k->vlo), k->vhi)),
-        k->zp);
-    store_bytes32((uint8_t *)c + r * rsc, nw, i0, i1);
-  }
-}
-
 ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
                            const uint8_t *panel, int nw, const qepi *ep,
                            void *c, int64_t rsc) {
   static const int32_t zeros[32];
-  const __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff
-                                : (__mmask16)((1u << nw) - 1u);
-  const __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
-                       : nw <= 16 ? (__mmask16)0
-                                  : (__mmask16)((1u << (nw - 16)) - 1u);
+  const __mmask16 m0 = col_mask(nw, 0), m1 = col_mask(nw, 1);
   __m512i l0, l1, l2, l3, l4, l5, l6, l7, h0, h1, h2, h3, h4, h5, h6, h7;
   int32_t ra[MR], ca[32];
   const int32_t *cap = zeros;
@@ -309,20 +288,7 @@ ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
     __asm__ volatile(
         "vmovdqu64 (%[ca]), %%zmm0\n\t"
         VH(0) VH(1) VH(2) VH(3) VH(4) VH(5) VH(6) VH(7)
-        "test %[n], %[n]\n\t"
-        "jle 2f\n\t"
-        "1:\n\t"
-        "vmovdqu64 (%[pn]), %%zmm0\n\t"
-        VDH(0, "(%[a0])") VDH(1, "(%[a0],%[lda])")
-        VDH(2, "(%[a0],%[lda],2)") VDH(3, "(%[a0],%[lda3])")
-        VDH(4, "(%[a4])") VDH(5, "(%[a4],%[lda])")
-        VDH(6, "(%[a4],%[lda],2)") VDH(7, "(%[a4],%[lda3])")
-        "add $4, %[a0]\n\t"
-        "add $4, %[a4]\n\t"
-        "sub $-128, %[pn]\n\t"
-        "dec %[n]\n\t"
-        "jnz 1b\n\t"
-        "2:\n\t"
+        KLOOP("vmovdqu64 (%[pn]), %%zmm0\n\t", VDH)
         : [a0] "+r"(a0), [a4] "+r"(a4), [pn] "+r"(pn), [n] "+r"(n),
           [l0] "=&v"(l0), [l1] "=&v"(l1), [l2] "=&v"(l2), [l3] "=&v"(l3),
           [l4] "=&v"(l4), [l5] "=&v"(l5), [l6] "=&v"(l6), [l7] "=&v"(l7)
@@ -334,21 +300,8 @@ ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
       "vmovdqu64 (%[ca]), %%zmm0\n\t"
       "vmovdqu64 64(%[ca]), %%zmm1\n\t"
       VI(0) VI(1) VI(2) VI(3) VI(4) VI(5) VI(6) VI(7)
-      "test %[n], %[n]\n\t"
-      "jle 2f\n\t"
-      "1:\n\t"
-      "vmovdqu64 (%[pn]), %%zmm0\n\t"
-      "vmovdqu64 64(%[pn]), %%zmm1\n\t"
-      VD(0, "(%[a0])") VD(1, "(%[a0],%[lda])")
-      VD(2, "(%[a0],%[lda],2)") VD(3, "(%[a0],%[lda3])")
-      VD(4, "(%[a4])") VD(5, "(%[a4],%[lda])")
-      VD(6, "(%[a4],%[lda],2)") VD(7, "(%[a4],%[lda3])")
-      "add $4, %[a0]\n\t"
-      "add $4, %[a4]\n\t"
-      "sub $-128, %[pn]\n\t"
-      "dec %[n]\n\t"
-      "jnz 1b\n\t"
-      "2:\n\t"
+      KLOOP("vmovdqu64 (%[pn]), %%zmm0\n\t"
+            "vmovdqu64 64(%[pn]), %%zmm1\n\t", VD)
       : [a0] "+r"(a0), [a4] "+r"(a4), [pn] "+r"(pn), [n] "+r"(n),
         [l0] "=&v"(l0), [h0] "=&v"(h0), [l1] "=&v"(l1), [h1] "=&v"(h1),
         [l2] "=&v"(l2), [h2] "=&v"(h2), [l3] "=&v"(l3), [h3] "=&v"(h3),
@@ -356,29 +309,7 @@ ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
         [l6] "=&v"(l6), [h6] "=&v"(h6), [l7] "=&v"(l7), [h7] "=&v"(h7)
       : [lda] "r"(lda), [lda3] "r"(lda3), [ra] "r"(ra), [ca] "r"(cap)
       : "cc", "memory", "xmm0", "xmm1", "xmm2");
-  k.m0 = m0;
-  k.m1 = m1;
-  k.v0 = k.v1 = k.w0 = k.w1 = _mm512_setzero_si512();
-  if (ep->rmul && ep->cmul) {
-    k.v0 = _mm512_maskz_loadu_epi32(m0, ep->cmul);
-    k.v1 = _mm512_maskz_loadu_epi32(m1, ep->cmul + 16);
-  }
-  if (ep->rmul2 && ep->cmul2) {
-    k.w0 = _mm512_maskz_loadu_epi32(m0, ep->cmul2);
-    k.w1 = _mm512_maskz_loadu_epi32(m1, ep->cmul2 + 16);
-  }
-  k.zp = _mm512_set1_epi32(ep->yzp);
-  k.vlo = _mm512_set1_ps(ep->lo);
-  k.vhi = _mm512_set1_ps(ep->hi);
-  k.s0 = k.s1 = k.b0 = k.b1 = _mm512_setzero_ps();
-  if (ep->out != ONNXC_Q_OUT_I32 && !ep->ch_row) {
-    k.s0 = _mm512_maskz_loadu_ps(m0, ep->scale);
-    k.s1 = _mm512_maskz_loadu_ps(m1, ep->scale + 16);
-    if (ep->bias) {
-      k.b0 = _mm512_maskz_loadu_ps(m0, ep->bias);
-      k.b1 = _mm512_maskz_loadu_ps(m1, ep->bias + 16);
-    }
-  }
+  k = epi_load(ep, nw);
   epi_row(ep, &k, 0, l0, h0, nw, c, rsc);
   epi_row(ep, &k, 1, l1, h1, nw, c, rsc);
   epi_row(ep, &k, 2, l2, h2, nw, c, rsc);
@@ -393,6 +324,7 @@ ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
 #undef VI
 #undef VDH
 #undef VH
+#undef KLOOP
 
 ONNXC_ZMM static void minmax(const float *x, int64_t n, float *lo, float *hi) {
   __m512 l0 = _mm512_set1_ps(x[0]), h0 = l0, l1 = l0, h1 = l0;
@@ -548,11 +480,7 @@ ONNXC_ZMM_VBMI_INLINE static void dw_run(const dw_ctx *d, const int ns) {
           }
         }
         if (fast) {
-          const __mmask16 m0 = nw >= 16 ? (__mmask16)0xffff
-                                        : (__mmask16)((1u << nw) - 1u);
-          const __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff
-                               : nw <= 16 ? (__mmask16)0
-                                          : (__mmask16)((1u << (nw - 16)) - 1u);
+          const __mmask16 m0 = col_mask(nw, 0), m1 = col_mask(nw, 1);
           __m512i x0 = _mm512_add_epi32(lo[0], radd);
           __m512i x1 = _mm512_add_epi32(hi[0], radd);
           __m512 f0, f1;

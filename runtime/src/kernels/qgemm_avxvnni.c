@@ -137,29 +137,7 @@ ONNXC_VNNI256 static void tile(int rows, int64_t k4, const int8_t *a,
   }
 }
 
-ONNXC_YMM static void dw_row(const uint8_t *const *src, int64_t nch,
-                             int64_t chadv, const int32_t *wd,
-                             const int32_t *ones, int nsrc, int64_t total,
-                             int64_t rowlen, int64_t rowadv, int64_t coladv,
-                             const uint8_t *idx, int sums, const qepi *ep,
-                             void *out, int64_t ochadv) {
-  ymm_dw_row(src, nch, chadv, wd, ones, nsrc, total, rowlen, rowadv, coladv,
-             idx, sums, ep, out, ochadv, 1);
-}
-
-const qgemm_isa *onnxc_rt_qgemm_avxvnni(void) {
-  static const qgemm_isa isa = {"avxvnni",
-                                MR,
-                                tile,
-                                onnxc_rt_qinterleave_avx2,
-                                onnxc_rt_qinterleave_panels_avx2,
-                                0,
-                                dw_row,
-                                onnxc_rt_qminmax_avx2,
-                                onnxc_rt_qquantize_avx2,
-                                onnxc_rt_qdeint2_avx2};
-  return &isa;
-}
+ONNXC_YMM_DEFINE_ISA(onnxc_rt_qgemm_avxvnni, "avxvnni", 1)
 
 #else
 

@@ -3,7 +3,7 @@
  * Included by qgemm_avx2.c and qgemm_avxvnni.c (their tiles differ only in
  * the dot product): qepi's epilogue (qgemm.h) on half a tile, `rows` rows
  * of 16 columns held as two vectors of 8 int32 per row; the depthwise
- * loop (dw_row) of both. x86-64 only.
+ * loop (dw_row) and the qgemm_isa table of both. x86-64 only.
  *===----------------------------------------------------------------------===*/
 #ifndef ONNXC_RUNTIME_KERNELS_QGEMM_YMM_H
 #define ONNXC_RUNTIME_KERNELS_QGEMM_YMM_H
@@ -270,5 +270,32 @@ ONNXC_YMM_INLINE static void ymm_dw_row(
     }
   }
 }
+
+/* A 256-bit tier's table (qgemm.h's qgemm_isa): its name, MR and tile, the
+ * shared AVX2 loops (qgemm_avx2.c), and a dw_row of ymm_dw_row whose dot
+ * product is vpdpbusd when vnni is 1. Defines `getter` and a static dw_row:
+ * one use per file. */
+#define ONNXC_YMM_DEFINE_ISA(getter, name, vnni)                               \
+  ONNXC_YMM static void dw_row(                                                \
+      const uint8_t *const *src, int64_t nch, int64_t chadv,                   \
+      const int32_t *wd, const int32_t *ones, int nsrc, int64_t total,         \
+      int64_t rowlen, int64_t rowadv, int64_t coladv, const uint8_t *idx,      \
+      int sums, const qepi *ep, void *out, int64_t ochadv) {                   \
+    ymm_dw_row(src, nch, chadv, wd, ones, nsrc, total, rowlen, rowadv,         \
+               coladv, idx, sums, ep, out, ochadv, vnni);                      \
+  }                                                                            \
+  const qgemm_isa *getter(void) {                                              \
+    static const qgemm_isa isa = {name,                                        \
+                                  MR,                                          \
+                                  tile,                                        \
+                                  onnxc_rt_qinterleave_avx2,                   \
+                                  onnxc_rt_qinterleave_panels_avx2,            \
+                                  0,                                           \
+                                  dw_row,                                      \
+                                  onnxc_rt_qminmax_avx2,                       \
+                                  onnxc_rt_qquantize_avx2,                     \
+                                  onnxc_rt_qdeint2_avx2};                      \
+    return &isa;                                                               \
+  }
 
 #endif /* ONNXC_RUNTIME_KERNELS_QGEMM_YMM_H */

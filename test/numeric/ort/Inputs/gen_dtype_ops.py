@@ -217,7 +217,9 @@ def sweep(code, rng):
                                           np.nan, -np.nan])]).astype(np.float32)
 
 
-def int4_quantize(x, scale, zp, signed, axis=1, block=0):
+def int4_params(x, scale, zp, axis, block):
+    """scale and zp broadcastable against x: per-tensor, per-axis (1-D) or
+    blocked along `axis`."""
     if block:
         scale = expand_blocked(scale, axis, block, x.shape[axis])
         zp = expand_blocked(zp, axis, block, x.shape[axis])
@@ -225,19 +227,18 @@ def int4_quantize(x, scale, zp, signed, axis=1, block=0):
         shape = [1] * x.ndim
         shape[axis] = -1
         scale, zp = scale.reshape(shape), zp.reshape(shape)
+    return scale, zp
+
+
+def int4_quantize(x, scale, zp, signed, axis=1, block=0):
+    scale, zp = int4_params(x, scale, zp, axis, block)
     lo, hi = (-8, 7) if signed else (0, 15)
     y = np.rint(x / scale) + zp.astype(np.float32)
     return np.clip(y, lo, hi).astype(np.int8 if signed else np.uint8)
 
 
 def int4_dequantize(x, scale, zp, axis=1, block=0):
-    if block:
-        scale = expand_blocked(scale, axis, block, x.shape[axis])
-        zp = expand_blocked(zp, axis, block, x.shape[axis])
-    elif np.ndim(scale) == 1:
-        shape = [1] * x.ndim
-        shape[axis] = -1
-        scale, zp = scale.reshape(shape), zp.reshape(shape)
+    scale, zp = int4_params(x, scale, zp, axis, block)
     return ((x.astype(np.float32) - zp.astype(np.float32)) * scale).astype(
         np.float32)
 
