@@ -27,6 +27,9 @@ namespace {
 constexpr StringLiteral kResize = "onnxc_rt_resize2d";
 constexpr int64_t kResizeSlots =
     sizeof(onnxc_resize2d_params) / sizeof(int64_t);
+/// The largest output size along H or W that gets tables (at most
+/// kMaxTaps taps each).
+constexpr int64_t kMaxTableRows = int64_t(1) << 20;
 
 /// An optional operand that is not given: none, or an empty tensor (opset
 /// 11's way of leaving out scales or roi).
@@ -96,7 +99,11 @@ LogicalResult mlir::onnxc::rewriteResizeToUkernel(RuntimeCallBuilder &rc,
   TapTable tables[2];
   for (int64_t d = 2; d < 4; ++d) {
     int64_t in = xt.getDimSize(d), out = yt.getDimSize(d);
-    if (in <= 0 || out <= 0 || !(scale[d] > 0) || std::isinf(scale[d]))
+    // Tables past kMaxTableRows output indices (a scale of 1e9) are left to
+    // the generic, which reports the sizes; building them would exhaust
+    // the compiler's memory first.
+    if (in <= 0 || out <= 0 || out > kMaxTableRows || !(scale[d] > 0) ||
+        std::isinf(scale[d]))
       return failure();
     // A dim whose size does not change is read directly (the generic's
     // rule; it checks the scale is 1, a tf_half_pixel_for_nn always
@@ -108,6 +115,9 @@ LogicalResult mlir::onnxc::rewriteResizeToUkernel(RuntimeCallBuilder &rc,
       tables[d - 2] = identityTable(out);
       continue;
     }
+    // Antialias windows grow as 1/scale: past 256x down, the generic.
+    if (p.antialias && scale[d] < 1.0 / 256)
+      return failure();
     std::optional<TapTable> t = computeTapTable(p, in, out, scale[d]);
     if (!t || t->taps <= 0 ||
         (int64_t)t->index.size() != out * t->taps ||

@@ -74,3 +74,18 @@ func.func @left(%x: tensor<1x2x4x4xf32>, %sc: tensor<4xf32>, %d: tensor<1x2x4x4x
   %y4 = "onnx.Resize"(%r, %none, %s3, %none) <{mode = "linear"}> : (tensor<2x4x4xf32>, none, tensor<3xf32>, none) -> tensor<2x8x8xf32>
   return %y0, %y1, %y2, %y3, %y4 : tensor<1x2x8x8xf32>, tensor<1x2x8x8xf32>, tensor<1x4x4x4xf32>, tensor<1x2x8x8xf64>, tensor<2x8x8xf32>
 }
+
+// -----
+
+// A scale of 1e9 (a static result of 4e9 x 4e9): no tables, left to the
+// generic, which reports the sizes (tools/onnxc/adversarial.test,
+// resize-scale-huge, ran the compiler out of memory building them).
+// CHECK-LABEL: func.func @huge
+// CHECK-NOT: onnxc_rt_resize2d
+// CHECK: onnx.Resize
+func.func @huge(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x4000000000x4000000000xf32> {
+  %none = "onnx.NoValue"() : () -> none
+  %s = "onnx.Constant"() <{value = dense<[1.0, 1.0, 1.0e9, 1.0e9]> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %y = "onnx.Resize"(%x, %none, %s, %none) <{mode = "linear"}> : (tensor<1x1x4x4xf32>, none, tensor<4xf32>, none) -> tensor<1x1x4000000000x4000000000xf32>
+  return %y : tensor<1x1x4000000000x4000000000xf32>
+}
