@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
@@ -64,15 +65,6 @@ struct ResizeParams {
 
 /// Largest number of taps one result element may read.
 constexpr int64_t kMaxTaps = 4096;
-
-Value f64Const(OpBuilder &b, Location loc, double v) {
-  return createScalarConstant(b, loc, b.getF64Type(), v);
-}
-
-Value indexToF64(OpBuilder &b, Location loc, Value i) {
-  Value v = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
-  return arith::SIToFPOp::create(b, loc, b.getF64Type(), v);
-}
 
 /// A coordinate as an index, callers clamp it into the input: first
 /// brought into [-2^62, 2^62] (NaN to one end), so that a coordinate from
