@@ -348,6 +348,15 @@ Value lowerBound(OpBuilder &b, Location loc, int64_t n,
   return minIdx(b, loc, range[0], idx(b, loc, n - 1));
 }
 
+Value f64Const(OpBuilder &b, Location loc, double v) {
+  return createScalarConstant(b, loc, b.getF64Type(), v);
+}
+
+Value indexToF64(OpBuilder &b, Location loc, Value i) {
+  Value v = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
+  return arith::SIToFPOp::create(b, loc, b.getF64Type(), v);
+}
+
 /// `t` as a 1-D tensor<?xT> of its elements, row-major.
 Value flatten(OpBuilder &b, Location l, Value t) {
   auto type = cast<RankedTensorType>(t.getType());

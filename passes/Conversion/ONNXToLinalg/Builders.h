@@ -179,6 +179,12 @@ SmallVector<Value> forRange(OpBuilder &b, Location loc, Value lb, Value ub,
 Value lowerBound(OpBuilder &b, Location loc, int64_t n,
                  function_ref<Value(OpBuilder &, Location, Value)> before);
 
+/// An f64 constant.
+Value f64Const(OpBuilder &b, Location loc, double v);
+
+/// An index value as an f64 (through i64, signed).
+Value indexToF64(OpBuilder &b, Location loc, Value i);
+
 /// `t` as a 1-D tensor<?xT> of its elements, row-major.
 Value flatten(OpBuilder &b, Location l, Value t);
 

@@ -45,15 +45,6 @@ using namespace mlir::onnxc::linalg_conv::resize;
 
 namespace {
 
-Value f64Const(OpBuilder &b, Location loc, double v) {
-  return createScalarConstant(b, loc, b.getF64Type(), v);
-}
-
-Value indexToF64(OpBuilder &b, Location loc, Value i) {
-  Value v = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
-  return arith::SIToFPOp::create(b, loc, b.getF64Type(), v);
-}
-
 /// A coordinate as an index, callers clamp it into the input: first
 /// brought into [-2^62, 2^62] (NaN to one end), so that a coordinate from
 /// data (a NaN or huge roi) never converts to poison.

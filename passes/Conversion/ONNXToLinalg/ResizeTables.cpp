@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/ResizeTables.h"
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/Strings.h"
 
@@ -29,10 +30,6 @@ using namespace mlir::onnxc::linalg_conv;
 using namespace mlir::onnxc::linalg_conv::resize;
 
 namespace {
-
-Value f64Const(OpBuilder &b, Location loc, double v) {
-  return createScalarConstant(b, loc, b.getF64Type(), v);
-}
 
 /// The antialias window of one resized dim (ORT's window_size): the filter's
 /// support (1 for linear, 2 for cubic) stretched by 1/scale when

@@ -657,18 +657,6 @@ Value floorDivF(OpBuilder &b, Location loc, Value a, Value d) {
                                  arith::AddFOp::create(b, loc, fl, one), fl);
 }
 
-/// An f64 constant.
-Value melConst(OpBuilder &b, Location l, double v) {
-  return createScalarConstant(b, l, b.getF64Type(), v);
-}
-
-/// An index (folded or not) as an f64.
-Value indexAsF64(IndexMath &m, OpFoldResult v) {
-  return arith::SIToFPOp::create(
-      m.b, m.loc, m.b.getF64Type(),
-      arith::IndexCastOp::create(m.b, m.loc, m.b.getI64Type(), m.value(v)));
-}
-
 /// ONNX Runtime's range check of MelWeightMatrix's edges: the spectrogram
 /// row floor((dft_length + 1) hz / sample_rate) of each is in [0, rows)
 /// (NaN and infinite hertz fail; they returned zeros). The upper edge may
@@ -680,8 +668,10 @@ void checkMelEdges(IndexMath &m, Value lowHz, Value highHz,
                    OpFoldResult rows) {
   OpBuilder &rewriter = m.b;
   Location loc = m.loc;
-  auto toF64 = [&](OpFoldResult v) { return indexAsF64(m, v); };
-  auto cst = melConst;
+  auto toF64 = [&](OpFoldResult v) {
+    return indexToF64(m.b, m.loc, m.value(v));
+  };
+  auto cst = f64Const;
   for (auto [hz, name] : {std::pair<Value, StringRef>{lowHz, "lower"},
                           std::pair<Value, StringRef>{highHz, "upper"}}) {
     bool upper = name == "upper";
@@ -717,7 +707,7 @@ Value melBandEdges(IndexMath &m, OpFoldResult numEdges, Value lowMel,
   OpBuilder &rewriter = m.b;
   Location loc = m.loc;
   Type f64 = rewriter.getF64Type(), i64 = rewriter.getI64Type();
-  auto cst = melConst;
+  auto cst = f64Const;
   auto ce = getConstantIntValue(numEdges);
   auto edgeType = RankedTensorType::get({ce ? *ce : ShapedType::kDynamic}, i64);
   Value edgeInit = createEmpty(rewriter, loc, edgeType, {m.value(numEdges)});
@@ -758,7 +748,7 @@ Value melBandEdges(IndexMath &m, OpFoldResult numEdges, Value lowMel,
 Value melFilters(OpBuilder &rewriter, Location loc, RankedTensorType type,
                  ArrayRef<Value> sizes, Value edges, Type onnxElt) {
   Type f64 = rewriter.getF64Type(), i64 = rewriter.getI64Type();
-  auto cst = melConst;
+  auto cst = f64Const;
   Value init = createEmpty(rewriter, loc, type, sizes);
   return linalg::GenericOp::create(
              rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
@@ -844,8 +834,10 @@ struct MelWeightMatrixLowering : OpConversionPattern<ONNX::MelWeightMatrixOp> {
       return failure();
 
     Type f64 = rewriter.getF64Type();
-    auto toF64 = [&](OpFoldResult v) { return indexAsF64(m, v); };
-    auto cst = melConst;
+    auto toF64 = [&](OpFoldResult v) {
+      return indexToF64(m.b, m.loc, m.value(v));
+    };
+    auto cst = f64Const;
     auto hertz = [&](Value orig, Value converted) {
       return convertScalar(rewriter, loc,
                            extractScalar(rewriter, loc, converted),

@@ -674,23 +674,11 @@ struct CategoryMapperLowering : OpConversionPattern<ONNX::MLCategoryMapperOp> {
       y = mapElements(
           rewriter, loc, x, i64,
           [&](OpBuilder &b, Location l, Value v, ValueRange) -> Value {
-            SmallVector<Value> range = buildWhile(
-                b, l, ValueRange{idx(b, l, 0), idx(b, l, n)},
-                [&](OpBuilder &b, Location l, ValueRange r) {
-                  return cmpI(b, l, arith::CmpIPredicate::slt, r[0], r[1]);
-                },
-                [&](OpBuilder &b, Location l, ValueRange r) -> SmallVector<Value> {
-                  Value mid = arith::ShRUIOp::create(
-                      b, l, arith::AddIOp::create(b, l, r[0], r[1]),
-                      idx(b, l, 1));
+            Value at = lowerBound(
+                b, l, n, [&](OpBuilder &b, Location l, Value mid) {
                   Value key = tensor::ExtractOp::create(b, l, intTable, mid);
-                  Value lt = cmpI(b, l, arith::CmpIPredicate::slt, key, v);
-                  return {select(b, l, lt,
-                                 arith::AddIOp::create(b, l, mid, idx(b, l, 1)),
-                                 r[0]),
-                          select(b, l, lt, r[1], mid)};
+                  return cmpI(b, l, arith::CmpIPredicate::slt, key, v);
                 });
-            Value at = minIdx(b, l, range[0], idx(b, l, n - 1));
             Value key = tensor::ExtractOp::create(b, l, intTable, at);
             Value eq = cmpI(b, l, arith::CmpIPredicate::eq, key, v);
             Value val = tensor::ExtractOp::create(b, l, strTable, at);

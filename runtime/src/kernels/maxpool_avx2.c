@@ -18,21 +18,7 @@
 #ifdef ONNXC_X86
 #include <immintrin.h>
 
-static const int32_t mask_table[24] = {0,  0,  0,  0,  0,  0,  0,  0,
-                                       -1, -1, -1, -1, -1, -1, -1, -1,
-                                       0,  0,  0,  0,  0,  0,  0,  0};
-/* Lanes [lo, hi) of 8 (clipped) as a maskload mask. */
-static inline __m256i lanes(i64 lo, i64 hi) {
-  __m256i a, b;
-  lo = lo < 0 ? 0 : lo > 8 ? 8 : lo;
-  hi = hi < 0 ? 0 : hi > 8 ? 8 : hi;
-  if (hi <= lo)
-    return _mm256_setzero_si256();
-  /* Lanes >= lo, and lanes < hi. */
-  a = _mm256_loadu_si256((const __m256i *)(mask_table + 8 - lo));
-  b = _mm256_loadu_si256((const __m256i *)(mask_table + 16 - hi));
-  return _mm256_and_si256(a, b);
-}
+#include "lanes_avx2.h"
 
 /* The max of acc and v with arith.maximumf's zeros (NaN handled apart). */
 static inline __m256 max_zeros(__m256 acc, __m256 v) {

@@ -13,13 +13,7 @@
 #ifdef ONNXC_X86
 #include <immintrin.h>
 
-static const int32_t mask_table[16] = {-1, -1, -1, -1, -1, -1, -1, -1,
-                                       0,  0,  0,  0,  0,  0,  0,  0};
-/* The first n of 8 lanes, n clamped to [0, 8]. */
-static inline __m256i lanes8(i64 n) {
-  n = n < 0 ? 0 : n > 8 ? 8 : n;
-  return _mm256_loadu_si256((const __m256i *)(mask_table + 8 - n));
-}
+#include "lanes_avx2.h"
 
 static void pack_rows_avx2(const float *b, i64 rsb, i64 kc, i64 nc,
                            float *bp) {

@@ -25,17 +25,10 @@
 #ifdef ONNXC_X86
 #include <immintrin.h>
 
+#include "lanes_avx2.h"
+
 #define MR 6 /* rows of a tile */
 #define HALF 16
-
-/* The first n of 8 lanes as a maskload/maskstore mask, n clamped to
- * [0, 8]. */
-static const int32_t mask_table[16] = {-1, -1, -1, -1, -1, -1, -1, -1,
-                                       0,  0,  0,  0,  0,  0,  0,  0};
-static inline __m256i lanes8(i64 n) {
-  n = n < 0 ? 0 : n > 8 ? 8 : n;
-  return _mm256_loadu_si256((const __m256i *)(mask_table + 8 - n));
-}
 
 /* Writes (or adds) the rows of a half tile held as two vectors per row
  * (columns [0, 16) of the half, nw of them valid), with the epilogue ep
