@@ -58,8 +58,11 @@ static LogicalResult verifyAxisOfInput0(Operation *op) {
 static LogicalResult verifyReduce(Operation *op) {
   // Axes are an input (opset 18 form): their range is checked by inference
   // once they are known.
+  // The axes input is 1-D (a 0-D one crashed the lowering: the fuzzer's
+  // campaign of 2026-11-26).
   if (failed(checkBool(op, "keepdims", 1)) ||
-      failed(checkBool(op, "noop_with_empty_axes", 0)))
+      failed(checkBool(op, "noop_with_empty_axes", 0)) ||
+      failed(checkRank(op, 1, 1, 1)))
     return failure();
   return success();
 }
