@@ -60,8 +60,11 @@ void populateScanPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// If, Loop and onnx.Yield -> scf (ControlFlow.cpp).
 void populateControlFlowPatterns(TypeConverter &tc,
                                  RewritePatternSet &patterns);
-/// DepthToSpace, SpaceToDepth, Einsum (NNMisc.cpp).
-void populateNNMiscPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// DepthToSpace, SpaceToDepth (DepthToSpace.cpp).
+void populateDepthToSpacePatterns(TypeConverter &tc,
+                                  RewritePatternSet &patterns);
+/// Einsum (Einsum.cpp).
+void populateEinsumPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// RandomUniform, RandomNormal, RandomUniformLike, RandomNormalLike,
 /// Bernoulli, Multinomial, Dropout (Random.cpp).
 void populateRandomPatterns(TypeConverter &tc, RewritePatternSet &patterns);

@@ -272,7 +272,8 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populateNormalizationPatterns(tc, patterns);
   populatePadPatterns(tc, patterns);
   populateResizePatterns(tc, patterns);
-  populateNNMiscPatterns(tc, patterns);
+  populateDepthToSpacePatterns(tc, patterns);
+  populateEinsumPatterns(tc, patterns);
   populateRandomPatterns(tc, patterns);
   populateRecurrentPatterns(tc, patterns);
   populateGatherPatterns(tc, patterns);

@@ -360,7 +360,7 @@ func.func @matmulinteger_zero_point_length(%a: tensor<4x3xui8>, %b: tensor<3x2xu
 // -----
 
 // NN operators (Conv.cpp, Pooling.cpp, Normalization.cpp, Pad.cpp,
-// Resize.cpp, NNMisc.cpp).
+// Resize.cpp, DepthToSpace.cpp).
 
 func.func @conv_group_mismatch(%x: tensor<1x3x5x5xf32>, %w: tensor<2x1x3x3xf32>) -> tensor<1x2x3x3xf32> {
   %n = "onnx.NoValue"() : () -> none
