@@ -443,6 +443,15 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
 
 #define MCP 128 /* output positions per block (their windows stay in L2) */
 
+/* How many positions from ir (at most `max`, below mc) have windows one
+ * element apart (xr[ir + t] == xr[ir] + t: one stride-1 output row). */
+static i64 unit_run(const float *const *xr, i64 ir, i64 mc, i64 max) {
+  i64 n = 1;
+  while (n < max && ir + n < mc && xr[ir + n] == xr[ir] + n)
+    ++n;
+  return n;
+}
+
 /* The deepest K that conv_rows takes: its tiles read 3 cache lines of
  * input per k (a 32-position row segment, unaligned) where conv_tile16's
  * read 1 or 2, and with K = 432 (48 channels, 3 x 3) the second channel
@@ -466,9 +475,7 @@ static void conv_rows(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
   i64 per = (nw + groups - 1) / groups; /* 12 channels: 6 and 6 */
   i64 ir, c0;
   for (ir = 0; ir < mc;) {
-    i64 len = 1;
-    while (len < NR && ir + len < mc && xr[ir + len] == xr[ir] + len)
-      ++len;
+    i64 len = unit_run(xr, ir, mc, NR);
     for (c0 = 0; c0 < nw;) {
       i64 rows = min64(per, nw - c0);
       tile_ep storage;
@@ -542,10 +549,7 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
                        q->stride_w * xs[4] == 1) {
               i64 mr16 = kt->conv_mr16;
               for (ir = 0; ir < mc;) {
-                i64 rows = 1;
-                while (rows < mr16 && ir + rows < mc &&
-                       xr[ir + rows] == xr[ir] + rows)
-                  ++rows;
+                i64 rows = unit_run(xr, ir, mc, mr16);
                 kt->conv_tile16((int)rows, kc, xr[ir], koff + pc, panel,
                                 yg + j * NR * ys[2] + ic + ir, ys[2], nw,
                                 accumulate, ep);

@@ -429,15 +429,6 @@ Value buildResize(OpBuilder &b, Location loc, Operation *op, Value x,
   return convertTensor(b, loc, sum, elt);
 }
 
-/// True when an optional operand is absent or has no elements (opsets
-/// 11-12 pass an empty `scales` when `sizes` is used).
-bool isAbsent(Value orig) {
-  if (isa<NoneType>(orig.getType()))
-    return true;
-  auto t = cast<RankedTensorType>(orig.getType());
-  return t.hasStaticShape() && t.getNumElements() == 0;
-}
-
 /// Shared by Resize and Upsample: the per-dim scales, result sizes and
 /// resized dims, then the generic.
 LogicalResult lowerResize(ConversionPatternRewriter &rewriter, Operation *op,

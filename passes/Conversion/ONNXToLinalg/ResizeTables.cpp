@@ -349,3 +349,10 @@ bool mlir::onnxc::linalg_conv::resize::readResizeAttributes(
   }
   return true;
 }
+
+bool mlir::onnxc::linalg_conv::resize::isAbsent(Value operand) {
+  if (!operand || isa<NoneType>(operand.getType()))
+    return true;
+  auto t = dyn_cast<ShapedType>(operand.getType());
+  return t && t.hasStaticShape() && t.getNumElements() == 0;
+}

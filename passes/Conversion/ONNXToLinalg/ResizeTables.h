@@ -62,6 +62,10 @@ struct TapTable {
   std::vector<double> weight;
 };
 
+/// Whether an optional Resize operand is not given: none, or an empty
+/// tensor (opset 11's way of leaving out scales or roi).
+bool isAbsent(Value operand);
+
 /// The tap table of one dim of `inSize` resized to `outSize` by the
 /// constant scale `s`: nearest, linear, or antialias (linear and cubic);
 /// std::nullopt when the mode has no table (cubic without antialias,

@@ -31,15 +31,6 @@ constexpr int64_t kResizeSlots =
 /// kMaxTaps taps each).
 constexpr int64_t kMaxTableRows = int64_t(1) << 20;
 
-/// An optional operand that is not given: none, or an empty tensor (opset
-/// 11's way of leaving out scales or roi).
-bool isAbsent(Value v) {
-  if (!v || isa<NoneType>(v.getType()))
-    return true;
-  auto t = dyn_cast<ShapedType>(v.getType());
-  return t && t.hasStaticShape() && t.getNumElements() == 0;
-}
-
 /// The identity table of a dim that keeps its size.
 TapTable identityTable(int64_t size) {
   TapTable t;
