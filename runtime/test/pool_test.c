@@ -135,7 +135,7 @@ static void check(long h, long w, long kh, long kw, long sh, long sw, long dh,
 }
 
 int main(void) {
-  static const long widths[] = {1, 5, 15, 16, 17, 31, 33, 112};
+  static const long widths[] = {1, 5, 15, 16, 17, 31, 33, 47, 64, 65, 111, 112};
   unsigned wi;
   int special, s, p, k;
   for (special = 0; special < 2; ++special)
