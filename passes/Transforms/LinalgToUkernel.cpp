@@ -481,11 +481,15 @@ struct Rewriter {
       b.setInsertionPoint(op);
       clamp = convClamp(op, yRoot, {x, w}, fuseActivations);
       // A clamp that writes the fused padding's source back (bufferization
-      // reuses the input's buffer): only for a depthwise convolution whose
-      // output is laid out exactly as its input (ONNXC_CONV_IN_PLACE, which
-      // the runtime supports); else no clamp fusion.
+      // reuses the input's buffer, as in U-Net's blocks): for a depthwise
+      // convolution whose output is laid out exactly as its input, or an
+      // ungrouped one over packed weights, whose input the runtime copies
+      // padded in full before it writes any output (ONNXC_CONV_IN_PLACE);
+      // else no clamp fusion.
       if (clamp && pad && viewRoot(clamp->out) == viewRoot(pad->src)) {
-        if (inPlaceDepthwise(*pad, clamp->out, sizes[cv.c], sizes[cv.m]))
+        if (inPlaceDepthwise(*pad, clamp->out, sizes[cv.c], sizes[cv.m]) ||
+            (packedW && getConstantIntValue(sizes[cv.g]) == 1 &&
+             sameElements(pad->src, clamp->out)))
           flags |= kConvInPlace;
         else
           clamp.reset();
@@ -720,7 +724,13 @@ struct Rewriter {
                                Value outM) {
     if (getConstantIntValue(inC) != 1 || getConstantIntValue(outM) != 1)
       return false;
-    auto a = cast<MemRefType>(pad.src.getType());
+    return sameElements(pad.src, out);
+  }
+
+  /// Whether views `src` and `out` are the same elements: same buffer,
+  /// static shape, strides and offset.
+  static bool sameElements(Value src, Value out) {
+    auto a = cast<MemRefType>(src.getType());
     auto b = cast<MemRefType>(out.getType());
     SmallVector<int64_t> sa, sb;
     int64_t oa, ob;
@@ -729,7 +739,7 @@ struct Rewriter {
            succeeded(b.getStridesAndOffset(sb, ob)) && sa == sb && oa == ob &&
            !ShapedType::isDynamic(oa) &&
            llvm::none_of(sa, ShapedType::isDynamic) &&
-           viewRoot(pad.src) == viewRoot(out) &&
+           viewRoot(src) == viewRoot(out) &&
            // The same start: both views of the root at static offset `oa`
            // (the root itself has an identity layout and offset 0 when a
            // view of it has a static offset; the root's type decides).

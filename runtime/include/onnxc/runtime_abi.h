@@ -327,12 +327,15 @@ typedef struct onnxc_conv2d_params {
  * Conv's pads, into the call instead of materializing the padded input). */
 #define ONNXC_CONV_PADDED 8
 /*
- * ONNXC_CONV_IN_PLACE (with ONNXC_CONV_PADDED, depthwise only: one input
- * and one output channel per group, out_h = in_h, out_w = in_w): y is x
- * itself, same strides (the compiler fuses a Relu / Clip that writes the
- * convolution's input buffer back). The runtime reads each input channel
- * in full before it writes that channel's output, so a caller that splits
- * such a call must split it by images or groups, never by rows.
+ * ONNXC_CONV_IN_PLACE (with ONNXC_CONV_PADDED): y is x itself, same
+ * strides (the compiler fuses a Relu / Clip that writes the convolution's
+ * input buffer back). Two cases: depthwise (one input and one output
+ * channel per group, out_h = in_h, out_w = in_w), where the runtime reads
+ * each input channel in full before it writes that channel's output, so a
+ * caller that splits such a call must split it by images or groups, never
+ * by rows; and one group over packed weights (ONNXC_CONV_W_PACKED), whose
+ * GEMM paths copy the padded input in full before they write any output
+ * (onnxc_rt_sconv2d_pads_input; parallel.c pads once before it splits).
  */
 #define ONNXC_CONV_IN_PLACE 16
 /*

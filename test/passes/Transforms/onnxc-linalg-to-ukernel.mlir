@@ -1126,6 +1126,65 @@ func.func @conv_pad_clamp_in_place(%w: memref<2x1x1x3x3xf32>, %b: memref<2xf32>,
 
 // -----
 
+// The same write-back over a convolution of one group whose weights are
+// constants (packed at compile time), as U-Net's second convolution of a
+// block runs: fused (flags 31 = W_PACKED | BIAS | CLAMP | PADDED |
+// IN_PLACE), since the runtime copies the padded input in full before it
+// writes Y. Without packing (NOPACK) the clamp stays (flags 10).
+// CHECK-LABEL: func.func @conv_pad_clamp_in_place_packed
+// CHECK: memref.store %c31_i64, %{{.+}}[%c27]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// NOPACK-LABEL: func.func @conv_pad_clamp_in_place_packed
+// NOPACK: memref.store %c10_i64, %{{.+}}[%c27]
+// NOPACK: call @onnxc_rt_sconv2d(
+// NOPACK: linalg.generic
+// NOPACK: arith.maximumf
+#ix = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#iw = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#iy = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+#ib = affine_map<(d0, d1, d2, d3) -> (d1)>
+#i4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+memref.global "private" constant @wip : memref<1x2x2x3x3xf32> = dense<0.25>
+func.func @conv_pad_clamp_in_place_packed(%b: memref<2xf32>) -> memref<1x2x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %w = memref.get_global @wip : memref<1x2x2x3x3xf32>
+  %src = memref.alloc() : memref<1x2x6x6xf32>
+  linalg.fill ins(%one : f32) outs(%src : memref<1x2x6x6xf32>)
+  %buf = memref.alloc() : memref<1x2x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%buf : memref<1x2x8x8xf32>)
+  %to = memref.subview %buf[0, 0, 1, 1] [1, 2, 6, 6] [1, 1, 1, 1] : memref<1x2x8x8xf32> to memref<1x2x6x6xf32, strided<[128, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%src : memref<1x2x6x6xf32>) outs(%to : memref<1x2x6x6xf32, strided<[128, 64, 8, 1], offset: 9>>)
+  %y = memref.alloc() : memref<1x2x6x6xf32>
+  linalg.generic {indexing_maps = [#ib, #i4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : memref<2xf32>) outs(%y : memref<1x2x6x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  %x = memref.expand_shape %buf [[0], [1, 2], [3], [4]] output_shape [1, 1, 2, 8, 8] : memref<1x2x8x8xf32> into memref<1x1x2x8x8xf32>
+  %yv = memref.expand_shape %y [[0], [1, 2], [3], [4]] output_shape [1, 1, 2, 6, 6] : memref<1x2x6x6xf32> into memref<1x1x2x6x6xf32>
+  linalg.generic {indexing_maps = [#ix, #iw, #iy], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x1x2x8x8xf32>, memref<1x2x2x3x3xf32>) outs(%yv : memref<1x1x2x6x6xf32>) {
+  ^bb0(%a: f32, %bb: f32, %acc: f32):
+    %p = arith.mulf %a, %bb : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#i4, #i4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y : memref<1x2x6x6xf32>) outs(%src : memref<1x2x6x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %lo = arith.maximumf %in, %zero : f32
+    linalg.yield %lo : f32
+  }
+  memref.dealloc %y : memref<1x2x6x6xf32>
+  memref.dealloc %buf : memref<1x2x8x8xf32>
+  return %src : memref<1x2x6x6xf32>
+}
+
+// -----
+
 // What stays: other element types, other bodies, a batch of dot products
 // (no M or N dim).
 // CHECK-LABEL: func.func @not_rewritten
