@@ -146,6 +146,25 @@ static void set_block_ep(block_args *b, const onnxc_conv2d_params *q, i64 g,
   b->act = last ? act : NULL;
 }
 
+/* One tile of run_block: rows [ir, ir + rows) of the block, columns
+ * [j, j + NR). */
+static void run_tile(const onnxc_kernels *kt, const block_args *x, i64 ir,
+                     i64 rows, i64 j) {
+  const float *panel = x->bp + (j / NR) * x->panel_stride;
+  i64 nw = min64(NR, x->nc - j);
+  tile_ep ep;
+  kt->sgemm_tile((int)rows, x->kc, x->a + ir * x->rsa, x->rsa, x->csa, panel,
+                 x->c + ir * x->rsc + j * x->csc, x->rsc, x->csc, nw,
+                 x->accumulate, block_ep(kt, x, ir, j, &ep));
+  if (x->act && !kt->tile_act)
+    act_block(kt, x->c + ir * x->rsc + j * x->csc, rows, nw, x->rsc, x->csc,
+              x->act);
+}
+
+/* Blocks at most this deep run a row tile across all the block's panels
+ * before the next rows (see run_block). */
+#define ROWS_FIRST_KC 64
+
 /* A block through the tier's tile: MC rows of A (L2) against one panel
  * (L1) at a time, in tiles of at most sgemm_mr rows and of equal heights
  * (32 rows in tiles of 6: 6, 6, 5, 5, 5, 5, not five of 6 and one of 2,
@@ -155,23 +174,32 @@ static void run_block(const onnxc_kernels *kt, const block_args *x) {
   i64 ic, ir, j, mr = kt->sgemm_mr;
   for (ic = 0; ic < x->m; ic += MC) {
     i64 mc = min64(MC, x->m - ic);
-    for (j = 0; j < x->nc; j += NR) {
-      const float *panel = x->bp + (j / NR) * x->panel_stride;
-      i64 nw = min64(NR, x->nc - j);
+    /* Shallow blocks (a 1 x 1 convolution of 8 to 64 input channels over a
+     * large map): C is written faster than it is computed, and a panel at
+     * a time writes all mc rows of C at once (32 streams of 128 bytes per
+     * panel), which the prefetchers do not follow when C is not in cache
+     * (its lines are read for ownership one miss at a time). One row tile
+     * across all the panels writes `rows` long runs instead: 16 -> 96
+     * channels over 112 x 112 with caches flushed before each call, 925
+     * -> 710 us; in cache, unchanged. The packed block is read once per
+     * row tile from L2 instead of L1. Each element's sum is the same. */
+    if (x->kc <= ROWS_FIRST_KC) {
       for (ir = 0; ir < mc;) {
         i64 left = mc - ir, tiles = (left + mr - 1) / mr;
         i64 rows = (left + tiles - 1) / tiles;
-        tile_ep ep;
-        kt->sgemm_tile((int)rows, x->kc, x->a + (ic + ir) * x->rsa, x->rsa,
-                       x->csa, panel, x->c + (ic + ir) * x->rsc + j * x->csc,
-                       x->rsc, x->csc, nw, x->accumulate,
-                       block_ep(kt, x, ic + ir, j, &ep));
-        if (x->act && !kt->tile_act)
-          act_block(kt, x->c + (ic + ir) * x->rsc + j * x->csc, rows, nw,
-                    x->rsc, x->csc, x->act);
+        for (j = 0; j < x->nc; j += NR)
+          run_tile(kt, x, ic + ir, rows, j);
         ir += rows;
       }
+      continue;
     }
+    for (j = 0; j < x->nc; j += NR)
+      for (ir = 0; ir < mc;) {
+        i64 left = mc - ir, tiles = (left + mr - 1) / mr;
+        i64 rows = (left + tiles - 1) / tiles;
+        run_tile(kt, x, ic + ir, rows, j);
+        ir += rows;
+      }
   }
 }
 
