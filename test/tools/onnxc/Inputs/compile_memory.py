@@ -52,7 +52,7 @@ def main():
         sys.exit("onnxc failed: " + proc.stderr)
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     budget = 2 * weight_bytes + 300 * 2**20
-    print("weights %.1f MB, peak RSS %.1f MB, budget %.1f MB, compile %.1f s" %
+    print("weights %.1f MiB, peak RSS %.1f MiB, budget %.1f MiB, compile %.1f s" %
           (weight_bytes / 2**20, peak / 2**20, budget / 2**20, seconds))
     print("within budget" if peak <= budget else "OVER BUDGET")
 
