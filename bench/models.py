@@ -243,8 +243,46 @@ def tree_ensemble5(trees=100, depth=8, features=100, batch=1000, seed=0):
     return m
 
 
+def decoder(layers=2, hidden=512, heads=8, kv_heads=2, ffn=1408, vocab=1000,
+            max_pos=512, batch=1, seq=1, past=128, seed=0):
+    """The decoder of test/numeric/ort/transformer-ops.test
+    (gen_transformer_ops.decoder_model: a Llama-style block as the PyTorch
+    2.x exporter writes it at opset 23: Gather embedding, RMSNormalization,
+    MatMul projections, Reshape/Transpose to heads, RotaryEmbedding on Q and
+    K with position_ids, Attention with GQA, is_causal and the KV cache
+    (past_key/past_value in, present_key/present_value out), SiLU MLP as
+    Sigmoid + Mul) at bench sizes, with the exporter's symbolic dims fixed
+    to `batch`, `seq` and `past`: seq 1 is a decode step, past 0 a prefill.
+    position_ids are past, past + 1, ...; input_ids in [0, vocab)."""
+    import json
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    "..", "test", "numeric", "ort", "Inputs"))
+    import gen_transformer_ops  # noqa: E402
+    m, _ = gen_transformer_ops.decoder_model(
+        np.random.default_rng(seed), layers=layers, vocab=vocab, hidden=hidden,
+        heads=heads, kv_heads=kv_heads, ffn=ffn, max_pos=max_pos)
+    dims = {"batch": batch, "seq": seq, "past": past, "total": past + seq}
+    for v in list(m.graph.input) + list(m.graph.output):
+        for d in v.type.tensor_type.shape.dim:
+            if d.dim_param:
+                d.dim_value = dims[d.dim_param]
+    helper.set_model_props(m, {gen_models.INPUTS_KEY: json.dumps(
+        {"input_ids": {"int_range": [0, vocab]},
+         "position_ids": {"positions": past}})})
+    return m
+
+
+def decoder_flop(layers, hidden, heads, kv_heads, ffn, seq, past, **_):
+    """2 flop per multiply-add of the projections, the MLP and attention's
+    two products (causal: query i sees past + i + 1 keys)."""
+    d = hidden // heads
+    proj = seq * hidden * (2 * hidden + 2 * kv_heads * d + 3 * ffn)
+    keys = sum(past + i + 1 for i in range(seq))
+    return 2 * layers * (proj + 2 * heads * d * keys)
+
+
 FAMILIES = dict(gen_models.FAMILIES, loop_rnn=loop_rnn, scan_cumsum=scan_cumsum,
-                lstm=lstm, gru=gru, rnn=rnn, sgemm=sgemm,
+                lstm=lstm, gru=gru, rnn=rnn, sgemm=sgemm, decoder=decoder,
                 tree_ensemble=tree_ensemble, tree_ensemble5=tree_ensemble5,
                 **quant_models.FAMILIES)
 
@@ -280,6 +318,10 @@ class Bench:
         return FAMILIES[self.family](**self.params)
 
 
+DECODER_STEP = {"layers": 2, "hidden": 512, "heads": 8, "kv_heads": 2, "ffn": 1408,
+                "batch": 1, "seq": 1, "past": 128}
+DECODER_PREFILL = dict(DECODER_STEP, seq=128, past=0)
+
 BENCH = [
     Bench("mlp_b1", "mlp", {"sizes": (784, 512, 512, 10), "batch": 1},
           "MLP 784-512-512-10 (Gemm+Relu), batch 1",
@@ -301,6 +343,14 @@ BENCH = [
            "vocab": 1000, "max_positions": 128},
           "BERT encoder, 4 layers, d=256, 4 heads, FFN 1024, seq 128, batch 1, "
           "with mask and pooler", quick=False),
+    Bench("decoder_step", "decoder", DECODER_STEP,
+          "2-layer Llama-style decoder, opset 23 as the PyTorch exporter writes "
+          "it (RMSNormalization, RotaryEmbedding, Attention with GQA and a KV "
+          "cache), d=512, 8 query / 2 KV heads, FFN 1408 (SiLU), one decode "
+          "step: 1 token after a cache of 128", flop=decoder_flop(**DECODER_STEP)),
+    Bench("decoder_prefill", "decoder", DECODER_PREFILL,
+          "the same decoder, prefill: 128 tokens, empty cache (past 0), causal",
+          quick=False, flop=decoder_flop(**DECODER_PREFILL)),
     Bench("loop_rnn", "loop_rnn", {"steps": 256, "hidden": 128, "inputs": 128},
           "ONNX Loop, 256 steps, RNN cell (Gather, MatMul W, MatMul R, Add, Tanh), "
           "hidden 128, input 128, batch 1"),

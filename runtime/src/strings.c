@@ -78,14 +78,161 @@ int64_t onnxc_rt_str_concat(int64_t a, int64_t b, const char *site) {
 
 /*===-------------------------- Cast --------------------------------------===*/
 
-int64_t onnxc_rt_str_from_f64(double v, const char *site) {
-  char buf[64];
+/* Float to string as the ONNX reference implementation does (numpy's
+ * x.astype(str)): the shortest decimal digits that read back as the same
+ * value of the source type (float64, float32, float16, bfloat16; of the
+ * shortest ones, the closest), written positionally ("1.0", "0.0001",
+ * "123456790.0") when 1e-4 <= |v| < 1e16 or v is 0, else in scientific
+ * form ("1e-05", "3.4e+38", "1.5e+16": no ".0", an exponent of two digits
+ * at least); "nan", "inf", "-inf", "-0.0". The digits come from printf's
+ * correctly rounded "%.*e" at increasing precision; a candidate is kept when
+ * it rounds back to v (strtod for float64; for the narrower types, when it
+ * lies inside v's rounding interval, whose ends are exact in double). */
+
+/* Significand bits (without the implicit one) and the smallest normal
+ * exponent of each kind (ONNXC_RT_FLOAT_*). */
+static const int float_mant_bits[4] = {52, 23, 10, 7};
+static const int float_min_exp[4] = {-1022, -126, -14, -126};
+static const int float_max_digits[4] = {17, 9, 5, 4};
+
+/* Whether the decimal `s` reads back as v (a value of kind `kind`), under
+ * round to nearest, ties to even. */
+static int float_round_trips(const char *s, double v, int kind) {
+  double c, a, ulp, lo, hi, m;
+  int e, odd;
+  if (kind == ONNXC_RT_FLOAT_F64)
+    return strtod(s, NULL) == v;
+  c = fabs(strtod(s, NULL));
+  a = fabs(v);           /* not 0: onnxc_rt_format_float writes 0 itself */
+  (void)frexp(a, &e);    /* a = f * 2^e, 0.5 <= f < 1 */
+  e -= 1;                /* a = 1.xxx * 2^e */
+  if (e < float_min_exp[kind])
+    e = float_min_exp[kind];
+  ulp = ldexp(1.0, e - float_mant_bits[kind]);
+  m = a / ulp;           /* the integer significand */
+  odd = fmod(m, 2.0) != 0;
+  hi = a + ulp / 2;      /* past the largest finite value: rounds to inf */
+  lo = (a == ldexp(1.0, e) && e > float_min_exp[kind]) ? a - ulp / 4
+                                                       : a - ulp / 2;
+  if (odd)
+    return c > lo && c < hi;
+  return c >= lo && c <= hi;
+}
+
+/* The `p`-digit decimal next to digits[0..p) (an integer), up (+1) or down
+ * (-1), in place; `exp10` follows a carry or a borrow. */
+static void decimal_step(char *digits, int p, int *exp10, int dir) {
+  int i;
+  if (dir > 0) {
+    for (i = p - 1; i >= 0 && digits[i] == '9'; --i)
+      digits[i] = '0';
+    if (i >= 0) {
+      ++digits[i];
+    } else {        /* 99..9 + 1 = 100..0: one more digit, shifted */
+      digits[0] = '1';
+      ++*exp10;
+    }
+    return;
+  }
+  for (i = p - 1; i >= 0 && digits[i] == '0'; --i)
+    digits[i] = '9';
+  --digits[i];      /* digits[0] >= '1': some digit is not 0 */
+  if (digits[0] == '0') { /* 100..0 - 1 = 099..9: shift left, pad with 9 */
+    memmove(digits, digits + 1, (size_t)(p - 1));
+    digits[p - 1] = '9';
+    --*exp10;
+  }
+}
+
+/* digits[0..p) * 10^(exp10 - p + 1) as a "%.*e" string, into buf. */
+static void decimal_text(char *buf, size_t size, int neg, const char *digits,
+                         int p, int exp10) {
+  snprintf(buf, size, "%s%c%s%.*se%d", neg ? "-" : "", digits[0],
+           p > 1 ? "." : "", p - 1, digits + 1, exp10);
+}
+
+int onnxc_rt_format_float(char *buf, size_t size, double v, int kind) {
+  char digits[32], tmp[48], cand[48];
+  int neg = signbit(v) != 0, p, exp10 = 0, n, i, len;
+  double a = fabs(v);
   if (isnan(v))
-    return addr_of("NaN");
+    return snprintf(buf, size, "nan");
   if (isinf(v))
-    return addr_of(v < 0 ? "-INF" : "INF");
-  snprintf(buf, sizeof buf, "%.8g", v);
-  return addr_of(str_new(buf, strlen(buf), site));
+    return snprintf(buf, size, neg ? "-inf" : "inf");
+  if (a == 0)
+    return snprintf(buf, size, neg ? "-0.0" : "0.0");
+  for (p = 1; p <= float_max_digits[kind]; ++p) {
+    int e2, dir;
+    /* "d.ddde+XX": the closest p-digit decimal. */
+    snprintf(tmp, sizeof tmp, "%.*e", p - 1, a);
+    digits[0] = tmp[0];
+    memcpy(digits + 1, tmp + 2, (size_t)(p - 1));
+    digits[p] = '\0';
+    e2 = atoi(strchr(tmp, 'e') + 1);
+    if (float_round_trips(tmp, a, kind)) {
+      exp10 = e2;
+      break;
+    }
+    /* Below a power of two the interval is narrower: the closest p-digit
+     * decimal may fall out of it below while the next one above is in. */
+    dir = strtod(tmp, NULL) < a ? 1 : -1;
+    decimal_step(digits, p, &e2, dir);
+    decimal_text(cand, sizeof cand, 0, digits, p, e2);
+    if (float_round_trips(cand, a, kind)) {
+      exp10 = e2;
+      break;
+    }
+  }
+  if (p > float_max_digits[kind]) { /* not reached: %.16e/%.8e round-trip */
+    p = float_max_digits[kind];
+    snprintf(tmp, sizeof tmp, "%.*e", p - 1, a);
+    digits[0] = tmp[0];
+    memcpy(digits + 1, tmp + 2, (size_t)(p - 1));
+    exp10 = atoi(strchr(tmp, 'e') + 1);
+  }
+  len = p;
+  while (len > 1 && digits[len - 1] == '0')
+    --len;
+  digits[len] = '\0';
+  n = 0;
+  if (neg)
+    tmp[n++] = '-';
+  if (a >= 1e-4 && a < 1e16) {
+    if (exp10 >= 0) {
+      for (i = 0; i <= exp10; ++i)
+        tmp[n++] = i < len ? digits[i] : '0';
+      tmp[n++] = '.';
+      if (len > exp10 + 1)
+        for (i = exp10 + 1; i < len; ++i)
+          tmp[n++] = digits[i];
+      else
+        tmp[n++] = '0';
+    } else {
+      tmp[n++] = '0';
+      tmp[n++] = '.';
+      for (i = 0; i < -exp10 - 1; ++i)
+        tmp[n++] = '0';
+      for (i = 0; i < len; ++i)
+        tmp[n++] = digits[i];
+    }
+    tmp[n] = '\0';
+  } else {
+    tmp[n++] = digits[0];
+    if (len > 1) {
+      tmp[n++] = '.';
+      for (i = 1; i < len; ++i)
+        tmp[n++] = digits[i];
+    }
+    snprintf(tmp + n, sizeof tmp - (size_t)n, "e%c%02d", exp10 < 0 ? '-' : '+',
+             exp10 < 0 ? -exp10 : exp10);
+  }
+  return snprintf(buf, size, "%s", tmp);
+}
+
+int64_t onnxc_rt_str_from_float(double v, int32_t kind, const char *site) {
+  char buf[48];
+  int n = onnxc_rt_format_float(buf, sizeof buf, v, kind);
+  return addr_of(str_new(buf, (size_t)n, site));
 }
 
 int64_t onnxc_rt_str_from_i64(int64_t v, const char *site) {

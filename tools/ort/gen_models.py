@@ -580,6 +580,11 @@ def make_inputs(model, bindings, seed):
         if "int_range" in how:
             lo, hi = how["int_range"]
             a = rng.integers(lo, hi, shape).astype(dtype)
+        elif "positions" in how:
+            # Each row: start, start + 1, ... (position_ids after a cache of
+            # `start` tokens).
+            a = np.broadcast_to(how["positions"] + np.arange(shape[-1]),
+                                shape).astype(dtype)
         elif how.get("mask"):
             # Each row: ones up to a random length >= 1, then zeros (padding).
             a = np.zeros(shape, dtype)

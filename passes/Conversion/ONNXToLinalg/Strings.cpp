@@ -140,11 +140,20 @@ Value linalg_conv::castStringScalar(OpBuilder &b, Location loc,
     return v;
   Value site = siteString(b, loc, anchor);
   if (toString) {
-    if (isa<FloatType>(v.getType())) {
-      if (!v.getType().isF64())
+    // int4/uint4, float8, float4e2m1: their i8 decoded first (float8 and
+    // float4 format as the float32 of their value).
+    if (isNarrowType(fromOnnx))
+      v = decodeNarrow(b, loc, v, fromOnnx);
+    if (auto ft = dyn_cast<FloatType>(v.getType())) {
+      // The ONNX reference's formatting (numpy's str): the shortest digits
+      // that round-trip in the source type, so the runtime is told which
+      // (runtime_abi.h, ONNXC_RT_FLOAT_*: f64 0, f32 1, f16 2, bf16 3).
+      int32_t kind = ft.isF64() ? 0 : ft.isF32() ? 1 : ft.isF16() ? 2 : 3;
+      if (!ft.isF64())
         v = arith::ExtFOp::create(b, loc, f64, v);
-      return callRuntime(b, loc, anchor, "onnxc_rt_str_from_f64", {i64},
-                         {v, site})[0];
+      Value k = arith::ConstantIntOp::create(b, loc, b.getI32Type(), kind);
+      return callRuntime(b, loc, anchor, "onnxc_rt_str_from_float", {i64},
+                         {v, k, site})[0];
     }
     unsigned width = v.getType().getIntOrFloatBitWidth();
     bool isUnsigned = isUnsignedInt(fromOnnx) || width == 1;

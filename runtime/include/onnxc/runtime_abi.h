@@ -596,7 +596,11 @@ void onnxc_rt_dynamic_quantize(const float *x, int64_t n, uint8_t *y,
  *   str_eq: 1 when equal (bytewise); str_cmp: -1, 0, 1 (strcmp);
  *   str_concat: a + b (str_cmp also serves the binary searches of
  *   LabelEncoder and CategoryMapper over their sorted keys);
- *   str_from_f64: "%.8g", "NaN", "INF", "-INF" (as ONNX Runtime's Cast);
+ *   str_from_float: v, a value of the type `kind` (ONNXC_RT_FLOAT_*),
+ *   as the ONNX reference's Cast writes it (numpy's str: the shortest
+ *   digits that round-trip in that type, "1.0", "1e-05", "nan", "-inf";
+ *   docs/strings.md); onnxc_rt_format_float writes the same into buf
+ *   (snprintf's return value);
  *   str_from_i64 / _u64: decimal; str_to_f64: strtod; str_to_i64 / _u64:
  *   strtoll / strtoull in base 10 (a string with no number, or out of
  *   range, fails the call);
@@ -615,7 +619,14 @@ void onnxc_rt_dynamic_quantize(const float *x, int64_t n, uint8_t *y,
 int32_t onnxc_rt_str_eq(int64_t a, int64_t b);
 int32_t onnxc_rt_str_cmp(int64_t a, int64_t b);
 int64_t onnxc_rt_str_concat(int64_t a, int64_t b, const char *site);
-int64_t onnxc_rt_str_from_f64(double v, const char *site);
+enum {
+  ONNXC_RT_FLOAT_F64 = 0,
+  ONNXC_RT_FLOAT_F32 = 1,
+  ONNXC_RT_FLOAT_F16 = 2,
+  ONNXC_RT_FLOAT_BF16 = 3
+};
+int64_t onnxc_rt_str_from_float(double v, int32_t kind, const char *site);
+int onnxc_rt_format_float(char *buf, size_t size, double v, int kind);
 int64_t onnxc_rt_str_from_i64(int64_t v, const char *site);
 int64_t onnxc_rt_str_from_u64(uint64_t v, const char *site);
 double onnxc_rt_str_to_f64(int64_t s, const char *site);

@@ -193,8 +193,9 @@ def dictvectorizer_cases(root, rng):
 
 
 def fmt(v):
-    """Cast's float-to-string formatting (docs/strings.md): %.8g."""
-    return "%.8g" % v
+    """Cast's float-to-string formatting (docs/strings.md): the ONNX
+    reference's, numpy's str() of the float32 ("7.0", "-2.75")."""
+    return str(np.float32(v))
 
 
 def castmap_cases(root, rng):
