@@ -30,8 +30,7 @@ void populateScatterPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// OneHot, NonZero, TopK, CumSum, Trilu, Compress, ReverseSequence
 /// (Indexing.cpp).
 void populateIndexingPatterns(TypeConverter &tc, RewritePatternSet &patterns);
-/// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearMatMul
-/// (Quantize.cpp).
+/// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear (Quantize.cpp).
 void populateQuantizePatterns(TypeConverter &tc, RewritePatternSet &patterns);
 
 /// Conv, ConvTranspose, ConvInteger, QLinearConv (Conv.cpp).
