@@ -17,6 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_CHECKALLOCSIZES
@@ -25,6 +26,8 @@ namespace mlir::onnxc {
 
 using namespace mlir;
 using namespace mlir::onnxc;
+
+#define DEBUG_TYPE "onnxc-check-alloc-sizes"
 
 namespace {
 
@@ -62,6 +65,8 @@ struct CheckAllocSizesPass
       if (isa<memref::AllocOp, memref::AllocaOp>(op))
         allocs.push_back(op);
     });
+    LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": " << allocs.size()
+                            << " allocations to check\n");
     for (Operation *op : allocs)
       if (failed(check(op)))
         return signalPassFailure();

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Transforms/Passes.h"
-#include "passes/Transforms/Ukernel.h"
+#include "passes/Transforms/UkernelMatch.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"

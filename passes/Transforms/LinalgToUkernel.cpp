@@ -12,7 +12,7 @@
 
 #include "passes/Transforms/Passes.h"
 #include "runtime/include/onnxc/runtime_abi.h"
-#include "passes/Transforms/Ukernel.h"
+#include "passes/Transforms/PadToCopy.h"
 #include "passes/Transforms/UkernelMatch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

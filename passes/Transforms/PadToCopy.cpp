@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Transforms/Passes.h"
-#include "passes/Transforms/Ukernel.h"
+#include "passes/Transforms/PadToCopy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_PADTOCOPY
@@ -22,6 +23,8 @@ namespace mlir::onnxc {
 
 using namespace mlir;
 using namespace mlir::onnxc;
+
+#define DEBUG_TYPE "onnxc-pad-to-copy"
 
 namespace {
 
@@ -203,6 +206,8 @@ struct PadToCopyPass : public onnxc::impl::PadToCopyBase<PadToCopyPass> {
       if (auto m = matchPad(op))
         found.push_back({op, *m});
     });
+    LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": " << found.size()
+                            << " padding gathers to fill + copy\n");
     for (auto &[op, m] : found)
       rewritePad(op, m);
   }

@@ -18,6 +18,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_PROFILENODES
@@ -26,6 +27,8 @@ namespace mlir::onnxc {
 
 using namespace mlir;
 using namespace mlir::onnxc;
+
+#define DEBUG_TYPE "onnxc-profile-nodes"
 
 namespace {
 
@@ -244,6 +247,7 @@ struct ProfileNodesPass
       if (!f.isExternal())
         funcs.push_back(f);
     for (func::FuncOp f : funcs) {
+      LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": @" << f.getSymName() << "\n");
       SmallVector<std::string> enclosing;
       for (Block &block : f.getBody())
         inst.instrument(block, enclosing);

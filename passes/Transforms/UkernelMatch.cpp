@@ -1,13 +1,12 @@
 //===- UkernelMatch.cpp - The matchers of --onnxc-linalg-to-ukernel -------===//
 //
-// What onnxc-linalg-to-ukernel matches (UkernelMatch.h), and the forms
-// that onnxc-fuse-elementwise and onnxc-pad-to-copy share with it
-// (Ukernel.h).
+// What onnxc-linalg-to-ukernel matches, and the forms that
+// onnxc-fuse-elementwise keeps intact for it (UkernelMatch.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Transforms/Ukernel.h"
 #include "passes/Transforms/UkernelMatch.h"
+#include "passes/Transforms/UkernelActivation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"

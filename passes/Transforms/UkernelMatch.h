@@ -3,8 +3,9 @@
 // The matchers of onnxc-linalg-to-ukernel (UkernelMatch.cpp): which linalg
 // ops on buffers are products, convolutions and pools the runtime's
 // kernels compute, and which neighbouring ops (zero fills, bias
-// broadcasts, clamps, padding) fold into the kernel call. Private to the
-// pass (LinalgToUkernel.cpp does the rewriting).
+// broadcasts, clamps, padding) fold into the kernel call. LinalgToUkernel.cpp
+// does the rewriting; onnxc-fuse-elementwise (FuseElementwise.cpp) reads
+// the first section, the forms it must keep intact.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXC_PASSES_TRANSFORMS_UKERNELMATCH_H
@@ -17,6 +18,38 @@
 #include <optional>
 
 namespace mlir::onnxc::ukernel {
+
+//===----------------------------------------------------------------------===//
+// What the runtime's kernels compute: also read by onnxc-fuse-elementwise,
+// which must not break these forms
+//===----------------------------------------------------------------------===//
+
+/// The body is `yield out + a * b` (operands of + and * in either order) over
+/// the op's two inputs and its one init, in floating point.
+bool hasMulAddBody(linalg::LinalgOp op);
+
+/// Indexing maps and iterators (X, W, Y) of the grouped convolution that
+/// onnxc-linalg-to-ukernel computes with the runtime's kernel
+/// (matchConvolution, below): onnxc-fuse-elementwise keeps a
+/// convolution in that form.
+bool hasConvolutionMaps(ArrayRef<AffineMap> maps,
+                        ArrayRef<utils::IteratorType> iters);
+
+/// Strides and dilations (h, w) of `op` when it is the fp32 2-D max pool of
+/// convert-onnx-to-linalg without Indices (Pooling.cpp): loops n, c, oh, ow
+/// (parallel), kh, kw (reduction); maps X[n, c, oh * sh + kh * dh,
+/// ow * sw + kw * dw], a kernel-shaped operand [kh, kw] and Y[n, c, oh, ow];
+/// body `yield maximumf(x, y)`. On tensors or buffers: onnxc-fuse-elementwise
+/// keeps the padding out of it, onnxc-linalg-to-ukernel replaces it by
+/// onnxc_rt_smaxpool2d.
+struct MaxPool2d {
+  int64_t stride[2], dilation[2];
+};
+std::optional<MaxPool2d> matchMaxPool2d(linalg::LinalgOp op);
+
+//===----------------------------------------------------------------------===//
+// The matchers of onnxc-linalg-to-ukernel
+//===----------------------------------------------------------------------===//
 
 /// C[batch..., m, n] (+)= sum_k A[.., m, k] * B[.., k, n] in any layout.
 struct Contraction {
@@ -95,10 +128,6 @@ struct Clamp {
 /// HardSwish) count as epilogues too, not only a clamp.
 std::optional<Clamp> convClamp(Operation *op, Value buf,
                                ArrayRef<Value> keepApart, bool activations);
-
-/// The body of a clamp's generic is one of the runtime's activations of its
-/// input alone (UkernelActivation.cpp): sets c.act, c.alpha, c.beta.
-bool matchActivationBody(Block &body, Clamp &c);
 
 /// The buffer a view is of (through view ops).
 Value viewRoot(Value v);

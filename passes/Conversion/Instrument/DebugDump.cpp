@@ -28,6 +28,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_INSERTDEBUGDUMPS
@@ -36,6 +37,8 @@ namespace mlir::onnxc {
 
 using namespace mlir;
 using namespace mlir::onnxc;
+
+#define DEBUG_TYPE "onnxc-insert-debug-dumps"
 
 namespace {
 
@@ -101,6 +104,8 @@ struct Inserter : RuntimeCallBuilder {
           !isa<ONNX::ConstantOp>(op))
         ops.push_back(op);
     });
+    LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": @" << fn.getSymName() << ": "
+                            << ops.size() << " onnx ops dumped\n");
     for (Operation *op : ops)
       dump(op, fn);
     if (!fn.isPublic())

@@ -37,6 +37,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <cstring>
+#include "llvm/Support/Debug.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_CONVERTONNXCUSTOMTOCALL
@@ -45,6 +46,8 @@ namespace mlir::onnxc {
 
 using namespace mlir;
 using namespace mlir::onnxc;
+
+#define DEBUG_TYPE "convert-onnx-custom-to-call"
 
 namespace {
 
@@ -211,9 +214,12 @@ struct ConvertONNXCustomToCallPass
     Lowering lowering(module, tc);
     SmallVector<ONNX::CustomOp> ops;
     module.walk([&](ONNX::CustomOp op) { ops.push_back(op); });
-    for (ONNX::CustomOp op : ops)
+    for (ONNX::CustomOp op : ops) {
+      LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": " << op->getName() << " at "
+                              << op->getLoc() << "\n");
       if (failed(lowering.rewrite(op)))
         return signalPassFailure();
+    }
   }
 };
 

@@ -251,6 +251,21 @@ Value stdMax(OpBuilder &b, Location l, Value x, Value y) {
 Value stdMin(OpBuilder &b, Location l, Value x, Value y) {
   return select(b, l, cmpF(b, l, arith::CmpFPredicate::OLT, y, x), y, x);
 }
+Value addI(OpBuilder &b, Location l, Value x, Value y) {
+  return b.createOrFold<arith::AddIOp>(l, x, y);
+}
+Value subI(OpBuilder &b, Location l, Value x, Value y) {
+  return b.createOrFold<arith::SubIOp>(l, x, y);
+}
+Value mulI(OpBuilder &b, Location l, Value x, Value y) {
+  return b.createOrFold<arith::MulIOp>(l, x, y);
+}
+Value divI(OpBuilder &b, Location l, Value x, Value y) {
+  return b.createOrFold<arith::DivSIOp>(l, x, y);
+}
+Value remI(OpBuilder &b, Location l, Value x, Value y) {
+  return b.createOrFold<arith::RemSIOp>(l, x, y);
+}
 Value minIdx(OpBuilder &b, Location l, Value x, Value y) {
   return b.createOrFold<arith::MinSIOp>(l, x, y);
 }

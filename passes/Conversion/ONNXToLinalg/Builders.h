@@ -105,6 +105,15 @@ Value stdMax(OpBuilder &b, Location l, Value x, Value y);
 /// std::min(x, y) = y < x ? y : x.
 Value stdMin(OpBuilder &b, Location l, Value x, Value y);
 
+/// Integer (index) arithmetic folded where the operands are constant, so
+/// that static shapes leave neither arithmetic nor run-time checks behind
+/// (signed division and remainder).
+Value addI(OpBuilder &b, Location l, Value x, Value y);
+Value subI(OpBuilder &b, Location l, Value x, Value y);
+Value mulI(OpBuilder &b, Location l, Value x, Value y);
+Value divI(OpBuilder &b, Location l, Value x, Value y);
+Value remI(OpBuilder &b, Location l, Value x, Value y);
+
 Value minIdx(OpBuilder &b, Location l, Value x, Value y);
 
 Value maxIdx(OpBuilder &b, Location l, Value x, Value y);

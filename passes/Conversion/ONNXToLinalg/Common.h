@@ -156,22 +156,6 @@ std::string runtimeMessage(Location loc, StringRef message);
 
 
 //===----------------------------------------------------------------------===//
-// Random numbers (Random.cpp)
-//===----------------------------------------------------------------------===//
-
-/// The round keys of Philox4x32-10 for the key (k0, k1) (i32 values): 10
-/// pairs, the key bumped by the Weyl constants between rounds. Built once
-/// per call of a random op, outside its generic.
-SmallVector<Value> philoxRoundKeys(OpBuilder &b, Location loc, Value k0,
-                                   Value k1);
-
-/// The Philox4x32-10 block function on i32 values: the four output words of
-/// the counter `ctr` (4 words) under the round keys `keys` (from
-/// philoxRoundKeys), as arith ops (two arith.mului_extended per round).
-SmallVector<Value> buildPhilox4x32(OpBuilder &b, Location loc,
-                                   ArrayRef<Value> ctr, ArrayRef<Value> keys);
-
-//===----------------------------------------------------------------------===//
 // Elementwise ops with numpy broadcasting
 //===----------------------------------------------------------------------===//
 
@@ -224,7 +208,7 @@ void populateElementwiseBinaryPatterns(TypeConverter &tc,
 void populateMatMulPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 void populateReductionPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 void populateTensorPatterns(TypeConverter &tc, RewritePatternSet &patterns);
-/// Tile, Slice, Range, Split (Slice.cpp).
+/// Tile, Slice, Split (Slice.cpp).
 void populateSlicePatterns(TypeConverter &tc, RewritePatternSet &patterns);
 
 /// A pattern lowering the op `opName` to one broadcasting linalg.generic whose

@@ -55,10 +55,6 @@ double attrF(Operation *op, StringRef name, double dflt) {
 using arith::CmpFPredicate;
 using arith::CmpIPredicate;
 
-Value sel(OpBuilder &b, Location loc, Value c, Value x, Value y) {
-  return arith::SelectOp::create(b, loc, c, x, y);
-}
-
 /// log(1 + exp(x)) without overflow: max(x, 0) + log1p(exp(-|x|)).
 Value softplus(OpBuilder &b, Location loc, Value x) {
   Value zero = cst(b, loc, x, 0);
@@ -147,17 +143,17 @@ void UnaryPatterns::addArithmetic() {
     Value zero = cst(b, loc, x, 0), one = cst(b, loc, x, 1),
           mone = cst(b, loc, x, -1);
     if (isFloat(x.getType())) {
-      Value r = sel(b, loc, cmpF(b, loc, CmpFPredicate::OGT, x, zero), one,
+      Value r = select(b, loc, cmpF(b, loc, CmpFPredicate::OGT, x, zero), one,
                     zero);
-      r = sel(b, loc, cmpF(b, loc, CmpFPredicate::OLT, x, zero), mone, r);
-      return sel(b, loc, cmpF(b, loc, CmpFPredicate::UNO, x, x), x, r);
+      r = select(b, loc, cmpF(b, loc, CmpFPredicate::OLT, x, zero), mone, r);
+      return select(b, loc, cmpF(b, loc, CmpFPredicate::UNO, x, x), x, r);
     }
     Value ne = arith::CmpIOp::create(b, loc, CmpIPredicate::ne, x, zero);
-    Value r = sel(b, loc, ne, one, zero);
+    Value r = select(b, loc, ne, one, zero);
     if (isUnsignedInt(c.onnxTypes[0]))
       return r;
     Value lt = arith::CmpIOp::create(b, loc, CmpIPredicate::slt, x, zero);
-    return sel(b, loc, lt, mone, r);
+    return select(b, loc, lt, mone, r);
   });
 }
 
@@ -227,7 +223,7 @@ void UnaryPatterns::addRectifiers() {
     return inF32(c, c.args[0], [alpha](OpBuilder &b, Location loc, Value x) {
       Value zero = cst(b, loc, x, 0);
       Value ax = arith::MulFOp::create(b, loc, cst(b, loc, x, alpha), x);
-      return sel(b, loc, cmpF(b, loc, CmpFPredicate::OLT, x, zero), ax, x);
+      return select(b, loc, cmpF(b, loc, CmpFPredicate::OLT, x, zero), ax, x);
     });
   });
   // Elu: x < 0 ? alpha * (exp(x) - 1) : x.
@@ -237,7 +233,7 @@ void UnaryPatterns::addRectifiers() {
       Value zero = cst(b, loc, x, 0);
       Value em1 = math::ExpM1Op::create(b, loc, x);
       Value neg = arith::MulFOp::create(b, loc, cst(b, loc, x, alpha), em1);
-      return sel(b, loc, cmpF(b, loc, CmpFPredicate::OLT, x, zero), neg, x);
+      return select(b, loc, cmpF(b, loc, CmpFPredicate::OLT, x, zero), neg, x);
     });
   });
   // Selu: x <= 0 ? gamma * (alpha * exp(x) - alpha) : gamma * x.
@@ -250,7 +246,7 @@ void UnaryPatterns::addRectifiers() {
       Value neg = arith::SubFOp::create(
           b, loc, arith::MulFOp::create(b, loc, a, math::ExpOp::create(b, loc, x)),
           a);
-      Value r = sel(b, loc, cmpF(b, loc, CmpFPredicate::OLE, x, zero), neg, x);
+      Value r = select(b, loc, cmpF(b, loc, CmpFPredicate::OLE, x, zero), neg, x);
       return arith::MulFOp::create(b, loc, g, r);
     });
   });
@@ -270,7 +266,7 @@ void UnaryPatterns::addRectifiers() {
   add(ONNX::ThresholdedReluOp::getOperationName(), [](ScalarContext &c) -> Value {
     double alpha = attrF(c.op, "alpha", 1.0);
     return inF32(c, c.args[0], [=](OpBuilder &b, Location loc, Value x) {
-      return sel(b, loc,
+      return select(b, loc,
                  cmpF(b, loc, CmpFPredicate::OGT, x, cst(b, loc, x, alpha)), x,
                  cst(b, loc, x, 0));
     });
@@ -361,20 +357,20 @@ void UnaryPatterns::addShapedActivations() {
     if (isFloat(t)) {
       Value l = cst(b, loc, x, lambd), ml = cst(b, loc, x, -lambd),
             bv = cst(b, loc, x, bias);
-      Value r = sel(b, loc, cmpF(b, loc, CmpFPredicate::OGT, x, l),
+      Value r = select(b, loc, cmpF(b, loc, CmpFPredicate::OGT, x, l),
                     arith::SubFOp::create(b, loc, x, bv), cst(b, loc, x, 0));
-      return sel(b, loc, cmpF(b, loc, CmpFPredicate::OLT, x, ml),
+      return select(b, loc, cmpF(b, loc, CmpFPredicate::OLT, x, ml),
                  arith::AddFOp::create(b, loc, x, bv), r);
     }
     // Integers: compare in f64, the bias is truncated to the integer type.
     Type f64 = b.getF64Type();
     Value xf = convertScalar(b, loc, x, c.onnxTypes[0], f64);
     Value bv = createIntConstant(b, loc, t, (int64_t)bias);
-    Value r = sel(b, loc,
+    Value r = select(b, loc,
                   cmpF(b, loc, CmpFPredicate::OGT, xf,
                        createScalarConstant(b, loc, f64, lambd)),
                   arith::SubIOp::create(b, loc, x, bv), cst(b, loc, x, 0));
-    return sel(b, loc,
+    return select(b, loc,
                cmpF(b, loc, CmpFPredicate::OLT, xf,
                     createScalarConstant(b, loc, f64, -lambd)),
                arith::AddIOp::create(b, loc, x, bv), r);

@@ -1,7 +1,7 @@
 //===- Indexing.cpp - OneHot, NonZero, TopK, CumSum, Trilu, ... -> linalg -===//
 //
-// OneHot, Trilu, ReverseSequence and EyeLike are one linalg.generic over the
-// result. NonZero and Compress have data-dependent result sizes: a first
+// OneHot, Trilu and ReverseSequence are one linalg.generic over the result
+// (EyeLike: Generator.cpp). NonZero and Compress have data-dependent result sizes: a first
 // loop counts, a second fills a tensor of that size. TopK and CumSum are
 // sequential along their axis and are scf.for nests carrying the result.
 // A result dim that shape inference made static while the op decides it at
@@ -566,45 +566,11 @@ struct ReverseSequenceLowering : OpConversionPattern<ONNX::ReverseSequenceOp> {
   }
 };
 
-/// EyeLike: a 2-D tensor shaped like the input with ones on the k-th
-/// diagonal (j - i == k) and zeros elsewhere.
-struct EyeLikeLowering : OpConversionPattern<ONNX::EyeLikeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::EyeLikeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
-    if (type.getRank() != 2)
-      return op.emitOpError("input must be 2-D");
-    Type elt = type.getElementType();
-    int64_t k = op.getK();
-    Value init = createEmptyLike(rewriter, loc, type, adaptor.getInput());
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(2)},
-        parallelIterators(2), [&](OpBuilder &b, Location l, ValueRange) {
-          Value i = linalg::IndexOp::create(b, l, 0);
-          Value j = linalg::IndexOp::create(b, l, 1);
-          Value on = cmpI(b, l, arith::CmpIPredicate::eq,
-                          arith::SubIOp::create(b, l, j, i),
-                          createIndexConstant(b, l, k));
-          linalg::YieldOp::create(
-              b, l,
-              ValueRange{arith::SelectOp::create(
-                  b, l, on, createScalarConstant(b, l, elt, 1),
-                  createScalarConstant(b, l, elt, 0))});
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
-    return success();
-  }
-};
-
 } // namespace
 
 void mlir::onnxc::populateIndexingPatterns(TypeConverter &tc,
                                            RewritePatternSet &patterns) {
   patterns.add<OneHotLowering, NonZeroLowering, TopKLowering, CumSumLowering,
-               TriluLowering, CompressLowering, ReverseSequenceLowering,
-               EyeLikeLowering>(tc, patterns.getContext());
+               TriluLowering, CompressLowering, ReverseSequenceLowering>(
+      tc, patterns.getContext());
 }

@@ -1,4 +1,4 @@
-//===- MatMul.cpp - MatMul, Gemm, MatMulInteger -> linalg -----------------===//
+//===- MatMul.cpp - MatMul, Gemm, MatMulInteger, QLinearMatMul -> linalg --===//
 //
 // Plain 2-D products become linalg.matmul (and equal-batch 3-D ones
 // linalg.batch_matmul) so that later tiling and vectorization see named
@@ -9,16 +9,20 @@
 // time knows) is broadcast up front: the result's batch sizes are the
 // checked numpy broadcast of the operands', and such an operand is copied
 // to them (a gather), so that the contraction keeps its affine maps. Inner
-// dims that only the run time knows are checked equal.
+// dims that only the run time knows are checked equal. QLinearMatMul is an
+// i32 product generic, then a generic that requantizes it (Quantize.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
+#include "passes/Conversion/ONNXToLinalg/Quantize.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -580,10 +584,215 @@ struct MatMulIntegerLowering : OpConversionPattern<ONNX::MatMulIntegerOp> {
   }
 };
 
+/// QLinearMatMul's scales and zero points: per tensor (a dynamic 1-D one
+/// checked at run time to hold one element).
+LogicalResult checkQMatMulParams(ONNX::QLinearMatMulOp op,
+                                 ONNX::QLinearMatMulOp::Adaptor adaptor,
+                                 OpBuilder &rewriter, Location loc) {
+  for (Value p : {op.getAScale(), op.getAZeroPoint(), op.getBScale(),
+                  op.getBZeroPoint(), op.getYScale(), op.getYZeroPoint()}) {
+    auto t = cast<RankedTensorType>(p.getType());
+    if (t.getRank() > 1 ||
+        (t.getRank() == 1 && !t.isDynamicDim(0) && t.getDimSize(0) != 1))
+      return op.emitOpError(
+          "only per-tensor scales and zero points are supported");
+  }
+  for (Value p : {adaptor.getAScale(), adaptor.getAZeroPoint(),
+                  adaptor.getBScale(), adaptor.getBZeroPoint(),
+                  adaptor.getYScale(), adaptor.getYZeroPoint()}) {
+    auto t = cast<RankedTensorType>(p.getType());
+    if (t.getRank() == 1 && t.isDynamicDim(0))
+      emitRuntimeCheck(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                getDimValue(rewriter, loc, p, 0),
+                                createIndexConstant(rewriter, loc, 1)),
+          "QLinearMatMul: only per-tensor scales and zero "
+          "points are supported");
+  }
+  return success();
+}
+
+/// The loops of QLinearMatMul's product (the result dims, then k): the
+/// operands' maps (broadcast batch dims read at 0) and the result sizes,
+/// with run-time checks that the operand dims match the loops and the
+/// inner dims each other.
+struct QMatMulLoops {
+  AffineMap aMap, bMap;
+  SmallVector<Value> sizes;
+};
+
+QMatMulLoops qmatmulLoops(OpBuilder &rewriter, Location loc, Value a, Value bv,
+                          RankedTensorType type) {
+  MLIRContext *ctx = rewriter.getContext();
+  auto aType = cast<RankedTensorType>(a.getType());
+  auto bType = cast<RankedTensorType>(bv.getType());
+  int64_t ra = aType.getRank(), rb = bType.getRank(), r = type.getRank();
+  // Loops: the result dims, then k.
+  unsigned numLoops = r + 1;
+  AffineExpr k = getAffineDimExpr(r, ctx);
+  SmallVector<Value> sizes(r);
+  auto operandExprs = [&](Value v, RankedTensorType t, bool isA) {
+    SmallVector<AffineExpr> exprs;
+    int64_t rank = t.getRank();
+    for (int64_t j = 0; j < rank - 2; ++j) {
+      int64_t d = j + r - rank;
+      bool bcast = t.getDimSize(j) == 1 && type.getDimSize(d) != 1;
+      exprs.push_back(bcast ? getAffineConstantExpr(0, ctx)
+                            : getAffineDimExpr(d, ctx));
+      if (!bcast && type.isDynamicDim(d) && !sizes[d])
+        sizes[d] = getDimValue(rewriter, loc, v, j);
+    }
+    if (isA) {
+      exprs.push_back(getAffineDimExpr(r - 2, ctx));
+      exprs.push_back(k);
+    } else {
+      exprs.push_back(k);
+      exprs.push_back(getAffineDimExpr(r - 1, ctx));
+    }
+    return AffineMap::get(numLoops, 0, exprs, ctx);
+  };
+  AffineMap aMap = operandExprs(a, aType, true);
+  AffineMap bMap = operandExprs(bv, bType, false);
+  if (type.isDynamicDim(r - 2))
+    sizes[r - 2] = getDimValue(rewriter, loc, a, ra - 2);
+  if (type.isDynamicDim(r - 1))
+    sizes[r - 1] = getDimValue(rewriter, loc, bv, rb - 1);
+  for (int64_t d = 0; d < r; ++d)
+    if (type.isDynamicDim(d) && !sizes[d])
+      sizes[d] = createIndexConstant(rewriter, loc, 1);
+  // Operand dims that index a loop must match its size (no broadcasting
+  // of dynamic dims, equal k).
+  auto checkDims = [&](Value v, RankedTensorType t, AffineMap m) {
+    for (int64_t j = 0; j < t.getRank(); ++j) {
+      auto e = dyn_cast<AffineDimExpr>(m.getResult(j));
+      if (!e || e.getPosition() == (unsigned)r)
+        continue;
+      Value want = type.isDynamicDim(e.getPosition())
+                       ? sizes[e.getPosition()]
+                       : createIndexConstant(rewriter, loc,
+                                             type.getDimSize(e.getPosition()));
+      emitRuntimeCheck(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                getDimValue(rewriter, loc, v, j), want),
+          "QLinearMatMul: operand shapes do not match");
+    }
+  };
+  checkDims(a, aType, aMap);
+  checkDims(bv, bType, bMap);
+  Value bInner = getDimValue(rewriter, loc, bv, rb - 2);
+  Value aInner = getDimValue(rewriter, loc, a, ra - 1);
+  emitRuntimeCheck(rewriter, loc,
+                   arith::CmpIOp::create(
+                       rewriter, loc, arith::CmpIPredicate::eq, aInner, bInner),
+                   "QLinearMatMul: inner dims do not match");
+  return {aMap, bMap, sizes};
+}
+
+/// The int32 product sum_k (A - a_zp)(B - b_zp) over the loops.
+Value qmatmulProduct(OpBuilder &rewriter, Location loc,
+                     ONNX::QLinearMatMulOp op, Value a, Value bv,
+                     RankedTensorType type, const QMatMulLoops &loops,
+                     Value aZp, Value bZp) {
+  MLIRContext *ctx = rewriter.getContext();
+  Type i32 = rewriter.getI32Type();
+  int64_t r = type.getRank();
+  unsigned numLoops = r + 1;
+  ArrayRef<Value> sizes = loops.sizes;
+  AffineMap aMap = loops.aMap, bMap = loops.bMap;
+  auto accType = RankedTensorType::get(type.getShape(), i32);
+  Value accInit = createEmpty(rewriter, loc, accType, sizes);
+  Value accZero = createIntConstant(rewriter, loc, i32, 0);
+  Value acc =
+      linalg::FillOp::create(rewriter, loc, accZero, accInit).getResult(0);
+  SmallVector<utils::IteratorType> iters = parallelIterators(numLoops);
+  iters.back() = utils::IteratorType::reduction;
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t d = 0; d < r; ++d)
+    outExprs.push_back(getAffineDimExpr(d, ctx));
+  Type onnxA = getElementType(op.getA()), onnxB = getElementType(op.getB());
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{accType}, ValueRange{a, bv},
+             ValueRange{acc},
+             SmallVector<AffineMap>{aMap, bMap,
+                                    AffineMap::get(numLoops, 0, outExprs, ctx)},
+             iters,
+             [&](OpBuilder &b, Location l, ValueRange args) {
+               Value x = arith::SubIOp::create(
+                   b, l, convertScalar(b, l, args[0], onnxA, i32), aZp);
+               Value y = arith::SubIOp::create(
+                   b, l, convertScalar(b, l, args[1], onnxB, i32), bZp);
+               linalg::YieldOp::create(
+                   b, l,
+                   ValueRange{arith::AddIOp::create(
+                       b, l, args[2], arith::MulIOp::create(b, l, x, y))});
+             })
+      .getResult(0);
+}
+
+/// QLinearMatMul: y = saturate(roundeven((a - a_zp) * (b - b_zp) *
+/// (a_scale * b_scale / y_scale)) + y_zp): an i32 matmul with numpy batch
+/// broadcasting, then a requantization (the multiplier in f32, the product
+/// in f64 as numpy promotes int32 * float32). Scales and zero points are
+/// per tensor; 1-D operands are rejected.
+struct QLinearMatMulLowering : OpConversionPattern<ONNX::QLinearMatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::QLinearMatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertedTensorType(getTypeConverter(), op.getY());
+    Value a = adaptor.getA(), bv = adaptor.getB();
+    auto aType = cast<RankedTensorType>(a.getType());
+    auto bType = cast<RankedTensorType>(bv.getType());
+    int64_t ra = aType.getRank(), rb = bType.getRank(), r = type.getRank();
+    if (ra < 2 || rb < 2)
+      return op.emitOpError("1-D operands are not supported");
+    if (r != std::max(ra, rb))
+      return op.emitOpError("result rank does not match the operands");
+    if (failed(checkQMatMulParams(op, adaptor, rewriter, loc)))
+      return failure();
+    QMatMulLoops loops = qmatmulLoops(rewriter, loc, a, bv, type);
+    Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type(),
+         f64 = rewriter.getF64Type();
+    auto scalarOf = [&](Value orig, Value conv, Type to) {
+      return convertScalar(rewriter, loc, extractScalar(rewriter, loc, conv),
+                           getElementType(orig), to);
+    };
+    Value aZp = scalarOf(op.getAZeroPoint(), adaptor.getAZeroPoint(), i32);
+    Value bZp = scalarOf(op.getBZeroPoint(), adaptor.getBZeroPoint(), i32);
+    Value yZp = scalarOf(op.getYZeroPoint(), adaptor.getYZeroPoint(), f64);
+    Value yScale = scalarOf(op.getYScale(), adaptor.getYScale(), f32);
+    Value bScale = scalarOf(op.getBScale(), adaptor.getBScale(), f32);
+    Value aScale = scalarOf(op.getAScale(), adaptor.getAScale(), f32);
+    Value mult = arith::DivFOp::create(
+        rewriter, loc, arith::MulFOp::create(rewriter, loc, aScale, bScale),
+        yScale);
+    mult = arith::ExtFOp::create(rewriter, loc, f64, mult);
+
+    Value prod =
+        qmatmulProduct(rewriter, loc, op, a, bv, type, loops, aZp, bZp);
+    Type onnxY = getElementType(op.getY());
+    Value init = createEmpty(rewriter, loc, type, loops.sizes);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{prod}, ValueRange{init},
+        SmallVector<AffineMap>(2, rewriter.getMultiDimIdentityMap(r)),
+        parallelIterators(r), [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = arith::SIToFPOp::create(b, l, f64, args[0]);
+          v = arith::MulFOp::create(b, l, v, mult);
+          linalg::YieldOp::create(b, l,
+                                  ValueRange{quantize(b, l, v, yZp, onnxY)});
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnxc::linalg_conv::populateMatMulPatterns(
     TypeConverter &tc, RewritePatternSet &patterns) {
-  patterns.add<MatMulLowering, GemmLowering, MatMulIntegerLowering>(
-      tc, patterns.getContext());
+  patterns.add<MatMulLowering, GemmLowering, MatMulIntegerLowering,
+               QLinearMatMulLowering>(tc, patterns.getContext());
 }

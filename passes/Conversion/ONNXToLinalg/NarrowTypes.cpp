@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -57,10 +58,6 @@ Value i32c(OpBuilder &b, Location l, int64_t v) {
   return createIntConstant(b, l, b.getI32Type(), v);
 }
 
-Value sel(OpBuilder &b, Location l, Value c, Value t, Value f) {
-  return arith::SelectOp::create(b, l, c, t, f);
-}
-
 Value cmpI(OpBuilder &b, Location l, arith::CmpIPredicate p, Value x, Value y) {
   return arith::CmpIOp::create(b, l, p, x, y);
 }
@@ -99,7 +96,7 @@ Value encode(OpBuilder &b, Location l, Value v, const SmallFloat &f,
                      i32c(b, l, (int64_t)(127 + 1 - f.bias) << 23));
   // For NaN, infinities and large values `sub` is poison (fptosi out of
   // range) but never selected: isSub is false for them.
-  Value code = sel(b, l, isSub, sub, normal);
+  Value code = select(b, l, isSub, sub, normal);
   Value overflow = cmpI(b, l, P::sgt, code, i32c(b, l, f.maxCode));
   unsigned signShift = f.exp + f.man;
   Value signBit = arith::ShLIOp::create(b, l, sign, i32c(b, l, signShift));
@@ -107,22 +104,22 @@ Value encode(OpBuilder &b, Location l, Value v, const SmallFloat &f,
   if (f.fnuz) {
     // No -0: a zero magnitude drops the sign; NaN (and non-saturated
     // overflow) is 0x80.
-    Value mag = sel(b, l, overflow, i32c(b, l, f.maxCode), code);
+    Value mag = select(b, l, overflow, i32c(b, l, f.maxCode), code);
     Value isZero = cmpI(b, l, P::eq, mag, i32c(b, l, 0));
     out = arith::OrIOp::create(b, l, mag,
-                               sel(b, l, isZero, i32c(b, l, 0), signBit));
+                               select(b, l, isZero, i32c(b, l, 0), signBit));
     Value toNaN = saturate ? isNaN
                            : Value(arith::OrIOp::create(b, l, isNaN, overflow));
-    out = sel(b, l, toNaN, i32c(b, l, 0x80), out);
+    out = select(b, l, toNaN, i32c(b, l, 0x80), out);
   } else {
     uint32_t ovCode = saturate ? f.maxCode : f.inf ? 0x7C : f.nan;
-    Value mag = sel(b, l, overflow, i32c(b, l, ovCode), code);
+    Value mag = select(b, l, overflow, i32c(b, l, ovCode), code);
     out = arith::OrIOp::create(b, l, mag, signBit);
     Value nanCode = f.alwaysSaturate
                         ? i32c(b, l, f.nan)
                         : Value(arith::OrIOp::create(b, l, i32c(b, l, f.nan),
                                                      signBit));
-    out = sel(b, l, isNaN, nanCode, out);
+    out = select(b, l, isNaN, nanCode, out);
   }
   return arith::TruncIOp::create(b, l, b.getI8Type(), out);
 }
@@ -149,14 +146,14 @@ Value decode(OpBuilder &b, Location l, Value c, const SmallFloat &f) {
       b, l, arith::UIToFPOp::create(b, l, f32, m),
       createScalarConstant(b, l, f32,
                            std::ldexp(1.0, 1 - f.bias - (int)f.man)));
-  Value v = sel(b, l, cmpI(b, l, P::eq, e, i32c(b, l, 0)), sub, normal);
+  Value v = select(b, l, cmpI(b, l, P::eq, e, i32c(b, l, 0)), sub, normal);
   Value isNeg = cmpI(b, l, P::ne, sign, i32c(b, l, 0));
-  v = sel(b, l, isNeg, arith::NegFOp::create(b, l, v), v);
+  v = select(b, l, isNeg, arith::NegFOp::create(b, l, v), v);
   Value signBit = arith::ShLIOp::create(b, l, sign, i32c(b, l, 31));
   Value nan = arith::BitcastOp::create(
       b, l, f32, arith::OrIOp::create(b, l, signBit, i32c(b, l, 0x7FC00000)));
   if (f.fnuz) // the one NaN (0x80) has no sign: +NaN
-    return sel(b, l, cmpI(b, l, P::eq, x, i32c(b, l, 0x80)),
+    return select(b, l, cmpI(b, l, P::eq, x, i32c(b, l, 0x80)),
                arith::BitcastOp::create(b, l, f32, i32c(b, l, 0x7FC00000)),
                v);
   if (f.alwaysSaturate)
@@ -167,12 +164,12 @@ Value decode(OpBuilder &b, Location l, Value c, const SmallFloat &f) {
         b, l, f32, arith::OrIOp::create(b, l, signBit, i32c(b, l, 0x7F800000)));
     Value isInf = arith::AndIOp::create(
         b, l, top, cmpI(b, l, P::eq, m, i32c(b, l, 0)));
-    v = sel(b, l, isInf, inf, v);
-    return sel(b, l, arith::AndIOp::create(b, l, top,
+    v = select(b, l, isInf, inf, v);
+    return select(b, l, arith::AndIOp::create(b, l, top,
                                            cmpI(b, l, P::ne, m, i32c(b, l, 0))),
                nan, v);
   }
-  return sel(b, l, cmpI(b, l, P::eq, mag, i32c(b, l, f.nan)), nan, v);
+  return select(b, l, cmpI(b, l, P::eq, mag, i32c(b, l, f.nan)), nan, v);
 }
 
 } // namespace

@@ -18,7 +18,8 @@ namespace mlir::onnxc {
 /// conversion.
 void populateONNXToLinalgTypeConversion(TypeConverter &typeConverter);
 
-/// The patterns that lower every supported onnx op.
+/// The patterns that lower every supported onnx op (ONNXToLinalgPass.cpp:
+/// every category file's populate function below).
 void populateONNXToLinalgConversionPatterns(TypeConverter &typeConverter,
                                             RewritePatternSet &patterns);
 
@@ -26,11 +27,10 @@ void populateONNXToLinalgConversionPatterns(TypeConverter &typeConverter,
 void populateGatherPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// ScatterElements, ScatterND, Scatter (Scatter.cpp).
 void populateScatterPatterns(TypeConverter &tc, RewritePatternSet &patterns);
-/// OneHot, NonZero, TopK, CumSum, Trilu, Compress, ReverseSequence, EyeLike
+/// OneHot, NonZero, TopK, CumSum, Trilu, Compress, ReverseSequence
 /// (Indexing.cpp).
 void populateIndexingPatterns(TypeConverter &tc, RewritePatternSet &patterns);
-/// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearMatMul
-/// (Quantize.cpp).
+/// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear (Quantize.cpp).
 void populateQuantizePatterns(TypeConverter &tc, RewritePatternSet &patterns);
 
 /// Conv, ConvTranspose, ConvInteger, QLinearConv (Conv.cpp).
@@ -66,8 +66,14 @@ void populateDepthToSpacePatterns(TypeConverter &tc,
 /// Einsum (Einsum.cpp).
 void populateEinsumPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// RandomUniform, RandomNormal, RandomUniformLike, RandomNormalLike,
-/// Bernoulli, Multinomial, Dropout (Random.cpp).
+/// Bernoulli, Multinomial (Random.cpp).
 void populateRandomPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// ConstantOfShape, Range, EyeLike (Generator.cpp).
+void populateGeneratorPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// Softmax, LogSoftmax, Hardmax (Softmax.cpp).
+void populateSoftmaxPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// Dropout (Dropout.cpp).
+void populateDropoutPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// RNN, GRU, LSTM (Recurrent.cpp).
 void populateRecurrentPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss (Loss.cpp).

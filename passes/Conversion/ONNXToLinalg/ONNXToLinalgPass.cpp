@@ -17,6 +17,7 @@
 #include "dialects/ONNX/IR/ONNXOps.h"
 #include "lib/Support/NodeLocation.h"
 #include "passes/Conversion/ONNXToLinalg/Checks.h"
+#include "passes/Conversion/ONNXToLinalg/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -37,6 +38,7 @@ namespace mlir::onnxc {
 
 using namespace mlir;
 using namespace mlir::onnxc;
+using namespace mlir::onnxc::linalg_conv;
 
 #define DEBUG_TYPE "convert-onnx-to-linalg"
 
@@ -204,3 +206,52 @@ void ConvertONNXToLinalgPass::runOnOperation() {
 }
 
 } // namespace
+
+/// Every category file's patterns (one populate function per file of
+/// ONNXToLinalg/, declared in ONNXToLinalg.h or Common.h).
+void mlir::onnxc::populateONNXToLinalgConversionPatterns(
+    TypeConverter &tc, RewritePatternSet &patterns) {
+  populateTypeConversionPatterns(tc, patterns);
+  populateElementwiseUnaryPatterns(tc, patterns);
+  populateElementwiseBinaryPatterns(tc, patterns);
+  populateMatMulPatterns(tc, patterns);
+  populateReductionPatterns(tc, patterns);
+  populateSoftmaxPatterns(tc, patterns);
+  populateTensorPatterns(tc, patterns);
+  populateSlicePatterns(tc, patterns);
+  populateGeneratorPatterns(tc, patterns);
+  populateConvPatterns(tc, patterns);
+  populateCol2ImPatterns(tc, patterns);
+  populateDeformConvPatterns(tc, patterns);
+  populatePoolingPatterns(tc, patterns);
+  populateNormalizationPatterns(tc, patterns);
+  populatePadPatterns(tc, patterns);
+  populateResizePatterns(tc, patterns);
+  populateDepthToSpacePatterns(tc, patterns);
+  populateEinsumPatterns(tc, patterns);
+  populateRandomPatterns(tc, patterns);
+  populateDropoutPatterns(tc, patterns);
+  populateRecurrentPatterns(tc, patterns);
+  populateGatherPatterns(tc, patterns);
+  populateScatterPatterns(tc, patterns);
+  populateIndexingPatterns(tc, patterns);
+  populateQuantizePatterns(tc, patterns);
+  populateControlFlowPatterns(tc, patterns);
+  populateScanPatterns(tc, patterns);
+  populateSequencePatterns(tc, patterns);
+  populateOptionalPatterns(tc, patterns);
+  populateLossPatterns(tc, patterns);
+  populateUnpoolPatterns(tc, patterns);
+  populateDetPatterns(tc, patterns);
+  populateUniquePatterns(tc, patterns);
+  populateSignalPatterns(tc, patterns);
+  populateGridSamplePatterns(tc, patterns);
+  populateObjectDetectionPatterns(tc, patterns);
+  populateTfIdfPatterns(tc, patterns);
+  populateStringPatterns(tc, patterns);
+  populateMLTreePatterns(tc, patterns);
+  populateMLLinearPatterns(tc, patterns);
+  populateMLPreprocessPatterns(tc, patterns);
+  populateMLMapPatterns(tc, patterns);
+  populateTransformerPatterns(tc, patterns);
+}

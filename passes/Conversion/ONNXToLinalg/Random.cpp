@@ -1,7 +1,8 @@
-//===- Random.cpp - Random ops and Dropout -> linalg -----------------------===//
+//===- Random.cpp - Random generator ops -> linalg ------------------------===//
 //
 // RandomUniform, RandomNormal, RandomUniformLike, RandomNormalLike,
-// Bernoulli, Multinomial and Dropout (inference and training mode).
+// Bernoulli, Multinomial, and the random stream (Random.h) that Dropout
+// (Dropout.cpp) draws from too.
 //
 // The generator is Philox4x32-10 (Salmon, Moraes, Dror, Shaw, "Parallel
 // random numbers: as easy as 1, 2, 3", SC 2011), computed inline: every
@@ -28,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Random.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
@@ -53,7 +55,7 @@ using namespace mlir;
 using namespace mlir::onnxc;
 using namespace mlir::onnxc::linalg_conv;
 
-namespace {
+namespace mlir::onnxc::linalg_conv::rng {
 
 constexpr StringLiteral kKeyFn = "onnxc_rt_random_key";
 constexpr StringLiteral kCallFn = "onnxc_rt_random_call";
@@ -69,16 +71,8 @@ Value i64Const(OpBuilder &b, Location loc, uint64_t v) {
       b, loc, b.getIntegerAttr(b.getI64Type(), APInt(64, v)));
 }
 
-/// What every element of one call of a node shares: the Philox round keys
-/// (10 x (k0, k1), from the node's key) and the high half of the counter,
-/// the call index (c2, c3).
-struct Stream {
-  SmallVector<Value> keys;
-  Value c2, c3;
-};
-
 /// lo32(x), hi32(x) of an i64.
-std::pair<Value, Value> split64(OpBuilder &b, Location loc, Value x) {
+static std::pair<Value, Value> split64(OpBuilder &b, Location loc, Value x) {
   Type i32 = b.getI32Type();
   Value lo = arith::TruncIOp::create(b, loc, i32, x);
   Value hi = arith::TruncIOp::create(
@@ -87,7 +81,7 @@ std::pair<Value, Value> split64(OpBuilder &b, Location loc, Value x) {
 }
 
 /// A 64-bit FNV-1a hash: the node id of an unseeded node.
-uint64_t fnv1a(StringRef s) {
+static uint64_t fnv1a(StringRef s) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned char c : s) {
     h ^= c;
@@ -99,7 +93,7 @@ uint64_t fnv1a(StringRef s) {
 /// The seed attribute as the 64 bits the runtime's key derivation takes:
 /// the IEEE bits of a float seed as a double, an integer seed (Dropout's)
 /// as is. std::nullopt when the node has none.
-std::optional<uint64_t> seedBits(Operation *op) {
+static std::optional<uint64_t> seedBits(Operation *op) {
   Attribute a = op->getAttr("seed");
   if (auto f = dyn_cast_or_null<FloatAttr>(a))
     return llvm::bit_cast<uint64_t>(f.getValueAsDouble());
@@ -172,7 +166,7 @@ Stream emitStream(OpBuilder &b, Location loc, Operation *op) {
 
 /// The flat row-major index of the current element of a generic whose loop
 /// sizes are `sizes` (index values), as an i64.
-Value flatIndex(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
+static Value flatIndex(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
   int64_t rank = sizes.size();
   if (rank == 0)
     return i64Const(b, loc, 0);
@@ -189,7 +183,8 @@ Value flatIndex(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
 }
 
 /// `value` in [0, 1) from 24 bits of `w` (f32).
-Value uniform24(OpBuilder &b, Location loc, Value w, bool openAtZero = false) {
+static Value uniform24(OpBuilder &b, Location loc, Value w,
+                       bool openAtZero = false) {
   Value x = arith::ShRUIOp::create(b, loc, w, i32Const(b, loc, 8));
   if (openAtZero)
     x = arith::AddIOp::create(b, loc, x, i32Const(b, loc, 1));
@@ -201,8 +196,8 @@ Value uniform24(OpBuilder &b, Location loc, Value w, bool openAtZero = false) {
 
 /// A double in [0, 1) from 53 bits of (hi, lo): (hi << 21) | (lo >> 11);
 /// in (0, 1] with `openAtZero`.
-Value uniform53(OpBuilder &b, Location loc, Value hi, Value lo,
-                bool openAtZero = false) {
+static Value uniform53(OpBuilder &b, Location loc, Value hi, Value lo,
+                       bool openAtZero = false) {
   Type i64 = b.getI64Type();
   Value c21 = i64Const(b, loc, 21);
   Value hi64 = arith::ExtUIOp::create(b, loc, i64, hi);
@@ -219,20 +214,20 @@ Value uniform53(OpBuilder &b, Location loc, Value hi, Value lo,
 
 /// The working precision of a random float of type `t`: f64 for f64, f32
 /// otherwise (f16, bf16 are computed in f32 and rounded).
-bool isDouble(Type t) { return t.isF64(); }
+static bool isDouble(Type t) { return t.isF64(); }
 
 /// A uniform in [0, 1) at the precision of `t` (f32 or f64).
-Value uniformOf(OpBuilder &b, Location loc, ArrayRef<Value> w, Type t) {
+static Value uniformOf(OpBuilder &b, Location loc, ArrayRef<Value> w, Type t) {
   return isDouble(t) ? uniform53(b, loc, w[0], w[1]) : uniform24(b, loc, w[0]);
 }
 
 /// The 24-bit integer m of the uniform m * 2^-24 from `w` (i32), or the
 /// 53-bit m of m * 2^-53 from (hi, lo) (i64): what uniform24/uniform53
 /// scale.
-Value bits24(OpBuilder &b, Location loc, Value w) {
+static Value bits24(OpBuilder &b, Location loc, Value w) {
   return arith::ShRUIOp::create(b, loc, w, i32Const(b, loc, 8));
 }
-Value bits53(OpBuilder &b, Location loc, Value hi, Value lo) {
+static Value bits53(OpBuilder &b, Location loc, Value hi, Value lo) {
   Type i64 = b.getI64Type();
   Value c21 = i64Const(b, loc, 21);
   Value hi64 = arith::ExtUIOp::create(b, loc, i64, hi);
@@ -248,7 +243,8 @@ Value bits53(OpBuilder &b, Location loc, Value hi, Value lo) {
 /// exactly, x = 2 pi r 2^-B in [-pi/4, pi/4), then cos x, -sin x, -cos x
 /// or sin x by q mod 4, as Taylor polynomials (to x^8 / x^9 in f32, error
 /// below 3e-8; to x^16 / x^17 in f64, below 3e-18).
-Value cos2pi(OpBuilder &b, Location loc, Value m, unsigned bits, Type ft) {
+static Value cos2pi(OpBuilder &b, Location loc, Value m, unsigned bits,
+                    Type ft) {
   Type it = m.getType();
   auto ic = [&](int64_t v) { return createIntConstant(b, loc, it, v); };
   auto fc = [&](double v) { return createScalarConstant(b, loc, ft, v); };
@@ -303,7 +299,7 @@ Value cos2pi(OpBuilder &b, Location loc, Value m, unsigned bits, Type ft) {
 
 /// A standard normal by Box-Muller at the precision of `t`:
 /// sqrt(-2 ln u1) cos(2 pi u2).
-Value normalOf(OpBuilder &b, Location loc, ArrayRef<Value> w, Type t) {
+static Value normalOf(OpBuilder &b, Location loc, ArrayRef<Value> w, Type t) {
   bool dbl = isDouble(t);
   Type ft = dbl ? b.getF64Type() : b.getF32Type();
   Value u1 = dbl ? uniform53(b, loc, w[0], w[1], /*openAtZero=*/true)
@@ -326,12 +322,6 @@ Value toFloat(OpBuilder &b, Location loc, Value v, Type t) {
   return arith::ExtFOp::create(b, loc, t, v);
 }
 
-/// One linalg.generic over `inits` (same shape; the loop sizes are
-/// `sizes`), reading `inputs` (same shape) elementwise, whose body gets the
-/// Philox words of the current element and the input scalars and yields
-/// one scalar per init.
-using RandomBodyFn = function_ref<SmallVector<Value>(
-    OpBuilder &, Location, ArrayRef<Value> words, ValueRange args)>;
 SmallVector<Value> buildRandomGeneric(OpBuilder &b, Location loc,
                                       ValueRange inits, ValueRange inputs,
                                       ArrayRef<Value> sizes, const Stream &s,
@@ -363,8 +353,8 @@ SmallVector<Value> sizesOf(OpBuilder &b, Location loc, Value like,
 
 /// Checks a float `dtype` attribute (RandomUniform, RandomNormal and the
 /// *Like forms): float16, float or double, and the result's element type.
-LogicalResult checkFloatDtype(Operation *op, std::optional<int64_t> dtype,
-                              Type resultElt) {
+static LogicalResult
+checkFloatDtype(Operation *op, std::optional<int64_t> dtype, Type resultElt) {
   if (dtype && *dtype != ONNXC_DTYPE_FLOAT && *dtype != ONNXC_DTYPE_FLOAT16 &&
       *dtype != ONNXC_DTYPE_DOUBLE)
     return op->emitOpError("dtype ")
@@ -377,6 +367,12 @@ LogicalResult checkFloatDtype(Operation *op, std::optional<int64_t> dtype,
            << resultElt << " is not float16, float or double";
   return success();
 }
+
+} // namespace mlir::onnxc::linalg_conv::rng
+
+using namespace mlir::onnxc::linalg_conv::rng;
+
+namespace {
 
 /// RandomUniform, RandomUniformLike, RandomNormal, RandomNormalLike: one
 /// generic of Philox blocks. `a`, `bnd`: low and high, or mean and scale.
@@ -633,153 +629,6 @@ struct MultinomialLowering : OpConversionPattern<ONNX::MultinomialOp> {
   }
 };
 
-/// Dropout. Without training (training_mode absent or false) or with a
-/// ratio of 0 it is the identity with an all-true mask. In training mode
-/// y = x * mask / (1 - ratio), mask = (w0 >= ceil(ratio * 2^32)), keeping
-/// each element with probability 1 - ratio (within 2^-32); ratio (default
-/// 0.5) must be in [0, 1): a constant outside is an error, a run-time one
-/// a run-time check. A run-time training_mode picks one of the two at run
-/// time (scf.if): the identity draws no random numbers.
-struct DropoutLowering : OpConversionPattern<ONNX::DropoutOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::DropoutOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    bool hasTraining = !isa<NoneType>(op.getTrainingMode().getType());
-    bool hasRatio = !isa<NoneType>(op.getRatio().getType());
-    std::optional<SmallVector<int64_t>> training;
-    if (hasTraining)
-      training =
-          getConstantInts(op.getTrainingMode(), adaptor.getTrainingMode());
-    std::optional<SmallVector<double>> ratio;
-    if (hasRatio) {
-      ratio = getConstantFloats(op.getRatio(), adaptor.getRatio());
-      if (ratio && ratio->size() != 1)
-        return op.emitOpError("ratio must be a scalar");
-      if (ratio && !((*ratio)[0] >= 0 && (*ratio)[0] < 1)) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%g", (*ratio)[0]);
-        return op.emitOpError("ratio ") << text << " is outside [0, 1)";
-      }
-    }
-    if (training && training->size() != 1)
-      return op.emitOpError("training_mode must be a scalar");
-    bool neverTrains = !hasTraining || (training && (*training)[0] == 0) ||
-                       (ratio && (*ratio)[0] == 0);
-
-    Value x = adaptor.getData();
-    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
-    bool wantMask = !isa<NoneType>(op.getMask().getType());
-    RankedTensorType maskType;
-    if (wantMask)
-      maskType = convertedTensorType(getTypeConverter(), op.getMask());
-    if (x.getType() != type)
-      x = tensor::CastOp::create(rewriter, loc, type, x);
-
-    // The identity and an all-true mask.
-    auto identity = [&](OpBuilder &b, Location l) {
-      SmallVector<Value> r = {x};
-      if (wantMask) {
-        Value empty = createEmptyLike(b, l, maskType, x);
-        Value t = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
-        r.push_back(linalg::FillOp::create(b, l, t, empty).getResult(0));
-      }
-      return r;
-    };
-    auto train = [&](OpBuilder &b, Location l) {
-      Type elt = type.getElementType();
-      Type ct = elt.isF64() ? b.getF64Type() : b.getF32Type();
-      // A run-time ratio in f64, checked.
-      Value r;
-      if (!ratio && hasRatio) {
-        r = toFloat(b, l, extractScalar(b, l, adaptor.getRatio()),
-                    b.getF64Type());
-        Value below1 =
-            arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, r,
-                                  createScalarConstant(b, l, r.getType(), 1));
-        Value atLeast0 =
-            arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, r,
-                                  createScalarConstant(b, l, r.getType(), 0));
-        Value ok = arith::AndIOp::create(b, l, atLeast0, below1);
-        emitRuntimeCheck(b, l, ok, "Dropout: ratio must be in [0, 1)");
-      }
-      // threshold = min(ceil(ratio * 2^32), 2^32 - 1), scale = 1 / (1 -
-      // ratio) in f64 rounded to the compute type: constants when ratio
-      // is.
-      Value thr, scale;
-      if (ratio || !hasRatio) {
-        double rc = ratio ? (*ratio)[0] : 0.5;
-        double t = std::min(std::ceil(rc * 4294967296.0), 4294967295.0);
-        thr = i32Const(b, l, (uint32_t)t);
-        scale = createScalarConstant(b, l, ct, 1.0 / (1.0 - rc));
-      } else {
-        Value scaled = math::CeilOp::create(
-            b, l,
-            arith::MulFOp::create(
-                b, l, r, createScalarConstant(b, l, r.getType(), 4294967296.0)));
-        Value thr64 = arith::FPToUIOp::create(b, l, b.getI64Type(), scaled);
-        thr64 =
-            arith::MinUIOp::create(b, l, thr64, i64Const(b, l, 0xFFFFFFFFull));
-        thr = arith::TruncIOp::create(b, l, b.getI32Type(), thr64);
-        Value kept = arith::SubFOp::create(
-            b, l, createScalarConstant(b, l, r.getType(), 1), r);
-        scale = arith::DivFOp::create(
-            b, l, createScalarConstant(b, l, r.getType(), 1), kept);
-        scale = toFloat(b, l, scale, ct);
-      }
-      Value zero = createScalarConstant(b, l, ct, 0);
-
-      SmallVector<Value> sizes = sizesOf(b, l, x, type);
-      SmallVector<Value> inits = {createEmpty(b, l, type, sizes)};
-      if (wantMask)
-        inits.push_back(createEmpty(b, l, maskType, sizes));
-      Stream s = emitStream(b, l, op);
-      return buildRandomGeneric(
-          b, l, inits, x, sizes, s,
-          [&](OpBuilder &nb, Location nl, ArrayRef<Value> w, ValueRange args) {
-            Value keep = arith::CmpIOp::create(
-                nb, nl, arith::CmpIPredicate::uge, w[0], thr);
-            // mask * x * scale: a dropped inf or NaN gives NaN, as the spec's.
-            Value f = arith::SelectOp::create(nb, nl, keep, scale, zero);
-            Value v = arith::MulFOp::create(nb, nl, toFloat(nb, nl, args[0], ct),
-                                            f);
-            SmallVector<Value> r = {toFloat(nb, nl, v, elt)};
-            if (wantMask)
-              r.push_back(keep);
-            return r;
-          });
-    };
-
-    SmallVector<Value> results;
-    if (neverTrains)
-      results = identity(rewriter, loc);
-    else if (training)
-      results = train(rewriter, loc);
-    else {
-      SmallVector<Type> types = {type};
-      if (wantMask)
-        types.push_back(maskType);
-      Value t = extractScalar(rewriter, loc, adaptor.getTrainingMode());
-      auto ifOp = scf::IfOp::create(rewriter, loc, types, t,
-                                    /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard g(rewriter);
-        rewriter.setInsertionPointToStart(ifOp.thenBlock());
-        scf::YieldOp::create(rewriter, loc, train(rewriter, loc));
-        rewriter.setInsertionPointToStart(ifOp.elseBlock());
-        scf::YieldOp::create(rewriter, loc, identity(rewriter, loc));
-      }
-      results = ifOp.getResults();
-    }
-    if (!wantMask)
-      results.push_back(
-          ONNX::NoValueOp::create(rewriter, loc, rewriter.getNoneType()));
-    rewriter.replaceOp(op, results);
-    return success();
-  }
-};
-
 } // namespace
 
 SmallVector<Value> mlir::onnxc::linalg_conv::philoxRoundKeys(OpBuilder &b,
@@ -825,6 +674,5 @@ void mlir::onnxc::populateRandomPatterns(TypeConverter &tc,
                RandomLowering<ONNX::RandomUniformLikeOp, false, true>,
                RandomLowering<ONNX::RandomNormalOp, true, false>,
                RandomLowering<ONNX::RandomNormalLikeOp, true, true>,
-               BernoulliLowering, MultinomialLowering, DropoutLowering>(
-      tc, patterns.getContext());
+               BernoulliLowering, MultinomialLowering>(tc, patterns.getContext());
 }

@@ -1,7 +1,7 @@
-//===- Slice.cpp - Tile, Slice, Range, Split -> tensor/linalg -------------===//
+//===- Slice.cpp - Tile, Slice, Split -> tensor/linalg --------------------===//
 //
-// The tensor ops that copy parts of their input (or count): Tile, Slice,
-// Range, Split. Operands that determine shapes (Slice's starts, Split's
+// The tensor ops that copy parts of their input: Tile, Slice, Split (Range:
+// Generator.cpp). Operands that determine shapes (Slice's starts, Split's
 // sizes, ...) are read from constants where the pattern needs them at
 // compile time and from the tensor at run time otherwise.
 //
@@ -348,108 +348,6 @@ struct SliceLowering : OpConversionPattern<ONNX::SliceOp> {
   }
 };
 
-/// Range: start + i * delta for i < max(ceil((limit - start) / delta), 0).
-struct RangeLowering : OpConversionPattern<ONNX::RangeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::RangeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
-    Type elt = type.getElementType();
-    bool f = isFloat(elt);
-    Value start = tensor::ExtractOp::create(rewriter, loc, adaptor.getStart(),
-                                            ValueRange{});
-    Value delta = tensor::ExtractOp::create(rewriter, loc, adaptor.getDelta(),
-                                            ValueRange{});
-    SmallVector<Value> sizes(1);
-    Value limit = tensor::ExtractOp::create(rewriter, loc, adaptor.getLimit(),
-                                            ValueRange{});
-    Value n = f ? floatCount(rewriter, loc, start, limit, delta)
-                : intCount(rewriter, loc, start, limit, delta);
-    if (type.isDynamicDim(0)) {
-      sizes[0] = n;
-    } else {
-      Value want = createIndexConstant(rewriter, loc, type.getDimSize(0));
-      emitRuntimeCheck(rewriter, loc,
-                       cmpI(rewriter, loc, arith::CmpIPredicate::eq, n, want),
-                       "Range: {} elements where {} are required", {n, want});
-    }
-    Value init = createEmpty(rewriter, loc, type, sizes);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(1)},
-        parallelIterators(1), [&](OpBuilder &b, Location l, ValueRange) {
-          Value i = linalg::IndexOp::create(b, l, 0);
-          i = arith::IndexCastOp::create(b, l, b.getI64Type(), i);
-          Value iv = convertScalar(b, l, i, b.getI64Type(), elt);
-          Value v = f ? Value(arith::AddFOp::create(
-                            b, l, start, arith::MulFOp::create(b, l, iv, delta)))
-                      : Value(arith::AddIOp::create(
-                            b, l, start, arith::MulIOp::create(b, l, iv, delta)));
-          linalg::YieldOp::create(b, l, v);
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
-    return success();
-  }
-  /// max(ceil((limit - start) / delta), 0) in f64; NaN, infinite or past
-  /// int64 (a delta of 0 among them) fails.
-  static Value floatCount(OpBuilder &b, Location loc, Value start, Value limit,
-                          Value delta) {
-    Type f64 = b.getF64Type();
-    auto toF64 = [&](Value v) -> Value {
-      return v.getType() == f64 ? v : arith::ExtFOp::create(b, loc, f64, v);
-    };
-    Value n = arith::DivFOp::create(
-        b, loc, arith::SubFOp::create(b, loc, toF64(limit), toF64(start)),
-        toF64(delta));
-    n = math::CeilOp::create(b, loc, n);
-    n = arith::MaximumFOp::create(b, loc, n, createScalarConstant(b, loc, f64, 0));
-    return floatToSize(b, loc, n,
-                       "Range: the element count is not a size (a delta of "
-                       "0, an infinite or NaN bound, or more than 2^63 - 1)");
-  }
-  /// max(ceil((limit - start) / delta), 0) exactly, in unsigned 64-bit
-  /// arithmetic: the distance between the bounds (up to 2^64 - 1), then
-  /// (distance - 1) / |delta| + 1 when the range is not empty. A delta of 0
-  /// and a count past 2^63 - 1 fail.
-  static Value intCount(OpBuilder &b, Location loc, Value start, Value limit,
-                        Value delta) {
-    using P = arith::CmpIPredicate;
-    auto i64 = b.getI64Type();
-    auto ext = [&](Value v) -> Value {
-      return v.getType() == i64 ? v : arith::ExtSIOp::create(b, loc, i64, v);
-    };
-    start = ext(start);
-    limit = ext(limit);
-    delta = ext(delta);
-    Value zero = createIntConstant(b, loc, i64, 0);
-    Value one = createIntConstant(b, loc, i64, 1);
-    emitRuntimeCheck(b, loc, cmpI(b, loc, P::ne, delta, zero),
-                     "Range: delta is 0");
-    Value up = cmpI(b, loc, P::sgt, delta, zero);
-    Value nonEmpty = arith::SelectOp::create(b, loc, up,
-                                             cmpI(b, loc, P::sgt, limit, start),
-                                             cmpI(b, loc, P::slt, limit, start));
-    Value dist = arith::SelectOp::create(b, loc, up,
-                                         arith::SubIOp::create(b, loc, limit, start),
-                                         arith::SubIOp::create(b, loc, start, limit));
-    Value mag = arith::SelectOp::create(b, loc, up, delta,
-                                        arith::SubIOp::create(b, loc, zero, delta));
-    Value safeMag = arith::SelectOp::create(
-        b, loc, cmpI(b, loc, P::eq, mag, zero), one, mag);
-    Value n = arith::AddIOp::create(
-        b, loc,
-        arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, dist, one),
-                               safeMag),
-        one);
-    n = arith::SelectOp::create(b, loc, nonEmpty, n, zero);
-    emitRuntimeCheck(b, loc, cmpI(b, loc, P::sge, n, zero),
-                     "Range: more than 2^63 - 1 elements");
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), n);
-  }
-};
-
 /// Split: consecutive slices along `axis`, sized by `split` or equal
 /// (the last one smaller when the dim does not divide).
 struct SplitLowering : OpConversionPattern<ONNX::SplitOp> {
@@ -568,6 +466,6 @@ struct SplitLowering : OpConversionPattern<ONNX::SplitOp> {
 
 void mlir::onnxc::linalg_conv::populateSlicePatterns(
     TypeConverter &tc, RewritePatternSet &patterns) {
-  patterns.add<TileLowering, SliceLowering, RangeLowering, SplitLowering>(
+  patterns.add<TileLowering, SliceLowering, SplitLowering>(
       tc, patterns.getContext());
 }

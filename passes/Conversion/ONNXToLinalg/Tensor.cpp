@@ -1,10 +1,11 @@
 //===- Tensor.cpp - Shape and data-movement onnx ops -> tensor/linalg -----===//
 //
-// Shape, Size, ConstantOfShape, Reshape, Flatten, Squeeze, Unsqueeze,
-// Transpose, Concat, Expand (Tile, Slice, Range, Split: Slice.cpp). Result types
-// come from shape inference; operands that determine shapes (Reshape's shape,
-// Slice's starts, ...) are read from constants where the pattern needs them
-// at compile time and from the tensor at run time otherwise.
+// Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat,
+// Expand (Tile, Slice, Split: Slice.cpp; ConstantOfShape: Generator.cpp).
+// Result types come from shape inference; operands that determine shapes
+// (Reshape's shape, Slice's starts, ...) are read from constants where the
+// pattern needs them at compile time and from the tensor at run time
+// otherwise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,59 +67,6 @@ struct SizeLowering : OpConversionPattern<ONNX::SizeOp> {
     n = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), n);
     auto type = convertedTensorType(getTypeConverter(), op.getSize());
     rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, type, n);
-    return success();
-  }
-};
-
-/// The run-time sizes of a result whose dims are the entries of a 1-D shape
-/// tensor (null for the static dims of `type`).
-SmallVector<Value> sizesFromShapeTensor(OpBuilder &b, Location loc,
-                                        Value shape, RankedTensorType type) {
-  SmallVector<Value> sizes(type.getRank());
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i))
-      sizes[i] = extractIndex(b, loc, shape, i);
-  return sizes;
-}
-
-/// ConstantOfShape: a tensor of the given shape filled with `value` (a
-/// one-element tensor; default 0.0 f32).
-struct ConstantOfShapeLowering : OpConversionPattern<ONNX::ConstantOfShapeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::ConstantOfShapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
-    Type elt = type.getElementType();
-    TypedAttr scalar;
-    if (auto v = op.getValueAttr()) {
-      auto dense = dyn_cast<DenseElementsAttr>(v);
-      if (!dense || dense.getNumElements() != 1)
-        return op.emitOpError("value must be a one-element dense tensor");
-      if (auto ft = dyn_cast<FloatType>(elt))
-        scalar = rewriter.getFloatAttr(ft, *dense.getValues<APFloat>().begin());
-      else
-        scalar = rewriter.getIntegerAttr(elt, *dense.getValues<APInt>().begin());
-    } else {
-      scalar = rewriter.getZeroAttr(elt);
-    }
-    SmallVector<Value> sizes =
-        sizesFromShapeTensor(rewriter, loc, adaptor.getInput(), type);
-    // Static dims come from inference: the shape must agree (negative and
-    // overlarge dynamic dims fail at the allocation: onnxc-check-alloc-sizes).
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      if (!type.isDynamicDim(i)) {
-        Value v = extractIndex(rewriter, loc, adaptor.getInput(), i);
-        Value want = createIndexConstant(rewriter, loc, type.getDimSize(i));
-        emitRuntimeCheck(rewriter, loc,
-                         cmpI(rewriter, loc, arith::CmpIPredicate::eq, v, want),
-                         "ConstantOfShape: dim {} is {} where {} is required",
-                         {createIndexConstant(rewriter, loc, i), v, want});
-      }
-    Value empty = createEmpty(rewriter, loc, type, sizes);
-    Value c = arith::ConstantOp::create(rewriter, loc, scalar);
-    rewriter.replaceOp(op, linalg::FillOp::create(rewriter, loc, c, empty));
     return success();
   }
 };
@@ -622,8 +570,7 @@ struct ExpandLowering : OpConversionPattern<ONNX::ExpandOp> {
 
 void mlir::onnxc::linalg_conv::populateTensorPatterns(
     TypeConverter &tc, RewritePatternSet &patterns) {
-  patterns.add<ShapeLowering, SizeLowering, ConstantOfShapeLowering,
-               ReshapeLowering, FlattenLowering, SqueezeLowering,
-               UnsqueezeLowering, TransposeLowering, ConcatLowering,
-               ExpandLowering>(tc, patterns.getContext());
+  patterns.add<ShapeLowering, SizeLowering, ReshapeLowering, FlattenLowering,
+               SqueezeLowering, UnsqueezeLowering, TransposeLowering,
+               ConcatLowering, ExpandLowering>(tc, patterns.getContext());
 }

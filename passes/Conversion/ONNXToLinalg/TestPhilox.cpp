@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/Random.h"
 #include "passes/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

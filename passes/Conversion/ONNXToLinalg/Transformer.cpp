@@ -39,19 +39,6 @@ namespace {
 
 using CmpI = arith::CmpIPredicate;
 
-Value addI(OpBuilder &b, Location l, Value x, Value y) {
-  return b.createOrFold<arith::AddIOp>(l, x, y);
-}
-Value subI(OpBuilder &b, Location l, Value x, Value y) {
-  return b.createOrFold<arith::SubIOp>(l, x, y);
-}
-Value divI(OpBuilder &b, Location l, Value x, Value y) {
-  return b.createOrFold<arith::DivSIOp>(l, x, y);
-}
-Value remI(OpBuilder &b, Location l, Value x, Value y) {
-  return b.createOrFold<arith::RemSIOp>(l, x, y);
-}
-
 //===----------------------------------------------------------------------===//
 // Swish is in ElementwiseUnary.cpp. RMSNormalization.
 //===----------------------------------------------------------------------===//

@@ -1,7 +1,8 @@
 //===- TypeConversion.cpp - onnx types -> builtin types, constants --------===//
 //
-// The type converter, the lowering of onnx.Constant and onnx.Identity, and
-// the entry point that collects every category's patterns.
+// The type converter and the lowering of onnx.Constant and onnx.Identity
+// (the entry point that collects every category's patterns is in the pass
+// file, ONNXToLinalgPass.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -254,48 +255,4 @@ struct IdentityLowering : OpConversionPattern<ONNX::IdentityOp> {
 void mlir::onnxc::linalg_conv::populateTypeConversionPatterns(
     TypeConverter &tc, RewritePatternSet &patterns) {
   patterns.add<ConstantLowering, IdentityLowering>(tc, patterns.getContext());
-}
-
-void mlir::onnxc::populateONNXToLinalgConversionPatterns(
-    TypeConverter &tc, RewritePatternSet &patterns) {
-  populateTypeConversionPatterns(tc, patterns);
-  populateElementwiseUnaryPatterns(tc, patterns);
-  populateElementwiseBinaryPatterns(tc, patterns);
-  populateMatMulPatterns(tc, patterns);
-  populateReductionPatterns(tc, patterns);
-  populateTensorPatterns(tc, patterns);
-  populateSlicePatterns(tc, patterns);
-  populateConvPatterns(tc, patterns);
-  populateCol2ImPatterns(tc, patterns);
-  populateDeformConvPatterns(tc, patterns);
-  populatePoolingPatterns(tc, patterns);
-  populateNormalizationPatterns(tc, patterns);
-  populatePadPatterns(tc, patterns);
-  populateResizePatterns(tc, patterns);
-  populateDepthToSpacePatterns(tc, patterns);
-  populateEinsumPatterns(tc, patterns);
-  populateRandomPatterns(tc, patterns);
-  populateRecurrentPatterns(tc, patterns);
-  populateGatherPatterns(tc, patterns);
-  populateScatterPatterns(tc, patterns);
-  populateIndexingPatterns(tc, patterns);
-  populateQuantizePatterns(tc, patterns);
-  populateControlFlowPatterns(tc, patterns);
-  populateScanPatterns(tc, patterns);
-  populateSequencePatterns(tc, patterns);
-  populateOptionalPatterns(tc, patterns);
-  populateLossPatterns(tc, patterns);
-  populateUnpoolPatterns(tc, patterns);
-  populateDetPatterns(tc, patterns);
-  populateUniquePatterns(tc, patterns);
-  populateSignalPatterns(tc, patterns);
-  populateGridSamplePatterns(tc, patterns);
-  populateObjectDetectionPatterns(tc, patterns);
-  populateTfIdfPatterns(tc, patterns);
-  populateStringPatterns(tc, patterns);
-  populateMLTreePatterns(tc, patterns);
-  populateMLLinearPatterns(tc, patterns);
-  populateMLPreprocessPatterns(tc, patterns);
-  populateMLMapPatterns(tc, patterns);
-  populateTransformerPatterns(tc, patterns);
 }

@@ -26,15 +26,6 @@ using namespace mlir::onnxc::linalg_conv;
 
 namespace {
 
-/// Index arithmetic folded where the operands are constant, so that static
-/// shapes leave neither arithmetic nor run-time checks behind.
-Value addI(OpBuilder &b, Location l, Value x, Value y) {
-  return b.createOrFold<arith::AddIOp>(l, x, y);
-}
-Value mulI(OpBuilder &b, Location l, Value x, Value y) {
-  return b.createOrFold<arith::MulIOp>(l, x, y);
-}
-
 struct MaxUnpoolLowering : OpConversionPattern<ONNX::MaxUnpoolOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult

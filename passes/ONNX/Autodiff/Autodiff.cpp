@@ -52,11 +52,6 @@ SmallVector<Value> autodiff::inputsOf(Operation *op) {
   return in.takeVector();
 }
 
-static bool isFloatTensor(Type t) {
-  auto tt = dyn_cast<TensorType>(t);
-  return tt && isa<FloatType>(tt.getElementType());
-}
-
 LogicalResult autodiff::backpropagate(ArrayRef<Operation *> ops,
                                       ArrayRef<Value> sources,
                                       InputGrads &grads, GradientBuilder &gb) {

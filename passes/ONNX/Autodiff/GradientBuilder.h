@@ -160,6 +160,11 @@ void accumulate(GradientBuilder &gb, InputGrads &grads, Value v, Value g);
 /// The small queries every rule file uses.
 /// The element type of `v` (its type when not shaped).
 inline Type eltOf(Value v) { return getElementTypeOrSelf(v.getType()); }
+/// Whether `t` is a tensor of floats (a type gradients flow through).
+inline bool isFloatTensor(Type t) {
+  auto tt = dyn_cast<TensorType>(t);
+  return tt && isa<FloatType>(tt.getElementType());
+}
 /// `v`'s ranked tensor type, or null.
 inline RankedTensorType rankedOf(Value v) {
   return dyn_cast<RankedTensorType>(v.getType());

@@ -46,11 +46,6 @@ using namespace mlir::onnxc::autodiff;
 
 namespace {
 
-bool isFloatTensor(Type t) {
-  auto tt = dyn_cast<TensorType>(t);
-  return tt && isa<FloatType>(tt.getElementType());
-}
-
 /// The outer values the regions of `op` read, in first-use order.
 SmallVector<Value> capturesOf(Operation *op) {
   llvm::SetVector<Value> in;

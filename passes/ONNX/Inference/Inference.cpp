@@ -18,6 +18,24 @@ using namespace mlir;
 using namespace mlir::onnxc;
 
 //===----------------------------------------------------------------------===//
+// onnxc's rules: every Rules*.cpp file's register function
+//===----------------------------------------------------------------------===//
+
+const llvm::StringMap<InferenceRule> &mlir::onnxc::getInferenceRules() {
+  static const llvm::StringMap<InferenceRule> rules = [] {
+    llvm::StringMap<InferenceRule> r;
+    registerTensorRules(r);
+    registerNNRules(r);
+    registerMLRules(r);
+    registerTransformerRules(r);
+    registerControlFlowRules(r);
+    registerTrainingRules(r);
+    return r;
+  }();
+  return rules;
+}
+
+//===----------------------------------------------------------------------===//
 // InferenceState
 //===----------------------------------------------------------------------===//
 

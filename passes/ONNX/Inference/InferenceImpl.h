@@ -213,6 +213,9 @@ broadcastShapes(ArrayRef<ArrayRef<SymDim>> shapes, std::string &error);
 /// One element of known shape data as a SymDim.
 SymDim toSymDim(const onnx::TensorShapeProto::Dimension &d);
 
+/// True when operand `index` of `op` is absent: past the operands, or a
+/// `none` value (an omitted optional input).
+bool isAbsent(Operation *op, unsigned index);
 /// Integer attribute `name` of `op`, or `dflt`.
 int64_t getIntAttr(Operation *op, StringRef name, int64_t dflt);
 /// The `axes` attribute of `op` as written, or all of [0, rank) without one.

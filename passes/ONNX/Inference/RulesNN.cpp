@@ -22,11 +22,6 @@
 using namespace mlir;
 using namespace mlir::onnxc;
 
-static bool isAbsent(Operation *op, unsigned index) {
-  return index >= op->getNumOperands() ||
-         llvm::isa<NoneType>(op->getOperand(index).getType());
-}
-
 static bool hasNonUnitInts(Operation *op, StringRef name) {
   auto a = op->getAttrOfType<DenseI64ArrayAttr>(name);
   return a && llvm::any_of(a.asArrayRef(), [](int64_t v) { return v != 1; });

@@ -45,11 +45,6 @@ LogicalResult mlir::onnxc::inferSameAsInput(Operation *op, const ONNX::OpInfo &,
   return refineResult(op, 0, op->getOperand(0).getType());
 }
 
-static bool isAbsent(Operation *op, unsigned index) {
-  return index >= op->getNumOperands() ||
-         llvm::isa<NoneType>(op->getOperand(index).getType());
-}
-
 /// Normalizes `axis` into [0, rank); fails (with an error on `op`) if out of
 /// range.
 static FailureOr<int64_t> normalizeAxis(Operation *op, int64_t axis,
@@ -678,18 +673,4 @@ void mlir::onnxc::registerTensorRules(llvm::StringMap<InferenceRule> &rules) {
     rules[n] = inferWindow;
   rules["onnx.MelWeightMatrix"] = inferMelWeightMatrix;
   rules["onnx.STFT"] = inferSTFT;
-}
-
-const llvm::StringMap<InferenceRule> &mlir::onnxc::getInferenceRules() {
-  static const llvm::StringMap<InferenceRule> rules = [] {
-    llvm::StringMap<InferenceRule> r;
-    registerTensorRules(r);
-    registerNNRules(r);
-    registerMLRules(r);
-    registerTransformerRules(r);
-    registerControlFlowRules(r);
-    registerTrainingRules(r);
-    return r;
-  }();
-  return rules;
 }

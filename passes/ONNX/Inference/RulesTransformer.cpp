@@ -14,11 +14,6 @@
 using namespace mlir;
 using namespace mlir::onnxc;
 
-static bool isAbsent(Operation *op, unsigned index) {
-  return index >= op->getNumOperands() ||
-         llvm::isa<NoneType>(op->getOperand(index).getType());
-}
-
 static bool hasResult(Operation *op, unsigned index) {
   return index < op->getNumResults() &&
          !llvm::isa<NoneType>(op->getResult(index).getType());

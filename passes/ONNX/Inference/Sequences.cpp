@@ -20,11 +20,6 @@ using namespace mlir::onnxc;
 /// Sequences longer than this are not tracked element by element.
 static constexpr size_t kMaxTrackedElements = 4096;
 
-static bool isAbsent(Operation *op, unsigned index) {
-  return index >= op->getNumOperands() ||
-         llvm::isa<NoneType>(op->getOperand(index).getType());
-}
-
 /// The value of a known integer scalar operand.
 static std::optional<int64_t> getKnownScalar(Operation *op, unsigned index,
                                              InferenceState &state) {

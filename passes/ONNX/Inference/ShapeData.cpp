@@ -213,11 +213,6 @@ static void propagateConstantOfShape(Operation *op, InferenceState &state) {
 /// Propagated tensors hold at most this many elements.
 static constexpr int64_t kMaxKnownElements = 4096;
 
-static bool isAbsent(Operation *op, unsigned index) {
-  return index >= op->getNumOperands() ||
-         llvm::isa<NoneType>(op->getOperand(index).getType());
-}
-
 static bool isModeledFloat(Type t) { return t && (t.isF32() || t.isF64()); }
 
 static bool isModeledInt(Type t) {

@@ -368,6 +368,11 @@ SymDim mlir::onnxc::toSymDim(const onnx::TensorShapeProto::Dimension &d) {
 // Attributes
 //===----------------------------------------------------------------------===//
 
+bool mlir::onnxc::isAbsent(Operation *op, unsigned index) {
+  return index >= op->getNumOperands() ||
+         llvm::isa<NoneType>(op->getOperand(index).getType());
+}
+
 int64_t mlir::onnxc::getIntAttr(Operation *op, StringRef name, int64_t dflt) {
   if (auto a = op->getAttrOfType<IntegerAttr>(name))
     return a.getInt();

@@ -132,16 +132,3 @@ func.func @reverse_sequence(%x: tensor<4x4xf32>, %l: tensor<4xi64>) -> tensor<4x
   %0 = "onnx.ReverseSequence"(%x, %l) {batch_axis = 0 : i64, time_axis = 1 : i64} : (tensor<4x4xf32>, tensor<4xi64>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
-
-// -----
-
-// EyeLike: ones where j - i == k, in the dtype's element type.
-// CHECK-LABEL: func.func @eyelike
-// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<3x4xf64>)
-// CHECK: arith.subi
-// CHECK: arith.cmpi eq
-// CHECK: arith.select %{{.+}}, %{{.+}}, %{{.+}} : f64
-func.func @eyelike(%x: tensor<3x4xi32>) -> tensor<3x4xf64> {
-  %0 = "onnx.EyeLike"(%x) {dtype = 11 : i64, k = 1 : i64} : (tensor<3x4xi32>) -> tensor<3x4xf64>
-  return %0 : tensor<3x4xf64>
-}

@@ -69,14 +69,6 @@ func.func @matmul_integer_zero_point(%a: tensor<4x3xui8>, %b: tensor<3x2xui8>, %
 
 // -----
 
-func.func @constant_of_shape_value(%s: tensor<1xi64>) -> tensor<3xf32> {
-  // expected-error @+1 {{'onnx.ConstantOfShape' op value must be a one-element dense tensor}}
-  %0 = "onnx.ConstantOfShape"(%s) {value = dense<[1.0, 2.0]> : tensor<2xf32>} : (tensor<1xi64>) -> tensor<3xf32>
-  return %0 : tensor<3xf32>
-}
-
-// -----
-
 func.func @unsqueeze_runtime_axes(%x: tensor<?xf32>, %a: tensor<1xi64>) -> tensor<?x1xf32> {
   // expected-error @+1 {{'onnx.Unsqueeze' op non-constant axes with ambiguous types are not supported}}
   %0 = "onnx.Unsqueeze"(%x, %a) : (tensor<?xf32>, tensor<1xi64>) -> tensor<?x1xf32>
@@ -245,14 +237,6 @@ func.func @reverse_sequence_axes(%x: tensor<4x4x2xf32>, %l: tensor<4xi64>) -> te
   // expected-error @+1 {{'onnx.ReverseSequence' op batch_axis and time_axis must be 0 and 1 (in either order) of an input of rank >= 2}}
   %0 = "onnx.ReverseSequence"(%x, %l) {batch_axis = 2 : i64, time_axis = 0 : i64} : (tensor<4x4x2xf32>, tensor<4xi64>) -> tensor<4x4x2xf32>
   return %0 : tensor<4x4x2xf32>
-}
-
-// -----
-
-func.func @eyelike_3d(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
-  // expected-error @+1 {{'onnx.EyeLike' op input must be 2-D}}
-  %0 = "onnx.EyeLike"(%x) : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
-  return %0 : tensor<2x3x4xf32>
 }
 
 // -----

@@ -186,3 +186,22 @@ func.func @matmul_inner_same_name(%a: tensor<3x?xf32, #onnx.dims<["k"]>>, %b: te
   %0 = "onnx.MatMul"(%a, %b) : (tensor<3x?xf32, #onnx.dims<["k"]>>, tensor<?x4xf32, #onnx.dims<["k"]>>) -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
+
+// -----
+
+// QLinearMatMul: an i32 contraction of the zero-point-shifted operands,
+// then requantization in f64.
+// CHECK-LABEL: func.func @qlinearmatmul
+// CHECK: %[[ACC:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]} {{.+}} outs(%{{.+}} : tensor<2x3xi32>)
+// CHECK: arith.subi
+// CHECK: arith.subi
+// CHECK: arith.muli
+// CHECK: arith.addi
+// CHECK: linalg.generic {{.+}} ins(%[[ACC]] : tensor<2x3xi32>) outs(%{{.+}} : tensor<2x3xi8>)
+// CHECK: arith.sitofp %{{.+}} : i32 to f64
+// CHECK: math.roundeven %{{.+}} : f64
+// CHECK: arith.fptoui %{{.+}} : f64 to i8
+func.func @qlinearmatmul(%a: tensor<2x4xui8>, %as: tensor<1xf32>, %az: tensor<1xui8>, %b: tensor<4x3xui8>, %bs: tensor<1xf32>, %bz: tensor<1xui8>, %ys: tensor<1xf32>, %yz: tensor<1xui8>) -> tensor<2x3xui8> {
+  %0 = "onnx.QLinearMatMul"(%a, %as, %az, %b, %bs, %bz, %ys, %yz) : (tensor<2x4xui8>, tensor<1xf32>, tensor<1xui8>, tensor<4x3xui8>, tensor<1xf32>, tensor<1xui8>, tensor<1xf32>, tensor<1xui8>) -> tensor<2x3xui8>
+  return %0 : tensor<2x3xui8>
+}

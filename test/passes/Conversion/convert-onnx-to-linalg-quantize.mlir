@@ -57,25 +57,6 @@ func.func @dynamic_quantize(%x: tensor<6xf32>) -> (tensor<6xui8>, tensor<f32>, t
 
 // -----
 
-// QLinearMatMul: an i32 contraction of the zero-point-shifted operands,
-// then requantization in f64.
-// CHECK-LABEL: func.func @qlinearmatmul
-// CHECK: %[[ACC:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]} {{.+}} outs(%{{.+}} : tensor<2x3xi32>)
-// CHECK: arith.subi
-// CHECK: arith.subi
-// CHECK: arith.muli
-// CHECK: arith.addi
-// CHECK: linalg.generic {{.+}} ins(%[[ACC]] : tensor<2x3xi32>) outs(%{{.+}} : tensor<2x3xi8>)
-// CHECK: arith.sitofp %{{.+}} : i32 to f64
-// CHECK: math.roundeven %{{.+}} : f64
-// CHECK: arith.fptoui %{{.+}} : f64 to i8
-func.func @qlinearmatmul(%a: tensor<2x4xui8>, %as: tensor<1xf32>, %az: tensor<1xui8>, %b: tensor<4x3xui8>, %bs: tensor<1xf32>, %bz: tensor<1xui8>, %ys: tensor<1xf32>, %yz: tensor<1xui8>) -> tensor<2x3xui8> {
-  %0 = "onnx.QLinearMatMul"(%a, %as, %az, %b, %bs, %bz, %ys, %yz) : (tensor<2x4xui8>, tensor<1xf32>, tensor<1xui8>, tensor<4x3xui8>, tensor<1xf32>, tensor<1xui8>, tensor<1xf32>, tensor<1xui8>) -> tensor<2x3xui8>
-  return %0 : tensor<2x3xui8>
-}
-
-// -----
-
 // Blocked QuantizeLinear (block_size 3 on axis 1): the scale and zero point
 // of x's rank are indexed by d1 floordiv 3; a dynamic x dim is checked
 // against the parameter's at run time (ceil(dim / 3)).

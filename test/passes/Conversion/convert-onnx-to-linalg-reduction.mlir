@@ -66,20 +66,6 @@ func.func @argmax_last(%x: tensor<2x3xf32>) -> tensor<2x1xi64> {
 
 // -----
 
-// Softmax: max, exp(x - max), sum, divide.
-// CHECK-LABEL: func.func @softmax
-// CHECK: arith.maximumf
-// CHECK: arith.subf
-// CHECK: math.exp
-// CHECK: arith.addf
-// CHECK: arith.divf
-func.func @softmax(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  %0 = "onnx.Softmax"(%x) : (tensor<2x3xf32>) -> tensor<2x3xf32>
-  return %0 : tensor<2x3xf32>
-}
-
-// -----
-
 // ReduceSum with run-time axes: the reduced-dim mask is built from the axes,
 // one generic over the keepdims shape loops over the reduced elements, and
 // keepdims = 0 reshapes to the inferred type.

@@ -64,21 +64,6 @@ func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>) -> tensor<2x8xf32> {
 
 // -----
 
-// ConstantOfShape: a linalg.fill sized by the shape operand.
-// CHECK-LABEL: func.func @constant_of_shape
-// CHECK-SAME: (%[[S:.+]]: tensor<2xi64>)
-// CHECK: %[[D0:.+]] = tensor.extract %[[S]][%{{.+}}] : tensor<2xi64>
-// CHECK: %[[I0:.+]] = arith.index_cast %[[D0]] : i64 to index
-// CHECK: %[[E:.+]] = tensor.empty(%[[I0]]) : tensor<?x4xi32>
-// CHECK: %[[V:.+]] = arith.constant 7 : i32
-// CHECK: linalg.fill ins(%[[V]] : i32) outs(%[[E]] : tensor<?x4xi32>)
-func.func @constant_of_shape(%s: tensor<2xi64>) -> tensor<?x4xi32> {
-  %0 = "onnx.ConstantOfShape"(%s) {value = dense<7> : tensor<1xi32>} : (tensor<2xi64>) -> tensor<?x4xi32>
-  return %0 : tensor<?x4xi32>
-}
-
-// -----
-
 // Expand to a symbolic batch: the input dim is read through a select.
 // CHECK-LABEL: func.func @expand_dynamic
 // CHECK: tensor.extract %{{.+}}[%{{.+}}] : tensor<2xi64>
