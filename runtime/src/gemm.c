@@ -1,17 +1,16 @@
-/*===- gemm.c - fp32 matrix products and convolutions for generated code --===*
+/*===- gemm.c - fp32 matrix products for generated code ------------------===*
  *
  * The compiler replaces fp32 linalg contractions (matmul, batch matmul,
- * transposed operands) and 2-D convolutions by calls to the functions here
+ * transposed operands) by calls to the functions here
  * (onnxc-linalg-to-ukernel; runtime_abi.h has the contract). They are the
  * classic packed GEMM: B is copied, one K x NC block at a time, into panels
  * of ONNXC_SGEMM_PANEL columns (a constant B arrives packed from the
  * compiler), and a register-blocked kernel multiplies MR rows of A, read in
- * place and broadcast, by one panel. The convolution packs its im2col
- * matrix straight into panels, so it never materializes the whole matrix.
+ * place and broadcast, by one panel. The convolutions (conv.c) run their
+ * products through the same block driver (gemm.h).
  *
  * This file is the ISA-independent driver: the blocking, the packing
- * loops, the choice of path per call. The microkernels (the tile of the
- * packed GEMM, the indirect-GEMM tile of convolutions, the products with
+ * loops. The microkernels (the tile of the packed GEMM, the products with
  * few rows of the tier's gemv, the vector copies) are called through the
  * kernel table of the tier chosen at run time (kernels/dispatch.h), so a
  * library built for a generic x86-64 CPU still uses AVX-512 or AVX2 where
@@ -19,7 +18,7 @@
  * layouts run. ONNXC_ISA=portable|avx2|avx512 picks a tier (for tests).
  *===----------------------------------------------------------------------===*/
 
-#include "kernels/dispatch.h"
+#include "gemm.h"
 
 #include "onnxc/runtime_abi.h"
 
@@ -27,45 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KC 256  /* depth of a packed block */
-#define NC 1024 /* columns of a packed block (a multiple of NR) */
-#define MC 128  /* rows of A swept per panel (L2 resident) */
-
-/* tile_ep (what a tile store does besides writing A * B) is in
- * kernels/common.h. */
-
-/* A block: C[m x nc] (+)= A[m x kc] * Bp, Bp holding ceil(nc / NR) panels of
- * kc x NR floats, panel_stride floats apart. `row_bias` and `col_bias`
- * (when not accumulating; relative to the block's first row and column)
- * and the clamp as in tile_ep. */
-typedef struct block_args {
-  i64 m, nc, kc;
-  const float *a;
-  i64 rsa, csa;
-  const float *bp;
-  i64 panel_stride;
-  float *c;
-  i64 rsc, csc;
-  int accumulate;
-  const float *row_bias, *col_bias;
-  int clamp;
-  float lo, hi;
-  const act_ep *act; /* the last K block's activation (tiles or act_block), or NULL */
-} block_args;
-
-/* The fused activation of a convolution (ONNXC_CONV_ACT), in `a`, or
- * NULL. */
-static const act_ep *conv_act(const onnxc_conv2d_params *q, act_ep *a) {
-  a->kind = (int)((q->flags & ONNXC_CONV_ACT_MASK) >> ONNXC_CONV_ACT_SHIFT);
-  a->alpha = q->act_alpha;
-  a->beta = q->act_beta;
-  return a->kind != ONNXC_ACT_NONE ? a : NULL;
-}
-
 /* The activation over rows x cols results, rows rs apart, columns cs
  * apart: the tier's act_row along unit strides, else element by element. */
-static void act_block(const onnxc_kernels *kt, float *c, i64 rows, i64 cols,
-                      i64 rs, i64 cs, const act_ep *a) {
+void onnxc_rt_gemm_act_block(const onnxc_kernels *kt, float *c, i64 rows,
+                             i64 cols, i64 rs, i64 cs, const act_ep *a) {
   i64 i, j;
   /* Rows one after the other: one long row (a row of a 7 x 7 map alone is
    * a single short vector). */
@@ -101,52 +65,7 @@ static const tile_ep *block_ep(const onnxc_kernels *kt, const block_args *x,
   return ep;
 }
 
-/* The epilogue of one K block of output channels [m0, m0 + 32) of group g
- * of a convolution: with ONNXC_CONV_BIAS the first block writes Y from the
- * bias (per row or per column of the tile: `per_row`), later blocks add to
- * it; without, every block adds to Y (which holds the initial values).
- * ONNXC_CONV_CLAMP clamps after the last block, and `act` (may be NULL)
- * is the tile's activation after it. NULL when there is nothing to do but
- * accumulate. */
-static const tile_ep *conv_block_ep(const onnxc_conv2d_params *q, i64 g,
-                                    i64 m0, int first, int last, int per_row,
-                                    const act_ep *act, int *accumulate,
-                                    tile_ep *ep) {
-  int bias = (q->flags & ONNXC_CONV_BIAS) && first;
-  int clamp = (q->flags & ONNXC_CONV_CLAMP) && last;
-  *accumulate = !bias;
-  act = last ? act : NULL;
-  /* A null bias with ONNXC_CONV_BIAS: Y starts from zero. */
-  bias = bias && q->bias;
-  if (!bias && !clamp && !act)
-    return NULL;
-  ep->row_bias = bias && per_row ? q->bias + g * q->out_channels + m0 : NULL;
-  ep->col_bias = bias && !per_row ? q->bias + g * q->out_channels + m0 : NULL;
-  ep->clamp = clamp;
-  ep->lo = q->clamp_lo;
-  ep->hi = q->clamp_hi;
-  ep->act = act;
-  return ep;
-}
-
-/* conv_block_ep for a block_args whose rows are output channels from m0;
- * the activation `act` (may be NULL) after the last block. */
-static void set_block_ep(block_args *b, const onnxc_conv2d_params *q, i64 g,
-                         i64 m0, int first, int last, const act_ep *act) {
-  tile_ep ep;
-  int accumulate;
-  const tile_ep *e =
-      conv_block_ep(q, g, m0, first, last, 1, NULL, &accumulate, &ep);
-  b->accumulate = accumulate;
-  b->row_bias = e ? e->row_bias : NULL;
-  b->col_bias = NULL;
-  b->clamp = e ? e->clamp : 0;
-  b->lo = q->clamp_lo;
-  b->hi = q->clamp_hi;
-  b->act = last ? act : NULL;
-}
-
-/* One tile of run_block: rows [ir, ir + rows) of the block, columns
+/* One tile of onnxc_rt_gemm_block: rows [ir, ir + rows) of the block, columns
  * [j, j + NR). */
 static void run_tile(const onnxc_kernels *kt, const block_args *x, i64 ir,
                      i64 rows, i64 j) {
@@ -157,12 +76,12 @@ static void run_tile(const onnxc_kernels *kt, const block_args *x, i64 ir,
                  x->c + ir * x->rsc + j * x->csc, x->rsc, x->csc, nw,
                  x->accumulate, block_ep(kt, x, ir, j, &ep));
   if (x->act && !kt->tile_act)
-    act_block(kt, x->c + ir * x->rsc + j * x->csc, rows, nw, x->rsc, x->csc,
+    onnxc_rt_gemm_act_block(kt, x->c + ir * x->rsc + j * x->csc, rows, nw, x->rsc, x->csc,
               x->act);
 }
 
 /* Blocks at most this deep run a row tile across all the block's panels
- * before the next rows (see run_block). */
+ * before the next rows (see onnxc_rt_gemm_block). */
 #define ROWS_FIRST_KC 64
 
 /* A block through the tier's tile: MC rows of A (L2) against one panel
@@ -170,7 +89,7 @@ static void run_tile(const onnxc_kernels *kt, const block_args *x, i64 ir,
  * (32 rows in tiles of 6: 6, 6, 5, 5, 5, 5, not five of 6 and one of 2,
  * whose 4 FMA chains would wait on the FMA latency). A tile sums each
  * element as any other does, so the tiling changes no result. */
-static void run_block(const onnxc_kernels *kt, const block_args *x) {
+void onnxc_rt_gemm_block(const onnxc_kernels *kt, const block_args *x) {
   i64 ic, ir, j, mr = kt->sgemm_mr;
   for (ic = 0; ic < x->m; ic += MC) {
     i64 mc = min64(MC, x->m - ic);
@@ -206,8 +125,8 @@ static void run_block(const onnxc_kernels *kt, const block_args *x) {
 /* ---- Packing ---------------------------------------------------------- */
 
 /* Bp <- B[0:kc, 0:nc] as panels of kc x NR, zero padded past nc. */
-static void pack_b(const onnxc_kernels *kt, const float *b, i64 rsb, i64 csb,
-                   i64 kc, i64 nc, float *bp) {
+void onnxc_rt_gemm_pack_b(const onnxc_kernels *kt, const float *b, i64 rsb,
+                          i64 csb, i64 kc, i64 nc, float *bp) {
   i64 j, p, col;
   if (csb == 1) {
     kt->pack_rows(b, rsb, kc, nc, bp);
@@ -251,7 +170,7 @@ void onnxc_rt_free_scratch(void *raw) {
 /* The product's packing buffers: scratch from the models' allocator, so
  * that a call failing while they are held (a failed allocation after
  * them) releases them with the rest of the call (alloc.c's arena). */
-static float *alloc_panels(i64 floats, void **raw) {
+float *onnxc_rt_gemm_alloc_panels(i64 floats, void **raw) {
   return onnxc_rt_alloc_scratch(floats, raw);
 }
 
@@ -310,7 +229,7 @@ void onnxc_rt_sgemm_ep_serial(int64_t m, int64_t n, int64_t k, const float *a,
                       accumulate, ep))
     return;
   if (!packed)
-    buf = alloc_panels(KC * min64(NC, (n + NR - 1) / NR * NR), &raw);
+    buf = onnxc_rt_gemm_alloc_panels(KC * min64(NC, (n + NR - 1) / NR * NR), &raw);
   for (jc = 0; jc < n; jc += NC) {
     i64 nc = min64(NC, n - jc);
     for (pc = 0; pc < k; pc += KC) {
@@ -321,7 +240,7 @@ void onnxc_rt_sgemm_ep_serial(int64_t m, int64_t n, int64_t k, const float *a,
         x.bp = b + (jc / NR) * k * NR + pc * NR;
         x.panel_stride = k * NR;
       } else {
-        pack_b(kt, b + pc * rsb + jc * csb, rsb, csb, x.kc, nc, buf);
+        onnxc_rt_gemm_pack_b(kt, b + pc * rsb + jc * csb, rsb, csb, x.kc, nc, buf);
         x.bp = buf;
         x.panel_stride = x.kc * NR;
       }
@@ -341,7 +260,7 @@ void onnxc_rt_sgemm_ep_serial(int64_t m, int64_t n, int64_t k, const float *a,
       x.lo = lo;
       x.hi = hi;
       x.act = NULL;
-      run_block(kt, &x);
+      onnxc_rt_gemm_block(kt, &x);
     }
   }
   onnxc_rt_free_scratch(raw);
@@ -388,643 +307,3 @@ void onnxc_rt_sgemm_batched(int64_t batch, int64_t m, int64_t n, int64_t k,
       0.0f);
 }
 
-/* ---- Convolution ------------------------------------------------------ */
-
-/* Bp <- the im2col rows [p0, p0 + kc) and columns [j0, j0 + nc) of one
- * image and group, as panels: row (ci, kh, kw), column (oh, ow) holds
- * X[ci, oh * sh + kh * dh, ow * sw + kw * dw]. The input is padded already,
- * so every index is in range. `rows` is scratch for kc row pointers. */
-static void pack_im2col(const onnxc_kernels *kt,
-                        const onnxc_conv2d_params *q, const float *x, i64 p0,
-                        i64 kc, i64 j0, i64 nc, float *bp, const float **rows,
-                        int vector) {
-  i64 khw = q->kernel_h * q->kernel_w;
-  i64 j, p, col;
-  for (p = 0; p < kc; ++p) {
-    i64 kk = p0 + p;
-    i64 ci = kk / khw, kh = (kk % khw) / q->kernel_w, kw = kk % q->kernel_w;
-    rows[p] = x + ci * q->x_strides[2] + kh * q->dilation_h * q->x_strides[3] +
-              kw * q->dilation_w * q->x_strides[4];
-  }
-  for (j = 0; j < nc; j += NR) {
-    i64 nw = min64(NR, nc - j);
-    int32_t off[NR];
-    int contiguous = 1;
-    for (col = 0; col < NR; ++col) {
-      i64 pos = j0 + j + (col < nw ? col : 0);
-      i64 oh = pos / q->out_w, ow = pos % q->out_w;
-      off[col] = (int32_t)(oh * q->stride_h * q->x_strides[3] +
-                           ow * q->stride_w * q->x_strides[4]);
-      if (col < nw && off[col] != off[0] + col)
-        contiguous = 0;
-    }
-    /* The tier's copy (gathers take the offsets as int32 lanes: the caller
-     * checks that they fit), or the portable one. */
-    (vector ? kt->im2col : onnxc_rt_im2col_portable)(rows, kc, off, nw,
-                                                     contiguous, bp);
-    bp += kc * NR;
-  }
-}
-
-/* The 1 x 1 convolution over packed weights (see onnxc_rt_sconv2d). */
-static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
-                           const float *wp, float *y) {
-  const i64 *xs = q->x_strides, *ys = q->y_strides;
-  i64 kdim = q->in_channels, npos = q->out_h * q->out_w;
-  i64 panels = (q->out_channels + NR - 1) / NR;
-  const onnxc_kernels *kt = onnxc_rt_kernels();
-  void *raw;
-  float *buf = onnxc_rt_alloc_scratch(KC * min64(NC, (npos + NR - 1) / NR * NR), &raw);
-  act_ep act_storage;
-  const act_ep *act = conv_act(q, &act_storage);
-  i64 n, g, jc, pc, j;
-  for (n = 0; n < q->batch; ++n)
-    for (g = 0; g < q->groups; ++g) {
-      const float *xg = x + n * xs[0] + g * xs[1];
-      float *yg = y + n * ys[0] + g * ys[1];
-      for (jc = 0; jc < npos; jc += NC) {
-        i64 nc = min64(NC, npos - jc);
-        for (pc = 0; pc < kdim; pc += KC) {
-          i64 kc = min64(KC, kdim - pc);
-          pack_b(kt, xg + pc * xs[2] + jc, xs[2], 1, kc, nc, buf);
-          for (j = 0; j < panels; ++j) {
-            block_args b;
-            b.m = min64(NR, q->out_channels - j * NR);
-            b.nc = nc;
-            b.kc = kc;
-            b.a = wp + ((g * panels + j) * kdim + pc) * NR;
-            b.rsa = 1;
-            b.csa = NR;
-            b.bp = buf;
-            b.panel_stride = kc * NR;
-            b.c = yg + j * NR * ys[2] + jc;
-            b.rsc = ys[2];
-            b.csc = 1;
-            set_block_ep(&b, q, g, j * NR, pc == 0, pc + kc == kdim, act);
-            run_block(kt, &b);
-          }
-        }
-      }
-    }
-  onnxc_rt_free_scratch(raw);
-}
-
-#define MCP 128 /* output positions per block (their windows stay in L2) */
-
-/* How many positions from ir (at most `max`, below mc) have windows one
- * element apart (xr[ir + t] == xr[ir] + t: one stride-1 output row). */
-static i64 unit_run(const float *const *xr, i64 ir, i64 mc, i64 max) {
-  i64 n = 1;
-  while (n < max && ir + n < mc && xr[ir + n] == xr[ir] + n)
-    ++n;
-  return n;
-}
-
-/* The deepest K that conv_rows takes: its tiles read 3 cache lines of
- * input per k (a 32-position row segment, unaligned) where conv_tile16's
- * read 1 or 2, and with K = 432 (48 channels, 3 x 3) the second channel
- * group no longer finds them in L1: in U-Net's 48 -> 16 layer at 256 x
- * 256 the rows took 20-35% longer than conv_tile16, where 16 -> 16 and
- * 3 -> 16 ran 15-25% faster. */
-#define ROWS_MAX_K 288
-
-/* One K block [pc, pc + kc) of a panel of nw <= 16 channels from m0 over
- * `mc` positions whose windows start at xr[0, mc), Y from `y` (position
- * t at y[t], channel ch at ch * ys[2]): segments of up to NR positions
- * of one stride-1 output row (windows one element apart) by channel
- * groups of at most conv_rmr, through the tier's conv_rtile (positions in
- * lanes; the per-channel bias per row). */
-static void conv_rows(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
-                      i64 g, i64 pc, i64 kc, i64 kdim, const act_ep *act,
-                      const float *const *xr, i64 mc, const i64 *koff,
-                      const float *panel, float *y, i64 m0, i64 nw) {
-  const i64 csc = q->y_strides[2];
-  i64 groups = (nw + kt->conv_rmr - 1) / kt->conv_rmr;
-  i64 per = (nw + groups - 1) / groups; /* 12 channels: 6 and 6 */
-  i64 ir, c0;
-  for (ir = 0; ir < mc;) {
-    i64 len = unit_run(xr, ir, mc, NR);
-    for (c0 = 0; c0 < nw;) {
-      i64 rows = min64(per, nw - c0);
-      tile_ep storage;
-      int accumulate;
-      const tile_ep *ep =
-          conv_block_ep(q, g, m0 + c0, pc == 0, pc + kc == kdim, 1,
-                        kt->tile_act ? act : NULL, &accumulate, &storage);
-      kt->conv_rtile((int)rows, kc, xr[ir], koff, panel + c0,
-                     y + c0 * csc + ir, csc, len, accumulate, ep);
-      c0 += rows;
-    }
-    ir += len;
-  }
-}
-/* Depth of an indirect-GEMM block: the whole K of a 3 x 3 convolution of
- * 256 channels, so that each tile has one epilogue (a transposed store)
- * instead of one per 256; its 2304 x 32 weight panel (288 KiB) stays in
- * L2. 5-10% on ResNet's convolutions against KC. */
-#define KCI 2304
-
-/* The convolution over packed weights `wp` ([groups][panels][K][32],
- * runtime_abi.h) with Y laid out flat (ys[4] == 1, ys[3] == out_w).
- * Blocks: K in KCI steps, MCP positions, every channel panel; tiles of
- * at most conv_mr positions through the tier's conv_tile. */
-static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
-                       const float *x, const float *wp, float *y,
-                       const i64 *koff) {
-  const i64 *xs = q->x_strides, *ys = q->y_strides;
-  i64 kdim = q->in_channels * q->kernel_h * q->kernel_w;
-  i64 panels = (q->out_channels + NR - 1) / NR;
-  i64 npos = q->out_h * q->out_w;
-  i64 kcb = KCI, mr = kt->conv_mr;
-  const float *xr[MCP];
-  act_ep act_storage;
-  const act_ep *act = conv_act(q, &act_storage);
-  i64 n, g, pc, ic, j, ir, t;
-  for (n = 0; n < q->batch; ++n)
-    for (g = 0; g < q->groups; ++g) {
-      const float *xg = x + n * xs[0] + g * xs[1];
-      float *yg = y + n * ys[0] + g * ys[1];
-      for (pc = 0; pc < kdim; pc += kcb) {
-        i64 kc = min64(kcb, kdim - pc);
-        for (ic = 0; ic < npos; ic += MCP) {
-          i64 mc = min64(MCP, npos - ic);
-          /* Position ic + t's window; (oh, ow) stepped, not divided. */
-          i64 oh = ic / q->out_w, ow = ic % q->out_w;
-          for (t = 0; t < mc; ++t) {
-            xr[t] = xg + oh * q->stride_h * xs[3] + ow * q->stride_w * xs[4];
-            if (++ow == q->out_w) {
-              ow = 0;
-              ++oh;
-            }
-          }
-          for (j = 0; j < panels; ++j) {
-            const float *panel = wp + ((g * panels + j) * kdim + pc) * NR;
-            i64 nw = min64(NR, q->out_channels - j * NR);
-            tile_ep storage;
-            int accumulate;
-            const tile_ep *ep = conv_block_ep(
-                q, g, j * NR, pc == 0, pc + kc == kdim, 0,
-                kt->tile_act ? act : NULL, &accumulate, &storage);
-            /* A panel of at most 16 channels: tiles of up to conv_mr16
-             * positions whose windows are one element apart (a stride-1
-             * output row; a tile ends where the row does), one vector per
-             * position. */
-            if (nw <= NR / 2 && kt->conv_rtile && q->stride_w * xs[4] == 1 &&
-                q->out_w >= NR && kdim <= ROWS_MAX_K) {
-              conv_rows(kt, q, g, pc, kc, kdim, act, xr, mc, koff + pc,
-                        panel, yg + j * NR * ys[2] + ic, j * NR, nw);
-            } else if (nw <= NR / 2 && kt->conv_tile16 &&
-                       q->stride_w * xs[4] == 1) {
-              i64 mr16 = kt->conv_mr16;
-              for (ir = 0; ir < mc;) {
-                i64 rows = unit_run(xr, ir, mc, mr16);
-                kt->conv_tile16((int)rows, kc, xr[ir], koff + pc, panel,
-                                yg + j * NR * ys[2] + ic + ir, ys[2], nw,
-                                accumulate, ep);
-                ir += rows;
-              }
-            } else {
-              /* Tiles of equal height (49 positions: 7 of 7, not 6 of 8
-               * and 1 of 1, whose one row costs a third of a full tile). */
-              for (ir = 0; ir < mc;) {
-                i64 left = mc - ir, tiles = (left + mr - 1) / mr;
-                i64 rows = (left + tiles - 1) / tiles;
-                kt->conv_tile((int)rows, kc, xr + ir, koff + pc, panel,
-                              yg + j * NR * ys[2] + ic + ir, ys[2], nw,
-                              accumulate, ep);
-                ir += rows;
-              }
-            }
-            /* The activation after the last K block, over the panel's
-             * channels and the block's positions (16 KiB, in L1), unless
-             * the tiles applied it. */
-            if (act && !kt->tile_act && pc + kc == kdim)
-              act_block(kt, yg + j * NR * ys[2] + ic, nw, mc, ys[2], 1, act);
-          }
-        }
-      }
-    }
-}
-
-/* Packed weights back to W[g, m, ci, kh, kw] (contiguous), for the paths
- * that read W in place. */
-static void unpack_conv_weights(const onnxc_conv2d_params *q, const float *wp,
-                                float *out) {
-  i64 khw = q->kernel_h * q->kernel_w, kdim = q->in_channels * khw;
-  i64 panels = (q->out_channels + NR - 1) / NR;
-  i64 g, m, k;
-  for (g = 0; g < q->groups; ++g)
-    for (m = 0; m < q->out_channels; ++m)
-      for (k = 0; k < kdim; ++k)
-        out[(g * q->out_channels + m) * kdim + k] =
-            wp[((g * panels + m / NR) * kdim + k) * NR + m % NR];
-}
-
-/* q's packed weights unpacked into a scratch buffer (*raw, freed by the
- * caller with onnxc_rt_free_scratch), and in *plain q's parameters for
- * them: contiguous W[g, m, ci, kh, kw], ONNXC_CONV_W_PACKED cleared. */
-static const float *unpacked_weights(const onnxc_conv2d_params *q,
-                                     const float *wp,
-                                     onnxc_conv2d_params *plain, void **raw) {
-  i64 khw = q->kernel_h * q->kernel_w, kdim = q->in_channels * khw;
-  float *wbuf = alloc_panels(q->groups * q->out_channels * kdim, raw);
-  unpack_conv_weights(q, wp, wbuf);
-  *plain = *q;
-  plain->flags = q->flags & ~(int64_t)ONNXC_CONV_W_PACKED;
-  plain->w_strides[0] = q->out_channels * kdim;
-  plain->w_strides[1] = kdim;
-  plain->w_strides[2] = khw;
-  plain->w_strides[3] = q->kernel_w;
-  plain->w_strides[4] = 1;
-  return wbuf;
-}
-
-static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
-                          const float *w, float *y);
-
-/* koff[k] for k = (ci, kh, kw) in that order: the offset of tap k in a
- * window (no division: K reaches thousands). */
-static void conv_tap_offsets(const onnxc_conv2d_params *q, i64 *koff) {
-  i64 k = 0, ci, kh, kw;
-  for (ci = 0; ci < q->in_channels; ++ci)
-    for (kh = 0; kh < q->kernel_h; ++kh)
-      for (kw = 0; kw < q->kernel_w; ++kw)
-        koff[k++] = ci * q->x_strides[2] +
-                    kh * q->dilation_h * q->x_strides[3] +
-                    kw * q->dilation_w * q->x_strides[4];
-}
-
-/* Weights that arrive unpacked (they change between calls: a training
- * step's weights, or the output gradient that is the "kernel" of a weight
- * gradient's convolution) are packed here, once per call, for the
- * indirect GEMM when that costs less than the im2col + GEMM path's
- * packing: the im2col path packs kdim rows of every image's positions
- * (rounded up to panels of 32), this one the weights' kdim rows of every
- * channel (rounded up to panels). A weight gradient's convolution has
- * few positions (3 x 3 from 14 x 14 kernels): the im2col path fills 9 of
- * each panel's 32 columns and packs 6272 rows per image for them, and the
- * indirect GEMM puts the positions on the tile's rows instead. A
- * training step's convolutions have batches of images against small
- * weights. An inference call with unpacked weights and a single image
- * whose weights outweigh it stays on the im2col path. */
-int onnxc_rt_sconv2d_packs_weights(const onnxc_conv2d_params *q) {
-  const onnxc_kernels *kt = onnxc_rt_kernels();
-  i64 kdim = q->in_channels * q->kernel_h * q->kernel_w;
-  i64 npos = q->out_h * q->out_w;
-  i64 panels = (q->out_channels + NR - 1) / NR;
-  if ((q->flags & (ONNXC_CONV_W_PACKED | ONNXC_CONV_IN_PLACE)) ||
-      !kt->conv_tile || kdim <= 0 || npos <= 0 || q->batch <= 0 ||
-      q->y_strides[4] != 1 || q->y_strides[3] != q->out_w ||
-      onnxc_rt_depthwise_takes(q))
-    return 0;
-  return panels <= q->batch * ((npos + NR - 1) / NR);
-}
-
-const float *onnxc_rt_sconv2d_pack_weights(const onnxc_conv2d_params *q,
-                                           const float *w,
-                                           onnxc_conv2d_params *packed,
-                                           void **raw) {
-  const onnxc_kernels *kt = onnxc_rt_kernels();
-  const i64 *ws = q->w_strides;
-  i64 kdim = q->in_channels * q->kernel_h * q->kernel_w;
-  i64 panels = (q->out_channels + NR - 1) / NR;
-  void *oraw;
-  float *wp = onnxc_rt_alloc_scratch(q->groups * panels * kdim * NR, raw);
-  i64 *woff = (i64 *)onnxc_rt_alloc_scratch(kdim * 2, &oraw); /* kdim int64 */
-  i64 g, j, k0, k, col;
-  /* woff[k]: tap k = (ci, kh, kw) of a channel's weights. */
-  {
-    i64 ci, kh, kw;
-    k = 0;
-    for (ci = 0; ci < q->in_channels; ++ci)
-      for (kh = 0; kh < q->kernel_h; ++kh)
-        for (kw = 0; kw < q->kernel_w; ++kw)
-          woff[k++] = ci * ws[2] + kh * ws[3] + kw * ws[4];
-  }
-  /* Panel j, row k: the 32 channels' weights of tap k. Taps contiguous
-   * per channel (W[m, (c, kh, kw)] with unit stride, as a transposed or
-   * computed kernel comes): each group's weights are B transposed, K x
-   * out_channels, packed from columns. */
-  if ((q->kernel_w == 1 || ws[4] == 1) &&
-      (q->kernel_h == 1 || ws[3] == q->kernel_w) &&
-      (q->in_channels == 1 || ws[2] == q->kernel_h * q->kernel_w)) {
-    for (g = 0; g < q->groups; ++g)
-      kt->pack_cols(w + g * ws[0], ws[1], kdim, q->out_channels,
-                    wp + g * panels * kdim * NR);
-    onnxc_rt_free_scratch(oraw);
-    *packed = *q;
-    packed->flags |= ONNXC_CONV_W_PACKED;
-    return wp;
-  }
-  /* Otherwise in blocks of 64 rows (8 KiB of the panel, in L1), one
-   * channel's taps at a time. */
-  for (g = 0; g < q->groups; ++g)
-    for (j = 0; j < panels; ++j) {
-      i64 nw = min64(NR, q->out_channels - j * NR);
-      float *panel = wp + (g * panels + j) * kdim * NR;
-      for (k0 = 0; k0 < kdim; k0 += 64) {
-        i64 ke = min64(kdim, k0 + 64);
-        for (col = 0; col < nw; ++col) {
-          const float *src = w + g * ws[0] + (j * NR + col) * ws[1];
-          for (k = k0; k < ke; ++k)
-            panel[k * NR + col] = src[woff[k]];
-        }
-        for (k = k0; k < ke; ++k)
-          for (col = nw; col < NR; ++col)
-            panel[k * NR + col] = 0.0f;
-      }
-    }
-  onnxc_rt_free_scratch(oraw);
-  *packed = *q;
-  packed->flags |= ONNXC_CONV_W_PACKED;
-  return wp;
-}
-
-/* The distance (floats) between the padded copy's channel planes of
- * `plane` floats: planes of 4 KiB and more start 21 cache lines past a
- * multiple of 4 KiB, so that the same rows of successive channels, which
- * a convolution's window reads together, fall into different L1 sets
- * (planes a multiple of 4 KiB apart put them all into one: a 3 x 3
- * window over 48 channels of 256 x 256 read 144 rows from a few sets). */
-static i64 plane_stride(i64 plane) {
-  if (plane * 4 < 4096)
-    return plane;
-  return (plane * 4 + 4095) / 4096 * 1024 + 21 * 16;
-}
-
-/* The input of an ONNXC_CONV_PADDED call with its padding materialized,
- * for the paths that read a padded input: exactly the rows and columns the
- * windows reach, contiguous per channel ([batch][groups][in_channels][hp]
- * [wp]), each row a copy of the input's columns and zeros around them.
- * `p` becomes the parameters for it (flag cleared, new strides); the
- * caller releases `*raw` with free_scratch. */
-static const float *pad_input(const onnxc_conv2d_params *q, const float *x,
-                              onnxc_conv2d_params *p, void **raw) {
-  const onnxc_kernels *kt = onnxc_rt_kernels();
-  const i64 *xs = q->x_strides;
-  i64 hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
-  i64 wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
-  /* Columns [lo, hi) of a padded row come from the input, from column
-   * lo - pad_left on; the rest are zeros. */
-  i64 lo = q->pad_left < 0 ? 0 : min64(q->pad_left, wp);
-  i64 hi = q->pad_left + q->in_w;
-  i64 n, g, c, r, cs;
-  float *buf;
-  hi = hi < lo ? lo : min64(hi, wp);
-  cs = plane_stride(hp * wp);
-  buf = onnxc_rt_alloc_scratch(q->batch * q->groups * q->in_channels * cs, raw);
-  for (n = 0; n < q->batch; ++n)
-    for (g = 0; g < q->groups; ++g)
-      for (c = 0; c < q->in_channels; ++c) {
-        const float *src = x + n * xs[0] + g * xs[1] + c * xs[2];
-        float *dst = buf + ((n * q->groups + g) * q->in_channels + c) * cs;
-        for (r = 0; r < hp; ++r, dst += wp) {
-          i64 ih = r - q->pad_top, col;
-          const float *row;
-          if (ih < 0 || ih >= q->in_h || hi == lo) {
-            memset(dst, 0, (size_t)wp * sizeof(float));
-            continue;
-          }
-          row = src + ih * xs[3] + (lo - q->pad_left) * xs[4];
-          if (xs[4] == 1) {
-            kt->pad_row(dst, wp, lo, hi, row);
-            continue;
-          }
-          memset(dst, 0, (size_t)lo * sizeof(float));
-          for (col = lo; col < hi; ++col)
-            dst[col] = row[(col - lo) * xs[4]];
-          memset(dst + hi, 0, (size_t)(wp - hi) * sizeof(float));
-        }
-      }
-  *p = *q;
-  p->flags &= ~(int64_t)(ONNXC_CONV_PADDED | ONNXC_CONV_IN_PLACE);
-  p->x_strides[4] = 1;
-  p->x_strides[3] = wp;
-  p->x_strides[2] = cs;
-  p->x_strides[1] = q->in_channels * cs;
-  p->x_strides[0] = q->groups * q->in_channels * cs;
-  return buf;
-}
-
-/* For parallel.c, which pads the input once before it splits a call (its
- * parts would each pad their rows and the rows around them, or all of the
- * input): whether onnxc_rt_sconv2d_serial below pads this call's input
- * into a copy (mirrors its test: a mismatch costs time, not results), the
- * copy, and its release. */
-int onnxc_rt_sconv2d_pads_input(const onnxc_conv2d_params *q) {
-  if (!(q->flags & ONNXC_CONV_PADDED))
-    return 0;
-  return !(!(q->flags & ONNXC_CONV_W_PACKED) && onnxc_rt_depthwise_takes(q));
-}
-
-const float *onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q,
-                                        const float *x,
-                                        onnxc_conv2d_params *padded,
-                                        void **raw) {
-  return pad_input(q, x, padded, raw);
-}
-
-void onnxc_rt_sconv2d_free_input(void *raw) { onnxc_rt_free_scratch(raw); }
-
-/* onnxc_rt_sconv2d on this thread (parallel.c splits the calls). */
-void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
-                             const float *w, float *y) {
-  const onnxc_kernels *kt = onnxc_rt_kernels();
-  i64 khw = q->kernel_h * q->kernel_w;
-  i64 kdim = q->in_channels * khw;
-  int packed = (q->flags & ONNXC_CONV_W_PACKED) != 0;
-  int y_flat = q->y_strides[4] == 1 && q->y_strides[3] == q->out_w;
-  if (q->batch <= 0 || q->groups <= 0 || q->out_channels <= 0 ||
-      q->out_h <= 0 || q->out_w <= 0)
-    return;
-  if (onnxc_rt_sconv2d_packs_weights(q)) {
-    onnxc_conv2d_params p;
-    void *raw;
-    const float *wp = onnxc_rt_sconv2d_pack_weights(q, w, &p, &raw);
-    onnxc_rt_sconv2d_serial(&p, x, wp, y);
-    onnxc_rt_free_scratch(raw);
-    return;
-  }
-  if (packed && q->in_channels > 1 && onnxc_rt_depthwise_takes(q)) {
-    /* Grouped with few channels per group (the compiler packed its
-     * constant weights): the depthwise kernels, on the weights unpacked
-     * (a group's few channels fill a fraction of a GEMM panel). */
-    onnxc_conv2d_params plain;
-    void *wraw;
-    const float *wbuf = unpacked_weights(q, w, &plain, &wraw);
-    onnxc_rt_sconv2d_serial(&plain, x, wbuf, y);
-    onnxc_rt_free_scratch(wraw);
-    return;
-  }
-  if (q->flags & ONNXC_CONV_PADDED) {
-    onnxc_conv2d_params padded;
-    void *raw;
-    const float *xp;
-    /* The depthwise kernel reads around the padding or pads each channel
-     * into a small plane itself. */
-    if (!packed && onnxc_rt_depthwise_takes(q)) {
-      onnxc_rt_depthwise(q, x, w, y);
-      return;
-    }
-    /* The GEMM paths: a padded copy (one pass over the input, small next
-     * to the product; all of it read before y is written, as
-     * ONNXC_CONV_IN_PLACE needs). */
-    xp = pad_input(q, x, &padded, &raw);
-    onnxc_rt_sconv2d_serial(&padded, xp, w, y);
-    onnxc_rt_free_scratch(raw);
-    return;
-  }
-  /* Weights packed (by the compiler: constant weights of convolutions with
-   * several input channels per group) and Y flat: the indirect GEMM.
-   * Packing here instead would cost a pass over the weights per call, more
-   * than the convolution itself for small images: unpacked weights take
-   * the im2col path. */
-  /* 1 x 1, stride 1, unpadded rows: Y = W X with X read as a C x (H W)
-   * matrix, the GEMM's own orientation (packed weights as A, one 32-channel
-   * panel at a time: rows 1 float apart, k 32 floats apart; X packed into
-   * panels per block as B). No transposed stores, unlike the indirect
-   * GEMM, whose epilogue dominates such small-K convolutions. With narrow
-   * maps and a deeper K, the indirect GEMM is faster (rows are positions:
-   * no 32-wide panel of positions mostly empty, as 49 or 196 give, deeper
-   * K blocks, and the transposed stores matter less): 10-20% on
-   * MobileNetV2's 28 x 28 to 7 x 7 layers. The choice depends on the row
-   * width, not the row count, so that every band of rows of a split call
-   * takes the same path (the two sum in different K blocks). Both are the
-   * tier's vector tiles; without conv_tile (the portable tier), the im2col
-   * path below. */
-  if (packed && kt->conv_tile && y_flat && q->kernel_h == 1 &&
-      q->kernel_w == 1 && q->stride_h == 1 && q->stride_w == 1 &&
-      q->x_strides[4] == 1 && q->x_strides[3] == q->out_w &&
-      !(q->out_w <= 32 && kdim >= 64)) {
-    conv1x1_packed(q, x, w, y);
-    return;
-  }
-  if (packed && kt->conv_tile && y_flat && kdim > 0) {
-    void *kraw;
-    i64 *koff = (i64 *)alloc_panels(kdim * 2, &kraw); /* kdim int64 */
-    conv_tap_offsets(q, koff);
-    conv_igemm(kt, q, x, w, y, koff);
-    onnxc_rt_free_scratch(kraw);
-    return;
-  }
-  if (packed) {
-    /* Packed weights on a path that reads them in place: unpack. */
-    onnxc_conv2d_params plain;
-    void *wraw;
-    const float *wbuf = unpacked_weights(q, w, &plain, &wraw);
-    conv_unpacked(&plain, x, wbuf, y);
-    onnxc_rt_free_scratch(wraw);
-    return;
-  }
-  conv_unpacked(q, x, w, y);
-}
-
-/* Weights in place (strided): depthwise, im2col + GEMM, or loops. */
-static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
-                          const float *w, float *y) {
-  const onnxc_kernels *kt = onnxc_rt_kernels();
-  i64 khw = q->kernel_h * q->kernel_w;
-  i64 kdim = q->in_channels * khw;
-  i64 npos = q->out_h * q->out_w;
-  const i64 *xs = q->x_strides, *ws = q->w_strides, *ys = q->y_strides;
-  void *raw = NULL, *wraw = NULL;
-  float *buf, *wbuf = NULL;
-  const float *rows[KC];
-  int vector = 1;
-  act_ep act_storage;
-  const act_ep *act = conv_act(q, &act_storage);
-  i64 n, g, jc, pc;
-  /* The kernel reads W as a matrix M x (C * KH * KW) with unit column
-   * stride and Y as M x (OH * OW): copy whichever is not laid out so. */
-  int w_flat = ws[4] == 1 && ws[3] == q->kernel_w && ws[2] == khw;
-  int y_flat = ys[4] == 1 && ys[3] == q->out_w;
-  /* Depthwise: a direct kernel (im2col would copy KH x KW values per
-   * product). */
-  if (onnxc_rt_depthwise_takes(q)) {
-    onnxc_rt_depthwise(q, x, w, y);
-    return;
-  }
-  if (kdim <= 0 || !y_flat || q->in_channels == 1) {
-    /* Degenerate or unusual layouts, and depthwise where the tier has no
-     * depthwise kernel: the plain loop nest. */
-    i64 m, oh, ow, ci, kh, kw;
-    for (n = 0; n < q->batch; ++n)
-      for (g = 0; g < q->groups; ++g)
-        for (m = 0; m < q->out_channels; ++m)
-          for (oh = 0; oh < q->out_h; ++oh)
-            for (ow = 0; ow < q->out_w; ++ow) {
-              float acc = 0.0f;
-              for (ci = 0; ci < q->in_channels; ++ci)
-                for (kh = 0; kh < q->kernel_h; ++kh)
-                  for (kw = 0; kw < q->kernel_w; ++kw)
-                    acc += x[n * xs[0] + g * xs[1] + ci * xs[2] +
-                             (oh * q->stride_h + kh * q->dilation_h) * xs[3] +
-                             (ow * q->stride_w + kw * q->dilation_w) * xs[4]] *
-                           w[g * ws[0] + m * ws[1] + ci * ws[2] + kh * ws[3] +
-                             kw * ws[4]];
-              {
-                float *dst = &y[n * ys[0] + g * ys[1] + m * ys[2] +
-                                oh * ys[3] + ow * ys[4]];
-                float v = !(q->flags & ONNXC_CONV_BIAS) ? *dst + acc
-                          : q->bias ? q->bias[g * q->out_channels + m] + acc
-                                    : acc;
-                if (q->flags & ONNXC_CONV_CLAMP)
-                  v = v < q->clamp_lo   ? q->clamp_lo
-                      : v > q->clamp_hi ? q->clamp_hi
-                                        : v;
-                *dst = act ? act_scalar(v, act) : v;
-              }
-            }
-    return;
-  }
-  if (!w_flat) {
-    i64 m, ci, kh, kw;
-    wbuf = alloc_panels(q->groups * q->out_channels * kdim, &wraw);
-    for (g = 0; g < q->groups; ++g)
-      for (m = 0; m < q->out_channels; ++m)
-        for (ci = 0; ci < q->in_channels; ++ci)
-          for (kh = 0; kh < q->kernel_h; ++kh)
-            for (kw = 0; kw < q->kernel_w; ++kw)
-              wbuf[(g * q->out_channels + m) * kdim + ci * khw +
-                   kh * q->kernel_w + kw] =
-                  w[g * ws[0] + m * ws[1] + ci * ws[2] + kh * ws[3] +
-                    kw * ws[4]];
-  }
-  /* Offsets within one image and group must fit the packing's int32. */
-  if ((q->out_h * q->stride_h + q->kernel_h * q->dilation_h) * xs[3] +
-          (q->out_w * q->stride_w + q->kernel_w * q->dilation_w) * xs[4] +
-          q->in_channels * xs[2] >
-      INT32_MAX)
-    vector = 0;
-  buf = alloc_panels(KC * min64(NC, (npos + NR - 1) / NR * NR), &raw);
-  for (n = 0; n < q->batch; ++n) {
-    for (g = 0; g < q->groups; ++g) {
-      const float *xg = x + n * xs[0] + g * xs[1];
-      const float *wg = wbuf ? wbuf + g * q->out_channels * kdim : w + g * ws[0];
-      i64 rsa = wbuf ? kdim : ws[1];
-      float *yg = y + n * ys[0] + g * ys[1];
-      for (jc = 0; jc < npos; jc += NC) {
-        i64 nc = min64(NC, npos - jc);
-        for (pc = 0; pc < kdim; pc += KC) {
-          block_args b;
-          b.kc = min64(KC, kdim - pc);
-          pack_im2col(kt, q, xg, pc, b.kc, jc, nc, buf, rows, vector);
-          b.m = q->out_channels;
-          b.nc = nc;
-          b.a = wg + pc;
-          b.rsa = rsa;
-          b.csa = 1;
-          b.bp = buf;
-          b.panel_stride = b.kc * NR;
-          b.c = yg + jc;
-          b.rsc = ys[2];
-          b.csc = 1;
-          set_block_ep(&b, q, g, 0, pc == 0, pc + b.kc == kdim, act);
-          run_block(kt, &b);
-        }
-      }
-    }
-  }
-  onnxc_rt_free_scratch(raw);
-  onnxc_rt_free_scratch(wraw);
-}

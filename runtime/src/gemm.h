@@ -1,0 +1,53 @@
+/*===- gemm.h - The packed-GEMM driver shared by gemm.c and conv.c -------===*
+ *
+ * Internal to the runtime: the blocking of the packed GEMM (gemm.c) that
+ * the convolutions (conv.c) also run their 1 x 1 and im2col products
+ * through. Not part of the ABI (runtime_abi.h is).
+ *===----------------------------------------------------------------------===*/
+
+#ifndef ONNXC_RUNTIME_GEMM_H
+#define ONNXC_RUNTIME_GEMM_H
+
+#include "kernels/dispatch.h"
+
+#define KC 256  /* depth of a packed block */
+#define NC 1024 /* columns of a packed block (a multiple of NR) */
+#define MC 128  /* rows of A swept per panel (L2 resident) */
+
+/* tile_ep (what a tile store does besides writing A * B) is in
+ * kernels/common.h. */
+
+/* A block: C[m x nc] (+)= A[m x kc] * Bp, Bp holding ceil(nc / NR) panels of
+ * kc x NR floats, panel_stride floats apart. `row_bias` and `col_bias`
+ * (when not accumulating; relative to the block's first row and column)
+ * and the clamp as in tile_ep. */
+typedef struct block_args {
+  i64 m, nc, kc;
+  const float *a;
+  i64 rsa, csa;
+  const float *bp;
+  i64 panel_stride;
+  float *c;
+  i64 rsc, csc;
+  int accumulate;
+  const float *row_bias, *col_bias;
+  int clamp;
+  float lo, hi;
+  const act_ep *act; /* the last K block's activation (tiles or act_block), or NULL */
+} block_args;
+
+/* A block through the tier's tile (gemm.c). */
+void onnxc_rt_gemm_block(const onnxc_kernels *kt, const block_args *x);
+
+/* Bp <- B[0:kc, 0:nc] as panels of kc x NR, zero padded past nc. */
+void onnxc_rt_gemm_pack_b(const onnxc_kernels *kt, const float *b, i64 rsb,
+                          i64 csb, i64 kc, i64 nc, float *bp);
+
+/* The activation `a` over rows x cols results (rs, cs apart). */
+void onnxc_rt_gemm_act_block(const onnxc_kernels *kt, float *c, i64 rows,
+                             i64 cols, i64 rs, i64 cs, const act_ep *a);
+
+/* `floats` floats of scratch, 64-byte aligned (onnxc_rt_alloc_scratch). */
+float *onnxc_rt_gemm_alloc_panels(i64 floats, void **raw);
+
+#endif
