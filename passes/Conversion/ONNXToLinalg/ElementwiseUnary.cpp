@@ -391,7 +391,7 @@ void UnaryPatterns::addCasts() {
   add(ONNX::CastOp::getOperationName(), [](ScalarContext &c) -> Value {
     if (isStringType(c.onnxTypes[0]) || isStringType(c.onnxResultType))
       return castStringScalar(c.b, c.loc, c.op, c.args[0], c.onnxTypes[0],
-                              c.onnxResultType);
+                              c.onnxResultType, castSaturates(c.op));
     return convertScalar(c.b, c.loc, c.args[0], c.onnxTypes[0],
                          c.onnxResultType, castSaturates(c.op));
   });
@@ -402,7 +402,7 @@ void UnaryPatterns::addCasts() {
       [](ScalarContext &c) -> Value {
         if (isStringType(c.onnxTypes[0]) || isStringType(c.onnxResultType))
           return castStringScalar(c.b, c.loc, c.op, c.args[0], c.onnxTypes[0],
-                                  c.onnxResultType);
+                                  c.onnxResultType, castSaturates(c.op));
         return convertScalar(c.b, c.loc, c.args[0], c.onnxTypes[0],
                              c.onnxResultType, castSaturates(c.op));
       },

@@ -133,7 +133,7 @@ Value linalg_conv::stringEqual(OpBuilder &b, Location loc, Operation *anchor,
 
 Value linalg_conv::castStringScalar(OpBuilder &b, Location loc,
                                     Operation *anchor, Value v, Type fromOnnx,
-                                    Type toOnnx) {
+                                    Type toOnnx, bool saturate) {
   Type i64 = b.getI64Type(), f64 = b.getF64Type();
   bool fromString = isStringType(fromOnnx), toString = isStringType(toOnnx);
   if (fromString && toString)
@@ -168,6 +168,18 @@ Value linalg_conv::castStringScalar(OpBuilder &b, Location loc,
   // From a string: floats through strtod (narrowed as ONNX Runtime does:
   // to float first for the half types), integers through strtoll/strtoull
   // (truncated to the width), bool as an unsigned integer != 0.
+  // float8 and float4e2m1 (their i8 codes): the double to float, then
+  // encoded as Cast from float encodes it (round to nearest even, the
+  // `saturate` tables); int4/uint4: the integer's low 4 bits, as Cast from
+  // int64 (the spec's "discard higher bits").
+  if (isNarrowType(toOnnx)) {
+    bool isFloat8 = isa<FloatType>(toOnnx);
+    Value r = callRuntime(b, loc, anchor,
+                          isFloat8 ? "onnxc_rt_str_to_f64"
+                                   : "onnxc_rt_str_to_i64",
+                          {isFloat8 ? f64 : i64}, {v, site})[0];
+    return encodeNarrow(b, loc, r, r.getType(), toOnnx, saturate);
+  }
   if (auto ft = dyn_cast<FloatType>(toOnnx)) {
     Value d = callRuntime(b, loc, anchor, "onnxc_rt_str_to_f64", {f64},
                           {v, site})[0];

@@ -47,9 +47,10 @@ Value siteString(OpBuilder &b, Location loc, Operation *anchor);
 
 /// Cast of one element from or to a string (`fromOnnx`, `toOnnx` the onnx
 /// element types, one of them !onnx.string): ONNX Runtime's formatting and
-/// parsing (runtime_abi.h).
+/// parsing (runtime_abi.h). `saturate`: Cast's attribute, for a float8
+/// target (a string parsed to a number, then encoded as from float).
 Value castStringScalar(OpBuilder &b, Location loc, Operation *anchor, Value v,
-                       Type fromOnnx, Type toOnnx);
+                       Type fromOnnx, Type toOnnx, bool saturate = true);
 
 /// The index (i64) of string `key` in `keys`, a tensor<n x i64> of strings
 /// sorted bytewise, or -1: a binary search reading `keys` in the IR (so that

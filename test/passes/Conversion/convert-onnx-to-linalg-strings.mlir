@@ -58,3 +58,37 @@ func.func @cast_f8(%x: tensor<3xf8E4M3FN>) -> tensor<3x!onnx.string> {
   %0 = "onnx.Cast"(%x) {to = 8 : i64} : (tensor<3xf8E4M3FN>) -> tensor<3x!onnx.string>
   return %0 : tensor<3x!onnx.string>
 }
+
+// -----
+
+// Cast from string to float8 (an i8 code): strtod's double, to float, then
+// encoded as from float with the node's `saturate` (0 here: e5m2 overflows
+// to the code of Inf, 124, not the largest finite one, 123).
+// CHECK-LABEL: func.func @cast_string_f8_sat0
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[IN:.+]]: i64, %{{.+}}: i8):
+// CHECK: %[[D:.+]] = func.call @onnxc_rt_str_to_f64(%[[IN]], %{{.+}}) : (i64, !llvm.ptr) -> f64
+// CHECK: arith.truncf %[[D]] : f64 to f32
+// CHECK: %[[INF:.+]] = arith.constant 124 : i32
+// CHECK: arith.select %{{.+}}, %[[INF]], %{{.+}} : i32
+// CHECK: %[[C:.+]] = arith.trunci %{{.+}} : i32 to i8
+// CHECK: linalg.yield %[[C]] : i8
+func.func @cast_string_f8_sat0(%x: tensor<3x!onnx.string>) -> tensor<3xf8E5M2> {
+  %0 = "onnx.Cast"(%x) {to = 19 : i64, saturate = 0 : i64} : (tensor<3x!onnx.string>) -> tensor<3xf8E5M2>
+  return %0 : tensor<3xf8E5M2>
+}
+
+// -----
+
+// CastLike from string to int4 (an i8 holding the value): strtoll, then the
+// low 4 bits sign-extended (as Cast from int64).
+// CHECK-LABEL: func.func @castlike_string_i4
+// CHECK: %[[R:.+]] = func.call @onnxc_rt_str_to_i64(%{{.+}}, %{{.+}}) : (i64, !llvm.ptr) -> i64
+// CHECK: %[[T:.+]] = arith.trunci %[[R]] : i64 to i8
+// CHECK: %[[S:.+]] = arith.shli %[[T]], %[[FOUR:.+]] : i8
+// CHECK: %[[V:.+]] = arith.shrsi %[[S]], %[[FOUR]] : i8
+// CHECK: linalg.yield %[[V]] : i8
+func.func @castlike_string_i4(%x: tensor<3x!onnx.string>, %l: tensor<1xi4>) -> tensor<3xi4> {
+  %0 = "onnx.CastLike"(%x, %l) : (tensor<3x!onnx.string>, tensor<1xi4>) -> tensor<3xi4>
+  return %0 : tensor<3xi4>
+}

@@ -62,6 +62,13 @@ static LogicalResult verifyGatherLike(Operation *op) {
 
 static LogicalResult verifyCast(Operation *op) {
   int64_t to = getInt(op, "to", 1);
+  // 24-26 (FLOAT8E8M0 of opset 24, UINT2 and INT2 of opset 25) are ONNX
+  // types that onnxc has no element type for.
+  if (to >= 24 && to <= 26)
+    return op->emitOpError()
+           << "attribute 'to' is " << to << " ("
+           << (to == 24 ? "FLOAT8E8M0" : to == 25 ? "UINT2" : "INT2")
+           << "), an ONNX data type onnxc does not support";
   if (to < 1 || to > 23)
     return op->emitOpError() << "attribute 'to' is " << to
                              << ", not an ONNX tensor data type";

@@ -638,7 +638,15 @@ func.func @cast_to(%a: tensor<2xf32>) {
 // -----
 
 func.func @cast_to_too_large(%a: tensor<2xf32>) {
-  // expected-error @+1 {{'onnx.Cast' op attribute 'to' is 24, not an ONNX tensor data type}}
+  // expected-error @+1 {{'onnx.Cast' op attribute 'to' is 27, not an ONNX tensor data type}}
+  %0 = "onnx.Cast"(%a) {to = 27 : i64} : (tensor<2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @cast_to_e8m0(%a: tensor<2xf32>) {
+  // expected-error @+1 {{'onnx.Cast' op attribute 'to' is 24 (FLOAT8E8M0), an ONNX data type onnxc does not support}}
   %0 = "onnx.Cast"(%a) {to = 24 : i64} : (tensor<2xf32>) -> tensor<2xf32>
   return
 }

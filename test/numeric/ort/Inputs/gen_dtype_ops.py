@@ -29,6 +29,9 @@ data-movement ops. ORT 1.30's Node binding has no float8 tensors, so ORT
 checks the float8 cases through float32 models (Cast f32 -> f8 -> f32 and
 QDQ); float4e2m1 ORT does not run (no Cast-23): numpy only.
 
+Cast and CastLike from STRING to every float8 format (saturate 1 and 0),
+float4e2m1, int4 and uint4 (string_cases).
+
 Models built with onnx 1.12's helper; newer type codes (17-23) are written
 as integers directly.
 """
@@ -716,12 +719,91 @@ def padflow_cases(rng):
             dec(np.concatenate([s0[None], a[:-1]], 0))], code in (17, 19)
 
 
+def string_cases(rng):
+    """Cast and CastLike from STRING to the float8 formats (saturate 1 and
+    0), float4e2m1, int4 and uint4. The numpy port of the reference parses
+    each string to a double (Python's float(), what strtod reads for these
+    strings), rounds it to float32 (as ONNX Runtime parses to float) and
+    encodes that as Cast from float32 does; the integers keep their low 4
+    bits (Cast from int64: the spec's "discard higher bits"). The strings:
+    the float sweep of each format written with repr() (every rounding
+    decision), and special spellings (INF, +Inf, -inf, NaN, -0, leading
+    spaces, exponents). ORT checks them through float32 / int32 models
+    (string -> f8 / int4 -> float32 / int32); the float8 / int4 tensors at
+    the API and float4e2m1 (no Cast-23 in ORT 1.30) keep the numpy
+    reference."""
+    special = ["1.5", "-3", "100", "0.3", "1e9", "-1E9", "INF", "+Inf",
+               "-inf", "NaN", "nan", "-0", "0", "0.0001", "460", " 7",
+               "1E-3", "2.5e1", "3.4028235e38", "1e-40"]
+    for code in (17, 18, 19, 20, 23):
+        t = NAMES[code]
+        opset = 23 if code == 23 else 21
+        x = sweep(code, rng)
+        strs = np.array(special + [repr(float(v)) for v in x], dtype=object)
+        f = np.array([float(v) for v in strs]).astype(np.float32)
+        for sat in ((1,) if code == 23 else (1, 0)):
+            name = "cast_string_to_%s_sat%d" % (t, sat)
+            m = make_model(name, [n("Cast", ["s"], ["y"], to=code,
+                                    saturate=sat)],
+                           [("s", strs, T.STRING)], [("y", code)], opset)
+            yield name, m, [strs], [Coded(small_encode(f, code, sat),
+                                          code)], False
+            if code == 23:
+                continue
+            # ORT 1.30's two departures without saturation (float8_cases).
+            lo, hi = {17: (480, 496), 19: (61440, 65536)}.get(code, (0, 0))
+            keep = ~((np.abs(f) >= lo) & (np.abs(f) < hi) & (sat == 0))
+            name = "cast_string_%s_f32_sat%d" % (t, sat)
+            m = make_model(name, [n("Cast", ["s"], ["c"], to=code,
+                                    saturate=sat),
+                                  n("Cast", ["c"], ["y"], to=T.FLOAT)],
+                           [("s", strs[keep], T.STRING)], [("y", T.FLOAT)],
+                           opset)
+            yield name, m, [strs[keep]], [small_decode(
+                small_encode(f[keep], code, sat), code)], True
+        # CastLike: the target type from a float8 / float4 constant.
+        name = "castlike_string_to_%s" % t
+        m = make_model(name, [n("CastLike", ["s", "like"], ["c"],
+                                saturate=0 if code != 23 else 1),
+                              n("Cast", ["c"], ["y"], to=T.FLOAT)],
+                       [("s", strs[:20], T.STRING)], [("y", T.FLOAT)], opset,
+                       inits=[("like", np.zeros(1, np.uint8), code)])
+        yield name, m, [strs[:20]], [small_decode(small_encode(
+            f[:20], code, code == 23), code)], code != 23
+    ints = np.array(["0", "1", "-1", "7", "-8", "8", "-9", "15", "16", "-3",
+                     "100", "255", "-129", "+5", " 6", "9223372036854775807",
+                     "-9223372036854775808"], dtype=object)
+    v = np.array([int(s) for s in ints], dtype=object)
+    for code, signed in ((22, True), (21, False)):
+        t = "int4" if signed else "uint4"
+        low = np.array([int(i) & 0xF for i in v], np.int64)
+        ref = np.where(low >= 8, low - 16, low) if signed else low
+        name = "cast_string_to_%s" % t
+        m = make_model(name, [n("Cast", ["s"], ["y"], to=code)],
+                       [("s", ints, T.STRING)], [("y", code)], 21)
+        yield name, m, [ints], [Coded(ref, code)], False
+        # ORT 1.30 gives 0 for the int64 extremes (the last two; the spec
+        # leaves no room: "discard higher bits"), so they stay numpy-only.
+        name = "cast_string_%s_int32" % t
+        m = make_model(name, [n("Cast", ["s"], ["c"], to=code),
+                              n("Cast", ["c"], ["y"], to=T.INT32)],
+                       [("s", ints[:-2], T.STRING)], [("y", T.INT32)], 21)
+        yield name, m, [ints[:-2]], [ref[:-2].astype(np.int32)], True
+        name = "castlike_string_to_%s" % t
+        m = make_model(name, [n("CastLike", ["s", "like"], ["c"]),
+                              n("Cast", ["c"], ["y"], to=T.INT32)],
+                       [("s", ints[:-2], T.STRING)], [("y", T.INT32)], 21,
+                       inits=[("like", np.zeros(1, np.int8), code)])
+        yield name, m, [ints[:-2]], [ref[:-2].astype(np.int32)], True
+
+
 def cases(rng):
     yield from blocked_cases(rng)
     yield from huge_case()
     yield from int4_cases(rng)
     yield from float8_cases(rng)
     yield from padflow_cases(rng)
+    yield from string_cases(rng)
 
 
 # --- write and oracle -------------------------------------------------------

@@ -12,6 +12,7 @@ Cases: string graph inputs and outputs through the ops that only move
 elements (Identity, Reshape, Transpose, Concat, Gather, Slice, Squeeze,
 Unsqueeze, Flatten, Where, Expand, Tile), string Constants; Cast from
 and to string (float, double, float16, int8..int64, uint8..uint64, bool;
+from string also bfloat16, through float32;
 from the float types numpy is the reference: NUMPY_REF below);
 StringNormalizer (every case action, case-sensitive and not, stopwords, the
 empty result, [C] and [1, C]); StringConcat (broadcast); StringSplit
@@ -167,10 +168,20 @@ def cast_cases(rng):
         "int8": (T.INT8, strs("-128", "12")),
         "uint8": (T.UINT8, strs("200", "0")),
         "uint64": (T.UINT64, strs("18446744073709551615", "3")),
+        "int16": (T.INT16, strs("-32768", "32767", "-7")),
+        "uint16": (T.UINT16, strs("65535", "0", "9")),
+        "uint32": (T.UINT32, strs("4294967295", "1")),
+        "bool": (T.BOOL, strs("0", "1", "5", " 0")),
     }
     for name, (to, a) in parse.items():
         yield "cast_string_to_%s" % name, model(
             "c", [node("Cast", ["x"], ["y"], to=to)], [("x", a)], [("y", to)])
+    # bfloat16 (through float32: ORT's Node binding has no bfloat16 tensor).
+    yield "cast_string_to_bfloat16", model("c", [
+        node("Cast", ["x"], ["b"], to=T.BFLOAT16),
+        node("Cast", ["b"], ["y"], to=T.FLOAT)],
+        [("x", strs("0.1", "-3.5e10", "inf", "NaN", "1.00390625", "1e-40"))],
+        [("y", T.FLOAT)])
     like = numpy_helper.from_array(strs("x"), "like")
     NUMPY_REF["castlike_float_to_string"] = [
         floats[:5].reshape(5, 1).astype(np.str_).astype(object)]
