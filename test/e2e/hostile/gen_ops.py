@@ -17,7 +17,7 @@ import sys
 
 import numpy as np
 
-from onnx import TensorProto, helper
+from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hostile  # noqa: E402
@@ -319,6 +319,37 @@ def if_declared_shape(root):
           vi("a2", F, ["r", "s"])], [vi("y", F, [3, 4])],
          [([np.array(False), a, -a], [-a]),
           ([np.array(False), a, -a[:2]], [])])
+
+
+@case
+def nms_nan(root):
+    """NonMaxSuppression with NaN scores: NaN sorts after every number
+    (ties, only NaNs, keep the lower box first), so the result no longer
+    depends on where the NaN boxes are (with IEEE's > a NaN tied with
+    every score, and the merge sort's result followed the boxes'
+    positions). ORT 1.30's order of NaN scores is its heap's (for scores
+    [nan, .9, nan, .8, .1] it returns boxes 2, 0, 1, 3, 4), not a defined
+    one; with a score_threshold NaN boxes are dropped, as in ORT. The
+    boxes are disjoint: every box is selected, in score order."""
+    nan = np.nan
+    sets = []
+    for s in ([0.9, nan, 0.8, 0.7], [nan, 0.9, nan, 0.8, 0.1],
+              [nan, nan, nan], [0.1, 0.2, nan, 0.3, nan, 0.4, 0.5, 0.6, nan]):
+        n = len(s)
+        boxes = np.array([[[i * 10, 0, i * 10 + 5, 5] for i in range(n)]],
+                         np.float32)
+        sc = np.array(s, np.float32)
+        order = sorted(range(n), key=lambda i: (np.isnan(sc[i]),
+                                                -np.nan_to_num(sc[i]), i))
+        sel = np.array([[0, 0, i] for i in order], np.int64).reshape(n, 3)
+        sets.append(([boxes, sc.reshape(1, 1, n)], [sel]))
+    save(root, "nms_nan",
+         [node("NonMaxSuppression", ["b", "s", "m", "iou"], ["y"], "nms_nan")],
+         [vi("b", F, [1, "n", 4]), vi("s", F, [1, 1, "n"])],
+         [vi("y", I64, ["k", 3])], sets,
+         inits=[numpy_helper.from_array(i64(10), "m"),
+                numpy_helper.from_array(f32(0.5), "iou")],
+         opset=11)
 
 
 if __name__ == "__main__":
