@@ -352,5 +352,39 @@ def nms_nan(root):
          opset=11)
 
 
+@case
+def tfidf_skip_huge(root):
+    """TfIdfVectorizer with max_skip_count 2^62 looped over 2^62 skip
+    distances (a hang; ORT 1.30 hangs too): a distance of the row length
+    or more fits no n-gram of 2 items, so every ordered pair of a row
+    counts, as with max_skip_count = row length - 2 (ORT agrees with that
+    count). tfidf_gram_huge: n-grams of 2^62 items, none in the pool: 0.
+    Set 1 is a row of one item, set 2 of none."""
+    pool = [1, 2, 1, 1, 1, 2, 2, 1]  # unigrams 1, 2; bigrams 11, 12, 21
+    col = {(1,): 0, (2,): 1, (1, 1): 2, (1, 2): 3, (2, 1): 4}
+
+    def tf(x, lo):
+        y = np.zeros((x.shape[0], 5), np.float32)
+        for r, row in enumerate(x.tolist()):
+            for i, a in enumerate(row):
+                if lo == 1 and (a,) in col:
+                    y[r, col[(a,)]] += 1
+                for b in row[i + 1:]:
+                    if lo <= 2 and (a, b) in col:
+                        y[r, col[(a, b)]] += 1
+        return y
+
+    x = np.array([[1, 1, 2, 1, 3, 2], [2, 3, 3, 3, 3, 1]], np.int64)
+    for name, lo in (("tfidf_skip_huge", 1), ("tfidf_gram_huge", 2**62)):
+        save(root, name,
+             [node("TfIdfVectorizer", ["x"], ["y"], name, mode="TF",
+                   min_gram_length=lo, max_gram_length=max(lo, 2),
+                   max_skip_count=2**62, ngram_counts=[0, 2],
+                   ngram_indexes=[0, 1, 2, 3, 4], pool_int64s=pool)],
+             [vi("x", I64, ["n", "m"])], [vi("y", F, ["n", 5])],
+             [([a], [tf(a, lo)]) for a in (x, x[:, :1], x[:, :0])],
+             opset=9)
+
+
 if __name__ == "__main__":
     hostile.main(CASES, sys.argv)
