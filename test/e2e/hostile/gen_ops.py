@@ -386,5 +386,35 @@ def tfidf_skip_huge(root):
              opset=9)
 
 
+@case
+def empty_checks(root):
+    """Ops whose result is a statically empty 1-D int tensor were folded
+    into an empty constant at import (such a tensor has known, no, values),
+    dropping the checks of their inputs: Range with a constant delta of 0
+    (int64 and int32), ScatterElements with an index into an empty tensor
+    and CumSum with axis 5 returned an empty tensor with OK (ORT refuses
+    all three). Each now fails at run time."""
+    c = numpy_helper.from_array
+    save(root, "range_delta0",
+         [node("Range", ["a", "b", "d"], ["y"], "range_delta0"),
+          node("Range", ["a32", "b32", "d32"], ["y32"], "range_delta0_i32")],
+         [], [vi("y", I64, [0]), vi("y32", I32, [0])], [([], [])],
+         inits=[c(np.array(0, np.int64), "a"), c(np.array(5, np.int64), "b"),
+                c(np.array(0, np.int64), "d"),
+                c(np.array(0, np.int32), "a32"),
+                c(np.array(5, np.int32), "b32"),
+                c(np.array(0, np.int32), "d32")])
+    save(root, "scatter_empty",
+         [node("ScatterElements", ["x", "i", "u"], ["y"], "scatter_empty")],
+         [vi("x", I64, [0])], [vi("y", I64, [0])],
+         [([np.zeros(0, np.int64)], [])],
+         inits=[c(i64(0), "i"), c(i64(1), "u")])
+    save(root, "cumsum_empty_axis",
+         [node("CumSum", ["x", "a"], ["y"], "cumsum_empty_axis")],
+         [vi("x", I64, [0])], [vi("y", I64, [0])],
+         [([np.zeros(0, np.int64)], [])],
+         inits=[c(np.array(5, np.int64), "a")])
+
+
 if __name__ == "__main__":
     hostile.main(CASES, sys.argv)
