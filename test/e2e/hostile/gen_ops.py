@@ -416,5 +416,21 @@ def empty_checks(root):
          inits=[c(np.array(5, np.int64), "a")])
 
 
+@case
+def split_len(root):
+    """Split with 'split' from data of a length known at run time only:
+    the sizes were read by position, so [6] for two outputs read past the
+    tensor (the second size was whatever followed it) and [2, 4, 0] for
+    two returned OK (ORT refuses both)."""
+    x = np.arange(24, dtype=np.float32).reshape(4, 6)
+    save(root, "split_len",
+         [node("Split", ["x", "s"], ["y1", "y2"], "split_len", axis=1)],
+         [vi("x", F, [4, 6]), vi("s", I64, ["k"])],
+         [vi("y1", F, [4, None]), vi("y2", F, [4, None])],
+         [([x, i64(2, 4)], [x[:, :2], x[:, 2:]]),
+          ([x, i64(6)], []),
+          ([x, i64(2, 4, 0)], [])])
+
+
 if __name__ == "__main__":
     hostile.main(CASES, sys.argv)

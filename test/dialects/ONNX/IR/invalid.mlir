@@ -704,6 +704,30 @@ func.func @split_exclusive(%a: tensor<2x4xf32>, %s: tensor<2xi64>) {
 
 // -----
 
+func.func @split_sizes_count(%a: tensor<2x4xf32>, %s: tensor<3xi64>) {
+  // expected-error @+1 {{'onnx.Split' op 'split' has 3 sizes for 2 outputs}}
+  %0:2 = "onnx.Split"(%a, %s) {axis = 1 : i64} : (tensor<2x4xf32>, tensor<3xi64>) -> (tensor<2x?xf32>, tensor<2x?xf32>)
+  return
+}
+
+// -----
+
+func.func @split_sizes_rank(%a: tensor<2x4xf32>, %s: tensor<1x2xi64>) {
+  // expected-error @+1 {{'onnx.Split' op input 1 has rank 2, expected 1}}
+  %0:2 = "onnx.Split"(%a, %s) {axis = 1 : i64} : (tensor<2x4xf32>, tensor<1x2xi64>) -> (tensor<2x?xf32>, tensor<2x?xf32>)
+  return
+}
+
+// -----
+
+func.func @split_output_rank(%a: tensor<6xf32>, %s: tensor<2xi64>) {
+  // expected-error @+1 {{'onnx.Split' op output 1 has rank 0, expected 1 (the input's)}}
+  %0:2 = "onnx.Split"(%a, %s) : (tensor<6xf32>, tensor<2xi64>) -> (tensor<2xf32>, tensor<f32>)
+  return
+}
+
+// -----
+
 func.func @resize_mode(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) {
   %none = "onnx.NoValue"() : () -> none
   // expected-error @+1 {{'onnx.Resize' op attribute 'mode' is 'bilinear', expected one of 'nearest' 'linear' 'cubic'}}
