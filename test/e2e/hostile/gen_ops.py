@@ -432,5 +432,52 @@ def split_len(root):
           ([x, i64(2, 4, 0)], [])])
 
 
+@case
+def scalar_len(root):
+    """Scalar operands from data whose size is known at run time only
+    (declared [k]): element 0 was read whatever the size, so a tensor of 0
+    elements was read past its end (OneHot, TopK, CumSum, Trilu, DFT) and
+    one of 2 elements gave OK (ORT refuses both); a 1-D Range bound made
+    an internal 'tensor.extract' error. Set 0 is valid ([2] or [1])."""
+    x5 = np.arange(5, dtype=np.float32)
+    x33 = np.arange(9, dtype=np.float32).reshape(3, 3)
+    sig = np.arange(4, dtype=np.float32).reshape(1, 4, 1)
+    dft = np.fft.fft(sig[0, :, 0], 2)
+    cases = [
+        ("scalar_onehot", "OneHot", [vi("i", I64, [3]), vi("d", I64, ["k"])],
+         [vi("y", F, [3, None])], ["i", "d", "v"],
+         lambda d: [i64(0, 1, 2), d], np.eye(3, 2, dtype=np.float32), {},
+         [numpy_helper.from_array(f32(0, 1), "v")]),
+        ("scalar_topk", "TopK", [vi("x", F, [5]), vi("k", I64, ["k"])],
+         [vi("y", F, [None])], ["x", "k"], lambda d: [x5, d], f32(4, 3), {},
+         []),
+        ("scalar_cumsum", "CumSum", [vi("x", F, [5]), vi("a", I64, ["k"])],
+         [vi("y", F, [5])], ["x", "a"], lambda d: [x5, d - 2],
+         np.cumsum(x5), {}, []),
+        ("scalar_trilu", "Trilu", [vi("x", F, [3, 3]), vi("k", I64, ["k"])],
+         [vi("y", F, [3, 3])], ["x", "k"], lambda d: [x33, d],
+         np.triu(x33, 2), {}, []),
+        ("scalar_dft", "DFT", [vi("x", F, [1, 4, 1]), vi("l", I64, ["k"])],
+         [vi("y", F, [1, None, 2])], ["x", "l"], lambda d: [sig, d],
+         np.stack([dft.real, dft.imag], -1).reshape(1, 2, 2).astype(
+             np.float32), {}, []),
+        ("scalar_range", "Range", [vi("a", I64, ["k"])],
+         [vi("y", I64, [None])], ["a", "b", "c"], lambda d: [d],
+         i64(2, 3, 4), {},
+         [numpy_helper.from_array(np.array(5, np.int64), "b"),
+          numpy_helper.from_array(np.array(1, np.int64), "c")]),
+    ]
+    for name, op, ins, outs, names, mk, want, attrs, inits in cases:
+        n_out = 2 if op == "TopK" else 1
+        outs = outs + ([vi("yi", I64, [None])] if op == "TopK" else [])
+        want_all = [want, i64(4, 3)] if op == "TopK" else [want]
+        save(root, name,
+             [node(op, names, ["y", "yi"][:n_out], name, **attrs)],
+             ins, outs,
+             [(mk(i64(2)), want_all), (mk(np.zeros(0, np.int64)), []),
+              (mk(i64(2, 2)), [])],
+             inits=inits)
+
+
 if __name__ == "__main__":
     hostile.main(CASES, sys.argv)
