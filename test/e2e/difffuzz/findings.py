@@ -39,6 +39,11 @@ Cases (the seed that found them, with difffuzz.py's grammar of commit
                          [?] failed ("tensor.cast ... cast incompatible").
                          The pieces are now [2, 1]. seed 20224. Data set 1
                          has N = 3: an error status.
+  squeeze_declared_rank  The same seed's other half: Squeeze without axes of
+                         [2, N] to a declared [Y] (rank 1: N must be 1). It
+                         failed to compile ("tensor.cast ... incompatible");
+                         now N is squeezed and checked to be 1 at run time
+                         (data set 1, N = 3: an error status).
 """
 import os
 import sys
@@ -144,6 +149,17 @@ def main(root):
           helper.make_node("Squeeze", ["b"], ["y"])],
          [xi], [ao, yo], {"s": i64(1, 1)}, [xv], [xv[:, :1], xv[:, 1]])
     d1 = os.path.join(root, "split_known_sizes", "test_data_set_1")
+    os.makedirs(d1, exist_ok=True)
+    t = numpy_helper.from_array(np.ones((2, 3), np.float32), "x")
+    open(os.path.join(d1, "input_0.pb"), "wb").write(t.SerializeToString())
+
+    # Squeeze without axes whose declared result rank drops the symbolic dim.
+    xi = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, "N"])
+    yo = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["Y"])
+    xv = np.arange(2, dtype=np.float32).reshape(2, 1)
+    save(root, "squeeze_declared_rank", [helper.make_node("Squeeze", ["x"], ["y"])],
+         [xi], [yo], {}, [xv], [xv.reshape(2)])
+    d1 = os.path.join(root, "squeeze_declared_rank", "test_data_set_1")
     os.makedirs(d1, exist_ok=True)
     t = numpy_helper.from_array(np.ones((2, 3), np.float32), "x")
     open(os.path.join(d1, "input_0.pb"), "wb").write(t.SerializeToString())

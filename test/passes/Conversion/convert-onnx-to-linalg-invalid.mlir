@@ -928,3 +928,14 @@ func.func @range_start_two(%s: tensor<2xi64>, %l: tensor<i64>, %d: tensor<i64>) 
   %0 = "onnx.Range"(%s, %l, %d) : (tensor<2xi64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
   return %0 : tensor<?xi64>
 }
+
+// -----
+
+// Squeeze without axes whose result rank neither keeps nor drops every
+// dim known at run time only.
+func.func @squeeze_no_axes_rank(%x: tensor<2x?x?xf32>) -> tensor<?x?xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Squeeze' op without axes the result has rank 2, but the input has 0 dims of size 1 and 2 dims known at run time only: give axes}}
+  %0 = "onnx.Squeeze"(%x, %n) : (tensor<2x?x?xf32>, none) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
