@@ -74,6 +74,15 @@ static LogicalResult verifyReshape(Operation *op) {
   return success();
 }
 
+/// Slice's starts, ends, axes and steps are 1-D (a 0-D starts crashed the
+/// lowering, found by the fuzz campaign).
+static LogicalResult verifySlice(Operation *op) {
+  for (unsigned i = 1; i < 5; ++i)
+    if (failed(checkRank(op, i, 1, 1)))
+      return failure();
+  return success();
+}
+
 static LogicalResult verifySplit(Operation *op) {
   if (failed(checkAxisOfInput(op, 0, 0)))
     return failure();
@@ -192,6 +201,7 @@ void mlir::onnxc::ONNX::verify::registerTensorVerifiers(VerifierTable &t) {
   });
   t.add("onnx.Cast", verifyCast);
   t.add("onnx.Reshape", verifyReshape);
+  t.add("onnx.Slice", verifySlice);
   t.add("onnx.Split", verifySplit);
   t.add("onnx.Resize", verifyResize);
   t.add("onnx.Pad", verifyPad);

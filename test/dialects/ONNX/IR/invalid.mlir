@@ -1363,3 +1363,12 @@ func.func @concat_float8(%x: tensor<2xf8E4M3FN>) {
   %0 = "onnx.Concat"(%x, %x) {axis = 0 : i64} : (tensor<2xf8E4M3FN>, tensor<2xf8E4M3FN>) -> tensor<4xf8E4M3FN>
   return
 }
+
+// -----
+
+func.func @slice_starts_rank(%x: tensor<4xf32>, %s: tensor<i64>, %e: tensor<1xi64>) {
+  %none = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Slice' op input 1 has rank 0, expected 1}}
+  %0 = "onnx.Slice"(%x, %s, %e, %none, %none) : (tensor<4xf32>, tensor<i64>, tensor<1xi64>, none, none) -> tensor<?xf32>
+  return
+}
