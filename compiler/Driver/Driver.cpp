@@ -357,6 +357,22 @@ bool resolveTarget(const Options &opts, const char *argv0,
                                     hostRuntime, linkTarget, error))
       return false;
     linkTarget.userInputs.assign(opts.link.begin(), opts.link.end());
+    // Objects and archives are regular files: a device (/dev/zero) made
+    // ld.lld abort ("LLVM ERROR: out of memory"), a FIFO would block.
+    auto notRegular = [](const std::string &path) {
+      llvm::sys::fs::file_status st;
+      return !llvm::sys::fs::status(path, st) &&
+             !llvm::sys::fs::is_regular_file(st);
+    };
+    for (const std::string &path : linkTarget.userInputs)
+      if (notRegular(path)) {
+        error = "--link '" + path + "' is not a regular file";
+        return false;
+      }
+    if (!opts.runtimeLib.empty() && notRegular(opts.runtimeLib)) {
+      error = "--runtime-lib '" + opts.runtimeLib + "' is not a regular file";
+      return false;
+    }
     if (opts.sanitize == "address") {
       if (linkTarget.cross) {
         error = "--sanitize=address links the host's ASan runtime: it "

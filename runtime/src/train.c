@@ -366,6 +366,7 @@ onnxc_status onnxc_train_load_buffer(onnxc_train_state *state,
   char magic[8];
   uint32_t version, count, k;
   int pass;
+  unsigned char *seen;
   if (!state || (!data && size))
     return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "null argument");
   if (!get(&r, magic, 8) || memcmp(magic, kMagic, 8) != 0 ||
@@ -376,6 +377,12 @@ onnxc_status onnxc_train_load_buffer(onnxc_train_state *state,
     return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                           "the saved state has %u tensors, the model %d",
                           count, (int)state->count);
+  /* Each tensor of the model once: with the count equal, a name listed
+   * twice would leave another tensor out (loaded OK, that tensor kept its
+   * value). */
+  seen = (unsigned char *)calloc(count ? count : 1, 1);
+  if (!seen)
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
   /* Pass 0 checks everything, pass 1 copies: all or nothing. */
   for (pass = 0; pass < 2; ++pass) {
     r.pos = 16;
@@ -387,29 +394,46 @@ onnxc_status onnxc_train_load_buffer(onnxc_train_state *state,
       char name[256];
       onnxc_status st;
       if (!get(&r, &len, 4) || len >= sizeof name || !get(&r, name, len)) {
+        free(seen);
         return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                               "saved state: bad name of tensor %u", k);
       }
       name[len] = 0;
       i = find_param(state, name);
       if (i < 0) {
+        free(seen);
         return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                               "saved state: '%s' is not a training parameter "
                               "of the model",
                               name);
       }
+      if (pass == 0 && seen[i]) {
+        free(seen);
+        return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
+                              "saved state: tensor '%s' is listed twice",
+                              name);
+      }
+      seen[i] = 1;
       if (!get(&r, &dtype, 4) || !get(&r, &rank, 4) || rank < 0 ||
           rank > ONNXC_MAX_RANK || !get(&r, shape, 8 * (size_t)rank) ||
           !get(&r, &bytes, 8)) {
+        free(seen);
         return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                               "saved state: tensor '%s' is truncated", name);
       }
       st = check_like(state, i, dtype, rank, shape);
       if (st != ONNXC_OK) {
+        free(seen);
         return st;
+      }
+      if (bytes > r.size - r.pos && bytes == tensor_bytes(&state->tensors[i])) {
+        free(seen);
+        return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
+                              "saved state: tensor '%s' is truncated", name);
       }
       if (bytes != tensor_bytes(&state->tensors[i]) ||
           bytes > r.size - r.pos) {
+        free(seen);
         return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
                               "saved state: tensor '%s' holds %llu bytes, "
                               "expected %llu",
@@ -422,6 +446,7 @@ onnxc_status onnxc_train_load_buffer(onnxc_train_state *state,
       r.pos += (size_t)bytes;
     }
   }
+  free(seen);
   return ONNXC_OK;
 }
 

@@ -90,13 +90,22 @@ struct RangeLowering : OpConversionPattern<ONNX::RangeOp> {
     auto type = convertedTensorType(getTypeConverter(), op.getOutput());
     Type elt = type.getElementType();
     bool f = isFloat(elt);
-    Value start = tensor::ExtractOp::create(rewriter, loc, adaptor.getStart(),
-                                            ValueRange{});
-    Value delta = tensor::ExtractOp::create(rewriter, loc, adaptor.getDelta(),
-                                            ValueRange{});
+    // Scalars, or one-element tensors as ORT takes them (a 1-D bound made
+    // an internal tensor.extract error).
+    FailureOr<Value> startOr =
+        scalarOperand(rewriter, loc, op, adaptor.getStart(), "start");
+    if (failed(startOr))
+      return failure();
+    FailureOr<Value> deltaOr =
+        scalarOperand(rewriter, loc, op, adaptor.getDelta(), "delta");
+    if (failed(deltaOr))
+      return failure();
     SmallVector<Value> sizes(1);
-    Value limit = tensor::ExtractOp::create(rewriter, loc, adaptor.getLimit(),
-                                            ValueRange{});
+    FailureOr<Value> limitOr =
+        scalarOperand(rewriter, loc, op, adaptor.getLimit(), "limit");
+    if (failed(limitOr))
+      return failure();
+    Value start = *startOr, delta = *deltaOr, limit = *limitOr;
     Value n = f ? floatCount(rewriter, loc, start, limit, delta)
                 : intCount(rewriter, loc, start, limit, delta);
     if (type.isDynamicDim(0)) {

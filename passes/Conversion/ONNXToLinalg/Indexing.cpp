@@ -63,7 +63,13 @@ struct OneHotLowering : OpConversionPattern<ONNX::OneHotOp> {
       return op.emitOpError("axis ") << op.getAxis() << " is out of range";
     Type i64 = rewriter.getI64Type();
     // A float depth is converted as Cast would; it must be a size first.
-    Value rawDepth = extractScalar(rewriter, loc, adaptor.getDepth());
+    // One element (a 0-D or 1-D depth of a run-time size 0 was read past
+    // its end).
+    FailureOr<Value> depthOr =
+        scalarOperand(rewriter, loc, op, adaptor.getDepth(), "depth");
+    if (failed(depthOr))
+      return failure();
+    Value rawDepth = *depthOr;
     Value depthIdx =
         isFloat(rawDepth.getType())
             ? floatToSize(rewriter, loc, rawDepth,
@@ -197,7 +203,10 @@ struct TopKLowering : OpConversionPattern<ONNX::TopKOp> {
     bool largest = op.getLargest() != 0;
     bool isUnsigned = isUnsignedInt(getElementType(op.getX()));
     Type elt = xType.getElementType();
-    Value k = toIndex(rewriter, loc, extractScalar(rewriter, loc, adaptor.getK()));
+    FailureOr<Value> kOr = scalarOperand(rewriter, loc, op, adaptor.getK(), "k");
+    if (failed(kOr))
+      return failure();
+    Value k = toIndex(rewriter, loc, *kOr);
     Value n = getDimValue(rewriter, loc, x, axis);
     Value zero = createIndexConstant(rewriter, loc, 0);
     Value one = createIndexConstant(rewriter, loc, 1);
@@ -327,8 +336,13 @@ struct CumSumLowering : OpConversionPattern<ONNX::CumSumOp> {
     Type elt = xType.getElementType();
     Value r = createIndexConstant(rewriter, loc, rank);
     Value one = createIndexConstant(rewriter, loc, 1);
-    Value axis =
-        toIndex(rewriter, loc, extractScalar(rewriter, loc, adaptor.getAxis()));
+    // One element: ORT refuses a 2-element axis (we took the first), and
+    // one of a run-time size 0 was read past its end.
+    FailureOr<Value> axisOr =
+        scalarOperand(rewriter, loc, op, adaptor.getAxis(), "axis");
+    if (failed(axisOr))
+      return failure();
+    Value axis = toIndex(rewriter, loc, *axisOr);
     emitRuntimeCheck(rewriter, loc, indexInRange(rewriter, loc, axis, r),
                      "CumSum: axis is out of range");
     axis = normalizeIndex(rewriter, loc, axis, r);
@@ -396,8 +410,13 @@ struct TriluLowering : OpConversionPattern<ONNX::TriluOp> {
     int64_t rank = type.getRank();
     bool upper = op.getUpper() != 0;
     Value k = createIndexConstant(rewriter, loc, 0);
-    if (!isa<NoneType>(op.getK().getType()))
-      k = toIndex(rewriter, loc, extractScalar(rewriter, loc, adaptor.getK()));
+    if (!isa<NoneType>(op.getK().getType())) {
+      FailureOr<Value> kOr =
+          scalarOperand(rewriter, loc, op, adaptor.getK(), "k");
+      if (failed(kOr))
+        return failure();
+      k = toIndex(rewriter, loc, *kOr);
+    }
     Type elt = type.getElementType();
     Value init = createEmptyLike(rewriter, loc, type, x);
     auto generic = linalg::GenericOp::create(

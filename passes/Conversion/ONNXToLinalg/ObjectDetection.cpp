@@ -9,7 +9,8 @@
 //
 // NonMaxSuppression has a data-dependent result size: per (batch, class)
 // the boxes scoring above score_threshold are compacted, stably sorted by
-// descending score (bottom-up merge sort, O(n log n)), then selected
+// descending score, NaN scores after every number (bottom-up merge sort,
+// O(n log n)), then selected
 // greedily against the boxes already selected for that class (O(n * k)).
 // The rows go to a scratch tensor sized for the worst case (B * C *
 // min(N, max_output_boxes_per_class) rows); the result is its first rows.
@@ -600,8 +601,17 @@ Value sortByScore(OpBuilder &b, Location loc, const NmsContext &ctx, Value cand,
                         cmpI(kb, kl, arith::CmpIPredicate::sge, i, mid);
                     Value rightLeft =
                         cmpI(kb, kl, arith::CmpIPredicate::slt, j, hi);
-                    Value greater = cmpF(kb, kl, arith::CmpFPredicate::OGT,
-                                         score(kb, kl, bj), score(kb, kl, bi));
+                    // sj > si, NaN after every number (a total order: with
+                    // IEEE's > a NaN ties with everything and the result
+                    // depended on the boxes' positions). ORT's order of NaN
+                    // scores is its heap's, not a defined one.
+                    Value sj = score(kb, kl, bj), si = score(kb, kl, bi);
+                    Value greater = arith::OrIOp::create(
+                        kb, kl,
+                        cmpF(kb, kl, arith::CmpFPredicate::OGT, sj, si),
+                        andI(kb, kl,
+                             cmpF(kb, kl, arith::CmpFPredicate::UNO, si, si),
+                             cmpF(kb, kl, arith::CmpFPredicate::ORD, sj, sj)));
                     Value takeRight =
                         andI(kb, kl, rightLeft,
                              arith::OrIOp::create(kb, kl, leftDone, greater));

@@ -57,6 +57,15 @@ OpFoldResult scalarIndex(OpBuilder &b, Location loc, Value orig,
                          Value converted) {
   if (auto c = getConstantInts(orig, converted); c && c->size() == 1)
     return b.getIndexAttr(c->front());
+  // One element (a 1-D operand of a run-time size 0 was read past its
+  // end); a static count other than 1 fails every call.
+  auto type = cast<RankedTensorType>(converted.getType());
+  Value count = type.hasStaticShape()
+                    ? idx(b, loc, type.getNumElements())
+                    : dimProduct(b, loc, converted, 0, type.getRank());
+  emitRuntimeCheck(b, loc,
+                   cmpI(b, loc, arith::CmpIPredicate::eq, count, idx(b, loc, 1)),
+                   "a scalar operand has {} elements, expected 1", {count});
   return toIndex(b, loc, extractScalar(b, loc, converted));
 }
 

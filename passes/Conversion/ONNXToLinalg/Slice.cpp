@@ -364,6 +364,17 @@ struct SplitLowering : OpConversionPattern<ONNX::SplitOp> {
     SmallVector<OpFoldResult> splitSizes;
     if (!isa<NoneType>(op.getSplit().getType())) {
       auto s = getConstantInts(op.getSplit(), adaptor.getSplit());
+      // One size per output (the verifier checks a static length): the
+      // sizes are read by position.
+      if (cast<RankedTensorType>(adaptor.getSplit().getType()).isDynamicDim(0)) {
+        Value len = getDimValue(rewriter, loc, adaptor.getSplit(), 0);
+        Value want = createIndexConstant(rewriter, loc, n);
+        emitRuntimeCheck(rewriter, loc,
+                         cmpI(rewriter, loc, arith::CmpIPredicate::eq, len,
+                              want),
+                         "Split: 'split' has {} sizes for {} outputs",
+                         {len, want});
+      }
       bool allStatic = llvm::all_of(op->getResultTypes(), [&](Type t) {
         return !cast<RankedTensorType>(t).isDynamicDim(axis);
       });

@@ -271,10 +271,32 @@ struct SqueezeLowering : OpConversionPattern<ONNX::SqueezeOp> {
     if (isa<NoneType>(op.getAxes().getType())) {
       // Without axes the result's rank would depend on run-time dims: the
       // static unit dims go, and a dynamic dim that is 1 at run time is an
-      // error (found by difffuzz.py; ORT would drop it).
+      // error (found by difffuzz.py; ORT would drop it). A result whose
+      // declared rank leaves no dynamic dim (a [2, N] input, a [Y] result)
+      // squeezes them all, each checked to be 1.
+      int64_t numUnit = llvm::count(inType.getShape(), 1);
+      int64_t numDynamic = llvm::count_if(
+          inType.getShape(), [](int64_t s) { return ShapedType::isDynamic(s); });
+      bool dropDynamic = numDynamic > 0 &&
+                         type.getRank() == rank - numUnit - numDynamic;
+      if (type.getRank() != rank - numUnit && !dropDynamic)
+        return op.emitOpError("without axes the result has rank ")
+               << type.getRank() << ", but the input has " << numUnit
+               << " dims of size 1 and " << numDynamic
+               << " dims known at run time only: give axes";
       for (int64_t d = 0; d < rank; ++d) {
         unit[d] = inType.getDimSize(d) == 1;
-        if (inType.isDynamicDim(d)) {
+        if (inType.isDynamicDim(d) && dropDynamic) {
+          unit[d] = true;
+          Value dim = tensor::DimOp::create(rewriter, loc, data, d);
+          emitRuntimeCheck(
+              rewriter, loc,
+              cmpI(rewriter, loc, arith::CmpIPredicate::eq, dim,
+                   createIndexConstant(rewriter, loc, 1)),
+              "Squeeze without axes: dim {} of the input is {} at run time "
+              "(the result's rank needs it to be 1)",
+              {createIndexConstant(rewriter, loc, d), dim});
+        } else if (inType.isDynamicDim(d)) {
           Value dim = tensor::DimOp::create(rewriter, loc, data, d);
           emitRuntimeCheck(
               rewriter, loc,

@@ -347,23 +347,41 @@ struct TfIdfVectorizerLowering : OpConversionPattern<ONNX::TfIdfVectorizerOp> {
       // counted exceeds max_gram_length, larger distances add nothing.
       int64_t numDistances = (minN == 1 && maxN == 1) ? 1 : at.maxSkip + 1;
       int64_t laterMin = std::max<int64_t>(minN, 2);
+      // Distances after the first count n-grams of 2 items or more: a
+      // distance of rowLen or more fits none. Capped at max(rowLen - 1,
+      // 1): a max_skip_count of 2^62 looped 2^62 times (a hang).
+      Value distances = idx(rewriter, loc, numDistances);
+      if (numDistances > 1)
+        distances = minIdx(
+            rewriter, loc, distances,
+            maxIdx(rewriter, loc,
+                   arith::SubIOp::create(rewriter, loc, rowLen,
+                                         idx(rewriter, loc, 1)),
+                   idx(rewriter, loc, 1)));
       y = buildLoops(
-          rewriter, loc, {numRows, idx(rewriter, loc, numDistances)},
-          ValueRange{y},
+          rewriter, loc, {numRows, distances}, ValueRange{y},
           [&](OpBuilder &b, Location l, ValueRange ivs,
               ValueRange args) -> SmallVector<Value> {
             Value row = ivs[0];
-            Value one = idx(b, l, 1);
+            Value one = idx(b, l, 1), zero = idx(b, l, 0);
             Value dist = arith::AddIOp::create(b, l, ivs[1], one);
-            Value isFirst =
-                cmpI(b, l, arith::CmpIPredicate::eq, ivs[1], idx(b, l, 0));
+            Value isFirst = cmpI(b, l, arith::CmpIPredicate::eq, ivs[1], zero);
             Value startN = arith::SelectOp::create(
                 b, l, isFirst, idx(b, l, minN), idx(b, l, laterMin));
-            // Starts from which the shortest counted n-gram fits.
+            // Starts from which the shortest counted n-gram fits: rowLen -
+            // dist (startN - 1) when dist (startN - 1) <= rowLen - 1, which
+            // is checked by a division (the product can overflow for a
+            // min_gram_length near 2^63).
+            Value gaps = arith::SubIOp::create(b, l, startN, one);
+            Value room = arith::DivSIOp::create(
+                b, l,
+                maxIdx(b, l, arith::SubIOp::create(b, l, rowLen, one), zero),
+                dist);
+            Value fits = cmpI(b, l, arith::CmpIPredicate::sle, gaps, room);
             Value span = arith::MulIOp::create(
-                b, l, dist, arith::SubIOp::create(b, l, startN, one));
-            Value numStarts = arith::MaxSIOp::create(
-                b, l, arith::SubIOp::create(b, l, rowLen, span), idx(b, l, 0));
+                b, l, dist, arith::SelectOp::create(b, l, fits, gaps, zero));
+            Value numStarts = arith::SelectOp::create(
+                b, l, fits, arith::SubIOp::create(b, l, rowLen, span), zero);
             return buildLoops(
                 b, l, {numStarts}, args,
                 [&](OpBuilder &b, Location l, ValueRange s,

@@ -235,6 +235,14 @@ mlir::onnxc::getKnownResults(Operation *op, InferenceState &state) {
     if (!t || !t.hasStaticShape() ||
         t.getNumElements() > kMaxShapeDataElements)
       return {};
+    // An empty result is "known" (no values) for any op that makes it, as
+    // getShapeData has it for its readers; the op itself is only folded
+    // when inference derived the result, not from its type alone: an op
+    // of empty result still checks its inputs (a Range of delta 0, a
+    // ScatterElements index into an empty tensor, a CumSum axis).
+    if (t.getNumElements() == 0 && !impl.shapeData.count(r) &&
+        !impl.floatData.count(r))
+      return {};
     Type et = t.getElementType();
     auto plain = RankedTensorType::get(t.getShape(), et);
     if (et.isSignlessInteger(64) || et.isSignlessInteger(32) ||

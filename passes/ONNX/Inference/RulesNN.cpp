@@ -418,6 +418,11 @@ static LogicalResult inferGridSample(Operation *op, const ONNX::OpInfo &info,
   if (x && grid && x.getRank() != grid.getRank())
     return op->emitOpError() << "X has rank " << x.getRank()
                              << " but grid has rank " << grid.getRank();
+  // N, C (or the grid's last dim) and a spatial dim at least: a rank-1
+  // input wrote past `dims` (found by the fuzz campaign).
+  if (rank < 3)
+    return op->emitOpError() << (x ? "X" : "grid") << " has rank " << rank
+                             << ", expected at least 3";
   SmallVector<SymDim> dims(rank);
   if (x) {
     dims[0] = SymDim::of(x, 0);

@@ -236,7 +236,35 @@ static LogicalResult inferSplit(Operation *op, const ONNX::OpInfo &info,
     SchemaCall call;
     call.version = 13;
     call.hiddenAttrs = {"num_outputs"};
-    return inferWithLibOnnx(op, info, state, call);
+    if (failed(inferWithLibOnnx(op, info, state, call)))
+      return failure();
+    // libonnx 1.12 leaves every piece's axis dim unknown when the input's
+    // is: known sizes give them anyway (a Squeeze of a [2, 1] piece of a
+    // [2, N] input needs its 1; onnxc refused such a model, found by
+    // difffuzz). The lowering checks that they add up to the dim.
+    RankedTensorType in = getRankedOperand(op, 0);
+    if (!in || isAbsent(op, 1))
+      return success();
+    std::optional<SmallVector<int64_t>> sizes =
+        state.getImpl().getKnownInts(op->getOperand(1));
+    if (!sizes || sizes->size() != op->getNumResults())
+      return success();
+    FailureOr<int64_t> axis =
+        normalizeAxis(op, getIntAttr(op, "axis", 0), in.getRank());
+    if (failed(axis))
+      return failure();
+    for (auto [i, r] : llvm::enumerate(op->getResults())) {
+      auto rt = llvm::dyn_cast<RankedTensorType>(r.getType());
+      if (!rt || rt.getRank() != in.getRank() || (*sizes)[i] < 0 ||
+          !rt.isDynamicDim(*axis))
+        continue;
+      SmallVector<SymDim> dims = getSymDims(rt);
+      dims[*axis] = SymDim();
+      dims[*axis].size = (*sizes)[i];
+      if (failed(refineResult(op, i, getSymTensorType(dims, rt.getElementType()))))
+        return failure();
+    }
+    return success();
   }
   int64_t n = numOutputs.getInt();
   if (n < 1 || n != (int64_t)op->getNumResults())

@@ -27,6 +27,23 @@ Cases (the seed that found them, with difffuzz.py's grammar of commit
                          out-of-bounds: 0 >= 0", insert_slice's verifier).
                          seed 7096, --nodes 8 --dynamic 0.5 (grammar of this
                          commit's difffuzz.py).
+  pad_crop_all           Pad of [1] by [2, -1] (constant): the one element
+                         cropped, the result [c, c]. onnxc refused it
+                         ("offset 0 is out-of-bounds: 2 >= 2", the empty
+                         copy's subview in onnxc-pad-to-copy). seeds 20021,
+                         20069, --nodes 8 --dynamic 0.5 (grammar of commit
+                         3ef9ffe).
+  split_known_sizes      Split of [2, N] by a constant [1, 1], then Squeeze
+                         of a piece: libonnx leaves the pieces [2, ?], and
+                         the Squeeze without axes of [2, ?] to the declared
+                         [?] failed ("tensor.cast ... cast incompatible").
+                         The pieces are now [2, 1]. seed 20224. Data set 1
+                         has N = 3: an error status.
+  squeeze_declared_rank  The same seed's other half: Squeeze without axes of
+                         [2, N] to a declared [Y] (rank 1: N must be 1). It
+                         failed to compile ("tensor.cast ... incompatible");
+                         now N is squeezed and checked to be 1 at run time
+                         (data set 1, N = 3: an error status).
 """
 import os
 import sys
@@ -113,6 +130,39 @@ def main(root):
          [np.zeros((0, 4, 0, 1), np.float32), np.zeros((0, 4, 0, 3), np.float32),
           xv, np.zeros((2, 0), np.float32)],
          [np.zeros((0, 4, 0, 4), np.float32), xv])
+
+    # A begin pad of 2 and an end crop of 1 on [1]: nothing of x is kept.
+    xi = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])
+    yo = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])
+    save(root, "pad_crop_all",
+         [helper.make_node("Pad", ["x", "p", "c"], ["y"], mode="constant")],
+         [xi], [yo], {"p": i64(2, -1), "c": np.array(1.5, np.float32)},
+         [np.array([7], np.float32)], [np.full(2, 1.5, np.float32)])
+
+    # Constant split sizes on a symbolic dim, a piece squeezed.
+    xi = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, "N"])
+    ao = helper.make_tensor_value_info("a", TensorProto.FLOAT, [2, "A"])
+    yo = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["Y"])
+    xv = np.arange(4, dtype=np.float32).reshape(2, 2)
+    save(root, "split_known_sizes",
+         [helper.make_node("Split", ["x", "s"], ["a", "b"], axis=-1),
+          helper.make_node("Squeeze", ["b"], ["y"])],
+         [xi], [ao, yo], {"s": i64(1, 1)}, [xv], [xv[:, :1], xv[:, 1]])
+    d1 = os.path.join(root, "split_known_sizes", "test_data_set_1")
+    os.makedirs(d1, exist_ok=True)
+    t = numpy_helper.from_array(np.ones((2, 3), np.float32), "x")
+    open(os.path.join(d1, "input_0.pb"), "wb").write(t.SerializeToString())
+
+    # Squeeze without axes whose declared result rank drops the symbolic dim.
+    xi = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, "N"])
+    yo = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["Y"])
+    xv = np.arange(2, dtype=np.float32).reshape(2, 1)
+    save(root, "squeeze_declared_rank", [helper.make_node("Squeeze", ["x"], ["y"])],
+         [xi], [yo], {}, [xv], [xv.reshape(2)])
+    d1 = os.path.join(root, "squeeze_declared_rank", "test_data_set_1")
+    os.makedirs(d1, exist_ok=True)
+    t = numpy_helper.from_array(np.ones((2, 3), np.float32), "x")
+    open(os.path.join(d1, "input_0.pb"), "wb").write(t.SerializeToString())
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import sys
 
 import numpy as np
 
-from onnx import TensorProto, helper
+from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hostile  # noqa: E402
@@ -319,6 +319,164 @@ def if_declared_shape(root):
           vi("a2", F, ["r", "s"])], [vi("y", F, [3, 4])],
          [([np.array(False), a, -a], [-a]),
           ([np.array(False), a, -a[:2]], [])])
+
+
+@case
+def nms_nan(root):
+    """NonMaxSuppression with NaN scores: NaN sorts after every number
+    (ties, only NaNs, keep the lower box first), so the result no longer
+    depends on where the NaN boxes are (with IEEE's > a NaN tied with
+    every score, and the merge sort's result followed the boxes'
+    positions). ORT 1.30's order of NaN scores is its heap's (for scores
+    [nan, .9, nan, .8, .1] it returns boxes 2, 0, 1, 3, 4), not a defined
+    one; with a score_threshold NaN boxes are dropped, as in ORT. The
+    boxes are disjoint: every box is selected, in score order."""
+    nan = np.nan
+    sets = []
+    for s in ([0.9, nan, 0.8, 0.7], [nan, 0.9, nan, 0.8, 0.1],
+              [nan, nan, nan], [0.1, 0.2, nan, 0.3, nan, 0.4, 0.5, 0.6, nan]):
+        n = len(s)
+        boxes = np.array([[[i * 10, 0, i * 10 + 5, 5] for i in range(n)]],
+                         np.float32)
+        sc = np.array(s, np.float32)
+        order = sorted(range(n), key=lambda i: (np.isnan(sc[i]),
+                                                -np.nan_to_num(sc[i]), i))
+        sel = np.array([[0, 0, i] for i in order], np.int64).reshape(n, 3)
+        sets.append(([boxes, sc.reshape(1, 1, n)], [sel]))
+    save(root, "nms_nan",
+         [node("NonMaxSuppression", ["b", "s", "m", "iou"], ["y"], "nms_nan")],
+         [vi("b", F, [1, "n", 4]), vi("s", F, [1, 1, "n"])],
+         [vi("y", I64, ["k", 3])], sets,
+         inits=[numpy_helper.from_array(i64(10), "m"),
+                numpy_helper.from_array(f32(0.5), "iou")],
+         opset=11)
+
+
+@case
+def tfidf_skip_huge(root):
+    """TfIdfVectorizer with max_skip_count 2^62 looped over 2^62 skip
+    distances (a hang; ORT 1.30 hangs too): a distance of the row length
+    or more fits no n-gram of 2 items, so every ordered pair of a row
+    counts, as with max_skip_count = row length - 2 (ORT agrees with that
+    count). tfidf_gram_huge: n-grams of 2^62 items, none in the pool: 0.
+    Set 1 is a row of one item, set 2 of none."""
+    pool = [1, 2, 1, 1, 1, 2, 2, 1]  # unigrams 1, 2; bigrams 11, 12, 21
+    col = {(1,): 0, (2,): 1, (1, 1): 2, (1, 2): 3, (2, 1): 4}
+
+    def tf(x, lo):
+        y = np.zeros((x.shape[0], 5), np.float32)
+        for r, row in enumerate(x.tolist()):
+            for i, a in enumerate(row):
+                if lo == 1 and (a,) in col:
+                    y[r, col[(a,)]] += 1
+                for b in row[i + 1:]:
+                    if lo <= 2 and (a, b) in col:
+                        y[r, col[(a, b)]] += 1
+        return y
+
+    x = np.array([[1, 1, 2, 1, 3, 2], [2, 3, 3, 3, 3, 1]], np.int64)
+    for name, lo in (("tfidf_skip_huge", 1), ("tfidf_gram_huge", 2**62)):
+        save(root, name,
+             [node("TfIdfVectorizer", ["x"], ["y"], name, mode="TF",
+                   min_gram_length=lo, max_gram_length=max(lo, 2),
+                   max_skip_count=2**62, ngram_counts=[0, 2],
+                   ngram_indexes=[0, 1, 2, 3, 4], pool_int64s=pool)],
+             [vi("x", I64, ["n", "m"])], [vi("y", F, ["n", 5])],
+             [([a], [tf(a, lo)]) for a in (x, x[:, :1], x[:, :0])],
+             opset=9)
+
+
+@case
+def empty_checks(root):
+    """Ops whose result is a statically empty 1-D int tensor were folded
+    into an empty constant at import (such a tensor has known, no, values),
+    dropping the checks of their inputs: Range with a constant delta of 0
+    (int64 and int32), ScatterElements with an index into an empty tensor
+    and CumSum with axis 5 returned an empty tensor with OK (ORT refuses
+    all three). Each now fails at run time."""
+    c = numpy_helper.from_array
+    save(root, "range_delta0",
+         [node("Range", ["a", "b", "d"], ["y"], "range_delta0"),
+          node("Range", ["a32", "b32", "d32"], ["y32"], "range_delta0_i32")],
+         [], [vi("y", I64, [0]), vi("y32", I32, [0])], [([], [])],
+         inits=[c(np.array(0, np.int64), "a"), c(np.array(5, np.int64), "b"),
+                c(np.array(0, np.int64), "d"),
+                c(np.array(0, np.int32), "a32"),
+                c(np.array(5, np.int32), "b32"),
+                c(np.array(0, np.int32), "d32")])
+    save(root, "scatter_empty",
+         [node("ScatterElements", ["x", "i", "u"], ["y"], "scatter_empty")],
+         [vi("x", I64, [0])], [vi("y", I64, [0])],
+         [([np.zeros(0, np.int64)], [])],
+         inits=[c(i64(0), "i"), c(i64(1), "u")])
+    save(root, "cumsum_empty_axis",
+         [node("CumSum", ["x", "a"], ["y"], "cumsum_empty_axis")],
+         [vi("x", I64, [0])], [vi("y", I64, [0])],
+         [([np.zeros(0, np.int64)], [])],
+         inits=[c(np.array(5, np.int64), "a")])
+
+
+@case
+def split_len(root):
+    """Split with 'split' from data of a length known at run time only:
+    the sizes were read by position, so [6] for two outputs read past the
+    tensor (the second size was whatever followed it) and [2, 4, 0] for
+    two returned OK (ORT refuses both)."""
+    x = np.arange(24, dtype=np.float32).reshape(4, 6)
+    save(root, "split_len",
+         [node("Split", ["x", "s"], ["y1", "y2"], "split_len", axis=1)],
+         [vi("x", F, [4, 6]), vi("s", I64, ["k"])],
+         [vi("y1", F, [4, None]), vi("y2", F, [4, None])],
+         [([x, i64(2, 4)], [x[:, :2], x[:, 2:]]),
+          ([x, i64(6)], []),
+          ([x, i64(2, 4, 0)], [])])
+
+
+@case
+def scalar_len(root):
+    """Scalar operands from data whose size is known at run time only
+    (declared [k]): element 0 was read whatever the size, so a tensor of 0
+    elements was read past its end (OneHot, TopK, CumSum, Trilu, DFT) and
+    one of 2 elements gave OK (ORT refuses both); a 1-D Range bound made
+    an internal 'tensor.extract' error. Set 0 is valid ([2] or [1])."""
+    x5 = np.arange(5, dtype=np.float32)
+    x33 = np.arange(9, dtype=np.float32).reshape(3, 3)
+    sig = np.arange(4, dtype=np.float32).reshape(1, 4, 1)
+    dft = np.fft.fft(sig[0, :, 0], 2)
+    cases = [
+        ("scalar_onehot", "OneHot", [vi("i", I64, [3]), vi("d", I64, ["k"])],
+         [vi("y", F, [3, None])], ["i", "d", "v"],
+         lambda d: [i64(0, 1, 2), d], np.eye(3, 2, dtype=np.float32), {},
+         [numpy_helper.from_array(f32(0, 1), "v")]),
+        ("scalar_topk", "TopK", [vi("x", F, [5]), vi("k", I64, ["k"])],
+         [vi("y", F, [None])], ["x", "k"], lambda d: [x5, d], f32(4, 3), {},
+         []),
+        ("scalar_cumsum", "CumSum", [vi("x", F, [5]), vi("a", I64, ["k"])],
+         [vi("y", F, [5])], ["x", "a"], lambda d: [x5, d - 2],
+         np.cumsum(x5), {}, []),
+        ("scalar_trilu", "Trilu", [vi("x", F, [3, 3]), vi("k", I64, ["k"])],
+         [vi("y", F, [3, 3])], ["x", "k"], lambda d: [x33, d],
+         np.triu(x33, 2), {}, []),
+        ("scalar_dft", "DFT", [vi("x", F, [1, 4, 1]), vi("l", I64, ["k"])],
+         [vi("y", F, [1, None, 2])], ["x", "l"], lambda d: [sig, d],
+         np.stack([dft.real, dft.imag], -1).reshape(1, 2, 2).astype(
+             np.float32), {}, []),
+        ("scalar_range", "Range", [vi("a", I64, ["k"])],
+         [vi("y", I64, [None])], ["a", "b", "c"], lambda d: [d],
+         i64(2, 3, 4), {},
+         [numpy_helper.from_array(np.array(5, np.int64), "b"),
+          numpy_helper.from_array(np.array(1, np.int64), "c")]),
+    ]
+    for name, op, ins, outs, names, mk, want, attrs, inits in cases:
+        n_out = 2 if op == "TopK" else 1
+        outs = outs + ([vi("yi", I64, [None])] if op == "TopK" else [])
+        want_all = [want, i64(4, 3)] if op == "TopK" else [want]
+        save(root, name,
+             [node(op, names, ["y", "yi"][:n_out], name, **attrs)],
+             ins, outs,
+             [(mk(i64(2)), want_all), (mk(np.zeros(0, np.int64)), []),
+              (mk(i64(2, 2)), [])],
+             inits=inits)
 
 
 if __name__ == "__main__":

@@ -887,3 +887,39 @@ func.func @conv_huge_pads(%x: tensor<1x1x?x4xf32>, %w: tensor<1x1x1x1xf32>) -> t
   %0 = "onnx.Conv"(%x, %w, %n) {pads = array<i64: 9223372036854775807, 0, 9223372036854775807, 0>} : (tensor<1x1x?x4xf32>, tensor<1x1x1x1xf32>, none) -> tensor<1x1x?x?xf32>
   return %0 : tensor<1x1x?x?xf32>
 }
+
+// -----
+
+// CumSum's axis is one element (ORT refuses two; the first was taken).
+func.func @cumsum_axis_two(%x: tensor<3xf32>, %a: tensor<2xi64>) -> tensor<3xf32> {
+  // expected-error @+1 {{'onnx.CumSum' op axis must have one element}}
+  %0 = "onnx.CumSum"(%x, %a) : (tensor<3xf32>, tensor<2xi64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @trilu_k_two(%x: tensor<3x3xf32>, %k: tensor<2xi64>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{'onnx.Trilu' op k must have one element}}
+  %0 = "onnx.Trilu"(%x, %k) : (tensor<3x3xf32>, tensor<2xi64>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @range_start_two(%s: tensor<2xi64>, %l: tensor<i64>, %d: tensor<i64>) -> tensor<?xi64> {
+  // expected-error @+1 {{'onnx.Range' op start must have one element}}
+  %0 = "onnx.Range"(%s, %l, %d) : (tensor<2xi64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  return %0 : tensor<?xi64>
+}
+
+// -----
+
+// Squeeze without axes whose result rank neither keeps nor drops every
+// dim known at run time only.
+func.func @squeeze_no_axes_rank(%x: tensor<2x?x?xf32>) -> tensor<?x?xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Squeeze' op without axes the result has rank 2, but the input has 0 dims of size 1 and 2 dims known at run time only: give axes}}
+  %0 = "onnx.Squeeze"(%x, %n) : (tensor<2x?x?xf32>, none) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}

@@ -81,9 +81,39 @@ static LogicalResult verifyReshape(Operation *op) {
   return success();
 }
 
+/// Slice's starts, ends, axes and steps are 1-D (a 0-D starts crashed the
+/// lowering, found by the fuzz campaign).
+static LogicalResult verifySlice(Operation *op) {
+  for (unsigned i = 1; i < 5; ++i)
+    if (failed(checkRank(op, i, 1, 1)))
+      return failure();
+  return success();
+}
+
 static LogicalResult verifySplit(Operation *op) {
   if (failed(checkAxisOfInput(op, 0, 0)))
     return failure();
+  // 'split' is 1-D with one size per output (ORT refuses other lengths;
+  // the extra sizes were ignored). A length known only at run time is
+  // checked by the lowering.
+  if (op->getNumOperands() > 1 && !isNone(op->getOperand(1))) {
+    if (failed(checkRank(op, 1, 1, 1)))
+      return failure();
+    auto t = llvm::dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+    if (t && !t.isDynamicDim(0) && t.getDimSize(0) != op->getNumResults())
+      return op->emitOpError() << "'split' has " << t.getDimSize(0)
+                               << " sizes for " << op->getNumResults()
+                               << " outputs";
+  }
+  // Every piece has the input's rank. Without a constant 'split' libonnx
+  // infers nothing and a declared graph output type stands (a rank-0
+  // output crashed the lowering, found by the fuzz campaign).
+  if (std::optional<int64_t> rank = getRank(op->getOperand(0)))
+    for (auto [i, r] : llvm::enumerate(op->getResults()))
+      if (std::optional<int64_t> rr = getRank(r); rr && *rr != *rank)
+        return op->emitOpError() << "output " << i << " has rank " << *rr
+                                 << ", expected " << *rank
+                                 << " (the input's)";
   if (op->hasAttr("num_outputs")) {
     int64_t n = getInt(op, "num_outputs", 1);
     if (n < 1)
@@ -178,6 +208,7 @@ void mlir::onnxc::ONNX::verify::registerTensorVerifiers(VerifierTable &t) {
   });
   t.add("onnx.Cast", verifyCast);
   t.add("onnx.Reshape", verifyReshape);
+  t.add("onnx.Slice", verifySlice);
   t.add("onnx.Split", verifySplit);
   t.add("onnx.Resize", verifyResize);
   t.add("onnx.Pad", verifyPad);

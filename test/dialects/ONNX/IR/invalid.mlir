@@ -712,6 +712,30 @@ func.func @split_exclusive(%a: tensor<2x4xf32>, %s: tensor<2xi64>) {
 
 // -----
 
+func.func @split_sizes_count(%a: tensor<2x4xf32>, %s: tensor<3xi64>) {
+  // expected-error @+1 {{'onnx.Split' op 'split' has 3 sizes for 2 outputs}}
+  %0:2 = "onnx.Split"(%a, %s) {axis = 1 : i64} : (tensor<2x4xf32>, tensor<3xi64>) -> (tensor<2x?xf32>, tensor<2x?xf32>)
+  return
+}
+
+// -----
+
+func.func @split_sizes_rank(%a: tensor<2x4xf32>, %s: tensor<1x2xi64>) {
+  // expected-error @+1 {{'onnx.Split' op input 1 has rank 2, expected 1}}
+  %0:2 = "onnx.Split"(%a, %s) {axis = 1 : i64} : (tensor<2x4xf32>, tensor<1x2xi64>) -> (tensor<2x?xf32>, tensor<2x?xf32>)
+  return
+}
+
+// -----
+
+func.func @split_output_rank(%a: tensor<6xf32>, %s: tensor<2xi64>) {
+  // expected-error @+1 {{'onnx.Split' op output 1 has rank 0, expected 1 (the input's)}}
+  %0:2 = "onnx.Split"(%a, %s) : (tensor<6xf32>, tensor<2xi64>) -> (tensor<2xf32>, tensor<f32>)
+  return
+}
+
+// -----
+
 func.func @resize_mode(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) {
   %none = "onnx.NoValue"() : () -> none
   // expected-error @+1 {{'onnx.Resize' op attribute 'mode' is 'bilinear', expected one of 'nearest' 'linear' 'cubic'}}
@@ -1345,5 +1369,14 @@ func.func @custom_attr_kind(%x: tensor<2xf32>) {
 func.func @concat_float8(%x: tensor<2xf8E4M3FN>) {
   // expected-error @+1 {{'onnx.Concat' op operand #0 must be variadic of tensor of}}
   %0 = "onnx.Concat"(%x, %x) {axis = 0 : i64} : (tensor<2xf8E4M3FN>, tensor<2xf8E4M3FN>) -> tensor<4xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @slice_starts_rank(%x: tensor<4xf32>, %s: tensor<i64>, %e: tensor<1xi64>) {
+  %none = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.Slice' op input 1 has rank 0, expected 1}}
+  %0 = "onnx.Slice"(%x, %s, %e, %none, %none) : (tensor<4xf32>, tensor<i64>, tensor<1xi64>, none, none) -> tensor<?xf32>
   return
 }

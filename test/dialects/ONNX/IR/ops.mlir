@@ -374,11 +374,11 @@ func.func @custom(%x: tensor<?x8xf32, #onnx.dims<["N"]>>) -> tensor<?x8xf32, #on
 // CHECK: "onnx.RotaryEmbedding"({{.*}}) <{interleaved = 0 : i64, num_heads = 2 : i64, rotary_embedding_dim = 0 : i64}>
 // CHECK: "onnx.TensorScatter"({{.*}}) <{axis = -2 : i64, mode = "circular"}>
 // CHECK: "onnx.Swish"({{.*}}) <{alpha = 1.000000e+00 : f32}>
-func.func @transformer_ops(%x: tensor<1x3x16xf32>, %c: tensor<8x4xf32>, %p: tensor<1x3xi64>, %kc: tensor<1x2x8x4xf32>, %u: tensor<1x2x3x4xf32>) -> (tensor<1x3x16xf32>, tensor<1x3x16xf32>, tensor<1x3x16xf32>, tensor<1x2x8x4xf32>, tensor<1x3x16xf32>) {
+func.func @transformer_ops(%x: tensor<1x3x16xf32>, %c: tensor<8x4xf32>, %p: tensor<1x3xi64>, %kc: tensor<1x2x8x4xf32>, %u: tensor<1x2x3x4xf32>, %st: tensor<3xi64>) -> (tensor<1x3x16xf32>, tensor<1x3x16xf32>, tensor<1x3x16xf32>, tensor<1x2x8x4xf32>, tensor<1x3x16xf32>) {
   %n = "onnx.NoValue"() : () -> none
-  %k = "onnx.Slice"(%x, %p, %p, %n, %n) : (tensor<1x3x16xf32>, tensor<1x3xi64>, tensor<1x3xi64>, none, none) -> tensor<1x3x8xf32>
+  %k = "onnx.Slice"(%x, %st, %st, %n, %n) : (tensor<1x3x16xf32>, tensor<3xi64>, tensor<3xi64>, none, none) -> tensor<1x3x8xf32>
   %0:4 = "onnx.Attention"(%x, %k, %k, %n, %n, %n, %n) {is_causal = 1 : i64, q_num_heads = 4 : i64, kv_num_heads = 2 : i64} : (tensor<1x3x16xf32>, tensor<1x3x8xf32>, tensor<1x3x8xf32>, none, none, none, none) -> (tensor<1x3x16xf32>, none, none, none)
-  %s = "onnx.Slice"(%x, %p, %p, %n, %n) : (tensor<1x3x16xf32>, tensor<1x3xi64>, tensor<1x3xi64>, none, none) -> tensor<16xf32>
+  %s = "onnx.Slice"(%x, %st, %st, %n, %n) : (tensor<1x3x16xf32>, tensor<3xi64>, tensor<3xi64>, none, none) -> tensor<16xf32>
   %1 = "onnx.RMSNormalization"(%x, %s) : (tensor<1x3x16xf32>, tensor<16xf32>) -> tensor<1x3x16xf32>
   %2 = "onnx.RotaryEmbedding"(%x, %c, %c, %p) {num_heads = 2 : i64} : (tensor<1x3x16xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<1x3xi64>) -> tensor<1x3x16xf32>
   %3 = "onnx.TensorScatter"(%kc, %u, %n) {mode = "circular"} : (tensor<1x2x8x4xf32>, tensor<1x2x3x4xf32>, none) -> tensor<1x2x8x4xf32>
