@@ -268,8 +268,7 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
               /* Tiles of equal height (49 positions: 7 of 7, not 6 of 8
                * and 1 of 1, whose one row costs a third of a full tile). */
               for (ir = 0; ir < mc;) {
-                i64 left = mc - ir, tiles = (left + mr - 1) / mr;
-                i64 rows = (left + tiles - 1) / tiles;
+                i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, mr);
                 kt->conv_tile((int)rows, kc, xr + ir, koff + pc, panel,
                               yg + j * NR * ys[2] + ic + ir, ys[2], nw,
                               accumulate, ep);

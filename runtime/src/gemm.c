@@ -100,12 +100,11 @@ void onnxc_rt_gemm_block(const onnxc_kernels *kt, const block_args *x) {
      * (its lines are read for ownership one miss at a time). One row tile
      * across all the panels writes `rows` long runs instead: 16 -> 96
      * channels over 112 x 112 with caches flushed before each call, 925
-     * -> 710 us; in cache, unchanged. The packed block is read once per
+     * -> 589 us (docs/performance.md); in cache, unchanged. The packed block is read once per
      * row tile from L2 instead of L1. Each element's sum is the same. */
     if (x->kc <= ROWS_FIRST_KC) {
       for (ir = 0; ir < mc;) {
-        i64 left = mc - ir, tiles = (left + mr - 1) / mr;
-        i64 rows = (left + tiles - 1) / tiles;
+        i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, mr);
         for (j = 0; j < x->nc; j += NR)
           run_tile(kt, x, ic + ir, rows, j);
         ir += rows;
@@ -114,8 +113,7 @@ void onnxc_rt_gemm_block(const onnxc_kernels *kt, const block_args *x) {
     }
     for (j = 0; j < x->nc; j += NR)
       for (ir = 0; ir < mc;) {
-        i64 left = mc - ir, tiles = (left + mr - 1) / mr;
-        i64 rows = (left + tiles - 1) / tiles;
+        i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, mr);
         run_tile(kt, x, ic + ir, rows, j);
         ir += rows;
       }

@@ -36,6 +36,14 @@ typedef struct block_args {
   const act_ep *act; /* the last K block's activation (tiles or act_block), or NULL */
 } block_args;
 
+/* The height of the next tile when `left` rows remain and tiles hold at
+ * most `mr`: tiles of equal height (32 rows in tiles of 6: 6, 6, 5, 5, 5,
+ * 5, not five of 6 and one of 2). */
+static inline i64 onnxc_rt_gemm_tile_rows(i64 left, i64 mr) {
+  i64 tiles = (left + mr - 1) / mr;
+  return (left + tiles - 1) / tiles;
+}
+
 /* A block through the tier's tile (gemm.c). */
 void onnxc_rt_gemm_block(const onnxc_kernels *kt, const block_args *x);
 
