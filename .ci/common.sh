@@ -17,6 +17,7 @@ ONNXC_PACKAGES=(
   python3-pip python3-setuptools
   libfuzzer-22-dev libclang-rt-22-dev liblld-22-dev zlib1g-dev libzstd-dev
   qemu-user libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
+  valgrind
 )
 
 log() { printf '==> %s\n' "$*" >&2; }

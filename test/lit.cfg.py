@@ -112,3 +112,7 @@ if {"avx2", "fma"} <= cpu_flags:
         config.available_features.add("cpu-avx512")
 if shutil.which("diff"):
     config.available_features.add("diff")
+# valgrind: memcheck's leak check over the default (g++, unsanitized) build,
+# for leaks found by the sanitized fuzz harness (tools/onnxc-fuzz).
+if shutil.which("valgrind") and not sanitized:
+    config.available_features.add("valgrind")

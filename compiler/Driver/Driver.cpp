@@ -258,6 +258,19 @@ bool writeFile(llvm::StringRef path, llvm::function_ref<bool(llvm::raw_pwrite_st
 bool isRegularOutput(llvm::StringRef path) {
   if (path == "-")
     return false;
+  // /dev/stdout, /dev/fd/N and /proc/self/fd/N are streams even when they
+  // resolve to a regular file (stdout redirected to one): no header goes
+  // "beside" them (it wrote /dev/stdout.h).
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(path));
+  if (dir.empty())
+    dir = ".";
+  llvm::SmallString<256> real;
+  if (!llvm::sys::fs::real_path(dir, real)) {
+    llvm::StringRef r = real;
+    if (r == "/dev" || r.starts_with("/dev/") || r == "/proc" ||
+        r.starts_with("/proc/"))
+      return false;
+  }
   llvm::sys::fs::file_status st;
   if (llvm::sys::fs::status(path, st))
     return true; // does not exist yet

@@ -437,7 +437,7 @@ LogicalResult GraphImporter::importGraph(
       return fail("output '" + out.name() + "' is not produced by any node");
     if (hasType(out)) {
       std::string error;
-      FailureOr<Type> t = mergeDeclaredType(v, out.type(), error);
+      FailureOr<Type> t = mergeDeclaredType(v, out.name(), out.type(), error);
       if (failed(t))
         return fail("output '" + out.name() + "': " + error);
       // A declared type may be more precise than what inference found; it is
@@ -466,7 +466,7 @@ LogicalResult GraphImporter::importGraph(
   return success();
 }
 
-FailureOr<Type> GraphImporter::mergeDeclaredType(Value v,
+FailureOr<Type> GraphImporter::mergeDeclaredType(Value v, StringRef name,
                                                  const onnx::TypeProto &declared,
                                                  std::string &error) {
   FailureOr<Type> d = proto::importType(ctx, declared, error);
@@ -498,18 +498,23 @@ FailureOr<Type> GraphImporter::mergeDeclaredType(Value v,
       return cur;
     if (!cr)
       return *d;
+    // Inference is authoritative over a wrong declaration, as in ONNX
+    // Runtime's lenient merge, and the user is told (a rank or a dim).
+    auto contradicts = [&]() {
+      emitWarning(FileLineColLoc::get(ctx, fileName, 0, 0))
+          << "output '" << name << "': declared type " << dt
+          << " contradicts the inferred " << cur
+          << "; the inferred type is kept";
+      return cur;
+    };
     if (cr.getRank() != dr.getRank())
-      return cur; // inference is authoritative over a wrong declaration
+      return contradicts();
     SmallVector<int64_t> shape;
     SmallVector<std::string> names;
     for (unsigned i = 0; i < cr.getRank(); ++i) {
       int64_t a = cr.getDimSize(i), b = dr.getDimSize(i);
-      if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b) {
-        emitWarning(FileLineColLoc::get(ctx, fileName, 0, 0))
-            << "declared type " << dt << " contradicts the inferred " << cur
-            << "; the inferred type is kept";
-        return cur;
-      }
+      if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b)
+        return contradicts();
       if (!ShapedType::isDynamic(a)) {
         shape.push_back(a);
         names.push_back("");

@@ -127,7 +127,8 @@ private:
                                ModuleOp module);
   Value importInitializer(onnx::TensorProto &t);
   Value importSparseInitializer(onnx::SparseTensorProto &t);
-  FailureOr<Type> mergeDeclaredType(Value v, const onnx::TypeProto &declared,
+  FailureOr<Type> mergeDeclaredType(Value v, StringRef name,
+                                    const onnx::TypeProto &declared,
                                     std::string &error);
 
   std::string fileName;

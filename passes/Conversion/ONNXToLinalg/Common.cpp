@@ -338,7 +338,12 @@ void emitRuntimeCheck(OpBuilder &b, Location loc, Operation *anchor,
   Value ok = arith::XOrIOp::create(
       b, loc, cond, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
   auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
-  OpBuilder then = ifOp.getThenBodyBuilder();
+  // The then-block's ops go through b's listener: under a
+  // ConversionPatternRewriter, a pattern that fails after this check rolls
+  // back the scf.if and unlinks its block's ops, freeing only those the
+  // rewriter saw created (an untracked builder leaked them: fuzz-findings.test,
+  // lstm-initial-h-leak.onnx).
+  OpBuilder then = ifOp.getThenBodyBuilder(b.getListener());
   Value code = arith::ConstantOp::create(then, loc,
                                          then.getI32IntegerAttr(kErrorRuntime));
   Value msg =
