@@ -482,5 +482,32 @@ def bitshift_big(root):
            [np.array([0, 0], np.uint64)])])
 
 
+@case
+def fifth_attack(root):
+    """The fifth attack (2026-11-27, 23 run-time cases of the classes above
+    on other ops; these three had no case yet): ReduceSum's axes from data
+    out of range, Compress with a condition longer than the axis (the
+    selections past the axis are dropped, as ORT does), GatherElements with
+    an index below -dim."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    save(root, "reducesum_axes",
+         [node("ReduceSum", ["x", "a"], ["y"], "reducesum_axes", keepdims=1)],
+         [vi("x", F, [2, 3]), vi("a", I64, [1])], [vi("y", F, [2, 1])],
+         [([x, i64(1)], [x.sum(axis=1, keepdims=True)]),
+          ([x, i64(2)], []),
+          ([x, i64(-3)], [])])
+    save(root, "compress_long",
+         [node("Compress", ["x", "c"], ["y"], "compress_long", axis=0)],
+         [vi("x", F, [2, 3]), vi("c", B, ["n"])], [vi("y", F, ["m", 3])],
+         [([x, np.array([True, False, True, True])], [x[0:1]]),
+          ([x, np.array([False, True])], [x[1:2]])])
+    save(root, "gatherelements_neg",
+         [node("GatherElements", ["x", "i"], ["y"], "gatherelements_neg", axis=1)],
+         [vi("x", F, [2, 3]), vi("i", I64, [2, 2])], [vi("y", F, [2, 2])],
+         [([x, np.array([[0, -1], [2, -3]], np.int64)],
+           [np.array([[0, 2], [5, 3]], np.float32)]),
+          ([x, np.array([[0, 1], [2, -4]], np.int64)], [])])
+
+
 if __name__ == "__main__":
     hostile.main(CASES, sys.argv)
