@@ -236,8 +236,8 @@ struct Rewriter {
   /// (a 1-input-channel convolution such as an STFT's, 514 filters of 512
   /// taps, is a GEMM over K = the taps). Depthwise weights (one input and
   /// few output channels per group) stay as they are: the runtime has a
-  /// direct kernel for them. `cblock` is set when the rows are in
-  /// ONNXC_CONV_W_CBLOCK order (useCBlock).
+  /// direct kernel for them. `cblock`: whether the call may take the rows
+  /// in ONNXC_CONV_W_CBLOCK order; it stays set when they are (useCBlock).
   memref::GlobalOp packConvWeights(linalg::LinalgOp op, const Convolution &cv,
                                    bool &cblock) {
     Value w = op.getDpsInputs()[1];
@@ -255,7 +255,7 @@ struct Rewriter {
     if (!global)
       return nullptr;
     int64_t sKh = twoD ? strides[3] : 0, sKw = strides.back();
-    cblock = twoD && useCBlock(groups, m, c, kh, kw);
+    cblock = cblock && twoD && useCBlock(groups, m, c, kh, kw);
     auto key = std::make_tuple(global.getOperation(), offset, strides[0],
                                strides[1], m,
                                (c * 1000003 + kh * 1009 + kw) * 2 + cblock);
@@ -474,7 +474,17 @@ struct Rewriter {
     SmallVector<Value> sizes;
     for (Range r : op.createLoopRanges(b, loc))
       sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
-    bool cblock = false;
+    // A zero padding in front (a Conv's pads, a Pad): the kernel reads the
+    // unpadded source around the padding (ONNXC_CONV_PADDED), and the
+    // padded buffer goes. Not when the convolution writes over the source.
+    std::optional<FusedPad> pad = fusedPad(op, x, 3 + cv.o.size());
+    if (pad && viewRoot(pad->src) == viewRoot(y))
+      pad.reset();
+    // Channel blocks only where the runtime copies the input anyway (a
+    // padded, undilated convolution; ConvTaps splits dilated ones by
+    // region, whose inner regions read the input in place).
+    bool cblock = pad.has_value() &&
+                  llvm::all_of(cv.dilation, [](int64_t d) { return d == 1; });
     memref::GlobalOp packedW =
         packConstants ? packConvWeights(op, cv, cblock) : nullptr;
     // Epilogue fusion: the bias broadcast (or zero fill) that initialized
@@ -487,12 +497,6 @@ struct Rewriter {
     auto yView = y.getDefiningOp<memref::ExpandShapeOp>();
     if (yView)
       yRoot = yView.getSrc();
-    // A zero padding in front (a Conv's pads, a Pad): the kernel reads the
-    // unpadded source around the padding (ONNXC_CONV_PADDED), and the
-    // padded buffer goes. Not when the convolution writes over the source.
-    std::optional<FusedPad> pad = fusedPad(op, x, 3 + cv.o.size());
-    if (pad && viewRoot(pad->src) == viewRoot(y))
-      pad.reset();
     if (pad)
       flags |= kConvPadded;
     b.setInsertionPoint(op);

@@ -340,20 +340,27 @@ static const float *unpacked_weights(const onnxc_conv2d_params *q,
 static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
                           const float *w, float *y);
 
-/* koff[k] for k = (ci, kh, kw) in that order, or (ci / 16, kh, kw,
- * ci % 16) over a copy in channel blocks (ONNXC_CONV_X_CBLOCK, with
- * ONNXC_CONV_W_CBLOCK weights): the offset of tap k in a window (no
- * division: K reaches thousands). */
+/* The offset of channel ci in a window: ci planes on, or in a copy in
+ * channel blocks (ONNXC_CONV_X_CBLOCK) ci / 16 blocks and ci % 16 on. */
+static i64 channel_offset(const onnxc_conv2d_params *q, i64 ci) {
+  if (q->flags & ONNXC_CONV_X_CBLOCK)
+    return ci / ONNXC_CONV_CBLOCK * q->x_strides[2] + ci % ONNXC_CONV_CBLOCK;
+  return ci * q->x_strides[2];
+}
+
+/* koff[k] for k = (ci, kh, kw) in that order, or in the order of
+ * ONNXC_CONV_W_CBLOCK weights, (ci / 16, kh, kw, ci % 16): the offset of
+ * tap k in a window (no division: K reaches thousands). */
 static void conv_tap_offsets(const onnxc_conv2d_params *q, i64 *koff) {
   i64 k = 0, ci, kh, kw, c;
-  if (q->flags & ONNXC_CONV_X_CBLOCK) {
+  if (q->flags & ONNXC_CONV_W_CBLOCK) {
     for (ci = 0; ci < q->in_channels; ci += ONNXC_CONV_CBLOCK)
       for (kh = 0; kh < q->kernel_h; ++kh)
         for (kw = 0; kw < q->kernel_w; ++kw)
           for (c = 0; c < ONNXC_CONV_CBLOCK; ++c)
-            koff[k++] = ci / ONNXC_CONV_CBLOCK * q->x_strides[2] +
+            koff[k++] = channel_offset(q, ci + c) +
                         kh * q->dilation_h * q->x_strides[3] +
-                        kw * q->dilation_w * q->x_strides[4] + c;
+                        kw * q->dilation_w * q->x_strides[4];
     return;
   }
   for (ci = 0; ci < q->in_channels; ++ci)
@@ -516,23 +523,25 @@ static const float *pad_input(const onnxc_conv2d_params *q, const float *x,
   return buf;
 }
 
-/* Whether this call's input goes into a copy in channel blocks
+/* Whether this call's padded copy of its input is in channel blocks
  * (ONNXC_CONV_X_CBLOCK): weights packed in that K order
  * (ONNXC_CONV_W_CBLOCK) that the indirect GEMM reads (the tier's
- * conv_tile, Y flat), the input not such a copy already. Otherwise such
- * weights are unpacked in their order (the portable tier). */
+ * conv_tile, Y flat), an input padded into a copy anyway. Otherwise such
+ * weights are read over the planes in their order (unpadded), or
+ * unpacked in it (the portable tier). */
 static int cblock_copy(const onnxc_conv2d_params *q) {
   return (q->flags & ONNXC_CONV_W_CBLOCK) && (q->flags & ONNXC_CONV_W_PACKED) &&
+         (q->flags & ONNXC_CONV_PADDED) &&
          !(q->flags & ONNXC_CONV_X_CBLOCK) && q->groups == 1 &&
          q->in_channels % ONNXC_CONV_CBLOCK == 0 &&
          onnxc_rt_kernels()->conv_tile && q->y_strides[4] == 1 &&
          q->y_strides[3] == q->out_w;
 }
 
-/* The input in channel blocks for ONNXC_CONV_W_CBLOCK weights (one
- * group): [batch][in_channels / 16][hp][wp][16], exactly the rows and
- * columns the windows reach (zeros in the padding with
- * ONNXC_CONV_PADDED), blocks plane_stride apart. `p` becomes the
+/* The padded input in channel blocks for ONNXC_CONV_W_CBLOCK weights
+ * (one group): [batch][in_channels / 16][hp][wp][16], exactly the rows
+ * and columns the windows reach, blocks plane_stride apart, as pad_input
+ * lays out planes. `p` becomes the
  * parameters for it (ONNXC_CONV_X_CBLOCK set, ONNXC_CONV_PADDED and
  * ONNXC_CONV_IN_PLACE cleared; strides as internal.h says); the caller
  * releases `*raw` with free_scratch. */
@@ -544,13 +553,10 @@ static const float *pad_input_cblock(const onnxc_conv2d_params *q,
   const i64 cb = ONNXC_CONV_CBLOCK;
   i64 hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
   i64 wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
-  int padded = (q->flags & ONNXC_CONV_PADDED) != 0;
-  i64 top = padded ? q->pad_top : 0, left = padded ? q->pad_left : 0;
-  i64 in_h = padded ? q->in_h : hp, in_w = padded ? q->in_w : wp;
-  /* Columns [lo, hi) of a row come from the input, from column lo - left
-   * on; the rest are zeros. */
-  i64 lo = left < 0 ? 0 : min64(left, wp);
-  i64 hi = left + in_w;
+  /* Columns [lo, hi) of a row come from the input, from column
+   * lo - pad_left on; the rest are zeros. */
+  i64 lo = q->pad_left < 0 ? 0 : min64(q->pad_left, wp);
+  i64 hi = q->pad_left + q->in_w;
   i64 blocks = q->in_channels / cb, n, b, r, bs;
   float *buf;
   hi = hi < lo ? lo : min64(hi, wp);
@@ -561,13 +567,13 @@ static const float *pad_input_cblock(const onnxc_conv2d_params *q,
       const float *src = x + n * xs[0] + b * cb * xs[2];
       float *dst = buf + (n * blocks + b) * bs;
       for (r = 0; r < hp; ++r, dst += wp * cb) {
-        i64 ih = r - top;
-        if (ih < 0 || ih >= in_h || hi == lo) {
+        i64 ih = r - q->pad_top;
+        if (ih < 0 || ih >= q->in_h || hi == lo) {
           memset(dst, 0, (size_t)(wp * cb) * sizeof(float));
           continue;
         }
         kt->pad_row_cblock(dst, wp, lo, hi,
-                           src + ih * xs[3] + (lo - left) * xs[4], xs[2],
+                           src + ih * xs[3] + (lo - q->pad_left) * xs[4], xs[2],
                            xs[4]);
       }
     }
@@ -588,8 +594,6 @@ static const float *pad_input_cblock(const onnxc_conv2d_params *q,
  * into a copy (mirrors its test: a mismatch costs time, not results), the
  * copy, and its release. */
 int onnxc_rt_sconv2d_pads_input(const onnxc_conv2d_params *q) {
-  if (cblock_copy(q))
-    return 1;
   if (!(q->flags & ONNXC_CONV_PADDED))
     return 0;
   return !(!(q->flags & ONNXC_CONV_W_PACKED) && onnxc_rt_depthwise_takes(q));
@@ -635,7 +639,7 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
     onnxc_rt_free_scratch(wraw);
     return;
   }
-  if ((q->flags & ONNXC_CONV_PADDED) || cblock_copy(q)) {
+  if (q->flags & ONNXC_CONV_PADDED) {
     onnxc_conv2d_params padded;
     void *raw;
     const float *xp;

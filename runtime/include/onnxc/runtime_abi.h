@@ -319,13 +319,13 @@ typedef struct onnxc_conv2d_params {
  * for one group, in_channels a multiple of ONNXC_CONV_CBLOCK and a kernel
  * larger than 1 x 1): the panels' K rows are in (c / 16, kh, kw, c % 16)
  * order instead of (c, kh, kw): row ((c / 16) * kernel_h * kernel_w +
- * kh * kernel_w + kw) * 16 + c % 16 holds W[g, m, c, kh, kw]. The runtime
- * then copies the input (padded, with ONNXC_CONV_PADDED) into blocks of
- * 16 channels, each element's 16 channels contiguous, so that a window's
- * taps of 16 channels read one cache line per position instead of 16
- * rows of 16 planes (docs/performance.md, issue 10). The sum is over the
- * same products in another order: not bit-identical to the (c, kh, kw)
- * order.
+ * kh * kernel_w + kw) * 16 + c % 16 holds W[g, m, c, kh, kw]. With
+ * ONNXC_CONV_PADDED the runtime then pads the input into a copy in blocks
+ * of 16 channels, each element's 16 channels contiguous, so that a
+ * window's taps of 16 channels read one cache line per position instead
+ * of 16 rows of 16 planes (docs/performance.md, issue 10); the compiler
+ * sets the flag only there. The sum is over the same products in another
+ * order: not bit-identical to the (c, kh, kw) order.
  */
 #define ONNXC_CONV_W_CBLOCK 256
 #define ONNXC_CONV_CBLOCK 16
