@@ -216,17 +216,19 @@ struct Rewriter {
   }
 
   /// Whether a 2-D convolution's weights go in ONNXC_CONV_W_CBLOCK order
-  /// (the runtime then reads its input from a copy in blocks of 16
-  /// channels): one group, at least 32 input channels in whole blocks, a
-  /// kernel larger than 1 x 1, and more than 16 output channels. The
-  /// runtime's own benchmark of U-Net's layers (docs/performance.md,
-  /// issue 10): 32 -> 32 to 384 -> 128 at 128 x 128 to 32 x 32 2-18%
-  /// faster, copy included; 16 input channels even, and 16 output channels
-  /// (conv_rtile and conv_tile16 over the planes) 12-16% slower.
+  /// (the runtime then pads its input into a copy in blocks of 16
+  /// channels): one group, a kernel larger than 1 x 1, at least 64 input
+  /// channels in whole blocks and 64 output channels. The copy costs about
+  /// 1.35 times the plain padded one and the tiles gain 10-20% over
+  /// blocks (docs/performance.md, issue 10): the gain grows with K, the
+  /// copy's share shrinks with the output channels. Measured on U-Net's
+  /// and ResNet's layers: 64 -> 64 to 384 -> 128 5-18% faster, copy
+  /// included; 96 -> 32 and 32 -> 32 even or up to 17% slower when other
+  /// jobs load the memory, 16 output channels 12-16% slower.
   static bool useCBlock(int64_t groups, int64_t m, int64_t c, int64_t kh,
                         int64_t kw) {
-    return groups == 1 && c >= 2 * kCBlock && c % kCBlock == 0 &&
-           kh * kw > 1 && m > kCBlock;
+    return groups == 1 && c >= 4 * kCBlock && c % kCBlock == 0 &&
+           kh * kw > 1 && m >= 2 * kPanel;
   }
 
   /// The convolution's weights packed for the indirect-GEMM kernel
