@@ -540,11 +540,10 @@ static int cblock_copy(const onnxc_conv2d_params *q) {
 
 /* The padded input in channel blocks for ONNXC_CONV_W_CBLOCK weights
  * (one group): [batch][in_channels / 16][hp][wp][16], exactly the rows
- * and columns the windows reach, blocks plane_stride apart, as pad_input
- * lays out planes. `p` becomes the
- * parameters for it (ONNXC_CONV_X_CBLOCK set, ONNXC_CONV_PADDED and
- * ONNXC_CONV_IN_PLACE cleared; strides as internal.h says); the caller
- * releases `*raw` with free_scratch. */
+ * and columns the windows reach, blocks plane_stride apart as pad_input
+ * lays out planes. `p` becomes the parameters for it (ONNXC_CONV_X_CBLOCK
+ * set, ONNXC_CONV_PADDED and ONNXC_CONV_IN_PLACE cleared; strides as
+ * internal.h says); the caller releases `*raw` with free_scratch. */
 static const float *pad_input_cblock(const onnxc_conv2d_params *q,
                                      const float *x, onnxc_conv2d_params *p,
                                      void **raw) {
@@ -677,7 +676,6 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
    * tier's vector tiles; without conv_tile (the portable tier), the im2col
    * path below. */
   if (packed && kt->conv_tile && y_flat && q->kernel_h == 1 &&
-      !(q->flags & ONNXC_CONV_X_CBLOCK) &&
       q->kernel_w == 1 && q->stride_h == 1 && q->stride_w == 1 &&
       q->x_strides[4] == 1 && q->x_strides[3] == q->out_w &&
       !(q->out_w <= 32 && kdim >= 64)) {

@@ -373,9 +373,9 @@ ONNXC_HIDDEN void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *params,
                                           float *y);
 
 /* Whether onnxc_rt_sconv2d_serial pads the input of this call into a copy
- * (ONNXC_CONV_PADDED on the GEMM paths, or any input of weights packed
- * with ONNXC_CONV_W_CBLOCK that the indirect GEMM reads); the copy, with
- * *padded the parameters for it (unpadded: ONNXC_CONV_PADDED and
+ * (ONNXC_CONV_PADDED on the GEMM paths); the copy (in channel blocks for
+ * ONNXC_CONV_W_CBLOCK weights that the indirect GEMM reads), with *padded
+ * the parameters for it (unpadded: ONNXC_CONV_PADDED and
  * ONNXC_CONV_IN_PLACE cleared; ONNXC_CONV_X_CBLOCK set for a copy in
  * channel blocks); its release. parallel.c pads once before it splits. */
 ONNXC_HIDDEN int onnxc_rt_sconv2d_pads_input(const onnxc_conv2d_params *q);
