@@ -65,6 +65,8 @@ constexpr int32_t kBiasRow = ONNXC_SGEMM_BIAS_ROW,
 constexpr StringLiteral kConv = "onnxc_rt_sconv2d";
 constexpr int64_t kConvParams = sizeof(onnxc_conv2d_params) / sizeof(int64_t);
 constexpr int64_t kConvWPacked = ONNXC_CONV_W_PACKED;
+constexpr int64_t kConvWCBlock = ONNXC_CONV_W_CBLOCK;
+constexpr int64_t kCBlock = ONNXC_CONV_CBLOCK;
 constexpr int64_t kConvBias = ONNXC_CONV_BIAS;
 constexpr int64_t kConvClamp = ONNXC_CONV_CLAMP;
 constexpr int64_t kConvPadded = ONNXC_CONV_PADDED;
@@ -213,6 +215,22 @@ struct Rewriter {
     return result;
   }
 
+  /// Whether a 2-D convolution's weights go in ONNXC_CONV_W_CBLOCK order
+  /// (the runtime then pads its input into a copy in blocks of 16
+  /// channels): one group, a kernel larger than 1 x 1, at least 64 input
+  /// channels in whole blocks and 64 output channels. The copy costs about
+  /// 1.35 times the plain padded one and the tiles gain 10-20% over
+  /// blocks (docs/performance.md, issue 10): the gain grows with K, the
+  /// copy's share shrinks with the output channels. Measured on U-Net's
+  /// and ResNet's layers: 64 -> 64 to 384 -> 128 5-18% faster, copy
+  /// included; 96 -> 32 and 32 -> 32 even or up to 17% slower when other
+  /// jobs load the memory, 16 output channels 12-16% slower.
+  static bool useCBlock(int64_t groups, int64_t m, int64_t c, int64_t kh,
+                        int64_t kw) {
+    return groups == 1 && c >= 4 * kCBlock && c % kCBlock == 0 &&
+           kh * kw > 1 && m >= 2 * kPanel;
+  }
+
   /// The convolution's weights packed for the indirect-GEMM kernel
   /// (ONNXC_CONV_W_PACKED: per group, 32-channel panels of K = C * KH * KW
   /// rows), when they are a constant global of static layout and sizes with
@@ -220,8 +238,10 @@ struct Rewriter {
   /// (a 1-input-channel convolution such as an STFT's, 514 filters of 512
   /// taps, is a GEMM over K = the taps). Depthwise weights (one input and
   /// few output channels per group) stay as they are: the runtime has a
-  /// direct kernel for them.
-  memref::GlobalOp packConvWeights(linalg::LinalgOp op, const Convolution &cv) {
+  /// direct kernel for them. `cblock`: whether the call may take the rows
+  /// in ONNXC_CONV_W_CBLOCK order; it stays set when they are (useCBlock).
+  memref::GlobalOp packConvWeights(linalg::LinalgOp op, const Convolution &cv,
+                                   bool &cblock) {
     Value w = op.getDpsInputs()[1];
     SmallVector<int64_t> loops = op.getStaticLoopRanges();
     bool twoD = cv.o.size() == 2;
@@ -237,8 +257,10 @@ struct Rewriter {
     if (!global)
       return nullptr;
     int64_t sKh = twoD ? strides[3] : 0, sKw = strides.back();
+    cblock = cblock && twoD && useCBlock(groups, m, c, kh, kw);
     auto key = std::make_tuple(global.getOperation(), offset, strides[0],
-                               strides[1], m, c * 1000003 + kh * 1009 + kw);
+                               strides[1], m,
+                               (c * 1000003 + kh * 1009 + kw) * 2 + cblock);
     if (auto it = packed.find(key); it != packed.end())
       return it->second;
     std::optional<SmallVector<float>> data = constantData(global);
@@ -255,7 +277,10 @@ struct Rewriter {
                            ci * strides[2] + a * sKh + bb * sKw;
               if (at < 0 || at >= (int64_t)data->size())
                 return nullptr;
-              int64_t row = (ci * kh + a) * kw + bb;
+              int64_t row = cblock ? ((ci / kCBlock * kh + a) * kw + bb) *
+                                             kCBlock +
+                                         ci % kCBlock
+                                   : (ci * kh + a) * kw + bb;
               out[((g * panels + mm / kPanel) * k + row) * kPanel +
                   mm % kPanel] = (*data)[at];
             }
@@ -451,23 +476,29 @@ struct Rewriter {
     SmallVector<Value> sizes;
     for (Range r : op.createLoopRanges(b, loc))
       sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
-    memref::GlobalOp packedW = packConstants ? packConvWeights(op, cv) : nullptr;
-    // Epilogue fusion: the bias broadcast (or zero fill) that initialized
-    // Y goes into the kernel (ONNXC_CONV_BIAS), and then a Relu / Clip that
-    // reads Y next and nothing after (ONNXC_CONV_CLAMP; the kernel writes
-    // the clamp's output buffer instead of Y), or likewise a Sigmoid,
-    // Swish, HardSigmoid or HardSwish (ONNXC_CONV_ACT).
-    int64_t flags = packedW ? kConvWPacked : 0;
-    Value yRoot = y;
-    auto yView = y.getDefiningOp<memref::ExpandShapeOp>();
-    if (yView)
-      yRoot = yView.getSrc();
     // A zero padding in front (a Conv's pads, a Pad): the kernel reads the
     // unpadded source around the padding (ONNXC_CONV_PADDED), and the
     // padded buffer goes. Not when the convolution writes over the source.
     std::optional<FusedPad> pad = fusedPad(op, x, 3 + cv.o.size());
     if (pad && viewRoot(pad->src) == viewRoot(y))
       pad.reset();
+    // Channel blocks only where the runtime copies the input anyway (a
+    // padded, undilated convolution; ConvTaps splits dilated ones by
+    // region, whose inner regions read the input in place).
+    bool cblock = pad.has_value() &&
+                  llvm::all_of(cv.dilation, [](int64_t d) { return d == 1; });
+    memref::GlobalOp packedW =
+        packConstants ? packConvWeights(op, cv, cblock) : nullptr;
+    // Epilogue fusion: the bias broadcast (or zero fill) that initialized
+    // Y goes into the kernel (ONNXC_CONV_BIAS), and then a Relu / Clip that
+    // reads Y next and nothing after (ONNXC_CONV_CLAMP; the kernel writes
+    // the clamp's output buffer instead of Y), or likewise a Sigmoid,
+    // Swish, HardSigmoid or HardSwish (ONNXC_CONV_ACT).
+    int64_t flags = packedW ? kConvWPacked | (cblock ? kConvWCBlock : 0) : 0;
+    Value yRoot = y;
+    auto yView = y.getDefiningOp<memref::ExpandShapeOp>();
+    if (yView)
+      yRoot = yView.getSrc();
     if (pad)
       flags |= kConvPadded;
     b.setInsertionPoint(op);

@@ -152,11 +152,13 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
 
 #define MCP 128 /* output positions per block (their windows stay in L2) */
 
-/* How many positions from ir (at most `max`, below mc) have windows one
- * element apart (xr[ir + t] == xr[ir] + t: one stride-1 output row). */
-static i64 unit_run(const float *const *xr, i64 ir, i64 mc, i64 max) {
+/* How many positions from ir (at most `max`, below mc) have windows
+ * `step` elements apart (xr[ir + t] == xr[ir] + t * step: one stride-1
+ * output row; step 1, or ONNXC_CONV_CBLOCK in a copy in channel blocks). */
+static i64 unit_run(const float *const *xr, i64 ir, i64 mc, i64 max,
+                    i64 step) {
   i64 n = 1;
-  while (n < max && ir + n < mc && xr[ir + n] == xr[ir] + n)
+  while (n < max && ir + n < mc && xr[ir + n] == xr[ir] + n * step)
     ++n;
   return n;
 }
@@ -184,7 +186,7 @@ static void conv_rows(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
   i64 per = (nw + groups - 1) / groups; /* 12 channels: 6 and 6 */
   i64 ir, c0;
   for (ir = 0; ir < mc;) {
-    i64 len = unit_run(xr, ir, mc, NR);
+    i64 len = unit_run(xr, ir, mc, NR, 1);
     for (c0 = 0; c0 < nw;) {
       i64 rows = min64(per, nw - c0);
       tile_ep storage;
@@ -217,6 +219,15 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
   i64 panels = (q->out_channels + NR - 1) / NR;
   i64 npos = q->out_h * q->out_w;
   i64 kcb = KCI, mr = kt->conv_mr;
+  /* The tile of a narrow panel: windows one element apart (conv_tile16),
+   * or one channel block apart in a copy in channel blocks
+   * (conv_tile16c), over stride-1 output rows. */
+  int blocked = (q->flags & ONNXC_CONV_X_CBLOCK) != 0;
+  i64 pstep = q->stride_w * xs[4];
+  onnxc_conv_tile16_fn tile16 =
+      !blocked && pstep == 1                     ? kt->conv_tile16
+      : blocked && pstep == ONNXC_CONV_CBLOCK ? kt->conv_tile16c
+                                                 : NULL;
   const float *xr[MCP];
   act_ep act_storage;
   const act_ep *act = conv_act(q, &act_storage);
@@ -250,18 +261,17 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
              * positions whose windows are one element apart (a stride-1
              * output row; a tile ends where the row does), one vector per
              * position. */
-            if (nw <= NR / 2 && kt->conv_rtile && q->stride_w * xs[4] == 1 &&
+            if (nw <= NR / 2 && kt->conv_rtile && pstep == 1 &&
                 q->out_w >= NR && kdim <= ROWS_MAX_K) {
               conv_rows(kt, q, g, pc, kc, kdim, act, xr, mc, koff + pc,
                         panel, yg + j * NR * ys[2] + ic, j * NR, nw);
-            } else if (nw <= NR / 2 && kt->conv_tile16 &&
-                       q->stride_w * xs[4] == 1) {
+            } else if (nw <= NR / 2 && tile16) {
               i64 mr16 = kt->conv_mr16;
               for (ir = 0; ir < mc;) {
-                i64 rows = unit_run(xr, ir, mc, mr16);
-                kt->conv_tile16((int)rows, kc, xr[ir], koff + pc, panel,
-                                yg + j * NR * ys[2] + ic + ir, ys[2], nw,
-                                accumulate, ep);
+                i64 rows = unit_run(xr, ir, mc, mr16, pstep);
+                tile16((int)rows, kc, xr[ir], koff + pc, panel,
+                       yg + j * NR * ys[2] + ic + ir, ys[2], nw, accumulate,
+                       ep);
                 ir += rows;
               }
             } else {
@@ -292,12 +302,19 @@ static void unpack_conv_weights(const onnxc_conv2d_params *q, const float *wp,
                                 float *out) {
   i64 khw = q->kernel_h * q->kernel_w, kdim = q->in_channels * khw;
   i64 panels = (q->out_channels + NR - 1) / NR;
+  int cblock = (q->flags & ONNXC_CONV_W_CBLOCK) != 0;
   i64 g, m, k;
   for (g = 0; g < q->groups; ++g)
     for (m = 0; m < q->out_channels; ++m)
-      for (k = 0; k < kdim; ++k)
+      for (k = 0; k < kdim; ++k) {
+        /* k = (c, t) with t = (kh, kw); its panel row. */
+        i64 c = k / khw, t = k % khw;
+        i64 row = cblock ? ((c / ONNXC_CONV_CBLOCK) * khw + t) * ONNXC_CONV_CBLOCK +
+                               c % ONNXC_CONV_CBLOCK
+                         : k;
         out[(g * q->out_channels + m) * kdim + k] =
-            wp[((g * panels + m / NR) * kdim + k) * NR + m % NR];
+            wp[((g * panels + m / NR) * kdim + row) * NR + m % NR];
+      }
 }
 
 /* q's packed weights unpacked into a scratch buffer (*raw, freed by the
@@ -310,7 +327,8 @@ static const float *unpacked_weights(const onnxc_conv2d_params *q,
   float *wbuf = onnxc_rt_gemm_alloc_panels(q->groups * q->out_channels * kdim, raw);
   unpack_conv_weights(q, wp, wbuf);
   *plain = *q;
-  plain->flags = q->flags & ~(int64_t)ONNXC_CONV_W_PACKED;
+  plain->flags =
+      q->flags & ~(int64_t)(ONNXC_CONV_W_PACKED | ONNXC_CONV_W_CBLOCK);
   plain->w_strides[0] = q->out_channels * kdim;
   plain->w_strides[1] = kdim;
   plain->w_strides[2] = khw;
@@ -322,10 +340,29 @@ static const float *unpacked_weights(const onnxc_conv2d_params *q,
 static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
                           const float *w, float *y);
 
-/* koff[k] for k = (ci, kh, kw) in that order: the offset of tap k in a
- * window (no division: K reaches thousands). */
+/* The offset of channel ci in a window: ci planes on, or in a copy in
+ * channel blocks (ONNXC_CONV_X_CBLOCK) ci / 16 blocks and ci % 16 on. */
+static i64 channel_offset(const onnxc_conv2d_params *q, i64 ci) {
+  if (q->flags & ONNXC_CONV_X_CBLOCK)
+    return ci / ONNXC_CONV_CBLOCK * q->x_strides[2] + ci % ONNXC_CONV_CBLOCK;
+  return ci * q->x_strides[2];
+}
+
+/* koff[k] for k = (ci, kh, kw) in that order, or in the order of
+ * ONNXC_CONV_W_CBLOCK weights, (ci / 16, kh, kw, ci % 16): the offset of
+ * tap k in a window (no division: K reaches thousands). */
 static void conv_tap_offsets(const onnxc_conv2d_params *q, i64 *koff) {
-  i64 k = 0, ci, kh, kw;
+  i64 k = 0, ci, kh, kw, c;
+  if (q->flags & ONNXC_CONV_W_CBLOCK) {
+    for (ci = 0; ci < q->in_channels; ci += ONNXC_CONV_CBLOCK)
+      for (kh = 0; kh < q->kernel_h; ++kh)
+        for (kw = 0; kw < q->kernel_w; ++kw)
+          for (c = 0; c < ONNXC_CONV_CBLOCK; ++c)
+            koff[k++] = channel_offset(q, ci + c) +
+                        kh * q->dilation_h * q->x_strides[3] +
+                        kw * q->dilation_w * q->x_strides[4];
+    return;
+  }
   for (ci = 0; ci < q->in_channels; ++ci)
     for (kh = 0; kh < q->kernel_h; ++kh)
       for (kw = 0; kw < q->kernel_w; ++kw)
@@ -486,6 +523,70 @@ static const float *pad_input(const onnxc_conv2d_params *q, const float *x,
   return buf;
 }
 
+/* Whether this call's padded copy of its input is in channel blocks
+ * (ONNXC_CONV_X_CBLOCK): weights packed in that K order
+ * (ONNXC_CONV_W_CBLOCK) that the indirect GEMM reads (the tier's
+ * conv_tile, Y flat), an input padded into a copy anyway. Otherwise such
+ * weights are read over the planes in their order (unpadded), or
+ * unpacked in it (the portable tier). */
+static int cblock_copy(const onnxc_conv2d_params *q) {
+  return (q->flags & ONNXC_CONV_W_CBLOCK) && (q->flags & ONNXC_CONV_W_PACKED) &&
+         (q->flags & ONNXC_CONV_PADDED) &&
+         !(q->flags & ONNXC_CONV_X_CBLOCK) && q->groups == 1 &&
+         q->in_channels % ONNXC_CONV_CBLOCK == 0 &&
+         onnxc_rt_kernels()->conv_tile && q->y_strides[4] == 1 &&
+         q->y_strides[3] == q->out_w;
+}
+
+/* The padded input in channel blocks for ONNXC_CONV_W_CBLOCK weights
+ * (one group): [batch][in_channels / 16][hp][wp][16], exactly the rows
+ * and columns the windows reach, blocks plane_stride apart as pad_input
+ * lays out planes. `p` becomes the parameters for it (ONNXC_CONV_X_CBLOCK
+ * set, ONNXC_CONV_PADDED and ONNXC_CONV_IN_PLACE cleared; strides as
+ * internal.h says); the caller releases `*raw` with free_scratch. */
+static const float *pad_input_cblock(const onnxc_conv2d_params *q,
+                                     const float *x, onnxc_conv2d_params *p,
+                                     void **raw) {
+  const onnxc_kernels *kt = onnxc_rt_kernels();
+  const i64 *xs = q->x_strides;
+  const i64 cb = ONNXC_CONV_CBLOCK;
+  i64 hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
+  i64 wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
+  /* Columns [lo, hi) of a row come from the input, from column
+   * lo - pad_left on; the rest are zeros. */
+  i64 lo = q->pad_left < 0 ? 0 : min64(q->pad_left, wp);
+  i64 hi = q->pad_left + q->in_w;
+  i64 blocks = q->in_channels / cb, n, b, r, bs;
+  float *buf;
+  hi = hi < lo ? lo : min64(hi, wp);
+  bs = plane_stride(hp * wp * cb);
+  buf = onnxc_rt_alloc_scratch(q->batch * blocks * bs, raw);
+  for (n = 0; n < q->batch; ++n)
+    for (b = 0; b < blocks; ++b) {
+      const float *src = x + n * xs[0] + b * cb * xs[2];
+      float *dst = buf + (n * blocks + b) * bs;
+      for (r = 0; r < hp; ++r, dst += wp * cb) {
+        i64 ih = r - q->pad_top;
+        if (ih < 0 || ih >= q->in_h || hi == lo) {
+          memset(dst, 0, (size_t)(wp * cb) * sizeof(float));
+          continue;
+        }
+        kt->pad_row_cblock(dst, wp, lo, hi,
+                           src + ih * xs[3] + (lo - q->pad_left) * xs[4], xs[2],
+                           xs[4]);
+      }
+    }
+  *p = *q;
+  p->flags &= ~(int64_t)(ONNXC_CONV_PADDED | ONNXC_CONV_IN_PLACE);
+  p->flags |= ONNXC_CONV_X_CBLOCK;
+  p->x_strides[4] = cb;
+  p->x_strides[3] = wp * cb;
+  p->x_strides[2] = bs;
+  p->x_strides[1] = blocks * bs;
+  p->x_strides[0] = blocks * bs;
+  return buf;
+}
+
 /* For parallel.c, which pads the input once before it splits a call (its
  * parts would each pad their rows and the rows around them, or all of the
  * input): whether onnxc_rt_sconv2d_serial below pads this call's input
@@ -501,7 +602,8 @@ const float *onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q,
                                         const float *x,
                                         onnxc_conv2d_params *padded,
                                         void **raw) {
-  return pad_input(q, x, padded, raw);
+  return cblock_copy(q) ? pad_input_cblock(q, x, padded, raw)
+                        : pad_input(q, x, padded, raw);
 }
 
 void onnxc_rt_sconv2d_free_input(void *raw) { onnxc_rt_free_scratch(raw); }
@@ -548,8 +650,9 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
     }
     /* The GEMM paths: a padded copy (one pass over the input, small next
      * to the product; all of it read before y is written, as
-     * ONNXC_CONV_IN_PLACE needs). */
-    xp = pad_input(q, x, &padded, &raw);
+     * ONNXC_CONV_IN_PLACE needs), in channel blocks for ONNXC_CONV_W_CBLOCK
+     * weights. */
+    xp = onnxc_rt_sconv2d_pad_input(q, x, &padded, &raw);
     onnxc_rt_sconv2d_serial(&padded, xp, w, y);
     onnxc_rt_free_scratch(raw);
     return;

@@ -362,14 +362,22 @@ ONNXC_HIDDEN void onnxc_rt_sgemm_batched_ep_serial(
     int64_t sba, int64_t rsa, int64_t csa, const float *b, int64_t sbb,
     int64_t rsb, int64_t csb, float *c, int64_t sbc, int64_t rsc, int64_t csc,
     int32_t flags, const float *bias, float lo, float hi);
+/* The runtime's own flag (the compiler never sets it): x is the copy in
+ * channel blocks that ONNXC_CONV_W_CBLOCK weights read,
+ * [batch][in_channels / 16][h][w][16], each block x_strides[2] floats from
+ * the last: channel c of column w of row h at (c / 16) * x_strides[2] +
+ * h * x_strides[3] + w * x_strides[4] + c % 16 (x_strides[4] = 16). */
+#define ONNXC_CONV_X_CBLOCK ((int64_t)1 << 40)
 ONNXC_HIDDEN void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *params,
                                           const float *x, const float *w,
                                           float *y);
 
 /* Whether onnxc_rt_sconv2d_serial pads the input of this call into a copy
- * (ONNXC_CONV_PADDED on the GEMM paths); the copy, with *padded the
- * parameters for it (unpadded: ONNXC_CONV_PADDED and ONNXC_CONV_IN_PLACE
- * cleared); its release. parallel.c pads once before it splits. */
+ * (ONNXC_CONV_PADDED on the GEMM paths); the copy (in channel blocks for
+ * ONNXC_CONV_W_CBLOCK weights that the indirect GEMM reads), with *padded
+ * the parameters for it (unpadded: ONNXC_CONV_PADDED and
+ * ONNXC_CONV_IN_PLACE cleared; ONNXC_CONV_X_CBLOCK set for a copy in
+ * channel blocks); its release. parallel.c pads once before it splits. */
 ONNXC_HIDDEN int onnxc_rt_sconv2d_pads_input(const onnxc_conv2d_params *q);
 ONNXC_HIDDEN const float *
 onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q, const float *x,

@@ -238,9 +238,10 @@ static void apply_ref_act(double *s, double *mag, int fuse) {
 /* Conv over a padded NCHW input with groups; `wpad` > 0 gives W a
  * non-contiguous layout and `ypad` > 0 gives Y row padding. */
 /* W[g, m, c, kh, kw] (contiguous, `wstride_c` floats per input channel)
- * as ONNXC_CONV_W_PACKED panels. */
+ * as ONNXC_CONV_W_PACKED panels; `cblock`: rows in ONNXC_CONV_W_CBLOCK
+ * order, row ((c / 16) * khw + t) * 16 + c % 16 for tap t of channel c. */
 static float *pack_conv(const float *wt, long groups, long m, long cin,
-                        long khw, long wstride_c) {
+                        long khw, long wstride_c, int cblock) {
   long panels = (m + ONNXC_SGEMM_PANEL - 1) / ONNXC_SGEMM_PANEL;
   long kdim = cin * khw, g, j, k, c;
   float *p = malloc(sizeof(float) * (size_t)(groups * panels * kdim * ONNXC_SGEMM_PANEL));
@@ -248,9 +249,12 @@ static float *pack_conv(const float *wt, long groups, long m, long cin,
     for (j = 0; j < panels; ++j)
       for (k = 0; k < kdim; ++k)
         for (c = 0; c < ONNXC_SGEMM_PANEL; ++c) {
-          long mm = j * ONNXC_SGEMM_PANEL + c;
-          p[((g * panels + j) * kdim + k) * ONNXC_SGEMM_PANEL + c] =
-              mm < m ? wt[((g * m + mm) * cin + k / khw) * wstride_c + k % khw] : 0.0f;
+          long mm = j * ONNXC_SGEMM_PANEL + c, ci = k / khw, t = k % khw;
+          long row = cblock ? ((ci / ONNXC_CONV_CBLOCK) * khw + t) * ONNXC_CONV_CBLOCK +
+                                  ci % ONNXC_CONV_CBLOCK
+                            : k;
+          p[((g * panels + j) * kdim + row) * ONNXC_SGEMM_PANEL + c] =
+              mm < m ? wt[((g * m + mm) * cin + ci) * wstride_c + t] : 0.0f;
         }
   return p;
 }
@@ -299,8 +303,9 @@ static void check_conv_ex(long nb, long groups, long m, long cin, long h,
     q.pad_top = pt; q.pad_left = pl; q.in_h = h; q.in_w = w;
   }
   if (packed) {
-    float *wp = pack_conv(wt, groups, m, cin, kh * kw, wstride_c);
-    q.flags |= ONNXC_CONV_W_PACKED;
+    /* packed 2: in ONNXC_CONV_W_CBLOCK order */
+    float *wp = pack_conv(wt, groups, m, cin, kh * kw, wstride_c, packed == 2);
+    q.flags |= ONNXC_CONV_W_PACKED | (packed == 2 ? ONNXC_CONV_W_CBLOCK : 0);
     onnxc_rt_sconv2d(&q, x, wp, y);
     free(wp);
   } else {
@@ -374,7 +379,7 @@ static void check_conv_in_place(long nb, long groups, long h, long w, long pt,
   set_act(&q, fuse);
   q.pad_top = pt; q.pad_left = (k - 1) / 2; q.in_h = h; q.in_w = w;
   if (packed) {
-    float *wp = pack_conv(wt, groups, 1, 1, k * k, k * k);
+    float *wp = pack_conv(wt, groups, 1, 1, k * k, k * k, 0);
     q.flags |= ONNXC_CONV_W_PACKED;
     onnxc_rt_sconv2d(&q, x, wp, x);
     free(wp);
@@ -788,6 +793,24 @@ static void conv_band_cases(int packed, int fuse) {
   check_conv_in_place(2, 17, 14, 14, 1, 3, packed, fuse);
 }
 
+/* Weights in ONNXC_CONV_W_CBLOCK order (packed 2): padded inputs copied
+ * in blocks of 16 channels (panels of 32 and a narrow last one: 48 and 40
+ * channels, 16 alone; rows of 37, 9 and 5 positions; stride 2; 5 x 5;
+ * 3 blocks; bands of rows with negative and large pad_top, as threads
+ * split a call), and an unpadded input read over its planes in that
+ * order. */
+static void conv_cblock_cases(int fuse) {
+  check_conv_pad(1, 1, 48, 32, 20, 37, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2, fuse);
+  check_conv_pad(2, 1, 40, 48, 9, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2, fuse);
+  check_conv_pad(1, 1, 16, 32, 12, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2, fuse);
+  check_conv_pad(1, 1, 33, 16, 13, 11, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 2, fuse);
+  check_conv_pad(1, 1, 64, 32, 11, 5, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 2, fuse);
+  check_conv_pad(1, 1, 32, 32, 12, 30, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 2, fuse); /* dilated */
+  check_conv_ex(1, 1, 48, 32, 12, 30, 3, 3, 1, 1, 1, 1, 0, -5, 1, 4, 30, 1, 2, fuse);
+  check_conv_ex(1, 1, 48, 32, 12, 30, 3, 3, 1, 1, 1, 1, 0, 3, 1, 12, 30, 1, 2, fuse);
+  check_conv(1, 1, 48, 32, 10, 21, 3, 3, 1, 1, 1, 1, 0, 2, fuse); /* unpadded */
+}
+
 int main(int argc, char **argv) {
   static const int fuses[] = {
       0, 1, 2, 3, 4, 5, 6,
@@ -815,6 +838,8 @@ int main(int argc, char **argv) {
     conv_cases(packed, fuse);
     conv_pad_cases(packed, fuse);
     conv_band_cases(packed, fuse);
+    if (packed)
+      conv_cblock_cases(fuse);
   }
   printf("%d checks, %d failed\n", checks, failures);
   return failures != 0;

@@ -252,16 +252,22 @@ static void batched_case(long batch, long m, long n, long k, int shareB,
 
 /* ---- Convolutions ----------------------------------------------------- */
 
-/* W[g, m, c, kh, kw] (contiguous) as ONNXC_CONV_W_PACKED panels. */
-static float *pack_conv(const float *wt, long groups, long m, long kdim) {
+/* W[g, m, c, kh, kw] (contiguous, khw taps per channel) as
+ * ONNXC_CONV_W_PACKED panels; `cblock`: rows in ONNXC_CONV_W_CBLOCK
+ * order. */
+static float *pack_conv(const float *wt, long groups, long m, long kdim,
+                        long khw, int cblock) {
   long panels = (m + NR - 1) / NR, g, j, k, c;
   float *p = malloc(sizeof(float) * (size_t)(groups * panels * kdim * NR));
   for (g = 0; g < groups; ++g)
     for (j = 0; j < panels; ++j)
       for (k = 0; k < kdim; ++k)
         for (c = 0; c < NR; ++c) {
-          long mm = j * NR + c;
-          p[((g * panels + j) * kdim + k) * NR + c] =
+          long mm = j * NR + c, ci = k / khw, t = k % khw;
+          long row = cblock ? ((ci / ONNXC_CONV_CBLOCK) * khw + t) * ONNXC_CONV_CBLOCK +
+                                  ci % ONNXC_CONV_CBLOCK
+                            : k;
+          p[((g * panels + j) * kdim + row) * NR + c] =
               mm < m ? wt[(g * m + mm) * kdim + k] : 0.0f;
         }
   return p;
@@ -283,7 +289,8 @@ static void conv_case(long nb, long groups, long m, long cin, long h, long w,
   long ysz = nb * groups * m * oh * yrow;
   float *x = rand_buf(xsz), *wt = rand_buf(wsz), *y0 = rand_buf(ysz);
   float *bias = rand_buf(groups * m), *ref = NULL;
-  float *wp = packed ? pack_conv(wt, groups, m, kdim) : NULL;
+  /* packed 2: in ONNXC_CONV_W_CBLOCK order */
+  float *wp = packed ? pack_conv(wt, groups, m, kdim, kh * kw, packed == 2) : NULL;
   double *exp = malloc(sizeof(double) * (size_t)ysz);
   double *mag = malloc(sizeof(double) * (size_t)ysz);
   long n, g, mm, a, b, c, i, j;
@@ -320,6 +327,7 @@ static void conv_case(long nb, long groups, long m, long cin, long h, long w,
   q.y_strides[1] = m * oh * yrow;
   q.y_strides[0] = groups * m * oh * yrow;
   q.flags = (packed ? ONNXC_CONV_W_PACKED : 0) |
+            (packed == 2 ? ONNXC_CONV_W_CBLOCK : 0) |
             (fuse & 1 ? ONNXC_CONV_BIAS : 0) |
             (fuse & 2 ? ONNXC_CONV_CLAMP : 0);
   if (pad >= 0) {
@@ -816,6 +824,13 @@ int main(int argc, char **argv) {
   conv_case(3, 1, 20, 5, 9, 9, 3, 3, 1, 1, 1, 1, 0, 1);
   conv_case(1, 1, 150, 16, 7, 7, 3, 3, 1, 1, 1, 3, 0, 1);
   conv_case(1, 1, 8, 3, 12, 12, 3, 3, 1, 1, 0, 1, 4, 2);
+  /* Weights in ONNXC_CONV_W_CBLOCK order: the input copied in channel
+   * blocks once before the split, by rows (one panel) and by channel
+   * panels (a 7 x 7 map); unpadded, read over the planes. */
+  conv_case(1, 1, 48, 32, 31, 27, 3, 3, 1, 1, 2, 3, 0, 1);
+  conv_case(1, 1, 150, 32, 7, 7, 3, 3, 1, 1, 2, 3, 0, 1);
+  conv_case(2, 1, 40, 16, 12, 12, 3, 3, 2, 1, 2, 1, 0, 1);
+  conv_case(1, 1, 33, 32, 31, 27, 3, 3, 1, 1, 2, 1, 0, -1);
 
   check_failures();
   check_arena();

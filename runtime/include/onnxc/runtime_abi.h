@@ -315,6 +315,21 @@ typedef struct onnxc_conv2d_params {
  */
 #define ONNXC_CONV_W_PACKED 1
 /*
+ * ONNXC_CONV_W_CBLOCK (with ONNXC_CONV_W_PACKED; the compiler sets it only
+ * for one group, in_channels a multiple of ONNXC_CONV_CBLOCK and a kernel
+ * larger than 1 x 1): the panels' K rows are in (c / 16, kh, kw, c % 16)
+ * order instead of (c, kh, kw): row ((c / 16) * kernel_h * kernel_w +
+ * kh * kernel_w + kw) * 16 + c % 16 holds W[g, m, c, kh, kw]. With
+ * ONNXC_CONV_PADDED the runtime then pads the input into a copy in blocks
+ * of 16 channels, each element's 16 channels contiguous, so that a
+ * window's taps of 16 channels read one cache line per position instead
+ * of 16 rows of 16 planes (docs/performance.md, issue 10); the compiler
+ * sets the flag only there. The sum is over the same products in another
+ * order: not bit-identical to the (c, kh, kw) order.
+ */
+#define ONNXC_CONV_W_CBLOCK 256
+#define ONNXC_CONV_CBLOCK 16
+/*
  * ONNXC_CONV_BIAS: Y's contents are ignored and the result is
  * bias[g * out_channels + m] + the sum, or the sum alone when bias is NULL
  * (the compiler fuses the bias broadcast or zero fill that initialized Y). ONNXC_CONV_CLAMP: the result is clamped to

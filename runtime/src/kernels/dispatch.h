@@ -118,6 +118,12 @@ typedef void (*onnxc_im2col_fn)(const float *const *src, i64 kc,
  * else 0. */
 typedef void (*onnxc_pad_row_fn)(float *dst, i64 wp, i64 lo, i64 hi,
                                  const float *src);
+/* A row of a padded input in channel blocks (ONNXC_CONV_X_CBLOCK): for
+ * c < 16, dst[col * 16 + c] is src[c * cstride + (col - lo) * colstride]
+ * for col in [lo, hi), else 0 (col < wp). */
+typedef void (*onnxc_pad_row_cblock_fn)(float *dst, i64 wp, i64 lo, i64 hi,
+                                        const float *src, i64 cstride,
+                                        i64 colstride);
 
 /* ---- depthwise: one channel (common.h's dw_args) ----------------------- */
 typedef void (*onnxc_dw_channel_fn)(const dw_args *a);
@@ -182,8 +188,13 @@ typedef struct onnxc_kernels {
   /* (NULL: narrow panels over rows take conv_tile16) */
   int conv_rmr;
   onnxc_conv_rtile_fn conv_rtile;
+  /* conv_tile16 over a copy in channel blocks (ONNXC_CONV_X_CBLOCK):
+   * position r's window at x0 + r * ONNXC_CONV_CBLOCK (consecutive
+   * outputs of a stride-1 row). NULL: such panels take conv_tile. */
+  onnxc_conv_tile16_fn conv_tile16c;
   onnxc_im2col_fn im2col;
   onnxc_pad_row_fn pad_row;
+  onnxc_pad_row_cblock_fn pad_row_cblock;
 
   /* depthwise (dw_channel NULL: the plain loop nest of gemm.c;
    * dw_reads_padding NULL: always through a padded plane) */

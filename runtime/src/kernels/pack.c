@@ -65,9 +65,23 @@ static void pad_row_portable(float *dst, i64 wp, i64 lo, i64 hi,
   memset(dst + hi, 0, (size_t)(wp - hi) * sizeof(float));
 }
 
+static void pad_row_cblock_portable(float *dst, i64 wp, i64 lo, i64 hi,
+                                    const float *src, i64 cstride,
+                                    i64 colstride) {
+  i64 col, c;
+  memset(dst, 0, (size_t)(lo * ONNXC_CONV_CBLOCK) * sizeof(float));
+  for (col = lo; col < hi; ++col)
+    for (c = 0; c < ONNXC_CONV_CBLOCK; ++c)
+      dst[col * ONNXC_CONV_CBLOCK + c] =
+          src[c * cstride + (col - lo) * colstride];
+  memset(dst + hi * ONNXC_CONV_CBLOCK, 0,
+         (size_t)((wp - hi) * ONNXC_CONV_CBLOCK) * sizeof(float));
+}
+
 void onnxc_rt_pack_fill_portable(onnxc_kernels *k) {
   k->pack_rows = pack_rows_portable;
   k->pack_cols = pack_cols_portable;
   k->im2col = onnxc_rt_im2col_portable;
   k->pad_row = pad_row_portable;
+  k->pad_row_cblock = pad_row_cblock_portable;
 }

@@ -137,11 +137,44 @@ static void pad_row_avx512(float *dst, i64 wp, i64 lo, i64 hi,
     dst[i] = 0.0f;
 }
 
+/* A row in channel blocks: 16 input columns of the 16 channels loaded as
+ * 16 vectors (masked at the end), transposed in registers into 16
+ * columns of 16 channels. Unit-stride columns only (else the portable
+ * copy). */
+static void pad_row_cblock_avx512(float *dst, i64 wp, i64 lo, i64 hi,
+                                  const float *src, i64 cstride,
+                                  i64 colstride) {
+  __m512 r[16];
+  i64 col, c, i;
+  if (colstride != 1) {
+    for (col = 0; col < wp; ++col)
+      for (c = 0; c < 16; ++c)
+        dst[col * 16 + c] = col >= lo && col < hi
+                                ? src[c * cstride + (col - lo) * colstride]
+                                : 0.0f;
+    return;
+  }
+  for (col = 0; col < lo; ++col)
+    _mm512_storeu_ps(dst + col * 16, _mm512_setzero_ps());
+  for (col = lo; col < hi; col += 16) {
+    i64 n = min64(16, hi - col);
+    __mmask16 m = lanes_below(n);
+    for (c = 0; c < 16; ++c)
+      r[c] = _mm512_maskz_loadu_ps(m, src + c * cstride + (col - lo));
+    transpose16(r);
+    for (i = 0; i < n; ++i)
+      _mm512_storeu_ps(dst + (col + i) * 16, r[i]);
+  }
+  for (col = hi; col < wp; ++col)
+    _mm512_storeu_ps(dst + col * 16, _mm512_setzero_ps());
+}
+
 void onnxc_rt_pack_fill_avx512(onnxc_kernels *k) {
   k->pack_rows = pack_b_rows_avx512;
   k->pack_cols = pack_b_cols_avx512;
   k->im2col = pack_im2col_rows_avx512;
   k->pad_row = pad_row_avx512;
+  k->pad_row_cblock = pad_row_cblock_avx512;
 }
 
 #else

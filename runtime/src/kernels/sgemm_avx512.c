@@ -371,10 +371,10 @@ ONNXC_INLINE static void store_tile16_t(int rows, __m512 *v, float *c, i64 csc,
  * by one panel of at most 16 channels (the first half of a 32-wide packed
  * panel): one accumulator per position, the R broadcasts read at
  * immediate offsets from one address per k. */
-#define ONNXC_DEFINE_IKERNEL16(R)                                              \
-  static void ikernel16_##R(i64 kc, const float *x0, const i64 *koff,          \
-                            const float *bp, float *c, i64 csc, i64 nw,        \
-                            int accumulate, const tile_ep *ep) {               \
+#define ONNXC_DEFINE_IKERNEL16_STEP(R, S, NAME)                                \
+  static void NAME(i64 kc, const float *x0, const i64 *koff, const float *bp,  \
+                   float *c, i64 csc, i64 nw, int accumulate,                  \
+                   const tile_ep *ep) {                                        \
     __m512 acc[16];                                                            \
     int r;                                                                     \
     i64 p;                                                                     \
@@ -384,11 +384,16 @@ ONNXC_INLINE static void store_tile16_t(int rows, __m512 *v, float *c, i64 csc,
       const float *xp = x0 + koff[p];                                          \
       __m512 b0 = _mm512_loadu_ps(bp);                                         \
       _Pragma("GCC unroll 16") for (r = 0; r < R; ++r) acc[r] =                \
-          _mm512_fmadd_ps(_mm512_set1_ps(xp[r]), b0, acc[r]);                  \
+          _mm512_fmadd_ps(_mm512_set1_ps(xp[r * (S)]), b0, acc[r]);            \
       bp += NR;                                                                \
     }                                                                          \
     store_tile16_t(R, acc, c, csc, nw, accumulate, ep);                        \
   }
+/* ikernel16c_R: the same over a copy in channel blocks, position r's
+ * window at x0 + 16 r. */
+#define ONNXC_DEFINE_IKERNEL16(R)                                              \
+  ONNXC_DEFINE_IKERNEL16_STEP(R, 1, ikernel16_##R)                             \
+  ONNXC_DEFINE_IKERNEL16_STEP(R, ONNXC_CONV_CBLOCK, ikernel16c_##R)
 
 ONNXC_DEFINE_IKERNEL16(1)
 ONNXC_DEFINE_IKERNEL16(2)
@@ -486,6 +491,19 @@ static void conv_rtile_avx512(int rows, i64 kc, const float *x0,
   rkernels[rows](kc, x0, koff, panel, c, csc, nw, accumulate, ep);
 }
 
+static const ikernel16_fn ikernels16c[17] = {
+    0,            ikernel16c_1,  ikernel16c_2,  ikernel16c_3,  ikernel16c_4,
+    ikernel16c_5, ikernel16c_6,  ikernel16c_7,  ikernel16c_8,  ikernel16c_9,
+    ikernel16c_10, ikernel16c_11, ikernel16c_12, ikernel16c_13, ikernel16c_14,
+    ikernel16c_15, ikernel16c_16};
+
+static void conv_tile16c_avx512(int rows, i64 kc, const float *x0,
+                                const i64 *koff, const float *panel, float *c,
+                                i64 csc, i64 nw, int accumulate,
+                                const tile_ep *ep) {
+  ikernels16c[rows](kc, x0, koff, panel, c, csc, nw, accumulate, ep);
+}
+
 static void conv_tile16_avx512(int rows, i64 kc, const float *x0,
                                const i64 *koff, const float *panel, float *c,
                                i64 csc, i64 nw, int accumulate,
@@ -513,6 +531,7 @@ void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k) {
   k->conv_tile = conv_tile_avx512;
   k->conv_mr16 = 16;
   k->conv_tile16 = conv_tile16_avx512;
+  k->conv_tile16c = conv_tile16c_avx512;
   k->conv_rmr = MR;
   k->conv_rtile = conv_rtile_avx512;
   k->tile_act = 1;

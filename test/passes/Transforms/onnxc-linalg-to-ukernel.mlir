@@ -870,6 +870,91 @@ func.func @conv_fused_pad(%src: memref<1x4x6x6xf32>, %w: memref<4x1x1x3x3xf32>, 
 
 // -----
 
+// Padded 3 x 3 convolutions over constant weights with 64 input and 64
+// output channels: the weights packed in channel-block order
+// (ONNXC_CONV_W_CBLOCK = 256, so flags 1 + 8 + 256 = 265; the runtime
+// copies the input in blocks of 16 channels). Not with 48 input channels
+// (flags 9), 32 output channels, or dilated (each 9).
+// CHECK-LABEL: func.func @conv_cblock
+// CHECK: memref.store %c265_i64, %{{.+}}[%c27]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK: memref.store %c9_i64, %{{.+}}[%c27]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK: memref.store %c9_i64, %{{.+}}[%c27]
+// CHECK: call @onnxc_rt_sconv2d(
+// CHECK: memref.store %c9_i64, %{{.+}}[%c27]
+// CHECK: call @onnxc_rt_sconv2d(
+memref.global "private" constant @w64 : memref<1x64x64x3x3xf32> = dense<0.25>
+memref.global "private" constant @w48 : memref<1x64x48x3x3xf32> = dense<0.5>
+memref.global "private" constant @w64n : memref<1x32x64x3x3xf32> = dense<0.75>
+#bx = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#bxd = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + 2 * kh, ow + 2 * kw)>
+#bw = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#by = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+func.func @conv_cblock(%src: memref<1x64x6x6xf32>, %src48: memref<1x48x6x6xf32>,
+                       %y: memref<1x1x64x6x6xf32>, %yn: memref<1x1x32x6x6xf32>,
+                       %yd: memref<1x1x64x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %w = memref.get_global @w64 : memref<1x64x64x3x3xf32>
+  %buf = memref.alloc() : memref<1x64x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%buf : memref<1x64x8x8xf32>)
+  %to = memref.subview %buf[0, 0, 1, 1] [1, 64, 6, 6] [1, 1, 1, 1] : memref<1x64x8x8xf32> to memref<1x64x6x6xf32, strided<[4096, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%src : memref<1x64x6x6xf32>) outs(%to : memref<1x64x6x6xf32, strided<[4096, 64, 8, 1], offset: 9>>)
+  %x = memref.expand_shape %buf [[0], [1, 2], [3], [4]] output_shape [1, 1, 64, 8, 8] : memref<1x64x8x8xf32> into memref<1x1x64x8x8xf32>
+  linalg.generic {indexing_maps = [#bx, #bw, #by], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x1x64x8x8xf32>, memref<1x64x64x3x3xf32>) outs(%y : memref<1x1x64x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %w48 = memref.get_global @w48 : memref<1x64x48x3x3xf32>
+  %buf48 = memref.alloc() : memref<1x48x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%buf48 : memref<1x48x8x8xf32>)
+  %to48 = memref.subview %buf48[0, 0, 1, 1] [1, 48, 6, 6] [1, 1, 1, 1] : memref<1x48x8x8xf32> to memref<1x48x6x6xf32, strided<[3072, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%src48 : memref<1x48x6x6xf32>) outs(%to48 : memref<1x48x6x6xf32, strided<[3072, 64, 8, 1], offset: 9>>)
+  %x48 = memref.expand_shape %buf48 [[0], [1, 2], [3], [4]] output_shape [1, 1, 48, 8, 8] : memref<1x48x8x8xf32> into memref<1x1x48x8x8xf32>
+  linalg.generic {indexing_maps = [#bx, #bw, #by], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x48, %w48 : memref<1x1x48x8x8xf32>, memref<1x64x48x3x3xf32>) outs(%y : memref<1x1x64x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %wn = memref.get_global @w64n : memref<1x32x64x3x3xf32>
+  %bufn = memref.alloc() : memref<1x64x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%bufn : memref<1x64x8x8xf32>)
+  %ton = memref.subview %bufn[0, 0, 1, 1] [1, 64, 6, 6] [1, 1, 1, 1] : memref<1x64x8x8xf32> to memref<1x64x6x6xf32, strided<[4096, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%src : memref<1x64x6x6xf32>) outs(%ton : memref<1x64x6x6xf32, strided<[4096, 64, 8, 1], offset: 9>>)
+  %xn = memref.expand_shape %bufn [[0], [1, 2], [3], [4]] output_shape [1, 1, 64, 8, 8] : memref<1x64x8x8xf32> into memref<1x1x64x8x8xf32>
+  linalg.generic {indexing_maps = [#bx, #bw, #by], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%xn, %wn : memref<1x1x64x8x8xf32>, memref<1x32x64x3x3xf32>) outs(%yn : memref<1x1x32x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  %bufd = memref.alloc() : memref<1x64x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%bufd : memref<1x64x8x8xf32>)
+  %tod = memref.subview %bufd[0, 0, 1, 1] [1, 64, 6, 6] [1, 1, 1, 1] : memref<1x64x8x8xf32> to memref<1x64x6x6xf32, strided<[4096, 64, 8, 1], offset: 9>>
+  linalg.copy ins(%src : memref<1x64x6x6xf32>) outs(%tod : memref<1x64x6x6xf32, strided<[4096, 64, 8, 1], offset: 9>>)
+  %xd = memref.expand_shape %bufd [[0], [1, 2], [3], [4]] output_shape [1, 1, 64, 8, 8] : memref<1x64x8x8xf32> into memref<1x1x64x8x8xf32>
+  linalg.generic {indexing_maps = [#bxd, #bw, #by], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%xd, %w : memref<1x1x64x8x8xf32>, memref<1x64x64x3x3xf32>) outs(%yd : memref<1x1x64x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %buf : memref<1x64x8x8xf32>
+  memref.dealloc %buf48 : memref<1x48x8x8xf32>
+  memref.dealloc %bufn : memref<1x64x8x8xf32>
+  memref.dealloc %bufd : memref<1x64x8x8xf32>
+  return
+}
+
+// -----
+
 // The padding gather itself (batch index folded to the constant 0, as
 // canonicalization leaves it) in front of the convolution: rewritten as
 // fill + copy, then fused (top and left pads 2 and 0, bottom and right 0
