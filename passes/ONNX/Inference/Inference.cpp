@@ -46,9 +46,6 @@ std::unique_ptr<InferenceState> mlir::onnxc::createInferenceState() {
   return std::unique_ptr<InferenceState>(new InferenceState());
 }
 
-/// Integer constants with more elements than this are not shape data.
-static constexpr int64_t kMaxShapeDataElements = 4096;
-
 static ElementsAttr getConstantValue(Value v) {
   Operation *def = v.getDefiningOp();
   if (!def || def->getName().getStringRef() != "onnx.Constant")

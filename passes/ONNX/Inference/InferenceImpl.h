@@ -36,6 +36,13 @@ constexpr unsigned kMaxInferenceDepth = 64;
 /// Loop infers its body once with the most general carried types.
 constexpr unsigned kLoopFixpointBudget = 256;
 
+/// Integer tensors with more elements than this are not shape data: their
+/// values are not tracked, and a 1-D shape operand this long (a rank no
+/// model has) gives no result shape (a ConstantOfShape of [335544320] made
+/// a Reshape target of that many dims, 2.7 GB of SymDims: the 2026-11-27
+/// fuzz campaign, fuzz-findings.test).
+constexpr int64_t kMaxShapeDataElements = 4096;
+
 struct InferenceState::Impl {
   /// Known values of integer tensors, one dim per element as libonnx's data
   /// propagation represents them: dim_value (known), dim_param (symbolic,

@@ -43,7 +43,8 @@ getShapeOperandOrLength(Operation *op, unsigned index, InferenceState &state) {
   if (auto dims = getShapeOperand(op, index, state))
     return dims;
   RankedTensorType type = getRankedOperand(op, index);
-  if (!type || type.getRank() != 1 || type.isDynamicDim(0))
+  if (!type || type.getRank() != 1 || type.isDynamicDim(0) ||
+      type.getDimSize(0) > kMaxShapeDataElements)
     return std::nullopt;
   return SmallVector<SymDim>(type.getDimSize(0));
 }
@@ -195,7 +196,7 @@ static void propagateConstantOfShape(Operation *op, InferenceState &state) {
   InferenceState::Impl &impl = state.getImpl();
   auto shape = impl.getKnownInts(op->getOperand(0));
   auto value = op->getAttrOfType<DenseIntElementsAttr>("value");
-  if (!shape || shape->size() != 1 || (*shape)[0] < 0 || (*shape)[0] > 4096 ||
+  if (!shape || shape->size() != 1 || (*shape)[0] < 0 || (*shape)[0] > kMaxShapeDataElements ||
       !value || value.getNumElements() != 1 ||
       !value.getElementType().isSignlessInteger())
     return;
