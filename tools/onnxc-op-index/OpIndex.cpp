@@ -213,7 +213,8 @@ std::map<std::string, std::vector<std::string>> collectLowerings(
     std::string cls = className(p->getDebugName());
     std::string file = locateClass(lowerSources, cls);
     // A pattern class shared through a header (ElementwiseLowering in
-    // Common.h, keyed by op name): the file that instantiates it for the op.
+    // Elementwise.h, keyed by op name): the file that instantiates it for
+    // the op.
     if (!llvm::StringRef(file).ends_with(".cpp")) {
       std::string typed =
           ("ONNX::" + llvm::StringRef(opName).rsplit('.').second + "Op::").str();

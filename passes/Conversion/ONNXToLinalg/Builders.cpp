@@ -129,6 +129,24 @@ Value gatherGeneric(OpBuilder &b, Location loc, Value init, Value data,
       .getResult(0);
 }
 
+Value indexedGeneric(
+    OpBuilder &b, Location loc, RankedTensorType type, ArrayRef<Value> sizes,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> element) {
+  int64_t rank = type.getRank();
+  auto body = [&](OpBuilder &nb, Location l, ValueRange) {
+    SmallVector<Value> iv;
+    for (int64_t d = 0; d < rank; ++d)
+      iv.push_back(linalg::IndexOp::create(nb, l, d));
+    linalg::YieldOp::create(nb, l, element(nb, l, iv));
+  };
+  Value init = createEmpty(b, loc, type, sizes);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+             SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank)},
+             parallelIterators(rank), body)
+      .getResult(0);
+}
+
 SmallVector<Value> buildLoops(OpBuilder &b, Location loc, ArrayRef<Value> ubs,
                               ValueRange iterArgs, LoopBody body) {
   SmallVector<Value> lbs(ubs.size(), createIndexConstant(b, loc, 0));
@@ -421,6 +439,27 @@ Value castTo(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
   if (v.getType() == type)
     return v;
   return tensor::CastOp::create(b, loc, type, v);
+}
+
+void checkStaticDim(OpBuilder &b, Location loc, RankedTensorType type,
+                    int64_t dim, Value size, StringRef message) {
+  if (type.isDynamicDim(dim))
+    return;
+  emitRuntimeCheck(b, loc,
+                   cmpI(b, loc, arith::CmpIPredicate::eq, size,
+                        createIndexConstant(b, loc, type.getDimSize(dim))),
+                   message);
+}
+
+SmallVector<Value> delinearize(OpBuilder &b, Location l, Value p,
+                               ArrayRef<Value> dims) {
+  SmallVector<Value> idx(dims.size());
+  for (int64_t d = dims.size() - 1; d >= 0; --d) {
+    idx[d] = d == 0 ? p : Value(arith::RemUIOp::create(b, l, p, dims[d]));
+    if (d > 0)
+      p = arith::DivUIOp::create(b, l, p, dims[d]);
+  }
+  return idx;
 }
 
 } // namespace mlir::onnxc::linalg_conv

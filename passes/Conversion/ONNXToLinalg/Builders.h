@@ -3,8 +3,8 @@
 // Internal to ONNXToLinalg/, implemented in Builders.cpp: the one set of
 // small builders every lowering file uses (constants, comparisons, casts,
 // clamps, index normalization, run-time index checks, scalar reads,
-// loops) instead of per-file copies. Common.h has the larger shared pieces
-// (broadcasting elementwise ops, shapes, run-time checks).
+// loops) instead of per-file copies. Common.h has shapes and run-time
+// checks, Elementwise.h the broadcasting elementwise generic.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXC_PASSES_CONVERSION_ONNXTOLINALG_BUILDERS_H
@@ -65,6 +65,14 @@ using GatherIndexFn = function_ref<SmallVector<Value>(OpBuilder &, Location)>;
 /// (Tile, Slice, a kernel's flip, GatherND).
 Value gatherGeneric(OpBuilder &b, Location loc, Value init, Value data,
                     GatherIndexFn indices);
+
+/// A linalg.generic over a fresh tensor of `type` (its dynamic dims from
+/// `sizes`, one per dim, as createEmpty), no inputs, every loop parallel,
+/// whose element at each coordinate is `element(b, l, coordinates)` (the
+/// coordinates as linalg.index values): RoiAlign, MaxRoiPool.
+Value indexedGeneric(
+    OpBuilder &b, Location loc, RankedTensorType type, ArrayRef<Value> sizes,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> element);
 
 //===----------------------------------------------------------------------===//
 // Scalar builders
@@ -172,6 +180,10 @@ void checkEqual(OpBuilder &b, Location loc, Value x, Value y,
 void checkResultSizes(OpBuilder &b, Location loc, RankedTensorType type,
                       ArrayRef<Value> sizes, StringRef message);
 
+/// Checks that a static result dim equals its run-time size `size`.
+void checkStaticDim(OpBuilder &b, Location loc, RankedTensorType type,
+                    int64_t dim, Value size, StringRef message);
+
 /// The single element of the optional scalar operand `t` (a 0-D or
 /// one-element tensor); its size is checked at run time when not static.
 FailureOr<Value> scalarOperand(OpBuilder &b, Location loc, Operation *op,
@@ -205,6 +217,12 @@ Value extractIndex(OpBuilder &b, Location loc, Value t, int64_t i);
 
 /// x * y on index values.
 Value mulIdx(OpBuilder &b, Location loc, Value x, Value y);
+
+/// The row-major multi-index of the linear position `p` in a tensor of
+/// sizes `dims`. (Used instead of collapse/expand_shape: MLIR 22.1.8 crashes
+/// expanding the strided metadata of dynamic reshapes.)
+SmallVector<Value> delinearize(OpBuilder &b, Location l, Value p,
+                               ArrayRef<Value> dims);
 
 /// The result as a tensor.cast of `v` when the types differ (refinement).
 Value castTo(OpBuilder &b, Location loc, Value v, RankedTensorType type);

@@ -43,24 +43,9 @@ Value createIndexConstant(OpBuilder &b, Location loc, int64_t value);
 
 /// Converts a scalar between two element types with onnx Cast semantics
 /// (`fromOnnx` gives the source signedness, `toOnnx` the target's).
-/// `saturate`: Cast's attribute, for float8 targets (NarrowTypes.cpp).
+/// `saturate`: Cast's attribute, for float8 targets (NarrowTypes.h).
 Value convertScalar(OpBuilder &b, Location loc, Value v, Type fromOnnx,
                     Type toOnnx, bool saturate = true);
-
-/// int4, uint4, float8 (e4m3fn, e4m3fnuz, e5m2, e5m2fnuz) and float4e2m1:
-/// one i8 per element in the lowered code (NarrowTypes.cpp).
-bool isNarrowType(Type onnxElt);
-/// What a narrow element computes in: i8 / ui8 for int4 / uint4, f32 for
-/// the floats.
-Type narrowComputeType(Type onnxElt);
-/// A narrow element (its i8) as a value of narrowComputeType.
-Value decodeNarrow(OpBuilder &b, Location loc, Value v, Type onnxElt);
-/// `v` (of onnx type `fromOnnx`, not narrow) as the i8 of narrow `toOnnx`.
-Value encodeNarrow(OpBuilder &b, Location loc, Value v, Type fromOnnx,
-                   Type toOnnx, bool saturate);
-/// The i8 storage of a narrow constant element (its APInt: the value of an
-/// int4, the bits of a float).
-APInt narrowStorage(const APInt &v, Type onnxElt);
 
 /// The constant integer contents of an (onnx or converted) value defined by
 /// onnx.Constant or arith.constant; std::nullopt when it is not constant.
@@ -153,84 +138,6 @@ Value floatToSize(OpBuilder &b, Location loc, Value f, StringRef message);
 /// from `loc` (lib/Support/NodeLocation.h), `message` without its own "Op: "
 /// prefix, "{}" turned into onnxc_rt_fail_values' placeholder.
 std::string runtimeMessage(Location loc, StringRef message);
-
-
-//===----------------------------------------------------------------------===//
-// Elementwise ops with numpy broadcasting
-//===----------------------------------------------------------------------===//
-
-/// What a scalar body builder gets: the scalar operands (a null Value for an
-/// absent optional operand), the onnx element types of the operands and the
-/// result (for signedness), and the converted result element type.
-struct ScalarContext {
-  OpBuilder &b;
-  Location loc;
-  Operation *op;
-  ValueRange args;
-  ArrayRef<Type> onnxTypes;
-  Type onnxResultType;
-  Type resultType;
-};
-using ScalarFn = std::function<Value(ScalarContext &)>;
-
-/// Builds a linalg.generic computing `fn` over the operands `inputs` (the
-/// converted operands; null entries for absent optionals), broadcast numpy
-/// style to `resultType`. `origInputs` (the onnx operands) and `origResult`
-/// supply the symbolic dim names: dims known equal use identity maps, static
-/// 1 dims broadcast with constant maps, and dynamic dims that may be 1 at run
-/// time are indexed through a select, with run-time checks that the dims
-/// broadcast. `resultSizes` (one per result dim, null for static ones), when
-/// given, are the result sizes (Expand: they come from its shape operand);
-/// every dynamic operand dim is then indexed through a select.
-Value buildElementwise(OpBuilder &b, Location loc, Operation *op,
-                       ArrayRef<Value> inputs, ArrayRef<Value> origInputs,
-                       Value origResult, RankedTensorType resultType,
-                       const ScalarFn &fn, ArrayRef<Value> resultSizes = {});
-
-/// The run-time size of every dynamic result dim (null for static dims) of a numpy broadcast of `inputs` to
-/// `resultType` (with the checks that the dims broadcast). Used by
-/// buildElementwise and by ops that broadcast batch dims (MatMul).
-SmallVector<Value> broadcastSizes(OpBuilder &b, Location loc,
-                                  ArrayRef<Value> inputs,
-                                  ArrayRef<Value> origInputs, Value origResult,
-                                  RankedTensorType resultType);
-
-//===----------------------------------------------------------------------===//
-// Pattern sets per category
-//===----------------------------------------------------------------------===//
-
-void populateTypeConversionPatterns(TypeConverter &tc,
-                                    RewritePatternSet &patterns);
-void populateElementwiseUnaryPatterns(TypeConverter &tc,
-                                      RewritePatternSet &patterns);
-void populateElementwiseBinaryPatterns(TypeConverter &tc,
-                                       RewritePatternSet &patterns);
-void populateMatMulPatterns(TypeConverter &tc, RewritePatternSet &patterns);
-void populateReductionPatterns(TypeConverter &tc, RewritePatternSet &patterns);
-void populateTensorPatterns(TypeConverter &tc, RewritePatternSet &patterns);
-/// Tile, Slice, Split (Slice.cpp).
-void populateSlicePatterns(TypeConverter &tc, RewritePatternSet &patterns);
-
-/// A pattern lowering the op `opName` to one broadcasting linalg.generic whose
-/// body `fn` builds; `check` (optional) rejects unsupported attribute values
-/// with an error on the op before anything is built; only the first
-/// `numInputs` operands are inputs.
-class ElementwiseLowering : public ConversionPattern {
-public:
-  using CheckFn = std::function<LogicalResult(Operation *)>;
-  ElementwiseLowering(TypeConverter &tc, MLIRContext *ctx, StringRef opName,
-                      ScalarFn fn, CheckFn check = nullptr,
-                      unsigned numInputs = ~0u);
-  LogicalResult
-  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
-                  ConversionPatternRewriter &rewriter) const override;
-
-private:
-  ScalarFn fn;
-  CheckFn check;
-  /// Operands past this many are not elementwise inputs (CastLike's type).
-  unsigned numInputs;
-};
 
 } // namespace mlir::onnxc::linalg_conv
 

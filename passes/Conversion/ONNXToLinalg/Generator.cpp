@@ -1,10 +1,11 @@
-//===- Generator.cpp - ConstantOfShape, Range, EyeLike -> linalg ----------===//
+//===- Generator.cpp - Constant, ConstantOfShape, Range, EyeLike -> linalg ===//
 //
 // The generator ops (ONNX's generator category) that make a tensor from
 // their attributes and shapes alone: ConstantOfShape (a linalg.fill), Range
 // and EyeLike (one linalg.generic over the result, computed from the
-// element's index). Constant is lowered with the type conversion
-// (TypeConversion.cpp), the random generators in Random.cpp. A static
+// element's index), and Constant (an arith.constant of the converted type;
+// strings as their addresses, Strings.h; int4/float8 elements as their i8,
+// NarrowTypes.h). The random generators are in Random.cpp. A static
 // result dim that the op decides at run time (ConstantOfShape's shape,
 // Range's count) is checked against the run-time value.
 //
@@ -12,7 +13,9 @@
 
 #include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/NarrowTypes.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Strings.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
@@ -20,12 +23,105 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
 using namespace mlir::onnxc;
 using namespace mlir::onnxc::linalg_conv;
 
 namespace {
+
+/// Constant: the `value` (or value_float(s)/value_int(s)) tensor becomes an
+/// arith.constant of the signless type; resource blobs are re-wrapped with
+/// the converted type, sharing the blob.
+struct ConstantLowering : OpConversionPattern<ONNX::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!type)
+      return op.emitOpError("result type has no conversion");
+    Attribute attr;
+    if (op.getSparseValueAttr())
+      return op.emitOpError("sparse_value is not supported");
+    // Strings: their addresses in a constant blob of the library.
+    SmallVector<StringRef> strings;
+    bool isString = true;
+    if (auto v = dyn_cast_or_null<DenseStringElementsAttr>(op.getValueAttr()))
+      strings.assign(v.getRawStringData().begin(), v.getRawStringData().end());
+    else if (auto v = op.getValueStringAttr())
+      strings.push_back(v.getValue());
+    else if (auto v = op.getValueStringsAttr())
+      for (Attribute a : v)
+        strings.push_back(cast<StringAttr>(a).getValue());
+    else
+      isString = false;
+    if (isString != isStringType(op.getType()))
+      return op.emitOpError(isString ? "a string value needs a string result"
+                                     : "a string result needs a string value");
+    if (isString) {
+      if (auto v = dyn_cast_or_null<DenseStringElementsAttr>(op.getValueAttr());
+          v && v.isSplat())
+        strings.assign(type.getNumElements(), strings.front());
+      if ((int64_t)strings.size() != type.getNumElements())
+        return op.emitOpError("holds ")
+               << strings.size() << " strings for " << type.getNumElements()
+               << " elements";
+      rewriter.replaceOp(op, buildStringConstant(rewriter, op.getLoc(), op,
+                                                 type, strings));
+      return success();
+    }
+    Type onnxElt = cast<ShapedType>(op.getType()).getElementType();
+    if (auto v = op.getValueAttr()) {
+      if (auto dense = dyn_cast<DenseElementsAttr>(v);
+          dense && isNarrowType(onnxElt)) {
+        // One i8 per element: an int4's value, a float8/float4's bits.
+        SmallVector<APInt> vals;
+        int64_t n = dense.isSplat() ? 1 : dense.getNumElements();
+        if (isa<IntegerType>(onnxElt)) {
+          auto it = dense.value_begin<APInt>();
+          for (int64_t i = 0; i < n; ++i, ++it)
+            vals.push_back(narrowStorage(*it, onnxElt));
+        } else {
+          auto it = dense.value_begin<APFloat>();
+          for (int64_t i = 0; i < n; ++i, ++it)
+            vals.push_back(narrowStorage((*it).bitcastToAPInt(), onnxElt));
+        }
+        attr = dense.isSplat() ? DenseElementsAttr::get(type, vals.front())
+                               : DenseElementsAttr::get(type, vals);
+      } else if (isNarrowType(onnxElt)) {
+        return op.emitOpError("a ")
+               << onnxElt << " constant must be a dense elements attribute";
+      } else if (auto dense = dyn_cast<DenseElementsAttr>(v)) {
+        if (dense.getType() == type)
+          attr = dense;
+        else if (dense.isSplat() && type.getElementType().isInteger(1))
+          attr = DenseElementsAttr::get(type, dense.getSplatValue<bool>());
+        else
+          attr = DenseElementsAttr::getFromRawBuffer(type, dense.getRawData());
+      } else if (auto res = dyn_cast<DenseResourceElementsAttr>(v)) {
+        attr = DenseResourceElementsAttr::get(type, res.getRawHandle());
+      } else {
+        return op.emitOpError("unsupported value attribute kind");
+      }
+    } else if (auto v = op.getValueFloatAttr()) {
+      attr = DenseElementsAttr::get(type, v);
+    } else if (auto v = op.getValueFloatsAttr()) {
+      attr = DenseElementsAttr::get(type, v.asArrayRef());
+    } else if (auto v = op.getValueIntAttr()) {
+      attr = DenseElementsAttr::get(type, v);
+    } else if (auto v = op.getValueIntsAttr()) {
+      attr = DenseElementsAttr::get(type, v.asArrayRef());
+    } else {
+      return op.emitOpError("has no value");
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type,
+                                                   cast<TypedAttr>(attr));
+    return success();
+  }
+};
 
 /// The run-time sizes of a result whose dims are the entries of a 1-D shape
 /// tensor (null for the static dims of `type`).
@@ -229,6 +325,6 @@ struct EyeLikeLowering : OpConversionPattern<ONNX::EyeLikeOp> {
 
 void mlir::onnxc::populateGeneratorPatterns(TypeConverter &tc,
                                             RewritePatternSet &patterns) {
-  patterns.add<ConstantOfShapeLowering, RangeLowering, EyeLikeLowering>(
-      tc, patterns.getContext());
+  patterns.add<ConstantLowering, ConstantOfShapeLowering, RangeLowering,
+               EyeLikeLowering>(tc, patterns.getContext());
 }

@@ -1,12 +1,12 @@
-//===- Indexing.cpp - OneHot, NonZero, TopK, CumSum, Trilu, ... -> linalg -===//
+//===- Indexing.cpp - OneHot, NonZero, Trilu, Compress, ... -> linalg -----===//
 //
-// OneHot, Trilu and ReverseSequence are one linalg.generic over the result
-// (EyeLike: Generator.cpp). NonZero and Compress have data-dependent result sizes: a first
-// loop counts, a second fills a tensor of that size. TopK and CumSum are
-// sequential along their axis and are scf.for nests carrying the result.
-// A result dim that shape inference made static while the op decides it at
-// run time (TopK's K, OneHot's depth, NonZero's count) is checked against
-// the run-time value.
+// Ops of onnx/defs/tensor that select or place elements by index: OneHot,
+// Trilu and ReverseSequence are one linalg.generic over the result
+// (EyeLike: Generator.cpp). NonZero and Compress have data-dependent result
+// sizes: a first loop counts, a second fills a tensor of that size. A
+// result dim that shape inference made static while the op decides it at
+// run time (OneHot's depth, NonZero's count) is checked against the
+// run-time value (checkStaticDim).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,17 +25,6 @@ using namespace mlir::onnxc;
 using namespace mlir::onnxc::linalg_conv;
 
 namespace {
-
-/// Checks that a static result dim equals its run-time size `size`.
-void checkStaticDim(OpBuilder &b, Location loc, RankedTensorType type,
-                    int64_t dim, Value size, StringRef message) {
-  if (type.isDynamicDim(dim))
-    return;
-  emitRuntimeCheck(b, loc,
-                   cmpI(b, loc, arith::CmpIPredicate::eq, size,
-                        createIndexConstant(b, loc, type.getDimSize(dim))),
-                   message);
-}
 
 /// `x != 0` for an int, bool or float scalar.
 Value isNonZero(OpBuilder &b, Location l, Value x) {
@@ -176,220 +165,6 @@ struct NonZeroLowering : OpConversionPattern<ONNX::NonZeroOp> {
                         tb, tl, args[1], createIndexConstant(tb, tl, 1));
                     return SmallVector<Value>{out, next};
                   });
-            })[0];
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
-/// TopK: the K largest (smallest) elements along `axis` in order, ties
-/// broken by the lower index, with their indices. The j-th is found by a
-/// scan for the best element ordered after the (j-1)-th: O(K * n) per row.
-/// `sorted = 0` leaves the order unspecified; sorted order is one choice.
-struct TopKLowering : OpConversionPattern<ONNX::TopKOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::TopKOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto vType = convertedTensorType(getTypeConverter(), op.getValues());
-    auto iType = convertedTensorType(getTypeConverter(), op.getIndices());
-    Value x = adaptor.getX();
-    auto xType = cast<RankedTensorType>(x.getType());
-    int64_t rank = xType.getRank();
-    int64_t axis = normalizeAxis(op.getAxis(), rank);
-    if (axis < 0 || axis >= rank)
-      return op.emitOpError("axis ") << op.getAxis() << " is out of range";
-    bool largest = op.getLargest() != 0;
-    bool isUnsigned = isUnsignedInt(getElementType(op.getX()));
-    Type elt = xType.getElementType();
-    FailureOr<Value> kOr = scalarOperand(rewriter, loc, op, adaptor.getK(), "k");
-    if (failed(kOr))
-      return failure();
-    Value k = toIndex(rewriter, loc, *kOr);
-    Value n = getDimValue(rewriter, loc, x, axis);
-    Value zero = createIndexConstant(rewriter, loc, 0);
-    Value one = createIndexConstant(rewriter, loc, 1);
-    emitRuntimeCheck(
-        rewriter, loc,
-        arith::AndIOp::create(rewriter, loc,
-                              cmpI(rewriter, loc, arith::CmpIPredicate::sge, k,
-                                   zero),
-                              cmpI(rewriter, loc, arith::CmpIPredicate::sle, k,
-                                   n)),
-        "TopK: K is out of range");
-    checkStaticDim(rewriter, loc, vType, axis, k,
-                   "TopK: K does not match the result type");
-    SmallVector<Value> sizes = dimValues(rewriter, loc, x);
-    sizes[axis] = k;
-    Value vInit = createEmpty(rewriter, loc, vType, sizes);
-    Value iInit = createEmpty(rewriter, loc, iType, sizes);
-    SmallVector<Value> rows = dimValues(rewriter, loc, x);
-    rows[axis] = one;
-
-    // `a` comes strictly before `b` in the output order.
-    auto strictlyBetter = [&](OpBuilder &b, Location l, Value a, Value bv) {
-      if (isFloat(elt))
-        return Value(arith::CmpFOp::create(
-            b, l, largest ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
-            a, bv));
-      arith::CmpIPredicate p =
-          largest ? (isUnsigned ? arith::CmpIPredicate::ugt
-                                : arith::CmpIPredicate::sgt)
-                  : (isUnsigned ? arith::CmpIPredicate::ult
-                                : arith::CmpIPredicate::slt);
-      return cmpI(b, l, p, a, bv);
-    };
-    auto equal = [&](OpBuilder &b, Location l, Value a, Value bv) {
-      if (isFloat(elt))
-        return Value(
-            arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, a, bv));
-      return cmpI(b, l, arith::CmpIPredicate::eq, a, bv);
-    };
-
-    SmallVector<Value> results = buildLoops(
-        rewriter, loc, rows, ValueRange{vInit, iInit},
-        [&](OpBuilder &b, Location l, ValueRange ivs,
-            ValueRange outs) -> SmallVector<Value> {
-          Value c0 = createIndexConstant(b, l, 0);
-          Value c1 = createIndexConstant(b, l, 1);
-          Value none = createIndexConstant(b, l, -1);
-          Value anyV = createScalarConstant(b, l, elt, 0);
-          auto jLoop = scf::ForOp::create(
-              b, l, c0, k, c1, ValueRange{outs[0], outs[1], anyV, none},
-              [&](OpBuilder &jb, Location jl, Value j, ValueRange st) {
-                Value prevV = st[2], prevI = st[3];
-                Value first =
-                    cmpI(jb, jl, arith::CmpIPredicate::slt, prevI, c0);
-                auto iLoop = scf::ForOp::create(
-                    jb, jl, c0, n, c1, ValueRange{anyV, none},
-                    [&](OpBuilder &ib, Location il, Value i, ValueRange best) {
-                      SmallVector<Value> pos(ivs);
-                      pos[axis] = i;
-                      Value v = tensor::ExtractOp::create(ib, il, x, pos);
-                      // After the previous pick in the output order.
-                      Value after = arith::OrIOp::create(
-                          ib, il, strictlyBetter(ib, il, prevV, v),
-                          arith::AndIOp::create(
-                              ib, il, equal(ib, il, prevV, v),
-                              cmpI(ib, il, arith::CmpIPredicate::sgt, i,
-                                   prevI)));
-                      Value cand = arith::OrIOp::create(ib, il, first, after);
-                      Value noBest =
-                          cmpI(ib, il, arith::CmpIPredicate::slt, best[1], c0);
-                      Value better = arith::OrIOp::create(
-                          ib, il, noBest, strictlyBetter(ib, il, v, best[0]));
-                      Value take = arith::AndIOp::create(ib, il, cand, better);
-                      scf::YieldOp::create(
-                          ib, il,
-                          ValueRange{
-                              arith::SelectOp::create(ib, il, take, v, best[0]),
-                              arith::SelectOp::create(ib, il, take, i,
-                                                      best[1])});
-                    });
-                Value bv = iLoop.getResult(0), bi = iLoop.getResult(1);
-                SmallVector<Value> pos(ivs);
-                pos[axis] = j;
-                Value vOut = tensor::InsertOp::create(jb, jl, bv, st[0], pos);
-                Value bi64 =
-                    arith::IndexCastOp::create(jb, jl, jb.getI64Type(), bi);
-                Value iOut = tensor::InsertOp::create(jb, jl, bi64, st[1], pos);
-                scf::YieldOp::create(jb, jl, ValueRange{vOut, iOut, bv, bi});
-              });
-          return {jLoop.getResult(0), jLoop.getResult(1)};
-        });
-    rewriter.replaceOp(op, results);
-    return success();
-  }
-};
-
-/// The row-major multi-index of the linear position `p` in a tensor of
-/// sizes `dims`. (Used instead of collapse/expand_shape: MLIR 22.1.8 crashes
-/// expanding the strided metadata of dynamic reshapes.)
-SmallVector<Value> delinearize(OpBuilder &b, Location l, Value p,
-                               ArrayRef<Value> dims) {
-  SmallVector<Value> idx(dims.size());
-  for (int64_t d = dims.size() - 1; d >= 0; --d) {
-    idx[d] = d == 0 ? p : Value(arith::RemUIOp::create(b, l, p, dims[d]));
-    if (d > 0)
-      p = arith::DivUIOp::create(b, l, p, dims[d]);
-  }
-  return idx;
-}
-
-/// CumSum: y[..., i, ...] = sum of x[..., j, ...] for j <= i along the
-/// (run-time) axis; `exclusive` drops x[i] itself, `reverse` sums from the
-/// end. Computed as [outer, len, inner] over the row-major positions.
-struct CumSumLowering : OpConversionPattern<ONNX::CumSumOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::CumSumOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = convertedTensorType(getTypeConverter(), op.getY());
-    Value x = adaptor.getX();
-    auto xType = cast<RankedTensorType>(x.getType());
-    int64_t rank = xType.getRank();
-    if (rank == 0)
-      return op.emitOpError("a 0-D input is not supported");
-    bool exclusive = op.getExclusive() != 0, reverse = op.getReverse() != 0;
-    Type elt = xType.getElementType();
-    Value r = createIndexConstant(rewriter, loc, rank);
-    Value one = createIndexConstant(rewriter, loc, 1);
-    // One element: ORT refuses a 2-element axis (we took the first), and
-    // one of a run-time size 0 was read past its end.
-    FailureOr<Value> axisOr =
-        scalarOperand(rewriter, loc, op, adaptor.getAxis(), "axis");
-    if (failed(axisOr))
-      return failure();
-    Value axis = toIndex(rewriter, loc, *axisOr);
-    emitRuntimeCheck(rewriter, loc, indexInRange(rewriter, loc, axis, r),
-                     "CumSum: axis is out of range");
-    axis = normalizeIndex(rewriter, loc, axis, r);
-    Value outer = one, len = one, inner = one;
-    for (int64_t d = 0; d < rank; ++d) {
-      Value dim = getDimValue(rewriter, loc, x, d);
-      Value dv = createIndexConstant(rewriter, loc, d);
-      auto pick = [&](arith::CmpIPredicate p, Value acc) -> Value {
-        Value f = arith::SelectOp::create(
-            rewriter, loc, cmpI(rewriter, loc, p, dv, axis), dim, one);
-        return arith::MulIOp::create(rewriter, loc, acc, f);
-      };
-      outer = pick(arith::CmpIPredicate::slt, outer);
-      len = pick(arith::CmpIPredicate::eq, len);
-      inner = pick(arith::CmpIPredicate::sgt, inner);
-    }
-    SmallVector<Value> dims = dimValues(rewriter, loc, x);
-    Value init = createEmptyLike(rewriter, loc, type, x);
-    Value result =
-        buildLoops(
-            rewriter, loc, {outer, inner}, ValueRange{init},
-            [&](OpBuilder &b, Location l, ValueRange ivs,
-                ValueRange args) -> SmallVector<Value> {
-              Value c0 = createIndexConstant(b, l, 0);
-              Value c1 = createIndexConstant(b, l, 1);
-              Value acc0 = createScalarConstant(b, l, elt, 0);
-              auto loop = scf::ForOp::create(
-                  b, l, c0, len, c1, ValueRange{args[0], acc0},
-                  [&](OpBuilder &tb, Location tl, Value t, ValueRange st) {
-                    if (reverse)
-                      t = arith::SubIOp::create(
-                          tb, tl, arith::SubIOp::create(tb, tl, len, c1), t);
-                    Value p = arith::MulIOp::create(tb, tl, ivs[0], len);
-                    p = arith::AddIOp::create(tb, tl, p, t);
-                    p = arith::MulIOp::create(tb, tl, p, inner);
-                    p = arith::AddIOp::create(tb, tl, p, ivs[1]);
-                    SmallVector<Value> idx = delinearize(tb, tl, p, dims);
-                    Value v = tensor::ExtractOp::create(tb, tl, x, idx);
-                    Value acc =
-                        isFloat(elt)
-                            ? Value(arith::AddFOp::create(tb, tl, st[1], v))
-                            : Value(arith::AddIOp::create(tb, tl, st[1], v));
-                    Value out = tensor::InsertOp::create(
-                        tb, tl, exclusive ? st[1] : acc, st[0], idx);
-                    scf::YieldOp::create(tb, tl, ValueRange{out, acc});
-                  });
-              return {loop.getResult(0)};
             })[0];
     rewriter.replaceOp(op, result);
     return success();
@@ -589,7 +364,7 @@ struct ReverseSequenceLowering : OpConversionPattern<ONNX::ReverseSequenceOp> {
 
 void mlir::onnxc::populateIndexingPatterns(TypeConverter &tc,
                                            RewritePatternSet &patterns) {
-  patterns.add<OneHotLowering, NonZeroLowering, TopKLowering, CumSumLowering,
-               TriluLowering, CompressLowering, ReverseSequenceLowering>(
+  patterns.add<OneHotLowering, NonZeroLowering, TriluLowering,
+               CompressLowering, ReverseSequenceLowering>(
       tc, patterns.getContext());
 }

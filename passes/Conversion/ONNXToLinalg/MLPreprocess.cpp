@@ -7,8 +7,10 @@
 // Elementwise ones are one linalg.generic; Normalizer and FeatureVectorizer
 // loop over rows; LabelEncoder binary-searches keys sorted at compile time.
 // Semantics and float types follow ONNX Runtime's kernels (inputs cast to
-// float, per-row norms skipped when zero). CategoryMapper is in
-// Strings.cpp; DictVectorizer, CastMap and ZipMap in MLMaps.cpp.
+// float, per-row norms skipped when zero). CategoryMapper maps strings to
+// int64 and back with tables sorted at compile time (a binary search;
+// strings compared by the runtime, Strings.h). DictVectorizer, CastMap and
+// ZipMap are in MLMaps.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -665,6 +667,94 @@ struct FeatureVectorizerLowering
   }
 };
 
+/// CategoryMapper: strings to int64 (cats_strings -> cats_int64s, else
+/// default_int64) or int64 to strings (else default_string).
+struct CategoryMapperLowering : OpConversionPattern<ONNX::MLCategoryMapperOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MLCategoryMapperOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (!op.getCatsStrings() || !op.getCatsInt64s())
+      return op.emitOpError("cats_strings and cats_int64s are required");
+    SmallVector<StringRef> strs;
+    ArrayAttr catsStrings = *op.getCatsStrings();
+    for (Attribute a : catsStrings)
+      strs.push_back(cast<StringAttr>(a).getValue());
+    ArrayRef<int64_t> ints = *op.getCatsInt64s();
+    if (strs.size() != ints.size())
+      return op.emitOpError("has ")
+             << strs.size() << " cats_strings and " << ints.size()
+             << " cats_int64s: they must be as many";
+    if (strs.empty())
+      return op.emitOpError("must have at least one category");
+    bool fromString = isStringType(op.getX().getType());
+    if (fromString == isStringType(op.getY().getType()))
+      return op.emitOpError("maps strings to int64 or int64 to strings");
+    Type i64 = rewriter.getI64Type();
+    // Sorted keys (the first of equal keys wins, as a map built in order).
+    SmallVector<size_t> order(strs.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    if (fromString)
+      llvm::stable_sort(order, [&](size_t a, size_t b) { return strs[a] < strs[b]; });
+    else
+      llvm::stable_sort(order, [&](size_t a, size_t b) { return ints[a] < ints[b]; });
+    SmallVector<StringRef> sStrs;
+    SmallVector<int64_t> sInts;
+    for (size_t k = 0; k < order.size(); ++k) {
+      size_t i = order[k];
+      bool dup = k > 0 && (fromString ? strs[order[k - 1]] == strs[i]
+                                      : ints[order[k - 1]] == ints[i]);
+      if (dup)
+        continue;
+      sStrs.push_back(strs[i]);
+      sInts.push_back(ints[i]);
+    }
+    int64_t n = sStrs.size();
+    auto tableType = RankedTensorType::get({n}, i64);
+    Value strTable = buildStringConstant(rewriter, loc, op, tableType, sStrs);
+    Value intTable = i64Table(rewriter, loc, sInts);
+    Value x = adaptor.getX();
+    Value y;
+    if (fromString) {
+      Value dflt = createIntConstant(rewriter, loc, i64, op.getDefaultInt64());
+      y = mapElements(
+          rewriter, loc, x, i64,
+          [&](OpBuilder &b, Location l, Value v, ValueRange) -> Value {
+            Value at = stringLookup(b, l, op, strTable, n, v);
+            Value found = arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::sge, at,
+                createIntConstant(b, l, i64, 0));
+            Value i = arith::IndexCastOp::create(
+                b, l, b.getIndexType(),
+                select(b, l, found, at, createIntConstant(b, l, i64, 0)));
+            Value val = tensor::ExtractOp::create(b, l, intTable, i);
+            return select(b, l, found, val, dflt);
+          });
+    } else {
+      Value dflt = stringAddress(rewriter, loc, op, op.getDefaultString());
+      y = mapElements(
+          rewriter, loc, x, i64,
+          [&](OpBuilder &b, Location l, Value v, ValueRange) -> Value {
+            Value at = lowerBound(
+                b, l, n, [&](OpBuilder &b, Location l, Value mid) {
+                  Value key = tensor::ExtractOp::create(b, l, intTable, mid);
+                  return cmpI(b, l, arith::CmpIPredicate::slt, key, v);
+                });
+            Value key = tensor::ExtractOp::create(b, l, intTable, at);
+            Value eq = cmpI(b, l, arith::CmpIPredicate::eq, key, v);
+            Value val = tensor::ExtractOp::create(b, l, strTable, at);
+            return select(b, l, eq, val, dflt);
+          });
+    }
+    rewriter.replaceOp(
+        op, castTo(rewriter, loc, y,
+                   convertedTensorType(getTypeConverter(), op.getY())));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnxc::populateMLPreprocessPatterns(TypeConverter &tc,
@@ -672,5 +762,6 @@ void mlir::onnxc::populateMLPreprocessPatterns(TypeConverter &tc,
   patterns.add<ScalerLowering, BinarizerLowering, ImputerLowering,
                NormalizerLowering, ArrayFeatureExtractorLowering,
                OneHotEncoderLowering, LabelEncoderLowering,
-               FeatureVectorizerLowering>(tc, patterns.getContext());
+               FeatureVectorizerLowering, CategoryMapperLowering>(
+      tc, patterns.getContext());
 }

@@ -20,7 +20,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Strings.h"
 #include "passes/Conversion/ONNXToLinalg/MLCommon.h"
-#include "passes/Conversion/ONNXToLinalg/MLTree.h"
+#include "passes/Conversion/ONNXToLinalg/MLTreeV5.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"

@@ -19,7 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/MLCommon.h"
-#include "passes/Conversion/ONNXToLinalg/MLTree.h"
+#include "passes/Conversion/ONNXToLinalg/MLTreeV5.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 

@@ -16,6 +16,8 @@
 
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/Builders.h"
+#include "passes/Conversion/ONNXToLinalg/Elementwise.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Quantize.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
@@ -791,7 +793,7 @@ struct QLinearMatMulLowering : OpConversionPattern<ONNX::QLinearMatMulOp> {
 
 } // namespace
 
-void mlir::onnxc::linalg_conv::populateMatMulPatterns(
+void mlir::onnxc::populateMatMulPatterns(
     TypeConverter &tc, RewritePatternSet &patterns) {
   patterns.add<MatMulLowering, GemmLowering, MatMulIntegerLowering,
                QLinearMatMulLowering>(tc, patterns.getContext());

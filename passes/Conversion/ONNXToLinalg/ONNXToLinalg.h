@@ -20,16 +20,48 @@ void populateONNXToLinalgTypeConversion(TypeConverter &typeConverter);
 
 /// The patterns that lower every supported onnx op (ONNXToLinalgPass.cpp:
 /// every category file's populate function below).
+///
+/// This header is the conversion's interface: each populate function below
+/// is implemented in the file it names, the type conversion in
+/// TypeConversion.cpp.
 void populateONNXToLinalgConversionPatterns(TypeConverter &typeConverter,
                                             RewritePatternSet &patterns);
 
+/// The ops of onnx/defs/math, logical, tensor and nn lowered to one
+/// broadcasting elementwise generic each (Elementwise.h): Abs, Exp, ...,
+/// the activations (MathUnary.cpp); Add, Div, Pow, Mod, Max, Sum, PRelu,
+/// Clip, ... (MathBinary.cpp); And, Or, Not, the comparisons, the bit ops
+/// (Logical.cpp); Cast, CastLike, IsNaN, IsInf, Where
+/// (TensorElementwise.cpp); Shrink (Shrink.cpp).
+void populateMathUnaryPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+void populateMathBinaryPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+void populateLogicalPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+void populateTensorElementwisePatterns(TypeConverter &tc,
+                                       RewritePatternSet &patterns);
+void populateShrinkPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// Expand (Expand.cpp).
+void populateExpandPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// MatMul, Gemm, MatMulInteger, QLinearMatMul (MatMul.cpp).
+void populateMatMulPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// The Reduce* ops, ArgMax, ArgMin (Reduction.cpp).
+void populateReductionPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// Shape, Size, Reshape, Squeeze, Unsqueeze, Transpose, Concat, Identity
+/// (Tensor.cpp).
+void populateTensorPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// Flatten (Flatten.cpp).
+void populateFlattenPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// Tile, Slice, Split (Slice.cpp).
+void populateSlicePatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// Gather, GatherElements, GatherND (Gather.cpp).
 void populateGatherPatterns(TypeConverter &tc, RewritePatternSet &patterns);
-/// ScatterElements, ScatterND, Scatter (Scatter.cpp).
+/// ScatterElements, ScatterND, Scatter, TensorScatter (Scatter.cpp).
 void populateScatterPatterns(TypeConverter &tc, RewritePatternSet &patterns);
-/// OneHot, NonZero, TopK, CumSum, Trilu, Compress, ReverseSequence
-/// (Indexing.cpp).
+/// OneHot, NonZero, Trilu, Compress, ReverseSequence (Indexing.cpp).
 void populateIndexingPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// TopK (TopK.cpp).
+void populateTopKPatterns(TypeConverter &tc, RewritePatternSet &patterns);
+/// CumSum (CumSum.cpp).
+void populateCumSumPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear (Quantize.cpp).
 void populateQuantizePatterns(TypeConverter &tc, RewritePatternSet &patterns);
 
@@ -39,7 +71,7 @@ void populateConvPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 void populateCol2ImPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// DeformConv (DeformConv.cpp).
 void populateDeformConvPatterns(TypeConverter &tc, RewritePatternSet &patterns);
-/// MaxPool, AveragePool, LpPool, Global*Pool (Pooling.cpp).
+/// MaxPool, AveragePool, LpPool, Global*Pool, MaxRoiPool (Pooling.cpp).
 void populatePoolingPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// BatchNormalization, InstanceNormalization, LayerNormalization,
 /// GroupNormalization, LpNormalization, LRN, MeanVarianceNormalization
@@ -68,7 +100,7 @@ void populateEinsumPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// RandomUniform, RandomNormal, RandomUniformLike, RandomNormalLike,
 /// Bernoulli, Multinomial (Random.cpp).
 void populateRandomPatterns(TypeConverter &tc, RewritePatternSet &patterns);
-/// ConstantOfShape, Range, EyeLike (Generator.cpp).
+/// Constant, ConstantOfShape, Range, EyeLike (Generator.cpp).
 void populateGeneratorPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// Softmax, LogSoftmax, Hardmax (Softmax.cpp).
 void populateSoftmaxPatterns(TypeConverter &tc, RewritePatternSet &patterns);
@@ -92,9 +124,9 @@ void populateGridSamplePatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// RoiAlign, NonMaxSuppression (ObjectDetection.cpp).
 void populateObjectDetectionPatterns(TypeConverter &tc,
                                      RewritePatternSet &patterns);
-/// StringConcat, StringNormalizer, StringSplit, RegexFullMatch, ai.onnx.ml
-/// CategoryMapper (Strings.cpp; Cast and Equal on strings are in the
-/// elementwise files, string constants in TypeConversion.cpp).
+/// StringConcat, StringNormalizer, StringSplit, RegexFullMatch (Strings.cpp;
+/// Cast and Equal on strings are in TensorElementwise.cpp and Logical.cpp,
+/// string constants in Generator.cpp, CategoryMapper in MLPreprocess.cpp).
 void populateStringPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// TfIdfVectorizer (TfIdf.cpp).
 void populateTfIdfPatterns(TypeConverter &tc, RewritePatternSet &patterns);
@@ -104,13 +136,14 @@ void populateMLTreePatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// SVMClassifier (MLLinear.cpp).
 void populateMLLinearPatterns(TypeConverter &tc, RewritePatternSet &patterns);
 /// ai.onnx.ml Scaler, Normalizer, Binarizer, Imputer, ArrayFeatureExtractor,
-/// OneHotEncoder, LabelEncoder, FeatureVectorizer (MLPreprocess.cpp).
+/// OneHotEncoder, LabelEncoder, FeatureVectorizer, CategoryMapper
+/// (MLPreprocess.cpp).
 void populateMLPreprocessPatterns(TypeConverter &tc,
                                   RewritePatternSet &patterns);
 /// ai.onnx.ml ZipMap, DictVectorizer, CastMap (MLMaps.cpp).
 void populateMLMapPatterns(TypeConverter &tc, RewritePatternSet &patterns);
-/// RMSNormalization, RotaryEmbedding, TensorScatter (Transformer.cpp), and
-/// Attention through populateAttentionPatterns (Attention.cpp).
+/// RMSNormalization, RotaryEmbedding (Transformer.cpp), and Attention
+/// through populateAttentionPatterns (Attention.cpp).
 void populateTransformerPatterns(TypeConverter &tc,
                                  RewritePatternSet &patterns);
 void populateAttentionPatterns(TypeConverter &tc, RewritePatternSet &patterns);

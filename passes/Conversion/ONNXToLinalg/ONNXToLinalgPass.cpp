@@ -208,16 +208,20 @@ void ConvertONNXToLinalgPass::runOnOperation() {
 } // namespace
 
 /// Every category file's patterns (one populate function per file of
-/// ONNXToLinalg/, declared in ONNXToLinalg.h or Common.h).
+/// ONNXToLinalg/, declared in ONNXToLinalg.h).
 void mlir::onnxc::populateONNXToLinalgConversionPatterns(
     TypeConverter &tc, RewritePatternSet &patterns) {
-  populateTypeConversionPatterns(tc, patterns);
-  populateElementwiseUnaryPatterns(tc, patterns);
-  populateElementwiseBinaryPatterns(tc, patterns);
+  populateMathUnaryPatterns(tc, patterns);
+  populateMathBinaryPatterns(tc, patterns);
+  populateLogicalPatterns(tc, patterns);
+  populateTensorElementwisePatterns(tc, patterns);
+  populateShrinkPatterns(tc, patterns);
+  populateExpandPatterns(tc, patterns);
   populateMatMulPatterns(tc, patterns);
   populateReductionPatterns(tc, patterns);
   populateSoftmaxPatterns(tc, patterns);
   populateTensorPatterns(tc, patterns);
+  populateFlattenPatterns(tc, patterns);
   populateSlicePatterns(tc, patterns);
   populateGeneratorPatterns(tc, patterns);
   populateConvPatterns(tc, patterns);
@@ -235,6 +239,8 @@ void mlir::onnxc::populateONNXToLinalgConversionPatterns(
   populateGatherPatterns(tc, patterns);
   populateScatterPatterns(tc, patterns);
   populateIndexingPatterns(tc, patterns);
+  populateTopKPatterns(tc, patterns);
+  populateCumSumPatterns(tc, patterns);
   populateQuantizePatterns(tc, patterns);
   populateControlFlowPatterns(tc, patterns);
   populateScanPatterns(tc, patterns);

@@ -1,11 +1,12 @@
-//===- ObjectDetection.cpp - RoiAlign, MaxRoiPool, NMS -> linalg/scf ------===//
+//===- ObjectDetection.cpp - RoiAlign, NonMaxSuppression -> linalg/scf ----===//
 //
-// RoiAlign and MaxRoiPool are each one linalg.generic over the result whose body reads the input
-// with tensor.extract at indices it computes (clamped, so a coordinate far
-// outside the image or NaN never becomes an out-of-bounds access). Its
-// arithmetic follows ONNX Runtime's kernel step by step, in f32 for f16 and
-// f32 data and f64 for f64 data (MaxRoiPool: its rois arithmetic in the
-// rois' type, f32 for f16).
+// The ops of onnx/defs/object_detection (MaxRoiPool, of nn, is in
+// Pooling.cpp). RoiAlign is one linalg.generic over the result
+// (indexedGeneric) whose body reads the input with tensor.extract at
+// indices it computes (clamped, so a coordinate far outside the image or
+// NaN never becomes an out-of-bounds access). Its arithmetic follows ONNX
+// Runtime's kernel step by step, in f32 for f16 and f32 data and f64 for
+// f64 data.
 //
 // NonMaxSuppression has a data-dependent result size: per (batch, class)
 // the boxes scoring above score_threshold are compacted, stably sorted by
@@ -36,30 +37,6 @@ using namespace mlir::onnxc;
 using namespace mlir::onnxc::linalg_conv;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// What RoiAlign and MaxRoiPool share
-//===----------------------------------------------------------------------===//
-
-/// The one generic of RoiAlign and MaxRoiPool: Y (`yt`, sizes `ySizes`)
-/// [r, c, ph, pw] = element(b, l, {r, c, ph, pw}), the indices the body's.
-Value buildRoiGeneric(
-    OpBuilder &rewriter, Location loc, RankedTensorType yt,
-    ArrayRef<Value> ySizes,
-    function_ref<Value(OpBuilder &, Location, ValueRange)> element) {
-  auto body = [&](OpBuilder &b, Location l, ValueRange) {
-    SmallVector<Value> iv;
-    for (int64_t d = 0; d < 4; ++d)
-      iv.push_back(linalg::IndexOp::create(b, l, d));
-    linalg::YieldOp::create(b, l, element(b, l, iv));
-  };
-  Value init = createEmpty(rewriter, loc, yt, ySizes);
-  return linalg::GenericOp::create(
-             rewriter, loc, TypeRange{yt}, ValueRange{}, ValueRange{init},
-             SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(4)},
-             parallelIterators(4), body)
-      .getResult(0);
-}
 
 /// rois[roi, k] in the compute type `ct`.
 Value roiCoord(OpBuilder &b, Location l, Value rois, Value roi, int64_t k,
@@ -353,146 +330,7 @@ struct RoiAlignLowering : OpConversionPattern<ONNX::RoiAlignOp> {
                             batchIdx, ct,     xOnnx,  rOnnx,
                             getElementType(op.getY()),
                             xDims,    heightF, widthF};
-    rewriter.replaceOp(op, buildRoiGeneric(rewriter, loc, yt, ySizes, element));
-    return success();
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// MaxRoiPool
-//===----------------------------------------------------------------------===//
-
-/// MaxRoiPool (opset 1): Y[r, c, ph, pw] is the max of X[batch, c] over bin
-/// (ph, pw) of roi r = (batch, x1, y1, x2, y2), the corners rounded (half
-/// away from zero) after spatial_scale, the roi at least 1x1, bin edges
-/// floor(ph * h / PH) .. ceil((ph + 1) * h / PH) with h / PH in the rois'
-/// float type, clipped to the image; an empty bin is 0 (ORT's roi_pool.cc).
-struct MaxRoiPoolLowering : OpConversionPattern<ONNX::MaxRoiPoolOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::MaxRoiPoolOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    ArrayRef<int64_t> pooled = op.getPooledShape();
-    if (pooled.size() != 2 || pooled[0] < 1 || pooled[1] < 1)
-      return op.emitOpError("pooled_shape must be two positive sizes");
-    int64_t outH = pooled[0], outW = pooled[1];
-    double scale = op.getSpatialScale().convertToDouble();
-    Value x = adaptor.getX(), rois = adaptor.getRois();
-    auto xt = cast<RankedTensorType>(x.getType());
-    auto rt = cast<RankedTensorType>(rois.getType());
-    auto yt = convertedTensorType(getTypeConverter(), op.getY());
-    if (xt.getRank() != 4)
-      return op.emitOpError("X must have rank 4 (N, C, H, W)");
-    if (rt.getRank() != 2 || (!rt.isDynamicDim(1) && rt.getDimSize(1) != 5))
-      return op.emitOpError("rois must have shape [num_rois, 5]");
-    if (yt.getRank() != 4)
-      return op.emitOpError("Y must have rank 4");
-    Type xOnnx = getElementType(op.getX()), rOnnx = getElementType(op.getRois());
-    Type xc = computeType(rewriter, {xt.getElementType()});
-    Type rc = computeType(rewriter, {rt.getElementType()});
-
-    SmallVector<Value> xDims = dimValues(rewriter, loc, x);
-    Value numRois = getDimValue(rewriter, loc, rois, 0);
-    checkEqual(rewriter, loc, getDimValue(rewriter, loc, rois, 1),
-               idx(rewriter, loc, 5),
-               "MaxRoiPool: rois must have shape [num_rois, 5]");
-    Value numBatches = xDims[0];
-    checkEveryElement(
-        rewriter, loc, rois,
-        "MaxRoiPool: the batch index of every roi must be in [0, N)",
-        [&](OpBuilder &b, Location l, Value v, ValueRange ivs) -> Value {
-          // Only column 0 is a batch index; the others pass.
-          Value isBatch = cmpI(b, l, arith::CmpIPredicate::eq, ivs[1],
-                               idx(b, l, 0));
-          Value f = convertScalar(b, l, v, rOnnx, rc);
-          Value ok = andI(b, l, cmpF(b, l, arith::CmpFPredicate::OGE, f,
-                                     fConst(b, l, rc, 0)),
-                          cmpF(b, l, arith::CmpFPredicate::OLT, f,
-                               indexToF(b, l, numBatches, rc)));
-          return arith::OrIOp::create(b, l, notI(b, l, isBatch), ok);
-        });
-    SmallVector<Value> ySizes = {numRois, xDims[1], idx(rewriter, loc, outH),
-                                 idx(rewriter, loc, outW)};
-    checkResultSizes(rewriter, loc, yt, ySizes,
-                     "MaxRoiPool: the result shape does not match the result "
-                     "type");
-
-    auto element = [&](OpBuilder &b, Location l, ValueRange iv) -> Value {
-      Value roi = iv[0], ch = iv[1], ph = iv[2], pw = iv[3];
-      auto roiAt = [&](int64_t k) -> Value {
-        return roiCoord(b, l, rois, roi, k, rOnnx, rc);
-      };
-      Value batch = fToIndex(b, l, roiAt(0));
-      Value sc = fConst(b, l, rc, scale);
-      auto corner = [&](int64_t k) {
-        return fToIndex(b, l,
-                        math::RoundOp::create(b, l, mulF(b, l, roiAt(k), sc)));
-      };
-      Value startW = corner(1), startH = corner(2);
-      Value endW = corner(3), endH = corner(4);
-      Value one = idx(b, l, 1), zero = idx(b, l, 0);
-      auto extent = [&](Value start, Value end) {
-        return maxIdx(b, l,
-                      arith::AddIOp::create(
-                          b, l, arith::SubIOp::create(b, l, end, start), one),
-                      one);
-      };
-      Value binH = divF(b, l, indexToF(b, l, extent(startH, endH), rc),
-                        fConst(b, l, rc, outH));
-      Value binW = divF(b, l, indexToF(b, l, extent(startW, endW), rc),
-                        fConst(b, l, rc, outW));
-      // [start, end) of bin p along one axis, clipped to [0, size].
-      auto bin = [&](Value p, Value binSize, Value roiStart,
-                     Value size) -> std::pair<Value, Value> {
-        Value lo = fToIndex(
-            b, l, math::FloorOp::create(
-                      b, l, mulF(b, l, indexToF(b, l, p, rc), binSize)));
-        Value p1 = arith::AddIOp::create(b, l, p, one);
-        Value hi = fToIndex(
-            b, l, math::CeilOp::create(
-                      b, l, mulF(b, l, indexToF(b, l, p1, rc), binSize)));
-        auto clip = [&](Value v) {
-          return minIdx(b, l,
-                        maxIdx(b, l, arith::AddIOp::create(b, l, v, roiStart),
-                               zero),
-                        size);
-        };
-        return {clip(lo), clip(hi)};
-      };
-      auto [h0, h1] = bin(ph, binH, startH, xDims[2]);
-      auto [w0, w1] = bin(pw, binW, startW, xDims[3]);
-      Value lowest = fConst(
-          b, l, xc,
-          -APFloat::getLargest(cast<FloatType>(xc).getFloatSemantics())
-               .convertToDouble());
-      SmallVector<Value> acc = forRange(
-          b, l, h0, h1, one, ValueRange{lowest},
-          [&](OpBuilder &b, Location l, Value h,
-              ValueRange accH) -> SmallVector<Value> {
-            return forRange(
-                b, l, w0, w1, one, accH,
-                [&](OpBuilder &b, Location l, Value w,
-                    ValueRange accW) -> SmallVector<Value> {
-                  Value v = convertScalar(
-                      b, l,
-                      tensor::ExtractOp::create(b, l, x,
-                                                ValueRange{batch, ch, h, w}),
-                      xOnnx, xc);
-                  // ORT: if (v > y) y = v (a NaN never replaces).
-                  return {select(b, l,
-                                 cmpF(b, l, arith::CmpFPredicate::OGT, v,
-                                      accW[0]),
-                                 v, accW[0])};
-                });
-          });
-      Value empty = arith::OrIOp::create(
-          b, l, cmpI(b, l, arith::CmpIPredicate::sle, h1, h0),
-          cmpI(b, l, arith::CmpIPredicate::sle, w1, w0));
-      Value result = select(b, l, empty, fConst(b, l, xc, 0), acc[0]);
-      return convertScalar(b, l, result, xc, getElementType(op.getY()));
-    };
-    rewriter.replaceOp(op, buildRoiGeneric(rewriter, loc, yt, ySizes, element));
+    rewriter.replaceOp(op, indexedGeneric(rewriter, loc, yt, ySizes, element));
     return success();
   }
 };
@@ -872,6 +710,6 @@ struct NonMaxSuppressionLowering
 
 void mlir::onnxc::populateObjectDetectionPatterns(TypeConverter &tc,
                                                   RewritePatternSet &patterns) {
-  patterns.add<RoiAlignLowering, MaxRoiPoolLowering,
-               NonMaxSuppressionLowering>(tc, patterns.getContext());
+  patterns.add<RoiAlignLowering, NonMaxSuppressionLowering>(
+      tc, patterns.getContext());
 }

@@ -1,4 +1,4 @@
-//===- Pooling.cpp - MaxPool, AveragePool, LpPool, Global*Pool -> linalg --===//
+//===- Pooling.cpp - MaxPool, AveragePool, LpPool, Global*Pool, MaxRoiPool ===//
 //
 // A pool is one linalg.generic over (n, c, o1..or, k1..kr) reading the
 // padded input as X[n, c, o*s + k*d] (the kernel loops get their bounds from
@@ -9,8 +9,15 @@
 // Indices are a second result too. The Global* pools are the same op with
 // the whole spatial extent as kernel.
 //
+// MaxRoiPool (roi pooling, ONNX's nn category like the pools; RoiAlign is
+// in ObjectDetection.cpp) is one linalg.generic over the result
+// (indexedGeneric) whose body takes the max over each roi bin with an
+// scf.for nest; its rois arithmetic is in the rois' type, f32 for f16
+// (ORT's roi_pool.cc).
+//
 //===----------------------------------------------------------------------===//
 
+#include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Window.h"
@@ -21,6 +28,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -607,11 +615,153 @@ struct GlobalPoolLowering : OpConversionPattern<OpTy> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// MaxRoiPool
+//===----------------------------------------------------------------------===//
+
+/// MaxRoiPool (opset 1): Y[r, c, ph, pw] is the max of X[batch, c] over bin
+/// (ph, pw) of roi r = (batch, x1, y1, x2, y2), the corners rounded (half
+/// away from zero) after spatial_scale, the roi at least 1x1, bin edges
+/// floor(ph * h / PH) .. ceil((ph + 1) * h / PH) with h / PH in the rois'
+/// float type, clipped to the image; an empty bin is 0 (ORT's roi_pool.cc).
+struct MaxRoiPoolLowering : OpConversionPattern<ONNX::MaxRoiPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::MaxRoiPoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> pooled = op.getPooledShape();
+    if (pooled.size() != 2 || pooled[0] < 1 || pooled[1] < 1)
+      return op.emitOpError("pooled_shape must be two positive sizes");
+    int64_t outH = pooled[0], outW = pooled[1];
+    double scale = op.getSpatialScale().convertToDouble();
+    Value x = adaptor.getX(), rois = adaptor.getRois();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto rt = cast<RankedTensorType>(rois.getType());
+    auto yt = convertedTensorType(getTypeConverter(), op.getY());
+    if (xt.getRank() != 4)
+      return op.emitOpError("X must have rank 4 (N, C, H, W)");
+    if (rt.getRank() != 2 || (!rt.isDynamicDim(1) && rt.getDimSize(1) != 5))
+      return op.emitOpError("rois must have shape [num_rois, 5]");
+    if (yt.getRank() != 4)
+      return op.emitOpError("Y must have rank 4");
+    Type xOnnx = getElementType(op.getX()), rOnnx = getElementType(op.getRois());
+    Type xc = computeType(rewriter, {xt.getElementType()});
+    Type rc = computeType(rewriter, {rt.getElementType()});
+
+    SmallVector<Value> xDims = dimValues(rewriter, loc, x);
+    Value numRois = getDimValue(rewriter, loc, rois, 0);
+    checkEqual(rewriter, loc, getDimValue(rewriter, loc, rois, 1),
+               idx(rewriter, loc, 5),
+               "MaxRoiPool: rois must have shape [num_rois, 5]");
+    Value numBatches = xDims[0];
+    checkEveryElement(
+        rewriter, loc, rois,
+        "MaxRoiPool: the batch index of every roi must be in [0, N)",
+        [&](OpBuilder &b, Location l, Value v, ValueRange ivs) -> Value {
+          // Only column 0 is a batch index; the others pass.
+          Value isBatch = cmpI(b, l, arith::CmpIPredicate::eq, ivs[1],
+                               idx(b, l, 0));
+          Value f = convertScalar(b, l, v, rOnnx, rc);
+          Value ok = andI(b, l, cmpF(b, l, arith::CmpFPredicate::OGE, f,
+                                     fConst(b, l, rc, 0)),
+                          cmpF(b, l, arith::CmpFPredicate::OLT, f,
+                               indexToF(b, l, numBatches, rc)));
+          return arith::OrIOp::create(b, l, notI(b, l, isBatch), ok);
+        });
+    SmallVector<Value> ySizes = {numRois, xDims[1], idx(rewriter, loc, outH),
+                                 idx(rewriter, loc, outW)};
+    checkResultSizes(rewriter, loc, yt, ySizes,
+                     "MaxRoiPool: the result shape does not match the result "
+                     "type");
+
+    auto element = [&](OpBuilder &b, Location l, ValueRange iv) -> Value {
+      Value roi = iv[0], ch = iv[1], ph = iv[2], pw = iv[3];
+      auto roiAt = [&](int64_t k) -> Value {
+        Value v =
+            tensor::ExtractOp::create(b, l, rois, ValueRange{roi, idx(b, l, k)});
+        return convertScalar(b, l, v, rOnnx, rc);
+      };
+      Value batch = fToIndex(b, l, roiAt(0));
+      Value sc = fConst(b, l, rc, scale);
+      auto corner = [&](int64_t k) {
+        return fToIndex(b, l,
+                        math::RoundOp::create(b, l, mulF(b, l, roiAt(k), sc)));
+      };
+      Value startW = corner(1), startH = corner(2);
+      Value endW = corner(3), endH = corner(4);
+      Value one = idx(b, l, 1), zero = idx(b, l, 0);
+      auto extent = [&](Value start, Value end) {
+        return maxIdx(b, l,
+                      arith::AddIOp::create(
+                          b, l, arith::SubIOp::create(b, l, end, start), one),
+                      one);
+      };
+      Value binH = divF(b, l, indexToF(b, l, extent(startH, endH), rc),
+                        fConst(b, l, rc, outH));
+      Value binW = divF(b, l, indexToF(b, l, extent(startW, endW), rc),
+                        fConst(b, l, rc, outW));
+      // [start, end) of bin p along one axis, clipped to [0, size].
+      auto bin = [&](Value p, Value binSize, Value roiStart,
+                     Value size) -> std::pair<Value, Value> {
+        Value lo = fToIndex(
+            b, l, math::FloorOp::create(
+                      b, l, mulF(b, l, indexToF(b, l, p, rc), binSize)));
+        Value p1 = arith::AddIOp::create(b, l, p, one);
+        Value hi = fToIndex(
+            b, l, math::CeilOp::create(
+                      b, l, mulF(b, l, indexToF(b, l, p1, rc), binSize)));
+        auto clip = [&](Value v) {
+          return minIdx(b, l,
+                        maxIdx(b, l, arith::AddIOp::create(b, l, v, roiStart),
+                               zero),
+                        size);
+        };
+        return {clip(lo), clip(hi)};
+      };
+      auto [h0, h1] = bin(ph, binH, startH, xDims[2]);
+      auto [w0, w1] = bin(pw, binW, startW, xDims[3]);
+      Value lowest = fConst(
+          b, l, xc,
+          -APFloat::getLargest(cast<FloatType>(xc).getFloatSemantics())
+               .convertToDouble());
+      SmallVector<Value> acc = forRange(
+          b, l, h0, h1, one, ValueRange{lowest},
+          [&](OpBuilder &b, Location l, Value h,
+              ValueRange accH) -> SmallVector<Value> {
+            return forRange(
+                b, l, w0, w1, one, accH,
+                [&](OpBuilder &b, Location l, Value w,
+                    ValueRange accW) -> SmallVector<Value> {
+                  Value v = convertScalar(
+                      b, l,
+                      tensor::ExtractOp::create(b, l, x,
+                                                ValueRange{batch, ch, h, w}),
+                      xOnnx, xc);
+                  // ORT: if (v > y) y = v (a NaN never replaces).
+                  return {select(b, l,
+                                 cmpF(b, l, arith::CmpFPredicate::OGT, v,
+                                      accW[0]),
+                                 v, accW[0])};
+                });
+          });
+      Value empty = arith::OrIOp::create(
+          b, l, cmpI(b, l, arith::CmpIPredicate::sle, h1, h0),
+          cmpI(b, l, arith::CmpIPredicate::sle, w1, w0));
+      Value result = select(b, l, empty, fConst(b, l, xc, 0), acc[0]);
+      return convertScalar(b, l, result, xc, getElementType(op.getY()));
+    };
+    rewriter.replaceOp(op, indexedGeneric(rewriter, loc, yt, ySizes, element));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnxc::populatePoolingPatterns(TypeConverter &tc,
                                           RewritePatternSet &patterns) {
   patterns.add<MaxPoolLowering, AveragePoolLowering, LpPoolLowering,
+               MaxRoiPoolLowering,
                GlobalPoolLowering<ONNX::GlobalAveragePoolOp, PoolKind::Avg>,
                GlobalPoolLowering<ONNX::GlobalMaxPoolOp, PoolKind::Max>,
                GlobalPoolLowering<ONNX::GlobalLpPoolOp, PoolKind::Lp>>(

@@ -11,6 +11,7 @@
 
 #include "passes/Conversion/ONNXToLinalg/Reduction.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
@@ -719,7 +720,7 @@ struct ArgLowering : OpConversionPattern<OpTy> {
 
 } // namespace
 
-void mlir::onnxc::linalg_conv::populateReductionPatterns(
+void mlir::onnxc::populateReductionPatterns(
     TypeConverter &tc, RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ReduceLowering<ONNX::ReduceSumOp, ReduceKind::Sum>,

@@ -1,4 +1,6 @@
-//===- Scatter.cpp - ScatterElements, ScatterND, Scatter -> scf -----------===//
+//===- Scatter.cpp - ScatterElements, ScatterND, Scatter, TensorScatter ---===//
+//
+// The scatters of onnx/defs/tensor.
 //
 // A scatter copies the data, then walks the updates in order with an scf.for
 // nest carrying the result tensor: each update is read, combined with the
@@ -6,6 +8,10 @@
 // Duplicate indices are applied in order (for `none` the last one wins).
 // Before the walk, one pass over the indices checks that each is in
 // [-dim, dim) and calls onnxc_rt_fail otherwise.
+//
+// TensorScatter (opset 24: a KV cache's update, linear or circular) is one
+// linalg.generic over the cache instead: each position reads the update or
+// keeps the past value.
 //
 //===----------------------------------------------------------------------===//
 
@@ -237,11 +243,118 @@ struct ScatterNDLowering : OpConversionPattern<ONNX::ScatterNDOp> {
   }
 };
 
+using CmpI = arith::CmpIPredicate;
+
+//===----------------------------------------------------------------------===//
+// TensorScatter
+//===----------------------------------------------------------------------===//
+
+/// TensorScatter: present = past with update[..., u, ...] written at
+/// sequence position write_indices[b] + u (linear: checked to stay inside
+/// the cache; circular: modulo the cache length). One generic over the
+/// cache: position j takes update[j - w] (linear) or update[(j - w) mod M]
+/// (circular) when that index is below the update's length.
+struct TensorScatterLowering : OpConversionPattern<ONNX::TensorScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNX::TensorScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    Location loc = op.getLoc();
+    auto type = convertedTensorType(getTypeConverter(), op.getPresentCache());
+    Value past = adaptor.getPastCache(), upd = adaptor.getUpdate();
+    int64_t rank = cast<RankedTensorType>(past.getType()).getRank();
+    if (cast<RankedTensorType>(upd.getType()).getRank() != rank)
+      return op.emitOpError("update and past_cache have different ranks");
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    if (axis <= 0 || axis >= rank)
+      return op.emitOpError("axis must name a dim other than the batch dim 0");
+    StringRef mode = op.getMode();
+    if (mode != "linear" && mode != "circular")
+      return op.emitOpError("mode '") << mode << "' is not supported";
+    bool circular = mode == "circular";
+    SmallVector<Value> ps = dimValues(b, loc, past), us = dimValues(b, loc, upd);
+    for (int64_t i = 0; i < rank; ++i)
+      if (i != axis)
+        checkEqual(b, loc, us[i], ps[i],
+                   "update and past_cache differ outside the sequence dim");
+    Value maxLen = ps[axis], len = us[axis];
+    emitRuntimeCheck(b, loc, cmpI(b, loc, CmpI::sle, len, maxLen),
+                     "the update's {} positions exceed the cache's {}",
+                     ValueRange{len, maxLen});
+    bool hasW = !isa<NoneType>(op.getWriteIndices().getType());
+    Value w = hasW ? adaptor.getWriteIndices() : Value();
+    if (hasW) {
+      if (cast<RankedTensorType>(w.getType()).getRank() != 1)
+        return op.emitOpError("write_indices must be 1-D");
+      checkEqual(b, loc, getDimValue(b, loc, w, 0), ps[0],
+                 "write_indices has one index per batch entry");
+      // Linear writes stay inside the cache; circular ones wrap (any index,
+      // modulo the cache length, as the reference's np.mod).
+      if (!circular)
+        checkEveryElement(
+            b, loc, w,
+            "a write index is negative or plus the update's length exceeds "
+            "the cache",
+            [&](OpBuilder &nb, Location l, Value v, ValueRange) {
+              Value i = toIndex(nb, l, v);
+              return andI(
+                  nb, l, cmpI(nb, l, CmpI::sge, i, idx(nb, l, 0)),
+                  cmpI(nb, l, CmpI::sle, addI(nb, l, i, len), maxLen));
+            });
+    }
+    Value init = emptyTensor(b, loc, ps, type.getElementType());
+    Value y =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{init.getType()}, ValueRange{past},
+            ValueRange{init},
+            SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank),
+                                   b.getMultiDimIdentityMap(rank)},
+            parallelIterators(rank),
+            [&](OpBuilder &nb, Location l, ValueRange a) {
+              SmallVector<Value> iv;
+              for (int64_t i = 0; i < rank; ++i)
+                iv.push_back(linalg::IndexOp::create(nb, l, i));
+              Value start = hasW ? toIndex(nb, l, tensor::ExtractOp::create(
+                                                      nb, l, w, iv[0]))
+                                 : idx(nb, l, 0);
+              Value u = subI(nb, l, iv[axis], start);
+              if (circular) {
+                // (j - w) mod M in [0, M).
+                Value r = remI(nb, l, u, maxLen);
+                u = select(nb, l, cmpI(nb, l, CmpI::slt, r, idx(nb, l, 0)),
+                           addI(nb, l, r, maxLen), r);
+              }
+              Value hit = andI(nb, l, cmpI(nb, l, CmpI::sge, u, idx(nb, l, 0)),
+                               cmpI(nb, l, CmpI::slt, u, len));
+              SmallVector<Value> p(iv.begin(), iv.end());
+              p[axis] = select(nb, l, hit, u, idx(nb, l, 0));
+              // An update of length 0 is never read.
+              Value v = scf::IfOp::create(
+                            nb, l, hit,
+                            [&](OpBuilder &tb, Location tl) {
+                              scf::YieldOp::create(
+                                  tb, tl,
+                                  ValueRange{tensor::ExtractOp::create(
+                                      tb, tl, upd, p)});
+                            },
+                            [&](OpBuilder &eb, Location el) {
+                              scf::YieldOp::create(eb, el, ValueRange{a[0]});
+                            })
+                            .getResult(0);
+              linalg::YieldOp::create(nb, l, ValueRange{v});
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, castTo(b, loc, y, type));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnxc::populateScatterPatterns(TypeConverter &tc,
                                           RewritePatternSet &patterns) {
   patterns.add<ScatterElementsLowering<ONNX::ScatterElementsOp>,
-               ScatterElementsLowering<ONNX::ScatterOp>, ScatterNDLowering>(
-      tc, patterns.getContext());
+               ScatterElementsLowering<ONNX::ScatterOp>, ScatterNDLowering,
+               TensorScatterLowering>(tc, patterns.getContext());
 }

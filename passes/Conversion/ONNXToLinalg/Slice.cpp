@@ -10,6 +10,7 @@
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/AxisPieces.h"
 #include "passes/Conversion/ONNXToLinalg/Builders.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
@@ -475,7 +476,7 @@ struct SplitLowering : OpConversionPattern<ONNX::SplitOp> {
 
 } // namespace
 
-void mlir::onnxc::linalg_conv::populateSlicePatterns(
+void mlir::onnxc::populateSlicePatterns(
     TypeConverter &tc, RewritePatternSet &patterns) {
   patterns.add<TileLowering, SliceLowering, SplitLowering>(
       tc, patterns.getContext());

@@ -1,12 +1,14 @@
 //===- Strings.cpp - String tensors and the string ops -> linalg ----------===//
 //
-// String tensors are tensors of i64 addresses (Strings.h). The ops that read
-// or make strings call the runtime (runtime/src/strings.c): per element
-// inside a linalg.generic (Cast, Equal, StringConcat, the lookups of
-// LabelEncoder and CategoryMapper), or once over a whole buffer
-// (StringNormalizer, StringSplit, RegexFullMatch), whose data-dependent
-// output sizes the runtime returns. Strings the runtime makes belong to the
-// call (onnxc_rt_alloc).
+// The ops of onnx/defs/text (StringConcat, StringNormalizer, StringSplit,
+// RegexFullMatch) and the helpers of Strings.h. String tensors are tensors
+// of i64 addresses. The ops that read or make strings call the runtime
+// (runtime/src/strings.c): per element inside a linalg.generic (StringConcat
+// here; Cast in TensorElementwise.cpp, Equal in Logical.cpp, the lookups of
+// LabelEncoder and CategoryMapper in MLPreprocess.cpp), or once over a whole
+// buffer (StringNormalizer, StringSplit, RegexFullMatch), whose
+// data-dependent output sizes the runtime returns. Strings the runtime makes
+// belong to the call (onnxc_rt_alloc).
 //
 // RegexFullMatch: the pattern (an attribute) is translated at compile time
 // from the RE2 syntax the spec names to POSIX extended regular expressions
@@ -19,7 +21,9 @@
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Builders.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/Elementwise.h"
 #include "passes/Conversion/ONNXToLinalg/MLCommon.h"
+#include "passes/Conversion/ONNXToLinalg/NarrowTypes.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 #include "lib/Support/NodeLocation.h"
@@ -625,94 +629,6 @@ struct RegexFullMatchLowering : OpConversionPattern<ONNX::RegexFullMatchOp> {
   }
 };
 
-/// CategoryMapper: strings to int64 (cats_strings -> cats_int64s, else
-/// default_int64) or int64 to strings (else default_string).
-struct CategoryMapperLowering : OpConversionPattern<ONNX::MLCategoryMapperOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::MLCategoryMapperOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    if (!op.getCatsStrings() || !op.getCatsInt64s())
-      return op.emitOpError("cats_strings and cats_int64s are required");
-    SmallVector<StringRef> strs;
-    ArrayAttr catsStrings = *op.getCatsStrings();
-    for (Attribute a : catsStrings)
-      strs.push_back(cast<StringAttr>(a).getValue());
-    ArrayRef<int64_t> ints = *op.getCatsInt64s();
-    if (strs.size() != ints.size())
-      return op.emitOpError("has ")
-             << strs.size() << " cats_strings and " << ints.size()
-             << " cats_int64s: they must be as many";
-    if (strs.empty())
-      return op.emitOpError("must have at least one category");
-    bool fromString = isStringType(op.getX().getType());
-    if (fromString == isStringType(op.getY().getType()))
-      return op.emitOpError("maps strings to int64 or int64 to strings");
-    Type i64 = rewriter.getI64Type();
-    // Sorted keys (the first of equal keys wins, as a map built in order).
-    SmallVector<size_t> order(strs.size());
-    for (size_t i = 0; i < order.size(); ++i)
-      order[i] = i;
-    if (fromString)
-      llvm::stable_sort(order, [&](size_t a, size_t b) { return strs[a] < strs[b]; });
-    else
-      llvm::stable_sort(order, [&](size_t a, size_t b) { return ints[a] < ints[b]; });
-    SmallVector<StringRef> sStrs;
-    SmallVector<int64_t> sInts;
-    for (size_t k = 0; k < order.size(); ++k) {
-      size_t i = order[k];
-      bool dup = k > 0 && (fromString ? strs[order[k - 1]] == strs[i]
-                                      : ints[order[k - 1]] == ints[i]);
-      if (dup)
-        continue;
-      sStrs.push_back(strs[i]);
-      sInts.push_back(ints[i]);
-    }
-    int64_t n = sStrs.size();
-    auto tableType = RankedTensorType::get({n}, i64);
-    Value strTable = buildStringConstant(rewriter, loc, op, tableType, sStrs);
-    Value intTable = i64Table(rewriter, loc, sInts);
-    Value x = adaptor.getX();
-    Value y;
-    if (fromString) {
-      Value dflt = createIntConstant(rewriter, loc, i64, op.getDefaultInt64());
-      y = mapElements(
-          rewriter, loc, x, i64,
-          [&](OpBuilder &b, Location l, Value v, ValueRange) -> Value {
-            Value at = stringLookup(b, l, op, strTable, n, v);
-            Value found = arith::CmpIOp::create(
-                b, l, arith::CmpIPredicate::sge, at,
-                createIntConstant(b, l, i64, 0));
-            Value i = arith::IndexCastOp::create(
-                b, l, b.getIndexType(),
-                select(b, l, found, at, createIntConstant(b, l, i64, 0)));
-            Value val = tensor::ExtractOp::create(b, l, intTable, i);
-            return select(b, l, found, val, dflt);
-          });
-    } else {
-      Value dflt = stringAddress(rewriter, loc, op, op.getDefaultString());
-      y = mapElements(
-          rewriter, loc, x, i64,
-          [&](OpBuilder &b, Location l, Value v, ValueRange) -> Value {
-            Value at = lowerBound(
-                b, l, n, [&](OpBuilder &b, Location l, Value mid) {
-                  Value key = tensor::ExtractOp::create(b, l, intTable, mid);
-                  return cmpI(b, l, arith::CmpIPredicate::slt, key, v);
-                });
-            Value key = tensor::ExtractOp::create(b, l, intTable, at);
-            Value eq = cmpI(b, l, arith::CmpIPredicate::eq, key, v);
-            Value val = tensor::ExtractOp::create(b, l, strTable, at);
-            return select(b, l, eq, val, dflt);
-          });
-    }
-    rewriter.replaceOp(
-        op, castTo(rewriter, loc, y,
-                   convertedTensorType(getTypeConverter(), op.getY())));
-    return success();
-  }
-};
-
 } // namespace
 
 void mlir::onnxc::populateStringPatterns(
@@ -722,5 +638,5 @@ void mlir::onnxc::populateStringPatterns(
                                     ONNX::StringConcatOp::getOperationName(),
                                     concatScalar);
   patterns.add<StringNormalizerLowering, StringSplitLowering,
-               RegexFullMatchLowering, CategoryMapperLowering>(tc, ctx);
+               RegexFullMatchLowering>(tc, ctx);
 }

@@ -1,7 +1,9 @@
 //===- Tensor.cpp - Shape and data-movement onnx ops -> tensor/linalg -----===//
 //
-// Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat,
-// Expand (Tile, Slice, Split: Slice.cpp; ConstantOfShape: Generator.cpp).
+// Ops of onnx/defs/tensor that change shapes or move data: Shape, Size,
+// Reshape, Squeeze, Unsqueeze, Transpose, Concat, Identity (Tile, Slice,
+// Split: Slice.cpp; Flatten, of nn: Flatten.cpp; Expand, of math:
+// Expand.cpp).
 // Result types come from shape inference; operands that determine shapes
 // (Reshape's shape, Slice's starts, ...) are read from constants where the
 // pattern needs them at compile time and from the tensor at run time
@@ -12,6 +14,8 @@
 #include "passes/Conversion/ONNXToLinalg/Common.h"
 #include "passes/Conversion/ONNXToLinalg/AxisPieces.h"
 #include "passes/Conversion/ONNXToLinalg/Builders.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "passes/Conversion/ONNXToLinalg/Subgraph.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
@@ -193,48 +197,6 @@ struct ReshapeLowering : OpConversionPattern<ONNX::ReshapeOp> {
           b, loc, RankedTensorType::get({rank}, b.getIndexType()), dims);
     rewriter.replaceOp(op,
                        tensor::ReshapeOp::create(b, loc, type, data, shape));
-    return success();
-  }
-};
-
-/// Reshapes `data` to `type` through a shape tensor of `dims` (index values).
-Value reshapeTo(OpBuilder &b, Location loc, Value data, RankedTensorType type,
-                ArrayRef<Value> dims) {
-  SmallVector<Value> all;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    all.push_back(type.isDynamicDim(i)
-                      ? dims[i]
-                      : createIndexConstant(b, loc, type.getDimSize(i)));
-  Value shape = tensor::FromElementsOp::create(
-      b, loc, RankedTensorType::get({type.getRank()}, b.getIndexType()), all);
-  return tensor::ReshapeOp::create(b, loc, type, data, shape);
-}
-
-/// Flatten: to 2-D, dims [0, axis) into the first and [axis, rank) into the
-/// second.
-struct FlattenLowering : OpConversionPattern<ONNX::FlattenOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::FlattenOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
-    Value data = adaptor.getInput();
-    int64_t rank = cast<RankedTensorType>(data.getType()).getRank();
-    int64_t axis = normalizeAxis(op.getAxis(), rank);
-    if (axis > 0 && axis < rank) {
-      SmallVector<ReassociationIndices> re(2);
-      for (int64_t d = 0; d < rank; ++d)
-        re[d < axis ? 0 : 1].push_back(d);
-      Value r = tensor::CollapseShapeOp::create(rewriter, loc, data, re);
-      rewriter.replaceOp(op, castTo(rewriter, loc, r, type));
-      return success();
-    }
-    Value n = dimProduct(rewriter, loc, data, 0, rank);
-    Value one = createIndexConstant(rewriter, loc, 1);
-    SmallVector<Value> dims = axis == 0 ? SmallVector<Value>{one, n}
-                                        : SmallVector<Value>{n, one};
-    rewriter.replaceOp(op, reshapeTo(rewriter, loc, data, type, dims));
     return success();
   }
 };
@@ -527,72 +489,42 @@ struct ConcatLowering : OpConversionPattern<ONNX::ConcatOp> {
   }
 };
 
-/// Expand: broadcasts the input to `shape` (numpy rules, both ways).
-struct ExpandLowering : OpConversionPattern<ONNX::ExpandOp> {
+/// Identity(x) = x, for tensors, sequences and optionals (their values).
+struct IdentityLowering : OpConversionPattern<ONNX::IdentityOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(ONNX::ExpandOp op, OpAdaptor adaptor,
+  matchAndRewrite(ONNX::IdentityOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = convertedTensorType(getTypeConverter(), op.getOutput());
-    Value data = adaptor.getInput();
-    auto inType = cast<RankedTensorType>(data.getType());
-    int64_t rank = type.getRank();
-    int64_t shapeLen =
-        cast<RankedTensorType>(adaptor.getShape().getType()).getDimSize(0);
-    SmallVector<Value> sizes(rank);
-    Value one = createIndexConstant(rewriter, loc, 1);
-    for (int64_t k = 0; k < rank; ++k) {
-      // max-like: the shape entry unless it is 1, then the input dim;
-      // checked for static result dims too (inference may have taken the
-      // input's dim where the entry says otherwise).
-      int64_t s = k - (rank - shapeLen), j = k - (rank - inType.getRank());
-      Value v = s >= 0 ? extractIndex(rewriter, loc, adaptor.getShape(), s)
-                       : one;
-      if (j >= 0) {
-        // numpy: the entry is 1 (the input dim), or the input dim is 1, or
-        // they are equal; anything else would read past the input.
-        Value in = getDimValue(rewriter, loc, data, j);
-        Value isOne = cmpI(rewriter, loc, arith::CmpIPredicate::eq, v, one);
-        Value ok = rewriter.createOrFold<arith::OrIOp>(
-            loc,
-            rewriter.createOrFold<arith::OrIOp>(
-                loc, isOne,
-                cmpI(rewriter, loc, arith::CmpIPredicate::eq, in, one)),
-            cmpI(rewriter, loc, arith::CmpIPredicate::eq, v, in));
-        emitRuntimeCheck(rewriter, loc, ok,
-                         "Expand: shape entry {} is {}, which an input dim of "
-                         "{} does not broadcast to",
-                         {createIndexConstant(rewriter, loc, s), v, in});
-        v = rewriter.createOrFold<arith::SelectOp>(loc, isOne, in, v);
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertType(op.getType(), types)))
+      return op.emitOpError("input and output types do not match");
+    // A tensor whose declared result shape is more (or less) static than
+    // its input (a subgraph output declared [3, 4] for an outer value of
+    // symbolic dims): a cast, checked at run time.
+    ValueRange in = adaptor.getInput();
+    if (types.size() == 1 && in.size() == 1 && types[0] != in[0].getType()) {
+      auto from = dyn_cast<RankedTensorType>(in[0].getType());
+      auto to = dyn_cast<RankedTensorType>(types[0]);
+      if (from && to && from.getElementType() == to.getElementType() &&
+          succeeded(verifyCompatibleShape(from, to))) {
+        rewriter.replaceOp(op, castChecked(rewriter, op.getLoc(), in[0], to,
+                                           "Identity: the input does not have "
+                                           "the result's declared shape"));
+        return success();
       }
-      if (type.isDynamicDim(k)) {
-        sizes[k] = v;
-        continue;
-      }
-      Value want = createIndexConstant(rewriter, loc, type.getDimSize(k));
-      emitRuntimeCheck(rewriter, loc,
-                       cmpI(rewriter, loc, arith::CmpIPredicate::eq, v, want),
-                       "Expand: result dim {} is {} where {} is required",
-                       {createIndexConstant(rewriter, loc, k), v, want});
     }
-    // The sizes always go to buildElementwise (null for static result
-    // dims): a dynamic input dim may be 1 at run time even when the result
-    // dim is static (x of [?, ?] expanded to [2, 2, 3] with x [1, 3]), so
-    // it is read through a select, not mapped to the result dim.
-    Value r = buildElementwise(
-        rewriter, loc, op, {data}, {op.getInput()}, op.getOutput(), type,
-        [](ScalarContext &c) { return c.args[0]; }, sizes);
-    rewriter.replaceOp(op, r);
+    if (TypeRange(types) != TypeRange(in.getTypes()))
+      return op.emitOpError("input and output types do not match");
+    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>(in)});
     return success();
   }
 };
 
 } // namespace
 
-void mlir::onnxc::linalg_conv::populateTensorPatterns(
-    TypeConverter &tc, RewritePatternSet &patterns) {
-  patterns.add<ShapeLowering, SizeLowering, ReshapeLowering, FlattenLowering,
-               SqueezeLowering, UnsqueezeLowering, TransposeLowering,
-               ConcatLowering, ExpandLowering>(tc, patterns.getContext());
+void mlir::onnxc::populateTensorPatterns(TypeConverter &tc,
+                                         RewritePatternSet &patterns) {
+  patterns.add<ShapeLowering, SizeLowering, ReshapeLowering, SqueezeLowering,
+               UnsqueezeLowering, TransposeLowering, ConcatLowering,
+               IdentityLowering>(tc, patterns.getContext());
 }

@@ -1,13 +1,16 @@
-//===- TypeConversion.cpp - onnx types -> builtin types, constants --------===//
+//===- TypeConversion.cpp - onnx types -> builtin types -------------------===//
 //
-// The type converter and the lowering of onnx.Constant and onnx.Identity
-// (the entry point that collects every category's patterns is in the pass
-// file, ONNXToLinalgPass.cpp).
+// The type converter of convert-onnx-to-linalg (ONNXToLinalg.h). The ops
+// whose lowering is only the type change are in their category's files
+// (Constant: Generator.cpp, Identity: Tensor.cpp); the entry point that
+// collects every category's patterns is in the pass file,
+// ONNXToLinalgPass.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "passes/Conversion/ONNXToLinalg/Common.h"
+#include "passes/Conversion/ONNXToLinalg/NarrowTypes.h"
 #include "passes/Conversion/ONNXToLinalg/Subgraph.h"
 #include "passes/Conversion/ONNXToLinalg/Strings.h"
 
@@ -123,136 +126,4 @@ void mlir::onnxc::populateONNXToLinalgTypeConversion(TypeConverter &tc) {
       return t;
     return Type();
   });
-}
-
-namespace {
-
-/// Constant: the `value` (or value_float(s)/value_int(s)) tensor becomes an
-/// arith.constant of the signless type; resource blobs are re-wrapped with
-/// the converted type, sharing the blob.
-struct ConstantLowering : OpConversionPattern<ONNX::ConstantOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::ConstantOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = dyn_cast_or_null<RankedTensorType>(
-        getTypeConverter()->convertType(op.getType()));
-    if (!type)
-      return op.emitOpError("result type has no conversion");
-    Attribute attr;
-    if (op.getSparseValueAttr())
-      return op.emitOpError("sparse_value is not supported");
-    // Strings: their addresses in a constant blob of the library.
-    SmallVector<StringRef> strings;
-    bool isString = true;
-    if (auto v = dyn_cast_or_null<DenseStringElementsAttr>(op.getValueAttr()))
-      strings.assign(v.getRawStringData().begin(), v.getRawStringData().end());
-    else if (auto v = op.getValueStringAttr())
-      strings.push_back(v.getValue());
-    else if (auto v = op.getValueStringsAttr())
-      for (Attribute a : v)
-        strings.push_back(cast<StringAttr>(a).getValue());
-    else
-      isString = false;
-    if (isString != isStringType(op.getType()))
-      return op.emitOpError(isString ? "a string value needs a string result"
-                                     : "a string result needs a string value");
-    if (isString) {
-      if (auto v = dyn_cast_or_null<DenseStringElementsAttr>(op.getValueAttr());
-          v && v.isSplat())
-        strings.assign(type.getNumElements(), strings.front());
-      if ((int64_t)strings.size() != type.getNumElements())
-        return op.emitOpError("holds ")
-               << strings.size() << " strings for " << type.getNumElements()
-               << " elements";
-      rewriter.replaceOp(op, buildStringConstant(rewriter, op.getLoc(), op,
-                                                 type, strings));
-      return success();
-    }
-    Type onnxElt = cast<ShapedType>(op.getType()).getElementType();
-    if (auto v = op.getValueAttr()) {
-      if (auto dense = dyn_cast<DenseElementsAttr>(v);
-          dense && isNarrowType(onnxElt)) {
-        // One i8 per element: an int4's value, a float8/float4's bits.
-        SmallVector<APInt> vals;
-        int64_t n = dense.isSplat() ? 1 : dense.getNumElements();
-        if (isa<IntegerType>(onnxElt)) {
-          auto it = dense.value_begin<APInt>();
-          for (int64_t i = 0; i < n; ++i, ++it)
-            vals.push_back(narrowStorage(*it, onnxElt));
-        } else {
-          auto it = dense.value_begin<APFloat>();
-          for (int64_t i = 0; i < n; ++i, ++it)
-            vals.push_back(narrowStorage((*it).bitcastToAPInt(), onnxElt));
-        }
-        attr = dense.isSplat() ? DenseElementsAttr::get(type, vals.front())
-                               : DenseElementsAttr::get(type, vals);
-      } else if (isNarrowType(onnxElt)) {
-        return op.emitOpError("a ")
-               << onnxElt << " constant must be a dense elements attribute";
-      } else if (auto dense = dyn_cast<DenseElementsAttr>(v)) {
-        if (dense.getType() == type)
-          attr = dense;
-        else if (dense.isSplat() && type.getElementType().isInteger(1))
-          attr = DenseElementsAttr::get(type, dense.getSplatValue<bool>());
-        else
-          attr = DenseElementsAttr::getFromRawBuffer(type, dense.getRawData());
-      } else if (auto res = dyn_cast<DenseResourceElementsAttr>(v)) {
-        attr = DenseResourceElementsAttr::get(type, res.getRawHandle());
-      } else {
-        return op.emitOpError("unsupported value attribute kind");
-      }
-    } else if (auto v = op.getValueFloatAttr()) {
-      attr = DenseElementsAttr::get(type, v);
-    } else if (auto v = op.getValueFloatsAttr()) {
-      attr = DenseElementsAttr::get(type, v.asArrayRef());
-    } else if (auto v = op.getValueIntAttr()) {
-      attr = DenseElementsAttr::get(type, v);
-    } else if (auto v = op.getValueIntsAttr()) {
-      attr = DenseElementsAttr::get(type, v.asArrayRef());
-    } else {
-      return op.emitOpError("has no value");
-    }
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type,
-                                                   cast<TypedAttr>(attr));
-    return success();
-  }
-};
-
-/// Identity(x) = x, for tensors, sequences and optionals (their values).
-struct IdentityLowering : OpConversionPattern<ONNX::IdentityOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ONNX::IdentityOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    SmallVector<Type> types;
-    if (failed(getTypeConverter()->convertType(op.getType(), types)))
-      return op.emitOpError("input and output types do not match");
-    // A tensor whose declared result shape is more (or less) static than
-    // its input (a subgraph output declared [3, 4] for an outer value of
-    // symbolic dims): a cast, checked at run time.
-    ValueRange in = adaptor.getInput();
-    if (types.size() == 1 && in.size() == 1 && types[0] != in[0].getType()) {
-      auto from = dyn_cast<RankedTensorType>(in[0].getType());
-      auto to = dyn_cast<RankedTensorType>(types[0]);
-      if (from && to && from.getElementType() == to.getElementType() &&
-          succeeded(verifyCompatibleShape(from, to))) {
-        rewriter.replaceOp(op, castChecked(rewriter, op.getLoc(), in[0], to,
-                                           "Identity: the input does not have "
-                                           "the result's declared shape"));
-        return success();
-      }
-    }
-    if (TypeRange(types) != TypeRange(in.getTypes()))
-      return op.emitOpError("input and output types do not match");
-    rewriter.replaceOpWithMultiple(op, {SmallVector<Value>(in)});
-    return success();
-  }
-};
-
-} // namespace
-
-void mlir::onnxc::linalg_conv::populateTypeConversionPatterns(
-    TypeConverter &tc, RewritePatternSet &patterns) {
-  patterns.add<ConstantLowering, IdentityLowering>(tc, patterns.getContext());
 }

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/ONNX/Inference/KnownData.h"
 #include "passes/ONNX/Inference/InferenceImpl.h"
 
 using namespace mlir;

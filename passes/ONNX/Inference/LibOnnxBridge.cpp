@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/ONNX/Inference/LibOnnxBridge.h"
 #include "passes/ONNX/Inference/InferenceImpl.h"
 
 #include "dialects/ONNX/IR/ONNXDialect.h"

@@ -23,20 +23,8 @@ using namespace mlir;
 using namespace mlir::onnxc;
 
 //===----------------------------------------------------------------------===//
-// Shared helpers
+// The rule other files register too
 //===----------------------------------------------------------------------===//
-
-RankedTensorType mlir::onnxc::getRankedOperand(Operation *op, unsigned index) {
-  if (index >= op->getNumOperands())
-    return {};
-  return llvm::dyn_cast<RankedTensorType>(op->getOperand(index).getType());
-}
-
-Type mlir::onnxc::getElementTypeOf(Value v) {
-  if (auto t = llvm::dyn_cast<TensorType>(v.getType()))
-    return t.getElementType();
-  return {};
-}
 
 LogicalResult mlir::onnxc::inferSameAsInput(Operation *op, const ONNX::OpInfo &,
                                             InferenceState &) {

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/ONNX/Inference/Sequences.h"
 #include "passes/ONNX/Inference/InferenceImpl.h"
 
 #include "dialects/ONNX/IR/ONNXDialect.h"

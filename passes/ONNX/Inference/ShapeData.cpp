@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/ONNX/Inference/ShapeData.h"
 #include "passes/ONNX/Inference/InferenceImpl.h"
 
 #include "llvm/ADT/StringMap.h"

@@ -1,5 +1,6 @@
 //===- TypeUtils.cpp - Merging and broadcasting of onnx types -------------===//
 
+#include "passes/ONNX/Inference/TypeUtils.h"
 #include "passes/ONNX/Inference/InferenceImpl.h"
 
 #include "dialects/ONNX/IR/ONNXDialect.h"
@@ -406,4 +407,16 @@ onnx::AttributeProto mlir::onnxc::makeIntsAttr(const std::string &name,
   for (int64_t v : values)
     a.add_ints(v);
   return a;
+}
+
+RankedTensorType mlir::onnxc::getRankedOperand(Operation *op, unsigned index) {
+  if (index >= op->getNumOperands())
+    return {};
+  return llvm::dyn_cast<RankedTensorType>(op->getOperand(index).getType());
+}
+
+Type mlir::onnxc::getElementTypeOf(Value v) {
+  if (auto t = llvm::dyn_cast<TensorType>(v.getType()))
+    return t.getElementType();
+  return {};
 }

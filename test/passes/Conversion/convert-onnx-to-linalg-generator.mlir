@@ -53,3 +53,23 @@ func.func @range_int(%s: tensor<i64>, %l: tensor<i64>, %d: tensor<i64>) -> tenso
   %0 = "onnx.Range"(%s, %l, %d) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
   return %0 : tensor<?xi64>
 }
+
+// -----
+
+// Weights: onnx.Constant becomes arith.constant of the signless type.
+// CHECK-LABEL: func.func @constants
+// CHECK: arith.constant dense<[1, 2, -1]> : tensor<3xi8>
+// CHECK: arith.constant dense_resource<blob> : tensor<2xf32>
+func.func @constants() -> (tensor<3xui8>, tensor<2xf32>) {
+  %0 = "onnx.Constant"() {value = dense<[1, 2, 255]> : tensor<3xui8>} : () -> tensor<3xui8>
+  %1 = "onnx.Constant"() {value = dense_resource<blob> : tensor<2xf32>} : () -> tensor<2xf32>
+  return %0, %1 : tensor<3xui8>, tensor<2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      blob: "0x040000000000803F00000040"
+    }
+  }
+#-}

@@ -44,46 +44,6 @@ func.func @nonzero(%x: tensor<2x2xi1>) -> tensor<2x?xi64> {
 
 // -----
 
-// TopK: per row, K scans for the best element ordered after the previous
-// pick (value, then lower index).
-// CHECK-DAG: llvm.mlir.global internal constant @{{__onnxc_msg[0-9]+}}("TopK: K is out of range
-// CHECK-LABEL: func.func @topk
-// CHECK-SAME: (%[[X:.+]]: tensor<3x4xf32>, %[[K:.+]]: tensor<1xi64>)
-// CHECK: %[[KV:.+]] = tensor.extract %[[K]]
-// CHECK: %[[KI:.+]] = arith.index_cast %[[KV]] : i64 to index
-// CHECK: scf.for {{.+}} -> (tensor<3x3xf32>, tensor<3x3xi64>)
-// CHECK: scf.for {{.+}} -> (tensor<3x3xf32>, tensor<3x3xi64>)
-// CHECK: scf.for {{.+}} to %[[KI]] {{.+}} -> (tensor<3x3xf32>, tensor<3x3xi64>, f32, index)
-// CHECK: scf.for {{.+}} -> (f32, index)
-// CHECK-DAG: arith.cmpf ogt
-// CHECK-DAG: arith.cmpf oeq
-func.func @topk(%x: tensor<3x4xf32>, %k: tensor<1xi64>) -> (tensor<3x3xf32>, tensor<3x3xi64>) {
-  %v, %i = "onnx.TopK"(%x, %k) {axis = 1 : i64, largest = 1 : i64, sorted = 1 : i64} : (tensor<3x4xf32>, tensor<1xi64>) -> (tensor<3x3xf32>, tensor<3x3xi64>)
-  return %v, %i : tensor<3x3xf32>, tensor<3x3xi64>
-}
-
-// -----
-
-// CumSum with a run-time axis, exclusive and reverse: [outer, len, inner]
-// loops; the sum before the element is stored.
-// CHECK-LABEL: func.func @cumsum
-// CHECK-SAME: (%[[X:.+]]: tensor<2x3xf64>, %[[A:.+]]: tensor<i32>)
-// CHECK: tensor.extract %[[A]][] : tensor<i32>
-// CHECK: func.call @onnxc_rt_fail
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: scf.for {{.+}} iter_args(%[[T:.+]] = %{{.+}}, %[[ACC:.+]] = %{{.+}}) -> (tensor<2x3xf64>, f64)
-// CHECK: %[[V:.+]] = tensor.extract %[[X]]
-// CHECK: %[[SUM:.+]] = arith.addf %[[ACC]], %[[V]] : f64
-// CHECK: %[[INS:.+]] = tensor.insert %[[ACC]] into %[[T]]
-// CHECK: scf.yield %[[INS]], %[[SUM]]
-func.func @cumsum(%x: tensor<2x3xf64>, %a: tensor<i32>) -> tensor<2x3xf64> {
-  %0 = "onnx.CumSum"(%x, %a) {exclusive = 1 : i64, reverse = 1 : i64} : (tensor<2x3xf64>, tensor<i32>) -> tensor<2x3xf64>
-  return %0 : tensor<2x3xf64>
-}
-
-// -----
-
 // Trilu (lower): keep x[i, j] where j - i <= k.
 // CHECK-LABEL: func.func @trilu
 // CHECK-SAME: (%[[X:.+]]: tensor<4x5xi64>, %[[K:.+]]: tensor<i64>)

@@ -109,3 +109,11 @@ func.func @featurevectorizer_dims(%a: tensor<2x3xf32>, %b: tensor<2x2xf32>) -> t
   %0 = "onnx.ml.FeatureVectorizer"(%a, %b) {inputdimensions = array<i64: 5>} : (tensor<2x3xf32>, tensor<2x2xf32>) -> tensor<2x5xf32>
   return %0 : tensor<2x5xf32>
 }
+
+// -----
+
+func.func @categorymapper_lengths(%x: tensor<3x!onnx.string>) -> tensor<3xi64> {
+  // expected-error @+1 {{'onnx.ml.CategoryMapper' op has 2 cats_strings and 1 cats_int64s: they must be as many}}
+  %0 = "onnx.ml.CategoryMapper"(%x) {cats_strings = ["a", "b"], cats_int64s = array<i64: 1>} : (tensor<3x!onnx.string>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}

@@ -106,19 +106,3 @@ func.func @nms_max_output(%bx: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>, %m: ten
   %0 = "onnx.NonMaxSuppression"(%bx, %s, %m, %n, %n) : (tensor<1x6x4xf32>, tensor<1x1x6xf32>, tensor<2xi64>, none, none) -> tensor<?x3xi64>
   return %0 : tensor<?x3xi64>
 }
-
-// -----
-
-func.func @maxroipool_pooled_shape(%x: tensor<1x1x4x4xf32>, %r: tensor<2x5xf32>) -> tensor<2x1x2x2xf32> {
-  // expected-error @+1 {{'onnx.MaxRoiPool' op pooled_shape must be two positive sizes}}
-  %0 = "onnx.MaxRoiPool"(%x, %r) {pooled_shape = array<i64: 2, 0>} : (tensor<1x1x4x4xf32>, tensor<2x5xf32>) -> tensor<2x1x2x2xf32>
-  return %0 : tensor<2x1x2x2xf32>
-}
-
-// -----
-
-func.func @maxroipool_rois(%x: tensor<1x1x4x4xf32>, %r: tensor<2x4xf32>) -> tensor<2x1x2x2xf32> {
-  // expected-error @+1 {{'onnx.MaxRoiPool' op rois must have shape [num_rois, 5]}}
-  %0 = "onnx.MaxRoiPool"(%x, %r) {pooled_shape = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>, tensor<2x4xf32>) -> tensor<2x1x2x2xf32>
-  return %0 : tensor<2x1x2x2xf32>
-}

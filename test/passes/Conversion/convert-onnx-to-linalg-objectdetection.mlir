@@ -90,22 +90,3 @@ func.func @nms_no_optionals(%bx: tensor<?x?x4xf32>, %s: tensor<?x?x?xf32>) -> te
   %0 = "onnx.NonMaxSuppression"(%bx, %s, %n, %n, %n) : (tensor<?x?x4xf32>, tensor<?x?x?xf32>, none, none, none) -> tensor<?x3xi64>
   return %0 : tensor<?x3xi64>
 }
-
-// MaxRoiPool: the batch indices checked first (column 0 of rois), then one
-// generic over Y: the corners rounded after spatial_scale, the bin edges
-// floored and ceiled, the max over the bin in two nested loops.
-// CHECK-LABEL: func.func @maxroipool
-// CHECK-SAME: (%[[X:.+]]: tensor<1x2x6x6xf32>, %[[R:.+]]: tensor<3x5xf32>)
-// CHECK: call @onnxc_rt_fail
-// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<3x2x2x2xf32>)
-// CHECK-COUNT-4: math.round
-// CHECK: math.floor
-// CHECK: math.ceil
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: tensor.extract %[[X]]
-// CHECK: arith.cmpf ogt
-func.func @maxroipool(%x: tensor<1x2x6x6xf32>, %r: tensor<3x5xf32>) -> tensor<3x2x2x2xf32> {
-  %0 = "onnx.MaxRoiPool"(%x, %r) {pooled_shape = array<i64: 2, 2>, spatial_scale = 0.5 : f32} : (tensor<1x2x6x6xf32>, tensor<3x5xf32>) -> tensor<3x2x2x2xf32>
-  return %0 : tensor<3x2x2x2xf32>
-}

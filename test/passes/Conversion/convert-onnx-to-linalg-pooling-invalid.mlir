@@ -59,3 +59,19 @@ func.func @global_lppool_empty(%x: tensor<1x1x0xf32>) -> tensor<1x1x1xf32> {
   %0 = "onnx.GlobalLpPool"(%x) : (tensor<1x1x0xf32>) -> tensor<1x1x1xf32>
   return %0 : tensor<1x1x1xf32>
 }
+
+// -----
+
+func.func @maxroipool_pooled_shape(%x: tensor<1x1x4x4xf32>, %r: tensor<2x5xf32>) -> tensor<2x1x2x2xf32> {
+  // expected-error @+1 {{'onnx.MaxRoiPool' op pooled_shape must be two positive sizes}}
+  %0 = "onnx.MaxRoiPool"(%x, %r) {pooled_shape = array<i64: 2, 0>} : (tensor<1x1x4x4xf32>, tensor<2x5xf32>) -> tensor<2x1x2x2xf32>
+  return %0 : tensor<2x1x2x2xf32>
+}
+
+// -----
+
+func.func @maxroipool_rois(%x: tensor<1x1x4x4xf32>, %r: tensor<2x4xf32>) -> tensor<2x1x2x2xf32> {
+  // expected-error @+1 {{'onnx.MaxRoiPool' op rois must have shape [num_rois, 5]}}
+  %0 = "onnx.MaxRoiPool"(%x, %r) {pooled_shape = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>, tensor<2x4xf32>) -> tensor<2x1x2x2xf32>
+  return %0 : tensor<2x1x2x2xf32>
+}

@@ -74,3 +74,24 @@ func.func @global_avgpool_dynamic(%x: tensor<1x3x?x?xf32>) -> tensor<1x3x1x1xf32
   %0 = "onnx.GlobalAveragePool"(%x) : (tensor<1x3x?x?xf32>) -> tensor<1x3x1x1xf32>
   return %0 : tensor<1x3x1x1xf32>
 }
+
+// -----
+
+// MaxRoiPool: the batch indices checked first (column 0 of rois), then one
+// generic over Y: the corners rounded after spatial_scale, the bin edges
+// floored and ceiled, the max over the bin in two nested loops.
+// CHECK-LABEL: func.func @maxroipool
+// CHECK-SAME: (%[[X:.+]]: tensor<1x2x6x6xf32>, %[[R:.+]]: tensor<3x5xf32>)
+// CHECK: call @onnxc_rt_fail
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<3x2x2x2xf32>)
+// CHECK-COUNT-4: math.round
+// CHECK: math.floor
+// CHECK: math.ceil
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: tensor.extract %[[X]]
+// CHECK: arith.cmpf ogt
+func.func @maxroipool(%x: tensor<1x2x6x6xf32>, %r: tensor<3x5xf32>) -> tensor<3x2x2x2xf32> {
+  %0 = "onnx.MaxRoiPool"(%x, %r) {pooled_shape = array<i64: 2, 2>, spatial_scale = 0.5 : f32} : (tensor<1x2x6x6xf32>, tensor<3x5xf32>) -> tensor<3x2x2x2xf32>
+  return %0 : tensor<3x2x2x2xf32>
+}

@@ -34,3 +34,29 @@ func.func @scatternd_max(%x: tensor<4x4xui8>, %i: tensor<2x1xi64>, %u: tensor<2x
   %0 = "onnx.ScatterND"(%x, %i, %u) {reduction = "max"} : (tensor<4x4xui8>, tensor<2x1xi64>, tensor<2x4xui8>) -> tensor<4x4xui8>
   return %0 : tensor<4x4xui8>
 }
+
+// -----
+
+// TensorScatter, circular: no index check (indices wrap); position j of the
+// cache takes update[(j - w[b]) mod 8] when that is below 3.
+// CHECK-LABEL: func.func @scatter_circular
+// CHECK-NOT: onnxc_rt_fail
+// CHECK: linalg.generic
+// CHECK: arith.remsi %{{.+}}, %c8
+// CHECK: scf.if
+// CHECK: tensor.extract %arg1
+func.func @scatter_circular(%c: tensor<2x8x4xf32>, %u: tensor<2x3x4xf32>, %w: tensor<2xi64>) -> tensor<2x8x4xf32> {
+  %0 = "onnx.TensorScatter"(%c, %u, %w) {axis = 1 : i64, mode = "circular"} : (tensor<2x8x4xf32>, tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<2x8x4xf32>
+  return %0 : tensor<2x8x4xf32>
+}
+
+// -----
+
+// Linear: the write indices are checked first.
+// CHECK-LABEL: func.func @scatter_linear
+// CHECK: call @onnxc_rt_fail
+// CHECK: linalg.generic
+func.func @scatter_linear(%c: tensor<2x8x4xf32>, %u: tensor<2x3x4xf32>, %w: tensor<2xi64>) -> tensor<2x8x4xf32> {
+  %0 = "onnx.TensorScatter"(%c, %u, %w) {axis = 1 : i64} : (tensor<2x8x4xf32>, tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<2x8x4xf32>
+  return %0 : tensor<2x8x4xf32>
+}

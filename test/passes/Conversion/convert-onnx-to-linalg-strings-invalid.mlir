@@ -67,14 +67,6 @@ func.func @regex_missing(%x: tensor<3x!onnx.string>) -> tensor<3xi1> {
 
 // -----
 
-func.func @categorymapper_lengths(%x: tensor<3x!onnx.string>) -> tensor<3xi64> {
-  // expected-error @+1 {{'onnx.ml.CategoryMapper' op has 2 cats_strings and 1 cats_int64s: they must be as many}}
-  %0 = "onnx.ml.CategoryMapper"(%x) {cats_strings = ["a", "b"], cats_int64s = array<i64: 1>} : (tensor<3x!onnx.string>) -> tensor<3xi64>
-  return %0 : tensor<3xi64>
-}
-
-// -----
-
 func.func @labelencoder_lengths(%x: tensor<3x!onnx.string>) -> tensor<3x!onnx.string> {
   // expected-error @+1 {{'onnx.ml.LabelEncoder' op has 2 keys and 3 values: they must be as many}}
   %0 = "onnx.ml.LabelEncoder"(%x) {keys_strings = ["a", "b"], values_strings = ["x", "y", "z"]} : (tensor<3x!onnx.string>) -> tensor<3x!onnx.string>

@@ -45,32 +45,6 @@ func.func @rope(%x: tensor<1x2x3x8xf32>, %c: tensor<16x4xf32>, %p: tensor<1x3xi6
 
 // -----
 
-// TensorScatter, circular: no index check (indices wrap); position j of the
-// cache takes update[(j - w[b]) mod 8] when that is below 3.
-// CHECK-LABEL: func.func @scatter_circular
-// CHECK-NOT: onnxc_rt_fail
-// CHECK: linalg.generic
-// CHECK: arith.remsi %{{.+}}, %c8
-// CHECK: scf.if
-// CHECK: tensor.extract %arg1
-func.func @scatter_circular(%c: tensor<2x8x4xf32>, %u: tensor<2x3x4xf32>, %w: tensor<2xi64>) -> tensor<2x8x4xf32> {
-  %0 = "onnx.TensorScatter"(%c, %u, %w) {axis = 1 : i64, mode = "circular"} : (tensor<2x8x4xf32>, tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<2x8x4xf32>
-  return %0 : tensor<2x8x4xf32>
-}
-
-// -----
-
-// Linear: the write indices are checked first.
-// CHECK-LABEL: func.func @scatter_linear
-// CHECK: call @onnxc_rt_fail
-// CHECK: linalg.generic
-func.func @scatter_linear(%c: tensor<2x8x4xf32>, %u: tensor<2x3x4xf32>, %w: tensor<2xi64>) -> tensor<2x8x4xf32> {
-  %0 = "onnx.TensorScatter"(%c, %u, %w) {axis = 1 : i64} : (tensor<2x8x4xf32>, tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<2x8x4xf32>
-  return %0 : tensor<2x8x4xf32>
-}
-
-// -----
-
 // Swish: x / (1 + exp(-alpha x)).
 // CHECK-LABEL: func.func @swish
 // CHECK: linalg.generic

@@ -1,14 +1,15 @@
-//===- MLTree.h - Tree ensembles in their opset-3 form ----------*- C++ -*-===//
+//===- MLTreeV5.h - TreeEnsemble-5 in the opset-3 form ----------*- C++ -*-===//
 //
-// Internal to ONNXToLinalg/: the nodes and leaf weights of a tree ensemble
-// as TreeEnsembleRegressor/Classifier (ai.onnx.ml 3) list them, which
-// MLTree.cpp turns into tables and a walk. TreeEnsemble (ai.onnx.ml 5) is
-// expanded into this form (MLTreeV5.cpp): its leaves become LEAF nodes and
-// its BRANCH_MEMBER nodes chains of BRANCH_EQ nodes.
+// Internal to ONNXToLinalg/, implemented in MLTreeV5.cpp: the nodes and leaf
+// weights of a tree ensemble as TreeEnsembleRegressor/Classifier (ai.onnx.ml
+// 3) list them (TreeSpec), which MLTree.cpp turns into tables and a walk,
+// and the expansion of TreeEnsemble (ai.onnx.ml 5) into that form: its
+// leaves become LEAF nodes and its BRANCH_MEMBER nodes chains of BRANCH_EQ
+// nodes.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ONNXC_PASSES_CONVERSION_ONNXTOLINALG_MLTREE_H
-#define ONNXC_PASSES_CONVERSION_ONNXTOLINALG_MLTREE_H
+#ifndef ONNXC_PASSES_CONVERSION_ONNXTOLINALG_MLTREEV5_H
+#define ONNXC_PASSES_CONVERSION_ONNXTOLINALG_MLTREEV5_H
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallVector.h"
@@ -49,4 +50,4 @@ bool expandTreeEnsembleV5(Operation *op, int64_t numTargets, TreeSpec &spec,
 
 } // namespace mlir::onnxc::linalg_conv
 
-#endif // ONNXC_PASSES_CONVERSION_ONNXTOLINALG_MLTREE_H
+#endif // ONNXC_PASSES_CONVERSION_ONNXTOLINALG_MLTREEV5_H

@@ -1,14 +1,18 @@
-//===- ElementwiseUnary.cpp - Unary elementwise onnx ops -> linalg --------===//
+//===- MathUnary.cpp - The math category's unary elementwise ops ----------===//
 //
-// Each op is one linalg.generic whose body this file builds per element.
-// Transcendental functions on f16/bf16 are computed in f32 (libm and the
-// math approximations have no half variants) and rounded back.
+// Abs, Neg, the math functions, Reciprocal, Sign and the activations (Relu,
+// Sigmoid, ..., Gelu): ops of onnx/defs/math, each one linalg.generic whose
+// body this file builds per element (Elementwise.h). Transcendental
+// functions on f16/bf16 are computed in f32 (libm and the math
+// approximations have no half variants) and rounded back. The unary ops of
+// the other categories: Logical.cpp (Not, BitwiseNot), TensorElementwise.cpp
+// (Cast, CastLike, IsNaN, IsInf), Shrink.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Conversion/ONNXToLinalg/Builders.h"
-#include "passes/Conversion/ONNXToLinalg/Common.h"
-#include "passes/Conversion/ONNXToLinalg/Strings.h"
+#include "passes/Conversion/ONNXToLinalg/Elementwise.h"
+#include "passes/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
 #include "dialects/ONNX/IR/ONNXOps.h"
 
@@ -39,17 +43,10 @@ ScalarFn floatFn(Builder1 fn) {
   return [fn](ScalarContext &c) { return inF32(c, c.args[0], fn); };
 }
 
-template <typename MathOp>
-ScalarFn mathFn() {
+template <typename MathOp> ScalarFn mathFn() {
   return floatFn([](OpBuilder &b, Location loc, Value x) -> Value {
     return MathOp::create(b, loc, x);
   });
-}
-
-double attrF(Operation *op, StringRef name, double dflt) {
-  if (auto a = op->getAttrOfType<FloatAttr>(name))
-    return a.getValueAsDouble();
-  return dflt;
 }
 
 using arith::CmpFPredicate;
@@ -61,34 +58,21 @@ Value softplus(OpBuilder &b, Location loc, Value x) {
   Value ax = math::AbsFOp::create(b, loc, x);
   Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, ax));
   Value l = math::Log1pOp::create(b, loc, e);
-  return arith::AddFOp::create(b, loc, arith::MaximumFOp::create(b, loc, x, zero),
-                               l);
+  return arith::AddFOp::create(b, loc,
+                               arith::MaximumFOp::create(b, loc, x, zero), l);
 }
 
 /// Registers the elementwise lowering of each unary op, by op name, in
 /// groups.
-struct UnaryPatterns {
-  TypeConverter &tc;
-  RewritePatternSet &patterns;
-  MLIRContext *ctx;
-
-  void add(StringRef name, ScalarFn fn,
-           ElementwiseLowering::CheckFn check = nullptr) {
-    patterns.add<ElementwiseLowering>(tc, ctx, name, std::move(fn),
-                                      std::move(check));
-  }
+struct UnaryPatterns : ElementwisePatterns {
   /// Abs, Neg, the math functions, Reciprocal, Sign.
   void addArithmetic();
   /// Relu, Sigmoid, Softplus, Softsign.
   void addActivations();
-  /// Not, BitwiseNot, IsNaN, IsInf.
-  void addPredicates();
   /// LeakyRelu, Elu, Selu, Celu, ThresholdedRelu.
   void addRectifiers();
-  /// HardSigmoid, HardSwish, Mish, Swish, Gelu, Shrink.
+  /// HardSigmoid, HardSwish, Mish, Swish, Gelu.
   void addShapedActivations();
-  /// Cast, CastLike.
-  void addCasts();
 };
 
 } // namespace
@@ -143,8 +127,8 @@ void UnaryPatterns::addArithmetic() {
     Value zero = cst(b, loc, x, 0), one = cst(b, loc, x, 1),
           mone = cst(b, loc, x, -1);
     if (isFloat(x.getType())) {
-      Value r = select(b, loc, cmpF(b, loc, CmpFPredicate::OGT, x, zero), one,
-                    zero);
+      Value r =
+          select(b, loc, cmpF(b, loc, CmpFPredicate::OGT, x, zero), one, zero);
       r = select(b, loc, cmpF(b, loc, CmpFPredicate::OLT, x, zero), mone, r);
       return select(b, loc, cmpF(b, loc, CmpFPredicate::UNO, x, x), x, r);
     }
@@ -185,41 +169,10 @@ void UnaryPatterns::addActivations() {
       }));
 }
 
-void UnaryPatterns::addPredicates() {
-  // Not / BitwiseNot: x xor all-ones.
-  auto bitNot = [](ScalarContext &c) -> Value {
-    Value x = c.args[0];
-    return arith::XOrIOp::create(c.b, c.loc, x, cst(c.b, c.loc, x, -1));
-  };
-  add(ONNX::NotOp::getOperationName(), bitNot);
-  add(ONNX::BitwiseNotOp::getOperationName(), bitNot);
-  // IsNaN: x != x.
-  add(ONNX::IsNaNOp::getOperationName(), [](ScalarContext &c) -> Value {
-    Value x = c.args[0];
-    return cmpF(c.b, c.loc, CmpFPredicate::UNO, x, x);
-  });
-  // IsInf: x == +inf (detect_positive) or x == -inf (detect_negative).
-  add(ONNX::IsInfOp::getOperationName(), [](ScalarContext &c) -> Value {
-    auto op = cast<ONNX::IsInfOp>(c.op);
-    Value x = c.args[0];
-    Value r = arith::ConstantOp::create(c.b, c.loc, c.b.getBoolAttr(false));
-    if (op.getDetectPositive())
-      r = arith::OrIOp::create(
-          c.b, c.loc, r,
-          cmpF(c.b, c.loc, CmpFPredicate::OEQ, x, cst(c.b, c.loc, x, INFINITY)));
-    if (op.getDetectNegative())
-      r = arith::OrIOp::create(
-          c.b, c.loc, r,
-          cmpF(c.b, c.loc, CmpFPredicate::OEQ, x,
-               cst(c.b, c.loc, x, -INFINITY)));
-    return r;
-  });
-}
-
 void UnaryPatterns::addRectifiers() {
   // LeakyRelu: x < 0 ? alpha * x : x.
   add(ONNX::LeakyReluOp::getOperationName(), [](ScalarContext &c) -> Value {
-    double alpha = attrF(c.op, "alpha", 0.01);
+    double alpha = floatAttr(c.op, "alpha", 0.01);
     return inF32(c, c.args[0], [alpha](OpBuilder &b, Location loc, Value x) {
       Value zero = cst(b, loc, x, 0);
       Value ax = arith::MulFOp::create(b, loc, cst(b, loc, x, alpha), x);
@@ -228,7 +181,7 @@ void UnaryPatterns::addRectifiers() {
   });
   // Elu: x < 0 ? alpha * (exp(x) - 1) : x.
   add(ONNX::EluOp::getOperationName(), [](ScalarContext &c) -> Value {
-    double alpha = attrF(c.op, "alpha", 1.0);
+    double alpha = floatAttr(c.op, "alpha", 1.0);
     return inF32(c, c.args[0], [alpha](OpBuilder &b, Location loc, Value x) {
       Value zero = cst(b, loc, x, 0);
       Value em1 = math::ExpM1Op::create(b, loc, x);
@@ -238,24 +191,26 @@ void UnaryPatterns::addRectifiers() {
   });
   // Selu: x <= 0 ? gamma * (alpha * exp(x) - alpha) : gamma * x.
   add(ONNX::SeluOp::getOperationName(), [](ScalarContext &c) -> Value {
-    double alpha = attrF(c.op, "alpha", 1.67326319217681884765625);
-    double gamma = attrF(c.op, "gamma", 1.05070102214813232421875);
+    double alpha = floatAttr(c.op, "alpha", 1.67326319217681884765625);
+    double gamma = floatAttr(c.op, "gamma", 1.05070102214813232421875);
     return inF32(c, c.args[0], [=](OpBuilder &b, Location loc, Value x) {
       Value zero = cst(b, loc, x, 0);
       Value a = cst(b, loc, x, alpha), g = cst(b, loc, x, gamma);
       Value neg = arith::SubFOp::create(
-          b, loc, arith::MulFOp::create(b, loc, a, math::ExpOp::create(b, loc, x)),
-          a);
-      Value r = select(b, loc, cmpF(b, loc, CmpFPredicate::OLE, x, zero), neg, x);
+          b, loc,
+          arith::MulFOp::create(b, loc, a, math::ExpOp::create(b, loc, x)), a);
+      Value r =
+          select(b, loc, cmpF(b, loc, CmpFPredicate::OLE, x, zero), neg, x);
       return arith::MulFOp::create(b, loc, g, r);
     });
   });
   // Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
   add(ONNX::CeluOp::getOperationName(), [](ScalarContext &c) -> Value {
-    double alpha = attrF(c.op, "alpha", 1.0);
+    double alpha = floatAttr(c.op, "alpha", 1.0);
     return inF32(c, c.args[0], [=](OpBuilder &b, Location loc, Value x) {
       Value zero = cst(b, loc, x, 0), a = cst(b, loc, x, alpha);
-      Value e = math::ExpM1Op::create(b, loc, arith::DivFOp::create(b, loc, x, a));
+      Value e =
+          math::ExpM1Op::create(b, loc, arith::DivFOp::create(b, loc, x, a));
       Value neg = arith::MinimumFOp::create(
           b, loc, zero, arith::MulFOp::create(b, loc, a, e));
       return arith::AddFOp::create(
@@ -263,20 +218,23 @@ void UnaryPatterns::addRectifiers() {
     });
   });
   // ThresholdedRelu: x > alpha ? x : 0.
-  add(ONNX::ThresholdedReluOp::getOperationName(), [](ScalarContext &c) -> Value {
-    double alpha = attrF(c.op, "alpha", 1.0);
-    return inF32(c, c.args[0], [=](OpBuilder &b, Location loc, Value x) {
-      return select(b, loc,
-                 cmpF(b, loc, CmpFPredicate::OGT, x, cst(b, loc, x, alpha)), x,
-                 cst(b, loc, x, 0));
-    });
-  });
+  add(ONNX::ThresholdedReluOp::getOperationName(),
+      [](ScalarContext &c) -> Value {
+        double alpha = floatAttr(c.op, "alpha", 1.0);
+        return inF32(c, c.args[0], [=](OpBuilder &b, Location loc, Value x) {
+          return select(
+              b, loc,
+              cmpF(b, loc, CmpFPredicate::OGT, x, cst(b, loc, x, alpha)), x,
+              cst(b, loc, x, 0));
+        });
+      });
 }
 
 void UnaryPatterns::addShapedActivations() {
   // HardSigmoid: max(0, min(1, alpha * x + beta)).
   add(ONNX::HardSigmoidOp::getOperationName(), [](ScalarContext &c) -> Value {
-    double alpha = attrF(c.op, "alpha", 0.2), beta = attrF(c.op, "beta", 0.5);
+    double alpha = floatAttr(c.op, "alpha", 0.2),
+           beta = floatAttr(c.op, "beta", 0.5);
     return inF32(c, c.args[0], [=](OpBuilder &b, Location loc, Value x) {
       Value v = arith::AddFOp::create(
           b, loc, arith::MulFOp::create(b, loc, cst(b, loc, x, alpha), x),
@@ -303,7 +261,7 @@ void UnaryPatterns::addShapedActivations() {
       }));
   // Swish: x * sigmoid(alpha * x) = x / (1 + exp(-alpha * x)).
   add(ONNX::SwishOp::getOperationName(), [](ScalarContext &c) -> Value {
-    double alpha = attrF(c.op, "alpha", 1.0);
+    double alpha = floatAttr(c.op, "alpha", 1.0);
     return inF32(c, c.args[0], [=](OpBuilder &b, Location loc, Value x) {
       Value one = cst(b, loc, x, 1);
       Value ax = arith::MulFOp::create(b, loc, cst(b, loc, x, alpha), x);
@@ -347,75 +305,13 @@ void UnaryPatterns::addShapedActivations() {
           return op->emitOpError("approximate '") << a << "' is not supported";
         return success();
       });
-  // Shrink: x < -lambd ? x + bias : (x > lambd ? x - bias : 0).
-  add(ONNX::ShrinkOp::getOperationName(), [](ScalarContext &c) -> Value {
-    OpBuilder &b = c.b;
-    Location loc = c.loc;
-    double bias = attrF(c.op, "bias", 0.0), lambd = attrF(c.op, "lambd", 0.5);
-    Value x = c.args[0];
-    Type t = x.getType();
-    if (isFloat(t)) {
-      Value l = cst(b, loc, x, lambd), ml = cst(b, loc, x, -lambd),
-            bv = cst(b, loc, x, bias);
-      Value r = select(b, loc, cmpF(b, loc, CmpFPredicate::OGT, x, l),
-                    arith::SubFOp::create(b, loc, x, bv), cst(b, loc, x, 0));
-      return select(b, loc, cmpF(b, loc, CmpFPredicate::OLT, x, ml),
-                 arith::AddFOp::create(b, loc, x, bv), r);
-    }
-    // Integers: compare in f64, the bias is truncated to the integer type.
-    Type f64 = b.getF64Type();
-    Value xf = convertScalar(b, loc, x, c.onnxTypes[0], f64);
-    Value bv = createIntConstant(b, loc, t, (int64_t)bias);
-    Value r = select(b, loc,
-                  cmpF(b, loc, CmpFPredicate::OGT, xf,
-                       createScalarConstant(b, loc, f64, lambd)),
-                  arith::SubIOp::create(b, loc, x, bv), cst(b, loc, x, 0));
-    return select(b, loc,
-               cmpF(b, loc, CmpFPredicate::OLT, xf,
-                    createScalarConstant(b, loc, f64, -lambd)),
-               arith::AddIOp::create(b, loc, x, bv), r);
-  });
 }
 
-/// Cast's and CastLike's `saturate` (opset 19, default 1): what a float8
-/// target does with values beyond its range and infinities.
-static bool castSaturates(Operation *op) {
-  auto a = op->getAttrOfType<IntegerAttr>("saturate");
-  return !a || a.getInt() != 0;
-}
-
-void UnaryPatterns::addCasts() {
-  // Cast: numeric conversions with onnx semantics (see convertScalar); the
-  // target is the inferred result type.
-  // From and to strings: through the runtime (Strings.h).
-  add(ONNX::CastOp::getOperationName(), [](ScalarContext &c) -> Value {
-    if (isStringType(c.onnxTypes[0]) || isStringType(c.onnxResultType))
-      return castStringScalar(c.b, c.loc, c.op, c.args[0], c.onnxTypes[0],
-                              c.onnxResultType, castSaturates(c.op));
-    return convertScalar(c.b, c.loc, c.args[0], c.onnxTypes[0],
-                         c.onnxResultType, castSaturates(c.op));
-  });
-  // CastLike: Cast to the element type of `target_type` (only its type is
-  // used, so it is not an operand of the generic).
-  patterns.add<ElementwiseLowering>(
-      tc, ctx, ONNX::CastLikeOp::getOperationName(),
-      [](ScalarContext &c) -> Value {
-        if (isStringType(c.onnxTypes[0]) || isStringType(c.onnxResultType))
-          return castStringScalar(c.b, c.loc, c.op, c.args[0], c.onnxTypes[0],
-                                  c.onnxResultType, castSaturates(c.op));
-        return convertScalar(c.b, c.loc, c.args[0], c.onnxTypes[0],
-                             c.onnxResultType, castSaturates(c.op));
-      },
-      nullptr, /*numInputs=*/1);
-}
-
-void mlir::onnxc::linalg_conv::populateElementwiseUnaryPatterns(
-    TypeConverter &tc, RewritePatternSet &patterns) {
-  UnaryPatterns p{tc, patterns, patterns.getContext()};
+void mlir::onnxc::populateMathUnaryPatterns(TypeConverter &tc,
+                                            RewritePatternSet &patterns) {
+  UnaryPatterns p{{tc, patterns}};
   p.addArithmetic();
   p.addActivations();
-  p.addPredicates();
   p.addRectifiers();
   p.addShapedActivations();
-  p.addCasts();
 }
