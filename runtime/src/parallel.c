@@ -390,11 +390,11 @@ void onnxc_rt_sconv2d(const onnxc_conv2d_params *q, const float *x,
   if (onnxc_rt_sconv2d_pads_input(q)) {
     /* The kernel would pad the input into a copy: once here, not per part
      * (a band needs its rows and the rows around them, a panel of channels
-     * all of them). The copy is read in full before y is written, as an
-     * in-place call needs. */
+     * all of them), itself split by rows. The copy is read in full before
+     * y is written, as an in-place call needs. */
     onnxc_conv2d_params padded;
     void *raw;
-    const float *xp = onnxc_rt_sconv2d_pad_input(q, x, &padded, &raw);
+    const float *xp = onnxc_rt_sconv2d_pad_input(q, x, &padded, &raw, threads);
     conv_split(&padded, xp, w, y, threads);
     onnxc_rt_sconv2d_free_input(raw);
     return;

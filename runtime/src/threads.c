@@ -402,3 +402,37 @@ void onnxc_rt_pool_stats(int64_t *regions, int64_t *worker_chunks) {
   *regions = __atomic_load_n(&pool.stat_regions, __ATOMIC_RELAXED);
   *worker_chunks = __atomic_load_n(&pool.stat_worker_chunks, __ATOMIC_RELAXED);
 }
+
+typedef struct range_job {
+  onnxc_rt_range_fn task;
+  void *arg;
+  int64_t n, step, chunks;
+} range_job;
+
+static void range_chunk(void *p, int64_t chunk) {
+  const range_job *j = p;
+  int64_t lo = chunk * j->step;
+  j->task(j->arg, lo, chunk == j->chunks - 1 ? j->n : lo + j->step);
+}
+
+void onnxc_rt_parallel_range(int64_t n, int64_t unit, int threads,
+                             onnxc_rt_range_fn task, void *arg) {
+  range_job j;
+  int64_t units;
+  if (n <= 0)
+    return;
+  if (unit < 1)
+    unit = 1;
+  units = (n + unit - 1) / unit;
+  if (threads <= 1 || units < 2) {
+    task(arg, 0, n);
+    return;
+  }
+  j.task = task;
+  j.arg = arg;
+  j.n = n;
+  j.chunks = units < 4 * (int64_t)threads ? units : 4 * (int64_t)threads;
+  j.step = (units + j.chunks - 1) / j.chunks * unit;
+  j.chunks = (n + j.step - 1) / j.step;
+  onnxc_rt_parallel_for(j.chunks, threads, range_chunk, &j);
+}
