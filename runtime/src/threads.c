@@ -2,8 +2,9 @@
  *
  * A few persistent workers that run parts of one kernel call next to the
  * calling thread (onnxc_rt_parallel_for, internal.h); parallel.c decides
- * how a call splits. Only the matrix kernels use it: the generated code
- * stays on the caller's thread.
+ * how a call splits. The kernels use it (matrix products and convolutions,
+ * pools, resizes, the compiler's large copies: onnxc_rt_copy); the other
+ * generated code stays on the caller's thread.
  *
  * The pool is created lazily, by the first region that wants more threads
  * than it has, and grows up to the thread count (onnxc_get_num_threads);
