@@ -2,7 +2,7 @@
 //
 // A large copy between buffers (a Concat input copied into its slice of the
 // result, a padded buffer's interior) -> onnxc_rt_copy, which splits it
-// over the model's threads (runtime/src/memref.c). LLVM would lower it to
+// over the model's threads (runtime/src/copy.c). LLVM would lower it to
 // one memcpy or a loop nest on the calling thread.
 //
 //===----------------------------------------------------------------------===//

@@ -124,7 +124,7 @@ def ParallelCopies : Pass<"onnxc-parallel-copies", "func::FuncOp"> {
     A `memref.copy` or `linalg.copy` on buffers of a static shape and
     `min-bytes` bytes or more (a Concat input copied into its slice of the
     result, the interior of a padded buffer) becomes a call of
-    `onnxc_rt_copy(params, src, dst)` (runtime_abi.h; runtime/src/memref.c),
+    `onnxc_rt_copy(params, src, dst)` (runtime_abi.h; runtime/src/copy.c),
     which splits the copy over the model's threads when it is large enough
     (onnxc_rt_threads_for). LLVM would make it one `memcpy` or a loop nest
     on the calling thread. The parameter block (rank, element bytes, sizes,

@@ -311,6 +311,18 @@ ONNXC_HIDDEN onnxc_status onnxc_rt_take_outputs(
 
 /* ---- memref.c: strided copies ------------------------------------------ */
 
+/* One row of `n` elements of `size` bytes, strides in elements. */
+ONNXC_HIDDEN void onnxc_rt_copy_row(char *d, int64_t ds, const char *s,
+                                    int64_t ss, int64_t n, int64_t size);
+/* Copies `sizes` elements (rank `rank`, each of `size` bytes) from `src`
+ * (element strides `src_strides`) to `dst` (element strides
+ * `dst_strides`); strides may be 0 or negative. */
+ONNXC_HIDDEN void onnxc_rt_copy_view(char *dst, const int64_t *dst_strides,
+                                     const char *src,
+                                     const int64_t *src_strides,
+                                     const int64_t *sizes, int64_t rank,
+                                     int64_t size);
+
 /* Row-major strides of `sizes`. */
 ONNXC_HIDDEN void onnxc_rt_dense_strides(const int64_t *sizes, int32_t rank,
                                          int64_t *strides);

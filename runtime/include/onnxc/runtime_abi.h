@@ -209,7 +209,7 @@ void memrefCopy(int64_t elem_size, struct onnxc_unranked_memref *src,
 
 /**
  * A large copy between buffers, split over the thread count of
- * onnxc_set_num_threads when it is large enough (runtime/src/memref.c; the
+ * onnxc_set_num_threads when it is large enough (runtime/src/copy.c; the
  * compiler's onnxc-parallel-copies emits it for static copies of 256 KiB
  * and more). `params` holds rank r (1 to ONNXC_MAX_RANK), the element size
  * in bytes, then the r sizes, the r element strides of `src` and the r of
