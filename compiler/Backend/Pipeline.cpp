@@ -261,7 +261,7 @@ struct PipelineCLOptions
       llvm::cl::init(false)};
   Option<bool> fuseConvActivations{
       *this, "fuse-conv-activations",
-      llvm::cl::desc("onnxc --fuse-conv-activations"), llvm::cl::init(false)};
+      llvm::cl::desc("onnxc --fuse-conv-activations"), llvm::cl::init(true)};
 };
 } // namespace
 
