@@ -198,6 +198,8 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
     // Elementwise loops over contiguous dims as one long loop (vectorizes
     // where the innermost dim is a 7-wide map).
     pm.addNestedPass<func::FuncOp>(createCollapseDims());
+    // Large copies (Concat inputs into their slices) split over threads.
+    pm.addNestedPass<func::FuncOp>(createParallelCopies());
   }
   // --profile: begin/end calls around each node's ops, once the kernel
   // calls and fusions are final (what runs is what is timed).
@@ -259,7 +261,7 @@ struct PipelineCLOptions
       llvm::cl::init(false)};
   Option<bool> fuseConvActivations{
       *this, "fuse-conv-activations",
-      llvm::cl::desc("onnxc --fuse-conv-activations"), llvm::cl::init(false)};
+      llvm::cl::desc("onnxc --fuse-conv-activations"), llvm::cl::init(true)};
 };
 } // namespace
 

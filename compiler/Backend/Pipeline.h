@@ -34,8 +34,8 @@ struct PipelineOptions {
   bool debugDump = false;
   /// --fuse-conv-activations: Sigmoid, Swish, HardSigmoid and HardSwish
   /// after a convolution run in its kernel (onnxc-linalg-to-ukernel's
-  /// fuse-activations; off by default: measured no faster).
-  bool fuseConvActivations = false;
+  /// fuse-activations), split over threads with it; on by default.
+  bool fuseConvActivations = true;
 };
 
 /// Dialects, interface models and LLVM translations the pipelines need.

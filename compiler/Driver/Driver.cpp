@@ -131,9 +131,10 @@ struct Options {
   cl::opt<bool> fuseConvActivations{
       "fuse-conv-activations",
       cl::desc("Run a Sigmoid, Swish, HardSigmoid or HardSwish that follows "
-               "a convolution inside the convolution's kernel (measured no "
-               "faster than separate loops on AVX-512; docs/performance.md)"),
-      cl::cat(onnxcCategory)};
+               "a convolution inside the convolution's kernel, split over "
+               "threads with it (default on; =false keeps them separate "
+               "loops on the calling thread; docs/performance.md)"),
+      cl::init(true), cl::cat(onnxcCategory)};
   cl::opt<std::string> runtimeLib{
       "runtime-lib",
       cl::desc("The onnxc runtime archive to link (default: ../lib/libonnxc_runtime.a "

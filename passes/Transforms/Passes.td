@@ -118,6 +118,43 @@ def PadToCopy : Pass<"onnxc-pad-to-copy", "func::FuncOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def ParallelCopies : Pass<"onnxc-parallel-copies", "func::FuncOp"> {
+  let summary = "Large buffer copies as calls of the runtime's split copy";
+  let description = [{
+    A `memref.copy` or `linalg.copy` on buffers of a static shape and
+    `min-bytes` bytes or more (a Concat input copied into its slice of the
+    result, the interior of a padded buffer) becomes a call of
+    `onnxc_rt_copy(params, src, dst)` (runtime_abi.h; runtime/src/copy.c),
+    which splits the copy over the model's threads when it is large enough
+    (onnxc_rt_threads_for). LLVM would make it one `memcpy` or a loop nest
+    on the calling thread. The parameter block (rank, element bytes, sizes,
+    the source's and the destination's element strides) is an alloca at the
+    function's entry. Copies of other element types (i1, complex) and
+    dynamic shapes stay.
+
+    Input invariant: bufferized IR. Output IR: the same with calls in place
+    of the matched copies. Runs at -O1 and above after
+    onnxc-linalg-to-ukernel (whose matchers read the copies of fused
+    paddings).
+
+    ```mlir
+    memref.copy %a, %sub : memref<1x256x32x32xf32>
+                        to memref<1x256x32x32xf32, strided<[393216, 1024, 32, 1]>>
+    // becomes
+    memref.store %c4_i64, %params[%c0] : memref<14xi64>   // rank, bytes, ...
+    call @onnxc_rt_copy(%block, %src, %dst) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+    ```
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"262144",
+           "Copies of fewer bytes stay (LLVM's memcpy or loop)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def ReassociateReductions : Pass<"onnxc-reassociate-reductions", "func::FuncOp"> {
   let summary = "Allow reassociation in the float arithmetic of reductions";
   let description = [{

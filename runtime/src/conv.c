@@ -469,58 +469,94 @@ static i64 plane_stride(i64 plane) {
   return (plane * 4 + 4095) / 4096 * 1024 + 21 * 16;
 }
 
+/* The padded copy's rows [lo, hi), counted over all its planes (pad_input). */
+typedef struct pad_job {
+  const onnxc_kernels *kt;
+  const onnxc_conv2d_params *q;
+  const float *x;
+  float *buf;
+  i64 hp, wp, cs; /* rows, columns and plane stride of the copy */
+  i64 lo, hi;     /* its columns that come from the input */
+} pad_job;
+
+/* Channel plane `plane` ((n * groups + g) * in_channels + c) of the input. */
+static const float *pad_source(const pad_job *j, i64 plane) {
+  const onnxc_conv2d_params *q = j->q;
+  i64 c = plane % q->in_channels, ng = plane / q->in_channels;
+  return j->x + (ng / q->groups) * q->x_strides[0] +
+         (ng % q->groups) * q->x_strides[1] + c * q->x_strides[2];
+}
+
+static void pad_rows(void *p, int64_t first, int64_t end) {
+  const pad_job *j = p;
+  const onnxc_conv2d_params *q = j->q;
+  const i64 *xs = q->x_strides;
+  i64 wp = j->wp, lo = j->lo, hi = j->hi, t, col;
+  i64 plane = first / j->hp, r = first % j->hp;
+  const float *src = pad_source(j, plane);
+  float *dst = j->buf + plane * j->cs + r * wp;
+  for (t = first; t < end; ++t) {
+    i64 ih = r - q->pad_top;
+    const float *row =
+        ih < 0 || ih >= q->in_h || hi == lo
+            ? NULL
+            : src + ih * xs[3] + (lo - q->pad_left) * xs[4];
+    if (!row) {
+      memset(dst, 0, (size_t)wp * sizeof(float));
+    } else if (xs[4] == 1) {
+      j->kt->pad_row(dst, wp, lo, hi, row);
+    } else {
+      memset(dst, 0, (size_t)lo * sizeof(float));
+      for (col = lo; col < hi; ++col)
+        dst[col] = row[(col - lo) * xs[4]];
+      memset(dst + hi, 0, (size_t)(wp - hi) * sizeof(float));
+    }
+    dst += wp;
+    if (++r == j->hp && t + 1 < end) {
+      r = 0;
+      ++plane;
+      src = pad_source(j, plane);
+      dst = j->buf + plane * j->cs;
+    }
+  }
+}
+
 /* The input of an ONNXC_CONV_PADDED call with its padding materialized,
  * for the paths that read a padded input: exactly the rows and columns the
  * windows reach, contiguous per channel ([batch][groups][in_channels][hp]
- * [wp]), each row a copy of the input's columns and zeros around them.
- * `p` becomes the parameters for it (flag cleared, new strides); the
- * caller releases `*raw` with free_scratch. */
+ * [wp]), each row a copy of the input's columns and zeros around them,
+ * written on up to `threads` threads (by rows: a copy, the same on any
+ * number). `p` becomes the parameters for it (flag cleared, new strides);
+ * the caller releases `*raw` with free_scratch. */
 static const float *pad_input(const onnxc_conv2d_params *q, const float *x,
-                              onnxc_conv2d_params *p, void **raw) {
-  const onnxc_kernels *kt = onnxc_rt_kernels();
-  const i64 *xs = q->x_strides;
-  i64 hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
-  i64 wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
+                              onnxc_conv2d_params *p, void **raw,
+                              int threads) {
+  pad_job j;
+  i64 planes = q->batch * q->groups * q->in_channels;
+  j.kt = onnxc_rt_kernels();
+  j.q = q;
+  j.x = x;
+  j.hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
+  j.wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
   /* Columns [lo, hi) of a padded row come from the input, from column
    * lo - pad_left on; the rest are zeros. */
-  i64 lo = q->pad_left < 0 ? 0 : min64(q->pad_left, wp);
-  i64 hi = q->pad_left + q->in_w;
-  i64 n, g, c, r, cs;
-  float *buf;
-  hi = hi < lo ? lo : min64(hi, wp);
-  cs = plane_stride(hp * wp);
-  buf = onnxc_rt_alloc_scratch(q->batch * q->groups * q->in_channels * cs, raw);
-  for (n = 0; n < q->batch; ++n)
-    for (g = 0; g < q->groups; ++g)
-      for (c = 0; c < q->in_channels; ++c) {
-        const float *src = x + n * xs[0] + g * xs[1] + c * xs[2];
-        float *dst = buf + ((n * q->groups + g) * q->in_channels + c) * cs;
-        for (r = 0; r < hp; ++r, dst += wp) {
-          i64 ih = r - q->pad_top, col;
-          const float *row;
-          if (ih < 0 || ih >= q->in_h || hi == lo) {
-            memset(dst, 0, (size_t)wp * sizeof(float));
-            continue;
-          }
-          row = src + ih * xs[3] + (lo - q->pad_left) * xs[4];
-          if (xs[4] == 1) {
-            kt->pad_row(dst, wp, lo, hi, row);
-            continue;
-          }
-          memset(dst, 0, (size_t)lo * sizeof(float));
-          for (col = lo; col < hi; ++col)
-            dst[col] = row[(col - lo) * xs[4]];
-          memset(dst + hi, 0, (size_t)(wp - hi) * sizeof(float));
-        }
-      }
+  j.lo = q->pad_left < 0 ? 0 : min64(q->pad_left, j.wp);
+  j.hi = q->pad_left + q->in_w;
+  j.hi = j.hi < j.lo ? j.lo : min64(j.hi, j.wp);
+  j.cs = plane_stride(j.hp * j.wp);
+  j.buf = onnxc_rt_alloc_scratch(planes * j.cs, raw);
+  if (threads > 1)
+    threads = onnxc_rt_threads_for(ONNXC_COPY_FLOP_PER_ELEMENT *
+                                   (double)(planes * j.hp * j.wp));
+  onnxc_rt_parallel_range(planes * j.hp, 1, threads, pad_rows, &j);
   *p = *q;
   p->flags &= ~(int64_t)(ONNXC_CONV_PADDED | ONNXC_CONV_IN_PLACE);
   p->x_strides[4] = 1;
-  p->x_strides[3] = wp;
-  p->x_strides[2] = cs;
-  p->x_strides[1] = q->in_channels * cs;
-  p->x_strides[0] = q->groups * q->in_channels * cs;
-  return buf;
+  p->x_strides[3] = j.wp;
+  p->x_strides[2] = j.cs;
+  p->x_strides[1] = q->in_channels * j.cs;
+  p->x_strides[0] = q->groups * q->in_channels * j.cs;
+  return j.buf;
 }
 
 /* Whether this call's padded copy of its input is in channel blocks
@@ -601,9 +637,9 @@ int onnxc_rt_sconv2d_pads_input(const onnxc_conv2d_params *q) {
 const float *onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q,
                                         const float *x,
                                         onnxc_conv2d_params *padded,
-                                        void **raw) {
+                                        void **raw, int threads) {
   return cblock_copy(q) ? pad_input_cblock(q, x, padded, raw)
-                        : pad_input(q, x, padded, raw);
+                        : pad_input(q, x, padded, raw, threads);
 }
 
 void onnxc_rt_sconv2d_free_input(void *raw) { onnxc_rt_free_scratch(raw); }
@@ -652,7 +688,7 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
      * to the product; all of it read before y is written, as
      * ONNXC_CONV_IN_PLACE needs), in channel blocks for ONNXC_CONV_W_CBLOCK
      * weights. */
-    xp = onnxc_rt_sconv2d_pad_input(q, x, &padded, &raw);
+    xp = onnxc_rt_sconv2d_pad_input(q, x, &padded, &raw, 1);
     onnxc_rt_sconv2d_serial(&padded, xp, w, y);
     onnxc_rt_free_scratch(raw);
     return;

@@ -311,6 +311,18 @@ ONNXC_HIDDEN onnxc_status onnxc_rt_take_outputs(
 
 /* ---- memref.c: strided copies ------------------------------------------ */
 
+/* One row of `n` elements of `size` bytes, strides in elements. */
+ONNXC_HIDDEN void onnxc_rt_copy_row(char *d, int64_t ds, const char *s,
+                                    int64_t ss, int64_t n, int64_t size);
+/* Copies `sizes` elements (rank `rank`, each of `size` bytes) from `src`
+ * (element strides `src_strides`) to `dst` (element strides
+ * `dst_strides`); strides may be 0 or negative. */
+ONNXC_HIDDEN void onnxc_rt_copy_view(char *dst, const int64_t *dst_strides,
+                                     const char *src,
+                                     const int64_t *src_strides,
+                                     const int64_t *sizes, int64_t rank,
+                                     int64_t size);
+
 /* Row-major strides of `sizes`. */
 ONNXC_HIDDEN void onnxc_rt_dense_strides(const int64_t *sizes, int32_t rank,
                                          int64_t *strides);
@@ -343,6 +355,21 @@ ONNXC_HIDDEN void onnxc_rt_parallel_for(int64_t chunks, int threads,
  * should use: 1 below ONNXC_PARALLEL_MIN_FLOP (where splitting costs more
  * than it saves), else onnxc_get_num_threads(). */
 ONNXC_HIDDEN int onnxc_rt_threads_for(double flop);
+
+/* Runs task(arg, lo, hi) over [0, n) cut into ranges of whole multiples of
+ * `unit` elements, about 4 a thread (the last range takes the rest), on up
+ * to `threads` threads (onnxc_rt_parallel_for); all of [0, n) at once on
+ * the calling thread when threads <= 1. For loops whose iterations are
+ * independent and write disjoint memory (copies, pools). */
+typedef void (*onnxc_rt_range_fn)(void *arg, int64_t lo, int64_t hi);
+ONNXC_HIDDEN void onnxc_rt_parallel_range(int64_t n, int64_t unit, int threads,
+                                          onnxc_rt_range_fn task, void *arg);
+
+/* What onnxc_rt_threads_for is given per element for a pass over memory (a
+ * copy, a padded copy, a pool): at the default ONNXC_PARALLEL_MIN_FLOP (1
+ * MFLOP), passes over 64 Ki elements and more (256 KiB of floats, some 10
+ * us) split. */
+#define ONNXC_COPY_FLOP_PER_ELEMENT 16.0
 
 /* For tests: the regions handed to workers, and the chunks the
  * workers ran, since the start of the process. */
@@ -377,11 +404,14 @@ ONNXC_HIDDEN void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *params,
  * ONNXC_CONV_W_CBLOCK weights that the indirect GEMM reads), with *padded
  * the parameters for it (unpadded: ONNXC_CONV_PADDED and
  * ONNXC_CONV_IN_PLACE cleared; ONNXC_CONV_X_CBLOCK set for a copy in
- * channel blocks); its release. parallel.c pads once before it splits. */
+ * channel blocks), written on up to `threads` threads (the plain copy; the
+ * copy in channel blocks on the calling thread); its release. parallel.c
+ * pads once before it splits. */
 ONNXC_HIDDEN int onnxc_rt_sconv2d_pads_input(const onnxc_conv2d_params *q);
 ONNXC_HIDDEN const float *
 onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q, const float *x,
-                           onnxc_conv2d_params *padded, void **raw);
+                           onnxc_conv2d_params *padded, void **raw,
+                           int threads);
 ONNXC_HIDDEN void onnxc_rt_sconv2d_free_input(void *raw);
 
 /* Whether onnxc_rt_sconv2d_serial packs the weights of this call (not

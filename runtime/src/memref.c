@@ -9,8 +9,8 @@
  * int64_t strides[r]; } (runtime_abi.h). Source and destination have the
  * same sizes; strides may be anything, including 0 and negative.
  *
- * onnxc_run_model copies strided results out with the same loop
- * (internal.h, "memref.c").
+ * onnxc_run_model copies strided results out with the same loop (internal.h,
+ * "memref.c"), and copy.c's onnxc_rt_copy the parts of a split copy.
  *===----------------------------------------------------------------------===*/
 
 #include "internal.h"
@@ -41,9 +41,8 @@ static onnxc_memref_view view_of(const onnxc_unranked_memref *m) {
   return v;
 }
 
-/* One row of `n` elements of `size` bytes, strides in elements. */
-static void copy_row(char *d, int64_t ds, const char *s, int64_t ss, int64_t n,
-                     int64_t size) {
+void onnxc_rt_copy_row(char *d, int64_t ds, const char *s, int64_t ss,
+                       int64_t n, int64_t size) {
   int64_t j;
   if (ds == 1 && ss == 1) {
     memcpy(d, s, (size_t)(n * size));
@@ -72,12 +71,9 @@ static void copy_row(char *d, int64_t ds, const char *s, int64_t ss, int64_t n,
   }
 }
 
-/* Copies `sizes` elements (rank `rank`, each of `size` bytes) from `src`
- * (element strides `src_strides`) to `dst` (element strides
- * `dst_strides`); strides may be 0 or negative. */
-static void copy_view(char *dst, const int64_t *dst_strides, const char *src,
-                      const int64_t *src_strides, const int64_t *sizes,
-                      int64_t rank, int64_t size) {
+void onnxc_rt_copy_view(char *dst, const int64_t *dst_strides,
+                        const char *src, const int64_t *src_strides,
+                        const int64_t *sizes, int64_t rank, int64_t size) {
   int64_t index[ONNXC_MAX_RANK + 1];
   int64_t i, inner, so = 0, doff = 0;
   for (i = 0; i < rank; ++i) {
@@ -95,8 +91,8 @@ static void copy_view(char *dst, const int64_t *dst_strides, const char *src,
   inner = sizes[rank - 1];
   for (;;) {
     int64_t k;
-    copy_row(dst + doff * size, dst_strides[rank - 1], src + so * size,
-             src_strides[rank - 1], inner, size);
+    onnxc_rt_copy_row(dst + doff * size, dst_strides[rank - 1],
+                      src + so * size, src_strides[rank - 1], inner, size);
     for (k = rank - 2; k >= 0; --k) {
       so += src_strides[k];
       doff += dst_strides[k];
@@ -116,7 +112,7 @@ void memrefCopy(int64_t elemSize, onnxc_unranked_memref *src,
   onnxc_memref_view s = view_of(src), d = view_of(dst);
   if (src->rank > ONNXC_MAX_RANK)
     onnxc_rt_fail(ONNXC_ERROR_RUNTIME, "memref copy of rank above ONNXC_MAX_RANK");
-  copy_view(d.aligned + d.offset * elemSize, d.strides,
+  onnxc_rt_copy_view(d.aligned + d.offset * elemSize, d.strides,
             s.aligned + s.offset * elemSize, s.strides, s.sizes, src->rank,
             elemSize);
 }
@@ -141,7 +137,8 @@ void onnxc_rt_copy_strided(char *dst, const char *base, const int64_t *sizes,
                            size_t esize) {
   int64_t dst_strides[ONNXC_MAX_RANK + 1];
   onnxc_rt_dense_strides(sizes, rank, dst_strides);
-  copy_view(dst, dst_strides, base, strides, sizes, rank, (int64_t)esize);
+  onnxc_rt_copy_view(dst, dst_strides, base, strides, sizes, rank,
+                     (int64_t)esize);
 }
 
 /* True when `strides` are the row-major strides of `sizes` (dims of size 1

@@ -36,23 +36,43 @@ typedef int64_t i64;
 static i64 min64(i64 a, i64 b) { return a < b ? a : b; }
 static i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
 
-/* A split of `len` elements (rows, columns, images, ...) into ranges of
- * whole units of `unit` elements, about `per_thread` per thread: every
- * range has `*step` elements, except the last, which takes the rest (from
- * *step to 2 * *step - 1), so that no range is a small tail: the kernels
- * take other paths, with other rounding, for products of a few rows or
- * columns. Returns the number of ranges. */
-static i64 split(i64 len, i64 unit, int threads, int per_thread, i64 *step) {
-  i64 units = ceil_div(len, unit);
-  i64 chunks = min64(units, (i64)threads * per_thread);
-  *step = ceil_div(units, chunks) * unit;
-  chunks = len / *step;
-  return chunks < 1 ? 1 : chunks;
+/* A split of `len` elements (rows, columns, images, ...) into `chunks`
+ * ranges of whole units of `unit` elements, each of at least `min_units`
+ * units, as even as whole units make them: range c starts at unit
+ * c * full / chunks of the `full` whole units, and the last range also
+ * takes the partial unit at the end. So no range is a small tail (the
+ * kernels take other paths, with other rounding, for products of a few
+ * rows or columns), and none is much longer than the others: a last range
+ * of up to twice the others' length, as an earlier split gave it, kept one
+ * thread busy alone for most of a range (a 28-row map in bands of 5,
+ * 5 + 5 + 8 rows on one thread against 5 + 5 on the other). About
+ * `per_thread` ranges a thread, a multiple of the thread count when there
+ * are more ranges than threads. */
+typedef struct range_split {
+  i64 len, unit, full, chunks;
+} range_split;
+
+static i64 split(i64 len, i64 unit, i64 min_units, int threads,
+                 int per_thread, range_split *s) {
+  i64 chunks;
+  s->len = len;
+  s->unit = unit;
+  s->full = len / unit < 1 ? 1 : len / unit;
+  chunks = min64(s->full / (min_units < 1 ? 1 : min_units),
+                 (i64)threads * per_thread);
+  if (chunks > threads)
+    chunks -= chunks % threads;
+  s->chunks = chunks < 1 ? 1 : chunks;
+  return s->chunks;
 }
 
-/* Elements in range `chunk` of `chunks` (split). */
-static i64 range_len(i64 len, i64 step, int64_t chunk, i64 chunks) {
-  return chunk == chunks - 1 ? len - chunk * step : step;
+/* The first element of range `chunk` and its length (split). */
+static i64 range_start(const range_split *s, int64_t chunk) {
+  return chunk * s->full / s->chunks * s->unit;
+}
+static i64 range_len(const range_split *s, int64_t chunk) {
+  return (chunk == s->chunks - 1 ? s->len : range_start(s, chunk + 1)) -
+         range_start(s, chunk);
 }
 
 /* ---- Matrix products -------------------------------------------------- */
@@ -68,15 +88,15 @@ typedef struct sgemm_job {
   int32_t flags;
   const float *bias;
   float lo, hi;
-  int by_rows;      /* rows of A and C, else columns of B and C */
-  i64 step, chunks; /* rows or columns per chunk (split) */
+  int by_rows;   /* rows of A and C, else columns of B and C */
+  range_split r; /* of the rows or columns */
 } sgemm_job;
 
 static void sgemm_chunk(void *p, int64_t chunk) {
   const sgemm_job *j = p;
-  i64 lo = chunk * j->step;
+  i64 lo = range_start(&j->r, chunk);
   if (j->by_rows) {
-    i64 rows = range_len(j->m, j->step, chunk, j->chunks);
+    i64 rows = range_len(&j->r, chunk);
     const float *bias =
         j->bias && (j->flags & ONNXC_SGEMM_BIAS_ROW) ? j->bias + lo : j->bias;
     onnxc_rt_sgemm_ep_serial(rows, j->n, j->k, j->a + lo * j->rsa, j->rsa,
@@ -85,7 +105,7 @@ static void sgemm_chunk(void *p, int64_t chunk) {
   } else {
     /* A packed B is a sequence of whole-K panels: columns from lo (a
      * multiple of the panel) start at panel lo / NR. */
-    i64 cols = range_len(j->n, j->step, chunk, j->chunks);
+    i64 cols = range_len(&j->r, chunk);
     const float *b = (j->flags & ONNXC_SGEMM_B_PACKED)
                          ? j->b + (lo / NR) * j->k * NR
                          : j->b + lo * j->csb;
@@ -131,17 +151,16 @@ static int sgemm_split(i64 m, i64 n, i64 k, const float *a, i64 rsa, i64 csa,
   j.hi = hi;
   if (cols >= 2 * (i64)threads || (cols >= threads && rows < cols)) {
     j.by_rows = 0;
-    j.chunks = split(n, col_unit, threads, CHUNKS_PER_THREAD, &j.step);
+    split(n, col_unit, 1, threads, CHUNKS_PER_THREAD, &j.r);
   } else if (rows >= threads) {
     /* Every part packs all of a B that is not packed already: one part
      * per thread then. */
     j.by_rows = 1;
-    j.chunks = split(m, row_unit, threads, packed ? CHUNKS_PER_THREAD : 1,
-                     &j.step);
+    split(m, row_unit, 1, threads, packed ? CHUNKS_PER_THREAD : 1, &j.r);
   } else {
     return 0;
   }
-  onnxc_rt_parallel_for(j.chunks, threads, sgemm_chunk, &j);
+  onnxc_rt_parallel_for(j.r.chunks, threads, sgemm_chunk, &j);
   return 1;
 }
 
@@ -171,14 +190,14 @@ typedef struct batched_job {
   int32_t flags;
   const float *bias;
   float lo, hi;
-  i64 batch, step, chunks; /* products per chunk (split) */
+  range_split r; /* of the products */
 } batched_job;
 
 static void batched_chunk(void *p, int64_t chunk) {
   const batched_job *j = p;
-  i64 lo = chunk * j->step;
+  i64 lo = range_start(&j->r, chunk);
   onnxc_rt_sgemm_batched_ep_serial(
-      range_len(j->batch, j->step, chunk, j->chunks), j->m, j->n, j->k,
+      range_len(&j->r, chunk), j->m, j->n, j->k,
       j->a + lo * j->sba, j->sba, j->rsa, j->csa, j->b + lo * j->sbb, j->sbb,
       j->rsb, j->csb, j->c + lo * j->sbc, j->sbc, j->rsc, j->csc, j->flags,
       j->bias, j->lo, j->hi);
@@ -233,9 +252,8 @@ void onnxc_rt_sgemm_batched_ep(int64_t batch, int64_t m, int64_t n, int64_t k,
     j.bias = bias;
     j.lo = lo;
     j.hi = hi;
-    j.batch = batch;
-    j.chunks = split(batch, 1, threads, CHUNKS_PER_THREAD, &j.step);
-    onnxc_rt_parallel_for(j.chunks, threads, batched_chunk, &j);
+    split(batch, 1, 1, threads, CHUNKS_PER_THREAD, &j.r);
+    onnxc_rt_parallel_for(j.r.chunks, threads, batched_chunk, &j);
     return;
   }
   /* Fewer products than threads: each one split. */
@@ -253,7 +271,7 @@ typedef struct conv_job {
   const float *x, *w;
   float *y;
   enum conv_split by;
-  i64 len, step, chunks; /* images, groups, channels or rows (split) */
+  range_split r; /* of the images, groups, channels or rows */
 } conv_job;
 
 static void conv_chunk(void *p, int64_t chunk) {
@@ -263,8 +281,8 @@ static void conv_chunk(void *p, int64_t chunk) {
   const float *x = j->x, *w = j->w;
   float *y = j->y;
   int packed = (q->flags & ONNXC_CONV_W_PACKED) != 0;
-  i64 lo = chunk * j->step;
-  i64 count = range_len(j->len, j->step, chunk, j->chunks);
+  i64 lo = range_start(&j->r, chunk);
+  i64 count = range_len(&j->r, chunk);
   i64 kdim = q->in_channels * q->kernel_h * q->kernel_w;
   switch (j->by) {
   case BY_IMAGES:
@@ -330,13 +348,13 @@ static void conv_split(const onnxc_conv2d_params *q, const float *x,
   j.x = x;
   j.w = w;
   j.y = y;
-  j.len = 0;
+  i64 len = 0;
   if (q->batch >= threads) {
     j.by = BY_IMAGES;
-    j.len = q->batch;
+    len = q->batch;
   } else if (q->groups >= threads) {
     j.by = BY_GROUPS;
-    j.len = q->groups;
+    len = q->groups;
   } else if (q->groups == 1 && panels >= threads &&
              /* A last panel of at most ONNXC_DW_GROUPED_MAX channels would
               * take the depthwise path (depthwise.c), the whole call not. */
@@ -344,23 +362,23 @@ static void conv_split(const onnxc_conv2d_params *q, const float *x,
              (q->out_h < band * threads ||
               balance(panels, threads) > balance(q->out_h, threads))) {
     j.by = BY_CHANNELS;
-    j.len = q->out_channels;
+    len = q->out_channels;
   } else if (q->out_h >= band * threads &&
              !(q->flags & ONNXC_CONV_IN_PLACE)) {
     /* Not in place: a band would overwrite input rows that the next
      * band's windows still read (runtime_abi.h). */
     j.by = BY_ROWS;
-    j.len = q->out_h;
+    len = q->out_h;
   }
-  if (j.len == 0) {
+  if (len == 0) {
     onnxc_rt_sconv2d_serial(q, x, w, y);
     return;
   }
-  /* Channels go by panels (packed weights are panels), rows by bands. */
-  j.chunks = split(j.len,
-                   j.by == BY_CHANNELS ? NR : j.by == BY_ROWS ? band : 1,
-                   threads, CHUNKS_PER_THREAD, &j.step);
-  onnxc_rt_parallel_for(j.chunks, threads, conv_chunk, &j);
+  /* Channels go by panels (packed weights are panels), rows by bands of
+   * at least `band` rows. */
+  split(len, j.by == BY_CHANNELS ? NR : 1, j.by == BY_ROWS ? band : 1,
+        threads, CHUNKS_PER_THREAD, &j.r);
+  onnxc_rt_parallel_for(j.r.chunks, threads, conv_chunk, &j);
 }
 
 void onnxc_rt_sconv2d(const onnxc_conv2d_params *q, const float *x,
@@ -390,11 +408,11 @@ void onnxc_rt_sconv2d(const onnxc_conv2d_params *q, const float *x,
   if (onnxc_rt_sconv2d_pads_input(q)) {
     /* The kernel would pad the input into a copy: once here, not per part
      * (a band needs its rows and the rows around them, a panel of channels
-     * all of them). The copy is read in full before y is written, as an
-     * in-place call needs. */
+     * all of them), itself split by rows. The copy is read in full before
+     * y is written, as an in-place call needs. */
     onnxc_conv2d_params padded;
     void *raw;
-    const float *xp = onnxc_rt_sconv2d_pad_input(q, x, &padded, &raw);
+    const float *xp = onnxc_rt_sconv2d_pad_input(q, x, &padded, &raw, threads);
     conv_split(&padded, xp, w, y, threads);
     onnxc_rt_sconv2d_free_input(raw);
     return;

@@ -2,8 +2,9 @@
  *
  * A few persistent workers that run parts of one kernel call next to the
  * calling thread (onnxc_rt_parallel_for, internal.h); parallel.c decides
- * how a call splits. Only the matrix kernels use it: the generated code
- * stays on the caller's thread.
+ * how a call splits. The kernels use it (matrix products and convolutions,
+ * pools, resizes, the compiler's large copies: onnxc_rt_copy); the other
+ * generated code stays on the caller's thread.
  *
  * The pool is created lazily, by the first region that wants more threads
  * than it has, and grows up to the thread count (onnxc_get_num_threads);
@@ -401,4 +402,38 @@ int onnxc_rt_threads_for(double flop) {
 void onnxc_rt_pool_stats(int64_t *regions, int64_t *worker_chunks) {
   *regions = __atomic_load_n(&pool.stat_regions, __ATOMIC_RELAXED);
   *worker_chunks = __atomic_load_n(&pool.stat_worker_chunks, __ATOMIC_RELAXED);
+}
+
+typedef struct range_job {
+  onnxc_rt_range_fn task;
+  void *arg;
+  int64_t n, step, chunks;
+} range_job;
+
+static void range_chunk(void *p, int64_t chunk) {
+  const range_job *j = p;
+  int64_t lo = chunk * j->step;
+  j->task(j->arg, lo, chunk == j->chunks - 1 ? j->n : lo + j->step);
+}
+
+void onnxc_rt_parallel_range(int64_t n, int64_t unit, int threads,
+                             onnxc_rt_range_fn task, void *arg) {
+  range_job j;
+  int64_t units;
+  if (n <= 0)
+    return;
+  if (unit < 1)
+    unit = 1;
+  units = (n + unit - 1) / unit;
+  if (threads <= 1 || units < 2) {
+    task(arg, 0, n);
+    return;
+  }
+  j.task = task;
+  j.arg = arg;
+  j.n = n;
+  j.chunks = units < 4 * (int64_t)threads ? units : 4 * (int64_t)threads;
+  j.step = (units + j.chunks - 1) / j.chunks * unit;
+  j.chunks = (n + j.step - 1) / j.step;
+  onnxc_rt_parallel_for(j.chunks, threads, range_chunk, &j);
 }

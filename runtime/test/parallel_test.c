@@ -13,6 +13,7 @@
  * so that each way of splitting is taken (columns, rows, batches, images,
  * groups, channel panels, output rows), with sizes off the 8 x 32 tile.
  * Run it with ONNXC_PARALLEL_MIN_FLOP=0 so that even small calls split.
+ * Copies (onnxc_rt_copy) on 1, 2 and 3 threads equal the plain loop.
  * Then: a failure inside a chunk (on the caller and on a worker) comes
  * back to the caller and leaves the pool usable; two application threads
  * share the pool; a forked child runs regions of its own; the workers did
@@ -390,6 +391,99 @@ static void conv_case(long nb, long groups, long m, long cin, long h, long w,
   free(ref);
   free(exp);
   free(mag);
+}
+
+/* ---- Copies (onnxc_rt_copy) ------------------------------------------ */
+
+/* A copy of `rank` dims `sizes` of `esize`-byte elements from a buffer
+ * with element strides `ss` to one with `ds` (the offsets `so`, `doff`
+ * make room for negative strides), on 1, 2 and 3 threads: every
+ * destination byte must be the source's element or, outside the copy,
+ * untouched. Copies are exact: every thread count is compared with the
+ * plain loop. */
+static void copy_case(const char *what, long rank, const long *sizes,
+                      const long *ss, long so, const long *ds, long doff,
+                      long esize) {
+  long slen = 1, dlen = 1, total = 1, d, i, e;
+  int64_t params[2 + 3 * 8];
+  unsigned char *src, *dst, *exp;
+  int threads;
+  /* Buffer lengths: the largest offset reached, plus one element. */
+  for (d = 0; d < rank; ++d) {
+    total *= sizes[d];
+    if (sizes[d] > 0) {
+      slen += (sizes[d] - 1) * labs(ss[d]);
+      dlen += (sizes[d] - 1) * labs(ds[d]);
+    }
+  }
+  slen += so;
+  dlen += doff;
+  src = malloc((size_t)(slen * esize));
+  dst = malloc((size_t)(dlen * esize));
+  exp = malloc((size_t)(dlen * esize));
+  for (i = 0; i < slen * esize; ++i)
+    src[i] = (unsigned char)(rnd() * 127.0f + 128.0f);
+  memset(exp, 0xA5, (size_t)(dlen * esize));
+  for (i = 0; i < total; ++i) {
+    long rem = i, s = so, t = doff;
+    for (d = rank - 1; d >= 0; --d) {
+      long k = rem % sizes[d];
+      rem /= sizes[d];
+      s += k * ss[d];
+      t += k * ds[d];
+    }
+    for (e = 0; e < esize; ++e)
+      exp[t * esize + e] = src[s * esize + e];
+  }
+  params[0] = rank;
+  params[1] = esize;
+  for (d = 0; d < rank; ++d) {
+    params[2 + d] = sizes[d];
+    params[2 + rank + d] = ss[d];
+    params[2 + 2 * rank + d] = ds[d];
+  }
+  for (threads = 1; threads <= 3; ++threads) {
+    char detail[120];
+    set_threads(threads);
+    memset(dst, 0xA5, (size_t)(dlen * esize));
+    onnxc_rt_copy(params, src + so * esize, dst + doff * esize);
+    for (i = 0; i < dlen * esize && dst[i] == exp[i]; ++i)
+      ;
+    sprintf(detail, "%d threads, byte %ld of %ld differs", threads, i,
+            dlen * esize);
+    check(i == dlen * esize, what, detail);
+  }
+  set_threads(1);
+  free(src);
+  free(dst);
+  free(exp);
+}
+
+static void copy_cases(void) {
+  /* A Concat input into its slice (one row once merged, cut into column
+   * ranges); into a padded buffer's interior (rows of 17 of 21); a
+   * transposed source (nothing merges); a broadcast source (stride 0) and
+   * a reversed one; other element sizes; one long dim; an empty copy. */
+  static const long s1[] = {1, 7, 33, 35}, ss1[] = {7 * 33 * 35, 33 * 35, 35, 1},
+                    ds1[] = {12 * 33 * 35, 33 * 35, 35, 1};
+  static const long s2[] = {2, 5, 16, 17}, ss2[] = {5 * 16 * 17, 16 * 17, 17, 1},
+                    ds2[] = {5 * 20 * 21, 20 * 21, 21, 1};
+  static const long s3[] = {3, 40, 50}, ss3[] = {2000, 1, 40},
+                    ds3[] = {2000, 50, 1};
+  static const long s4[] = {6, 300}, ss4[] = {0, 1}, ds4[] = {300, 1};
+  static const long s5[] = {9, 70}, ss5[] = {-70, -1}, ds5[] = {70, 1};
+  static const long s6[] = {100003}, ss6[] = {1}, ds6[] = {1};
+  static const long s7[] = {4, 0, 9}, ss7[] = {9, 9, 1}, ds7[] = {9, 9, 1};
+  copy_case("copy into a slice", 4, s1, ss1, 0, ds1, 2 * 33 * 35, 4);
+  copy_case("copy into a padded interior", 4, s2, ss2, 0, ds2, 2 * 21 + 2, 4);
+  copy_case("copy of a transposed source", 3, s3, ss3, 0, ds3, 0, 4);
+  copy_case("copy of a broadcast source", 2, s4, ss4, 0, ds4, 0, 4);
+  copy_case("copy of a reversed source", 2, s5, ss5, 9 * 70 - 1, ds5, 0, 4);
+  copy_case("copy of bytes", 4, s2, ss2, 0, ds2, 5, 1);
+  copy_case("copy of halves", 4, s1, ss1, 0, ds1, 3, 2);
+  copy_case("copy of doubles", 3, s3, ss3, 0, ds3, 0, 8);
+  copy_case("copy of one dim", 1, s6, ss6, 0, ds6, 0, 4);
+  copy_case("empty copy", 3, s7, ss7, 0, ds7, 0, 4);
 }
 
 /* ---- The pool --------------------------------------------------------- */
@@ -831,6 +925,8 @@ int main(int argc, char **argv) {
   conv_case(1, 1, 150, 32, 7, 7, 3, 3, 1, 1, 2, 3, 0, 1);
   conv_case(2, 1, 40, 16, 12, 12, 3, 3, 2, 1, 2, 1, 0, 1);
   conv_case(1, 1, 33, 32, 31, 27, 3, 3, 1, 1, 2, 1, 0, -1);
+
+  copy_cases();
 
   check_failures();
   check_arena();

@@ -8,10 +8,12 @@
  * views of X and Y, and inputs with NaN, -inf, +inf and signed zeros, whose
  * results must be bit for bit those of arith.maximumf (NaN wins, +0 over
  * -0). Run it once per kernel tier (ONNXC_ISA=portable, avx2, avx512:
- * test/runtime/pool.test).
+ * test/runtime/pool.test), and on several threads (ONNXC_NUM_THREADS=3
+ * ONNXC_PARALLEL_MIN_FLOP=0: every call splits by rows), where it also
+ * says whether the pool's workers ran any part.
  *===----------------------------------------------------------------------===*/
 
-#include "onnxc/runtime_abi.h"
+#include "../src/internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -155,6 +157,12 @@ int main(void) {
     }
   /* ResNet's 3x3 / 2, pads 1, on 112 x 112. */
   check(112, 112, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 0);
+  if (onnxc_get_num_threads() > 1) {
+    int64_t regions, worker_chunks;
+    onnxc_rt_pool_stats(&regions, &worker_chunks);
+    printf("pool: %s\n", worker_chunks > 0 ? "workers ran chunks"
+                                            : "no chunk ran on a worker");
+  }
   printf("%d checks, %d failed\n", checks, failures);
   return failures != 0;
 }

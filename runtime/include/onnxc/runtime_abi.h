@@ -207,6 +207,16 @@ struct onnxc_unranked_memref;
 void memrefCopy(int64_t elem_size, struct onnxc_unranked_memref *src,
                 struct onnxc_unranked_memref *dst);
 
+/**
+ * A large copy between buffers, split over the thread count of
+ * onnxc_set_num_threads when it is large enough (runtime/src/copy.c; the
+ * compiler's onnxc-parallel-copies emits it for static copies of 256 KiB
+ * and more). `params` holds rank r (1 to ONNXC_MAX_RANK), the element size
+ * in bytes, then the r sizes, the r element strides of `src` and the r of
+ * `dst` (any strides, 0 and negative included; the two must not overlap).
+ */
+void onnxc_rt_copy(const int64_t *params, const void *src, void *dst);
+
 /*
  * fp32 matrix products and convolutions (runtime/src/gemm.c). At -O1 and
  * above the compiler (onnxc-linalg-to-ukernel) replaces fp32 contractions

@@ -101,6 +101,7 @@ static void fill(void) {
     onnxc_rt_gemv_fill_avx2(&table);
     onnxc_rt_depthwise_fill_avx2(&table);
     onnxc_rt_maxpool_fill_avx2(&table);
+    onnxc_rt_act_fill_avx2(&table);
   }
   if (isa >= ONNXC_ISA_AVX512) {
     onnxc_rt_sgemm_fill_avx512(&table);

@@ -251,6 +251,7 @@ ONNXC_HIDDEN void onnxc_rt_pack_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_gemv_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_depthwise_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_maxpool_fill_avx2(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_act_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_pack_fill_avx512(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_gemv_fill_avx512(onnxc_kernels *k);

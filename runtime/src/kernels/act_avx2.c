@@ -1,0 +1,120 @@
+/*===- kernels/act_avx2.c - Fused activations, AVX2 -----------------------===*
+ *
+ * The AVX2 tier's act_row (dispatch.h): 8 elements at a time, the scheme
+ * of act_avx512.h (Cephes' expf: x clamped to [-104, 89] with NaN kept,
+ * n = round(x log2 e), r = x - n ln 2 in two steps, the same degree-7
+ * polynomial, a real division) with 2^n, n in [-150, 128], made without
+ * VSCALEFPS: as 2^(n >> 1) * 2^(n - (n >> 1)), two powers in the normal
+ * range whose second product rounds once, to +inf above the float range
+ * and gradually to 0 below it, as VSCALEFPS does. Before it, the AVX2 tier
+ * used the portable act_row (libm's expf per element), which made a fused
+ * activation slower than the generated loops it replaces. Compiled with
+ * the AVX2 and FMA flags; called only when dispatch.c chose this tier.
+ * onnxc-gemm-test measures the distance from act_scalar per tier.
+ *===----------------------------------------------------------------------===*/
+
+#include "dispatch.h"
+
+#ifdef ONNXC_X86
+#include <immintrin.h>
+
+static ONNXC_INLINE __m256 pow2i(__m256i k) {
+  return _mm256_castsi256_ps(
+      _mm256_slli_epi32(_mm256_add_epi32(k, _mm256_set1_epi32(127)), 23));
+}
+
+static ONNXC_INLINE __m256 exp8(__m256 x) {
+  __m256 n, r, p;
+  __m256i ni, n1;
+  x = _mm256_min_ps(_mm256_set1_ps(89.0f), x); /* NaN: x */
+  x = _mm256_max_ps(_mm256_set1_ps(-104.0f), x);
+  n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504f)),
+                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+  p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
+  p = _mm256_add_ps(p, _mm256_set1_ps(1.0f));
+  /* A NaN's n converts to INT_MIN: its powers are garbage, p is NaN. */
+  ni = _mm256_cvtps_epi32(n);
+  n1 = _mm256_srai_epi32(ni, 1);
+  return _mm256_mul_ps(_mm256_mul_ps(p, pow2i(n1)),
+                       pow2i(_mm256_sub_epi32(ni, n1)));
+}
+
+static ONNXC_INLINE __m256 neg8(__m256 v) {
+  return _mm256_xor_ps(v, _mm256_set1_ps(-0.0f));
+}
+
+/* One vector of kind `kind` (a constant where inlined): act16's formulas. */
+static ONNXC_INLINE __m256 act8(__m256 v, int kind, __m256 alpha,
+                                __m256 beta) {
+  const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+  __m256 t;
+  switch (kind) {
+  case ONNXC_ACT_SIGMOID:
+    return _mm256_div_ps(one, _mm256_add_ps(one, exp8(neg8(v))));
+  case ONNXC_ACT_SWISH:
+    t = _mm256_mul_ps(alpha, v);
+    return _mm256_div_ps(v, _mm256_add_ps(one, exp8(neg8(t))));
+  default: /* hard sigmoid / swish */
+    t = _mm256_add_ps(_mm256_mul_ps(alpha, v), beta);
+    t = _mm256_min_ps(one, t);  /* NaN: t */
+    t = _mm256_max_ps(zero, t); /* NaN: t; (0, -0): -0 */
+    t = _mm256_add_ps(t, zero); /* -0 + 0 = +0, as maximumf gives */
+    return kind == ONNXC_ACT_HARD_SWISH ? _mm256_mul_ps(v, t) : t;
+  }
+}
+
+/* A row: whole vectors, then a tail shorter than a vector computed from
+ * the last 8 inputs (loaded first) and stored whole, as act_avx512.c does
+ * (no masked store before the next row's loads); rows under 8 through a
+ * mask. */
+static ONNXC_INLINE void row(float *y, i64 n, int kind, const act_ep *a) {
+  const __m256 alpha = _mm256_set1_ps(a->alpha), beta = _mm256_set1_ps(a->beta);
+  i64 i = 0;
+  if (n < 8) {
+    const __m256i m = _mm256_cmpgt_epi32(
+        _mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    _mm256_maskstore_ps(
+        y, m, act8(_mm256_maskload_ps(y, m), kind, alpha, beta));
+    return;
+  }
+  {
+    __m256 tail = _mm256_loadu_ps(y + n - 8);
+    for (; i + 8 <= n; i += 8)
+      _mm256_storeu_ps(y + i, act8(_mm256_loadu_ps(y + i), kind, alpha, beta));
+    if (i < n)
+      _mm256_storeu_ps(y + n - 8, act8(tail, kind, alpha, beta));
+  }
+}
+
+static void act_row_avx2(float *y, i64 n, const act_ep *a) {
+  switch (a->kind) {
+  case ONNXC_ACT_SIGMOID:
+    row(y, n, ONNXC_ACT_SIGMOID, a);
+    break;
+  case ONNXC_ACT_SWISH:
+    row(y, n, ONNXC_ACT_SWISH, a);
+    break;
+  case ONNXC_ACT_HARD_SIGMOID:
+    row(y, n, ONNXC_ACT_HARD_SIGMOID, a);
+    break;
+  case ONNXC_ACT_HARD_SWISH:
+    row(y, n, ONNXC_ACT_HARD_SWISH, a);
+    break;
+  default:
+    break;
+  }
+}
+
+void onnxc_rt_act_fill_avx2(onnxc_kernels *k) { k->act_row = act_row_avx2; }
+
+#else
+typedef int onnxc_act_avx2_empty; /* not x86-64: nothing here */
+#endif
