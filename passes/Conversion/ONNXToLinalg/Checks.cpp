@@ -178,6 +178,11 @@ static DimSource traceDim(Value v, int64_t d) {
     if (auto r = dyn_cast<OpResult>(v)) {
       Operation *op = r.getOwner();
       if (auto e = dyn_cast<tensor::EmptyOp>(op)) {
+        // A static dim has no size operand (a tensor.empty reached through
+        // a cast or an init whose type is less static: getDynamicSize read
+        // before its operands, found by the 2026-11-27 fuzz campaign).
+        if (!e.getType().isDynamicDim(d))
+          return {v, d};
         Value size = e.getDynamicSize(d);
         if (auto dimOp = size.getDefiningOp<tensor::DimOp>())
           if (auto idx = dimOp.getConstantIndex()) {
@@ -188,13 +193,19 @@ static DimSource traceDim(Value v, int64_t d) {
         return {size, -1};
       }
       if (auto c = dyn_cast<tensor::CastOp>(op)) {
-        if (!cast<RankedTensorType>(c.getSource().getType()).isDynamicDim(d))
+        auto source = dyn_cast<RankedTensorType>(c.getSource().getType());
+        if (!source || d >= source.getRank() || !source.isDynamicDim(d))
           return {v, d};
         v = c.getSource();
         continue;
       }
       if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
-        v = dps.getTiedOpOperand(r)->get();
+        OpOperand *init = dps.getTiedOpOperand(r);
+        auto t = init ? dyn_cast<RankedTensorType>(init->get().getType())
+                      : RankedTensorType();
+        if (!t || d >= t.getRank())
+          return {v, d};
+        v = init->get();
         continue;
       }
     }
@@ -240,6 +251,15 @@ void checkLinalgDims(ModuleOp module, const ArgDimNames &argNames) {
         continue;
       anyDynamic |= !t.hasStaticShape();
       AffineMap map = op.getMatchingIndexingMap(&operand);
+      // An op the verifier will refuse (a map of another rank than its
+      // operand's, or over other loops than the op's) is not checked here:
+      // its dims and loops would be read past their ends (the 2026-11-27
+      // fuzz campaign: a map of more dims than the op has loops).
+      if (map.getNumResults() != (unsigned)t.getRank() ||
+          map.getNumDims() != uses.size()) {
+        anyDynamic = false;
+        break;
+      }
       for (auto [k, e] : llvm::enumerate(map.getResults()))
         if (auto d = dyn_cast<AffineDimExpr>(e))
           uses[d.getPosition()].push_back({operand.get(), (int64_t)k});

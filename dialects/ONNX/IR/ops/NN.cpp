@@ -137,7 +137,22 @@ static LogicalResult verifyLayerNorm(Operation *op) {
   std::optional<int64_t> rank = getRank(op->getOperand(0));
   if (!rank)
     return success();
-  return checkAxis(op, "axis", getInt(op, "axis", -1), *rank);
+  int64_t axis = getInt(op, "axis", -1);
+  if (failed(checkAxis(op, "axis", axis, *rank)))
+    return failure();
+  // Scale and B broadcast to the normalized dims [axis, rank) of X
+  // (unidirectionally): not more dims than those (a fuzzed model's rank-4
+  // scale over a rank-3 X made linalg maps of the wrong rank).
+  int64_t normalized = *rank - (axis < 0 ? axis + *rank : axis);
+  static const char *names[] = {"Scale", "B"};
+  for (unsigned i = 1; i < op->getNumOperands() && i < 3; ++i) {
+    std::optional<int64_t> r = getRank(op->getOperand(i));
+    if (r && *r > normalized)
+      return op->emitOpError()
+             << names[i - 1] << " has rank " << *r << ", more than the "
+             << normalized << " normalized dims of X (axis " << axis << ")";
+  }
+  return success();
 }
 
 static LogicalResult verifyRNN(Operation *op) {

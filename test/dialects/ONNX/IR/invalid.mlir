@@ -1380,3 +1380,12 @@ func.func @slice_starts_rank(%x: tensor<4xf32>, %s: tensor<i64>, %e: tensor<1xi6
   %0 = "onnx.Slice"(%x, %s, %e, %none, %none) : (tensor<4xf32>, tensor<i64>, tensor<1xi64>, none, none) -> tensor<?xf32>
   return
 }
+
+// -----
+
+func.func @layernorm_scale_rank(%x: tensor<2x3xf32>, %s: tensor<2x3x4xf32>) {
+  %none = "onnx.NoValue"() : () -> none
+  // expected-error @+1 {{'onnx.LayerNormalization' op Scale has rank 3, more than the 1 normalized dims of X (axis -1)}}
+  %y, %m, %i = "onnx.LayerNormalization"(%x, %s, %none) : (tensor<2x3xf32>, tensor<2x3x4xf32>, none) -> (tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
+  return
+}

@@ -120,7 +120,7 @@ func.func @nn(%x: tensor<1x3x32x32xf32>, %w: tensor<8x3x3x3xf32>, %s: tensor<8xf
   // CHECK: "onnx.BatchNormalization"{{.*}} -> (tensor<1x8x32x32xf32>, none, none)
   %6:3 = "onnx.BatchNormalization"(%0, %s, %s, %s, %s) {epsilon = 1.0e-3 : f32} : (tensor<1x8x32x32xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<1x8x32x32xf32>, none, none)
   // CHECK: "onnx.LayerNormalization"
-  %7:3 = "onnx.LayerNormalization"(%seq, %seq, %none) {axis = -1 : i64} : (tensor<5x2x4xf32>, tensor<5x2x4xf32>, none) -> (tensor<5x2x4xf32>, none, none)
+  %7:3 = "onnx.LayerNormalization"(%seq, %seq, %none) {axis = 0 : i64} : (tensor<5x2x4xf32>, tensor<5x2x4xf32>, none) -> (tensor<5x2x4xf32>, none, none)
   // CHECK: "onnx.InstanceNormalization"
   %8 = "onnx.InstanceNormalization"(%0, %s, %s) : (tensor<1x8x32x32xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x8x32x32xf32>
   // CHECK: "onnx.LRN"{{.*}}size = 3 : i64
