@@ -257,6 +257,30 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
             const tile_ep *ep = conv_block_ep(
                 q, g, j * NR, pc == 0, pc + kc == kdim, 0,
                 kt->tile_act ? act : NULL, &accumulate, &storage);
+            /* Two panels at once (the second one wide enough not to take
+             * a narrow panel's tiles): the positions' inputs read once
+             * for 2 NR channels. */
+            if (kt->conv_tile2 && j + 1 < panels &&
+                q->out_channels - (j + 1) * NR > NR / 2) {
+              i64 nw1 = min64(NR, q->out_channels - (j + 1) * NR);
+              tile_ep storage1;
+              int accumulate1;
+              const tile_ep *ep1 = conv_block_ep(
+                  q, g, (j + 1) * NR, pc == 0, pc + kc == kdim, 0,
+                  kt->tile_act ? act : NULL, &accumulate1, &storage1);
+              for (ir = 0; ir < mc;) {
+                i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, kt->conv_mr2);
+                kt->conv_tile2((int)rows, kc, xr + ir, koff + pc, panel,
+                               kdim * NR, yg + j * NR * ys[2] + ic + ir,
+                               ys[2], nw1, accumulate, ep, ep1);
+                ir += rows;
+              }
+              if (act && !kt->tile_act && pc + kc == kdim)
+                onnxc_rt_gemm_act_block(kt, yg + j * NR * ys[2] + ic, NR + nw1,
+                                        mc, ys[2], 1, act);
+              ++j;
+              continue;
+            }
             /* A panel of at most 16 channels: tiles of up to conv_mr16
              * positions whose windows are one element apart (a stride-1
              * output row; a tile ends where the row does), one vector per

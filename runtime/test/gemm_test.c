@@ -682,8 +682,15 @@ static void conv_cases(int packed, int fuse) {
   check_conv(1, 1, 70, 40, 15, 15, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* > 128 positions */
   /* K > 2304: the indirect GEMM's two K blocks (not clamped: the clamp
    * checks' tolerance is for short sums). */
-  if (!(fuse & 2))
+  if (!(fuse & 2)) {
     check_conv(1, 1, 9, 260, 6, 7, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
+    /* Two panels at once (conv_tile2: 32 + 28 channels, then 32 + 32
+     * and a narrow 4), over both K blocks; 13 positions: tiles of 5
+     * and 4. */
+    check_conv(1, 1, 60, 260, 6, 7, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
+    check_conv(1, 1, 100, 258, 3, 19, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
+  }
+  check_conv(2, 1, 64, 20, 9, 9, 3, 3, 2, 2, 1, 1, 0, packed, fuse); /* a pair, strided */
   /* Unpacked weights, packed by the runtime for the indirect GEMM when
    * that packs less than im2col would (weight panels <= images x
    * position panels): a weight gradient's convolution (16 "images",

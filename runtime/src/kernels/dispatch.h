@@ -88,6 +88,16 @@ typedef void (*onnxc_conv_tile_fn)(int rows, i64 kc, const float *const *xr,
                                    const i64 *koff, const float *panel,
                                    float *c, i64 csc, i64 nw, int accumulate,
                                    const tile_ep *ep);
+/* conv_tile over two panels at once: a full panel (NR channels) at
+ * `panel`, with epilogue ep0, and the next, panel + pstride, of nw1 <= NR
+ * channels at c + NR * csc, with ep1; rows <= conv_mr2. Each input element
+ * read once for 2 * NR channels. Each element is the same FMA chain over p
+ * as in conv_tile: the two give the same bits. */
+typedef void (*onnxc_conv_tile2_fn)(int rows, i64 kc, const float *const *xr,
+                                    const i64 *koff, const float *panel,
+                                    i64 pstride, float *c, i64 csc, i64 nw1,
+                                    int accumulate, const tile_ep *ep0,
+                                    const tile_ep *ep1);
 /* The same for a panel of at most 16 channels (nw <= NR / 2: a narrow
  * layer, or the last panel of one) over rows <= conv_mr16 positions whose
  * windows are one element apart (x0 + r: consecutive outputs of a stride-1
@@ -182,6 +192,9 @@ typedef struct onnxc_kernels {
    * im2col NULL: a scalar copy) */
   int conv_mr;
   onnxc_conv_tile_fn conv_tile;
+  /* (NULL: every panel through conv_tile) */
+  int conv_mr2;
+  onnxc_conv_tile2_fn conv_tile2;
   /* (NULL: narrow panels take conv_tile) */
   int conv_mr16;
   onnxc_conv_tile16_fn conv_tile16;
