@@ -206,6 +206,13 @@ static void conv_rows(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
  * instead of one per 256; its 2304 x 32 weight panel (288 KiB) stays in
  * L2. 5-10% on ResNet's convolutions against KC. */
 #define KCI 2304
+/* The K step of two-panel tiles (conv_tile2) within a KCI block: its
+ * weights, 2 x KSTEP2 x NR floats (24 KiB), stay in L1 while the block's
+ * positions pass, the partial sums wait in a scratch of MCP x 2 NR.
+ * Against whole-KCI tiles, 8-11% on 3 x 3 convolutions of 64 to 512
+ * channels (bench/conv_cblock.c, Intel Xeon with AVX-512: their weights
+ * came from L2 at 4 lines per k); steps of 72 to 144 within 3%. */
+#define KSTEP2 96
 
 /* The convolution over packed weights `wp` ([groups][panels][K][32],
  * runtime_abi.h) with Y laid out flat (ys[4] == 1, ys[3] == out_w).
@@ -231,6 +238,11 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
   const float *xr[MCP];
   act_ep act_storage;
   const act_ep *act = conv_act(q, &act_storage);
+  /* conv_tile2's partial sums (MCP positions x 2 NR channels). */
+  void *sraw = NULL;
+  float *sums = kt->conv_tile2 && panels > 1
+                    ? onnxc_rt_gemm_alloc_panels(MCP * 2 * NR, &sraw)
+                    : NULL;
   i64 n, g, pc, ic, j, ir, t;
   for (n = 0; n < q->batch; ++n)
     for (g = 0; g < q->groups; ++g) {
@@ -260,7 +272,7 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
             /* Two panels at once (the second one wide enough not to take
              * a narrow panel's tiles): the positions' inputs read once
              * for 2 NR channels. */
-            if (kt->conv_tile2 && j + 1 < panels &&
+            if (sums && j + 1 < panels &&
                 q->out_channels - (j + 1) * NR > NR / 2) {
               i64 nw1 = min64(NR, q->out_channels - (j + 1) * NR);
               tile_ep storage1;
@@ -268,12 +280,20 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
               const tile_ep *ep1 = conv_block_ep(
                   q, g, (j + 1) * NR, pc == 0, pc + kc == kdim, 0,
                   kt->tile_act ? act : NULL, &accumulate1, &storage1);
-              for (ir = 0; ir < mc;) {
-                i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, kt->conv_mr2);
-                kt->conv_tile2((int)rows, kc, xr + ir, koff + pc, panel,
-                               kdim * NR, yg + j * NR * ys[2] + ic + ir,
-                               ys[2], nw1, accumulate, ep, ep1);
-                ir += rows;
+              i64 kb;
+              for (kb = 0; kb < kc; kb += KSTEP2) {
+                i64 kl = min64(KSTEP2, kc - kb);
+                int sflags = (kb > 0 ? ONNXC_TILE2_FROM_S : 0) |
+                             (kb + kl < kc ? ONNXC_TILE2_TO_S : 0);
+                for (ir = 0; ir < mc;) {
+                  i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, kt->conv_mr2);
+                  kt->conv_tile2((int)rows, kl, xr + ir, koff + pc + kb,
+                                 panel + kb * NR, kdim * NR,
+                                 yg + j * NR * ys[2] + ic + ir, ys[2], nw1,
+                                 accumulate, ep, ep1, sums + ir * 2 * NR,
+                                 sflags);
+                  ir += rows;
+                }
               }
               if (act && !kt->tile_act && pc + kc == kdim)
                 onnxc_rt_gemm_act_block(kt, yg + j * NR * ys[2] + ic, NR + nw1,
@@ -318,6 +338,7 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
         }
       }
     }
+  onnxc_rt_free_scratch(sraw);
 }
 
 /* Packed weights back to W[g, m, ci, kh, kw] (contiguous), for the paths

@@ -91,13 +91,18 @@ typedef void (*onnxc_conv_tile_fn)(int rows, i64 kc, const float *const *xr,
 /* conv_tile over two panels at once: a full panel (NR channels) at
  * `panel`, with epilogue ep0, and the next, panel + pstride, of nw1 <= NR
  * channels at c + NR * csc, with ep1; rows <= conv_mr2. Each input element
- * read once for 2 * NR channels. Each element is the same FMA chain over p
- * as in conv_tile: the two give the same bits. */
+ * read once for 2 NR channels. With ONNXC_TILE2_FROM_S in sflags the sums
+ * start from partial sums at s (position r's 2 NR at s + 2 NR r, 64-byte
+ * aligned), with ONNXC_TILE2_TO_S they are left there instead of stored
+ * into C (ep0, ep1, accumulate unused). Each element is the same FMA chain
+ * over p as in conv_tile: the two give the same bits. */
+#define ONNXC_TILE2_FROM_S 1
+#define ONNXC_TILE2_TO_S 2
 typedef void (*onnxc_conv_tile2_fn)(int rows, i64 kc, const float *const *xr,
                                     const i64 *koff, const float *panel,
                                     i64 pstride, float *c, i64 csc, i64 nw1,
                                     int accumulate, const tile_ep *ep0,
-                                    const tile_ep *ep1);
+                                    const tile_ep *ep1, float *s, int sflags);
 /* The same for a panel of at most 16 channels (nw <= NR / 2: a narrow
  * layer, or the last panel of one) over rows <= conv_mr16 positions whose
  * windows are one element apart (x0 + r: consecutive outputs of a stride-1

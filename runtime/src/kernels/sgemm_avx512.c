@@ -337,13 +337,16 @@ static const ikernel_fn ikernels[MR + 1] = {0,         ikernel_1, ikernel_2,
 
 /* ikernel2_R: ikernel_R over two panels, 64 channels (four accumulators
  * per position, 4 R of 32 registers): the R broadcasts of a k serve 4 R
- * FMAs instead of 2 R. */
+ * FMAs instead of 2 R. With ONNXC_TILE2_FROM_S the accumulators start
+ * from the partial sums at s (row r at s + 64 r), with ONNXC_TILE2_TO_S
+ * they end there (no store into Y): a K block split into steps whose
+ * weights stay in L1, each element's FMA chain the same as in one step. */
 #define MR2 6
 #define ONNXC_DEFINE_IKERNEL2(R)                                               \
   static void ikernel2_##R(i64 kc, const float *const *xr, const i64 *koff,    \
                            const float *bp, i64 pstride, float *c, i64 csc,    \
                            i64 nw1, int accumulate, const tile_ep *ep0,        \
-                           const tile_ep *ep1) {                               \
+                           const tile_ep *ep1, float *s, int sflags) {         \
     __m512 a0[R], a1[R], a2[R], a3[R];                                         \
     const float *src[R];                                                       \
     const float *bq = bp + pstride;                                            \
@@ -351,10 +354,17 @@ static const ikernel_fn ikernels[MR + 1] = {0,         ikernel_1, ikernel_2,
     i64 p;                                                                     \
     _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                          \
       src[r] = xr[r];                                                          \
-      a0[r] = _mm512_setzero_ps();                                             \
-      a1[r] = _mm512_setzero_ps();                                             \
-      a2[r] = _mm512_setzero_ps();                                             \
-      a3[r] = _mm512_setzero_ps();                                             \
+      if (sflags & ONNXC_TILE2_FROM_S) {                                       \
+        a0[r] = _mm512_load_ps(s + 64 * r);                                    \
+        a1[r] = _mm512_load_ps(s + 64 * r + 16);                               \
+        a2[r] = _mm512_load_ps(s + 64 * r + 32);                               \
+        a3[r] = _mm512_load_ps(s + 64 * r + 48);                               \
+      } else {                                                                 \
+        a0[r] = _mm512_setzero_ps();                                           \
+        a1[r] = _mm512_setzero_ps();                                           \
+        a2[r] = _mm512_setzero_ps();                                           \
+        a3[r] = _mm512_setzero_ps();                                           \
+      }                                                                        \
     }                                                                          \
     for (p = 0; p < kc; ++p) {                                                 \
       i64 off = koff[p];                                                       \
@@ -370,6 +380,15 @@ static const ikernel_fn ikernels[MR + 1] = {0,         ikernel_1, ikernel_2,
       bp += NR;                                                                \
       bq += NR;                                                                \
     }                                                                          \
+    if (sflags & ONNXC_TILE2_TO_S) {                                           \
+      _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                        \
+        _mm512_store_ps(s + 64 * r, a0[r]);                                    \
+        _mm512_store_ps(s + 64 * r + 16, a1[r]);                               \
+        _mm512_store_ps(s + 64 * r + 32, a2[r]);                               \
+        _mm512_store_ps(s + 64 * r + 48, a3[r]);                               \
+      }                                                                        \
+      return;                                                                  \
+    }                                                                          \
     store_tile_t(R, a0, a1, c, csc, NR, accumulate, ep0);                      \
     store_tile_t(R, a2, a3, c + NR * csc, csc, nw1, accumulate, ep1);          \
   }
@@ -383,16 +402,17 @@ ONNXC_DEFINE_IKERNEL2(6)
 
 typedef void (*ikernel2_fn)(i64, const float *const *, const i64 *,
                             const float *, i64, float *, i64, i64, int,
-                            const tile_ep *, const tile_ep *);
+                            const tile_ep *, const tile_ep *, float *, int);
 static const ikernel2_fn ikernels2[MR2 + 1] = {
     0, ikernel2_1, ikernel2_2, ikernel2_3, ikernel2_4, ikernel2_5, ikernel2_6};
 
 static void conv_tile2_avx512(int rows, i64 kc, const float *const *xr,
                               const i64 *koff, const float *panel, i64 pstride,
                               float *c, i64 csc, i64 nw1, int accumulate,
-                              const tile_ep *ep0, const tile_ep *ep1) {
+                              const tile_ep *ep0, const tile_ep *ep1, float *s,
+                              int sflags) {
   ikernels2[rows](kc, xr, koff, panel, pstride, c, csc, nw1, accumulate, ep0,
-                  ep1);
+                  ep1, s, sflags);
 }
 
 /* Adds (or writes) a tile of `rows` (<= 16) positions x `nw` (<= 16)
