@@ -213,6 +213,8 @@ static void conv_rows(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
  * channels (bench/conv_cblock.c, Intel Xeon with AVX-512: their weights
  * came from L2 at 4 lines per k); steps of 72 to 144 within 3%. */
 #define KSTEP2 96
+/* The K step of single-panel tiles (conv_tile1; 24 KiB of weights). */
+#define KSTEP1 192
 
 /* The convolution over packed weights `wp` ([groups][panels][K][32],
  * runtime_abi.h) with Y laid out flat (ys[4] == 1, ys[3] == out_w).
@@ -240,7 +242,7 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
   const act_ep *act = conv_act(q, &act_storage);
   /* conv_tile2's partial sums (MCP positions x 2 NR channels). */
   void *sraw = NULL;
-  float *sums = kt->conv_tile2 && panels > 1
+  float *sums = kt->conv_tile2 || kt->conv_tile1
                     ? onnxc_rt_gemm_alloc_panels(MCP * 2 * NR, &sraw)
                     : NULL;
   i64 n, g, pc, ic, j, ir, t;
@@ -272,7 +274,7 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
             /* Two panels at once (the second one wide enough not to take
              * a narrow panel's tiles): the positions' inputs read once
              * for 2 NR channels. */
-            if (sums && j + 1 < panels &&
+            if (sums && kt->conv_tile2 && j + 1 < panels &&
                 q->out_channels - (j + 1) * NR > NR / 2) {
               i64 nw1 = min64(NR, q->out_channels - (j + 1) * NR);
               tile_ep storage1;
@@ -317,6 +319,28 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
                        yg + j * NR * ys[2] + ic + ir, ys[2], nw, accumulate,
                        ep);
                 ir += rows;
+              }
+            } else if (sums && kt->conv_tile1 && kc > 2 * KSTEP1) {
+              /* Up to conv_mr1 positions per tile, K in steps as for two
+               * panels: with a deep K, whose weights would come from L2
+               * (96 -> 32 channels, 3 x 3: 8%; 256 -> 32: 11%). Not with
+               * a shallow one, where conv_tile's 8 rows run faster (16 ->
+               * 32: 12 rows took 15% longer, the epilogue of 12 in two
+               * transposed stores and the 12 window pointers, more than
+               * the registers hold). */
+              i64 kb;
+              for (kb = 0; kb < kc; kb += KSTEP1) {
+                i64 kl = min64(KSTEP1, kc - kb);
+                int sflags = (kb > 0 ? ONNXC_TILE2_FROM_S : 0) |
+                             (kb + kl < kc ? ONNXC_TILE2_TO_S : 0);
+                for (ir = 0; ir < mc;) {
+                  i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, kt->conv_mr1);
+                  kt->conv_tile1((int)rows, kl, xr + ir, koff + pc + kb,
+                                 panel + kb * NR,
+                                 yg + j * NR * ys[2] + ic + ir, ys[2], nw,
+                                 accumulate, ep, sums + ir * NR, sflags);
+                  ir += rows;
+                }
               }
             } else {
               /* Tiles of equal height (49 positions: 7 of 7, not 6 of 8

@@ -691,6 +691,9 @@ static void conv_cases(int packed, int fuse) {
     check_conv(1, 1, 100, 258, 3, 19, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
   }
   check_conv(2, 1, 64, 20, 9, 9, 3, 3, 2, 2, 1, 1, 0, packed, fuse); /* a pair, strided */
+  /* One full panel in tiles of up to 12 (conv_tile1, K = 450 in steps),
+   * then a narrow one. */
+  check_conv(1, 1, 40, 50, 7, 25, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
   /* Unpacked weights, packed by the runtime for the indirect GEMM when
    * that packs less than im2col would (weight panels <= images x
    * position panels): a weight gradient's convolution (16 "images",

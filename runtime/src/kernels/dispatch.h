@@ -98,6 +98,12 @@ typedef void (*onnxc_conv_tile_fn)(int rows, i64 kc, const float *const *xr,
  * over p as in conv_tile: the two give the same bits. */
 #define ONNXC_TILE2_FROM_S 1
 #define ONNXC_TILE2_TO_S 2
+/* conv_tile with conv_tile2's partial sums (position r's NR at s + NR r)
+ * over rows <= conv_mr1. */
+typedef void (*onnxc_conv_tile1_fn)(int rows, i64 kc, const float *const *xr,
+                                    const i64 *koff, const float *panel,
+                                    float *c, i64 csc, i64 nw, int accumulate,
+                                    const tile_ep *ep, float *s, int sflags);
 typedef void (*onnxc_conv_tile2_fn)(int rows, i64 kc, const float *const *xr,
                                     const i64 *koff, const float *panel,
                                     i64 pstride, float *c, i64 csc, i64 nw1,
@@ -200,6 +206,9 @@ typedef struct onnxc_kernels {
   /* (NULL: every panel through conv_tile) */
   int conv_mr2;
   onnxc_conv_tile2_fn conv_tile2;
+  /* (NULL: single panels through conv_tile) */
+  int conv_mr1;
+  onnxc_conv_tile1_fn conv_tile1;
   /* (NULL: narrow panels take conv_tile) */
   int conv_mr16;
   onnxc_conv_tile16_fn conv_tile16;

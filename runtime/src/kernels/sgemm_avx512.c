@@ -8,7 +8,10 @@
  * in-register 8 x 16 transpose) into Y's channels; conv_tile2 does 6
  * positions by two panels (24 accumulators), each input element read once
  * for 64 channels (5-8% on ResNet's 64- and 512-channel 3 x 3 layers on
- * an Intel Xeon with AVX-512, bench/conv_cblock.c). A fused activation
+ * an Intel Xeon with AVX-512, bench/conv_cblock.c), and conv_tile1 up to
+ * 12 positions by one panel; both can leave partial sums in a scratch and
+ * start from them, so that conv.c steps through K with the step's weights
+ * in L1. A fused activation
  * (tile_ep.act) is applied to the accumulators before the store
  * (act_avx512.h), or, after a sum with Y done inside the transposed
  * store, to the stored columns. Compiled with
@@ -415,6 +418,79 @@ static void conv_tile2_avx512(int rows, i64 kc, const float *const *xr,
                   ep1, s, sflags);
 }
 
+/* ikernel1_R: ikernel_R for up to 12 positions (24 accumulators: the
+ * panel's 2 loads of a k serve 2 R FMAs), with conv_tile2's partial sums
+ * (row r at s + 32 r); stored as two transposed tiles of at most 8. */
+#define MR1 12
+#define ONNXC_DEFINE_IKERNEL1(R)                                               \
+  static void ikernel1_##R(i64 kc, const float *const *xr, const i64 *koff,    \
+                           const float *bp, float *c, i64 csc, i64 nw,         \
+                           int accumulate, const tile_ep *ep, float *s,        \
+                           int sflags) {                                       \
+    __m512 lo[R], hi[R];                                                       \
+    const float *src[R];                                                       \
+    int r;                                                                     \
+    i64 p;                                                                     \
+    _Pragma("GCC unroll 12") for (r = 0; r < R; ++r) {                         \
+      src[r] = xr[r];                                                          \
+      if (sflags & ONNXC_TILE2_FROM_S) {                                       \
+        lo[r] = _mm512_load_ps(s + 32 * r);                                    \
+        hi[r] = _mm512_load_ps(s + 32 * r + 16);                               \
+      } else {                                                                 \
+        lo[r] = _mm512_setzero_ps();                                           \
+        hi[r] = _mm512_setzero_ps();                                           \
+      }                                                                        \
+    }                                                                          \
+    for (p = 0; p < kc; ++p) {                                                 \
+      i64 off = koff[p];                                                       \
+      __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);          \
+      _Pragma("GCC unroll 12") for (r = 0; r < R; ++r) {                       \
+        __m512 av = _mm512_set1_ps(src[r][off]);                               \
+        lo[r] = _mm512_fmadd_ps(av, b0, lo[r]);                                \
+        hi[r] = _mm512_fmadd_ps(av, b1, hi[r]);                                \
+      }                                                                        \
+      bp += NR;                                                                \
+    }                                                                          \
+    if (sflags & ONNXC_TILE2_TO_S) {                                           \
+      _Pragma("GCC unroll 12") for (r = 0; r < R; ++r) {                       \
+        _mm512_store_ps(s + 32 * r, lo[r]);                                    \
+        _mm512_store_ps(s + 32 * r + 16, hi[r]);                               \
+      }                                                                        \
+      return;                                                                  \
+    }                                                                          \
+    store_tile_t(R < MR ? R : MR, lo, hi, c, csc, nw, accumulate, ep);         \
+    if (R > MR)                                                                \
+      store_tile_t(R - MR, lo + MR, hi + MR, c + MR, csc, nw, accumulate, ep); \
+  }
+
+ONNXC_DEFINE_IKERNEL1(1)
+ONNXC_DEFINE_IKERNEL1(2)
+ONNXC_DEFINE_IKERNEL1(3)
+ONNXC_DEFINE_IKERNEL1(4)
+ONNXC_DEFINE_IKERNEL1(5)
+ONNXC_DEFINE_IKERNEL1(6)
+ONNXC_DEFINE_IKERNEL1(7)
+ONNXC_DEFINE_IKERNEL1(8)
+ONNXC_DEFINE_IKERNEL1(9)
+ONNXC_DEFINE_IKERNEL1(10)
+ONNXC_DEFINE_IKERNEL1(11)
+ONNXC_DEFINE_IKERNEL1(12)
+
+typedef void (*ikernel1_fn)(i64, const float *const *, const i64 *,
+                            const float *, float *, i64, i64, int,
+                            const tile_ep *, float *, int);
+static const ikernel1_fn ikernels1[MR1 + 1] = {
+    0,         ikernel1_1, ikernel1_2, ikernel1_3,  ikernel1_4,
+    ikernel1_5, ikernel1_6, ikernel1_7, ikernel1_8, ikernel1_9,
+    ikernel1_10, ikernel1_11, ikernel1_12};
+
+static void conv_tile1_avx512(int rows, i64 kc, const float *const *xr,
+                              const i64 *koff, const float *panel, float *c,
+                              i64 csc, i64 nw, int accumulate,
+                              const tile_ep *ep, float *s, int sflags) {
+  ikernels1[rows](kc, xr, koff, panel, c, csc, nw, accumulate, ep, s, sflags);
+}
+
 /* Adds (or writes) a tile of `rows` (<= 16) positions x `nw` (<= 16)
  * channels held as one vector per position into Y at c[ch * csc + r], with
  * the epilogue `ep`: two 8-position transposes. */
@@ -613,6 +689,8 @@ void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k) {
   k->conv_mr = MR;
   k->conv_tile = conv_tile_avx512;
   k->conv_mr2 = MR2;
+  k->conv_mr1 = MR1;
+  k->conv_tile1 = conv_tile1_avx512;
   k->conv_tile2 = conv_tile2_avx512;
   k->conv_mr16 = 16;
   k->conv_tile16 = conv_tile16_avx512;
