@@ -163,13 +163,17 @@ static i64 unit_run(const float *const *xr, i64 ir, i64 mc, i64 max,
   return n;
 }
 
-/* The deepest K that conv_rows takes: its tiles read 3 cache lines of
- * input per k (a 32-position row segment, unaligned) where conv_tile16's
- * read 1 or 2, and with K = 432 (48 channels, 3 x 3) the second channel
- * group no longer finds them in L1: in U-Net's 48 -> 16 layer at 256 x
- * 256 the rows took 20-35% longer than conv_tile16, where 16 -> 16 and
- * 3 -> 16 ran 15-25% faster. */
-#define ROWS_MAX_K 288
+/* The K step of conv_rows: its tiles read 3 cache lines of input per k
+ * (a 32-position row segment, unaligned) where conv_tile16's read 1 or 2,
+ * and with K = 432 (48 channels, 3 x 3) in one step the second channel
+ * group no longer found them in L1: in U-Net's 48 -> 16 layer at 256 x
+ * 256 the rows took 20-35% longer than conv_tile16 (AMD EPYC), where 16
+ * -> 16 and 3 -> 16 ran 15-25% faster. In steps of 144 (16 channels),
+ * each summed into Y (16 channels of the block's positions, stored
+ * without a transpose, in L1), the rows take any K: against
+ * conv_tile16, 48 -> 16 at 256 x 256 the same to 5% faster, 64 -> 16 at
+ * 128 x 128 and 128 -> 16 at 64 x 64 10% faster (Intel Xeon). */
+#define ROWS_KSTEP 144
 
 /* One K block [pc, pc + kc) of a panel of nw <= 16 channels from m0 over
  * `mc` positions whose windows start at xr[0, mc), Y from `y` (position
@@ -184,21 +188,25 @@ static void conv_rows(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
   const i64 csc = q->y_strides[2];
   i64 groups = (nw + kt->conv_rmr - 1) / kt->conv_rmr;
   i64 per = (nw + groups - 1) / groups; /* 12 channels: 6 and 6 */
-  i64 ir, c0;
-  for (ir = 0; ir < mc;) {
-    i64 len = unit_run(xr, ir, mc, NR, 1);
-    for (c0 = 0; c0 < nw;) {
-      i64 rows = min64(per, nw - c0);
-      tile_ep storage;
-      int accumulate;
-      const tile_ep *ep =
-          conv_block_ep(q, g, m0 + c0, pc == 0, pc + kc == kdim, 1,
-                        kt->tile_act ? act : NULL, &accumulate, &storage);
-      kt->conv_rtile((int)rows, kc, xr[ir], koff, panel + c0,
-                     y + c0 * csc + ir, csc, len, accumulate, ep);
-      c0 += rows;
+  i64 ir, c0, kb;
+  for (kb = 0; kb < kc; kb += ROWS_KSTEP) {
+    i64 kl = min64(ROWS_KSTEP, kc - kb);
+    for (ir = 0; ir < mc;) {
+      i64 len = unit_run(xr, ir, mc, NR, 1);
+      for (c0 = 0; c0 < nw;) {
+        i64 rows = min64(per, nw - c0);
+        tile_ep storage;
+        int accumulate;
+        const tile_ep *ep = conv_block_ep(
+            q, g, m0 + c0, pc + kb == 0, pc + kb + kl == kdim, 1,
+            kt->tile_act ? act : NULL, &accumulate, &storage);
+        kt->conv_rtile((int)rows, kl, xr[ir], koff + kb,
+                       panel + kb * NR + c0, y + c0 * csc + ir, csc, len,
+                       accumulate, ep);
+        c0 += rows;
+      }
+      ir += len;
     }
-    ir += len;
   }
 }
 /* Depth of an indirect-GEMM block: the whole K of a 3 x 3 convolution of
@@ -308,7 +316,7 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
              * output row; a tile ends where the row does), one vector per
              * position. */
             if (nw <= NR / 2 && kt->conv_rtile && pstep == 1 &&
-                q->out_w >= NR && kdim <= ROWS_MAX_K) {
+                q->out_w >= NR) {
               conv_rows(kt, q, g, pc, kc, kdim, act, xr, mc, koff + pc,
                         panel, yg + j * NR * ys[2] + ic, j * NR, nw);
             } else if (nw <= NR / 2 && tile16) {

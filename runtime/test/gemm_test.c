@@ -694,6 +694,8 @@ static void conv_cases(int packed, int fuse) {
   /* One full panel in tiles of up to 12 (conv_tile1, K = 450 in steps),
    * then a narrow one. */
   check_conv(1, 1, 40, 50, 7, 25, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
+  /* A narrow panel over rows (conv_rows) with K = 360 in three steps. */
+  check_conv(1, 1, 12, 40, 5, 40, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
   /* Unpacked weights, packed by the runtime for the indirect GEMM when
    * that packs less than im2col would (weight panels <= images x
    * position panels): a weight gradient's convolution (16 "images",
