@@ -721,6 +721,31 @@ const float *onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q,
 
 void onnxc_rt_sconv2d_free_input(void *raw) { onnxc_rt_free_scratch(raw); }
 
+/* The padded copy of a band of output rows stays under this many bytes,
+ * in L2 (where the whole copy of a large input went to L3 and came back
+ * for the product). */
+#ifndef PAD_BAND_BYTES
+#define PAD_BAND_BYTES (512 << 10)
+#endif
+
+/* Output rows per band of a padded convolution: its padded input rows
+ * within PAD_BAND_BYTES, at least MCP positions (a band re-reads the
+ * weights once per MCP positions anyway), all of out_h when one band
+ * would hold most of them. */
+static i64 pad_band_rows(const onnxc_conv2d_params *q) {
+  i64 wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
+  i64 halo = (q->kernel_h - 1) * q->dilation_h + 1 - q->stride_h;
+  double row = 4.0 * (double)(q->batch * q->groups * q->in_channels) *
+               (double)wp; /* bytes of one padded input row */
+  i64 min_rows = (MCP + q->out_w - 1) / q->out_w, rows;
+  if (row <= 0)
+    return q->out_h;
+  rows = (i64)((PAD_BAND_BYTES / row - (double)halo) / (double)q->stride_h);
+  if (rows < min_rows)
+    rows = min_rows;
+  return 2 * rows > q->out_h ? q->out_h : rows;
+}
+
 /* onnxc_rt_sconv2d on this thread (parallel.c splits the calls). */
 void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
                              const float *w, float *y) {
@@ -764,7 +789,22 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
     /* The GEMM paths: a padded copy (one pass over the input, small next
      * to the product; all of it read before y is written, as
      * ONNXC_CONV_IN_PLACE needs), in channel blocks for ONNXC_CONV_W_CBLOCK
-     * weights. */
+     * weights. A large input in bands of output rows, each padding its
+     * own rows into a copy that stays in L2 (not in place: a band's
+     * output would overwrite rows the next band reads). */
+    if (!(q->flags & ONNXC_CONV_IN_PLACE)) {
+      i64 band = pad_band_rows(q);
+      if (band < q->out_h) {
+        i64 lo;
+        for (lo = 0; lo < q->out_h; lo += band) {
+          onnxc_conv2d_params part = *q;
+          part.out_h = min64(band, q->out_h - lo);
+          part.pad_top = q->pad_top - lo * q->stride_h;
+          onnxc_rt_sconv2d_serial(&part, x, w, y + lo * q->y_strides[3]);
+        }
+        return;
+      }
+    }
     xp = onnxc_rt_sconv2d_pad_input(q, x, &padded, &raw, 1);
     onnxc_rt_sconv2d_serial(&padded, xp, w, y);
     onnxc_rt_free_scratch(raw);

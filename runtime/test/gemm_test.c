@@ -691,6 +691,12 @@ static void conv_cases(int packed, int fuse) {
     check_conv(1, 1, 100, 258, 3, 19, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
   }
   check_conv(2, 1, 64, 20, 9, 9, 3, 3, 2, 2, 1, 1, 0, packed, fuse); /* a pair, strided */
+  /* Padded inputs over 512 KiB, in bands of rows (25, 25, 10; strided:
+   * bands of 12). */
+  if (!(fuse & 2)) {
+    check_conv_pad(1, 1, 40, 48, 60, 100, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
+    check_conv_pad(1, 1, 40, 48, 120, 100, 3, 3, 2, 2, 1, 1, 1, 2, 1, 1, packed, fuse);
+  }
   /* One full panel in tiles of up to 12 (conv_tile1, K = 450 in steps),
    * then a narrow one. */
   check_conv(1, 1, 40, 50, 7, 25, 3, 3, 1, 1, 1, 1, 0, packed, fuse);
@@ -821,6 +827,10 @@ static void conv_cblock_cases(int fuse) {
   check_conv_ex(1, 1, 48, 32, 12, 30, 3, 3, 1, 1, 1, 1, 0, -5, 1, 4, 30, 1, 2, fuse);
   check_conv_ex(1, 1, 48, 32, 12, 30, 3, 3, 1, 1, 1, 1, 0, 3, 1, 12, 30, 1, 2, fuse);
   check_conv(1, 1, 48, 32, 10, 21, 3, 3, 1, 1, 1, 1, 0, 2, fuse); /* unpadded */
+  /* A padded input over 512 KiB: bands of 19, 19 and 2 rows, each padded
+   * on its own. */
+  if (!(fuse & 2))
+    check_conv_pad(1, 1, 64, 64, 40, 100, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2, fuse);
 }
 
 int main(int argc, char **argv) {
