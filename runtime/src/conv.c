@@ -328,14 +328,9 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
                        ep);
                 ir += rows;
               }
-            } else if (sums && kt->conv_tile1 && kc > 2 * KSTEP1) {
+            } else if (sums && kt->conv_tile1 && kc >= kt->conv_k1) {
               /* Up to conv_mr1 positions per tile, K in steps as for two
-               * panels: with a deep K, whose weights would come from L2
-               * (96 -> 32 channels, 3 x 3: 8%; 256 -> 32: 11%). Not with
-               * a shallow one, where conv_tile's 8 rows run faster (16 ->
-               * 32: 12 rows took 15% longer, the epilogue of 12 in two
-               * transposed stores and the 12 window pointers, more than
-               * the registers hold). */
+               * panels, the step's weights in L1 (dispatch.h). */
               i64 kb;
               for (kb = 0; kb < kc; kb += KSTEP1) {
                 i64 kl = min64(KSTEP1, kc - kb);

@@ -206,9 +206,17 @@ typedef struct onnxc_kernels {
   /* (NULL: every panel through conv_tile) */
   int conv_mr2;
   onnxc_conv_tile2_fn conv_tile2;
-  /* (NULL: single panels through conv_tile) */
+  /* (NULL: single panels through conv_tile) from a K of conv_k1 on. The
+   * AVX-512 tile1 is 12 rows, conv_tile 8: with a deep K, whose weights
+   * would come from L2 (96 -> 32 channels, 3 x 3: 8%; 256 -> 32: 11%);
+   * not with a shallow one, where conv_tile runs faster (16 -> 32: 12
+   * rows took 15% longer, the epilogue of 12 in two transposed stores and
+   * the 12 window pointers, more than the registers hold). AVX2's is
+   * conv_tile's 6 rows with K in steps: 13-23% on 3 x 3 convolutions of
+   * 32 to 512 channels (bench/conv_cblock.c, Intel Xeon). */
   int conv_mr1;
   onnxc_conv_tile1_fn conv_tile1;
+  i64 conv_k1;
   /* (NULL: narrow panels take conv_tile) */
   int conv_mr16;
   onnxc_conv_tile16_fn conv_tile16;

@@ -290,6 +290,81 @@ typedef void (*ihalf_fn)(i64, const float *const *, const i64 *, const float *,
 static const ihalf_fn ihalves[MR + 1] = {0,       ihalf_1, ihalf_2, ihalf_3,
                                          ihalf_4, ihalf_5, ihalf_6};
 
+/* ihalfs_R: ihalf_R with the partial sums of conv_tile1 (dispatch.h):
+ * position r's 16 channels of the half at s + 32 r. */
+#define ONNXC_DEFINE_IHALFS(R)                                                 \
+  static void ihalfs_##R(i64 kc, const float *const *xr, const i64 *koff,      \
+                         const float *bp, float *c, i64 csc, i64 nw,           \
+                         int accumulate, const tile_ep *ep, float *s,          \
+                         int sflags) {                                         \
+    __m256 lo[R], hi[R];                                                       \
+    const float *src[R];                                                       \
+    int r;                                                                     \
+    i64 p;                                                                     \
+    _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                          \
+      src[r] = xr[r];                                                          \
+      if (sflags & ONNXC_TILE2_FROM_S) {                                       \
+        lo[r] = _mm256_load_ps(s + 32 * r);                                    \
+        hi[r] = _mm256_load_ps(s + 32 * r + 8);                                \
+      } else {                                                                 \
+        lo[r] = _mm256_setzero_ps();                                           \
+        hi[r] = _mm256_setzero_ps();                                           \
+      }                                                                        \
+    }                                                                          \
+    for (p = 0; p < kc; ++p) {                                                 \
+      i64 off = koff[p];                                                       \
+      __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);           \
+      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
+        __m256 av = _mm256_broadcast_ss(src[r] + off);                         \
+        lo[r] = _mm256_fmadd_ps(av, b0, lo[r]);                                \
+        hi[r] = _mm256_fmadd_ps(av, b1, hi[r]);                                \
+      }                                                                        \
+      bp += NR;                                                                \
+    }                                                                          \
+    if (sflags & ONNXC_TILE2_TO_S) {                                           \
+      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
+        _mm256_store_ps(s + 32 * r, lo[r]);                                    \
+        _mm256_store_ps(s + 32 * r + 8, hi[r]);                                \
+      }                                                                        \
+      return;                                                                  \
+    }                                                                          \
+    {                                                                          \
+      __m256 slo[R], shi[R];                                                   \
+      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
+        slo[r] = lo[r];                                                        \
+        shi[r] = hi[r];                                                        \
+      }                                                                        \
+      store_half_t(R, slo, shi, c, csc, nw, accumulate, ep);                   \
+    }                                                                          \
+  }
+
+ONNXC_DEFINE_IHALFS(1)
+ONNXC_DEFINE_IHALFS(2)
+ONNXC_DEFINE_IHALFS(3)
+ONNXC_DEFINE_IHALFS(4)
+ONNXC_DEFINE_IHALFS(5)
+ONNXC_DEFINE_IHALFS(6)
+
+typedef void (*ihalfs_fn)(i64, const float *const *, const i64 *,
+                          const float *, float *, i64, i64, int,
+                          const tile_ep *, float *, int);
+static const ihalfs_fn ihalfss[MR + 1] = {0,        ihalfs_1, ihalfs_2,
+                                          ihalfs_3, ihalfs_4, ihalfs_5,
+                                          ihalfs_6};
+
+/* conv_tile1: the two halves, each with its own partial sums. */
+static void conv_tile1_avx2(int rows, i64 kc, const float *const *xr,
+                            const i64 *koff, const float *panel, float *c,
+                            i64 csc, i64 nw, int accumulate, const tile_ep *ep,
+                            float *s, int sflags) {
+  tile_ep part;
+  ihalfss[rows](kc, xr, koff, panel, c, csc, min64(nw, HALF), accumulate, ep,
+                s, sflags);
+  if (nw > HALF)
+    ihalfss[rows](kc, xr, koff, panel + HALF, c + HALF * csc, csc, nw - HALF,
+                  accumulate, ep_from(ep, HALF, &part), s + HALF, sflags);
+}
+
 static void conv_tile_avx2(int rows, i64 kc, const float *const *xr,
                            const i64 *koff, const float *panel, float *c,
                            i64 csc, i64 nw, int accumulate, const tile_ep *ep) {
@@ -305,6 +380,9 @@ void onnxc_rt_sgemm_fill_avx2(onnxc_kernels *k) {
   k->sgemm_tile = tile_avx2;
   k->conv_mr = MR;
   k->conv_tile = conv_tile_avx2;
+  k->conv_mr1 = MR;
+  k->conv_tile1 = conv_tile1_avx2;
+  k->conv_k1 = 1;
 }
 
 #else

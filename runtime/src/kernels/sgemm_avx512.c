@@ -691,6 +691,7 @@ void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k) {
   k->conv_mr2 = MR2;
   k->conv_mr1 = MR1;
   k->conv_tile1 = conv_tile1_avx512;
+  k->conv_k1 = 385;
   k->conv_tile2 = conv_tile2_avx512;
   k->conv_mr16 = 16;
   k->conv_tile16 = conv_tile16_avx512;
