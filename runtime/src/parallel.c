@@ -19,6 +19,7 @@
  *===----------------------------------------------------------------------===*/
 
 #include "internal.h"
+#include "kernels/dispatch.h"
 
 #include <stdint.h>
 
@@ -33,7 +34,6 @@ typedef int64_t i64;
 #define SMALL_GROUP (4 * NR)
 #define CHUNKS_PER_THREAD 4
 
-static i64 min64(i64 a, i64 b) { return a < b ? a : b; }
 static i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
 
 /* A split of `len` elements (rows, columns, images, ...) into `chunks`
@@ -374,9 +374,13 @@ static void conv_split(const onnxc_conv2d_params *q, const float *x,
     onnxc_rt_sconv2d_serial(q, x, w, y);
     return;
   }
-  /* Channels go by panels (packed weights are panels), rows by bands of
-   * at least `band` rows. */
-  split(len, j.by == BY_CHANNELS ? NR : 1, j.by == BY_ROWS ? band : 1,
+  /* Channels go by panels (packed weights are panels), at least two a
+   * part on tiers with two-panel tiles (conv_tile2: 5-8% over one panel
+   * at a time), rows by bands of at least `band` rows. */
+  split(len, j.by == BY_CHANNELS ? NR : 1,
+        j.by == BY_ROWS                                   ? band
+        : j.by == BY_CHANNELS && onnxc_rt_kernels()->conv_tile2 ? 2
+                                                          : 1,
         threads, CHUNKS_PER_THREAD, &j.r);
   onnxc_rt_parallel_for(j.r.chunks, threads, conv_chunk, &j);
 }
