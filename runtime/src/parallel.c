@@ -23,7 +23,6 @@
 
 #include <stdint.h>
 
-typedef int64_t i64;
 
 #define NR ONNXC_SGEMM_PANEL /* columns of a packed panel */
 /* Rows of a part of a product come in multiples of 8 (the AVX-512 tile's
