@@ -176,10 +176,13 @@ Value buildElementwise(OpBuilder &b, Location loc, Operation *op,
       continue;
     for (auto [j, kind] : llvm::enumerate(kinds[i])) {
       Value v;
-      if (kind == DimKind::Dynamic)
-        v = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                  tensor::DimOp::create(b, loc, inputs[i], j),
-                                  createIndexConstant(b, loc, 1));
+      if (kind == DimKind::Dynamic) {
+        // Sequenced, not as call arguments: the IR's order must not depend
+        // on the C++ compiler's order of evaluating them.
+        Value one = createIndexConstant(b, loc, 1);
+        Value dim = tensor::DimOp::create(b, loc, inputs[i], j);
+        v = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, dim, one);
+      }
       isOne[i].push_back(v);
     }
   }

@@ -571,10 +571,12 @@ struct ScanV8Lowering : OpConversionPattern<ONNX::ScanV8Op> {
             createIntConstant(rewriter, loc, rewriter.getI64Type(), 0);
         Value max64 = arith::IndexCastOp::create(rewriter, loc,
                                                  rewriter.getI64Type(), maxLen);
-        Value ok = arith::AndIOp::create(
-            rewriter, loc,
-            cmpI(rewriter, loc, arith::CmpIPredicate::sgt, l, zero64),
-            cmpI(rewriter, loc, arith::CmpIPredicate::sle, l, max64));
+        // Sequenced, not as call arguments: the IR's order must not depend
+        // on the C++ compiler's order of evaluating them.
+        Value inMax = cmpI(rewriter, loc, arith::CmpIPredicate::sle, l, max64);
+        Value positive =
+            cmpI(rewriter, loc, arith::CmpIPredicate::sgt, l, zero64);
+        Value ok = arith::AndIOp::create(rewriter, loc, positive, inMax);
         Value b64 =
             arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), b);
         emitRuntimeCheck(rewriter, loc, ok,

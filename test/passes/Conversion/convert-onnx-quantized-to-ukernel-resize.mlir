@@ -1,4 +1,4 @@
-// RUN: ulimit -v 4000000 && timeout 120 %onnxc-opt --convert-onnx-quantized-to-ukernel --split-input-file %s | FileCheck %s
+// RUN: %onnxc-opt --convert-onnx-quantized-to-ukernel --split-input-file %s | FileCheck %s
 // An fp32 Resize of rank 4 over H and W with constant scales or sizes
 // (ResizeToUkernel.cpp) -> onnxc_rt_resize2d with a 7-slot
 // onnxc_resize2d_params block (planes = N * C, in_h, in_w, out_h, out_w,
