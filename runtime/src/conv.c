@@ -224,6 +224,14 @@ static void conv_rows(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
 /* The K step of single-panel tiles (conv_tile1; 24 KiB of weights). */
 #define KSTEP1 192
 
+/* The partial-sum flags (dispatch.h) of the K step [kb, kb + kl) of a
+ * block of kc: from the sums of the steps before it, into the scratch for
+ * the steps after it. */
+static int step_flags(i64 kb, i64 kl, i64 kc) {
+  return (kb > 0 ? ONNXC_TILE2_FROM_S : 0) |
+         (kb + kl < kc ? ONNXC_TILE2_TO_S : 0);
+}
+
 /* The convolution over packed weights `wp` ([groups][panels][K][32],
  * runtime_abi.h) with Y laid out flat (ys[4] == 1, ys[3] == out_w).
  * Blocks: K in KCI steps, MCP positions, every channel panel; tiles of
@@ -293,8 +301,7 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
               i64 kb;
               for (kb = 0; kb < kc; kb += KSTEP2) {
                 i64 kl = min64(KSTEP2, kc - kb);
-                int sflags = (kb > 0 ? ONNXC_TILE2_FROM_S : 0) |
-                             (kb + kl < kc ? ONNXC_TILE2_TO_S : 0);
+                int sflags = step_flags(kb, kl, kc);
                 for (ir = 0; ir < mc;) {
                   i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, kt->conv_mr2);
                   kt->conv_tile2((int)rows, kl, xr + ir, koff + pc + kb,
@@ -334,8 +341,7 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
               i64 kb;
               for (kb = 0; kb < kc; kb += KSTEP1) {
                 i64 kl = min64(KSTEP1, kc - kb);
-                int sflags = (kb > 0 ? ONNXC_TILE2_FROM_S : 0) |
-                             (kb + kl < kc ? ONNXC_TILE2_TO_S : 0);
+                int sflags = step_flags(kb, kl, kc);
                 for (ir = 0; ir < mc;) {
                   i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, kt->conv_mr1);
                   kt->conv_tile1((int)rows, kl, xr + ir, koff + pc + kb,

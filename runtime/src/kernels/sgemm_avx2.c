@@ -242,56 +242,10 @@ ONNXC_INLINE static void store_half_t(int rows, __m256 *lo, __m256 *hi,
   }
 }
 
-/* ihalf_R: R output positions by the 16 channels of a panel from bp;
- * A[r, k] = xr[r][koff[k]]. */
-#define ONNXC_DEFINE_IHALF(R)                                                  \
-  static void ihalf_##R(i64 kc, const float *const *xr, const i64 *koff,       \
-                        const float *bp, float *c, i64 csc, i64 nw,            \
-                        int accumulate, const tile_ep *ep) {                   \
-    __m256 lo[R], hi[R];                                                       \
-    const float *src[R];                                                       \
-    int r;                                                                     \
-    i64 p;                                                                     \
-    _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                          \
-      src[r] = xr[r];                                                          \
-      lo[r] = _mm256_setzero_ps();                                             \
-      hi[r] = _mm256_setzero_ps();                                             \
-    }                                                                          \
-    for (p = 0; p < kc; ++p) {                                                 \
-      i64 off = koff[p];                                                       \
-      __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);           \
-      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
-        __m256 av = _mm256_broadcast_ss(src[r] + off);                         \
-        lo[r] = _mm256_fmadd_ps(av, b0, lo[r]);                                \
-        hi[r] = _mm256_fmadd_ps(av, b1, hi[r]);                                \
-      }                                                                        \
-      bp += NR;                                                                \
-    }                                                                          \
-    {                                                                          \
-      /* Copies that may escape: the accumulators stay in registers. */        \
-      __m256 slo[R], shi[R];                                                   \
-      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
-        slo[r] = lo[r];                                                        \
-        shi[r] = hi[r];                                                        \
-      }                                                                        \
-      store_half_t(R, slo, shi, c, csc, nw, accumulate, ep);                   \
-    }                                                                          \
-  }
-
-ONNXC_DEFINE_IHALF(1)
-ONNXC_DEFINE_IHALF(2)
-ONNXC_DEFINE_IHALF(3)
-ONNXC_DEFINE_IHALF(4)
-ONNXC_DEFINE_IHALF(5)
-ONNXC_DEFINE_IHALF(6)
-
-typedef void (*ihalf_fn)(i64, const float *const *, const i64 *, const float *,
-                         float *, i64, i64, int, const tile_ep *);
-static const ihalf_fn ihalves[MR + 1] = {0,       ihalf_1, ihalf_2, ihalf_3,
-                                         ihalf_4, ihalf_5, ihalf_6};
-
-/* ihalfs_R: ihalf_R with the partial sums of conv_tile1 (dispatch.h):
- * position r's 16 channels of the half at s + 32 r. */
+/* ihalfs_R: R output positions by the 16 channels of a panel from bp;
+ * A[r, k] = xr[r][koff[k]]. With conv_tile1's partial sums (dispatch.h):
+ * position r's 16 channels of the half at s + 32 r (s unused when sflags
+ * is 0, as conv_tile calls it). */
 #define ONNXC_DEFINE_IHALFS(R)                                                 \
   static void ihalfs_##R(i64 kc, const float *const *xr, const i64 *koff,      \
                          const float *bp, float *c, i64 csc, i64 nw,           \
@@ -362,17 +316,15 @@ static void conv_tile1_avx2(int rows, i64 kc, const float *const *xr,
                 s, sflags);
   if (nw > HALF)
     ihalfss[rows](kc, xr, koff, panel + HALF, c + HALF * csc, csc, nw - HALF,
-                  accumulate, ep_from(ep, HALF, &part), s + HALF, sflags);
+                  accumulate, ep_from(ep, HALF, &part), s ? s + HALF : NULL,
+                  sflags);
 }
 
 static void conv_tile_avx2(int rows, i64 kc, const float *const *xr,
                            const i64 *koff, const float *panel, float *c,
                            i64 csc, i64 nw, int accumulate, const tile_ep *ep) {
-  tile_ep part;
-  ihalves[rows](kc, xr, koff, panel, c, csc, min64(nw, HALF), accumulate, ep);
-  if (nw > HALF)
-    ihalves[rows](kc, xr, koff, panel + HALF, c + HALF * csc, csc, nw - HALF,
-                  accumulate, ep_from(ep, HALF, &part));
+  conv_tile1_avx2(rows, kc, xr, koff, panel, c, csc, nw, accumulate, ep, NULL,
+                  0);
 }
 
 void onnxc_rt_sgemm_fill_avx2(onnxc_kernels *k) {

@@ -292,51 +292,6 @@ ONNXC_INLINE static void store_tile_t(int rows, __m512 *lo, __m512 *hi,
     act_columns(c, csc, nw, rows, ep->act);
 }
 
-/* ikernel_R: the convolution as an indirect GEMM. R output positions (rows)
- * by one panel of 32 output channels (packed weights); A[r, k] is the input
- * element x_r[koff[k]], where x_r points at position r's window and koff[k]
- * is the offset of (input channel, kh, kw) = k. No im2col copy. */
-#define ONNXC_DEFINE_IKERNEL(R)                                                \
-  static void ikernel_##R(i64 kc, const float *const *xr, const i64 *koff,     \
-                          const float *bp, float *c, i64 csc, i64 nw,          \
-                          int accumulate, const tile_ep *ep) {                 \
-    __m512 lo[R], hi[R];                                                       \
-    const float *src[R];                                                       \
-    int r;                                                                     \
-    i64 p;                                                                     \
-    _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                          \
-      src[r] = xr[r];                                                          \
-      lo[r] = _mm512_setzero_ps();                                             \
-      hi[r] = _mm512_setzero_ps();                                             \
-    }                                                                          \
-    for (p = 0; p < kc; ++p) {                                                 \
-      i64 off = koff[p];                                                       \
-      __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);          \
-      _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                        \
-        __m512 av = _mm512_set1_ps(src[r][off]);                               \
-        lo[r] = _mm512_fmadd_ps(av, b0, lo[r]);                                \
-        hi[r] = _mm512_fmadd_ps(av, b1, hi[r]);                                \
-      }                                                                        \
-      bp += NR;                                                                \
-    }                                                                          \
-    store_tile_t(R, lo, hi, c, csc, nw, accumulate, ep);                       \
-  }
-
-ONNXC_DEFINE_IKERNEL(1)
-ONNXC_DEFINE_IKERNEL(2)
-ONNXC_DEFINE_IKERNEL(3)
-ONNXC_DEFINE_IKERNEL(4)
-ONNXC_DEFINE_IKERNEL(5)
-ONNXC_DEFINE_IKERNEL(6)
-ONNXC_DEFINE_IKERNEL(7)
-ONNXC_DEFINE_IKERNEL(8)
-
-typedef void (*ikernel_fn)(i64, const float *const *, const i64 *,
-                           const float *, float *, i64, i64, int,
-                           const tile_ep *);
-static const ikernel_fn ikernels[MR + 1] = {0,         ikernel_1, ikernel_2,
-                                            ikernel_3, ikernel_4, ikernel_5,
-                                            ikernel_6, ikernel_7, ikernel_8};
 
 /* ikernel2_R: ikernel_R over two panels, 64 channels (four accumulators
  * per position, 4 R of 32 registers): the R broadcasts of a k serve 4 R
@@ -418,9 +373,14 @@ static void conv_tile2_avx512(int rows, i64 kc, const float *const *xr,
                   ep1, s, sflags);
 }
 
-/* ikernel1_R: ikernel_R for up to 12 positions (24 accumulators: the
- * panel's 2 loads of a k serve 2 R FMAs), with conv_tile2's partial sums
- * (row r at s + 32 r); stored as two transposed tiles of at most 8. */
+/* ikernel1_R: the convolution as an indirect GEMM. R (up to 12) output
+ * positions (rows) by one panel of 32 output channels (packed weights):
+ * 2 R accumulators, the panel's 2 loads of a k serving 2 R FMAs; A[r, k]
+ * is the input element x_r[koff[k]], where x_r points at position r's
+ * window and koff[k] is the offset of (input channel, kh, kw) = k. No
+ * im2col copy. With conv_tile2's partial sums (row r at s + 32 r; s
+ * unused when sflags is 0, as conv_tile calls it); stored as transposed
+ * tiles of at most 8. */
 #define MR1 12
 #define ONNXC_DEFINE_IKERNEL1(R)                                               \
   static void ikernel1_##R(i64 kc, const float *const *xr, const i64 *koff,    \
@@ -680,7 +640,7 @@ static void conv_tile_avx512(int rows, i64 kc, const float *const *xr,
                              const i64 *koff, const float *panel, float *c,
                              i64 csc, i64 nw, int accumulate,
                              const tile_ep *ep) {
-  ikernels[rows](kc, xr, koff, panel, c, csc, nw, accumulate, ep);
+  ikernels1[rows](kc, xr, koff, panel, c, csc, nw, accumulate, ep, NULL, 0);
 }
 
 void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k) {
