@@ -95,22 +95,9 @@ static ONNXC_INLINE void row(float *y, i64 n, int kind, const act_ep *a) {
 }
 
 static void act_row_avx2(float *y, i64 n, const act_ep *a) {
-  switch (a->kind) {
-  case ONNXC_ACT_SIGMOID:
-    row(y, n, ONNXC_ACT_SIGMOID, a);
-    break;
-  case ONNXC_ACT_SWISH:
-    row(y, n, ONNXC_ACT_SWISH, a);
-    break;
-  case ONNXC_ACT_HARD_SIGMOID:
-    row(y, n, ONNXC_ACT_HARD_SIGMOID, a);
-    break;
-  case ONNXC_ACT_HARD_SWISH:
-    row(y, n, ONNXC_ACT_HARD_SWISH, a);
-    break;
-  default:
-    break;
-  }
+#define ONNXC_ACT_ROW(K) row(y, n, K, a)
+  ONNXC_ACT_SWITCH(a->kind, ONNXC_ACT_ROW)
+#undef ONNXC_ACT_ROW
 }
 
 void onnxc_rt_act_fill_avx2(onnxc_kernels *k) { k->act_row = act_row_avx2; }

@@ -77,22 +77,7 @@ static ONNXC_INLINE void act_tile16x2(int rows, __m512 *lo, __m512 *hi,
     if (hi)                                                                    \
       hi[r] = act16(hi[r], KIND, alpha, beta);                                 \
   }
-  switch (a->kind) {
-  case ONNXC_ACT_SIGMOID:
-    ONNXC_ACT_TILE(ONNXC_ACT_SIGMOID)
-    break;
-  case ONNXC_ACT_SWISH:
-    ONNXC_ACT_TILE(ONNXC_ACT_SWISH)
-    break;
-  case ONNXC_ACT_HARD_SIGMOID:
-    ONNXC_ACT_TILE(ONNXC_ACT_HARD_SIGMOID)
-    break;
-  case ONNXC_ACT_HARD_SWISH:
-    ONNXC_ACT_TILE(ONNXC_ACT_HARD_SWISH)
-    break;
-  default:
-    break;
-  }
+  ONNXC_ACT_SWITCH(a->kind, ONNXC_ACT_TILE)
 #undef ONNXC_ACT_TILE
 }
 

@@ -50,6 +50,27 @@ typedef struct act_ep {
   float alpha, beta;
 } act_ep;
 
+/* BODY(K) with K the constant of `kind`'s case, for each fused kind
+ * (nothing for another kind): the vector tiers' activation loops, inlined
+ * once per kind, so that each copy carries only its own formula. */
+#define ONNXC_ACT_SWITCH(kind, BODY)                                           \
+  switch (kind) {                                                              \
+  case ONNXC_ACT_SIGMOID:                                                      \
+    BODY(ONNXC_ACT_SIGMOID);                                                   \
+    break;                                                                     \
+  case ONNXC_ACT_SWISH:                                                        \
+    BODY(ONNXC_ACT_SWISH);                                                     \
+    break;                                                                     \
+  case ONNXC_ACT_HARD_SIGMOID:                                                 \
+    BODY(ONNXC_ACT_HARD_SIGMOID);                                              \
+    break;                                                                     \
+  case ONNXC_ACT_HARD_SWISH:                                                   \
+    BODY(ONNXC_ACT_HARD_SWISH);                                                \
+    break;                                                                     \
+  default:                                                                     \
+    break;                                                                     \
+  }
+
 /* What a tile store does besides writing A * B: C's value is added
  * (accumulate), or else a bias per row and/or per column; then the result
  * may be clamped to [lo, hi] (a fused Relu or Clip, on the last K block),
