@@ -256,7 +256,8 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
   const float *xr[MCP];
   act_ep act_storage;
   const act_ep *act = conv_act(q, &act_storage);
-  /* conv_tile2's partial sums (MCP positions x 2 NR channels). */
+  /* The partial sums of conv_tile2 and conv_tile1 (MCP positions x 2 NR
+   * channels). */
   void *sraw = NULL;
   float *sums = kt->conv_tile2 || kt->conv_tile1
                     ? onnxc_rt_gemm_alloc_panels(MCP * 2 * NR, &sraw)
@@ -725,9 +726,19 @@ void onnxc_rt_sconv2d_free_input(void *raw) { onnxc_rt_free_scratch(raw); }
 /* The padded copy of a band of output rows stays under this many bytes,
  * in L2 (where the whole copy of a large input went to L3 and came back
  * for the product). */
-#ifndef PAD_BAND_BYTES
 #define PAD_BAND_BYTES (512 << 10)
-#endif
+
+void onnxc_rt_sconv2d_rows(const onnxc_conv2d_params *q, i64 lo, i64 count,
+                           onnxc_conv2d_params *part, const float **x,
+                           float **y) {
+  *part = *q;
+  part->out_h = count;
+  if (q->flags & ONNXC_CONV_PADDED)
+    part->pad_top -= lo * q->stride_h;
+  else
+    *x += lo * q->stride_h * q->x_strides[3];
+  *y += lo * q->y_strides[3];
+}
 
 /* Output rows per band of a padded convolution: its padded input rows
  * within PAD_BAND_BYTES, at least MCP positions (a band re-reads the
@@ -798,10 +809,12 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
       if (band < q->out_h) {
         i64 lo;
         for (lo = 0; lo < q->out_h; lo += band) {
-          onnxc_conv2d_params part = *q;
-          part.out_h = min64(band, q->out_h - lo);
-          part.pad_top = q->pad_top - lo * q->stride_h;
-          onnxc_rt_sconv2d_serial(&part, x, w, y + lo * q->y_strides[3]);
+          onnxc_conv2d_params part;
+          const float *xb = x;
+          float *yb = y;
+          onnxc_rt_sconv2d_rows(q, lo, min64(band, q->out_h - lo), &part, &xb,
+                                &yb);
+          onnxc_rt_sconv2d_serial(&part, xb, w, yb);
         }
         return;
       }

@@ -398,6 +398,15 @@ ONNXC_HIDDEN void onnxc_rt_sgemm_batched_ep_serial(
 ONNXC_HIDDEN void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *params,
                                           const float *x, const float *w,
                                           float *y);
+/* q over output rows [lo, lo + count) only: *part its parameters, *x and
+ * *y moved to the band. A padded input (the copy, or one with its padding
+ * in place) starts lo * stride_h rows on; an unpadded one
+ * (ONNXC_CONV_PADDED) stays put and has that many fewer rows of padding
+ * before the band (a negative count starts inside it). */
+ONNXC_HIDDEN void onnxc_rt_sconv2d_rows(const onnxc_conv2d_params *q,
+                                        int64_t lo, int64_t count,
+                                        onnxc_conv2d_params *part,
+                                        const float **x, float **y);
 
 /* Whether onnxc_rt_sconv2d_serial pads the input of this call into a copy
  * (ONNXC_CONV_PADDED on the GEMM paths); the copy (in channel blocks for

@@ -308,16 +308,7 @@ static void conv_chunk(void *p, int64_t chunk) {
       part.bias += lo;
     break;
   case BY_ROWS:
-    /* The band's windows start at row lo * stride_h of the padded input:
-     * an unpadded input (ONNXC_CONV_PADDED) has that many fewer rows of
-     * padding before them (a negative count starts inside it), a padded
-     * one starts there. */
-    part.out_h = count;
-    if (q->flags & ONNXC_CONV_PADDED)
-      part.pad_top -= lo * q->stride_h;
-    else
-      x += lo * q->stride_h * q->x_strides[3];
-    y += lo * q->y_strides[3];
+    onnxc_rt_sconv2d_rows(q, lo, count, &part, &x, &y);
     break;
   }
   onnxc_rt_sconv2d_serial(&part, x, w, y);
