@@ -19,6 +19,11 @@ config.test_exec_root = os.path.join(config.onnxc_obj_root, "test")
 path = [config.onnxc_tools_dir, config.llvm_tools_dir]
 config.environment["PATH"] = os.pathsep.join(path + [os.environ.get("PATH", "")])
 config.environment["ONNXC_SRC_ROOT"] = config.onnxc_src_root
+# ONNXC_ISA=portable|avx2|avx512 (runtime/src/kernels/dispatch.c) reaches the
+# tests, so `ONNXC_ISA=avx2 lit build/test/numeric` checks the tier that a
+# machine without AVX-512 (or with other extensions) would run.
+if os.environ.get("ONNXC_ISA"):
+    config.environment["ONNXC_ISA"] = os.environ["ONNXC_ISA"]
 
 # Tools that run compiler code get a memory and a time limit: some MLIR
 # pattern mixes loop forever and grow without bound (see docs/testing.md).
