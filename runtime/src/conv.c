@@ -653,53 +653,68 @@ static int cblock_copy(const onnxc_conv2d_params *q) {
          q->y_strides[3] == q->out_w;
 }
 
+/* Rows [first, end) of the copy in channel blocks: row t is row
+ * t % hp of block t / hp ((n * blocks + b), `cs` floats apart). */
+static void pad_rows_cblock(void *p, int64_t first, int64_t end) {
+  const pad_job *j = p;
+  const onnxc_conv2d_params *q = j->q;
+  const i64 *xs = q->x_strides;
+  const i64 cb = ONNXC_CONV_CBLOCK, blocks = q->in_channels / cb;
+  i64 wp = j->wp, t;
+  for (t = first; t < end; ++t) {
+    i64 nb = t / j->hp, r = t % j->hp, ih = r - q->pad_top;
+    float *dst = j->buf + nb * j->cs + r * wp * cb;
+    if (ih < 0 || ih >= q->in_h || j->hi == j->lo) {
+      memset(dst, 0, (size_t)(wp * cb) * sizeof(float));
+      continue;
+    }
+    j->kt->pad_row_cblock(dst, wp, j->lo, j->hi,
+                          j->x + (nb / blocks) * xs[0] +
+                              (nb % blocks) * cb * xs[2] + ih * xs[3] +
+                              (j->lo - q->pad_left) * xs[4],
+                          xs[2], xs[4]);
+  }
+}
+
 /* The padded input in channel blocks for ONNXC_CONV_W_CBLOCK weights
  * (one group): [batch][in_channels / 16][hp][wp][16], exactly the rows
  * and columns the windows reach, blocks plane_stride apart as pad_input
- * lays out planes. `p` becomes the parameters for it (ONNXC_CONV_X_CBLOCK
+ * lays out planes, written on up to `threads` threads (by rows: the same
+ * on any number). `p` becomes the parameters for it (ONNXC_CONV_X_CBLOCK
  * set, ONNXC_CONV_PADDED and ONNXC_CONV_IN_PLACE cleared; strides as
  * internal.h says); the caller releases `*raw` with free_scratch. */
 static const float *pad_input_cblock(const onnxc_conv2d_params *q,
                                      const float *x, onnxc_conv2d_params *p,
-                                     void **raw) {
-  const onnxc_kernels *kt = onnxc_rt_kernels();
-  const i64 *xs = q->x_strides;
+                                     void **raw, int threads) {
   const i64 cb = ONNXC_CONV_CBLOCK;
-  i64 hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
-  i64 wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
+  i64 blocks = q->in_channels / cb, bs;
+  pad_job j;
+  j.kt = onnxc_rt_kernels();
+  j.q = q;
+  j.x = x;
+  j.hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
+  j.wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
   /* Columns [lo, hi) of a row come from the input, from column
    * lo - pad_left on; the rest are zeros. */
-  i64 lo = q->pad_left < 0 ? 0 : min64(q->pad_left, wp);
-  i64 hi = q->pad_left + q->in_w;
-  i64 blocks = q->in_channels / cb, n, b, r, bs;
-  float *buf;
-  hi = hi < lo ? lo : min64(hi, wp);
-  bs = plane_stride(hp * wp * cb);
-  buf = onnxc_rt_alloc_scratch(q->batch * blocks * bs, raw);
-  for (n = 0; n < q->batch; ++n)
-    for (b = 0; b < blocks; ++b) {
-      const float *src = x + n * xs[0] + b * cb * xs[2];
-      float *dst = buf + (n * blocks + b) * bs;
-      for (r = 0; r < hp; ++r, dst += wp * cb) {
-        i64 ih = r - q->pad_top;
-        if (ih < 0 || ih >= q->in_h || hi == lo) {
-          memset(dst, 0, (size_t)(wp * cb) * sizeof(float));
-          continue;
-        }
-        kt->pad_row_cblock(dst, wp, lo, hi,
-                           src + ih * xs[3] + (lo - q->pad_left) * xs[4], xs[2],
-                           xs[4]);
-      }
-    }
+  j.lo = q->pad_left < 0 ? 0 : min64(q->pad_left, j.wp);
+  j.hi = q->pad_left + q->in_w;
+  j.hi = j.hi < j.lo ? j.lo : min64(j.hi, j.wp);
+  bs = j.cs = plane_stride(j.hp * j.wp * cb);
+  j.buf = onnxc_rt_alloc_scratch(q->batch * blocks * bs, raw);
+  if (threads > 1)
+    threads = onnxc_rt_threads_for(ONNXC_COPY_FLOP_PER_ELEMENT *
+                                   (double)(q->batch * blocks * j.hp * j.wp * cb));
+  onnxc_rt_parallel_range(q->batch * blocks * j.hp, 1, threads,
+                          pad_rows_cblock, &j);
   *p = *q;
   p->flags &= ~(int64_t)(ONNXC_CONV_PADDED | ONNXC_CONV_IN_PLACE);
   p->flags |= ONNXC_CONV_X_CBLOCK;
   p->x_strides[4] = cb;
-  p->x_strides[3] = wp * cb;
+  p->x_strides[3] = j.wp * cb;
   p->x_strides[2] = bs;
   p->x_strides[1] = blocks * bs;
   p->x_strides[0] = blocks * bs;
-  return buf;
+  return j.buf;
 }
 
 /* For parallel.c, which pads the input once before it splits a call (its
@@ -717,7 +732,7 @@ const float *onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q,
                                         const float *x,
                                         onnxc_conv2d_params *padded,
                                         void **raw, int threads) {
-  return cblock_copy(q) ? pad_input_cblock(q, x, padded, raw)
+  return cblock_copy(q) ? pad_input_cblock(q, x, padded, raw, threads)
                         : pad_input(q, x, padded, raw, threads);
 }
 

@@ -413,9 +413,8 @@ ONNXC_HIDDEN void onnxc_rt_sconv2d_rows(const onnxc_conv2d_params *q,
  * ONNXC_CONV_W_CBLOCK weights that the indirect GEMM reads), with *padded
  * the parameters for it (unpadded: ONNXC_CONV_PADDED and
  * ONNXC_CONV_IN_PLACE cleared; ONNXC_CONV_X_CBLOCK set for a copy in
- * channel blocks), written on up to `threads` threads (the plain copy; the
- * copy in channel blocks on the calling thread); its release. parallel.c
- * pads once before it splits. */
+ * channel blocks), written on up to `threads` threads (by rows); its
+ * release. parallel.c pads once before it splits. */
 ONNXC_HIDDEN int onnxc_rt_sconv2d_pads_input(const onnxc_conv2d_params *q);
 ONNXC_HIDDEN const float *
 onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q, const float *x,
