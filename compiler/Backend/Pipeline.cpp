@@ -161,8 +161,12 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // A result inserted into a larger tensor (a Concat input) is computed
   // in place in its slice: its tensor.empty becomes the slice of the
   // destination, and bufferization needs no copy.
-  if (optimize)
+  // The Concat's inputs in the order they are computed, its empty before
+  // the first: that input too (a U-Net's skip) is computed in place.
+  if (optimize) {
+    pm.addNestedPass<func::FuncOp>(createOrderSliceInserts());
     pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  }
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   // Contiguous memrefs at the model boundary: the runtime builds and reads

@@ -478,10 +478,11 @@ struct Rewriter {
       sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
     // A zero padding in front (a Conv's pads, a Pad): the kernel reads the
     // unpadded source around the padding (ONNXC_CONV_PADDED), and the
-    // padded buffer goes. Not when the convolution writes over the source.
+    // padded buffer goes. Not when the convolution writes over the source
+    // (decided below, once the epilogue is: bufferization may give Y the
+    // dead source's buffer).
     std::optional<FusedPad> pad = fusedPad(op, x, 3 + cv.o.size());
-    if (pad && viewRoot(pad->src) == viewRoot(y))
-      pad.reset();
+    bool padIsY = pad && viewRoot(pad->src) == viewRoot(y);
     // Channel blocks only where the runtime copies the input anyway (a
     // padded, undilated convolution; ConvTaps splits dilated ones by
     // region, whose inner regions read the input in place).
@@ -524,6 +525,32 @@ struct Rewriter {
           flags |= kConvInPlace;
         else
           clamp.reset();
+      }
+    }
+    // Y in the padding's source: the call reads the source unpadded only
+    // if nothing writes it first. The bias is fused (no init writes Y
+    // before the call) and the call writes elsewhere (a fused clamp's
+    // output), or in place as above, or it is an ungrouped convolution over
+    // packed weights writing Y exactly over the source, which the runtime
+    // copies padded in full first (ONNXC_CONV_IN_PLACE). Otherwise the
+    // padded buffer stays. (A U-Net block whose second Relu writes into
+    // its Concat's slice: its convolution's Y reuses its input's buffer.)
+    if (padIsY) {
+      bool keep = false;
+      if ((flags & kConvBias) &&
+          llvm::all_of(pad->yWriters, [&](Operation *w) { return w == init; })) {
+        if (clamp)
+          keep = viewRoot(clamp->out) != viewRoot(pad->src) ||
+                 (flags & kConvInPlace);
+        else if (packedW && getConstantIntValue(sizes[cv.g]) == 1 &&
+                 sameElements(pad->src, yRoot)) {
+          flags |= kConvInPlace;
+          keep = true;
+        }
+      }
+      if (!keep) {
+        pad.reset();
+        flags &= ~kConvPadded;
       }
     }
     if (clamp) {
@@ -688,7 +715,8 @@ struct Rewriter {
       return;
     std::optional<FusedPad> pad = fusedPad(op, x, 4, /*firstSpatial=*/2,
                                            /*lowest=*/true);
-    if (pad && (pad->expand || viewRoot(pad->src) == yRoot))
+    if (pad && (pad->expand || viewRoot(pad->src) == yRoot ||
+                !pad->yWriters.empty()))
       pad.reset();
     // The parameter block lives in the function's frame (see the
     // convolution's).

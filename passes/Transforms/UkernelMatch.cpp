@@ -712,13 +712,31 @@ std::optional<FusedPad> matchFusedPad(Operation *op, Value x, unsigned rank,
   p.src = from;
   Value srcRoot = viewRoot(from);
   SmallVector<Value> srcAliases = aliasesOf(srcRoot);
+  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+  Value yRoot = dps && dps.getNumDpsInits() == 1
+                    ? viewRoot(dps.getDpsInits()[0])
+                    : Value();
   for (Operation *o = p.copy->getNextNode(); o && o != op; o = o->getNextNode()) {
     if (!touches(o, srcAliases))
       continue;
-    auto dealloc = dyn_cast<memref::DeallocOp>(o);
-    if (!dealloc || dealloc.getMemref() != srcRoot)
-      return std::nullopt;
-    p.srcDeallocs.push_back(o);
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(o);
+        dealloc && dealloc.getMemref() == srcRoot) {
+      p.srcDeallocs.push_back(o);
+      continue;
+    }
+    // Y's initialization, when Y is the source's buffer: writes it, reads
+    // nothing of it.
+    auto init = dyn_cast<linalg::LinalgOp>(o);
+    if (yRoot && srcRoot == yRoot && init && init.hasPureBufferSemantics() &&
+        init.getNumDpsInits() == 1 &&
+        viewRoot(init.getDpsInits()[0]) == srcRoot &&
+        llvm::none_of(init.getDpsInputs(),
+                      [&](Value in) { return viewRoot(in) == srcRoot; }) &&
+        !init.payloadUsesValueFromOperand(init.getDpsInitOperand(0))) {
+      p.yWriters.push_back(o);
+      continue;
+    }
+    return std::nullopt;
   }
   return p;
 }

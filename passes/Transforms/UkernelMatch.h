@@ -149,6 +149,11 @@ struct FusedPad {
   memref::SubViewOp to;
   SmallVector<OpFoldResult> low, size; ///< of the spatial dims of buf
   SmallVector<Operation *> srcDeallocs;
+  /// Ops between the copy and `op` that write the source, which is also
+  /// `op`'s output buffer (bufferization gave Y the dead input's buffer),
+  /// and read none of it: the initialization of Y. The pad fuses only if
+  /// the caller fuses them into the call too.
+  SmallVector<Operation *> yWriters;
 };
 
 /// The FusedPad of the convolution `op` (input rank `rank`, spatial dims
