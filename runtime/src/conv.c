@@ -558,6 +558,24 @@ typedef struct pad_job {
   i64 lo, hi;     /* its columns that come from the input */
 } pad_job;
 
+/* The rows and columns of the padded copy of q's input x: exactly those
+ * the windows reach; columns [lo, hi) of a row come from the input, from
+ * column lo - pad_left on, the rest are zeros. (No buffer yet: cs, buf.) */
+static pad_job pad_job_of(const onnxc_conv2d_params *q, const float *x) {
+  pad_job j;
+  j.kt = onnxc_rt_kernels();
+  j.q = q;
+  j.x = x;
+  j.hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
+  j.wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
+  j.lo = q->pad_left < 0 ? 0 : min64(q->pad_left, j.wp);
+  j.hi = q->pad_left + q->in_w;
+  j.hi = j.hi < j.lo ? j.lo : min64(j.hi, j.wp);
+  j.cs = 0;
+  j.buf = NULL;
+  return j;
+}
+
 /* Channel plane `plane` ((n * groups + g) * in_channels + c) of the input. */
 static const float *pad_source(const pad_job *j, i64 plane) {
   const onnxc_conv2d_params *q = j->q;
@@ -610,18 +628,8 @@ static void pad_rows(void *p, int64_t first, int64_t end) {
 static const float *pad_input(const onnxc_conv2d_params *q, const float *x,
                               onnxc_conv2d_params *p, void **raw,
                               int threads) {
-  pad_job j;
+  pad_job j = pad_job_of(q, x);
   i64 planes = q->batch * q->groups * q->in_channels;
-  j.kt = onnxc_rt_kernels();
-  j.q = q;
-  j.x = x;
-  j.hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
-  j.wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
-  /* Columns [lo, hi) of a padded row come from the input, from column
-   * lo - pad_left on; the rest are zeros. */
-  j.lo = q->pad_left < 0 ? 0 : min64(q->pad_left, j.wp);
-  j.hi = q->pad_left + q->in_w;
-  j.hi = j.hi < j.lo ? j.lo : min64(j.hi, j.wp);
   j.cs = plane_stride(j.hp * j.wp);
   j.buf = onnxc_rt_alloc_scratch(planes * j.cs, raw);
   if (threads > 1)
@@ -688,17 +696,7 @@ static const float *pad_input_cblock(const onnxc_conv2d_params *q,
                                      void **raw, int threads) {
   const i64 cb = ONNXC_CONV_CBLOCK;
   i64 blocks = q->in_channels / cb, bs;
-  pad_job j;
-  j.kt = onnxc_rt_kernels();
-  j.q = q;
-  j.x = x;
-  j.hp = (q->out_h - 1) * q->stride_h + (q->kernel_h - 1) * q->dilation_h + 1;
-  j.wp = (q->out_w - 1) * q->stride_w + (q->kernel_w - 1) * q->dilation_w + 1;
-  /* Columns [lo, hi) of a row come from the input, from column
-   * lo - pad_left on; the rest are zeros. */
-  j.lo = q->pad_left < 0 ? 0 : min64(q->pad_left, j.wp);
-  j.hi = q->pad_left + q->in_w;
-  j.hi = j.hi < j.lo ? j.lo : min64(j.hi, j.wp);
+  pad_job j = pad_job_of(q, x);
   bs = j.cs = plane_stride(j.hp * j.wp * cb);
   j.buf = onnxc_rt_alloc_scratch(q->batch * blocks * bs, raw);
   if (threads > 1)
