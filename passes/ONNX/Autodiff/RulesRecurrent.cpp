@@ -30,12 +30,12 @@
 
 #include "dialects/ONNX/IR/ONNXDialect.h"
 #include "dialects/ONNX/IR/ONNXOps.h"
+#include "dialects/ONNX/IR/RecurrentActivations.h"
 #include "passes/ONNX/Inference/InferenceImpl.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/TypeUtilities.h"
 
-#include <cmath>
 
 using namespace mlir;
 using namespace mlir::onnxc;
@@ -46,85 +46,35 @@ namespace {
 enum class Kind { RNN, GRU, LSTM };
 
 /// An activation function of the recurrent ops, with its alpha / beta.
-struct Act {
-  std::string name;
-  double alpha = 0, beta = 0;
-};
-
-/// The activations, `perDir` per direction, with alpha / beta consumed in
-/// order by the functions that take them (as the lowering).
-FailureOr<SmallVector<Act>> activations(Operation *op, int64_t perDir,
-                                        int64_t numDir,
-                                        ArrayRef<StringRef> defaults) {
-  struct Info {
-    StringLiteral name;
-    bool a, b;
-    double alpha, beta;
-  };
-  static const Info infos[] = {
-      {"Relu", false, false, 0, 0},       {"Tanh", false, false, 0, 0},
-      {"Sigmoid", false, false, 0, 0},    {"Affine", true, true, 1, 0},
-      {"LeakyRelu", true, false, 0.01, 0}, {"ThresholdedRelu", true, false, 1, 0},
-      {"ScaledTanh", true, true, NAN, NAN}, {"HardSigmoid", true, true, 0.2, 0.5},
-      {"Elu", true, false, 1, 0},         {"Softsign", false, false, 0, 0},
-      {"Softplus", false, false, 0, 0}};
-  SmallVector<StringRef> names;
-  if (auto attr = op->getAttrOfType<ArrayAttr>("activations")) {
-    for (Attribute a : attr)
-      names.push_back(cast<StringAttr>(a).getValue());
-  } else {
-    for (int64_t d = 0; d < numDir; ++d)
-      names.append(defaults.begin(), defaults.end());
-  }
-  if (perDir == 1 && numDir == 1 && names.size() == 2)
-    names.resize(1);
-  if ((int64_t)names.size() != perDir * numDir)
-    return op->emitOpError("autodiff: unexpected number of activations");
-  ArrayRef<float> alphas, betas;
-  if (auto a = op->getAttrOfType<DenseF32ArrayAttr>("activation_alpha"))
-    alphas = a.asArrayRef();
-  if (auto a = op->getAttrOfType<DenseF32ArrayAttr>("activation_beta"))
-    betas = a.asArrayRef();
-  size_t na = 0, nb = 0;
-  SmallVector<Act> acts;
-  for (StringRef n : names) {
-    const Info *info = nullptr;
-    for (const Info &i : infos)
-      if (n.equals_insensitive(i.name))
-        info = &i;
-    if (!info)
-      return op->emitOpError("autodiff: activation '") << n
-                                                       << "' is not supported";
-    Act act{info->name.str(), info->alpha, info->beta};
-    if (info->a && na < alphas.size())
-      act.alpha = alphas[na++];
-    if (info->b && nb < betas.size())
-      act.beta = betas[nb++];
-    if (std::isnan(act.alpha) || std::isnan(act.beta))
-      return op->emitOpError("autodiff: activation ")
-             << info->name << " needs its alpha and beta";
-    acts.push_back(act);
-  }
-  return acts;
-}
+using Act = rnn::Activation;
+using rnn::ActKind;
 
 /// The activation `a` of `x` as onnx ops (clipped first when `clip` > 0).
 Value apply(GradientBuilder &gb, const Act &a, Value x, double clip) {
   Type et = getElementTypeOrSelf(x.getType());
   if (clip > 0)
     x = gb.op("Clip", {x, gb.scalar(-clip, et), gb.scalar(clip, et)});
-  StringRef n = a.name;
-  if (n == "Relu" || n == "Tanh" || n == "Sigmoid" || n == "Softsign" ||
-      n == "Softplus")
+  StringRef n = rnn::activationName(a.kind);
+  switch (a.kind) {
+  case ActKind::Relu:
+  case ActKind::Tanh:
+  case ActKind::Sigmoid:
+  case ActKind::Softsign:
+  case ActKind::Softplus:
     return gb.op(n, {x});
-  if (n == "Affine")
+  case ActKind::Affine:
     return gb.add(gb.mul(x, gb.scalar(a.alpha, et)), gb.scalar(a.beta, et));
-  if (n == "ScaledTanh")
+  case ActKind::ScaledTanh:
     return gb.mul(gb.scalar(a.alpha, et),
                   gb.op("Tanh", {gb.mul(x, gb.scalar(a.beta, et))}));
-  if (n == "HardSigmoid")
+  case ActKind::HardSigmoid:
     return gb.op(n, {x}, {gb.attr("alpha", (float)a.alpha),
                           gb.attr("beta", (float)a.beta)});
+  case ActKind::LeakyRelu:
+  case ActKind::ThresholdedRelu:
+  case ActKind::Elu:
+    break;
+  }
   return gb.op(n, {x}, {gb.attr("alpha", (float)a.alpha)});
 }
 
@@ -194,7 +144,7 @@ template <Kind kind> FailureOr<Recurrent> readRecurrent(Operation *op) {
   else
     defaults = {"Sigmoid", "Tanh", "Tanh"};
   rc.perDir = defaults.size();
-  auto acts = activations(op, rc.perDir, rc.numDir, defaults);
+  auto acts = rnn::parseActivations(op, rc.perDir, rc.numDir, defaults);
   if (failed(acts))
     return failure();
   rc.acts = std::move(*acts);

@@ -70,3 +70,25 @@ func.func @random_in_loop(%n: tensor<i64>, %h0: tensor<2xf32>) -> tensor<2xf32> 
   %g = "onnx.training.Gradient"(%h0, %r) <{xs = ["h0"], y = "r"}> : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   return %g : tensor<2xf32>
 }
+
+// -----
+
+// The activations are parsed as the lowering parses them
+// (dialects/ONNX/IR/RecurrentActivations): the same errors.
+func.func @rnn_unknown_activation(%x: tensor<3x2x3xf32>, %w: tensor<1x4x3xf32>, %r: tensor<1x4x4xf32>) -> tensor<1x4x3xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{'onnx.RNN' op activation 'Gelu' is not supported (expected one of Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign, Softplus)}}
+  %y, %yh = "onnx.RNN"(%x, %w, %r, %none, %none, %none) <{hidden_size = 4 : i64, activations = ["Gelu"]}> : (tensor<3x2x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>, none, none, none) -> (tensor<3x1x2x4xf32>, tensor<1x2x4xf32>)
+  %g = "onnx.training.Gradient"(%w, %yh) <{xs = ["w"], y = "yh"}> : (tensor<1x4x3xf32>, tensor<1x2x4xf32>) -> tensor<1x4x3xf32>
+  return %g : tensor<1x4x3xf32>
+}
+
+// -----
+
+func.func @rnn_alpha_left_over(%x: tensor<3x2x3xf32>, %w: tensor<1x4x3xf32>, %r: tensor<1x4x4xf32>) -> tensor<1x4x3xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{'onnx.RNN' op activation_alpha has 1 values, but its activations take 0}}
+  %y, %yh = "onnx.RNN"(%x, %w, %r, %none, %none, %none) <{hidden_size = 4 : i64, activations = ["Tanh"], activation_alpha = array<f32: 0.5>}> : (tensor<3x2x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>, none, none, none) -> (tensor<3x1x2x4xf32>, tensor<1x2x4xf32>)
+  %g = "onnx.training.Gradient"(%w, %yh) <{xs = ["w"], y = "yh"}> : (tensor<1x4x3xf32>, tensor<1x2x4xf32>) -> tensor<1x4x3xf32>
+  return %g : tensor<1x4x3xf32>
+}
