@@ -158,8 +158,18 @@ int main(void) {
   /* ResNet's 3x3 / 2, pads 1, on 112 x 112. */
   check(112, 112, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 0);
   if (onnxc_get_num_threads() > 1) {
+    /* The caller takes chunks too, so on a loaded machine (CI runs lit's
+     * tests side by side on 2 cores) every region above may end before a
+     * worker wakes. Repeat a larger case, checked each time, until a worker
+     * has run a part of one: the split results are then also tested with
+     * the workers' parts in them. */
     int64_t regions, worker_chunks;
+    int tries;
     onnxc_rt_pool_stats(&regions, &worker_chunks);
+    for (tries = 0; worker_chunks == 0 && tries < 200; ++tries) {
+      check(256, 256, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0);
+      onnxc_rt_pool_stats(&regions, &worker_chunks);
+    }
     printf("pool: %s\n", worker_chunks > 0 ? "workers ran chunks"
                                             : "no chunk ran on a worker");
   }
