@@ -433,6 +433,26 @@ ONNXC_HIDDEN const float *
 onnxc_rt_sconv2d_pack_weights(const onnxc_conv2d_params *q, const float *w,
                               onnxc_conv2d_params *packed, void **raw);
 
+/* winograd.c's use of conv.c: the padded copy in channel blocks (for a
+ * call with ONNXC_CONV_PADDED and in_channels a multiple of 16, whatever
+ * its weights' order; *padded as onnxc_rt_sconv2d_pad_input sets it), and
+ * packed weights back to W[g, m, ci, kh, kw]. */
+ONNXC_HIDDEN const float *
+onnxc_rt_sconv2d_pad_cblock(const onnxc_conv2d_params *q, const float *x,
+                            onnxc_conv2d_params *padded, void **raw,
+                            int threads);
+ONNXC_HIDDEN void onnxc_rt_sconv2d_unpack_weights(const onnxc_conv2d_params *q,
+                                                  const float *wp, float *out);
+
+/* ---- winograd.c: 3 x 3 convolutions as Winograd F(4x4, 3x3) ---------- */
+
+/* Whether onnxc_rt_sconv2d takes this call through onnxc_rt_winograd;
+ * the call, on up to onnxc_get_num_threads() threads: returns 0, having
+ * done nothing, when there was no memory for the transformed weights. */
+ONNXC_HIDDEN int onnxc_rt_winograd_takes(const onnxc_conv2d_params *q);
+ONNXC_HIDDEN int onnxc_rt_winograd(const onnxc_conv2d_params *q,
+                                   const float *x, const float *w, float *y);
+
 /* A convolution's scratch: 64-byte aligned, from the models' allocator
  * (alloc.c); released with onnxc_rt_free_scratch(*raw). Fails with
  * ONNXC_ERROR_OUT_OF_MEMORY (onnxc_rt_fail). */

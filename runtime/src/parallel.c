@@ -380,8 +380,22 @@ static void conv_split(const onnxc_conv2d_params *q, const float *x,
   onnxc_rt_parallel_for(j.r.chunks, threads, conv_chunk, &j);
 }
 
+static void sconv2d(const onnxc_conv2d_params *q, const float *x,
+                    const float *w, float *y);
+
 void onnxc_rt_sconv2d(const onnxc_conv2d_params *q, const float *x,
                       const float *w, float *y) {
+  /* The compiler's packed constant weights of a 3 x 3 convolution: the
+   * Winograd path (winograd.c), which splits its own work. Only here:
+   * weights the runtime packs below are scratch, never a key of its
+   * transformed weights. */
+  if (onnxc_rt_winograd_takes(q) && onnxc_rt_winograd(q, x, w, y))
+    return;
+  sconv2d(q, x, w, y);
+}
+
+static void sconv2d(const onnxc_conv2d_params *q, const float *x,
+                    const float *w, float *y) {
   double flop = 2.0 * (double)q->batch * (double)q->groups *
                 (double)q->out_channels * (double)q->out_h *
                 (double)q->out_w * (double)q->in_channels *
@@ -400,7 +414,7 @@ void onnxc_rt_sconv2d(const onnxc_conv2d_params *q, const float *x,
     onnxc_conv2d_params packed;
     void *raw;
     const float *wp = onnxc_rt_sconv2d_pack_weights(q, w, &packed, &raw);
-    onnxc_rt_sconv2d(&packed, x, wp, y);
+    sconv2d(&packed, x, wp, y);
     onnxc_rt_free_scratch(raw);
     return;
   }

@@ -94,6 +94,7 @@ static void fill(void) {
   onnxc_rt_maxpool_fill_portable(&table);
   onnxc_rt_depthwise_fill_portable(&table);
   onnxc_rt_act_fill_portable(&table);
+  onnxc_rt_winograd_fill_portable(&table);
 #ifdef ONNXC_X86
   if (isa >= ONNXC_ISA_AVX2) {
     onnxc_rt_sgemm_fill_avx2(&table);
@@ -102,6 +103,7 @@ static void fill(void) {
     onnxc_rt_depthwise_fill_avx2(&table);
     onnxc_rt_maxpool_fill_avx2(&table);
     onnxc_rt_act_fill_avx2(&table);
+    onnxc_rt_winograd_fill_avx2(&table);
   }
   if (isa >= ONNXC_ISA_AVX512) {
     onnxc_rt_sgemm_fill_avx512(&table);
@@ -110,6 +112,7 @@ static void fill(void) {
     onnxc_rt_depthwise_fill_avx512(&table);
     onnxc_rt_maxpool_fill_avx512(&table);
     onnxc_rt_act_fill_avx512(&table);
+    onnxc_rt_winograd_fill_avx512(&table);
   }
 #endif
   /* NEON seam: on aarch64, `if (isa >= ONNXC_ISA_NEON)` the *_neon.c fill

@@ -183,6 +183,26 @@ typedef void (*onnxc_maxpool_row_fn)(const float *row, i64 rstride, i64 nrows,
  * (vector tiers: with their own exp, within a few ulp of it). */
 typedef void (*onnxc_act_row_fn)(float *y, i64 n, const act_ep *a);
 
+/* ---- winograd: F(4x4, 3x3) transforms (winograd.c drives them) --------
+ * wino_input: V = B^T d B of the 6 x 6 patch at x, 16 channels per element
+ * (element (i, j) at x + i * rs + j * 16: the padded input in channel
+ * blocks), V[xi] (16 floats) at v + xi * vs for xi = 6 i + j < 36.
+ * wino_output: the 4 x 4 outputs A^T M A of 16 channels from M[xi] at
+ * m + xi * ms, plus the bias, or plus Y's value when accumulating, then
+ * clamped, stored into Y (channel l's output row i at y + l * ycs +
+ * i * yrs, columns 1 apart): the rows x cols (<= 4 x 4) of them inside Y.
+ * winograd_impl.h has the matrices. */
+typedef struct wino_store {
+  const float *bias; /* 16 floats, or NULL */
+  int accumulate, clamp;
+  float lo, hi;
+  i64 ycs, yrs;
+} wino_store;
+typedef void (*onnxc_wino_input_fn)(const float *x, i64 rs, float *v, i64 vs);
+typedef void (*onnxc_wino_output_fn)(const float *m, i64 ms,
+                                     const wino_store *s, float *y, int rows,
+                                     int cols);
+
 typedef struct onnxc_kernels {
   onnxc_isa isa;
   const char *name; /* "portable", "avx2", "avx512" */
@@ -239,6 +259,10 @@ typedef struct onnxc_kernels {
   onnxc_dw_block_fn dw_block;
   onnxc_dw_block_scratch_fn dw_block_scratch;
 
+  /* winograd (every tier sets them) */
+  onnxc_wino_input_fn wino_input;
+  onnxc_wino_output_fn wino_output;
+
   /* maxpool (NULL: a scalar window max per output) */
   onnxc_maxpool_row_fn maxpool_row;
 
@@ -280,6 +304,7 @@ ONNXC_HIDDEN void onnxc_rt_im2col_portable(const float *const *src, i64 kc,
 ONNXC_HIDDEN void onnxc_rt_maxpool_fill_portable(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_depthwise_fill_portable(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_act_fill_portable(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_winograd_fill_portable(onnxc_kernels *k);
 #ifdef ONNXC_X86
 ONNXC_HIDDEN void onnxc_rt_sgemm_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_pack_fill_avx2(onnxc_kernels *k);
@@ -287,12 +312,14 @@ ONNXC_HIDDEN void onnxc_rt_gemv_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_depthwise_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_maxpool_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_act_fill_avx2(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_winograd_fill_avx2(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_pack_fill_avx512(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_gemv_fill_avx512(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_act_fill_avx512(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_depthwise_fill_avx512(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_maxpool_fill_avx512(onnxc_kernels *k);
+ONNXC_HIDDEN void onnxc_rt_winograd_fill_avx512(onnxc_kernels *k);
 #endif
 
 #endif /* ONNXC_RUNTIME_KERNELS_DISPATCH_H */
