@@ -66,6 +66,7 @@ constexpr StringLiteral kConv = "onnxc_rt_sconv2d";
 constexpr int64_t kConvParams = sizeof(onnxc_conv2d_params) / sizeof(int64_t);
 constexpr int64_t kConvWPacked = ONNXC_CONV_W_PACKED;
 constexpr int64_t kConvWCBlock = ONNXC_CONV_W_CBLOCK;
+constexpr int64_t kConvWConst = ONNXC_CONV_W_CONST;
 constexpr int64_t kCBlock = ONNXC_CONV_CBLOCK;
 constexpr int64_t kConvBias = ONNXC_CONV_BIAS;
 constexpr int64_t kConvClamp = ONNXC_CONV_CLAMP;
@@ -495,7 +496,10 @@ struct Rewriter {
     // reads Y next and nothing after (ONNXC_CONV_CLAMP; the kernel writes
     // the clamp's output buffer instead of Y), or likewise a Sigmoid,
     // Swish, HardSigmoid or HardSwish (ONNXC_CONV_ACT).
-    int64_t flags = packedW ? kConvWPacked | (cblock ? kConvWCBlock : 0) : 0;
+    // Packed weights are constants of the library (ONNXC_CONV_W_CONST).
+    int64_t flags = packedW ? kConvWPacked | kConvWConst |
+                                  (cblock ? kConvWCBlock : 0)
+                            : 0;
     Value yRoot = y;
     auto yView = y.getDefiningOp<memref::ExpandShapeOp>();
     if (yView)

@@ -24,9 +24,10 @@
  * gives results within that bound of the exact ones.
  *
  * Taken (onnxc_rt_winograd_takes) for compile-time packed weights only
- * (ONNXC_CONV_W_PACKED as the compiler sets it: constants, whose address
- * identifies them for the model library's lifetime), 16k input and output
- * channels, an output of at least 16 tiles (ResNet's 7 x 7 maps have 4: their
+ * (ONNXC_CONV_W_CONST: constants, whose address identifies them for the
+ * model library's lifetime; a signature of their values is checked too),
+ * input and output channels multiples of 16,
+ * an output of at least 16 tiles (ResNet's 7 x 7 maps have 4: their
  * transformed weights, 4 times the size, would be read for 4 tiles),
  * no fused activation other than a clamp. ONNXC_WINOGRAD=0 turns it off
  * (tests and A/B runs).
@@ -37,6 +38,7 @@
 #include "onnxc/runtime_abi.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +50,7 @@
 
 typedef struct wino_weights {
   const float *w;  /* the packed weights (the key) */
+  uint64_t sig;    /* and a signature of their values */
   i64 c, m;        /* input and output channels */
   float *u;        /* XI x ceil(m / NR) panels of c x NR: U_xi packed */
 } wino_weights;
@@ -109,18 +112,42 @@ static float *transform_weights(const onnxc_conv2d_params *q, const float *w) {
   return u;
 }
 
+/* A signature of packed weights w: 256 of their values spread over them
+ * (a check that the address still holds the weights it held, should a
+ * library that shares this runtime be unloaded and another be loaded at
+ * its address). */
+static uint64_t signature(const onnxc_conv2d_params *q, const float *w) {
+  i64 panels = (q->out_channels + NR - 1) / NR;
+  i64 n = panels * q->in_channels * 9 * NR, i, step = n / 256 > 0 ? n / 256 : 1;
+  uint64_t h = 1469598103934665603ull;
+  for (i = 0; i < n; i += step) {
+    uint32_t bits;
+    memcpy(&bits, w + i, sizeof bits);
+    h = (h ^ bits) * 1099511628211ull;
+  }
+  return h;
+}
+
 /* The transformed weights of q's packed weights w, computed on the first
  * call (under the lock: concurrent first calls compute them once), or
  * NULL when there is no memory for them (the caller takes the direct
  * path). */
 static const float *weights_for(const onnxc_conv2d_params *q, const float *w) {
   float *u = NULL;
+  uint64_t sig = signature(q, w);
   i64 i;
   pthread_mutex_lock(&cache_lock);
   for (i = 0; i < cache_len; ++i)
     if (cache[i].w == w && cache[i].c == q->in_channels &&
         cache[i].m == q->out_channels) {
-      u = cache[i].u;
+      if (cache[i].sig == sig) {
+        u = cache[i].u;
+        break;
+      }
+      /* Other weights at this address: transformed again, in place of
+       * the entry. */
+      free(cache[i].u);
+      cache[i] = cache[--cache_len];
       break;
     }
   if (!u) {
@@ -134,6 +161,7 @@ static const float *weights_for(const onnxc_conv2d_params *q, const float *w) {
     }
     if (cache_len < cache_cap && (u = transform_weights(q, w)) != NULL) {
       cache[cache_len].w = w;
+      cache[cache_len].sig = sig;
       cache[cache_len].c = q->in_channels;
       cache[cache_len].m = q->out_channels;
       cache[cache_len].u = u;
@@ -165,6 +193,7 @@ static i64 tiles_of(const onnxc_conv2d_params *q) {
 int onnxc_rt_winograd_takes(const onnxc_conv2d_params *q) {
   int64_t act = q->flags & ONNXC_CONV_ACT_MASK;
   return enabled() && (q->flags & ONNXC_CONV_W_PACKED) &&
+         (q->flags & ONNXC_CONV_W_CONST) &&
          !(q->flags & ONNXC_CONV_X_CBLOCK) && act == 0 && q->groups == 1 &&
          q->kernel_h == 3 && q->kernel_w == 3 && q->stride_h == 1 &&
          q->stride_w == 1 && q->dilation_h == 1 && q->dilation_w == 1 &&
@@ -248,6 +277,12 @@ static void run_chunk(void *arg, int64_t chunk) {
  * (the GEMM's rows) and at most 64. */
 #define CHUNK_BYTES (1 << 20)
 
+static long calls;
+
+long onnxc_rt_winograd_calls(void) {
+  return __atomic_load_n(&calls, __ATOMIC_RELAXED);
+}
+
 int onnxc_rt_winograd(const onnxc_conv2d_params *q, const float *x,
                       const float *w, float *y) {
   const float *u = weights_for(q, w);
@@ -288,5 +323,6 @@ int onnxc_rt_winograd(const onnxc_conv2d_params *q, const float *x,
   j.y = y;
   onnxc_rt_parallel_for(chunks, threads, run_chunk, &j);
   onnxc_rt_free_scratch(raw);
+  __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
   return 1;
 }

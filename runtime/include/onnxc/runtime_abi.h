@@ -340,6 +340,16 @@ typedef struct onnxc_conv2d_params {
 #define ONNXC_CONV_W_CBLOCK 256
 #define ONNXC_CONV_CBLOCK 16
 /*
+ * ONNXC_CONV_W_CONST (with ONNXC_CONV_W_PACKED; the compiler sets it for
+ * the weights it packs, which are constants of the model library): w's
+ * contents never change while its library is loaded, so the runtime may
+ * keep what it derives from them (the Winograd transform of a 3 x 3
+ * convolution's weights, runtime/src/winograd.c) under w's address. A
+ * caller whose packed weights live in memory it frees or rewrites must
+ * not set it.
+ */
+#define ONNXC_CONV_W_CONST 512
+/*
  * ONNXC_CONV_BIAS: Y's contents are ignored and the result is
  * bias[g * out_channels + m] + the sum, or the sum alone when bias is NULL
  * (the compiler fuses the bias broadcast or zero fill that initialized Y). ONNXC_CONV_CLAMP: the result is clamped to

@@ -5,11 +5,11 @@
 // convolution, and a Relu that writes Y into a slice of another buffer (a
 // Concat's, as in a U-Net block whose skip is computed in place): the bias
 // and the Relu fuse, so the call never writes the source, and the padding
-// fuses too (flags 15 = W_PACKED | BIAS | CLAMP | PADDED); the copy, the
+// fuses too (flags 527 = W_PACKED | BIAS | CLAMP | PADDED | W_CONST); the copy, the
 // fill and the padded buffer go.
 // CHECK-LABEL: func.func @pad_source_is_y_clamp_elsewhere
 // CHECK-NOT: linalg.copy
-// CHECK: memref.store %c15_i64, %{{.+}}[%c27]
+// CHECK: memref.store %c527_i64, %{{.+}}[%c27]
 // CHECK: call @onnxc_rt_sconv2d(
 // CHECK-NOT: linalg.generic
 // CHECK: return
@@ -61,10 +61,10 @@ func.func @pad_source_is_y_clamp_elsewhere(%b: memref<2xf32>) -> memref<1x4x6x6x
 
 // The same convolution writing Y (its input's buffer) itself, no clamp:
 // one group over packed weights, which the runtime copies padded in full
-// before it writes (flags 27 = W_PACKED | BIAS | PADDED | IN_PLACE).
+// before it writes (flags 539 = W_PACKED | BIAS | PADDED | IN_PLACE | W_CONST).
 // CHECK-LABEL: func.func @pad_source_is_y_in_place
 // CHECK-NOT: linalg.copy
-// CHECK: memref.store %c27_i64, %{{.+}}[%c27]
+// CHECK: memref.store %c539_i64, %{{.+}}[%c27]
 // CHECK: call @onnxc_rt_sconv2d(
 // CHECK: return
 #ix = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
@@ -105,11 +105,11 @@ func.func @pad_source_is_y_in_place(%b: memref<2xf32>) -> memref<1x2x6x6xf32> {
 
 // Y (the input's buffer) written between the copy and the convolution by
 // something the call does not take over (a fill of 2.0, not a bias or a
-// zero): the padded copy stays and the call reads it (no PADDED; flags 1 =
-// W_PACKED, accumulating into Y).
+// zero): the padded copy stays and the call reads it (no PADDED; flags 513 =
+// W_PACKED | W_CONST, accumulating into Y).
 // CHECK-LABEL: func.func @pad_source_is_y_other_writer
 // CHECK: linalg.copy
-// CHECK: memref.store %c1_i64, %{{.+}}[%c27]
+// CHECK: memref.store %c513_i64, %{{.+}}[%c27]
 // CHECK: call @onnxc_rt_sconv2d(
 #ix = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
 #iw = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>

@@ -546,12 +546,12 @@ func.func @conv2d(%x: memref<1x2x3x9x11xf32>, %w: memref<2x4x3x3x3xf32>, %y: mem
 // -----
 
 // Constant weights with several input channels per group: packed at compile
-// time (ONNXC_CONV_W_PACKED, flags 1): 2 groups x 1 panel x (3 * 3 * 3 = 27)
+// time (ONNXC_CONV_W_PACKED | ONNXC_CONV_W_CONST, flags 1 + 512 = 513): 2 groups x 1 panel x (3 * 3 * 3 = 27)
 // rows x 32 floats. Depthwise weights (one input channel) stay in place.
 // CHECK: memref.global "private" constant @cw_packed : memref<1728xf32> = dense_resource<onnxc_packed> {alignment = 64 : i64}
 // CHECK-NOT: @dw_packed
 // CHECK-LABEL: func.func @conv2d_constant
-// CHECK: memref.store %c1_i64, %[[P:.+]][%c27]
+// CHECK: memref.store %c513_i64, %[[P:.+]][%c27]
 // CHECK: %[[G:.+]] = memref.get_global @cw_packed
 // CHECK: memref.extract_aligned_pointer_as_index %[[G]]
 // CHECK: call @onnxc_rt_sconv2d(
@@ -587,10 +587,10 @@ func.func @conv2d_constant(%x: memref<1x2x3x6x6xf32>, %y: memref<1x2x4x4x4xf32>,
 
 // One input channel but many output channels (an STFT as a 1-D
 // convolution, 1 group x 8 filters x 5 taps): a GEMM over the taps, so
-// packed (flags 1): 1 panel x 5 rows x 32 floats.
+// packed (flags 513): 1 panel x 5 rows x 32 floats.
 // CHECK: memref.global "private" constant @stft_packed : memref<160xf32> = dense_resource<onnxc_packed> {alignment = 64 : i64}
 // CHECK-LABEL: func.func @conv1d_one_channel
-// CHECK: memref.store %c1_i64, %{{.+}}[%c27]
+// CHECK: memref.store %c513_i64, %{{.+}}[%c27]
 // CHECK: memref.get_global @stft_packed
 // CHECK: call @onnxc_rt_sconv2d(
 memref.global "private" constant @stft : memref<1x8x1x5xf32> = dense<0.5>
@@ -872,17 +872,17 @@ func.func @conv_fused_pad(%src: memref<1x4x6x6xf32>, %w: memref<4x1x1x3x3xf32>, 
 
 // Padded 3 x 3 convolutions over constant weights with 64 input and 64
 // output channels: the weights packed in channel-block order
-// (ONNXC_CONV_W_CBLOCK = 256, so flags 1 + 8 + 256 = 265; the runtime
+// (ONNXC_CONV_W_CBLOCK = 256, so flags 1 + 8 + 256 + 512 = 777; the runtime
 // copies the input in blocks of 16 channels). Not with 48 input channels
-// (flags 9), 32 output channels, or dilated (each 9).
+// (flags 521), 32 output channels, or dilated (each 521).
 // CHECK-LABEL: func.func @conv_cblock
-// CHECK: memref.store %c265_i64, %{{.+}}[%c27]
+// CHECK: memref.store %c777_i64, %{{.+}}[%c27]
 // CHECK: call @onnxc_rt_sconv2d(
-// CHECK: memref.store %c9_i64, %{{.+}}[%c27]
+// CHECK: memref.store %c521_i64, %{{.+}}[%c27]
 // CHECK: call @onnxc_rt_sconv2d(
-// CHECK: memref.store %c9_i64, %{{.+}}[%c27]
+// CHECK: memref.store %c521_i64, %{{.+}}[%c27]
 // CHECK: call @onnxc_rt_sconv2d(
-// CHECK: memref.store %c9_i64, %{{.+}}[%c27]
+// CHECK: memref.store %c521_i64, %{{.+}}[%c27]
 // CHECK: call @onnxc_rt_sconv2d(
 memref.global "private" constant @w64 : memref<1x64x64x3x3xf32> = dense<0.25>
 memref.global "private" constant @w48 : memref<1x64x48x3x3xf32> = dense<0.5>
@@ -1213,11 +1213,11 @@ func.func @conv_pad_clamp_in_place(%w: memref<2x1x1x3x3xf32>, %b: memref<2xf32>,
 
 // The same write-back over a convolution of one group whose weights are
 // constants (packed at compile time), as U-Net's second convolution of a
-// block runs: fused (flags 31 = W_PACKED | BIAS | CLAMP | PADDED |
-// IN_PLACE), since the runtime copies the padded input in full before it
+// block runs: fused (flags 543 = W_PACKED | BIAS | CLAMP | PADDED |
+// IN_PLACE | W_CONST), since the runtime copies the padded input in full before it
 // writes Y. Without packing (NOPACK) the clamp stays (flags 10).
 // CHECK-LABEL: func.func @conv_pad_clamp_in_place_packed
-// CHECK: memref.store %c31_i64, %{{.+}}[%c27]
+// CHECK: memref.store %c543_i64, %{{.+}}[%c27]
 // CHECK: call @onnxc_rt_sconv2d(
 // CHECK-NOT: linalg.generic
 // CHECK: return
