@@ -210,21 +210,26 @@ typedef struct wino_job {
   const float *u;               /* transformed weights */
   float *y;
   i64 th, tw, tiles, chunk;     /* tiles per column, row, in all; per chunk */
+  i64 mparts, mstep;            /* output channels split in parts of mstep */
 } wino_job;
 
-/* Tiles [t0, t0 + nt): input transforms, the XI products, the output
- * transforms. V and M in scratch: V_xi[t, c] at v + (xi nt + t) c, M_xi[t,
- * m] at mm + (xi nt + t) m. */
+/* Part `chunk` of the call: tiles [t0, t0 + nt) and output channels [m0,
+ * m0 + mw): input transforms, the XI products, the output transforms. V and M in scratch, a tile's points together (what its
+ * transforms read or write is contiguous; the products read and write
+ * rows XI c and XI mw apart): V_xi[t, c] at v + (t XI + xi) c, M_xi[t, m]
+ * at mm + (t XI + xi) mw + m - m0. */
 static void run_chunk(void *arg, int64_t chunk) {
   const wino_job *j = arg;
   const onnxc_conv2d_params *q = j->q;
   const onnxc_kernels *kt = j->kt;
   i64 c = q->in_channels, m = q->out_channels;
-  i64 t0 = chunk * j->chunk, nt = min64(j->chunk, j->tiles - t0);
+  i64 tc = chunk / j->mparts, m0 = (chunk % j->mparts) * j->mstep;
+  i64 mw = min64(j->mstep, m - m0);
+  i64 t0 = tc * j->chunk, nt = min64(j->chunk, j->tiles - t0);
   i64 per_image = j->th * j->tw, panels = (m + NR - 1) / NR;
   i64 t, cb, xi, mb;
   void *raw;
-  float *v = onnxc_rt_gemm_alloc_panels(XI * nt * (c + m), &raw);
+  float *v = onnxc_rt_gemm_alloc_panels(XI * nt * (c + mw), &raw);
   float *mm = v + XI * nt * c;
   for (t = 0; t < nt; ++t) {
     i64 tt = t0 + t, n = tt / per_image, r = tt % per_image;
@@ -232,21 +237,21 @@ static void run_chunk(void *arg, int64_t chunk) {
     for (cb = 0; cb < c / CB; ++cb)
       kt->wino_input(j->xp + (n * (c / CB) + cb) * j->xbs + oy * j->xrs +
                          ox * CB,
-                     j->xrs, v + t * c + cb * CB, nt * c);
+                     j->xrs, v + t * XI * c + cb * CB, c);
   }
   for (xi = 0; xi < XI; ++xi) {
     block_args b;
     memset(&b, 0, sizeof b);
     b.m = nt;
-    b.nc = m;
+    b.nc = mw;
     b.kc = c;
-    b.a = v + xi * nt * c;
-    b.rsa = c;
+    b.a = v + xi * c;
+    b.rsa = XI * c;
     b.csa = 1;
-    b.bp = j->u + xi * panels * c * NR;
+    b.bp = j->u + (xi * panels + m0 / NR) * c * NR;
     b.panel_stride = c * NR;
-    b.c = mm + xi * nt * m;
-    b.rsc = m;
+    b.c = mm + xi * mw;
+    b.rsc = XI * mw;
     b.csc = 1;
     onnxc_rt_gemm_block(kt, &b);
   }
@@ -255,7 +260,7 @@ static void run_chunk(void *arg, int64_t chunk) {
     i64 oy = (r / j->tw) * TILE, ox = (r % j->tw) * TILE;
     int rows = (int)min64(TILE, q->out_h - oy);
     int cols = (int)min64(TILE, q->out_w - ox);
-    for (mb = 0; mb < m; mb += CB) {
+    for (mb = m0; mb < m0 + mw; mb += CB) {
       wino_store s;
       s.bias = (q->flags & ONNXC_CONV_BIAS) && q->bias ? q->bias + mb : NULL;
       s.accumulate = !(q->flags & ONNXC_CONV_BIAS);
@@ -264,7 +269,7 @@ static void run_chunk(void *arg, int64_t chunk) {
       s.hi = q->clamp_hi;
       s.ycs = q->y_strides[2];
       s.yrs = q->y_strides[3];
-      kt->wino_output(mm + t * m + mb, nt * m, &s,
+      kt->wino_output(mm + t * XI * mw + mb - m0, mw, &s,
                       j->y + n * q->y_strides[0] + mb * q->y_strides[2] +
                           oy * q->y_strides[3] + ox,
                       rows, cols);
@@ -313,7 +318,20 @@ int onnxc_rt_winograd(const onnxc_conv2d_params *q, const float *x,
   chunks = (j.tiles + j.chunk - 1) / j.chunk;
   flop = 2.0 * XI * (double)j.tiles * (double)q->in_channels *
          (double)q->out_channels;
-  threads = chunks > 1 ? onnxc_rt_threads_for(flop) : 1;
+  threads = onnxc_rt_threads_for(flop);
+  /* Too few chunks of tiles for the threads (a 14 x 14 map is one): the
+   * output channels split too, in whole panels, each part reading its
+   * panels of the transformed weights (and transforming its tiles' input
+   * again). Each element's sum is the same on any split. */
+  j.mparts = 1;
+  if (threads > 1 && chunks < 2 * threads) {
+    i64 panels = (q->out_channels + NR - 1) / NR;
+    j.mparts = (2 * threads + chunks - 1) / chunks;
+    j.mparts = j.mparts > panels ? panels : j.mparts;
+  }
+  j.mstep = ((q->out_channels + NR * j.mparts - 1) / (NR * j.mparts)) * NR;
+  j.mparts = (q->out_channels + j.mstep - 1) / j.mstep;
+  chunks *= j.mparts;
   j.xp = onnxc_rt_sconv2d_pad_cblock(&wide, x, &padded, &raw, threads);
   j.kt = onnxc_rt_kernels();
   j.q = q;
