@@ -223,13 +223,13 @@ static void check(long n, long c, long m, long h, long w, long p, int mode,
 int main(void) {
   int mode;
   /* Edges: sides 4k, 4k + 1, 4k + 2, 4k + 3; padded and not. */
-  check(1, 16, 16, 18, 18, 1, BIAS, 0);
+  check(1, 16, 32, 18, 18, 1, BIAS, 0);
   check(1, 16, 32, 17, 19, 1, BIAS | CLAMP, 1);
-  check(1, 32, 16, 21, 15, 1, BIAS, 1);
+  check(1, 32, 32, 21, 15, 1, BIAS, 1);
   check(1, 16, 48, 20, 22, -1, BIAS, 0);
-  check(1, 16, 16, 10, 40, 0, BIAS, 0);
+  check(1, 16, 32, 10, 40, 0, BIAS, 0);
   check(1, 64, 64, 16, 16, 1, BIAS | CLAMP, 1);
-  check(1, 16, 16, 13, 13, 2, BIAS, 0); /* pads wider than the kernel's */
+  check(1, 16, 32, 13, 13, 2, BIAS, 0); /* pads wider than the kernel's */
   /* Batches; every epilogue; Y with a row pitch wider than its rows. */
   for (mode = 0; mode < 16; ++mode)
     check(2, 16, 32, 14, 13, 1, mode, mode & 1);
@@ -237,7 +237,7 @@ int main(void) {
   check(1, 32, 32, 57, 55, 1, BIAS | CLAMP, 1);
   check(1, 256, 32, 14, 14, 1, BIAS, 1);
   /* In place: Y is X. */
-  check(1, 16, 16, 16, 16, 1, BIAS | CLAMP | IN_PLACE, 1);
+  check(1, 32, 32, 16, 16, 1, BIAS | CLAMP | IN_PLACE, 1);
   check(1, 32, 32, 19, 17, 1, ACCUMULATE | IN_PLACE, 0);
   printf("winograd: largest error %.2g of the products' magnitude\n", worst);
   printf("%d checks, %d failed\n", checks, failures);
