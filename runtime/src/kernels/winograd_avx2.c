@@ -1,13 +1,73 @@
 /*===- kernels/winograd_avx2.c - Winograd transforms, AVX2 -------------===*
  *
- * winograd_impl.h compiled with this tier's flags (runtime/CMakeLists.txt);
- * dispatch.c calls its fill only on CPUs that have the ISA.
+ * winograd_impl.h compiled with this tier's flags (runtime/CMakeLists.txt),
+ * with its own store of the outputs: the 16 positions x 16 channels
+ * transposed in 8 x 8 blocks in registers and written as 4-float rows per
+ * channel, where the plain C stores element by element (10% of a ResNet-18
+ * run on this tier). dispatch.c calls the fill only on CPUs with AVX2.
  *===----------------------------------------------------------------------===*/
 
 #include "dispatch.h"
 
 #ifdef ONNXC_X86
+#include <immintrin.h>
+
+/* r[i] lane l <- r[l] lane i, 8 x 8. */
+static inline void transpose8x8(__m256 *r) {
+  __m256 t[8], u[8];
+  int k;
+  for (k = 0; k < 4; ++k) {
+    t[2 * k] = _mm256_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+    t[2 * k + 1] = _mm256_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+  }
+  for (k = 0; k < 2; ++k) {
+    u[4 * k] = _mm256_shuffle_ps(t[4 * k], t[4 * k + 2], 0x44);
+    u[4 * k + 1] = _mm256_shuffle_ps(t[4 * k], t[4 * k + 2], 0xEE);
+    u[4 * k + 2] = _mm256_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0x44);
+    u[4 * k + 3] = _mm256_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0xEE);
+  }
+  for (k = 0; k < 4; ++k) {
+    r[k] = _mm256_permute2f128_ps(u[k], u[4 + k], 0x20);
+    r[4 + k] = _mm256_permute2f128_ps(u[k], u[4 + k], 0x31);
+  }
+}
+
+/* One output row of a channel: `cols` of 4 floats at p. */
+static inline void store_row(float *p, __m128 v, __m128i mask,
+                             const wino_store *s) {
+  if (s->accumulate)
+    v = _mm_add_ps(v, _mm_maskload_ps(p, mask));
+  if (s->clamp)
+    v = _mm_min_ps(_mm_set1_ps(s->hi), _mm_max_ps(_mm_set1_ps(s->lo), v));
+  _mm_maskstore_ps(p, mask, v);
+}
+
+/* o[position * 16 + channel], positions (i, j) = 4 i + j: channels in
+ * blocks of 8, positions in halves of 8 (rows 0-1, rows 2-3). The clamp as
+ * the scalar one: MAXPS / MINPS return their second operand, the value,
+ * for a NaN. */
+static void store_avx2(const float *o, const wino_store *s, float *y,
+                       int rows, int cols) {
+  const __m128i mask = _mm_cmpgt_epi32(_mm_set1_epi32(cols),
+                                       _mm_setr_epi32(0, 1, 2, 3));
+  int cb, h, l;
+  for (cb = 0; cb < 2; ++cb)
+    for (h = 0; h < 2 && 2 * h < rows; ++h) {
+      __m256 r[8];
+      for (l = 0; l < 8; ++l)
+        r[l] = _mm256_loadu_ps(o + (8 * h + l) * 16 + 8 * cb);
+      transpose8x8(r); /* r[l]: channel 8 cb + l, positions 8 h .. 8 h + 7 */
+      for (l = 0; l < 8; ++l) {
+        float *p = y + (8 * cb + l) * s->ycs + 2 * h * s->yrs;
+        store_row(p, _mm256_castps256_ps128(r[l]), mask, s);
+        if (2 * h + 1 < rows)
+          store_row(p + s->yrs, _mm256_extractf128_ps(r[l], 1), mask, s);
+      }
+    }
+}
+
 #define WINO_FILL onnxc_rt_winograd_fill_avx2
+#define WINO_STORE store_avx2
 #include "winograd_impl.h"
 #else
 typedef int onnxc_winograd_avx2_empty; /* not x86-64: nothing here */

@@ -5,6 +5,8 @@
  * plain C whose inner loops are the 16 lanes; winograd_<tier>.c includes
  * it with WINO_FILL defined, compiled with its tier's flags, so that each
  * tier's copy is vectorized for its ISA (one zmm or two ymm per row of 16).
+ * WINO_STORE, when defined, is the tier's store of the 16 x 16 outputs
+ * (positions x channels, o[position * 16 + channel]) into Y.
  *
  * The matrices are Lavin and Gray's for F(4x4, 3x3) with the points 0, 1,
  * -1, 2, -2 and infinity ("Fast Algorithms for Convolutional Neural
@@ -110,6 +112,11 @@ static void wino_output(const float *m, i64 ms, const wino_store *s,
         o[(i * 4 + j) * WL + l] = x;
       }
   }
+#ifdef WINO_STORE
+  /* The tier's transposed store. */
+  WINO_STORE(o, s, y, rows, cols);
+  (void)l;
+#else
   /* Transposed into Y: channels are lanes here, planes there. */
   for (l = 0; l < WL; ++l) {
     float *yl = y + l * s->ycs;
@@ -124,6 +131,7 @@ static void wino_output(const float *m, i64 ms, const wino_store *s,
         *p = x;
       }
   }
+#endif
 }
 
 WINO_FILL_LINKAGE void WINO_FILL(onnxc_kernels *k) {
