@@ -452,9 +452,9 @@ ONNXC_HIDDEN void onnxc_rt_sconv2d_unpack_weights(const onnxc_conv2d_params *q,
 ONNXC_HIDDEN int onnxc_rt_winograd_takes(const onnxc_conv2d_params *q);
 ONNXC_HIDDEN int onnxc_rt_winograd(const onnxc_conv2d_params *q,
                                    const float *x, const float *w, float *y);
-/* For tests: the calls onnxc_rt_winograd has done, since the start of
- * the process. */
-ONNXC_HIDDEN long onnxc_rt_winograd_calls(void);
+/* For tests: the calls onnxc_rt_winograd has done with tiles of `tile`
+ * (4: F(4x4, 3x3), 2: F(2x2, 3x3)), since the start of the process. */
+ONNXC_HIDDEN long onnxc_rt_winograd_calls(int tile);
 
 /* A convolution's scratch: 64-byte aligned, from the models' allocator
  * (alloc.c); released with onnxc_rt_free_scratch(*raw). Fails with

@@ -44,17 +44,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define XI 36   /* points: the 6 x 6 transform */
-#define TILE 4  /* outputs per tile side */
 #define CB ONNXC_CONV_CBLOCK
+
+/* The two algorithms: F(4x4, 3x3) (6 x 6 points, 4 x 4 outputs a tile)
+ * and F(2x2, 3x3) (4 x 4 points, 2 x 2 outputs): the second for maps too
+ * small for the first's tiles (fewer than 16). G is the weights'
+ * transform (patch x 3). */
+typedef struct wino_variant {
+  int tile, patch, xi; /* outputs and points per side; points */
+  double g[6][3];
+} wino_variant;
+static const wino_variant F4 = {4, 6, 36,
+                                {{0.25, 0, 0},
+                                 {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                 {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                 {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                 {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                 {0, 0, 1}}};
+static const wino_variant F2 = {2, 4, 16,
+                                {{1, 0, 0},
+                                 {0.5, 0.5, 0.5},
+                                 {0.5, -0.5, 0.5},
+                                 {0, 0, 1}}};
 
 /* ---- Transformed weights, kept per weight tensor ---------------------- */
 
 typedef struct wino_weights {
   const float *w;  /* the packed weights (the key) */
   uint64_t sig;    /* and a signature of their values */
+  int tile;        /* the variant */
   i64 c, m;        /* input and output channels */
-  float *u;        /* XI x ceil(m / NR) panels of c x NR: U_xi packed */
+  float *u;        /* xi x ceil(m / NR) panels of c x NR: U_xi packed */
 } wino_weights;
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -71,21 +91,16 @@ __attribute__((destructor)) static void free_cache(void) {
   cache_len = cache_cap = 0;
 }
 
-/* U_xi = (G g G^T)_xi for every (c, m), packed as XI groups of GEMM
+/* U_xi = (G g G^T)_xi for every (c, m), packed as v->xi groups of GEMM
  * panels (panel j row c column col holds U_xi[c, j NR + col], zero past
- * m). In double, rounded once. G = [[1/4, 0, 0], [-1/6, -1/6, -1/6],
- * [-1/6, 1/6, -1/6], [1/24, 1/12, 1/6], [1/24, -1/12, 1/6], [0, 0, 1]]. */
-static float *transform_weights(const onnxc_conv2d_params *q, const float *w) {
-  static const double G[6][3] = {{0.25, 0, 0},
-                                 {-1.0 / 6, -1.0 / 6, -1.0 / 6},
-                                 {-1.0 / 6, 1.0 / 6, -1.0 / 6},
-                                 {1.0 / 24, 1.0 / 12, 1.0 / 6},
-                                 {1.0 / 24, -1.0 / 12, 1.0 / 6},
-                                 {0, 0, 1}};
+ * m). In double, rounded once. */
+static float *transform_weights(const onnxc_conv2d_params *q, const float *w,
+                                const wino_variant *v) {
+  const int P = v->patch;
   i64 c = q->in_channels, m = q->out_channels;
   i64 panels = (m + NR - 1) / NR, xi_stride = panels * c * NR;
   float *plain = malloc(sizeof(float) * (size_t)(c * m * 9));
-  float *u = calloc((size_t)(XI * xi_stride), sizeof(float));
+  float *u = calloc((size_t)(v->xi * xi_stride), sizeof(float));
   i64 ci, mi;
   if (!plain || !u) {
     free(plain);
@@ -98,16 +113,17 @@ static float *transform_weights(const onnxc_conv2d_params *q, const float *w) {
       const float *g = plain + (mi * c + ci) * 9;
       double t[6][3];
       int a, b, k;
-      for (a = 0; a < 6; ++a)
+      for (a = 0; a < P; ++a)
         for (b = 0; b < 3; ++b)
-          t[a][b] = G[a][0] * g[b] + G[a][1] * g[3 + b] + G[a][2] * g[6 + b];
-      for (a = 0; a < 6; ++a)
-        for (b = 0; b < 6; ++b) {
-          double v = 0;
+          t[a][b] = v->g[a][0] * g[b] + v->g[a][1] * g[3 + b] +
+                    v->g[a][2] * g[6 + b];
+      for (a = 0; a < P; ++a)
+        for (b = 0; b < P; ++b) {
+          double e = 0;
           for (k = 0; k < 3; ++k)
-            v += t[a][k] * G[b][k];
-          u[(a * 6 + b) * xi_stride + ((mi / NR) * c + ci) * NR + mi % NR] =
-              (float)v;
+            e += t[a][k] * v->g[b][k];
+          u[(a * P + b) * xi_stride + ((mi / NR) * c + ci) * NR + mi % NR] =
+              (float)e;
         }
     }
   free(plain);
@@ -134,14 +150,15 @@ static uint64_t signature(const onnxc_conv2d_params *q, const float *w) {
  * call (under the lock: concurrent first calls compute them once), or
  * NULL when there is no memory for them (the caller takes the direct
  * path). */
-static const float *weights_for(const onnxc_conv2d_params *q, const float *w) {
+static const float *weights_for(const onnxc_conv2d_params *q, const float *w,
+                                const wino_variant *v) {
   float *u = NULL;
   uint64_t sig = signature(q, w);
   i64 i;
   pthread_mutex_lock(&cache_lock);
   for (i = 0; i < cache_len; ++i)
     if (cache[i].w == w && cache[i].c == q->in_channels &&
-        cache[i].m == q->out_channels) {
+        cache[i].m == q->out_channels && cache[i].tile == v->tile) {
       if (cache[i].sig == sig) {
         u = cache[i].u;
         break;
@@ -161,9 +178,10 @@ static const float *weights_for(const onnxc_conv2d_params *q, const float *w) {
         cache_cap = cap;
       }
     }
-    if (cache_len < cache_cap && (u = transform_weights(q, w)) != NULL) {
+    if (cache_len < cache_cap && (u = transform_weights(q, w, v)) != NULL) {
       cache[cache_len].w = w;
       cache[cache_len].sig = sig;
+      cache[cache_len].tile = v->tile;
       cache[cache_len].c = q->in_channels;
       cache[cache_len].m = q->out_channels;
       cache[cache_len].u = u;
@@ -187,9 +205,31 @@ static int enabled(void) {
   return v;
 }
 
-static i64 tiles_of(const onnxc_conv2d_params *q) {
-  return q->batch * ((q->out_h + TILE - 1) / TILE) *
-         ((q->out_w + TILE - 1) / TILE);
+static i64 tiles_of(const onnxc_conv2d_params *q, int tile) {
+  return q->batch * ((q->out_h + tile - 1) / tile) *
+         ((q->out_w + tile - 1) / tile);
+}
+
+/* The weights' transform read per tile within this many bytes: a call
+ * reads all of it (from L3 or memory, once per chunk of tiles) for its
+ * tiles. Six 256 -> 256 layers at 14 x 14 (590 KB a tile of 4 x 4): 7.95
+ * ms direct, 6.04 with F(4x4, 3x3), 7.3 with F(2x2, 3x3) (86 KB a tile). */
+#define U_BYTES_PER_TILE (640 << 10)
+
+/* F(4x4, 3x3) when its tiles are at least 16 and they read at most
+ * U_BYTES_PER_TILE of the transform each; else F(2x2, 3x3) on the same
+ * terms (maps of 8 x 8 to 12 x 12); else none (ResNet's 7 x 7 maps of 512
+ * channels: 16 tiles of 2 x 2 would read 1 MB each). */
+static const wino_variant *variant_of(const onnxc_conv2d_params *q) {
+  static const wino_variant *const order[2] = {&F4, &F2};
+  double cm = 4.0 * (double)q->in_channels * (double)q->out_channels;
+  int i;
+  for (i = 0; i < 2; ++i) {
+    i64 t = tiles_of(q, order[i]->tile);
+    if (t >= 16 && order[i]->xi * cm <= (double)U_BYTES_PER_TILE * (double)t)
+      return order[i];
+  }
+  return NULL;
 }
 
 int onnxc_rt_winograd_takes(const onnxc_conv2d_params *q) {
@@ -202,7 +242,7 @@ int onnxc_rt_winograd_takes(const onnxc_conv2d_params *q) {
          q->in_channels % CB == 0 && q->out_channels % CB == 0 &&
          q->out_channels >= 2 * CB &&
          q->batch > 0 && q->out_h > 0 && q->out_w > 0 &&
-         q->y_strides[4] == 1 && tiles_of(q) >= 16;
+         q->y_strides[4] == 1 && variant_of(q) != NULL;
 }
 
 typedef struct wino_job {
@@ -210,6 +250,9 @@ typedef struct wino_job {
   const onnxc_conv2d_params *q; /* the call */
   const float *xp;              /* its input padded, in channel blocks */
   i64 xbs, xrs;                 /* the copy's block and row strides */
+  const wino_variant *v;
+  onnxc_wino_input_fn input;    /* its transforms */
+  onnxc_wino_output_fn output;
   const float *u;               /* transformed weights */
   float *y;
   i64 th, tw, tiles, chunk;     /* tiles per column, row, in all; per chunk */
@@ -224,7 +267,7 @@ typedef struct wino_job {
 static void run_chunk(void *arg, int64_t chunk) {
   const wino_job *j = arg;
   const onnxc_conv2d_params *q = j->q;
-  const onnxc_kernels *kt = j->kt;
+  const int XI = j->v->xi, TILE = j->v->tile;
   i64 c = q->in_channels, m = q->out_channels;
   i64 tc = chunk / j->mparts, m0 = (chunk % j->mparts) * j->mstep;
   i64 mw = min64(j->mstep, m - m0);
@@ -238,7 +281,7 @@ static void run_chunk(void *arg, int64_t chunk) {
     i64 tt = t0 + t, n = tt / per_image, r = tt % per_image;
     i64 oy = (r / j->tw) * TILE, ox = (r % j->tw) * TILE;
     for (cb = 0; cb < c / CB; ++cb)
-      kt->wino_input(j->xp + (n * (c / CB) + cb) * j->xbs + oy * j->xrs +
+      j->input(j->xp + (n * (c / CB) + cb) * j->xbs + oy * j->xrs +
                          ox * CB,
                      j->xrs, v + t * XI * c + cb * CB, c);
   }
@@ -256,7 +299,7 @@ static void run_chunk(void *arg, int64_t chunk) {
     b.c = mm + xi * mw;
     b.rsc = XI * mw;
     b.csc = 1;
-    onnxc_rt_gemm_block(kt, &b);
+    onnxc_rt_gemm_block(j->kt, &b);
   }
   for (t = 0; t < nt; ++t) {
     i64 tt = t0 + t, n = tt / per_image, r = tt % per_image;
@@ -272,7 +315,7 @@ static void run_chunk(void *arg, int64_t chunk) {
       s.hi = q->clamp_hi;
       s.ycs = q->y_strides[2];
       s.yrs = q->y_strides[3];
-      kt->wino_output(mm + t * XI * mw + mb - m0, mw, &s,
+      j->output(mm + t * XI * mw + mb - m0, mw, &s,
                       j->y + n * q->y_strides[0] + mb * q->y_strides[2] +
                           oy * q->y_strides[3] + ox,
                       rows, cols);
@@ -285,15 +328,18 @@ static void run_chunk(void *arg, int64_t chunk) {
  * (the GEMM's rows) and at most 64. */
 #define CHUNK_BYTES (1 << 20)
 
-static long calls;
+static long calls[2]; /* F(4x4, 3x3), F(2x2, 3x3) */
 
-long onnxc_rt_winograd_calls(void) {
-  return __atomic_load_n(&calls, __ATOMIC_RELAXED);
+long onnxc_rt_winograd_calls(int tile) {
+  return __atomic_load_n(&calls[tile == 4 ? 0 : 1], __ATOMIC_RELAXED);
 }
 
 int onnxc_rt_winograd(const onnxc_conv2d_params *q, const float *x,
                       const float *w, float *y) {
-  const float *u = weights_for(q, w);
+  const wino_variant *v = variant_of(q);
+  const onnxc_kernels *kt = onnxc_rt_kernels();
+  const float *u = v ? weights_for(q, w, v) : NULL;
+  const int XI = v ? v->xi : 0, TILE = v ? v->tile : 0;
   onnxc_conv2d_params wide, padded;
   wino_job j;
   void *raw;
@@ -315,7 +361,7 @@ int onnxc_rt_winograd(const onnxc_conv2d_params *q, const float *x,
   j.tw = (q->out_w + TILE - 1) / TILE;
   wide.out_h = j.th * TILE;
   wide.out_w = j.tw * TILE;
-  j.tiles = tiles_of(q);
+  j.tiles = tiles_of(q, TILE);
   j.chunk = CHUNK_BYTES / (4 * XI * (q->in_channels + q->out_channels));
   j.chunk = j.chunk < 16 ? 16 : j.chunk > 64 ? 64 : j.chunk;
   chunks = (j.tiles + j.chunk - 1) / j.chunk;
@@ -336,7 +382,10 @@ int onnxc_rt_winograd(const onnxc_conv2d_params *q, const float *x,
   j.mparts = (q->out_channels + j.mstep - 1) / j.mstep;
   chunks *= j.mparts;
   j.xp = onnxc_rt_sconv2d_pad_cblock(&wide, x, &padded, &raw, threads);
-  j.kt = onnxc_rt_kernels();
+  j.kt = kt;
+  j.v = v;
+  j.input = TILE == 4 ? kt->wino_input : kt->wino_input2;
+  j.output = TILE == 4 ? kt->wino_output : kt->wino_output2;
   j.q = q;
   j.xbs = padded.x_strides[2];
   j.xrs = padded.x_strides[3];
@@ -344,6 +393,6 @@ int onnxc_rt_winograd(const onnxc_conv2d_params *q, const float *x,
   j.y = y;
   onnxc_rt_parallel_for(chunks, threads, run_chunk, &j);
   onnxc_rt_free_scratch(raw);
-  __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
+  __atomic_add_fetch(&calls[TILE == 4 ? 0 : 1], 1, __ATOMIC_RELAXED);
   return 1;
 }

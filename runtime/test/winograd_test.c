@@ -12,8 +12,9 @@
  * every side and none, batches, bias / sum with Y (accumulate) / clamp,
  * strided views of Y, in place (Y is X), weights in both packed orders,
  * and packed weights rewritten at the same address (the transformed
- * weights are recomputed). It also checks that the path was taken (the
- * runtime's call count) and that 1 and 3 threads give the same bits.
+ * weights are recomputed), for F(4x4, 3x3) and F(2x2, 3x3). It also
+ * checks that the path was taken with the expected tiles (the runtime's
+ * call counts) and that 1 and 3 threads give the same bits.
  * Run once per tier (ONNXC_ISA, test/runtime/winograd.test).
  *===----------------------------------------------------------------------===*/
 
@@ -72,8 +73,8 @@ enum { BIAS = 1, CLAMP = 2, ACCUMULATE = 4, YPAD = 8, IN_PLACE = 16 };
 
 /* One call: n images of c x h x w, m outputs, pads p (all sides; -1: the
  * call unpadded, X read as padded already), `mode` bits above. */
-static void check(long n, long c, long m, long h, long w, long p, int mode,
-                  int cblock) {
+static void check_tile(long n, long c, long m, long h, long w, long p,
+                       int mode, int cblock, int tile) {
   long pad = p < 0 ? 0 : p;
   long oh = h + 2 * pad - 2, ow = w + 2 * pad - 2;
   long yw = ow + ((mode & YPAD) ? 3 : 0); /* Y's row pitch */
@@ -82,7 +83,7 @@ static void check(long n, long c, long m, long h, long w, long p, int mode,
   float *x = rand_buf(xsz), *wt = rand_buf(m * c * 9), *bias = rand_buf(m);
   float *wp = malloc(sizeof(float) * (size_t)(panels * c * 9 * ONNXC_SGEMM_PANEL));
   float *y, *y0, *y3;
-  long calls0 = onnxc_rt_winograd_calls(), b, mm, r, col;
+  long calls0 = onnxc_rt_winograd_calls(tile), b, mm, r, col;
   int round;
   onnxc_conv2d_params q;
   char what[160];
@@ -206,11 +207,11 @@ static void check(long n, long c, long m, long h, long w, long p, int mode,
     }
     free(x0);
   }
-  /* Every call of the case took the Winograd path. */
+  /* Every call of the case took the Winograd path with its tiles. */
   ++checks;
-  if (onnxc_rt_winograd_calls() - calls0 != ((mode & IN_PLACE) ? 2 : 4) &&
+  if (onnxc_rt_winograd_calls(tile) - calls0 != ((mode & IN_PLACE) ? 2 : 4) &&
       ++failures <= 10)
-    printf("FAIL %s: the Winograd path was not taken\n", what);
+    printf("FAIL %s: F(%dx%d, 3x3) was not taken\n", what, tile, tile);
   free(x);
   if (!(mode & IN_PLACE))
     free(y);
@@ -218,6 +219,12 @@ static void check(long n, long c, long m, long h, long w, long p, int mode,
   free(wt);
   free(wp);
   free(bias);
+}
+
+/* F(4x4, 3x3) cases. */
+static void check(long n, long c, long m, long h, long w, long p, int mode,
+                  int cblock) {
+  check_tile(n, c, m, h, w, p, mode, cblock, 4);
 }
 
 int main(void) {
@@ -239,6 +246,16 @@ int main(void) {
   /* In place: Y is X. */
   check(1, 32, 32, 16, 16, 1, BIAS | CLAMP | IN_PLACE, 1);
   check(1, 32, 32, 19, 17, 1, ACCUMULATE | IN_PLACE, 0);
+  /* F(2x2, 3x3): maps with fewer than 16 tiles of 4 x 4 (8 x 8; 7 x 9,
+   * odd edges; a batch of 6 x 6), and the weights' transform too large
+   * for the tiles of 4 x 4 (384 -> 256 channels at 16 x 16: 885 KB a
+   * tile; 2 x 2: 98 KB). */
+  check_tile(1, 16, 32, 8, 8, 1, BIAS | CLAMP, 0, 2);
+  check_tile(1, 32, 48, 7, 9, 1, BIAS, 1, 2);
+  check_tile(2, 16, 32, 6, 6, 1, ACCUMULATE | YPAD, 0, 2);
+  check_tile(2, 16, 32, 8, 8, -1, BIAS | CLAMP, 1, 2);
+  check_tile(1, 384, 256, 16, 16, 1, BIAS | CLAMP, 1, 2);
+  check_tile(1, 32, 32, 8, 8, 1, ACCUMULATE | CLAMP | IN_PLACE, 0, 2);
   printf("winograd: largest error %.2g of the products' magnitude\n", worst);
   printf("%d checks, %d failed\n", checks, failures);
   return failures != 0;

@@ -259,9 +259,12 @@ typedef struct onnxc_kernels {
   onnxc_dw_block_fn dw_block;
   onnxc_dw_block_scratch_fn dw_block_scratch;
 
-  /* winograd (every tier sets them) */
+  /* winograd (every tier sets them): F(4x4, 3x3), then F(2x2, 3x3)
+   * (4 x 4 points, xi < 16, 2 x 2 outputs) */
   onnxc_wino_input_fn wino_input;
   onnxc_wino_output_fn wino_output;
+  onnxc_wino_input_fn wino_input2;
+  onnxc_wino_output_fn wino_output2;
 
   /* maxpool (NULL: a scalar window max per output) */
   onnxc_maxpool_row_fn maxpool_row;

@@ -134,9 +134,79 @@ static void wino_output(const float *m, i64 ms, const wino_store *s,
 #endif
 }
 
+/* F(2x2, 3x3): B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1], A^T = [1 1
+ * 1 0; 0 1 -1 -1] (G in winograd.c). V = B^T d B of the 4 x 4 patch at x
+ * (as wino_input), V[xi] at v + xi * vs for xi = 4 i + j < 16. */
+static void wino_input2(const float *x, i64 rs, float *v, i64 vs) {
+  float t[16 * WL];
+  int i, l;
+  for (i = 0; i < 4; ++i) { /* columns: t[k][i] = (B^T d)[k] over column i */
+    const float *d = x + i * WL;
+    for (l = 0; l < WL; ++l) {
+      float d0 = d[l], d1 = d[rs + l], d2 = d[2 * rs + l], d3 = d[3 * rs + l];
+      t[(0 * 4 + i) * WL + l] = d0 - d2;
+      t[(1 * 4 + i) * WL + l] = d1 + d2;
+      t[(2 * 4 + i) * WL + l] = d2 - d1;
+      t[(3 * 4 + i) * WL + l] = d1 - d3;
+    }
+  }
+  for (i = 0; i < 4; ++i) { /* rows */
+    const float *d = t + i * 4 * WL;
+    float *o = v + i * 4 * vs;
+    for (l = 0; l < WL; ++l) {
+      float d0 = d[l], d1 = d[WL + l], d2 = d[2 * WL + l], d3 = d[3 * WL + l];
+      o[l] = d0 - d2;
+      o[vs + l] = d1 + d2;
+      o[2 * vs + l] = d2 - d1;
+      o[3 * vs + l] = d1 - d3;
+    }
+  }
+}
+
+/* The 2 x 2 outputs A^T M A of 16 channels from M[xi] at m + xi * ms,
+ * stored as wino_output stores its 4 x 4 (rows x cols <= 2 x 2). */
+static void wino_output2(const float *m, i64 ms, const wino_store *s,
+                         float *y, int rows, int cols) {
+  float t[8 * WL], o[4 * WL];
+  int i, j, l;
+  for (j = 0; j < 4; ++j) { /* columns: t[k][j] = (A^T M)[k] over column j */
+    const float *c = m + j * ms;
+    for (l = 0; l < WL; ++l) {
+      float m0 = c[l], m1 = c[4 * ms + l], m2 = c[8 * ms + l],
+            m3 = c[12 * ms + l];
+      t[j * WL + l] = m0 + m1 + m2;
+      t[(4 + j) * WL + l] = m1 - m2 - m3;
+    }
+  }
+  for (i = 0; i < 2; ++i) { /* rows */
+    const float *d = t + i * 4 * WL;
+    for (l = 0; l < WL; ++l) {
+      float m0 = d[l], m1 = d[WL + l], m2 = d[2 * WL + l], m3 = d[3 * WL + l];
+      float b = s->bias ? s->bias[l] : 0.0f;
+      o[(2 * i) * WL + l] = m0 + m1 + m2 + b;
+      o[(2 * i + 1) * WL + l] = m1 - m2 - m3 + b;
+    }
+  }
+  for (l = 0; l < WL; ++l) {
+    float *yl = y + l * s->ycs;
+    for (i = 0; i < rows; ++i)
+      for (j = 0; j < cols; ++j) {
+        float x = o[(i * 2 + j) * WL + l];
+        float *p = yl + i * s->yrs + j;
+        if (s->accumulate)
+          x += *p;
+        if (s->clamp)
+          x = x < s->lo ? s->lo : x > s->hi ? s->hi : x;
+        *p = x;
+      }
+  }
+}
+
 WINO_FILL_LINKAGE void WINO_FILL(onnxc_kernels *k) {
   k->wino_input = wino_input;
   k->wino_output = wino_output;
+  k->wino_input2 = wino_input2;
+  k->wino_output2 = wino_output2;
 }
 
 #undef WL
