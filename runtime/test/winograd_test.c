@@ -243,6 +243,9 @@ int main(void) {
   /* Many tiles over several chunks and threads; deep K. */
   check(1, 32, 32, 57, 55, 1, BIAS | CLAMP, 1);
   check(1, 256, 32, 14, 14, 1, BIAS, 1);
+  /* 256 input channels: products through the 6 x 64 tile where the tier
+   * has it, a pair of panels and the 16 channels left through the GEMM. */
+  check(1, 256, 80, 16, 16, 1, BIAS | CLAMP, 1);
   /* In place: Y is X. */
   check(1, 32, 32, 16, 16, 1, BIAS | CLAMP | IN_PLACE, 1);
   check(1, 32, 32, 19, 17, 1, ACCUMULATE | IN_PLACE, 0);
