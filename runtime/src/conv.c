@@ -743,11 +743,6 @@ const float *onnxc_rt_sconv2d_pad_cblock(const onnxc_conv2d_params *q,
   return pad_input_cblock(q, x, padded, raw, threads);
 }
 
-void onnxc_rt_sconv2d_unpack_weights(const onnxc_conv2d_params *q,
-                                     const float *wp, float *out) {
-  unpack_conv_weights(q, wp, out);
-}
-
 /* The padded copy of a band of output rows stays under this many bytes,
  * in L2 (where the whole copy of a large input went to L3 and came back
  * for the product). */

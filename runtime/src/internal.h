@@ -435,14 +435,11 @@ onnxc_rt_sconv2d_pack_weights(const onnxc_conv2d_params *q, const float *w,
 
 /* winograd.c's use of conv.c: the padded copy in channel blocks (for a
  * call with ONNXC_CONV_PADDED and in_channels a multiple of 16, whatever
- * its weights' order; *padded as onnxc_rt_sconv2d_pad_input sets it), and
- * packed weights back to W[g, m, ci, kh, kw]. */
+ * its weights' order; *padded as onnxc_rt_sconv2d_pad_input sets it). */
 ONNXC_HIDDEN const float *
 onnxc_rt_sconv2d_pad_cblock(const onnxc_conv2d_params *q, const float *x,
                             onnxc_conv2d_params *padded, void **raw,
                             int threads);
-ONNXC_HIDDEN void onnxc_rt_sconv2d_unpack_weights(const onnxc_conv2d_params *q,
-                                                  const float *wp, float *out);
 
 /* ---- winograd.c: 3 x 3 convolutions as Winograd F(4x4, 3x3) ---------- */
 
