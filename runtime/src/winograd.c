@@ -79,6 +79,16 @@ typedef struct wino_weights {
 } wino_weights;
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/* A fork while another thread holds the lock leaves the child's copy
+ * locked forever: the lock is taken around fork, then released on both
+ * sides. */
+static void lock_cache(void) { pthread_mutex_lock(&cache_lock); }
+static void unlock_cache(void) { pthread_mutex_unlock(&cache_lock); }
+static void register_atfork(void) {
+  pthread_atfork(lock_cache, unlock_cache, unlock_cache);
+}
 static wino_weights *cache;
 static i64 cache_len, cache_cap;
 
@@ -159,6 +169,7 @@ static const float *weights_for(const onnxc_conv2d_params *q, const float *w,
   float *u = NULL;
   uint64_t sig = signature(q, w);
   i64 i;
+  pthread_once(&atfork_once, register_atfork);
   pthread_mutex_lock(&cache_lock);
   for (i = 0; i < cache_len; ++i)
     if (cache[i].w == w && cache[i].c == q->in_channels &&
