@@ -296,15 +296,13 @@ static void fill_identity(void) {
  * through the GEMM, 4.65-4.7 through this; with 64 and 128 channels, the
  * copy and the shorter tiles cost more than they save (13% and 7%). */
 static i64 products2(const wino_job *j, const float *a, i64 rsa,
-                     const float *bp, float *cm, i64 rsc, i64 rows, i64 nw) {
+                     const float *bp, float *cm, i64 rsc, i64 rows, i64 nw,
+                     float *sums) {
   const onnxc_kernels *kt = j->kt;
   i64 kc = j->q->in_channels, col, ir, kb, r;
-  void *raw;
-  float *sums;
   if (kc > MAX_K || rows <= 0)
     return 0;
   pthread_once(&identity_once, fill_identity);
-  sums = onnxc_rt_gemm_alloc_panels(rows * 2 * NR, &raw);
   for (col = 0; col + NR < nw && nw - col - NR > NR / 2; col += 2 * NR) {
     i64 nw1 = min64(NR, nw - col - NR);
     const float *panel = bp + (col / NR) * kc * NR;
@@ -326,7 +324,6 @@ static i64 products2(const wino_job *j, const float *a, i64 rsa,
       memcpy(cm + r * rsc + col, sums + r * 2 * NR,
              sizeof(float) * (size_t)(NR + nw1));
   }
-  onnxc_rt_free_scratch(raw);
   return col;
 }
 
@@ -346,8 +343,9 @@ static void run_chunk(void *arg, int64_t chunk) {
   i64 per_image = j->th * j->tw, panels = (m + NR - 1) / NR;
   i64 t, cb, xi, mb;
   void *raw;
-  float *v = onnxc_rt_gemm_alloc_panels(XI * nt * (c + mw), &raw);
-  float *mm = v + XI * nt * c;
+  /* V, M, and the 6 x 64 tile's sums (rows x 2 NR, 64-byte aligned). */
+  float *v = onnxc_rt_gemm_alloc_panels(XI * nt * (c + mw) + nt * 2 * NR, &raw);
+  float *mm = v + XI * nt * c, *sums = mm + XI * nt * mw;
   for (t = 0; t < nt; ++t) {
     i64 tt = t0 + t, n = tt / per_image, r = tt % per_image;
     i64 oy = (r / j->tw) * TILE, ox = (r % j->tw) * TILE;
@@ -361,7 +359,8 @@ static void run_chunk(void *arg, int64_t chunk) {
     i64 done = j->kt->conv_tile2 && c >= 256 ? products2(j, v + xi * c, XI * c,
                                              j->u + (xi * panels + m0 / NR) *
                                                         c * NR,
-                                             mm + xi * mw, XI * mw, nt, mw)
+                                             mm + xi * mw, XI * mw, nt, mw,
+                                             sums)
                                  : 0;
     if (done == mw)
       continue;
