@@ -72,6 +72,27 @@ static void wino_input(const float *x, i64 rs, float *v, i64 vs) {
   }
 }
 
+/* The outputs o[(i * tile + j) * 16 + l] (position (i, j), channel l)
+ * transposed into Y: channels are lanes here, planes there; plus Y's value
+ * when accumulating, then clamped. */
+static inline void store_scalar(const float *o, int tile, const wino_store *s,
+                                float *y, int rows, int cols) {
+  int i, j, l;
+  for (l = 0; l < WL; ++l) {
+    float *yl = y + l * s->ycs;
+    for (i = 0; i < rows; ++i)
+      for (j = 0; j < cols; ++j) {
+        float x = o[(i * tile + j) * WL + l];
+        float *p = yl + i * s->yrs + j;
+        if (s->accumulate)
+          x += *p;
+        if (s->clamp)
+          x = x < s->lo ? s->lo : x > s->hi ? s->hi : x;
+        *p = x;
+      }
+  }
+}
+
 /* o[k] = (A^T m)[k] for k < 4, m[0..5] `ms` floats apart. */
 static inline void wino_at(const float *m, i64 ms, float *o) {
   int l;
@@ -117,20 +138,8 @@ static void wino_output(const float *m, i64 ms, const wino_store *s,
   WINO_STORE(o, s, y, rows, cols);
   (void)l;
 #else
-  /* Transposed into Y: channels are lanes here, planes there. */
-  for (l = 0; l < WL; ++l) {
-    float *yl = y + l * s->ycs;
-    for (i = 0; i < rows; ++i)
-      for (j = 0; j < cols; ++j) {
-        float x = o[(i * 4 + j) * WL + l];
-        float *p = yl + i * s->yrs + j;
-        if (s->accumulate)
-          x += *p;
-        if (s->clamp)
-          x = x < s->lo ? s->lo : x > s->hi ? s->hi : x;
-        *p = x;
-      }
-  }
+  store_scalar(o, 4, s, y, rows, cols);
+  (void)l;
 #endif
 }
 
@@ -187,19 +196,7 @@ static void wino_output2(const float *m, i64 ms, const wino_store *s,
       o[(2 * i + 1) * WL + l] = m1 - m2 - m3 + b;
     }
   }
-  for (l = 0; l < WL; ++l) {
-    float *yl = y + l * s->ycs;
-    for (i = 0; i < rows; ++i)
-      for (j = 0; j < cols; ++j) {
-        float x = o[(i * 2 + j) * WL + l];
-        float *p = yl + i * s->yrs + j;
-        if (s->accumulate)
-          x += *p;
-        if (s->clamp)
-          x = x < s->lo ? s->lo : x > s->hi ? s->hi : x;
-        *p = x;
-      }
-  }
+  store_scalar(o, 2, s, y, rows, cols);
 }
 
 WINO_FILL_LINKAGE void WINO_FILL(onnxc_kernels *k) {
