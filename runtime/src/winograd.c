@@ -1,4 +1,4 @@
-/*===- winograd.c - 3 x 3 convolutions as Winograd F(4x4, 3x3) ------------===*
+/*===- winograd.c - 3 x 3 convolutions as Winograd F(4x4, 3x3), F(2x2, 3x3) =*
  *
  * A stride-1, undilated 3 x 3 convolution of one group computes each 4 x 4
  * block of outputs (a tile) from the 6 x 6 input patch around it in three
@@ -8,13 +8,17 @@
  *      in channel blocks that the direct path copies too);
  *   2. for each of the 36 points xi, the product M_xi[tile, m] =
  *      sum over c of V_xi[tile, c] U_xi[c, m], through the packed GEMM
- *      (gemm.c and the tier's sgemm tile), U = G g G^T the weights'
+ *      (gemm.c and the tier's sgemm tile; the AVX-512 6 x 64 conv tile
+ *      for 256 input channels and more), U = G g G^T the weights'
  *      transform, computed once per weight tensor and kept;
  *   3. the output transform A^T M A, the bias, the sum with Y, the clamp
  *      (the tier's wino_output), stored into Y.
  * The products take 36 multiplies per 16 outputs and input channel where
- * the direct convolution takes 144: ResNet-18's 3 x 3 layers of 56 x 56
- * to 14 x 14 run 2-2.6 times faster (docs/performance.md).
+ * the direct convolution takes 144: six 64-channel layers at 56 x 56 and
+ * six 128-channel ones at 28 x 28 ran twice as fast (docs/performance.md).
+ * Maps too small for 16 tiles of 4 x 4, or whose weights' transform would
+ * be read at too many bytes a tile, take F(2x2, 3x3) (2 x 2 outputs from
+ * 4 x 4 patches, 16 points) on the same terms; else the direct path.
  *
  * The sums are those of the convolution in another arithmetic: results
  * differ from the direct path's by rounding, a few units in the 5th to
@@ -29,10 +33,8 @@
  * input and output channels multiples of 16, at least 32 output channels
  * (the products' panels are 32 wide: U-Net's 16-channel layers at 256 x
  * 256 ran 15-45% slower than the direct path with half of each empty),
- * an output of at least 16 tiles (ResNet's 7 x 7 maps have 4: their
- * transformed weights, 4 times the size, would be read for 4 tiles),
- * no fused activation other than a clamp. ONNXC_WINOGRAD=0 turns it off
- * (tests and A/B runs).
+ * at least 16 tiles (variant_of), no fused activation other than a clamp.
+ * ONNXC_WINOGRAD=0 turns it off (tests and A/B runs).
  *===----------------------------------------------------------------------===*/
 
 #include "gemm.h"
