@@ -445,6 +445,8 @@ int onnxc_rt_winograd(const onnxc_conv2d_params *q, const float *x,
   j.chunk = CHUNK_BYTES / (4 * XI * (q->in_channels + q->out_channels));
   j.chunk = j.chunk < 16 ? 16 : j.chunk > 64 ? 64 : j.chunk;
   chunks = (j.tiles + j.chunk - 1) / j.chunk;
+  /* Chunks of equal size (64 tiles in 28 + 28 + 8 left a thread the 8). */
+  j.chunk = (j.tiles + chunks - 1) / chunks;
   flop = 2.0 * XI * (double)j.tiles * (double)q->in_channels *
          (double)q->out_channels;
   threads = onnxc_rt_threads_for(flop);
