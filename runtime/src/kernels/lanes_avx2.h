@@ -1,8 +1,9 @@
-/*===- lanes_avx2.h - Lane masks of the AVX2 float kernels ----------------===*
+/*===- lanes_avx2.h - Lane masks and transposes of the AVX2 kernels ------===*
  *
- * Included by the AVX2 files (sgemm, gemv, pack, depthwise, max pool) after
- * <immintrin.h>: the maskload/maskstore masks of 8 float lanes. Static
- * inline, one copy per file (common.h says why).
+ * Included by the AVX2 files (sgemm, gemv, pack, depthwise, max pool,
+ * winograd) after <immintrin.h>: the maskload/maskstore masks of 8 float
+ * lanes, and the 8 x 8 register transpose. Static inline, one copy per
+ * file (common.h says why).
  *===----------------------------------------------------------------------===*/
 #ifndef ONNXC_RUNTIME_KERNELS_LANES_AVX2_H
 #define ONNXC_RUNTIME_KERNELS_LANES_AVX2_H
@@ -34,6 +35,26 @@ static inline __m256i lanes(i64 lo, i64 hi) {
 static inline __m256i lanes8(i64 n) {
   n = n < 0 ? 0 : n > 8 ? 8 : n;
   return _mm256_loadu_si256((const __m256i *)(onnxc_lane_table + 16 - n));
+}
+
+/* t[i] <- column i of the 8 x 8 matrix whose row r is v[r]. */
+ONNXC_INLINE static void transpose8(const __m256 *v, __m256 *t) {
+  __m256 a[8], b[8];
+  int i;
+  for (i = 0; i < 4; ++i) {
+    a[2 * i] = _mm256_unpacklo_ps(v[2 * i], v[2 * i + 1]);
+    a[2 * i + 1] = _mm256_unpackhi_ps(v[2 * i], v[2 * i + 1]);
+  }
+  for (i = 0; i < 2; ++i) {
+    b[4 * i + 0] = _mm256_shuffle_ps(a[4 * i], a[4 * i + 2], 0x44);
+    b[4 * i + 1] = _mm256_shuffle_ps(a[4 * i], a[4 * i + 2], 0xEE);
+    b[4 * i + 2] = _mm256_shuffle_ps(a[4 * i + 1], a[4 * i + 3], 0x44);
+    b[4 * i + 3] = _mm256_shuffle_ps(a[4 * i + 1], a[4 * i + 3], 0xEE);
+  }
+  for (i = 0; i < 4; ++i) {
+    t[i] = _mm256_permute2f128_ps(b[i], b[4 + i], 0x20);
+    t[4 + i] = _mm256_permute2f128_ps(b[i], b[4 + i], 0x31);
+  }
 }
 
 #endif /* ONNXC_RUNTIME_KERNELS_LANES_AVX2_H */

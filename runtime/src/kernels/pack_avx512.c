@@ -12,6 +12,8 @@
 #ifdef ONNXC_X86
 #include <immintrin.h>
 
+#include "transpose_avx512.h"
+
 /* The first n of 16 lanes, n clamped to [0, 16]. */
 static __mmask16 lanes_below(i64 n) {
   return n >= 16  ? (__mmask16)0xffff
@@ -58,34 +60,6 @@ static void pack_b_rows_avx512(const float *b, i64 rsb, i64 kc, i64 nc,
       _mm512_storeu_ps(bp, _mm512_maskz_loadu_ps(m0, src));
       _mm512_storeu_ps(bp + 16, _mm512_maskz_loadu_ps(m1, src + 16));
     }
-  }
-}
-
-/* r[i] <- column i of the 16 x 16 block r (rows r[0..15]). */
-static void transpose16(__m512 r[16]) {
-  __m512 t[16];
-  int i, j;
-  for (i = 0; i < 8; ++i) {
-    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-  }
-  for (i = 0; i < 4; ++i) {
-    __m512d a = _mm512_castps_pd(t[4 * i]), b = _mm512_castps_pd(t[4 * i + 1]);
-    __m512d c = _mm512_castps_pd(t[4 * i + 2]), d = _mm512_castps_pd(t[4 * i + 3]);
-    r[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, c));
-    r[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, c));
-    r[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
-    r[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
-  }
-  for (i = 0; i < 2; ++i)
-    for (j = 0; j < 4; ++j) {
-      t[8 * i + j] = _mm512_shuffle_f32x4(r[8 * i + j], r[8 * i + 4 + j], 0x88);
-      t[8 * i + 4 + j] =
-          _mm512_shuffle_f32x4(r[8 * i + j], r[8 * i + 4 + j], 0xdd);
-    }
-  for (j = 0; j < 8; ++j) {
-    r[j] = _mm512_shuffle_f32x4(t[j], t[8 + j], 0x88);
-    r[8 + j] = _mm512_shuffle_f32x4(t[j], t[8 + j], 0xdd);
   }
 }
 

@@ -168,26 +168,6 @@ static void tile_avx2(int rows, i64 kc, const float *a, i64 rsa, i64 csa,
 
 /* ---- The indirect GEMM of convolutions -------------------------------- */
 
-/* t[i] <- column i of the 8 x 8 matrix whose row r is v[r]. */
-ONNXC_INLINE static void transpose8(const __m256 *v, __m256 *t) {
-  __m256 a[8], b[8];
-  int i;
-  for (i = 0; i < 4; ++i) {
-    a[2 * i] = _mm256_unpacklo_ps(v[2 * i], v[2 * i + 1]);
-    a[2 * i + 1] = _mm256_unpackhi_ps(v[2 * i], v[2 * i + 1]);
-  }
-  for (i = 0; i < 2; ++i) {
-    b[4 * i + 0] = _mm256_shuffle_ps(a[4 * i], a[4 * i + 2], 0x44);
-    b[4 * i + 1] = _mm256_shuffle_ps(a[4 * i], a[4 * i + 2], 0xEE);
-    b[4 * i + 2] = _mm256_shuffle_ps(a[4 * i + 1], a[4 * i + 3], 0x44);
-    b[4 * i + 3] = _mm256_shuffle_ps(a[4 * i + 1], a[4 * i + 3], 0xEE);
-  }
-  for (i = 0; i < 4; ++i) {
-    t[i] = _mm256_permute2f128_ps(b[i], b[4 + i], 0x20);
-    t[4 + i] = _mm256_permute2f128_ps(b[i], b[4 + i], 0x31);
-  }
-}
-
 /* Adds (or writes) a half tile of `rows` positions x nw channels, held as
  * two vectors per position, into Y at c[ch * csc + r], with the epilogue
  * (per-channel bias as col_bias, per position as row_bias, applied before

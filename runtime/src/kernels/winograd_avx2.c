@@ -12,25 +12,7 @@
 #ifdef ONNXC_X86
 #include <immintrin.h>
 
-/* r[i] lane l <- r[l] lane i, 8 x 8. */
-static inline void transpose8x8(__m256 *r) {
-  __m256 t[8], u[8];
-  int k;
-  for (k = 0; k < 4; ++k) {
-    t[2 * k] = _mm256_unpacklo_ps(r[2 * k], r[2 * k + 1]);
-    t[2 * k + 1] = _mm256_unpackhi_ps(r[2 * k], r[2 * k + 1]);
-  }
-  for (k = 0; k < 2; ++k) {
-    u[4 * k] = _mm256_shuffle_ps(t[4 * k], t[4 * k + 2], 0x44);
-    u[4 * k + 1] = _mm256_shuffle_ps(t[4 * k], t[4 * k + 2], 0xEE);
-    u[4 * k + 2] = _mm256_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0x44);
-    u[4 * k + 3] = _mm256_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0xEE);
-  }
-  for (k = 0; k < 4; ++k) {
-    r[k] = _mm256_permute2f128_ps(u[k], u[4 + k], 0x20);
-    r[4 + k] = _mm256_permute2f128_ps(u[k], u[4 + k], 0x31);
-  }
-}
+#include "lanes_avx2.h"
 
 /* One output row of a channel: `cols` of 4 floats at p. */
 static inline void store_row(float *p, __m128 v, __m128i mask,
@@ -53,10 +35,10 @@ static void store_avx2(const float *o, const wino_store *s, float *y,
   int cb, h, l;
   for (cb = 0; cb < 2; ++cb)
     for (h = 0; h < 2 && 2 * h < rows; ++h) {
-      __m256 r[8];
+      __m256 p8[8], r[8];
       for (l = 0; l < 8; ++l)
-        r[l] = _mm256_loadu_ps(o + (8 * h + l) * 16 + 8 * cb);
-      transpose8x8(r); /* r[l]: channel 8 cb + l, positions 8 h .. 8 h + 7 */
+        p8[l] = _mm256_loadu_ps(o + (8 * h + l) * 16 + 8 * cb);
+      transpose8(p8, r); /* r[l]: channel 8 cb + l, positions 8 h .. 8 h + 7 */
       for (l = 0; l < 8; ++l) {
         float *p = y + (8 * cb + l) * s->ycs + 2 * h * s->yrs;
         store_row(p, _mm256_castps256_ps128(r[l]), mask, s);

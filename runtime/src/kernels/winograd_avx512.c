@@ -13,35 +13,11 @@
 #ifdef ONNXC_X86
 #include <immintrin.h>
 
+#include "transpose_avx512.h"
+
 #define WINO_FILL wino_fill_c
 #define WINO_FILL_LINKAGE static
 #include "winograd_impl.h"
-
-/* r[i] lane l <- r[l] lane i. */
-static inline void transpose16x16(__m512 *r) {
-  __m512 t[16];
-  int k;
-  for (k = 0; k < 8; ++k) {
-    t[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
-    t[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
-  }
-  for (k = 0; k < 4; ++k) {
-    r[4 * k] = _mm512_shuffle_ps(t[4 * k], t[4 * k + 2], 0x44);
-    r[4 * k + 1] = _mm512_shuffle_ps(t[4 * k], t[4 * k + 2], 0xEE);
-    r[4 * k + 2] = _mm512_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0x44);
-    r[4 * k + 3] = _mm512_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0xEE);
-  }
-  for (k = 0; k < 4; ++k) {
-    t[k] = _mm512_shuffle_f32x4(r[k], r[4 + k], 0x88);
-    t[4 + k] = _mm512_shuffle_f32x4(r[k], r[4 + k], 0xDD);
-    t[8 + k] = _mm512_shuffle_f32x4(r[8 + k], r[12 + k], 0x88);
-    t[12 + k] = _mm512_shuffle_f32x4(r[8 + k], r[12 + k], 0xDD);
-  }
-  for (k = 0; k < 8; ++k) {
-    r[k] = _mm512_shuffle_f32x4(t[k], t[8 + k], 0x88);
-    r[8 + k] = _mm512_shuffle_f32x4(t[k], t[8 + k], 0xDD);
-  }
-}
 
 /* (A^T m)[0..3] of m[0..5], as wino_at. */
 static inline void at4(const __m512 *m, __m512 *o) {
@@ -90,7 +66,7 @@ static void wino_output_avx512(const float *m, i64 ms, const wino_store *s,
     for (i = 0; i < 16; ++i)
       o[i] = _mm512_min_ps(hi, _mm512_max_ps(lo, o[i]));
   }
-  transpose16x16(o);
+  transpose16(o);
   for (l = 0; l < 16; ++l) {
     float *p = y + l * s->ycs;
     store_row(p, _mm512_castps512_ps128(o[l]), mask, s);
