@@ -214,13 +214,7 @@ static void conv_rows(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
  * instead of one per 256; its 2304 x 32 weight panel (288 KiB) stays in
  * L2. 5-10% on ResNet's convolutions against KC. */
 #define KCI 2304
-/* The K step of two-panel tiles (conv_tile2) within a KCI block: its
- * weights, 2 x KSTEP2 x NR floats (24 KiB), stay in L1 while the block's
- * positions pass, the partial sums wait in a scratch of MCP x 2 NR.
- * Against whole-KCI tiles, 8-11% on 3 x 3 convolutions of 64 to 512
- * channels (bench/conv_cblock.c, Intel Xeon with AVX-512: their weights
- * came from L2 at 4 lines per k); steps of 72 to 144 within 3%. */
-#define KSTEP2 96
+/* (KSTEP2, the K step of conv_tile2 within a KCI block, is in gemm.h.) */
 /* The K step of single-panel tiles (conv_tile1; 24 KiB of weights). */
 #define KSTEP1 192
 

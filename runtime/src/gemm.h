@@ -14,6 +14,15 @@
 #define NC 1024 /* columns of a packed block (a multiple of NR) */
 #define MC 128  /* rows of A swept per panel (L2 resident) */
 
+/* The K step of two-panel tiles (conv_tile2; conv.c's indirect GEMM within
+ * a KCI block, winograd.c's products): its weights, 2 x KSTEP2 x NR floats
+ * (24 KiB), stay in L1 while the positions pass, the partial sums wait in
+ * a scratch of rows x 2 NR. Against whole-KCI tiles, 8-11% on 3 x 3
+ * convolutions of 64 to 512 channels (bench/conv_cblock.c, Intel Xeon with
+ * AVX-512: their weights came from L2 at 4 lines per k); steps of 72 to
+ * 144 within 3%. */
+#define KSTEP2 96
+
 /* tile_ep (what a tile store does besides writing A * B) is in
  * kernels/common.h. */
 

@@ -443,10 +443,10 @@ onnxc_rt_sconv2d_pad_cblock(const onnxc_conv2d_params *q, const float *x,
 
 /* ---- winograd.c: 3 x 3 convolutions as Winograd F(4x4, 3x3) ---------- */
 
-/* Whether onnxc_rt_sconv2d takes this call through onnxc_rt_winograd;
- * the call, on up to onnxc_get_num_threads() threads: returns 0, having
- * done nothing, when there was no memory for the transformed weights. */
-ONNXC_HIDDEN int onnxc_rt_winograd_takes(const onnxc_conv2d_params *q);
+/* The call through Winograd products, on up to onnxc_get_num_threads()
+ * threads, when it is one that path takes (winograd.c says which) and
+ * there is memory for the transformed weights; else returns 0, having
+ * done nothing. */
 ONNXC_HIDDEN int onnxc_rt_winograd(const onnxc_conv2d_params *q,
                                    const float *x, const float *w, float *y);
 /* For tests: the calls onnxc_rt_winograd has done with tiles of `tile`

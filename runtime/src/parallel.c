@@ -389,7 +389,7 @@ void onnxc_rt_sconv2d(const onnxc_conv2d_params *q, const float *x,
    * Winograd path (winograd.c), which splits its own work. Only here:
    * weights the runtime packs below are scratch, never a key of its
    * transformed weights. */
-  if (onnxc_rt_winograd_takes(q) && onnxc_rt_winograd(q, x, w, y))
+  if (onnxc_rt_winograd(q, x, w, y))
     return;
   sconv2d(q, x, w, y);
 }

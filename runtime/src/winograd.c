@@ -27,13 +27,14 @@
  * same call gives the same bits on any number of threads and every tier
  * gives results within that bound of the exact ones.
  *
- * Taken (onnxc_rt_winograd_takes) for compile-time packed weights only
+ * Taken (takes) for compile-time packed weights only
  * (ONNXC_CONV_W_CONST: constants, whose address identifies them for the
  * model library's lifetime; a signature of their values is checked too),
  * input and output channels multiples of 16, at least 32 output channels
  * (the products' panels are 32 wide: U-Net's 16-channel layers at 256 x
  * 256 ran 15-45% slower than the direct path with half of each empty),
- * at least 16 tiles (variant_of), no fused activation other than a clamp.
+ * at least 16 tiles (variant_of), no fused activation other than a clamp
+ * (takes).
  * ONNXC_WINOGRAD=0 turns it off (tests and A/B runs).
  *===----------------------------------------------------------------------===*/
 
@@ -47,7 +48,6 @@
 #include <string.h>
 
 #define CB ONNXC_CONV_CBLOCK
-#define KSTEP2 96 /* conv_tile2's K step: 24 KiB of a panel pair, as conv.c's */
 
 /* The two algorithms: F(4x4, 3x3) (6 x 6 points, 4 x 4 outputs a tile)
  * and F(2x2, 3x3) (4 x 4 points, 2 x 2 outputs): the second for maps too
@@ -249,17 +249,19 @@ static const wino_variant *variant_of(const onnxc_conv2d_params *q) {
   return NULL;
 }
 
-int onnxc_rt_winograd_takes(const onnxc_conv2d_params *q) {
+/* The variant that takes this call, or NULL (see the top of the file). */
+static const wino_variant *takes(const onnxc_conv2d_params *q) {
   int64_t act = q->flags & ONNXC_CONV_ACT_MASK;
-  return enabled() && (q->flags & ONNXC_CONV_W_PACKED) &&
-         (q->flags & ONNXC_CONV_W_CONST) &&
-         !(q->flags & ONNXC_CONV_X_CBLOCK) && act == 0 && q->groups == 1 &&
-         q->kernel_h == 3 && q->kernel_w == 3 && q->stride_h == 1 &&
-         q->stride_w == 1 && q->dilation_h == 1 && q->dilation_w == 1 &&
-         q->in_channels % CB == 0 && q->out_channels % CB == 0 &&
-         q->out_channels >= 2 * CB &&
-         q->batch > 0 && q->out_h > 0 && q->out_w > 0 &&
-         q->y_strides[4] == 1 && variant_of(q) != NULL;
+  if (!(enabled() && (q->flags & ONNXC_CONV_W_PACKED) &&
+        (q->flags & ONNXC_CONV_W_CONST) &&
+        !(q->flags & ONNXC_CONV_X_CBLOCK) && act == 0 && q->groups == 1 &&
+        q->kernel_h == 3 && q->kernel_w == 3 && q->stride_h == 1 &&
+        q->stride_w == 1 && q->dilation_h == 1 && q->dilation_w == 1 &&
+        q->in_channels % CB == 0 && q->out_channels % CB == 0 &&
+        q->out_channels >= 2 * CB && q->batch > 0 && q->out_h > 0 &&
+        q->out_w > 0 && q->y_strides[4] == 1))
+    return NULL;
+  return variant_of(q);
 }
 
 typedef struct wino_job {
@@ -329,11 +331,20 @@ static i64 products2(const wino_job *j, const float *a, i64 rsa,
   return col;
 }
 
+/* Tile tt's image n and its first output row and column. */
+static void tile_at(const wino_job *j, i64 tt, i64 *n, i64 *oy, i64 *ox) {
+  i64 per_image = j->th * j->tw, r = tt % per_image;
+  *n = tt / per_image;
+  *oy = (r / j->tw) * j->v->tile;
+  *ox = (r % j->tw) * j->v->tile;
+}
+
 /* Part `chunk` of the call: tiles [t0, t0 + nt) and output channels [m0,
- * m0 + mw): input transforms, the XI products, the output transforms. V and M in scratch, a tile's points together (what its
- * transforms read or write is contiguous; the products read and write
- * rows XI c and XI mw apart): V_xi[t, c] at v + (t XI + xi) c, M_xi[t, m]
- * at mm + (t XI + xi) mw + m - m0. */
+ * m0 + mw): input transforms, the XI products, the output transforms. V
+ * and M in scratch, a tile's points together (what its transforms read or
+ * write is contiguous; the products read and write rows XI c and XI mw
+ * apart): V_xi[t, c] at v + (t XI + xi) c, M_xi[t, m] at mm + (t XI + xi)
+ * mw + m - m0. */
 static void run_chunk(void *arg, int64_t chunk) {
   const wino_job *j = arg;
   const onnxc_conv2d_params *q = j->q;
@@ -342,15 +353,15 @@ static void run_chunk(void *arg, int64_t chunk) {
   i64 tc = chunk / j->mparts, m0 = (chunk % j->mparts) * j->mstep;
   i64 mw = min64(j->mstep, m - m0);
   i64 t0 = tc * j->chunk, nt = min64(j->chunk, j->tiles - t0);
-  i64 per_image = j->th * j->tw, panels = (m + NR - 1) / NR;
-  i64 t, cb, xi, mb;
+  i64 panels = (m + NR - 1) / NR;
+  i64 t, cb, xi, mb, n, oy, ox;
+  wino_store s;
   void *raw;
   /* V, M, and the 6 x 64 tile's sums (rows x 2 NR, 64-byte aligned). */
   float *v = onnxc_rt_gemm_alloc_panels(XI * nt * (c + mw) + nt * 2 * NR, &raw);
   float *mm = v + XI * nt * c, *sums = mm + XI * nt * mw;
   for (t = 0; t < nt; ++t) {
-    i64 tt = t0 + t, n = tt / per_image, r = tt % per_image;
-    i64 oy = (r / j->tw) * TILE, ox = (r % j->tw) * TILE;
+    tile_at(j, t0 + t, &n, &oy, &ox);
     for (cb = 0; cb < c / CB; ++cb)
       j->input(j->xp + (n * (c / CB) + cb) * j->xbs + oy * j->xrs +
                          ox * CB,
@@ -381,20 +392,19 @@ static void run_chunk(void *arg, int64_t chunk) {
     b.csc = 1;
     onnxc_rt_gemm_block(j->kt, &b);
   }
+  s.accumulate = !(q->flags & ONNXC_CONV_BIAS);
+  s.clamp = (q->flags & ONNXC_CONV_CLAMP) != 0;
+  s.lo = q->clamp_lo;
+  s.hi = q->clamp_hi;
+  s.ycs = q->y_strides[2];
+  s.yrs = q->y_strides[3];
   for (t = 0; t < nt; ++t) {
-    i64 tt = t0 + t, n = tt / per_image, r = tt % per_image;
-    i64 oy = (r / j->tw) * TILE, ox = (r % j->tw) * TILE;
-    int rows = (int)min64(TILE, q->out_h - oy);
-    int cols = (int)min64(TILE, q->out_w - ox);
+    int rows, cols;
+    tile_at(j, t0 + t, &n, &oy, &ox);
+    rows = (int)min64(TILE, q->out_h - oy);
+    cols = (int)min64(TILE, q->out_w - ox);
     for (mb = m0; mb < m0 + mw; mb += CB) {
-      wino_store s;
       s.bias = (q->flags & ONNXC_CONV_BIAS) && q->bias ? q->bias + mb : NULL;
-      s.accumulate = !(q->flags & ONNXC_CONV_BIAS);
-      s.clamp = (q->flags & ONNXC_CONV_CLAMP) != 0;
-      s.lo = q->clamp_lo;
-      s.hi = q->clamp_hi;
-      s.ycs = q->y_strides[2];
-      s.yrs = q->y_strides[3];
       j->output(mm + t * XI * mw + mb - m0, mw, &s,
                       j->y + n * q->y_strides[0] + mb * q->y_strides[2] +
                           oy * q->y_strides[3] + ox,
@@ -416,7 +426,7 @@ long onnxc_rt_winograd_calls(int tile) {
 
 int onnxc_rt_winograd(const onnxc_conv2d_params *q, const float *x,
                       const float *w, float *y) {
-  const wino_variant *v = variant_of(q);
+  const wino_variant *v = takes(q);
   const onnxc_kernels *kt = onnxc_rt_kernels();
   const float *u = v ? weights_for(q, w, v) : NULL;
   const int XI = v ? v->xi : 0, TILE = v ? v->tile : 0;
