@@ -39,6 +39,7 @@
  * runtime/src/internal.h). */
 int onnxc_rt_qgemm_force_isa(const char *name);
 const char *onnxc_rt_qgemm_isa_name(void);
+int64_t onnxc_rt_qconv_direct_taken(void);
 void onnxc_rt_pool_stats(int64_t *regions, int64_t *worker_chunks);
 
 static int checks, failures;
@@ -268,22 +269,31 @@ typedef struct conv_shape {
   long pt, pl, pb, pr;
 } conv_shape;
 
-/* W [groups * cout][cin * kh * kw] packed as the ABI says, with row sums. */
+/* W [groups * cout][cin * kh * kw] packed as the ABI says, with row sums;
+ * in ONNXC_Q_W_C4 order when taps > 0 (taps = kh * kw, cin % 4 == 0). */
 static unsigned char *pack_w(const unsigned char *w, long rows, long k,
-                             int is_signed) {
+                             int is_signed, long taps) {
   long kp = (k + 3) / 4 * 4, r, q;
   unsigned char *out = calloc((size_t)(rows * kp + 4 * rows), 1);
   int *sums = (int *)(out + rows * kp);
   for (r = 0; r < rows; ++r)
     for (q = 0; q < k; ++q) {
       signed char v = (signed char)(unsigned char)(w[r * k + q] ^ (is_signed ? 0 : 0x80));
-      out[r * kp + q] = (unsigned char)v;
+      long at = taps ? ((q / taps / 4) * taps + q % taps) * 4 + (q / taps) % 4 : q;
+      out[r * kp + at] = (unsigned char)v;
       sums[r] += v;
     }
   return out;
 }
 
-static void conv_case(const conv_shape *cs, int out, int packed) {
+/* Calls of the direct path (qconv_direct.c) the cases expected and saw;
+ * the weights' zero points are made 0 in direct cases (its condition). */
+static long direct_expected, direct_seen;
+
+/* packed: 0 the runtime packs, 1 packed in (c, kh, kw) order, 2 in C4
+ * order (when cin % 4 == 0 and the kernel is larger than 1 x 1; else
+ * 1). direct: weights whose zero point is 0 after signing. */
+static void conv_case(const conv_shape *cs, int out, int packed, int direct) {
   setup s;
   onnxc_qconv2d_params p;
   long oh = (cs->ih + cs->pt + cs->pb - ((cs->kh - 1) * cs->dh + 1)) / cs->sh + 1;
@@ -293,14 +303,21 @@ static void conv_case(const conv_shape *cs, int out, int packed) {
   long yn = cs->batch * G * M * oh * ow;
   unsigned char *x, *w, *wp = NULL;
   void *y;
-  long n, g, m, y0, x0, c, a, b;
-  int as, bs;
+  long n, g, m, y0, x0, c, a, b, taken0 = onnxc_rt_qconv_direct_taken();
+  int as, bs, c4, expect_direct;
   char what[200];
   if (oh <= 0 || ow <= 0)
     return;
   random_setup(&s, (int)(G * M), 0, out, 0);
   as = (s.flags & ONNXC_Q_A_SIGNED) != 0;
   bs = (s.flags & ONNXC_Q_B_SIGNED) != 0;
+  if (direct) { /* int8 weights: zero point 0 or none; uint8: 128 */
+    memset(s.bzp, bs ? 0 : 128, sizeof s.bzp);
+    s.has_bzp = s.has_bzp || !bs;
+  }
+  c4 = C % 4 == 0 && cs->kh * cs->kw > 1;
+  if (packed == 2 && !c4)
+    packed = 1;
   x = malloc((size_t)xn + 1);
   w = malloc((size_t)wn + 1);
   y = calloc((size_t)yn + 1, 4);
@@ -325,16 +342,42 @@ static void conv_case(const conv_shape *cs, int out, int packed) {
   p.pad_left = cs->pl;
   to_params(&s, &p.q);
   if (packed) {
-    wp = pack_w(w, G * M, K, bs);
-    p.q.flags |= ONNXC_Q_B_PACKED;
+    wp = pack_w(w, G * M, K, bs, packed == 2 ? cs->kh * cs->kw : 0);
+    p.q.flags |= ONNXC_Q_B_PACKED | (packed == 2 ? ONNXC_Q_W_C4 : 0);
   }
   onnxc_rt_qconv2d(&p, x, packed ? wp : w, y);
+  /* The direct path: its tier, weights in C4 order (packed so, or packed
+   * by the runtime), no column terms, stride 1, at most a third of each
+   * virtual row past the output's. */
+  {
+    long wv = ow + (cs->kw - 1) * cs->dw;
+    /* The weights' zero points after signing (w - 128 for uint8): all 0. */
+    int zb_zero = 1;
+    long ch;
+    for (ch = 0; ch < G * M; ++ch) {
+      int z = s.has_bzp ? val(s.bzp, bs, (s.flags & ONNXC_Q_B_ZP_PER_CHANNEL) ? ch : 0) : 0;
+      if (z != (bs ? 0 : 128))
+        zb_zero = 0;
+    }
+    expect_direct = strcmp(onnxc_rt_qgemm_isa_name(), "avx512vnni") == 0 &&
+                    c4 && packed != 1 && zb_zero && cs->sh == 1 &&
+                    cs->sw == 1 && 3 * (wv - ow) <= wv;
+    if (expect_direct)
+      ++direct_expected;
+  }
   snprintf(what, sizeof what,
            "qconv n %ld g %ld c %ld m %ld in %ldx%ld k %ldx%ld s %ld,%ld d "
-           "%ld,%ld pads %ld,%ld,%ld,%ld flags %ld%s",
+           "%ld,%ld pads %ld,%ld,%ld,%ld flags %ld%s%s",
            cs->batch, G, C, M, cs->ih, cs->iw, cs->kh, cs->kw, cs->sh, cs->sw,
            cs->dh, cs->dw, cs->pt, cs->pl, cs->pb, cs->pr, s.flags,
-           packed ? " packed" : "");
+           packed == 2 ? " packed c4" : packed ? " packed" : "",
+           expect_direct ? " direct" : "");
+  /* Element -1: the path (calls taken, expected). */
+  if (onnxc_rt_qconv_direct_taken() != taken0)
+    ++direct_seen;
+  if ((onnxc_rt_qconv_direct_taken() != taken0) != expect_direct)
+    fail(what, -1, (double)(onnxc_rt_qconv_direct_taken() - taken0),
+         expect_direct);
   for (n = 0; n < cs->batch; ++n)
     for (g = 0; g < G; ++g)
       for (m = 0; m < M; ++m)
@@ -467,10 +510,30 @@ static void run_cases(void) {
     gemm_case(2, 9, 40, 33, outs[o], 1, 1);
     gemm_case(1, 300, 70, 600, outs[o], o % 2, 1);
   }
+  static const conv_shape direct_convs[] = {
+      /* batch groups cin cout ih iw kh kw sh sw dh dw pt pl pb pr */
+      {1, 1, 64, 64, 13, 29, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, /* rows of 29 */
+      {2, 1, 8, 20, 9, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},    /* M % 8: 4 */
+      {1, 2, 12, 9, 10, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  /* groups */
+      {1, 1, 16, 16, 12, 40, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2}, /* dilated */
+      {1, 1, 4, 8, 7, 50, 5, 5, 1, 1, 1, 1, 0, 3, 4, 1},    /* pads */
+      {1, 1, 20, 33, 5, 70, 1, 3, 1, 1, 1, 1, 0, 1, 0, 1},  /* 1-D, 70 */
+      {1, 1, 8, 8, 6, 6, 3, 3, 1, 1, 1, 1, 4, 3, 5, 2},     /* pads > kernel */
+      {1, 1, 32, 40, 4, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   /* 4 x 4 */
+      {1, 1, 8, 8, 20, 3, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0},    /* too narrow */
+      {1, 1, 8, 16, 9, 9, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},    /* stride 2 */
+  };
   for (i = 0; i < sizeof convs / sizeof *convs; ++i)
     for (o = 0; o < 4; ++o) {
-      conv_case(&convs[i], outs[o], 0);
-      conv_case(&convs[i], outs[o], 1);
+      conv_case(&convs[i], outs[o], 0, 0);
+      conv_case(&convs[i], outs[o], 1, 0);
+      conv_case(&convs[i], outs[o], 2, 1);
+    }
+  for (i = 0; i < sizeof direct_convs / sizeof *direct_convs; ++i)
+    for (o = 0; o < 4; ++o) {
+      conv_case(&direct_convs[i], outs[o], 0, 1);
+      conv_case(&direct_convs[i], outs[o], 2, 1);
+      conv_case(&direct_convs[i], outs[o], 2, 0);
     }
   for (i = 0; i < 5; ++i) {
     dq_case(1, (int)i);
@@ -536,9 +599,12 @@ static int bench(int argc, char **argv) {
       long k = cp.in_channels * cp.kernel_h * cp.kernel_w;
       long rows = cp.groups * cp.out_channels;
       unsigned char *w = calloc((size_t)(rows * k), 1);
-      b = pack_w(w, rows, k, 1);
+      /* In C4 order where the compiler packs so. */
+      long taps = cp.kernel_h * cp.kernel_w;
+      int c4 = cp.in_channels % 4 == 0 && taps > 1;
+      b = pack_w(w, rows, k, 1, c4 ? taps : 0);
       free(w);
-      cp.q.flags |= ONNXC_Q_B_PACKED;
+      cp.q.flags |= ONNXC_Q_B_PACKED | (c4 ? ONNXC_Q_W_C4 : 0);
     }
     c = malloc((size_t)(4 * cp.groups * cp.out_channels * cp.out_h * cp.out_w));
   } else {
@@ -605,6 +671,8 @@ int main(int argc, char **argv) {
   printf("parallel regions: %s\n", regions > 0 && worker_chunks > 0
                                        ? "some, with parts on a worker"
                                        : "none");
+  printf("direct convolutions: %ld expected, %ld taken\n", direct_expected,
+         direct_seen);
   printf("%d checks, %d failed\n", checks, failures);
   return failures != 0;
 }

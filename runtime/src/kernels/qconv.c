@@ -17,22 +17,6 @@
 
 #define MAX_NC 1024 /* positions per packed block */
 
-typedef struct qconv_job {
-  const onnxc_qconv2d_params *p;
-  const qgemm_isa *isa;
-  const uint8_t *x;
-  const int8_t *w; /* packed rows: groups * out_channels x kp */
-  uint8_t *y;
-  i64 k, k4, kp, npos, blocks, msplit, mstep;
-  i64 nc; /* positions per block (depthwise: channels per part) */
-  uint8_t xflip, pad; /* the input's stored bytes: x ^ xflip; the padding */
-  int need_cb;
-  size_t osize;
-  qepi base;
-  const int32_t *radd, *rmul; /* per output channel */
-  const float *scale, *bias;
-  uint8_t *shared; /* msplit > 1: every block's panels and column sums */
-} qconv_job;
 
 /* The planes a block of positions [p0, p0 + nc) reads: the input rows
  * from ih_lo (hp of them) and columns from iw = -pad_left (wp of them),
@@ -237,7 +221,8 @@ static void pack_planes(const qconv_job *j, const planes_geo *g, i64 p0,
     }
     seg[pj] = c >= QNR || pos + c >= p0 + nc ? s : -1;
   }
-  /* k = (c, kh, kw), stepped without dividing. */
+  /* k = (c, kh, kw), or (c / 4, kh, kw, c % 4) for C4 rows (the 4 k of
+   * a group: one tap of 4 channels), stepped without dividing. */
   i64 kc = 0, kh = 0, kw = 0;
   (void)khw;
   for (q4 = 0; q4 < j->k4; ++q4) {
@@ -248,14 +233,24 @@ static void pack_planes(const qconv_job *j, const planes_geo *g, i64 p0,
         base[t] = zero;
         continue;
       }
-      base[t] = planes + (kc * g->hp + kh * p->dilation_h) * g->row +
+      base[t] = planes +
+                ((kc + (j->c4 ? t : 0)) * g->hp + kh * p->dilation_h) * g->row +
                 (dw % p->stride_w) * g->wps + dw / p->stride_w;
+      if (j->c4)
+        continue;
       if (++kw == p->kernel_w) {
         kw = 0;
         if (++kh == p->kernel_h) {
           kh = 0;
           ++kc;
         }
+      }
+    }
+    if (j->c4 && ++kw == p->kernel_w) {
+      kw = 0;
+      if (++kh == p->kernel_h) {
+        kh = 0;
+        kc += 4;
       }
     }
     /* Runs of panels read in place, one call each; the others gathered. */
@@ -524,6 +519,25 @@ static void dw_chunk(void *arg, int64_t chunk) {
   onnxc_rt_qfree(raw);
 }
 
+/* Rows of W[rows][c][khw] (uint8 bytes, ^ flip: int8) in C4 order
+ * (runtime_abi.h's ONNXC_Q_W_C4; c a multiple of 4), with their sums. */
+static void pack_rows_c4(const uint8_t *w, i64 rows, i64 c, i64 khw,
+                         uint8_t flip, int8_t *dst, int32_t *sums) {
+  i64 r, ch, tap;
+  for (r = 0; r < rows; ++r) {
+    const uint8_t *src = w + r * c * khw;
+    int8_t *d = dst + r * c * khw;
+    int32_t sum = 0;
+    for (ch = 0; ch < c; ++ch)
+      for (tap = 0; tap < khw; ++tap) {
+        int8_t v = (int8_t)(src[ch * khw + tap] ^ flip);
+        d[((ch / 4) * khw + tap) * 4 + ch % 4] = v;
+        sum += v;
+      }
+    sums[r] = sum;
+  }
+}
+
 void onnxc_rt_qconv2d(const onnxc_qconv2d_params *p, const void *x,
                       const void *w, void *y) {
   const onnxc_qparams *q = &p->q;
@@ -557,14 +571,23 @@ void onnxc_rt_qconv2d(const onnxc_qconv2d_params *p, const void *x,
   fbias = out == ONNXC_Q_OUT_F32 && (q->flags & ONNXC_Q_BIAS) && q->bias
               ? scale + rows
               : NULL;
-  /* The weights as the rows side, with their sums. */
+  /* The weights as the rows side, with their sums: packed by the
+   * compiler, or here (in C4 order where the compiler would use it). */
   if (q->flags & ONNXC_Q_B_PACKED) {
     j.w = w;
+    j.c4 = (q->flags & ONNXC_Q_W_C4) != 0;
     ra = (const int32_t *)((const int8_t *)w + rows * j.kp);
   } else {
     int8_t *wp = onnxc_rt_qalloc(rows * j.kp + rows * 4, &raw_w);
     int32_t *sums = (int32_t *)(wp + rows * j.kp);
-    onnxc_rt_qpack_rows(w, rows, j.k, j.k, b_signed ? 0 : 0x80, wp, j.kp, sums);
+    i64 khw = p->kernel_h * p->kernel_w;
+    j.c4 = p->in_channels % 4 == 0 && khw > 1;
+    if (j.c4)
+      pack_rows_c4(w, rows, p->in_channels, khw, b_signed ? 0 : 0x80, wp,
+                   sums);
+    else
+      onnxc_rt_qpack_rows(w, rows, j.k, j.k, b_signed ? 0 : 0x80, wp, j.kp,
+                          sums);
     ra = sums;
     j.w = wp;
   }
@@ -604,6 +627,11 @@ void onnxc_rt_qconv2d(const onnxc_qconv2d_params *p, const void *x,
       j.nc = (j.nc + 1) / 2;
     onnxc_rt_parallel_for(p->batch * ceil_div(p->groups, j.nc), threads,
                           dw_chunk, &j);
+    onnxc_rt_qfree(raw_arrays);
+    onnxc_rt_qfree(raw_w);
+    return;
+  }
+  if (onnxc_rt_qconv_direct(&j, threads)) {
     onnxc_rt_qfree(raw_arrays);
     onnxc_rt_qfree(raw_w);
     return;

@@ -66,4 +66,29 @@ ONNXC_HIDDEN int32_t onnxc_rt_qint_bias(const onnxc_qparams *q, i64 c);
 ONNXC_HIDDEN size_t onnxc_rt_qout_size(const onnxc_qparams *q);
 ONNXC_HIDDEN void onnxc_rt_qmultiply(const qgemm_isa *isa, const mm_args *x);
 
+/* One int8 convolution call (qconv.c; qconv_direct.c's path). */
+typedef struct qconv_job {
+  const onnxc_qconv2d_params *p;
+  const qgemm_isa *isa;
+  const uint8_t *x;
+  const int8_t *w; /* packed rows: groups * out_channels x kp */
+  int c4; /* w's rows in (c / 4, kh, kw, c % 4) order (ONNXC_Q_W_C4) */
+  uint8_t *y;
+  i64 k, k4, kp, npos, blocks, msplit, mstep;
+  i64 nc; /* positions per block (depthwise: channels per part) */
+  uint8_t xflip, pad; /* the input's stored bytes: x ^ xflip; the padding */
+  int need_cb;
+  size_t osize;
+  qepi base;
+  const int32_t *radd, *rmul; /* per output channel */
+  const float *scale, *bias;
+  uint8_t *shared; /* msplit > 1: every block's panels and column sums */
+} qconv_job;
+
+/* The direct path (qconv_direct.c): 1 when it takes the call, which it
+ * then runs on `threads` threads. */
+ONNXC_HIDDEN int onnxc_rt_qconv_direct(const qconv_job *j, int threads);
+/* For tests: how many calls the direct path took so far. */
+ONNXC_HIDDEN int64_t onnxc_rt_qconv_direct_taken(void);
+
 #endif

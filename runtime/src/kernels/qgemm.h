@@ -59,6 +59,19 @@ typedef void (*qtile_fn)(int rows, int64_t k4, const int8_t *a, int64_t lda,
                          const uint8_t *panel, int nw, const qepi *ep,
                          void *c, int64_t rsc);
 
+/* Where a direct convolution tile (qconv_direct.c) stores a row of its
+ * 32 columns: for each of the n segments, the columns whose bits are set
+ * in mask[s] go to element at[s] + column of the row (at[s] may be
+ * negative: the segment's first column is not column 0). A panel of
+ * consecutive positions of the virtual grid, which has columns past the
+ * output's on every row, holds runs of up to 32 / out_w + 1 output rows. */
+#define QDSEG 33
+typedef struct qsegs {
+  int n;
+  uint32_t mask[QDSEG];
+  int64_t at[QDSEG];
+} qsegs;
+
 /* One ISA tier. */
 typedef struct qgemm_isa {
   const char *name;
@@ -112,6 +125,15 @@ typedef struct qgemm_isa {
    * src[r * sstride + 0 .. n) only; NULL: the drivers' loop). */
   void (*deint2)(const uint8_t *src, int64_t sstride, int64_t rows, int64_t n,
                  uint8_t *even, uint8_t *odd, int64_t dstride, uint8_t flip);
+  /* The direct convolution's tile (NULL: the tier has none; qconv.c packs
+   * panels instead): as `tile` with rows <= mr over 8 rows of `a` (rows
+   * past `rows` are read, not stored: the caller pads them), but group of
+   * 4 k number q of the panel is the 128 bytes at x + koff[q], and row r's
+   * 32 results are stored by segments (qsegs) from c + r * rsc. ep's
+   * column arrays must be NULL (no column terms). */
+  void (*itile)(int rows, int64_t k4, const int8_t *a, int64_t lda,
+                const uint8_t *x, const int64_t *koff, const qsegs *sg,
+                const qepi *ep, void *c, int64_t rsc);
 } qgemm_isa;
 
 /* The tiers (NULL where the tier is not built: not x86-64 GCC/Clang). */

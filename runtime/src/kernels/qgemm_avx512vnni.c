@@ -46,17 +46,19 @@ ONNXC_ZMM_INLINE static __mmask16 col_mask(int nw, int h) {
                   : (__mmask16)((1u << n) - 1u);
 }
 
-/* The epilogue of row r of a tile (lo: columns 0-15, hi: 16-31), its
- * additive terms already in; the column vectors loaded once (k). */
+/* The column vectors of a tile's epilogue, loaded once (epi_load). */
 typedef struct epi_consts {
   __mmask16 m0, m1;
   __m512i v0, v1, w0, w1, zp; /* cmul, cmul2, the zero point */
   __m512 s0, s1, b0, b1, vlo, vhi;
 } epi_consts;
 
-ONNXC_ZMM_INLINE static void epi_row(const qepi *ep, const epi_consts *k,
-                                     int r, __m512i lo, __m512i hi, int nw,
-                                     void *c, int64_t rsc) {
+/* Row r's 32 results as they are stored (columns 0-15 in *lo, 16-31 in
+ * *hi): I32 sums, F32 values (their bits), or U8 / S8 values in int32
+ * lanes (the zero point added); 1 when they are bytes. */
+ONNXC_ZMM_INLINE static int epi_vals(const qepi *ep, const epi_consts *k,
+                                     int r, __m512i *plo, __m512i *phi) {
+  __m512i lo = *plo, hi = *phi;
   __m512 f0, f1, s0 = k->s0, s1 = k->s1, b0 = k->b0, b1 = k->b1;
   if (ep->rmul && ep->cmul) {
     __m512i u = _mm512_set1_epi32(ep->rmul[r]);
@@ -69,10 +71,9 @@ ONNXC_ZMM_INLINE static void epi_row(const qepi *ep, const epi_consts *k,
     hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(u, k->w1));
   }
   if (ep->out == ONNXC_Q_OUT_I32) {
-    int32_t *row = (int32_t *)c + r * rsc;
-    _mm512_mask_storeu_epi32(row, k->m0, lo);
-    _mm512_mask_storeu_epi32(row + 16, k->m1, hi);
-    return;
+    *plo = lo;
+    *phi = hi;
+    return 0;
   }
   if (ep->ch_row) {
     s0 = s1 = _mm512_set1_ps(ep->scale[r]);
@@ -82,7 +83,6 @@ ONNXC_ZMM_INLINE static void epi_row(const qepi *ep, const epi_consts *k,
   f0 = _mm512_mul_ps(_mm512_cvtepi32_ps(lo), s0);
   f1 = _mm512_mul_ps(_mm512_cvtepi32_ps(hi), s1);
   if (ep->out == ONNXC_Q_OUT_F32) {
-    float *row = (float *)c + r * rsc;
     if (ep->bias) {
       f0 = _mm512_add_ps(f0, b0);
       f1 = _mm512_add_ps(f1, b1);
@@ -91,18 +91,54 @@ ONNXC_ZMM_INLINE static void epi_row(const qepi *ep, const epi_consts *k,
       f0 = _mm512_min_ps(k->vhi, _mm512_max_ps(k->vlo, f0));
       f1 = _mm512_min_ps(k->vhi, _mm512_max_ps(k->vlo, f1));
     }
-    _mm512_mask_storeu_ps(row, k->m0, f0);
-    _mm512_mask_storeu_ps(row + 16, k->m1, f1);
+    *plo = _mm512_castps_si512(f0);
+    *phi = _mm512_castps_si512(f1);
+    return 0;
+  }
+  /* (value, bound): NaN gives the bound; then round half to even (the
+   * default MXCSR mode) and add the zero point: in range. */
+  *plo = _mm512_add_epi32(
+      _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, k->vlo), k->vhi)),
+      k->zp);
+  *phi = _mm512_add_epi32(
+      _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, k->vlo), k->vhi)),
+      k->zp);
+  return 1;
+}
+
+/* The epilogue of row r of a tile (lo: columns 0-15, hi: 16-31), its
+ * additive terms already in; the column vectors loaded once (k). */
+ONNXC_ZMM_INLINE static void epi_row(const qepi *ep, const epi_consts *k,
+                                     int r, __m512i lo, __m512i hi, int nw,
+                                     void *c, int64_t rsc) {
+  if (epi_vals(ep, k, r, &lo, &hi)) {
+    store_bytes32((uint8_t *)c + r * rsc, nw, lo, hi);
   } else {
-    /* (value, bound): NaN gives the bound; then round half to even (the
-     * default MXCSR mode) and add the zero point: in range. */
-    __m512i i0 = _mm512_add_epi32(
-        _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f0, k->vlo), k->vhi)),
-        k->zp);
-    __m512i i1 = _mm512_add_epi32(
-        _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f1, k->vlo), k->vhi)),
-        k->zp);
-    store_bytes32((uint8_t *)c + r * rsc, nw, i0, i1);
+    int32_t *row = (int32_t *)c + r * rsc; /* int32 or float bits */
+    _mm512_mask_storeu_epi32(row, k->m0, lo);
+    _mm512_mask_storeu_epi32(row + 16, k->m1, hi);
+  }
+}
+
+/* epi_row stored by segments (qsegs; a direct convolution's row). */
+ONNXC_ZMM_INLINE static void epi_seg(const qepi *ep, const epi_consts *k,
+                                     int r, __m512i lo, __m512i hi,
+                                     const qsegs *sg, void *c, int64_t rsc) {
+  int s;
+  if (epi_vals(ep, k, r, &lo, &hi)) {
+    __m256i v = _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm512_cvtepi32_epi8(lo)),
+        _mm512_cvtepi32_epi8(hi), 1);
+    uint8_t *row = (uint8_t *)c + r * rsc;
+    for (s = 0; s < sg->n; ++s)
+      _mm256_mask_storeu_epi8(row + sg->at[s], (__mmask32)sg->mask[s], v);
+  } else {
+    int32_t *row = (int32_t *)c + r * rsc;
+    for (s = 0; s < sg->n; ++s) {
+      _mm512_mask_storeu_epi32(row + sg->at[s], (__mmask16)sg->mask[s], lo);
+      _mm512_mask_storeu_epi32(row + sg->at[s] + 16,
+                               (__mmask16)(sg->mask[s] >> 16), hi);
+    }
   }
 }
 
@@ -325,6 +361,83 @@ ONNXC_ZMM static void tile(int rows, int64_t k4, const int8_t *a, int64_t lda,
 #undef VDH
 #undef VH
 #undef KLOOP
+
+/* The direct convolution's tile (qgemm.h's itile): 8 rows x 32 columns
+ * as `tile`, the panel's 128 bytes for group of 4 k number q read at
+ * x + koff[q] (the offset loaded in the loop: one more load per 16
+ * vpdpbusd), the accumulators started at radd, the rows stored by
+ * segments. Rows past `rows` are computed from the caller's padding and
+ * not stored. */
+#define VD(r, addr)                                                            \
+  "vpbroadcastd " addr ", %%zmm2\n\t"                                          \
+  "vpdpbusd %%zmm2, %%zmm0, %g[l" #r "]\n\t"                                   \
+  "vpdpbusd %%zmm2, %%zmm1, %g[h" #r "]\n\t"
+#define VI(r)                                                                  \
+  "vpbroadcastd " #r "*4(%[ra]), %g[l" #r "]\n\t"                              \
+  "vmovdqa64 %g[l" #r "], %g[h" #r "]\n\t"
+
+ONNXC_ZMM static void itile(int rows, int64_t k4, const int8_t *a,
+                            int64_t lda, const uint8_t *x,
+                            const int64_t *koff, const qsegs *sg,
+                            const qepi *ep, void *c, int64_t rsc) {
+  __m512i l0, l1, l2, l3, l4, l5, l6, l7, h0, h1, h2, h3, h4, h5, h6, h7;
+  int32_t ra[MR];
+  const int8_t *a0 = a, *a4 = a + 4 * lda;
+  const int64_t lda3 = 3 * lda;
+  const int64_t *ko = koff;
+  int64_t n = k4, t;
+  epi_consts k;
+  int r;
+  for (r = 0; r < MR; ++r)
+    ra[r] = ep->radd && r < rows ? ep->radd[r] : 0;
+  __asm__ volatile(
+      VI(0) VI(1) VI(2) VI(3) VI(4) VI(5) VI(6) VI(7)
+      "test %[n], %[n]\n\t"
+      "jle 2f\n\t"
+      "1:\n\t"
+      "mov (%[ko]), %[t]\n\t"
+      "vmovdqu64 (%[x],%[t]), %%zmm0\n\t"
+      "vmovdqu64 64(%[x],%[t]), %%zmm1\n\t"
+      VD(0, "(%[a0])") VD(1, "(%[a0],%[lda])")
+      VD(2, "(%[a0],%[lda],2)") VD(3, "(%[a0],%[lda3])")
+      VD(4, "(%[a4])") VD(5, "(%[a4],%[lda])")
+      VD(6, "(%[a4],%[lda],2)") VD(7, "(%[a4],%[lda3])")
+      "add $4, %[a0]\n\t"
+      "add $4, %[a4]\n\t"
+      "add $8, %[ko]\n\t"
+      "dec %[n]\n\t"
+      "jnz 1b\n\t"
+      "2:\n\t"
+      : [a0] "+r"(a0), [a4] "+r"(a4), [ko] "+r"(ko), [n] "+r"(n),
+        [t] "=&r"(t),
+        [l0] "=&v"(l0), [h0] "=&v"(h0), [l1] "=&v"(l1), [h1] "=&v"(h1),
+        [l2] "=&v"(l2), [h2] "=&v"(h2), [l3] "=&v"(l3), [h3] "=&v"(h3),
+        [l4] "=&v"(l4), [h4] "=&v"(h4), [l5] "=&v"(l5), [h5] "=&v"(h5),
+        [l6] "=&v"(l6), [h6] "=&v"(h6), [l7] "=&v"(l7), [h7] "=&v"(h7)
+      : [lda] "r"(lda), [lda3] "r"(lda3), [ra] "r"(ra), [x] "r"(x)
+      : "cc", "memory", "xmm0", "xmm1", "xmm2");
+  /* The named registers, not an array (which the loop over rows would
+   * spill and reload). */
+  k = epi_load(ep, QNR);
+  epi_seg(ep, &k, 0, l0, h0, sg, c, rsc);
+  if (rows > 1)
+    epi_seg(ep, &k, 1, l1, h1, sg, c, rsc);
+  if (rows > 2)
+    epi_seg(ep, &k, 2, l2, h2, sg, c, rsc);
+  if (rows > 3)
+    epi_seg(ep, &k, 3, l3, h3, sg, c, rsc);
+  if (rows > 4)
+    epi_seg(ep, &k, 4, l4, h4, sg, c, rsc);
+  if (rows > 5)
+    epi_seg(ep, &k, 5, l5, h5, sg, c, rsc);
+  if (rows > 6)
+    epi_seg(ep, &k, 6, l6, h6, sg, c, rsc);
+  if (rows > 7)
+    epi_seg(ep, &k, 7, l7, h7, sg, c, rsc);
+}
+
+#undef VD
+#undef VI
 
 ONNXC_ZMM static void minmax(const float *x, int64_t n, float *lo, float *hi) {
   __m512 l0 = _mm512_set1_ps(x[0]), h0 = l0, l1 = l0, h1 = l0;
@@ -590,7 +703,8 @@ const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
                                 0,
                                 minmax,
                                 quantize,
-                                deint2};
+                                deint2,
+                                itile};
   static const qgemm_isa with_vbmi = {"avx512vnni",
                                       MR,
                                       tile,
@@ -600,7 +714,8 @@ const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
                                       dw_row,
                                       minmax,
                                       quantize,
-                                      deint2};
+                                      deint2,
+                                      itile};
   return vbmi ? &with_vbmi : &isa;
 }
 

@@ -139,6 +139,7 @@ const qgemm_isa *onnxc_rt_qgemm_portable(void) {
                                 0,
                                 minmax,
                                 onnxc_rt_qquantize_portable,
+                                0,
                                 0};
   return &isa;
 }
