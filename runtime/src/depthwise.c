@@ -151,14 +151,16 @@ void onnxc_rt_depthwise(const onnxc_conv2d_params *q, const float *x,
     onnxc_rt_free_scratch(raw);
     return;
   }
-  /* In place, each plane's outputs go to a scratch plane first, then to
-   * y by memcpy: the kernels' masked vector stores span 64 bytes past a
-   * row, into the next channel's input, and a load that overlaps a
-   * masked store waits for it to reach the cache (no forwarding):
-   * MobileNetV2's 960 channels of 7 x 7 took 96 us a layer in place, 39
-   * us into another buffer (Intel Xeon). memcpy stores exactly the
-   * plane's bytes. */
-  if (in_place && (q->flags & ONNXC_CONV_BIAS)) /* Y's values unread */
+  /* In place on small planes, each plane's outputs go to a scratch plane
+   * first, then to y by memcpy: the kernels' masked vector stores span
+   * 64 bytes from a row's start, into the next channel's first rows, and
+   * a load that overlaps a masked store waits for it to reach the cache
+   * (no forwarding). MobileNetV2's 960 channels of 7 x 7: 92 us a layer
+   * in place, 41-43 us through the scratch (39 into another buffer);
+   * its 14 x 14 planes, whose last row only reaches 8 bytes into the
+   * next, took 23 us in place and 29 through the scratch (Intel Xeon).
+   * Only where Y's values are not read (ONNXC_CONV_BIAS). */
+  if (in_place && (q->flags & ONNXC_CONV_BIAS) && q->out_h * ys[3] <= 100)
     yout = onnxc_rt_alloc_scratch(q->out_h * ys[3] + 16, &yraw);
   for (n = 0; n < q->batch; ++n)
     for (g = 0; g < q->groups; ++g)
