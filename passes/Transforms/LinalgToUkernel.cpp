@@ -73,6 +73,8 @@ constexpr int64_t kConvClamp = ONNXC_CONV_CLAMP;
 constexpr int64_t kConvPadded = ONNXC_CONV_PADDED;
 constexpr int64_t kConvInPlace = ONNXC_CONV_IN_PLACE;
 constexpr StringLiteral kMaxPool = "onnxc_rt_smaxpool2d";
+constexpr StringLiteral kU8MaxPool = "onnxc_rt_u8maxpool2d";
+constexpr StringLiteral kS8MaxPool = "onnxc_rt_s8maxpool2d";
 constexpr int64_t kMaxPoolParams =
     sizeof(onnxc_maxpool2d_params) / sizeof(int64_t);
 
@@ -672,7 +674,7 @@ struct Rewriter {
   /// gather that writes its input into fill + copy first.
   std::optional<FusedPad> fusedPad(Operation *op, Value x, unsigned rank,
                                    unsigned firstSpatial = 3,
-                                   bool lowest = false) {
+                                   PadValue pad = PadValue::PosZero) {
     Value buf = x;
     if (auto expand = x.getDefiningOp<memref::ExpandShapeOp>())
       buf = expand.getSrc();
@@ -687,13 +689,14 @@ struct Rewriter {
           ukernel::rewritePadAsCopy(gather))
         erased.insert(prev); // on the pass's list; never dereferenced again
     }
-    return matchFusedPad(op, x, rank, firstSpatial, lowest);
+    return matchFusedPad(op, x, rank, firstSpatial, pad);
   }
 
-  /// The max pool `op` -> onnxc_rt_smaxpool2d, when Y was filled with -inf
-  /// last (the kernel writes every element, so the fill goes). A -inf
-  /// padding in front (a fill + copy) goes too: the kernel clips windows to
-  /// the source, which is the same under max.
+  /// The max pool `op` -> onnxc_rt_smaxpool2d (f32), onnxc_rt_u8maxpool2d
+  /// or onnxc_rt_s8maxpool2d, when Y was filled with the type's lowest
+  /// value last (-inf, 0, -128: the kernel writes every element, so the
+  /// fill goes). A padding of that value in front (a fill + copy) goes too:
+  /// the kernel clips windows to the source, which is the same under max.
   void rewriteMaxPool(linalg::LinalgOp op, const ukernel::MaxPool2d &mp) {
     Location loc = op.getLoc();
     Value x = op.getDpsInputs()[0], window = op.getDpsInputs()[1],
@@ -710,7 +713,7 @@ struct Rewriter {
          prev = prev->getPrevNode()) {
       auto fill = dyn_cast<linalg::FillOp>(prev);
       if (fill && fill.hasPureBufferSemantics() && fill.getDpsInits()[0] == y &&
-          isNegInf(fill.getInputs()[0]))
+          isPadValue(fill.getInputs()[0], mp.lowest))
         init = fill;
       else if (touches(prev, yAliases))
         return;
@@ -718,7 +721,7 @@ struct Rewriter {
     if (!init)
       return;
     std::optional<FusedPad> pad = fusedPad(op, x, 4, /*firstSpatial=*/2,
-                                           /*lowest=*/true);
+                                           mp.lowest);
     if (pad && (pad->expand || viewRoot(pad->src) == yRoot ||
                 !pad->yWriters.empty()))
       pad.reset();
@@ -766,8 +769,11 @@ struct Rewriter {
                 zero),
         pointer(loc, vx.aligned, vx.offset),
         pointer(loc, vy.aligned, vy.offset)};
-    declare(kMaxPool, ValueRange(args).getTypes());
-    auto call = func::CallOp::create(b, loc, kMaxPool, TypeRange{}, args);
+    StringRef kernel = mp.lowest == PadValue::U8Lowest   ? kU8MaxPool
+                       : mp.lowest == PadValue::S8Lowest ? kS8MaxPool
+                                                         : kMaxPool;
+    declare(kernel, ValueRange(args).getTypes());
+    auto call = func::CallOp::create(b, loc, kernel, TypeRange{}, args);
     erase(op);
     erase(init);
     if (pad) {

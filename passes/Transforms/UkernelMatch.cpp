@@ -67,22 +67,35 @@ std::optional<ukernel::MaxPool2d> ukernel::matchMaxPool2d(linalg::LinalgOp op) {
       op.getNumLoops() != 6 ||
       !(op.hasPureBufferSemantics() || op.hasPureTensorSemantics()))
     return std::nullopt;
-  for (OpOperand &o : op->getOpOperands())
-    if (!getElementTypeOrSelf(o.get().getType()).isF32())
-      return std::nullopt;
-  // yield maximumf(x, y): NaN-propagating, as the kernel is (maxnumf is not).
+  // All f32, or all 8-bit integers (the window operand's type is free).
+  Type elem = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+  if (!elem.isF32() && !elem.isInteger(8))
+    return std::nullopt;
+  if (getElementTypeOrSelf(op.getDpsInputs()[0].getType()) != elem)
+    return std::nullopt;
+  // yield max(x, y): arith.maximumf for f32, NaN-propagating as the kernel
+  // is (maxnumf is not); maxui / maxsi for uint8 / int8.
   if (op->getNumRegions() != 1 || op->getRegion(0).empty())
     return std::nullopt;
   Block &body = op->getRegion(0).front();
   if (body.getNumArguments() != 3 || body.getOperations().size() != 2)
     return std::nullopt;
   auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
-  auto max = yield && yield.getNumOperands() == 1
-                 ? yield.getOperand(0).getDefiningOp<arith::MaximumFOp>()
-                 : arith::MaximumFOp();
+  Operation *max = yield && yield.getNumOperands() == 1
+                       ? yield.getOperand(0).getDefiningOp()
+                       : nullptr;
+  MaxPool2d mp;
+  if (max && elem.isF32() && isa<arith::MaximumFOp>(max))
+    mp.lowest = PadValue::NegInf;
+  else if (max && elem.isInteger(8) && isa<arith::MaxUIOp>(max))
+    mp.lowest = PadValue::U8Lowest;
+  else if (max && elem.isInteger(8) && isa<arith::MaxSIOp>(max))
+    mp.lowest = PadValue::S8Lowest;
+  else
+    return std::nullopt;
   Value in = body.getArgument(0), acc = body.getArgument(2);
-  if (!max || !((max.getLhs() == in && max.getRhs() == acc) ||
-                (max.getLhs() == acc && max.getRhs() == in)))
+  if (!((max->getOperand(0) == in && max->getOperand(1) == acc) ||
+        (max->getOperand(0) == acc && max->getOperand(1) == in)))
     return std::nullopt;
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
   for (unsigned i = 0; i < 6; ++i)
@@ -96,7 +109,6 @@ std::optional<ukernel::MaxPool2d> ukernel::matchMaxPool2d(linalg::LinalgOp op) {
       maps[0].getNumResults() != 4 || maps[0].getResult(0) != d(0) ||
       maps[0].getResult(1) != d(1))
     return std::nullopt;
-  MaxPool2d mp;
   for (unsigned i = 0; i < 2; ++i) {
     DenseMap<unsigned, int64_t> coef;
     if (!linearForm(maps[0].getResult(2 + i), 1, coef) || coef.size() != 2 ||
@@ -633,9 +645,25 @@ bool isNegInf(Value v) {
          attr.getValue().isNegative();
 }
 
+bool isPadValue(Value v, PadValue kind) {
+  switch (kind) {
+  case PadValue::PosZero:
+    return matchPattern(v, m_PosZeroFloat());
+  case PadValue::NegInf:
+    return isNegInf(v);
+  case PadValue::U8Lowest:
+  case PadValue::S8Lowest: {
+    IntegerAttr attr;
+    return matchPattern(v, m_Constant(&attr)) &&
+           attr.getType().isInteger(8) &&
+           attr.getValue() == APInt(8, kind == PadValue::U8Lowest ? 0 : 0x80);
+  }
+  }
+  return false;
+}
+
 std::optional<FusedPad> matchFusedPad(Operation *op, Value x, unsigned rank,
-                                      unsigned firstSpatial,
-                                      bool lowest) {
+                                      unsigned firstSpatial, PadValue pad) {
   FusedPad p;
   p.expand = x.getDefiningOp<memref::ExpandShapeOp>();
   p.buf = p.expand ? p.expand.getSrc() : x;
@@ -687,8 +715,7 @@ std::optional<FusedPad> matchFusedPad(Operation *op, Value x, unsigned rank,
   p.fill = dyn_cast_or_null<linalg::FillOp>(prev);
   if (!p.fill || !p.fill.hasPureBufferSemantics() ||
       p.fill.getDpsInits()[0] != p.buf ||
-      !(lowest ? isNegInf(p.fill.getInputs()[0])
-               : matchPattern(p.fill.getInputs()[0], m_PosZeroFloat())))
+      !isPadValue(p.fill.getInputs()[0], pad))
     return std::nullopt;
   // The window: unit strides; whole along n and the channels.
   for (auto [r, off, sz, st] :

@@ -42,8 +42,18 @@ bool hasConvolutionMaps(ArrayRef<AffineMap> maps,
 /// body `yield maximumf(x, y)`. On tensors or buffers: onnxc-fuse-elementwise
 /// keeps the padding out of it, onnxc-linalg-to-ukernel replaces it by
 /// onnxc_rt_smaxpool2d.
+/// The value a padding (matchFusedPad) or a max pool's initial fill holds:
+/// +0.0 (a convolution's zero padding), or the lowest value of a max pool's
+/// type (-inf, uint8 0, int8 -128).
+enum class PadValue { PosZero, NegInf, U8Lowest, S8Lowest };
+bool isPadValue(Value v, PadValue kind);
+
+/// A 2-D max pool generic (NCHW, no Indices) over f32 (arith.maximumf),
+/// uint8 (arith.maxui) or int8 (arith.maxsi) elements; `lowest` is its
+/// type's lowest value.
 struct MaxPool2d {
   int64_t stride[2], dilation[2];
+  PadValue lowest = PadValue::NegInf;
 };
 std::optional<MaxPool2d> matchMaxPool2d(linalg::LinalgOp op);
 
@@ -159,10 +169,10 @@ struct FusedPad {
 /// The FusedPad of the convolution `op` (input rank `rank`, spatial dims
 /// from `firstSpatial` on), whose input was written last by the fill +
 /// copy that onnxc-pad-to-copy makes of a padding gather: a fill of +0.0,
-/// or of -inf for a max pool (`lowest`).
+/// or of its type's lowest value for a max pool (`pad`).
 std::optional<FusedPad> matchFusedPad(Operation *op, Value x, unsigned rank,
                                       unsigned firstSpatial = 3,
-                                      bool lowest = false);
+                                      PadValue pad = PadValue::PosZero);
 
 /// The epilogue of a matrix product to fuse into its call (ONNXC_SGEMM_BIAS_*,
 /// ONNXC_SGEMM_CLAMP): the elementwise generic that reads the product's

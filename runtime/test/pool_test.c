@@ -1,4 +1,4 @@
-/*===- pool_test.c - onnxc_rt_smaxpool2d against plain loops --------------===*
+/*===- pool_test.c - The max-pool kernels against plain loops -------------===*
  *
  *   onnxc-pool-test      checks every case, prints a summary
  *
@@ -10,7 +10,9 @@
  * -0). Run it once per kernel tier (ONNXC_ISA=portable, avx2, avx512:
  * test/runtime/pool.test), and on several threads (ONNXC_NUM_THREADS=3
  * ONNXC_PARALLEL_MIN_FLOP=0: every call splits by rows), where it also
- * says whether the pool's workers ran any part.
+ * says whether the pool's workers ran any part. Then the uint8 and int8
+ * pools (onnxc_rt_u8maxpool2d, onnxc_rt_s8maxpool2d) on the same shapes
+ * against the integer max.
  *===----------------------------------------------------------------------===*/
 
 #include "../src/internal.h"
@@ -136,6 +138,90 @@ static void check(long h, long w, long kh, long kw, long sh, long sw, long dh,
   free(y);
 }
 
+/* The same shapes over uint8 (is_signed 0) or int8 bytes (random, with
+ * the extremes), onnxc_rt_u8maxpool2d / onnxc_rt_s8maxpool2d against the
+ * integer max over the clipped window (a window wholly in the padding
+ * gives the type's lowest value). */
+static void check_bytes(long h, long w, long kh, long kw, long sh, long sw,
+                        long dh, long dw, long pt, long pl, long pb, long pr,
+                        int is_signed, int xpad, int ypad) {
+  long n = 2, c = 3;
+  long oh = (h + pt + pb - ((kh - 1) * dh + 1)) / sh + 1;
+  long ow = (w + pl + pr - ((kw - 1) * dw + 1)) / sw + 1;
+  long xw = w + xpad, yw = ow + ypad;
+  long xsize = n * c * h * xw, ysize = n * c * oh * yw;
+  unsigned char *x, *y;
+  onnxc_maxpool2d_params q;
+  long i, b, ch, r, col, a1, a2;
+  if (oh <= 0 || ow <= 0)
+    return;
+  x = malloc((size_t)xsize);
+  y = malloc((size_t)ysize);
+  for (i = 0; i < xsize; ++i) {
+    unsigned long long v = next();
+    x[i] = (unsigned char)(v % 7 == 0 ? (v & 8 ? 0x80 : 0x7f) : v >> 8);
+  }
+  memset(y, 0x5a, (size_t)ysize);
+  memset(&q, 0, sizeof q);
+  q.batch = n;
+  q.channels = c;
+  q.out_h = oh;
+  q.out_w = ow;
+  q.kernel_h = kh;
+  q.kernel_w = kw;
+  q.stride_h = sh;
+  q.stride_w = sw;
+  q.dilation_h = dh;
+  q.dilation_w = dw;
+  q.pad_top = pt;
+  q.pad_left = pl;
+  q.in_h = h;
+  q.in_w = w;
+  q.x_strides[0] = c * h * xw;
+  q.x_strides[1] = h * xw;
+  q.x_strides[2] = xw;
+  q.x_strides[3] = 1;
+  q.y_strides[0] = c * oh * yw;
+  q.y_strides[1] = oh * yw;
+  q.y_strides[2] = yw;
+  q.y_strides[3] = 1;
+  if (is_signed)
+    onnxc_rt_s8maxpool2d(&q, (const int8_t *)x, (int8_t *)y);
+  else
+    onnxc_rt_u8maxpool2d(&q, x, y);
+  for (b = 0; b < n; ++b)
+    for (ch = 0; ch < c; ++ch)
+      for (r = 0; r < oh; ++r)
+        for (col = 0; col < yw; ++col) {
+          int got = y[((b * c + ch) * oh + r) * yw + col];
+          int exp = is_signed ? -128 : 0;
+          if (is_signed)
+            got = (signed char)got;
+          if (col >= ow) { /* past the row: untouched */
+            exp = is_signed ? 0x5a : 0x5a;
+          } else {
+            for (a1 = 0; a1 < kh; ++a1)
+              for (a2 = 0; a2 < kw; ++a2) {
+                long ih = r * sh - pt + a1 * dh, iw = col * sw - pl + a2 * dw;
+                if (ih >= 0 && ih < h && iw >= 0 && iw < w) {
+                  unsigned char v = x[((b * c + ch) * h + ih) * xw + iw];
+                  int vv = is_signed ? (signed char)v : v;
+                  exp = vv > exp ? vv : exp;
+                }
+              }
+          }
+          ++checks;
+          if (got != exp && ++failures <= 10)
+            printf("FAIL %s %ldx%ld k%ldx%ld s%ld,%ld d%ld,%ld "
+                   "p%ld,%ld,%ld,%ld at n%ld c%ld oh%ld ow%ld: got %d "
+                   "expected %d\n",
+                   is_signed ? "int8" : "uint8", h, w, kh, kw, sh, sw, dh, dw,
+                   pt, pl, pb, pr, b, ch, r, col, got, exp);
+        }
+  free(x);
+  free(y);
+}
+
 int main(void) {
   static const long widths[] = {1, 5, 15, 16, 17, 31, 33, 47, 64, 65, 111, 112};
   unsigned wi;
@@ -157,6 +243,25 @@ int main(void) {
     }
   /* ResNet's 3x3 / 2, pads 1, on 112 x 112. */
   check(112, 112, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 0);
+  /* uint8 and int8: the same shapes (the rows path: strides 1 and 2 over
+   * unit-stride rows, no column dilation; the window path: the rest). */
+  for (special = 0; special < 2; ++special) {
+    for (wi = 0; wi < sizeof widths / sizeof widths[0]; ++wi) {
+      long w = widths[wi], h = w > 20 ? 9 : w + 2;
+      for (s = 1; s <= 3; ++s)
+        for (p = 0; p <= 2; ++p)
+          for (k = 1; k <= 3; ++k) {
+            check_bytes(h, w, k, k, s, s, 1, 1, p, p, p, p, special, 0, 0);
+            check_bytes(h, w, k, k + 1, s, s, 1, 1, p, p, 0, p + 1, special,
+                        3, 2);
+          }
+      check_bytes(h, w, 3, 3, 1, 2, 2, 2, 2, 2, 2, 2, special, 0, 0);
+      check_bytes(h, w, 2, 2, 2, 2, 1, 1, 3, 3, 3, 3, special, 1, 0);
+      check_bytes(h, w, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1, special, 0, 1);
+      check_bytes(h, w, 2, 3, 2, 1, 1, 1, 0, 4, 1, 5, special, 0, 0);
+    }
+    check_bytes(112, 112, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, special, 0, 0);
+  }
   if (onnxc_get_num_threads() > 1) {
     /* The caller takes chunks too, so on a loaded machine (CI runs lit's
      * tests side by side on 2 cores) every region above may end before a

@@ -429,6 +429,16 @@ void onnxc_rt_smaxpool2d(const onnxc_maxpool2d_params *params,
                          const float *x, float *y);
 
 /*
+ * The same over uint8 and int8 (runtime/src/bpool.c; the MaxPool of
+ * quantized models, whose max over the window is the integer order, the
+ * type's lowest value starting it).
+ */
+void onnxc_rt_u8maxpool2d(const onnxc_maxpool2d_params *params,
+                          const uint8_t *x, uint8_t *y);
+void onnxc_rt_s8maxpool2d(const onnxc_maxpool2d_params *params,
+                          const int8_t *x, int8_t *y);
+
+/*
  * Col2Im of fp32 (runtime/src/col2im.c), ConvTranspose's scatter: the
  * compiler (convert-onnx-quantized-to-ukernel) replaces an fp32 Col2Im of
  * one or two spatial dims by this call; onnx-graph-optimize makes one of

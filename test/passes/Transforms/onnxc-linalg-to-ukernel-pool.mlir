@@ -158,3 +158,117 @@ func.func @not_maxpool(%x: memref<1x2x6x6xf32>, %y: memref<1x2x4x4xf32>, %xd: me
   memref.copy %c, %yd : memref<1x2x4x4xf64> to memref<1x2x4x4xf64>
   return
 }
+
+// -----
+
+// The uint8 max pool (arith.maxui; QOperator and QDQ models): Y filled
+// with 0 and the input padded with 0, the type's lowest: one
+// onnxc_rt_u8maxpool2d call over the unpadded source, the same slots as
+// the fp32 call (pad_top 1, pad_left 1, in 9x9).
+// CHECK-LABEL: func.func @maxpool_u8_padded
+// CHECK-NOT: linalg.
+// CHECK-DAG: memref.store %c2_i64, %[[P:.+]][%c6]
+// CHECK-DAG: memref.store %c1_i64, %[[P]][%c10]
+// CHECK-DAG: memref.store %c1_i64, %[[P]][%c11]
+// CHECK-DAG: memref.store %c9_i64, %[[P]][%c12]
+// CHECK: call @onnxc_rt_u8maxpool2d(
+// CHECK-NOT: linalg.
+// CHECK: return
+#px = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
+#pk = affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>
+#py = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+func.func @maxpool_u8_padded(%src: memref<1x2x9x9xi8>, %y: memref<1x2x5x5xi8>) {
+  %low = arith.constant 0 : i8
+  %buf = memref.alloc() : memref<1x2x11x11xi8>
+  linalg.fill ins(%low : i8) outs(%buf : memref<1x2x11x11xi8>)
+  %to = memref.subview %buf[0, 0, 1, 1] [1, 2, 9, 9] [1, 1, 1, 1] : memref<1x2x11x11xi8> to memref<1x2x9x9xi8, strided<[242, 121, 11, 1], offset: 12>>
+  memref.copy %src, %to : memref<1x2x9x9xi8> to memref<1x2x9x9xi8, strided<[242, 121, 11, 1], offset: 12>>
+  %win = memref.alloc() : memref<3x3xi8>
+  %out = memref.alloc() : memref<1x2x5x5xi8>
+  linalg.fill ins(%low : i8) outs(%out : memref<1x2x5x5xi8>)
+  linalg.generic {indexing_maps = [#px, #pk, #py], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%buf, %win : memref<1x2x11x11xi8>, memref<3x3xi8>) outs(%out : memref<1x2x5x5xi8>) {
+  ^bb0(%in: i8, %k: i8, %acc: i8):
+    %m = arith.maxui %in, %acc : i8
+    linalg.yield %m : i8
+  }
+  memref.dealloc %win : memref<3x3xi8>
+  memref.dealloc %buf : memref<1x2x11x11xi8>
+  memref.copy %out, %y : memref<1x2x5x5xi8> to memref<1x2x5x5xi8>
+  memref.dealloc %out : memref<1x2x5x5xi8>
+  return
+}
+
+// -----
+
+// The int8 max pool (arith.maxsi): Y filled with -128, no padding.
+// CHECK-LABEL: func.func @maxpool_s8
+// CHECK: call @onnxc_rt_s8maxpool2d(
+// CHECK-NOT: linalg.
+// CHECK: return
+#px = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#pk = affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>
+#py = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+func.func @maxpool_s8(%x: memref<1x2x6x6xi8>, %y: memref<1x2x4x4xi8>) {
+  %low = arith.constant -128 : i8
+  %win = memref.alloc() : memref<3x3xi8>
+  %out = memref.alloc() : memref<1x2x4x4xi8>
+  linalg.fill ins(%low : i8) outs(%out : memref<1x2x4x4xi8>)
+  linalg.generic {indexing_maps = [#px, #pk, #py], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %win : memref<1x2x6x6xi8>, memref<3x3xi8>) outs(%out : memref<1x2x4x4xi8>) {
+  ^bb0(%in: i8, %k: i8, %acc: i8):
+    %m = arith.maxsi %acc, %in : i8
+    linalg.yield %m : i8
+  }
+  memref.copy %out, %y : memref<1x2x4x4xi8> to memref<1x2x4x4xi8>
+  memref.dealloc %out : memref<1x2x4x4xi8>
+  return
+}
+
+// -----
+
+// Not rewritten: a signed max over a Y filled with 0 (not int8's lowest:
+// the kernel would start from -128), an unsigned max over -128 (0x80 is
+// not uint8's lowest), and a uint8 pool over a Y filled with 7.
+// CHECK-LABEL: func.func @not_maxpool_i8
+// CHECK-NOT: call
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT: call
+// CHECK: return
+#px = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#pk = affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>
+#py = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+func.func @not_maxpool_i8(%x: memref<1x2x6x6xi8>, %y: memref<1x2x4x4xi8>) {
+  %zero = arith.constant 0 : i8
+  %low = arith.constant -128 : i8
+  %seven = arith.constant 7 : i8
+  %win = memref.alloc() : memref<3x3xi8>
+  %a = memref.alloc() : memref<1x2x4x4xi8>
+  linalg.fill ins(%zero : i8) outs(%a : memref<1x2x4x4xi8>)
+  linalg.generic {indexing_maps = [#px, #pk, #py], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %win : memref<1x2x6x6xi8>, memref<3x3xi8>) outs(%a : memref<1x2x4x4xi8>) {
+  ^bb0(%in: i8, %k: i8, %acc: i8):
+    %m = arith.maxsi %in, %acc : i8
+    linalg.yield %m : i8
+  }
+  %b = memref.alloc() : memref<1x2x4x4xi8>
+  linalg.fill ins(%low : i8) outs(%b : memref<1x2x4x4xi8>)
+  linalg.generic {indexing_maps = [#px, #pk, #py], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %win : memref<1x2x6x6xi8>, memref<3x3xi8>) outs(%b : memref<1x2x4x4xi8>) {
+  ^bb0(%in: i8, %k: i8, %acc: i8):
+    %m = arith.maxui %in, %acc : i8
+    linalg.yield %m : i8
+  }
+  %c = memref.alloc() : memref<1x2x4x4xi8>
+  linalg.fill ins(%seven : i8) outs(%c : memref<1x2x4x4xi8>)
+  linalg.generic {indexing_maps = [#px, #pk, #py], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %win : memref<1x2x6x6xi8>, memref<3x3xi8>) outs(%c : memref<1x2x4x4xi8>) {
+  ^bb0(%in: i8, %k: i8, %acc: i8):
+    %m = arith.maxui %in, %acc : i8
+    linalg.yield %m : i8
+  }
+  memref.copy %a, %y : memref<1x2x4x4xi8> to memref<1x2x4x4xi8>
+  memref.copy %b, %y : memref<1x2x4x4xi8> to memref<1x2x4x4xi8>
+  memref.copy %c, %y : memref<1x2x4x4xi8> to memref<1x2x4x4xi8>
+  return
+}

@@ -424,6 +424,25 @@ def dql(rng, b, dyn, kind):
     return g.model(11)
 
 
+def maxpool(rng, b, dyn, t=np.uint8, c=5, hw=(13, 21), **attrs):
+    g = Graph(dyn)
+    g.input("x", qbytes(rng, (b, c) + hw, t))
+    g.node("MaxPool", ["x"], ["y"], **attrs)
+    g.output("y", TYPES[t])
+    return g.model(12)
+
+
+def maxpool_cases(rng):
+    # uint8 / int8 between the convolutions of QOperator and QDQ models
+    # (runtime/src/bpool.c at -O2): ResNet's 3x3 / 2 with pads 1 over odd
+    # sizes, 2x2 / 2, and a dilated stride-1 window with pads on every side.
+    yield "maxpool_u8_3x3_s2", dict(kernel_shape=[3, 3], strides=[2, 2],
+                                    pads=[1, 1, 1, 1])
+    yield "maxpool_s8_2x2", dict(t=np.int8, kernel_shape=[2, 2], strides=[2, 2])
+    yield "maxpool_s8_dilated", dict(t=np.int8, kernel_shape=[3, 3],
+                                     dilations=[2, 2], pads=[2, 1, 0, 2])
+
+
 def cases():
     rng = np.random.default_rng(11)
     for dyn in [False, True]:
@@ -443,6 +462,8 @@ def cases():
         for name, kw in qdq_gemm_cases(rng):
             b = 7 if name == "qdq_gemm_transa" else (3 if dyn else 2)
             yield name + suffix, qdq_gemm(rng, b, dyn, **kw)
+        for name, kw in maxpool_cases(rng):
+            yield name + suffix, maxpool(rng, 3 if dyn else 2, dyn, **kw)
         for kind in ["normal", "zeros", "negative", "positive"]:
             yield "dynamicquantizelinear_%s%s" % (kind, suffix), \
                 dql(rng, 3 if dyn else 2, dyn, kind)
