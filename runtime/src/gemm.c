@@ -69,12 +69,18 @@ static const tile_ep *block_ep(const onnxc_kernels *kt, const block_args *x,
  * [j, j + NR). */
 static void run_tile(const onnxc_kernels *kt, const block_args *x, i64 ir,
                      i64 rows, i64 j) {
-  const float *panel = x->bp + (j / NR) * x->panel_stride;
   i64 nw = min64(NR, x->nc - j);
   tile_ep ep;
-  kt->sgemm_tile((int)rows, x->kc, x->a + ir * x->rsa, x->rsa, x->csa, panel,
-                 x->c + ir * x->rsc + j * x->csc, x->rsc, x->csc, nw,
-                 x->accumulate, block_ep(kt, x, ir, j, &ep));
+  if (x->b_in_place)
+    kt->sgemm_tile_strided((int)rows, x->kc, x->a + ir * x->rsa, x->rsa,
+                           x->csa, x->b_in_place + j, x->ldb,
+                           x->c + ir * x->rsc + j * x->csc, x->rsc, x->csc,
+                           nw, x->accumulate, block_ep(kt, x, ir, j, &ep));
+  else
+    kt->sgemm_tile((int)rows, x->kc, x->a + ir * x->rsa, x->rsa, x->csa,
+                   x->bp + (j / NR) * x->panel_stride,
+                   x->c + ir * x->rsc + j * x->csc, x->rsc, x->csc, nw,
+                   x->accumulate, block_ep(kt, x, ir, j, &ep));
   if (x->act && !kt->tile_act)
     onnxc_rt_gemm_act_block(kt, x->c + ir * x->rsc + j * x->csc, rows, nw, x->rsc, x->csc,
               x->act);
@@ -232,6 +238,7 @@ void onnxc_rt_sgemm_ep_serial(int64_t m, int64_t n, int64_t k, const float *a,
     i64 nc = min64(NC, n - jc);
     for (pc = 0; pc < k; pc += KC) {
       block_args x;
+      memset(&x, 0, sizeof x);
       x.kc = min64(KC, k - pc);
       if (packed) {
         /* Whole-K panels: panel j of the block starts at row pc. */

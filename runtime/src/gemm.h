@@ -43,6 +43,11 @@ typedef struct block_args {
   int clamp;
   float lo, hi;
   const act_ep *act; /* the last K block's activation (tiles or act_block), or NULL */
+  /* Non-NULL: B read in place instead of bp (the tier's
+   * sgemm_tile_strided), row k of column j at b_in_place[k ldb + j]; nc a
+   * multiple of NR (32 readable floats per panel row). */
+  const float *b_in_place;
+  i64 ldb;
 } block_args;
 
 /* The height of the next tile when `left` rows remain and tiles hold at

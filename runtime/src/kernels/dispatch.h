@@ -57,6 +57,14 @@ typedef void (*onnxc_sgemm_tile_fn)(int rows, i64 kc, const float *a, i64 rsa,
                                     i64 csa, const float *panel, float *c,
                                     i64 rsc, i64 csc, i64 nw, int accumulate,
                                     const tile_ep *ep);
+/* sgemm_tile over a B read in place: row k of the tile's 32 columns at
+ * b + k ldb (32 floats readable per row; columns past nw are computed, not
+ * stored). */
+typedef void (*onnxc_sgemm_tile_strided_fn)(int rows, i64 kc, const float *a,
+                                            i64 rsa, i64 csa, const float *b,
+                                            i64 ldb, float *c, i64 rsc, i64 csc,
+                                            i64 nw, int accumulate,
+                                            const tile_ep *ep);
 /* Bp <- B[0:kc, 0:nc] (unit column stride, rows rsb apart) as panels of
  * kc x NR, zero past nc. */
 typedef void (*onnxc_pack_rows_fn)(const float *b, i64 rsb, i64 kc, i64 nc,
@@ -213,6 +221,8 @@ typedef struct onnxc_kernels {
    * (else the drivers call act_row on what they stored) */
   int tile_act;
   onnxc_sgemm_tile_fn sgemm_tile;
+  /* (NULL: none; the 1 x 1 convolutions pack their input) */
+  onnxc_sgemm_tile_strided_fn sgemm_tile_strided;
   onnxc_pack_rows_fn pack_rows;
   onnxc_pack_cols_fn pack_cols;
 

@@ -135,11 +135,13 @@ ONNXC_INLINE static void store_tile(int rows, __m512 *lo, __m512 *hi, float *c,
 }
 
 /* kernel_R: C[R x nw] (+)= A[R x kc] * panel; 2R accumulators in zmm
- * registers, A broadcast from memory, the panel read as two vectors per k. */
+ * registers, A broadcast from memory, the panel's row k read as two vectors
+ * at bp + k ldb (ldb = NR for a packed panel; a B read in place has its own
+ * row stride, and 32 readable floats per row). */
 #define ONNXC_DEFINE_KERNEL(R)                                                 \
   static void kernel_##R(i64 kc, const float *a, i64 rsa, i64 csa,             \
-                         const float *bp, float *c, i64 rsc, i64 csc, i64 nw,  \
-                         int accumulate, const tile_ep *ep) {                  \
+                         const float *bp, i64 ldb, float *c, i64 rsc, i64 csc, \
+                         i64 nw, int accumulate, const tile_ep *ep) {          \
     __m512 lo[R], hi[R];                                                       \
     int r;                                                                     \
     i64 p;                                                                     \
@@ -155,7 +157,7 @@ ONNXC_INLINE static void store_tile(int rows, __m512 *lo, __m512 *hi, float *c,
         hi[r] = _mm512_fmadd_ps(av, b1, hi[r]);                                \
       }                                                                        \
       a += csa;                                                                \
-      bp += NR;                                                                \
+      bp += ldb;                                                               \
     }                                                                          \
     store_tile(R, lo, hi, c, rsc, csc, nw, accumulate, ep);                    \
   }
@@ -169,8 +171,8 @@ ONNXC_DEFINE_KERNEL(6)
 ONNXC_DEFINE_KERNEL(7)
 ONNXC_DEFINE_KERNEL(8)
 
-typedef void (*kernel_fn)(i64, const float *, i64, i64, const float *, float *,
-                          i64, i64, i64, int, const tile_ep *);
+typedef void (*kernel_fn)(i64, const float *, i64, i64, const float *, i64,
+                          float *, i64, i64, i64, int, const tile_ep *);
 static const kernel_fn kernels[MR + 1] = {0,        kernel_1, kernel_2,
                                           kernel_3, kernel_4, kernel_5,
                                           kernel_6, kernel_7, kernel_8};
@@ -634,7 +636,14 @@ static void conv_tile16_avx512(int rows, i64 kc, const float *x0,
 static void tile_avx512(int rows, i64 kc, const float *a, i64 rsa, i64 csa,
                         const float *panel, float *c, i64 rsc, i64 csc, i64 nw,
                         int accumulate, const tile_ep *ep) {
-  kernels[rows](kc, a, rsa, csa, panel, c, rsc, csc, nw, accumulate, ep);
+  kernels[rows](kc, a, rsa, csa, panel, NR, c, rsc, csc, nw, accumulate, ep);
+}
+
+static void tile_strided_avx512(int rows, i64 kc, const float *a, i64 rsa,
+                                i64 csa, const float *b, i64 ldb, float *c,
+                                i64 rsc, i64 csc, i64 nw, int accumulate,
+                                const tile_ep *ep) {
+  kernels[rows](kc, a, rsa, csa, b, ldb, c, rsc, csc, nw, accumulate, ep);
 }
 
 static void conv_tile_avx512(int rows, i64 kc, const float *const *xr,
@@ -647,6 +656,7 @@ static void conv_tile_avx512(int rows, i64 kc, const float *const *xr,
 void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k) {
   k->sgemm_mr = MR;
   k->sgemm_tile = tile_avx512;
+  k->sgemm_tile_strided = tile_strided_avx512;
   k->conv_mr = MR;
   k->conv_tile = conv_tile_avx512;
   k->conv_mr2 = MR2;
