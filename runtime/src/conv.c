@@ -107,17 +107,6 @@ static void pack_im2col(const onnxc_kernels *kt,
   }
 }
 
-/* The deepest 1 x 1 convolution whose input the product reads in place
- * (sgemm_tile_strided) instead of packing it first. Same-run A/B, Intel
- * Xeon, one thread: 32 -> 16 channels at 112 x 112 0.162 -> 0.132 ms, 96
- * -> 24 at 56 x 56 0.127 -> 0.095, 144 -> 24 0.218 -> 0.200, 24 -> 144
- * 0.198 -> 0.186; 64 -> 256 and 128 -> 256 at 56 x 56 the same either
- * way, 256 -> 256 2% slower in place. MobileNetV2 -3.8%, MobileNetV3
- * -2.1%, EfficientNet-B0 -3.5%. */
-#ifndef DIRECT_B_K
-#define DIRECT_B_K 160
-#endif
-
 /* The 1 x 1 convolution over packed weights (see onnxc_rt_sconv2d). */
 static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
                            const float *wp, float *y) {
@@ -129,11 +118,12 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
   float *buf = onnxc_rt_alloc_scratch(KC * min64(NC, (npos + NR - 1) / NR * NR), &raw);
   act_ep act_storage;
   const act_ep *act = conv_act(q, &act_storage);
-  /* Shallow products read X in place (the tier's strided tile): a packed
-   * panel saves little over K rows of 128 bytes, and packing is a pass
-   * over the input as large as the product's reads of it (see
-   * DIRECT_B_K). The last part of a block short of a panel is packed. */
-  int in_place = kt->sgemm_tile_strided && kdim <= DIRECT_B_K;
+  /* Shallow products read X in place (the tier's strided tile, up to its
+   * sgemm_strided_k input channels: dispatch.h): a packed panel saves
+   * little over K rows of 128 bytes, and packing is a pass over the input
+   * as large as the product's reads of it. The last part of a block short
+   * of a panel is packed. */
+  int in_place = kt->sgemm_tile_strided && kdim <= kt->sgemm_strided_k;
   i64 n, g, jc, pc, j;
   for (n = 0; n < q->batch; ++n)
     for (g = 0; g < q->groups; ++g) {

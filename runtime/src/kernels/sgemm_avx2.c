@@ -110,11 +110,12 @@ static const tile_ep *ep_from(const tile_ep *ep, i64 col, tile_ep *part) {
 }
 
 /* half_R: C[R x nw] (+)= A[R x kc] * the 16 columns of a panel from bp
- * (rows NR floats apart): 2R accumulators, A broadcast from memory. */
+ * (rows ldb floats apart: NR for a packed panel, B's own row stride read in
+ * place): 2R accumulators, A broadcast from memory. */
 #define ONNXC_DEFINE_HALF(R)                                                   \
   static void half_##R(i64 kc, const float *a, i64 rsa, i64 csa,               \
-                       const float *bp, float *c, i64 rsc, i64 csc, i64 nw,    \
-                       int accumulate, const tile_ep *ep) {                    \
+                       const float *bp, i64 ldb, float *c, i64 rsc, i64 csc,   \
+                       i64 nw, int accumulate, const tile_ep *ep) {            \
     __m256 lo[R], hi[R];                                                       \
     int r;                                                                     \
     i64 p;                                                                     \
@@ -130,7 +131,7 @@ static const tile_ep *ep_from(const tile_ep *ep, i64 col, tile_ep *part) {
         hi[r] = _mm256_fmadd_ps(av, b1, hi[r]);                                \
       }                                                                        \
       a += csa;                                                                \
-      bp += NR;                                                                \
+      bp += ldb;                                                               \
     }                                                                          \
     {                                                                          \
       /* Copies that may escape: the accumulators stay in registers. */        \
@@ -150,8 +151,8 @@ ONNXC_DEFINE_HALF(4)
 ONNXC_DEFINE_HALF(5)
 ONNXC_DEFINE_HALF(6)
 
-typedef void (*half_fn)(i64, const float *, i64, i64, const float *, float *,
-                        i64, i64, i64, int, const tile_ep *);
+typedef void (*half_fn)(i64, const float *, i64, i64, const float *, i64,
+                        float *, i64, i64, i64, int, const tile_ep *);
 static const half_fn halves[MR + 1] = {0,      half_1, half_2, half_3,
                                        half_4, half_5, half_6};
 
@@ -159,10 +160,23 @@ static void tile_avx2(int rows, i64 kc, const float *a, i64 rsa, i64 csa,
                       const float *panel, float *c, i64 rsc, i64 csc, i64 nw,
                       int accumulate, const tile_ep *ep) {
   tile_ep part;
-  halves[rows](kc, a, rsa, csa, panel, c, rsc, csc, min64(nw, HALF), accumulate,
-               ep);
+  halves[rows](kc, a, rsa, csa, panel, NR, c, rsc, csc, min64(nw, HALF),
+               accumulate, ep);
   if (nw > HALF)
-    halves[rows](kc, a, rsa, csa, panel + HALF, c + HALF * csc, rsc, csc,
+    halves[rows](kc, a, rsa, csa, panel + HALF, NR, c + HALF * csc, rsc, csc,
+                 nw - HALF, accumulate, ep_from(ep, HALF, &part));
+}
+
+/* tile_avx2 over a B read in place (rows ldb floats apart). */
+static void tile_strided_avx2(int rows, i64 kc, const float *a, i64 rsa,
+                              i64 csa, const float *b, i64 ldb, float *c,
+                              i64 rsc, i64 csc, i64 nw, int accumulate,
+                              const tile_ep *ep) {
+  tile_ep part;
+  halves[rows](kc, a, rsa, csa, b, ldb, c, rsc, csc, min64(nw, HALF),
+               accumulate, ep);
+  if (nw > HALF)
+    halves[rows](kc, a, rsa, csa, b + HALF, ldb, c + HALF * csc, rsc, csc,
                  nw - HALF, accumulate, ep_from(ep, HALF, &part));
 }
 
@@ -310,6 +324,8 @@ static void conv_tile_avx2(int rows, i64 kc, const float *const *xr,
 void onnxc_rt_sgemm_fill_avx2(onnxc_kernels *k) {
   k->sgemm_mr = MR;
   k->sgemm_tile = tile_avx2;
+  k->sgemm_tile_strided = tile_strided_avx2;
+  k->sgemm_strided_k = 96;
   k->conv_mr = MR;
   k->conv_tile = conv_tile_avx2;
   k->conv_mr1 = MR;

@@ -657,6 +657,7 @@ void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k) {
   k->sgemm_mr = MR;
   k->sgemm_tile = tile_avx512;
   k->sgemm_tile_strided = tile_strided_avx512;
+  k->sgemm_strided_k = 160;
   k->conv_mr = MR;
   k->conv_tile = conv_tile_avx512;
   k->conv_mr2 = MR2;
