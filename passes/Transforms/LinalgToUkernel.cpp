@@ -889,6 +889,130 @@ struct Rewriter {
   }
 
   /// Drops the globals packing made unused, with their dead get_globals.
+  /// The memref a runtime call's pointer operand `v` is the address of
+  /// (llvm.inttoptr of an index_cast of memref.extract_aligned_pointer_as_index,
+  /// as the call rewrites build them), or null.
+  static Value pointee(Value v) {
+    auto toPtr = v.getDefiningOp<LLVM::IntToPtrOp>();
+    Value i = toPtr ? toPtr.getArg() : Value();
+    if (auto cast = i ? i.getDefiningOp<arith::IndexCastOp>() : nullptr)
+      i = cast.getIn();
+    auto extract =
+        i ? i.getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>() : nullptr;
+    return extract ? extract.getSource() : Value();
+  }
+
+  /// A runtime call's output buffer copied whole into a contiguous view of
+  /// another buffer right after the call (bufferization's copy of a
+  /// Concat input: a U-Net's upsampled map into its channels of the
+  /// Concat): the call writes the view instead, and the buffer and the
+  /// copy go. Only calls that write every element of a dense output and
+  /// read none (`onnxc_rt_resize2d`'s y, f32).
+  void writeCallsInPlace(func::FuncOp f) {
+    SmallVector<memref::CopyOp> copies;
+    f.walk([&](memref::CopyOp c) { copies.push_back(c); });
+    for (memref::CopyOp copy : copies) {
+      auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
+      auto view = copy.getTarget().getDefiningOp<memref::SubViewOp>();
+      if (!alloc || !view || alloc->getBlock() != copy->getBlock())
+        continue;
+      auto dst = view.getSource().getDefiningOp<memref::AllocOp>();
+      auto type = cast<MemRefType>(view.getType());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (!dst || dst->getBlock() != copy->getBlock() ||
+          !type.hasStaticShape() || !type.getElementType().isF32() ||
+          failed(type.getStridesAndOffset(strides, offset)) ||
+          ShapedType::isDynamic(offset))
+        continue;
+      // Contiguous: each dim of size > 1 strided by the dims after it.
+      bool dense = true;
+      int64_t inner = 1;
+      for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+        if (type.getDimSize(d) != 1 && strides[d] != inner)
+          dense = false;
+        inner *= type.getDimSize(d);
+      }
+      if (!dense)
+        continue;
+      // The buffer's users: the copy, its deallocations, and pointer
+      // extractions that reach one call only, as its output operand.
+      func::CallOp call;
+      unsigned operand = 0;
+      bool ok = true;
+      SmallVector<Operation *> deallocs;
+      for (Operation *user : alloc->getUsers()) {
+        if (user == copy)
+          continue;
+        if (isa<memref::DeallocOp>(user)) {
+          deallocs.push_back(user);
+          continue;
+        }
+        if (!isa<memref::ExtractAlignedPointerAsIndexOp>(user)) {
+          ok = false;
+          break;
+        }
+        SmallVector<Operation *> work = {user};
+        while (ok && !work.empty()) {
+          Operation *o = work.pop_back_val();
+          for (OpOperand &u : o->getUses()) {
+            Operation *next = u.getOwner();
+            if (isa<arith::IndexCastOp, LLVM::IntToPtrOp>(next)) {
+              work.push_back(next);
+            } else if (auto c = dyn_cast<func::CallOp>(next);
+                       c && c.getCallee() == "onnxc_rt_resize2d" &&
+                       u.getOperandNumber() == 2 && (!call || call == c)) {
+              call = c;
+              operand = u.getOperandNumber();
+            } else {
+              ok = false;
+            }
+          }
+        }
+      }
+      if (!ok || !call || call->getBlock() != copy->getBlock() ||
+          !call->isBeforeInBlock(copy) || !dst->isBeforeInBlock(call))
+        continue;
+      // The call reads nothing of dst, and nothing touches dst from the
+      // call to the copy (the copy overwrote the view then).
+      SmallVector<Value> dstAliases = aliasesOf(dst.getResult());
+      for (auto [i, v] : llvm::enumerate(call.getOperands()))
+        if (i != operand && !v.getDefiningOp<LLVM::ZeroOp>() && // NULL
+            (!pointee(v) || viewRoot(pointee(v)) == dst.getResult()))
+          ok = false;
+      for (Operation *o = call->getNextNode(); ok && o != copy.getOperation();
+           o = o->getNextNode())
+        if (touches(o, dstAliases))
+          ok = false;
+      if (!ok)
+        continue;
+      LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": call output in place at "
+                              << call.getLoc() << "\n");
+      b.setInsertionPoint(call);
+      auto inPlace = cast<memref::SubViewOp>(b.clone(*view.getOperation()));
+      View v = describe(call.getLoc(), inPlace.getResult());
+      call->setOperand(operand, pointer(call.getLoc(), v.aligned, v.offset));
+      erase(copy);
+      for (Operation *d : deallocs)
+        erase(d);
+      if (view->use_empty())
+        erase(view);
+      // The old pointer chain, then the buffer.
+      SmallVector<Operation *> users(alloc->getUsers().begin(),
+                                     alloc->getUsers().end());
+      for (Operation *u : users) {
+        SmallVector<Operation *> chain = {u};
+        while (chain.back()->hasOneUse())
+          chain.push_back(*chain.back()->getUsers().begin());
+        for (Operation *c : llvm::reverse(chain))
+          if (c->use_empty())
+            erase(c);
+      }
+      if (alloc->use_empty())
+        erase(alloc);
+    }
+  }
+
   void cleanup() {
     for (memref::GlobalOp g : packedSources) {
       SmallVector<Operation *> dead;
@@ -941,6 +1065,7 @@ struct LinalgToUkernelPass
         r.rewriteMaxPool(op, *mp);
       }
     }
+    getOperation().walk([&](func::FuncOp f) { r.writeCallsInPlace(f); });
     r.cleanup();
   }
 };
