@@ -9,7 +9,10 @@
 #include "passes/Transforms/Passes.h"
 #include "passes/Transforms/UkernelMatch.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/Debug.h"
@@ -128,10 +131,102 @@ struct Generalize : OpRewritePattern<OpTy> {
   }
 };
 
+/// add(conv(x) from a zero fill, r) -> conv(x) from r: a convolution
+/// without a bias whose result only feeds an elementwise Add starts from
+/// the Add's other operand instead (a Paddle FPN's lateral 1 x 1
+/// convolution plus the upsampled map), so that onnxc-linalg-to-ukernel's
+/// call sums into it (no ONNXC_CONV_BIAS: Y's values are the start) and
+/// the Add's pass over the maps goes. The sum is the same one, rounded
+/// once more per K block the kernel runs (as ORT's fused Conv + Sum).
+struct ConvIntoAdd : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp add,
+                                PatternRewriter &rewriter) const override {
+    if (!add.hasPureTensorSemantics() || add.getNumDpsInputs() != 2 ||
+        add.getNumDpsInits() != 1 || add.getNumReductionLoops() != 0 ||
+        !llvm::all_of(add.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); }))
+      return failure();
+    Block &body = add.getRegion().front();
+    if (body.getOperations().size() != 2)
+      return failure();
+    auto sum = cast<linalg::YieldOp>(body.getTerminator())
+                   .getOperand(0)
+                   .getDefiningOp<arith::AddFOp>();
+    if (!sum || !llvm::is_contained(body.getArguments().take_front(2),
+                                    sum.getLhs()) ||
+        !llvm::is_contained(body.getArguments().take_front(2),
+                            sum.getRhs()) ||
+        sum.getLhs() == sum.getRhs())
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(add.getResult(0).getType());
+    if (!type || !type.getElementType().isF32())
+      return failure();
+    for (unsigned i = 0; i < 2; ++i) {
+      Value convOut = add.getDpsInputs()[i], other = add.getDpsInputs()[1 - i];
+      if (other.getType() != type || convOut.getType() != type)
+        continue;
+      // The convolution's result, through a collapse_shape of its extra
+      // group dim, used by the Add only.
+      auto collapse = convOut.getDefiningOp<tensor::CollapseShapeOp>();
+      Value raw = collapse ? collapse.getSrc() : convOut;
+      auto conv = raw.getDefiningOp<linalg::LinalgOp>();
+      if (!conv || !convOut.hasOneUse() || !raw.hasOneUse() ||
+          conv->getNumResults() != 1 || conv.getNumDpsInits() != 1 ||
+          conv.getNumReductionLoops() == 0 || !ukernel::hasMulAddBody(conv) ||
+          !ukernel::hasConvolutionMaps(conv.getIndexingMapsArray(),
+                                       conv.getIteratorTypesArray()))
+        continue;
+      // Its start: a fill of +0.0 (no bias), through an expand_shape.
+      auto fill = conv.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+      if (!fill || !fill.getResult(0).hasOneUse() ||
+          !matchPattern(fill.getInputs()[0], m_PosZeroFloat()))
+        continue;
+      tensor::ExpandShapeOp expand;
+      if (collapse) {
+        expand = fill.getOutputs()[0].getDefiningOp<tensor::ExpandShapeOp>();
+        if (!expand || expand.getReassociationIndices() !=
+                           collapse.getReassociationIndices())
+          continue;
+      }
+      if (conv->getBlock() != add->getBlock() ||
+          (collapse && collapse->getBlock() != add->getBlock()))
+        continue;
+      LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": convolution into its Add at "
+                              << add.getLoc() << "\n");
+      // The convolution moves to the Add (its operands come before it, and
+      // so does `other`), starting from `other`.
+      rewriter.setInsertionPoint(add);
+      Value start = other;
+      if (expand)
+        start = tensor::ExpandShapeOp::create(
+            rewriter, expand.getLoc(), expand.getResultType(), other,
+            expand.getReassociationIndices(), expand.getMixedOutputShape());
+      rewriter.moveOpBefore(conv, add);
+      if (collapse)
+        rewriter.moveOpBefore(collapse, add);
+      rewriter.modifyOpInPlace(conv, [&] {
+        conv.getDpsInitsMutable()[0].set(start);
+      });
+      conv->setLoc(FusedLoc::get(conv->getContext(),
+                                 {conv->getLoc(), add->getLoc()}));
+      rewriter.replaceOp(add, convOut);
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct FuseElementwisePass
     : public onnxc::impl::FuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    {
+      // Before elementwise fusion merges the Add with what follows it.
+      RewritePatternSet first(ctx);
+      first.add<ConvIntoAdd>(ctx);
+      (void)applyPatternsGreedily(getOperation(), std::move(first));
+    }
     RewritePatternSet patterns(ctx);
     patterns.add<Generalize<linalg::TransposeOp>,
                  Generalize<linalg::BroadcastOp>>(ctx);

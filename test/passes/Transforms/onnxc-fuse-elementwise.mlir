@@ -223,3 +223,98 @@ func.func @conv_weight_swap_unfused(%x: tensor<1x1x3x6x6xf32>, %w: tensor<1x3x2x
   } -> tensor<1x1x2x4x4xf32>
   return %c : tensor<1x1x2x4x4xf32>
 }
+
+// -----
+
+// A convolution without a bias (its start a fill of +0.0) whose result
+// only feeds an Add starts from the Add's other operand instead, and the
+// Add goes (onnxc-linalg-to-ukernel's call then sums into that: no
+// ONNXC_CONV_BIAS); the convolution moves to where the Add was, after the
+// other operand's producer. The Relu after it still fuses into nothing
+// else (it reads the convolution: the kernel's clamp). Left alone: a
+// convolution that starts from a bias (not +0.0), and one whose result
+// is also returned.
+// CHECK-LABEL: func.func @conv_into_add
+// CHECK-SAME: (%[[X:.+]]: tensor<1x1x3x6x6xf32>, %[[W:.+]]: tensor<1x2x3x3x3xf32>, %[[R:.+]]: tensor<1x2x4x4xf32>
+// CHECK: %[[UP:.+]] = linalg.generic {{.*}} ins(%[[R]] : tensor<1x2x4x4xf32>)
+// CHECK: %[[START:.+]] = tensor.expand_shape %[[UP]] {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 1, 2, 4, 4]
+// CHECK: %[[C:.+]] = linalg.generic {{.*}} ins(%[[X]], %[[W]] : tensor<1x1x3x6x6xf32>, tensor<1x2x3x3x3xf32>) outs(%[[START]] : tensor<1x1x2x4x4xf32>)
+// CHECK: %[[CC:.+]] = tensor.collapse_shape %[[C]]
+// CHECK-NOT: arith.addf %{{.+}}, %{{.+}} : f32
+// CHECK: arith.maximumf
+// CHECK-LABEL: func.func @conv_not_into_add
+// CHECK-COUNT-2: arith.addf %{{.+}}, %{{.+}} : f32
+// CHECK: linalg.fill
+// CHECK-COUNT-2: arith.addf %{{.+}}, %{{.+}} : f32
+// CHECK: return
+#m4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#kx = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 + d6, d4 + d7)>
+#kw = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>
+#ky = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+func.func @conv_into_add(%x: tensor<1x1x3x6x6xf32>, %w: tensor<1x2x3x3x3xf32>, %r: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %ee = tensor.expand_shape %e [[0], [1, 2], [3], [4]] output_shape [1, 1, 2, 4, 4] : tensor<1x2x4x4xf32> into tensor<1x1x2x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%ee : tensor<1x1x2x4x4xf32>) -> tensor<1x1x2x4x4xf32>
+  %c = linalg.generic {indexing_maps = [#kx, #kw, #ky], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x3x6x6xf32>, tensor<1x2x3x3x3xf32>) outs(%f : tensor<1x1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x2x4x4xf32>
+  %cc = tensor.collapse_shape %c [[0], [1, 2], [3], [4]] : tensor<1x1x2x4x4xf32> into tensor<1x2x4x4xf32>
+  // The other operand, computed after the convolution (an upsampled map).
+  %ue = tensor.empty() : tensor<1x2x4x4xf32>
+  %up = linalg.generic {indexing_maps = [#m4, #m4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%r : tensor<1x2x4x4xf32>) outs(%ue : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<1x2x4x4xf32>
+  %sum = linalg.generic {indexing_maps = [#m4, #m4, #m4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%cc, %up : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) outs(%e : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x4x4xf32>
+  %re = tensor.empty() : tensor<1x2x4x4xf32>
+  %relu = linalg.generic {indexing_maps = [#m4, #m4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%sum : tensor<1x2x4x4xf32>) outs(%re : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4x4xf32>
+  return %relu : tensor<1x2x4x4xf32>
+}
+func.func @conv_not_into_add(%x: tensor<1x1x3x6x6xf32>, %w: tensor<1x2x3x3x3xf32>, %r: tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x1x2x4x4xf32>) {
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %ee = tensor.expand_shape %e [[0], [1, 2], [3], [4]] output_shape [1, 1, 2, 4, 4] : tensor<1x2x4x4xf32> into tensor<1x1x2x4x4xf32>
+  %f = linalg.fill ins(%one : f32) outs(%ee : tensor<1x1x2x4x4xf32>) -> tensor<1x1x2x4x4xf32>
+  %c = linalg.generic {indexing_maps = [#kx, #kw, #ky], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x3x6x6xf32>, tensor<1x2x3x3x3xf32>) outs(%f : tensor<1x1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x2x4x4xf32>
+  %cc = tensor.collapse_shape %c [[0], [1, 2], [3], [4]] : tensor<1x1x2x4x4xf32> into tensor<1x2x4x4xf32>
+  %sum = linalg.generic {indexing_maps = [#m4, #m4, #m4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%cc, %r : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) outs(%e : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x4x4xf32>
+  %e2 = tensor.empty() : tensor<1x2x4x4xf32>
+  %ee2 = tensor.expand_shape %e2 [[0], [1, 2], [3], [4]] output_shape [1, 1, 2, 4, 4] : tensor<1x2x4x4xf32> into tensor<1x1x2x4x4xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%ee2 : tensor<1x1x2x4x4xf32>) -> tensor<1x1x2x4x4xf32>
+  %c2 = linalg.generic {indexing_maps = [#kx, #kw, #ky], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x3x6x6xf32>, tensor<1x2x3x3x3xf32>) outs(%f2 : tensor<1x1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x2x4x4xf32>
+  %cc2 = tensor.collapse_shape %c2 [[0], [1, 2], [3], [4]] : tensor<1x1x2x4x4xf32> into tensor<1x2x4x4xf32>
+  %sum2 = linalg.generic {indexing_maps = [#m4, #m4, #m4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%cc2, %r : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) outs(%e : tensor<1x2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x4x4xf32>
+  return %sum, %sum2, %c2 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x1x2x4x4xf32>
+}
