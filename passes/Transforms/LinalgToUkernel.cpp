@@ -897,17 +897,24 @@ struct Rewriter {
     Value i = toPtr ? toPtr.getArg() : Value();
     if (auto cast = i ? i.getDefiningOp<arith::IndexCastOp>() : nullptr)
       i = cast.getIn();
+    // An address plus an offset (a view's, in bytes).
+    while (auto sum = i ? i.getDefiningOp<arith::AddIOp>() : nullptr)
+      i = sum.getLhs();
     auto extract =
         i ? i.getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>() : nullptr;
     return extract ? extract.getSource() : Value();
   }
 
   /// A runtime call's output buffer copied whole into a contiguous view of
-  /// another buffer right after the call (bufferization's copy of a
-  /// Concat input: a U-Net's upsampled map into its channels of the
-  /// Concat): the call writes the view instead, and the buffer and the
-  /// copy go. Only calls that write every element of a dense output and
-  /// read none (`onnxc_rt_resize2d`'s y, f32).
+  /// another buffer after the call (bufferization's copy of a Concat
+  /// input: a U-Net's upsampled map into its channels of the Concat), when
+  /// the calls in between that use the buffer are runtime calls too (a
+  /// convolution summing into it: ConvIntoAdd's): the calls address the
+  /// view instead, and the buffer and the copy go. The first call must
+  /// write every element of its dense output and read none
+  /// (`onnxc_rt_resize2d`'s y, f32); the others may be convolution calls;
+  /// none gets another pointer into the destination, and nothing else
+  /// touches the destination from the first call to the copy.
   void writeCallsInPlace(func::FuncOp f) {
     SmallVector<memref::CopyOp> copies;
     f.walk([&](memref::CopyOp c) { copies.push_back(c); });
@@ -936,78 +943,122 @@ struct Rewriter {
       if (!dense)
         continue;
       // The buffer's users: the copy, its deallocations, and pointer
-      // extractions that reach one call only, as its output operand.
-      func::CallOp call;
-      unsigned operand = 0;
+      // extractions whose values reach runtime calls only.
+      SmallVector<memref::ExtractAlignedPointerAsIndexOp> ptrs;
+      SmallVector<func::CallOp> calls;
+      func::CallOp writer;
       bool ok = true;
-      SmallVector<Operation *> deallocs;
-      for (Operation *user : alloc->getUsers()) {
-        if (user == copy)
+      SmallVector<Operation *> deallocs, reshapes;
+      // Users of the buffer and of its reshapes (the same bytes: a
+      // convolution's view with the group dim).
+      SmallVector<Operation *> users(alloc->getUsers().begin(),
+                                     alloc->getUsers().end());
+      for (unsigned k = 0; k < users.size(); ++k)
+        if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(users[k])) {
+          reshapes.push_back(users[k]);
+          users.append(users[k]->getUsers().begin(),
+                       users[k]->getUsers().end());
+        }
+      for (Operation *user : users) {
+        if (user == copy || llvm::is_contained(reshapes, user))
           continue;
         if (isa<memref::DeallocOp>(user)) {
           deallocs.push_back(user);
           continue;
         }
-        if (!isa<memref::ExtractAlignedPointerAsIndexOp>(user)) {
+        auto ptr = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(user);
+        if (!ptr) {
           ok = false;
           break;
         }
+        ptrs.push_back(ptr);
         SmallVector<Operation *> work = {user};
         while (ok && !work.empty()) {
           Operation *o = work.pop_back_val();
           for (OpOperand &u : o->getUses()) {
             Operation *next = u.getOwner();
-            if (isa<arith::IndexCastOp, LLVM::IntToPtrOp>(next)) {
+            auto c = dyn_cast<func::CallOp>(next);
+            if (isa<arith::IndexCastOp, arith::AddIOp, LLVM::IntToPtrOp>(next))
               work.push_back(next);
-            } else if (auto c = dyn_cast<func::CallOp>(next);
-                       c && c.getCallee() == "onnxc_rt_resize2d" &&
-                       u.getOperandNumber() == 2 && (!call || call == c)) {
-              call = c;
-              operand = u.getOperandNumber();
-            } else {
+            else if (c && c.getCallee() == "onnxc_rt_resize2d" &&
+                     u.getOperandNumber() == 2)
+              calls.push_back(c), writer = c;
+            else if (c && c.getCallee() == "onnxc_rt_sconv2d")
+              calls.push_back(c);
+            else
               ok = false;
-            }
           }
         }
       }
-      if (!ok || !call || call->getBlock() != copy->getBlock() ||
-          !call->isBeforeInBlock(copy) || !dst->isBeforeInBlock(call))
+      if (!ok || !writer || writer->getBlock() != copy->getBlock() ||
+          !dst->isBeforeInBlock(writer) ||
+          llvm::any_of(ptrs, [&](Operation *p) {
+            return p->getBlock() != dst->getBlock() || !dst->isBeforeInBlock(p);
+          }))
         continue;
-      // The call reads nothing of dst, and nothing touches dst from the
-      // call to the copy (the copy overwrote the view then).
-      SmallVector<Value> dstAliases = aliasesOf(dst.getResult());
-      for (auto [i, v] : llvm::enumerate(call.getOperands()))
-        if (i != operand && !v.getDefiningOp<LLVM::ZeroOp>() && // NULL
-            (!pointee(v) || viewRoot(pointee(v)) == dst.getResult()))
+      for (func::CallOp c : calls)
+        if (c->getBlock() != copy->getBlock() || !c->isBeforeInBlock(copy) ||
+            (c != writer && !writer->isBeforeInBlock(c)))
           ok = false;
-      for (Operation *o = call->getNextNode(); ok && o != copy.getOperation();
+      // The calls get no other pointer into dst; nothing else touches dst
+      // from the writer to the copy.
+      SmallVector<Value> dstAliases = aliasesOf(dst.getResult());
+      for (func::CallOp c : calls)
+        for (Value v : c.getOperands()) {
+          Value m = pointee(v);
+          if (v.getDefiningOp<LLVM::ZeroOp>() ||
+              (m && viewRoot(m) == alloc.getResult()))
+            continue;
+          if (!m || viewRoot(m) == dst.getResult())
+            ok = false;
+        }
+      // (Copies into other slices of dst, disjoint from the view, may come
+      // in between: a Concat's other inputs.)
+      auto disjoint = [&](Operation *o) {
+        auto other = dyn_cast<memref::CopyOp>(o);
+        auto sv = other ? other.getTarget().getDefiningOp<memref::SubViewOp>()
+                        : memref::SubViewOp();
+        if (!sv || sv.getSource() != dst.getResult() ||
+            llvm::is_contained(dstAliases, other.getSource()))
+          return false;
+        for (unsigned d = 0; d < type.getRank(); ++d) {
+          std::optional<int64_t> oa = getConstantIntValue(sv.getMixedOffsets()[d]),
+                                 sa = getConstantIntValue(sv.getMixedSizes()[d]),
+                                 ob = getConstantIntValue(view.getMixedOffsets()[d]),
+                                 sb = getConstantIntValue(view.getMixedSizes()[d]);
+          if (oa && sa && ob && sb && (*oa + *sa <= *ob || *ob + *sb <= *oa))
+            return true;
+        }
+        return false;
+      };
+      for (Operation *o = writer->getNextNode(); ok && o != copy.getOperation();
            o = o->getNextNode())
-        if (touches(o, dstAliases))
+        if (!llvm::is_contained(calls, dyn_cast<func::CallOp>(o)) &&
+            touches(o, dstAliases) && !disjoint(o))
           ok = false;
       if (!ok)
         continue;
       LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": call output in place at "
-                              << call.getLoc() << "\n");
-      b.setInsertionPoint(call);
-      auto inPlace = cast<memref::SubViewOp>(b.clone(*view.getOperation()));
-      View v = describe(call.getLoc(), inPlace.getResult());
-      call->setOperand(operand, pointer(call.getLoc(), v.aligned, v.offset));
+                              << writer.getLoc() << "\n");
+      // Each address of the buffer becomes the view's: the destination's
+      // (a view of it keeps its aligned pointer) plus the view's offset.
+      for (memref::ExtractAlignedPointerAsIndexOp ptr : ptrs) {
+        b.setInsertionPoint(ptr);
+        auto inPlace = cast<memref::SubViewOp>(b.clone(*view.getOperation()));
+        View v = describe(ptr.getLoc(), inPlace.getResult());
+        Value at = add(ptr.getLoc(), v.aligned,
+                       mul(ptr.getLoc(), v.offset, idx(ptr.getLoc(), sizeof(float))));
+        b.replaceAllUsesWith(ptr.getResult(), at);
+        erase(ptr);
+      }
       erase(copy);
       for (Operation *d : deallocs)
         erase(d);
+      for (Operation *r : llvm::reverse(reshapes))
+        if (r->use_empty())
+          erase(r);
       if (view->use_empty())
         erase(view);
-      // The old pointer chain, then the buffer.
-      SmallVector<Operation *> users(alloc->getUsers().begin(),
-                                     alloc->getUsers().end());
-      for (Operation *u : users) {
-        SmallVector<Operation *> chain = {u};
-        while (chain.back()->hasOneUse())
-          chain.push_back(*chain.back()->getUsers().begin());
-        for (Operation *c : llvm::reverse(chain))
-          if (c->use_empty())
-            erase(c);
-      }
       if (alloc->use_empty())
         erase(alloc);
     }
