@@ -10,6 +10,8 @@
 
 #include "onnxc/runtime_abi.h"
 
+#include <stdlib.h>
+
 #if defined(__GNUC__) || defined(__clang__)
 #define ONNXC_HIDDEN __attribute__((visibility("hidden")))
 #else
@@ -485,5 +487,18 @@ ONNXC_HIDDEN void onnxc_rt_depthwise(const onnxc_conv2d_params *q,
 #ifdef __cplusplus
 }
 #endif
+
+/* A path an environment variable turns off (A/B measurements:
+ * ONNXC_WINOGRAD=0, ONNXC_QCONV_DIRECT=0): 0 when `name` is "0", else 1;
+ * read once into *cache (-1 before). */
+static inline int onnxc_rt_env_on(const char *name, int *cache) {
+  int v = __atomic_load_n(cache, __ATOMIC_RELAXED);
+  if (v < 0) {
+    const char *env = getenv(name);
+    v = !(env && env[0] == '0' && env[1] == '\0');
+    __atomic_store_n(cache, v, __ATOMIC_RELAXED);
+  }
+  return v;
+}
 
 #endif /* ONNXC_RUNTIME_INTERNAL_H */

@@ -213,13 +213,7 @@ static const float *weights_for(const onnxc_conv2d_params *q, const float *w,
 
 static int enabled(void) {
   static int on = -1;
-  int v = __atomic_load_n(&on, __ATOMIC_RELAXED);
-  if (v < 0) {
-    const char *env = getenv("ONNXC_WINOGRAD");
-    v = !(env && env[0] == '0' && env[1] == '\0');
-    __atomic_store_n(&on, v, __ATOMIC_RELAXED);
-  }
-  return v;
+  return onnxc_rt_env_on("ONNXC_WINOGRAD", &on);
 }
 
 static i64 tiles_of(const onnxc_conv2d_params *q, int tile) {

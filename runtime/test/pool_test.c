@@ -66,28 +66,14 @@ static int same(float a, float b) {
   return memcmp(&a, &b, sizeof a) == 0; /* -0 != +0 */
 }
 
-static void check(long h, long w, long kh, long kw, long sh, long sw, long dh,
-                  long dw, long pt, long pl, long pb, long pr, int special,
-                  int xpad, int ypad) {
-  long n = 2, c = 3;
-  long oh = (h + pt + pb - ((kh - 1) * dh + 1)) / sh + 1;
-  long ow = (w + pl + pr - ((kw - 1) * dw + 1)) / sw + 1;
-  /* Row pitches wider than the rows when xpad / ypad (strided views). */
-  long xw = w + xpad, yw = ow + ypad;
-  long xsize = n * c * h * xw, ysize = n * c * oh * yw;
-  float *x = malloc(sizeof(float) * (size_t)xsize);
-  float *y = malloc(sizeof(float) * (size_t)ysize);
+/* The parameters of a pool of n images of c planes h x w (rows xw apart)
+ * into oh x ow outputs (rows yw apart). */
+static onnxc_maxpool2d_params params_of(long n, long c, long h, long w,
+                                        long kh, long kw, long sh, long sw,
+                                        long dh, long dw, long pt, long pl,
+                                        long oh, long ow, long xw, long yw) {
   onnxc_maxpool2d_params q;
-  long i, b, ch, r, col, a1, a2;
-  if (oh <= 0 || ow <= 0) {
-    free(x);
-    free(y);
-    return;
-  }
-  for (i = 0; i < xsize; ++i)
-    x[i] = value(special);
-  for (i = 0; i < ysize; ++i)
-    y[i] = 12345.0f;
+  memset(&q, 0, sizeof q);
   q.batch = n;
   q.channels = c;
   q.out_h = oh;
@@ -110,6 +96,32 @@ static void check(long h, long w, long kh, long kw, long sh, long sw, long dh,
   q.y_strides[1] = oh * yw;
   q.y_strides[2] = yw;
   q.y_strides[3] = 1;
+  return q;
+}
+
+static void check(long h, long w, long kh, long kw, long sh, long sw, long dh,
+                  long dw, long pt, long pl, long pb, long pr, int special,
+                  int xpad, int ypad) {
+  long n = 2, c = 3;
+  long oh = (h + pt + pb - ((kh - 1) * dh + 1)) / sh + 1;
+  long ow = (w + pl + pr - ((kw - 1) * dw + 1)) / sw + 1;
+  /* Row pitches wider than the rows when xpad / ypad (strided views). */
+  long xw = w + xpad, yw = ow + ypad;
+  long xsize = n * c * h * xw, ysize = n * c * oh * yw;
+  float *x = malloc(sizeof(float) * (size_t)xsize);
+  float *y = malloc(sizeof(float) * (size_t)ysize);
+  onnxc_maxpool2d_params q;
+  long i, b, ch, r, col, a1, a2;
+  if (oh <= 0 || ow <= 0) {
+    free(x);
+    free(y);
+    return;
+  }
+  for (i = 0; i < xsize; ++i)
+    x[i] = value(special);
+  for (i = 0; i < ysize; ++i)
+    y[i] = 12345.0f;
+  q = params_of(n, c, h, w, kh, kw, sh, sw, dh, dw, pt, pl, oh, ow, xw, yw);
   onnxc_rt_smaxpool2d(&q, x, y);
   for (b = 0; b < n; ++b)
     for (ch = 0; ch < c; ++ch)
@@ -162,29 +174,7 @@ static void check_bytes(long h, long w, long kh, long kw, long sh, long sw,
     x[i] = (unsigned char)(v % 7 == 0 ? (v & 8 ? 0x80 : 0x7f) : v >> 8);
   }
   memset(y, 0x5a, (size_t)ysize);
-  memset(&q, 0, sizeof q);
-  q.batch = n;
-  q.channels = c;
-  q.out_h = oh;
-  q.out_w = ow;
-  q.kernel_h = kh;
-  q.kernel_w = kw;
-  q.stride_h = sh;
-  q.stride_w = sw;
-  q.dilation_h = dh;
-  q.dilation_w = dw;
-  q.pad_top = pt;
-  q.pad_left = pl;
-  q.in_h = h;
-  q.in_w = w;
-  q.x_strides[0] = c * h * xw;
-  q.x_strides[1] = h * xw;
-  q.x_strides[2] = xw;
-  q.x_strides[3] = 1;
-  q.y_strides[0] = c * oh * yw;
-  q.y_strides[1] = oh * yw;
-  q.y_strides[2] = yw;
-  q.y_strides[3] = 1;
+  q = params_of(n, c, h, w, kh, kw, sh, sw, dh, dw, pt, pl, oh, ow, xw, yw);
   if (is_signed)
     onnxc_rt_s8maxpool2d(&q, (const int8_t *)x, (int8_t *)y);
   else

@@ -232,13 +232,7 @@ int64_t onnxc_rt_qconv_direct_taken(void) {
 /* ONNXC_QCONV_DIRECT=0 turns the path off (A/B measurements). */
 static int enabled(void) {
   static int on = -1;
-  int v = __atomic_load_n(&on, __ATOMIC_RELAXED);
-  if (v < 0) {
-    const char *env = getenv("ONNXC_QCONV_DIRECT");
-    v = !(env && env[0] == '0' && env[1] == '\0');
-    __atomic_store_n(&on, v, __ATOMIC_RELAXED);
-  }
-  return v;
+  return onnxc_rt_env_on("ONNXC_QCONV_DIRECT", &on);
 }
 
 int onnxc_rt_qconv_direct(const qconv_job *j, int threads) {
