@@ -156,18 +156,8 @@ typedef void (*half_fn)(i64, const float *, i64, i64, const float *, i64,
 static const half_fn halves[MR + 1] = {0,      half_1, half_2, half_3,
                                        half_4, half_5, half_6};
 
-static void tile_avx2(int rows, i64 kc, const float *a, i64 rsa, i64 csa,
-                      const float *panel, float *c, i64 rsc, i64 csc, i64 nw,
-                      int accumulate, const tile_ep *ep) {
-  tile_ep part;
-  halves[rows](kc, a, rsa, csa, panel, NR, c, rsc, csc, min64(nw, HALF),
-               accumulate, ep);
-  if (nw > HALF)
-    halves[rows](kc, a, rsa, csa, panel + HALF, NR, c + HALF * csc, rsc, csc,
-                 nw - HALF, accumulate, ep_from(ep, HALF, &part));
-}
-
-/* tile_avx2 over a B read in place (rows ldb floats apart). */
+/* The tile over B's rows ldb floats apart: a B read in place, or a packed
+ * panel (ldb = NR, tile_avx2). */
 static void tile_strided_avx2(int rows, i64 kc, const float *a, i64 rsa,
                               i64 csa, const float *b, i64 ldb, float *c,
                               i64 rsc, i64 csc, i64 nw, int accumulate,
@@ -178,6 +168,13 @@ static void tile_strided_avx2(int rows, i64 kc, const float *a, i64 rsa,
   if (nw > HALF)
     halves[rows](kc, a, rsa, csa, b + HALF, ldb, c + HALF * csc, rsc, csc,
                  nw - HALF, accumulate, ep_from(ep, HALF, &part));
+}
+
+static void tile_avx2(int rows, i64 kc, const float *a, i64 rsa, i64 csa,
+                      const float *panel, float *c, i64 rsc, i64 csc, i64 nw,
+                      int accumulate, const tile_ep *ep) {
+  tile_strided_avx2(rows, kc, a, rsa, csa, panel, NR, c, rsc, csc, nw,
+                    accumulate, ep);
 }
 
 /* ---- The indirect GEMM of convolutions -------------------------------- */
