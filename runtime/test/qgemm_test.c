@@ -270,7 +270,7 @@ typedef struct conv_shape {
 } conv_shape;
 
 /* W [groups * cout][cin * kh * kw] packed as the ABI says, with row sums;
- * in ONNXC_Q_W_C4 order when taps > 0 (taps = kh * kw, cin % 4 == 0). */
+ * in ONNXC_Q_W_HWC order when taps > 0 (taps = kh * kw, cin % 4 == 0). */
 static unsigned char *pack_w(const unsigned char *w, long rows, long k,
                              int is_signed, long taps) {
   long kp = (k + 3) / 4 * 4, r, q;
@@ -279,7 +279,7 @@ static unsigned char *pack_w(const unsigned char *w, long rows, long k,
   for (r = 0; r < rows; ++r)
     for (q = 0; q < k; ++q) {
       signed char v = (signed char)(unsigned char)(w[r * k + q] ^ (is_signed ? 0 : 0x80));
-      long at = taps ? ((q / taps / 4) * taps + q % taps) * 4 + (q / taps) % 4 : q;
+      long at = taps ? (q % taps) * (k / taps) + q / taps : q;
       out[r * kp + at] = (unsigned char)v;
       sums[r] += v;
     }
@@ -290,7 +290,7 @@ static unsigned char *pack_w(const unsigned char *w, long rows, long k,
  * the weights' zero points are made 0 in direct cases (its condition). */
 static long direct_expected, direct_seen;
 
-/* packed: 0 the runtime packs, 1 packed in (c, kh, kw) order, 2 in C4
+/* packed: 0 the runtime packs, 1 packed in (c, kh, kw) order, 2 in HWC
  * order (when cin % 4 == 0 and the kernel is larger than 1 x 1; else
  * 1). direct: weights whose zero point is 0 after signing. */
 static void conv_case(const conv_shape *cs, int out, int packed, int direct) {
@@ -343,10 +343,10 @@ static void conv_case(const conv_shape *cs, int out, int packed, int direct) {
   to_params(&s, &p.q);
   if (packed) {
     wp = pack_w(w, G * M, K, bs, packed == 2 ? cs->kh * cs->kw : 0);
-    p.q.flags |= ONNXC_Q_B_PACKED | (packed == 2 ? ONNXC_Q_W_C4 : 0);
+    p.q.flags |= ONNXC_Q_B_PACKED | (packed == 2 ? ONNXC_Q_W_HWC : 0);
   }
   onnxc_rt_qconv2d(&p, x, packed ? wp : w, y);
-  /* The direct path: its tier, weights in C4 order (packed so, or packed
+  /* The direct path: its tier, weights in HWC order (packed so, or packed
    * by the runtime), no column terms, stride 1, at most a third of each
    * virtual row past the output's. */
   {
@@ -599,12 +599,12 @@ static int bench(int argc, char **argv) {
       long k = cp.in_channels * cp.kernel_h * cp.kernel_w;
       long rows = cp.groups * cp.out_channels;
       unsigned char *w = calloc((size_t)(rows * k), 1);
-      /* In C4 order where the compiler packs so. */
+      /* In HWC order where the compiler packs so. */
       long taps = cp.kernel_h * cp.kernel_w;
       int c4 = cp.in_channels % 4 == 0 && taps > 1;
       b = pack_w(w, rows, k, 1, c4 ? taps : 0);
       free(w);
-      cp.q.flags |= ONNXC_Q_B_PACKED | (c4 ? ONNXC_Q_W_C4 : 0);
+      cp.q.flags |= ONNXC_Q_B_PACKED | (c4 ? ONNXC_Q_W_HWC : 0);
     }
     c = malloc((size_t)(4 * cp.groups * cp.out_channels * cp.out_h * cp.out_w));
   } else {

@@ -46,7 +46,7 @@ static void appendInt32(std::vector<uint8_t> &out, int32_t v) {
 
 std::vector<uint8_t> qukernel::packConvWeights(const std::vector<uint8_t> &w,
                                                int64_t rows, int64_t k,
-                                               bool isSigned, int64_t c4Taps) {
+                                               bool isSigned, int64_t hwcTaps) {
   int64_t kp = (k + 3) / 4 * 4;
   std::vector<uint8_t> out(rows * kp, 0);
   std::vector<int32_t> sums(rows, 0);
@@ -54,11 +54,11 @@ std::vector<uint8_t> qukernel::packConvWeights(const std::vector<uint8_t> &w,
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t q = 0; q < k; ++q) {
       uint8_t v = w[r * k + q] ^ flip;
-      // C4 order: k = (c, tap) -> ((c / 4) * taps + tap) * 4 + c % 4.
+      // HWC order: k = (c, tap) -> tap * channels + c.
       int64_t at = q;
-      if (c4Taps) {
-        int64_t c = q / c4Taps, tap = q % c4Taps;
-        at = ((c / 4) * c4Taps + tap) * 4 + c % 4;
+      if (hwcTaps) {
+        int64_t c = q / hwcTaps, tap = q % hwcTaps;
+        at = tap * (k / hwcTaps) + c;
       }
       out[r * kp + at] = v;
       sums[r] += (int8_t)v;

@@ -24,12 +24,12 @@ std::optional<std::vector<uint8_t>> constantBytes(Value v);
 /// The convolution's weights W[rows][k] (rows = groups * out_channels,
 /// k = in_channels * kernel_h * kernel_w) as runtime_abi.h's packed rows:
 /// per row 4 * ceil(k / 4) int8 (W, or W - 128 for uint8 weights), then one
-/// int32 row sum per row (little-endian). With c4Taps (kernel_h *
-/// kernel_w; in_channels a multiple of 4), each row in ONNXC_Q_W_C4's
-/// (c / 4, kh, kw, c % 4) order; 0: (c, kh, kw).
+/// int32 row sum per row (little-endian). With hwcTaps (kernel_h *
+/// kernel_w; in_channels a multiple of 4), each row in ONNXC_Q_W_HWC's
+/// (kh, kw, c) order; 0: (c, kh, kw).
 std::vector<uint8_t> packConvWeights(const std::vector<uint8_t> &w,
                                      int64_t rows, int64_t k, bool isSigned,
-                                     int64_t c4Taps = 0);
+                                     int64_t hwcTaps = 0);
 
 /// A product's B[k][n] as runtime_abi.h's packed panels: ceil(n / 32)
 /// panels of ceil(k / 4) x 32 x 4 uint8 (B + 128 for int8 B, B for uint8),

@@ -71,7 +71,7 @@ constexpr int64_t kASigned = ONNXC_Q_A_SIGNED, kBSigned = ONNXC_Q_B_SIGNED,
 constexpr int64_t kOutI32 = ONNXC_Q_OUT_I32, kOutF32 = ONNXC_Q_OUT_F32,
                   kOutU8 = ONNXC_Q_OUT_U8, kOutS8 = ONNXC_Q_OUT_S8;
 constexpr int64_t kBias = ONNXC_Q_BIAS, kClamp = ONNXC_Q_CLAMP,
-                  kWC4 = ONNXC_Q_W_C4;
+                  kWHWC = ONNXC_Q_W_HWC;
 constexpr int64_t kQParamSlots = sizeof(onnxc_qparams) / sizeof(int64_t);
 constexpr int64_t kGemmSlots = sizeof(onnxc_qgemm_params) / sizeof(int64_t);
 constexpr int64_t kConvSlots = sizeof(onnxc_qconv2d_params) / sizeof(int64_t);
@@ -604,18 +604,18 @@ LogicalResult Rewriter::emitConv(ConvCall &cc) {
   int64_t m = channels / group, k = c;
   for (int64_t s : kernel)
     k *= s;
-  // C4 rows (4 channels of one tap together) for the kernels that read 4
-  // channels of an input position as one word; 1 x 1 kernels have that
-  // order already.
+  // HWC rows (the channels of one tap together, so 4 of them are one word
+  // of an input position and 16 one AMX tile row each) for the kernels
+  // that read the input in place; 1 x 1 kernels have that order already.
   int64_t taps = k / c;
-  bool c4 = c % 4 == 0 && taps > 1;
+  bool hwc = c % 4 == 0 && taps > 1;
   memref::GlobalOp packedW =
       packedWeights(w, /*conv=*/true, [&](const std::vector<uint8_t> &bytes) {
         return qukernel::packConvWeights(bytes, channels, k,
-                                         !unsignedElements(w), c4 ? taps : 0);
+                                         !unsignedElements(w), hwc ? taps : 0);
       });
   if (packedW)
-    q.flags |= kBPacked | (c4 ? kWC4 : 0);
+    q.flags |= kBPacked | (hwc ? kWHWC : 0);
 
   Value xc = builtin(x);
   WindowGeometry geo = computeWindow(b, loc, xc, *attrs);

@@ -563,11 +563,11 @@ void onnxc_rt_resize_aa_table(int32_t cubic, int32_t coord, double cubic_a,
 #define ONNXC_Q_BIAS 256
 #define ONNXC_Q_CLAMP 512
 /* A convolution's packed weights (ONNXC_Q_B_PACKED) with rows in
- * (c / 4, kh, kw, c % 4) order instead of (c, kh, kw): set by the compiler
- * when in_channels is a multiple of 4 and the kernel larger than 1 x 1
- * (layout below), for the kernels that read 4 channels of one input
- * position as one word. */
-#define ONNXC_Q_W_C4 1024
+ * (kh, kw, c) order instead of (c, kh, kw): set by the compiler when
+ * in_channels is a multiple of 4 and the kernel larger than 1 x 1 (layout
+ * below), for the kernels that read 4 channels of one input position as
+ * one word (and AMX tiles 16 such words of one tap). */
+#define ONNXC_Q_W_HWC 1024
 
 /* What both entry points share: 9 int64 slots (the pointers one each,
  * the two floats one, lo first). */
@@ -612,9 +612,9 @@ void onnxc_rt_qgemm(const onnxc_qgemm_params *params, const void *a,
  * (groups * out_channels rows), K4 = 4 * ceil(in_channels * kernel_h *
  * kernel_w / 4) bytes, W[.., c, kh, kw] in (c, kh, kw) order, stored as
  * int8: W (int8 W) or W - 128 (uint8 W), 0 past the end; followed by one
- * int32 per row: the sum of its bytes. With ONNXC_Q_W_C4 too, byte
- * ((c / 4) * kernel_h * kernel_w + kh * kernel_w + kw) * 4 + c % 4 of a
- * row holds W[.., c, kh, kw]. 25 int64 slots.
+ * int32 per row: the sum of its bytes. With ONNXC_Q_W_HWC too, byte
+ * (kh * kernel_w + kw) * in_channels + c of a row holds W[.., c, kh,
+ * kw]. 25 int64 slots.
  */
 typedef struct onnxc_qconv2d_params {
   int64_t batch, groups, out_channels, in_channels;

@@ -221,8 +221,8 @@ static void pack_planes(const qconv_job *j, const planes_geo *g, i64 p0,
     }
     seg[pj] = c >= QNR || pos + c >= p0 + nc ? s : -1;
   }
-  /* k = (c, kh, kw), or (c / 4, kh, kw, c % 4) for C4 rows (the 4 k of
-   * a group: one tap of 4 channels), stepped without dividing. */
+  /* k = (c, kh, kw), or (kh, kw, c) for HWC rows (the 4 k of a group:
+   * one tap of 4 channels), stepped without dividing. */
   i64 kc = 0, kh = 0, kw = 0;
   (void)khw;
   for (q4 = 0; q4 < j->k4; ++q4) {
@@ -234,9 +234,9 @@ static void pack_planes(const qconv_job *j, const planes_geo *g, i64 p0,
         continue;
       }
       base[t] = planes +
-                ((kc + (j->c4 ? t : 0)) * g->hp + kh * p->dilation_h) * g->row +
+                ((kc + (j->hwc ? t : 0)) * g->hp + kh * p->dilation_h) * g->row +
                 (dw % p->stride_w) * g->wps + dw / p->stride_w;
-      if (j->c4)
+      if (j->hwc)
         continue;
       if (++kw == p->kernel_w) {
         kw = 0;
@@ -246,11 +246,11 @@ static void pack_planes(const qconv_job *j, const planes_geo *g, i64 p0,
         }
       }
     }
-    if (j->c4 && ++kw == p->kernel_w) {
-      kw = 0;
-      if (++kh == p->kernel_h) {
-        kh = 0;
-        kc += 4;
+    if (j->hwc && (kc += 4) == p->in_channels) {
+      kc = 0;
+      if (++kw == p->kernel_w) {
+        kw = 0;
+        ++kh;
       }
     }
     /* Runs of panels read in place, one call each; the others gathered. */
@@ -519,9 +519,9 @@ static void dw_chunk(void *arg, int64_t chunk) {
   onnxc_rt_qfree(raw);
 }
 
-/* Rows of W[rows][c][khw] (uint8 bytes, ^ flip: int8) in C4 order
- * (runtime_abi.h's ONNXC_Q_W_C4; c a multiple of 4), with their sums. */
-static void pack_rows_c4(const uint8_t *w, i64 rows, i64 c, i64 khw,
+/* Rows of W[rows][c][khw] (uint8 bytes, ^ flip: int8) in HWC order
+ * (runtime_abi.h's ONNXC_Q_W_HWC; c a multiple of 4), with their sums. */
+static void pack_rows_hwc(const uint8_t *w, i64 rows, i64 c, i64 khw,
                          uint8_t flip, int8_t *dst, int32_t *sums) {
   i64 r, ch, tap;
   for (r = 0; r < rows; ++r) {
@@ -531,7 +531,7 @@ static void pack_rows_c4(const uint8_t *w, i64 rows, i64 c, i64 khw,
     for (ch = 0; ch < c; ++ch)
       for (tap = 0; tap < khw; ++tap) {
         int8_t v = (int8_t)(src[ch * khw + tap] ^ flip);
-        d[((ch / 4) * khw + tap) * 4 + ch % 4] = v;
+        d[tap * c + ch] = v;
         sum += v;
       }
     sums[r] = sum;
@@ -572,18 +572,18 @@ void onnxc_rt_qconv2d(const onnxc_qconv2d_params *p, const void *x,
               ? scale + rows
               : NULL;
   /* The weights as the rows side, with their sums: packed by the
-   * compiler, or here (in C4 order where the compiler would use it). */
+   * compiler, or here (in HWC order where the compiler would use it). */
   if (q->flags & ONNXC_Q_B_PACKED) {
     j.w = w;
-    j.c4 = (q->flags & ONNXC_Q_W_C4) != 0;
+    j.hwc = (q->flags & ONNXC_Q_W_HWC) != 0;
     ra = (const int32_t *)((const int8_t *)w + rows * j.kp);
   } else {
     int8_t *wp = onnxc_rt_qalloc(rows * j.kp + rows * 4, &raw_w);
     int32_t *sums = (int32_t *)(wp + rows * j.kp);
     i64 khw = p->kernel_h * p->kernel_w;
-    j.c4 = p->in_channels % 4 == 0 && khw > 1;
-    if (j.c4)
-      pack_rows_c4(w, rows, p->in_channels, khw, b_signed ? 0 : 0x80, wp,
+    j.hwc = p->in_channels % 4 == 0 && khw > 1;
+    if (j.hwc)
+      pack_rows_hwc(w, rows, p->in_channels, khw, b_signed ? 0 : 0x80, wp,
                    sums);
     else
       onnxc_rt_qpack_rows(w, rows, j.k, j.k, b_signed ? 0 : 0x80, wp, j.kp,

@@ -2,8 +2,8 @@
  *
  * The path of onnxc_rt_qconv2d (qconv.c) that packs no panels, on tiers
  * with an itile (AVX-512 VNNI), for stride-1 kernels larger than 1 x 1
- * over channels in multiples of 4: the weights are the rows side in C4
- * order (runtime_abi.h's ONNXC_Q_W_C4: a group of 4 k is one tap of 4
+ * over channels in multiples of 4: the weights are the rows side in HWC
+ * order (runtime_abi.h's ONNXC_Q_W_HWC: a group of 4 k is one tap of 4
  * channels), and the input is copied once per image and group, padded,
  * each word holding 4 channels of one position:
  *
@@ -248,7 +248,7 @@ int onnxc_rt_qconv_direct(const qconv_job *j, int threads) {
    * the tile's loads are unaligned: 7-8% slower than packed panels on
    * ResNet's 3 x 3 layers of stride 2 (equal at 14 x 14 -> 7 x 7), where
    * stride 1 is 3-12% faster (docs/performance.md). */
-  if (!enabled() || !j->isa->itile || j->need_cb || !j->c4 || j->rmul ||
+  if (!enabled() || !j->isa->itile || j->need_cb || !j->hwc || j->rmul ||
       p->in_channels % 4 || khw < 2 || p->stride_h != 1 || p->stride_w != 1)
     return 0;
   memset(&d, 0, sizeof d);
@@ -287,10 +287,10 @@ int onnxc_rt_qconv_direct(const qconv_job *j, int threads) {
   d.copy = onnxc_rt_qalloc(bytes + 8 * j->k4 + 8 * j->kp, &raw);
   memset(d.copy + copy, 0, (size_t)(bytes - copy));
   koff = (int64_t *)(d.copy + bytes);
-  for (q = 0; q < d.quads; ++q)
-    for (kh = 0; kh < p->kernel_h; ++kh)
-      for (kw = 0; kw < p->kernel_w; ++kw)
-        koff[(q * p->kernel_h + kh) * p->kernel_w + kw] =
+  for (kh = 0; kh < p->kernel_h; ++kh)
+    for (kw = 0; kw < p->kernel_w; ++kw)
+      for (q = 0; q < d.quads; ++q)
+        koff[(kh * p->kernel_w + kw) * d.quads + q] =
             q * d.plane +
             (kh * p->dilation_h * d.wph + kw * p->dilation_w) * 4;
   d.koff = koff;

@@ -72,7 +72,7 @@ typedef struct qconv_job {
   const qgemm_isa *isa;
   const uint8_t *x;
   const int8_t *w; /* packed rows: groups * out_channels x kp */
-  int c4; /* w's rows in (c / 4, kh, kw, c % 4) order (ONNXC_Q_W_C4) */
+  int hwc; /* w's rows in (kh, kw, c) order (ONNXC_Q_W_HWC) */
   uint8_t *y;
   i64 k, k4, kp, npos, blocks, msplit, mstep;
   i64 nc; /* positions per block (depthwise: channels per part) */

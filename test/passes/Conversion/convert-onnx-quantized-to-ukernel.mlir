@@ -117,17 +117,17 @@ func.func @qlinearconv_1d(%x: tensor<1x2x7xui8>) -> tensor<1x2x7xui8> {
 
 // -----
 
-// QLinearConv over 4 input channels with a 1 x 2 kernel: the weights packed
-// in C4 order (ONNXC_Q_W_C4: the 4 channels of a tap together), flags
-// 1158 = W_C4 | U8 | B_PACKED | B_SIGNED. Row 0 is W[0, c, 0, kw] =
-// 2 c + kw + 1: (c, kw) order 1 2 3 4 5 6 7 8, C4 order 1 3 5 7 2 4 6 8;
-// row 1 its negation; then the sums 36 and -36.
-// CHECK-LABEL: func.func @qlinearconv_c4
+// QLinearConv over 8 input channels with a 1 x 2 kernel: the weights packed
+// in HWC order (ONNXC_Q_W_HWC: the channels of a tap together), flags
+// 1158 = W_HWC | U8 | B_PACKED | B_SIGNED. Row 0 is W[0, c, 0, kw] =
+// 2 c + kw + 1: (c, kw) order 1 2 3 .. 16, HWC order 1 3 5 .. 15 then
+// 2 4 6 .. 16; row 1 its negation; then the sums 136 and -136.
+// CHECK-LABEL: func.func @qlinearconv_hwc
 // CHECK: arith.constant 1158 : i64
 // CHECK: call @onnxc_rt_qconv2d
-// CHECK: onnxc_qpacked: "0x010000000103050702040608FFFDFBF9FEFCFAF824000000DCFFFFFF"
-func.func @qlinearconv_c4(%x: tensor<1x4x3x5xui8>) -> tensor<1x2x3x4xui8> {
-  %w = "onnx.Constant"() <{value = dense<[[[[1, 2]], [[3, 4]], [[5, 6]], [[7, 8]]], [[[-1, -2]], [[-3, -4]], [[-5, -6]], [[-7, -8]]]]> : tensor<2x4x1x2xi8>}> : () -> tensor<2x4x1x2xi8>
+// CHECK: onnxc_qpacked: "0x0100000001030507090B0D0F020406080A0C0E10FFFDFBF9F7F5F3F1FEFCFAF8F6F4F2F08800000078FFFFFF"
+func.func @qlinearconv_hwc(%x: tensor<1x8x3x5xui8>) -> tensor<1x2x3x4xui8> {
+  %w = "onnx.Constant"() <{value = dense<[[[[1, 2]], [[3, 4]], [[5, 6]], [[7, 8]], [[9, 10]], [[11, 12]], [[13, 14]], [[15, 16]]], [[[-1, -2]], [[-3, -4]], [[-5, -6]], [[-7, -8]], [[-9, -10]], [[-11, -12]], [[-13, -14]], [[-15, -16]]]]> : tensor<2x8x1x2xi8>}> : () -> tensor<2x8x1x2xi8>
   %xs = "onnx.Constant"() <{value = dense<0.1> : tensor<f32>}> : () -> tensor<f32>
   %xz = "onnx.Constant"() <{value = dense<3> : tensor<ui8>}> : () -> tensor<ui8>
   %ws = "onnx.Constant"() <{value = dense<0.01> : tensor<f32>}> : () -> tensor<f32>
@@ -135,7 +135,7 @@ func.func @qlinearconv_c4(%x: tensor<1x4x3x5xui8>) -> tensor<1x2x3x4xui8> {
   %ys = "onnx.Constant"() <{value = dense<0.5> : tensor<f32>}> : () -> tensor<f32>
   %yz = "onnx.Constant"() <{value = dense<128> : tensor<ui8>}> : () -> tensor<ui8>
   %none = "onnx.NoValue"() : () -> none
-  %y = "onnx.QLinearConv"(%x, %xs, %xz, %w, %ws, %wz, %ys, %yz, %none) <{auto_pad = "NOTSET", group = 1 : i64}> : (tensor<1x4x3x5xui8>, tensor<f32>, tensor<ui8>, tensor<2x4x1x2xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<ui8>, none) -> tensor<1x2x3x4xui8>
+  %y = "onnx.QLinearConv"(%x, %xs, %xz, %w, %ws, %wz, %ys, %yz, %none) <{auto_pad = "NOTSET", group = 1 : i64}> : (tensor<1x8x3x5xui8>, tensor<f32>, tensor<ui8>, tensor<2x8x1x2xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<ui8>, none) -> tensor<1x2x3x4xui8>
   return %y : tensor<1x2x3x4xui8>
 }
 
