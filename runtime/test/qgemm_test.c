@@ -2,7 +2,7 @@
  *
  *   onnxc-qgemm-test             every tier this CPU has, every case below
  *   onnxc-qgemm-test TIER        one tier (portable, avx2, avxvnni,
- *                                avx512vnni)
+ *                                avx512vnni, amx)
  *   onnxc-qgemm-test tier        prints the tier the kernels choose
  *   onnxc-qgemm-test bench M N K RUNS | benchconv C M H W K RUNS [STRIDE [GROUPS]]
  *                                times the default tier (median and min,
@@ -359,7 +359,8 @@ static void conv_case(const conv_shape *cs, int out, int packed, int direct) {
       if (z != (bs ? 0 : 128))
         zb_zero = 0;
     }
-    expect_direct = strcmp(onnxc_rt_qgemm_isa_name(), "avx512vnni") == 0 &&
+    expect_direct = (strcmp(onnxc_rt_qgemm_isa_name(), "avx512vnni") == 0 ||
+                     strcmp(onnxc_rt_qgemm_isa_name(), "amx") == 0) &&
                     c4 && packed != 1 && zb_zero && cs->sh == 1 &&
                     cs->sw == 1 && 3 * (wv - ow) <= wv;
     if (expect_direct)
@@ -497,6 +498,10 @@ static void run_cases(void) {
       {1, 1, 33, 40, 6, 70, 5, 5, 1, 2, 1, 1, 2, 2, 2, 2},  /* 5 x 5, wide */
       {1, 1, 16, 20, 3, 3, 3, 3, 1, 1, 1, 1, 4, 3, 5, 2},   /* pads > kernel */
       {1, 1, 10, 16, 1, 40, 1, 3, 1, 1, 1, 1, 0, 1, 0, 1},  /* 1-D */
+      /* AMX: 32 + 16 rows of 1 x 1 (k4 16); 16 + 8 rows over 9 quads
+       * (k4 36: steps of 12) at stride 2. */
+      {1, 1, 64, 48, 7, 9, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+      {1, 2, 16, 24, 9, 10, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},
   };
   unsigned i, j, l, o;
   for (i = 0; i < sizeof ms / sizeof *ms; ++i)
@@ -522,6 +527,10 @@ static void run_cases(void) {
       {1, 1, 32, 40, 4, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},   /* 4 x 4 */
       {1, 1, 8, 8, 20, 3, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0},    /* too narrow */
       {1, 1, 8, 16, 9, 9, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},    /* stride 2 */
+      /* AMX: 16 + 8 rows, steps of 4 quads (the groups' 16 channels); 32
+       * rows + 1 over 7 quads (steps of 7, 1-D). */
+      {2, 2, 16, 24, 8, 11, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+      {1, 1, 28, 33, 1, 45, 1, 5, 1, 1, 1, 2, 0, 4, 0, 4},
   };
   for (i = 0; i < sizeof convs / sizeof *convs; ++i)
     for (o = 0; o < 4; ++o) {
@@ -640,7 +649,8 @@ static int bench(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  static const char *const tiers[] = {"portable", "avx2", "avxvnni", "avx512vnni"};
+  static const char *const tiers[] = {"portable", "avx2", "avxvnni",
+                                      "avx512vnni", "amx"};
   unsigned i;
   int64_t regions, worker_chunks;
   if (argc > 1 && strncmp(argv[1], "bench", 5) == 0)
@@ -649,7 +659,7 @@ int main(int argc, char **argv) {
     printf("default tier: %s\n", onnxc_rt_qgemm_isa_name());
     return 0;
   }
-  for (i = 0; i < 4; ++i) {
+  for (i = 0; i < sizeof tiers / sizeof *tiers; ++i) {
     int before = failures, n0 = checks;
     if (argc > 1 && strcmp(argv[1], tiers[i]) != 0)
       continue;

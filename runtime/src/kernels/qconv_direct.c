@@ -55,6 +55,7 @@ typedef struct direct_job {
   uint8_t *y;         /* Y[n, g * M, 0, 0] */
   i64 ch0;            /* g * M: the epilogue arrays' first row */
   i64 nc, blocks, msplit, mstep;
+  int chunk;          /* AMX steps' quads (0: the VNNI itile only) */
 } direct_job;
 
 /* ---- The copy ----------------------------------------------------------- */
@@ -203,20 +204,33 @@ static void product_chunk(void *arg, int64_t chunk) {
   i64 panels = ceil_div(nv, QNR), m0 = ms * d->mstep;
   i64 m1 = min64(p->out_channels, m0 + d->mstep), r, pj;
   qsegs segs[DIRECT_NC / QNR];
+  int amx = d->chunk && m1 - m0 >= 16 && j->isa->amx_begin(d->chunk);
   for (pj = 0; pj < panels; ++pj)
     panel_segs(d, v0 + pj * QNR, &segs[pj]);
-  for (r = m0; r < m1; r += 8) {
-    int rows = (int)min64(8, m1 - r);
-    const int8_t *a = r < d->rfull ? d->w + r * j->kp : d->last;
+  for (r = m0; r < m1;) {
+    /* AMX: 32 or 16 rows of the weights; the VNNI itile: 8 (from the
+     * padded copy of the last ones when fewer remain). */
+    int rows = amx && m1 - r >= 16 ? (m1 - r >= 32 ? 32 : 16)
+                                   : (int)min64(8, m1 - r);
+    const int8_t *a = rows >= 16 || r < d->rfull ? d->w + r * j->kp : d->last;
     qepi ep = j->base;
     ep.radd = j->radd + d->ch0 + r;
     ep.scale = j->scale ? j->scale + d->ch0 + r : NULL;
     ep.bias = j->bias ? j->bias + d->ch0 + r : NULL;
-    for (pj = 0; pj < panels; ++pj)
-      j->isa->itile(rows, j->k4, a, j->kp, d->copy + 4 * (v0 + pj * QNR),
-                    d->koff, &segs[pj], &ep,
-                    d->y + r * j->npos * j->osize, j->npos);
+    for (pj = 0; pj < panels; ++pj) {
+      const uint8_t *x = d->copy + 4 * (v0 + pj * QNR);
+      uint8_t *y = d->y + r * j->npos * j->osize;
+      if (rows >= 16)
+        j->isa->amx_itile(rows, d->chunk, j->k4, a, j->kp, x, d->koff,
+                          d->plane, &segs[pj], &ep, y, j->npos);
+      else
+        j->isa->itile(rows, j->k4, a, j->kp, x, d->koff, &segs[pj], &ep, y,
+                      j->npos);
+    }
+    r += rows >= 16 ? rows : 8;
   }
+  if (amx)
+    j->isa->amx_end();
 }
 
 /* ---- The call ----------------------------------------------------------- */
@@ -271,13 +285,15 @@ int onnxc_rt_qconv_direct(const qconv_job *j, int threads) {
     d.nc = min64(d.nc, max64(4 * QNR, nc));
   }
   d.blocks = ceil_div(d.nv, d.nc);
+  /* AMX: steps of `chunk` quads of one tap (B tile rows a plane apart). */
+  d.chunk = j->isa->amx_itile ? onnxc_q_amx_chunk(d.quads) : 0;
   d.msplit = 1;
   d.mstep = M;
   if (threads > 1 && d.blocks < (i64)threads * PARTS_PER_THREAD) {
-    i64 tiles = ceil_div(M, 8);
+    i64 mr = d.chunk ? 32 : 8, tiles = ceil_div(M, mr);
     i64 want = ceil_div((i64)threads * PARTS_PER_THREAD, d.blocks);
     d.msplit = min64(tiles, want);
-    d.mstep = ceil_div(tiles, d.msplit) * 8;
+    d.mstep = ceil_div(tiles, d.msplit) * mr;
     d.msplit = ceil_div(M, d.mstep);
   }
   d.rfull = M / 8 * 8;

@@ -28,6 +28,7 @@
  * on the thread count.
  *===----------------------------------------------------------------------===*/
 
+#define _DEFAULT_SOURCE 1 /* syscall (the AMX permission) */
 #include "qdriver.h"
 
 #include <stdlib.h>
@@ -35,11 +36,31 @@
 
 #ifdef ONNXC_QGEMM_X86
 #include <cpuid.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 #endif
 
 /* ---- The tier ----------------------------------------------------------- */
 
-enum { T_PORTABLE, T_AVX2, T_AVXVNNI, T_AVX512VNNI };
+enum { T_PORTABLE, T_AVX2, T_AVXVNNI, T_AVX512VNNI, T_AMX };
+
+#ifdef ONNXC_QGEMM_X86
+/* Whether this process may use AMX's tile data: Linux grants it on
+ * request (arch_prctl ARCH_REQ_XCOMP_PERM for XTILEDATA, feature 18;
+ * without it the first tile instruction faults). Asked once. */
+static int amx_permitted(void) {
+#if defined(__linux__) && defined(SYS_arch_prctl)
+  static int ok = -1;
+  if (ok < 0)
+    ok = syscall(SYS_arch_prctl, 0x1023 /* ARCH_REQ_XCOMP_PERM */, 18) == 0;
+  return ok;
+#else
+  return 0;
+#endif
+}
+#endif
 
 /* Which tiers this CPU (and OS) runs: a bit per T_*. */
 static unsigned cpu_tiers(void) {
@@ -63,6 +84,15 @@ static unsigned cpu_tiers(void) {
   if (zmm && (b & (1u << 16)) && (b & (1u << 17)) && (b & (1u << 30)) &&
       (b & (1u << 31)) && (c & (1u << 11)))
     tiers |= 1u << T_AVX512VNNI;
+  /* AMX-TILE and AMX-INT8 (leaf 7 EDX bits 24, 25), the OS saving the
+   * tile state (XCR0 bits 17, 18) and letting this process use it;
+   * ONNXC_AMX=0 rules it out (A/B measurements). */
+  if ((tiers & (1u << T_AVX512VNNI)) && (d & (1u << 24)) &&
+      (d & (1u << 25)) && (lo & 0x60000u) == 0x60000u) {
+    const char *amx = getenv("ONNXC_AMX");
+    if (!(amx && strcmp(amx, "0") == 0) && amx_permitted())
+      tiers |= 1u << T_AMX;
+  }
   if (__get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 4)))
     tiers |= 1u << T_AVXVNNI;
 #endif
@@ -81,6 +111,8 @@ static const qgemm_isa *tier(int t) {
   switch (t) {
 #ifdef ONNXC_QGEMM_X86
   /* The x86 tiers' files are built for x86-64 only (runtime/CMakeLists.txt). */
+  case T_AMX:
+    return onnxc_rt_qgemm_amx(cpu_vbmi());
   case T_AVX512VNNI:
     return onnxc_rt_qgemm_avx512vnni(cpu_vbmi());
   case T_AVXVNNI:
@@ -111,9 +143,10 @@ const qgemm_isa *onnxc_rt_qgemm_isa(void) {
   const qgemm_isa *isa = chosen;
   if (!isa) {
     /* ONNXC_ISA as for the fp32 kernels: portable, avx2 (the AVX2 level:
-     * AVX-VNNI when the CPU has it), avx512 (the default: the best). */
+     * AVX-VNNI when the CPU has it), avx512 (the default: the best, AMX
+     * when the CPU has it). */
     const char *want = getenv("ONNXC_ISA");
-    int top = T_AVX512VNNI;
+    int top = T_AMX;
     if (want && strcmp(want, "portable") == 0)
       top = T_PORTABLE;
     else if (want && strcmp(want, "avx2") == 0)
@@ -128,14 +161,14 @@ const char *onnxc_rt_qgemm_isa_name(void) { return onnxc_rt_qgemm_isa()->name; }
 
 int onnxc_rt_qgemm_force_isa(const char *name) {
   static const char *const names[] = {"portable", "avx2", "avxvnni",
-                                      "avx512vnni"};
+                                      "avx512vnni", "amx"};
   unsigned tiers = cpu_tiers();
   int t;
   if (!name) {
     chosen = 0;
     return 1;
   }
-  for (t = T_PORTABLE; t <= T_AVX512VNNI; ++t)
+  for (t = T_PORTABLE; t <= T_AMX; ++t)
     if (strcmp(name, names[t]) == 0 && (tiers & (1u << t)) && tier(t)) {
       chosen = tier(t);
       return 1;
@@ -250,21 +283,6 @@ size_t onnxc_rt_qout_size(const onnxc_qparams *q) {
   return out == ONNXC_Q_OUT_I32 || out == ONNXC_Q_OUT_F32 ? 4 : 1;
 }
 
-static void shift_rows(qepi *ep, i64 r) {
-  if (ep->radd)
-    ep->radd += r;
-  if (ep->rmul)
-    ep->rmul += r;
-  if (ep->rmul2)
-    ep->rmul2 += r;
-  if (ep->ch_row) {
-    if (ep->scale)
-      ep->scale += r;
-    if (ep->bias)
-      ep->bias += r;
-  }
-}
-
 static void shift_cols(qepi *ep, i64 c) {
   if (ep->cadd)
     ep->cadd += c;
@@ -282,19 +300,31 @@ static void shift_cols(qepi *ep, i64 c) {
 
 void onnxc_rt_qmultiply(const qgemm_isa *isa, const mm_args *x) {
   i64 panels = ceil_div(x->ncols, QNR), r, pj;
+  /* AMX: tiles configured for this call's depth (on this thread). */
+  int chunk = isa->amx_begin && x->rows >= 16 ? onnxc_q_amx_chunk(x->k4) : 0;
+  if (chunk && !isa->amx_begin(chunk))
+    chunk = 0;
   for (r = 0; r < x->rows; r += isa->mr) {
     int rows = (int)min64(isa->mr, x->rows - r);
     qepi er = x->ep;
-    shift_rows(&er, r);
+    onnxc_q_shift_rows(&er, r);
     for (pj = 0; pj < panels; ++pj) {
       i64 c0 = pj * QNR;
+      const uint8_t *bp = x->bp + pj * x->pstride;
+      uint8_t *c = x->c + (r * x->rsc + c0) * x->osize;
+      int nw = (int)min64(QNR, x->ncols - c0);
       qepi ec = er;
       shift_cols(&ec, c0);
-      isa->tile(rows, x->k4, x->a + r * x->lda, x->lda, x->bp + pj * x->pstride,
-                (int)min64(QNR, x->ncols - c0), &ec,
-                x->c + (r * x->rsc + c0) * x->osize, x->rsc);
+      if (chunk && rows >= 16)
+        isa->amx_tile(rows, chunk, x->k4, x->a + r * x->lda, x->lda, bp, nw,
+                      &ec, c, x->rsc);
+      else
+        isa->tile(rows, x->k4, x->a + r * x->lda, x->lda, bp, nw, &ec, c,
+                  x->rsc);
     }
   }
+  if (chunk)
+    isa->amx_end();
 }
 
 /* ---- Matrix product ----------------------------------------------------- */

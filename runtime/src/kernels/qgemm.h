@@ -134,23 +134,71 @@ typedef struct qgemm_isa {
   void (*itile)(int rows, int64_t k4, const int8_t *a, int64_t lda,
                 const uint8_t *x, const int64_t *koff, const qsegs *sg,
                 const qepi *ep, void *c, int64_t rsc);
+  /* AMX (NULL: the tier has none). amx_begin configures the calling
+   * thread's tiles for steps of `chunk` groups of 4 k (the A tiles 16 rows
+   * of 4 chunk bytes, the B tiles chunk rows of 64 bytes: 16 columns);
+   * amx_end releases them. Between the two, on that thread:
+   *   amx_tile: as `tile` with rows <= 32 (mr), chunk dividing k4: rows
+   *     in whole 16s by tiles, the rest by the VNNI tile;
+   *   amx_itile: as `itile` with rows 16 or 32, chunk dividing k4 and the
+   *     groups of a step chunk consecutive quads of one tap: group
+   *     s chunk + i at x + koff[s chunk] + i * bstride. */
+  int (*amx_begin)(int chunk);
+  void (*amx_end)(void);
+  void (*amx_tile)(int rows, int chunk, int64_t k4, const int8_t *a,
+                   int64_t lda, const uint8_t *panel, int nw, const qepi *ep,
+                   void *c, int64_t rsc);
+  void (*amx_itile)(int rows, int chunk, int64_t k4, const int8_t *a,
+                    int64_t lda, const uint8_t *x, const int64_t *koff,
+                    int64_t bstride, const qsegs *sg, const qepi *ep, void *c,
+                    int64_t rsc);
 } qgemm_isa;
+
+/* The groups of 4 k per AMX step for k4 groups: the largest divisor of k4
+ * up to 16 (a tile row's 64 bytes), 0 below 4 (products of fewer than 16
+ * k are no faster than the VNNI tile's). */
+static inline int onnxc_q_amx_chunk(int64_t k4) {
+  int c;
+  for (c = 16; c >= 4; --c)
+    if (k4 % c == 0)
+      return c;
+  return 0;
+}
+
+/* An epilogue moved down by r rows (its row arrays; scale and bias when
+ * per row). */
+static inline void onnxc_q_shift_rows(qepi *ep, int64_t r) {
+  if (ep->radd)
+    ep->radd += r;
+  if (ep->rmul)
+    ep->rmul += r;
+  if (ep->rmul2)
+    ep->rmul2 += r;
+  if (ep->ch_row) {
+    if (ep->scale)
+      ep->scale += r;
+    if (ep->bias)
+      ep->bias += r;
+  }
+}
 
 /* The tiers (NULL where the tier is not built: not x86-64 GCC/Clang). */
 ONNXC_HIDDEN const qgemm_isa *onnxc_rt_qgemm_portable(void);
 ONNXC_HIDDEN const qgemm_isa *onnxc_rt_qgemm_avx2(void);
 ONNXC_HIDDEN const qgemm_isa *onnxc_rt_qgemm_avxvnni(void);
 ONNXC_HIDDEN const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi);
+/* The AVX-512 VNNI tier with AMX tiles for the products (mr 32). */
+ONNXC_HIDDEN const qgemm_isa *onnxc_rt_qgemm_amx(int vbmi);
 
 /* The tier the kernels use: the best the CPU has (cpuid, and the OS saving
  * the registers), or what ONNXC_ISA asks for (portable, avx2: AVX-VNNI when
- * present, else AVX2; avx512: AVX-512 VNNI when present, else the best
- * below), never above what the CPU has; ONNXC_DISABLE_AVX512 rules AVX-512
- * out. Cached after the first call. */
+ * present, else AVX2; avx512: AMX when present, else AVX-512 VNNI, else the
+ * best below), never above what the CPU has; ONNXC_DISABLE_AVX512 rules
+ * AVX-512 out, ONNXC_AMX=0 AMX. Cached after the first call. */
 ONNXC_HIDDEN const qgemm_isa *onnxc_rt_qgemm_isa(void);
 
 /* For tests: use the tier named `name` (portable, avx2, avxvnni,
- * avx512vnni) from now on; 0 when this CPU or build lacks it (nothing
+ * avx512vnni, amx) from now on; 0 when this CPU or build lacks it (nothing
  * changes), 1 when set. NULL returns to the default choice. */
 ONNXC_HIDDEN int onnxc_rt_qgemm_force_isa(const char *name);
 /* For tests: onnxc_rt_qgemm_isa()'s name. */

@@ -704,7 +704,11 @@ const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
                                 minmax,
                                 quantize,
                                 deint2,
-                                itile};
+                                itile,
+                                0,
+                                0,
+                                0,
+                                0};
   static const qgemm_isa with_vbmi = {"avx512vnni",
                                       MR,
                                       tile,
@@ -715,13 +719,220 @@ const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
                                       minmax,
                                       quantize,
                                       deint2,
-                                      itile};
+                                      itile,
+                                      0,
+                                      0,
+                                      0,
+                                      0};
+  return vbmi ? &with_vbmi : &isa;
+}
+
+/* ---- AMX ---------------------------------------------------------------- */
+
+/* The AMX tiles (the tier "amx": this tier's kernels, AMX for the
+ * products). A tile register holds 16 rows of 64 bytes; TDPBSUD sums, into
+ * a 16 x 16 int32 tile, 4 products of a signed row byte group (A: 16 rows
+ * x 4 chunk bytes of the weights) and an unsigned column one (B: chunk
+ * rows of 64 bytes, 16 columns x 4 k: a panel's half, as packed). A block
+ * is 32 rows x 32 columns: C tiles 0-3 (rows 0-15 / 16-31, columns 0-15 /
+ * 16-31), A tiles 4-5, B tiles 6-7, so each loaded tile serves two
+ * products. The sums go through memory (tilestored) to the VNNI tiles'
+ * epilogue. */
+#define ONNXC_AMX                                                              \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,"       \
+                        "amx-tile,amx-int8")))
+
+/* The instructions, as asm with their memory effects declared (GCC 12's
+ * intrinsics say ldtilecfg reads 8 bytes of the configuration, so the
+ * rest of its stores were dropped, and tileloadd none). */
+#define AMX_LOAD(t, base, stride)                                              \
+  __asm__ volatile("tileloadd (%0,%1,1), %%tmm" #t                              \
+                   :                                                           \
+                   : "r"((const void *)(base)), "r"((long)(stride))            \
+                   : "memory")
+#define AMX_STORE(t, base, stride)                                             \
+  __asm__ volatile("tilestored %%tmm" #t ", (%0,%1,1)"                          \
+                   :                                                           \
+                   : "r"((void *)(base)), "r"((long)(stride))                  \
+                   : "memory")
+#define AMX_ZERO(t) __asm__ volatile("tilezero %%tmm" #t ::)
+/* c += a (signed bytes) . b (unsigned bytes) */
+#define AMX_DP(c, a, b)                                                        \
+  __asm__ volatile("tdpbsud %%tmm" #b ", %%tmm" #a ", %%tmm" #c ::)
+
+typedef struct amx_cfg {
+  uint8_t palette, start_row;
+  uint8_t reserved[14];
+  uint16_t colsb[16];
+  uint8_t rows[16];
+} amx_cfg;
+
+ONNXC_AMX static int amx_begin(int chunk) {
+  amx_cfg cfg;
+  int t;
+  if (chunk < 1 || chunk > 16)
+    return 0;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.palette = 1;
+  for (t = 0; t < 4; ++t) {
+    cfg.rows[t] = 16;
+    cfg.colsb[t] = 64;
+  }
+  for (t = 4; t < 6; ++t) {
+    cfg.rows[t] = 16;
+    cfg.colsb[t] = (uint16_t)(4 * chunk);
+  }
+  for (t = 6; t < 8; ++t) {
+    cfg.rows[t] = (uint8_t)chunk;
+    cfg.colsb[t] = 64;
+  }
+  __asm__ volatile("ldtilecfg %0" : : "m"(cfg) : "memory");
+  return 1;
+}
+
+ONNXC_AMX static void amx_end(void) { __asm__ volatile("tilerelease" ::); }
+
+/* acc[r * 32 + c] (r < 16 halves, c < 32) = the sums over `steps` steps:
+ * step s's A columns at a + 4 chunk s (rows lda apart), its B rows at
+ * b + off(s) (bstride apart; columns 16-31 64 bytes on), off(s) being
+ * koff[s chunk] or, without koff, s chunk 128 (a packed panel). */
+ONNXC_AMX static void amx_sums(int halves, int64_t steps, int chunk,
+                               const int8_t *a, int64_t lda, const uint8_t *b,
+                               const int64_t *koff, int64_t bstride,
+                               int32_t *acc) {
+  const int64_t astep = 4 * chunk;
+  const int8_t *a1 = a + 16 * lda;
+  int64_t s;
+  AMX_ZERO(0);
+  AMX_ZERO(1);
+  if (halves == 2) {
+    AMX_ZERO(2);
+    AMX_ZERO(3);
+    for (s = 0; s < steps; ++s) {
+      const uint8_t *bs = b + (koff ? koff[s * chunk] : s * chunk * 128);
+      AMX_LOAD(4, a + s * astep, lda);
+      AMX_LOAD(6, bs, bstride);
+      AMX_DP(0, 4, 6);
+      AMX_LOAD(7, bs + 64, bstride);
+      AMX_DP(1, 4, 7);
+      AMX_LOAD(5, a1 + s * astep, lda);
+      AMX_DP(2, 5, 6);
+      AMX_DP(3, 5, 7);
+    }
+    AMX_STORE(2, acc + 512, 128);
+    AMX_STORE(3, acc + 528, 128);
+  } else {
+    for (s = 0; s < steps; ++s) {
+      const uint8_t *bs = b + (koff ? koff[s * chunk] : s * chunk * 128);
+      AMX_LOAD(4, a + s * astep, lda);
+      AMX_LOAD(6, bs, bstride);
+      AMX_DP(0, 4, 6);
+      AMX_LOAD(7, bs + 64, bstride);
+      AMX_DP(1, 4, 7);
+    }
+  }
+  AMX_STORE(0, acc, 128);
+  AMX_STORE(1, acc + 16, 128);
+}
+
+/* The epilogue of rows [0, rows) of acc (32 columns a row), stored as the
+ * VNNI tiles store theirs: by rows (sg NULL) or by segments. */
+ONNXC_AMX static void amx_store(int rows, const int32_t *acc, int nw,
+                                const qepi *ep, const qsegs *sg, void *c,
+                                int64_t rsc) {
+  const __mmask16 m0 = col_mask(nw, 0), m1 = col_mask(nw, 1);
+  __m512i c0 = _mm512_setzero_si512(), c1 = c0;
+  epi_consts k = epi_load(ep, nw);
+  int r;
+  if (ep->cadd) {
+    c0 = _mm512_maskz_loadu_epi32(m0, ep->cadd);
+    c1 = _mm512_maskz_loadu_epi32(m1, ep->cadd + 16);
+  }
+  for (r = 0; r < rows; ++r) {
+    __m512i ra = _mm512_set1_epi32(ep->radd ? ep->radd[r] : 0);
+    __m512i lo = _mm512_add_epi32(_mm512_load_si512(acc + 32 * r),
+                                  _mm512_add_epi32(c0, ra));
+    __m512i hi = _mm512_add_epi32(_mm512_load_si512(acc + 32 * r + 16),
+                                  _mm512_add_epi32(c1, ra));
+    if (sg)
+      epi_seg(ep, &k, r, lo, hi, sg, c, rsc);
+    else
+      epi_row(ep, &k, r, lo, hi, nw, c, rsc);
+  }
+}
+
+static int out_bytes(const qepi *ep) {
+  return ep->out == ONNXC_Q_OUT_U8 || ep->out == ONNXC_Q_OUT_S8 ? 1 : 4;
+}
+
+/* qgemm.h's amx_tile. */
+ONNXC_AMX static void amx_tile(int rows, int chunk, int64_t k4,
+                               const int8_t *a, int64_t lda,
+                               const uint8_t *panel, int nw, const qepi *ep,
+                               void *c, int64_t rsc) {
+  int32_t acc[32 * 32] __attribute__((aligned(64)));
+  int halves = rows >= 32 ? 2 : rows >= 16 ? 1 : 0, r;
+  if (halves) {
+    amx_sums(halves, k4 / chunk, chunk, a, lda, panel, NULL, 128, acc);
+    amx_store(16 * halves, acc, nw, ep, NULL, c, rsc);
+  }
+  for (r = 16 * halves; r < rows; r += MR) {
+    qepi e = *ep;
+    onnxc_q_shift_rows(&e, r);
+    tile(rows - r < MR ? rows - r : MR, k4, a + r * lda, lda, panel, nw, &e,
+         (uint8_t *)c + r * rsc * out_bytes(ep), rsc);
+  }
+}
+
+/* qgemm.h's amx_itile. */
+ONNXC_AMX static void amx_itile(int rows, int chunk, int64_t k4,
+                                const int8_t *a, int64_t lda,
+                                const uint8_t *x, const int64_t *koff,
+                                int64_t bstride, const qsegs *sg,
+                                const qepi *ep, void *c, int64_t rsc) {
+  int32_t acc[32 * 32] __attribute__((aligned(64)));
+  amx_sums(rows / 16, k4 / chunk, chunk, a, lda, x, koff, bstride, acc);
+  amx_store(rows, acc, QNR, ep, sg, c, rsc);
+}
+
+/* The VNNI tile over up to 32 rows (the AMX tier's mr: its products
+ * without AMX, too shallow for tiles). */
+ONNXC_ZMM static void tile32(int rows, int64_t k4, const int8_t *a,
+                             int64_t lda, const uint8_t *panel, int nw,
+                             const qepi *ep, void *c, int64_t rsc) {
+  int r;
+  for (r = 0; r < rows; r += MR) {
+    qepi e = *ep;
+    onnxc_q_shift_rows(&e, r);
+    tile(rows - r < MR ? rows - r : MR, k4, a + r * lda, lda, panel, nw, &e,
+         (uint8_t *)c + r * rsc * out_bytes(ep), rsc);
+  }
+}
+
+const qgemm_isa *onnxc_rt_qgemm_amx(int vbmi) {
+  static const qgemm_isa isa = {
+      "amx",     32,        tile32,  onnxc_rt_qinterleave_avx2,
+      onnxc_rt_qinterleave_panels_avx2,
+      1,         0,         minmax,  quantize,
+      deint2,    itile,     amx_begin, amx_end,
+      amx_tile,  amx_itile};
+  static const qgemm_isa with_vbmi = {
+      "amx",     32,        tile32,  onnxc_rt_qinterleave_avx2,
+      onnxc_rt_qinterleave_panels_avx2,
+      1,         dw_row,    minmax,  quantize,
+      deint2,    itile,     amx_begin, amx_end,
+      amx_tile,  amx_itile};
   return vbmi ? &with_vbmi : &isa;
 }
 
 #else
 
 const qgemm_isa *onnxc_rt_qgemm_avx512vnni(int vbmi) {
+  (void)vbmi;
+  return 0;
+}
+
+const qgemm_isa *onnxc_rt_qgemm_amx(int vbmi) {
   (void)vbmi;
   return 0;
 }

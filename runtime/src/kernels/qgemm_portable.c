@@ -140,6 +140,10 @@ const qgemm_isa *onnxc_rt_qgemm_portable(void) {
                                 minmax,
                                 onnxc_rt_qquantize_portable,
                                 0,
+                                0,
+                                0,
+                                0,
+                                0,
                                 0};
   return &isa;
 }

@@ -295,6 +295,10 @@ ONNXC_YMM_INLINE static void ymm_dw_row(
                                   onnxc_rt_qminmax_avx2,                       \
                                   onnxc_rt_qquantize_avx2,                     \
                                   onnxc_rt_qdeint2_avx2,                       \
+                                  0,                                           \
+                                  0,                                           \
+                                  0,                                           \
+                                  0,                                           \
                                   0};                                          \
     return &isa;                                                               \
   }
