@@ -502,6 +502,8 @@ static void run_cases(void) {
        * (k4 36: steps of 12) at stride 2. */
       {1, 1, 64, 48, 7, 9, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
       {1, 2, 16, 24, 9, 10, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},
+      /* AMX over a depth padded to 48 groups (a stem: 147 k, 37 groups). */
+      {1, 1, 3, 32, 20, 21, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3},
   };
   unsigned i, j, l, o;
   for (i = 0; i < sizeof ms / sizeof *ms; ++i)

@@ -550,7 +550,7 @@ void onnxc_rt_qconv2d(const onnxc_qconv2d_params *p, const void *x,
   int32_t zc, *radd, *rmul;
   const int32_t *ra;
   float *scale = NULL, *fbias = NULL;
-  void *raw_w = NULL, *raw_arrays;
+  void *raw_w = NULL, *raw_pad = NULL, *raw_arrays;
   i64 chunks;
   int threads;
   memset(&j, 0, sizeof j);
@@ -636,6 +636,21 @@ void onnxc_rt_qconv2d(const onnxc_qconv2d_params *p, const void *x,
     onnxc_rt_qfree(raw_w);
     return;
   }
+  /* AMX steps need a divisor of the depth from 4 to 16 groups; without one
+   * (a stem's 3 x 7 x 7 = 147 k: 37 groups) the rows are copied padded
+   * with zeros to a multiple of 16 groups (such weights are small) and the
+   * panels packed as deep (their groups past K are zeros). */
+  if (isa->amx_tile && p->out_channels >= 16 && !onnxc_q_amx_chunk(j.k4)) {
+    i64 k4p = ceil_div(j.k4, 16) * 16;
+    int8_t *wp = onnxc_rt_qalloc(rows * 4 * k4p, &raw_pad);
+    for (r = 0; r < rows; ++r) {
+      memcpy(wp + r * 4 * k4p, j.w + r * j.kp, (size_t)j.kp);
+      memset(wp + r * 4 * k4p + j.kp, 0, (size_t)(4 * k4p - j.kp));
+    }
+    j.w = wp;
+    j.k4 = k4p;
+    j.kp = 4 * k4p;
+  }
   /* Blocks of positions: their packed im2col about 256 KiB (L2). */
   j.nc = min64(MAX_NC, max64(QNR, (262144 / j.kp) / QNR * QNR));
   if (j.nc >= j.npos)
@@ -663,6 +678,7 @@ void onnxc_rt_qconv2d(const onnxc_qconv2d_params *p, const void *x,
   } else {
     onnxc_rt_parallel_for(chunks, threads, qconv_chunk, &j);
   }
+  onnxc_rt_qfree(raw_pad);
   onnxc_rt_qfree(raw_arrays);
   onnxc_rt_qfree(raw_w);
 }
