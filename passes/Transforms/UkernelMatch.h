@@ -11,6 +11,7 @@
 #ifndef ONNXC_PASSES_TRANSFORMS_UKERNELMATCH_H
 #define ONNXC_PASSES_TRANSFORMS_UKERNELMATCH_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
@@ -205,6 +206,13 @@ std::optional<MatmulEpilogue> matchMatmulEpilogue(linalg::LinalgOp op,
 
 /// The float data of a constant global, or nothing.
 std::optional<SmallVector<float>> constantData(memref::GlobalOp global);
+
+/// onnxc-linalg-to-ukernel's last step (CallsInPlace.cpp): a runtime call's
+/// output buffer copied whole into a contiguous view of another buffer
+/// after the call (bufferization's copy of a Concat input), when the calls
+/// in between that use the buffer are runtime calls too, is replaced by
+/// the view; the buffer and the copy go.
+void writeCallsInPlace(func::FuncOp f);
 
 } // namespace mlir::onnxc::ukernel
 
