@@ -805,31 +805,25 @@ ONNXC_AMX static void amx_sums(int halves, int64_t steps, int chunk,
   int64_t s;
   AMX_ZERO(0);
   AMX_ZERO(1);
-  if (halves == 2) {
-    AMX_ZERO(2);
-    AMX_ZERO(3);
-    for (s = 0; s < steps; ++s) {
-      const uint8_t *bs = b + (koff ? koff[s * chunk] : s * chunk * 128);
-      AMX_LOAD(4, a + s * astep, lda);
-      AMX_LOAD(6, bs, bstride);
-      AMX_DP(0, 4, 6);
-      AMX_LOAD(7, bs + 64, bstride);
-      AMX_DP(1, 4, 7);
+  AMX_ZERO(2);
+  AMX_ZERO(3);
+  /* (GCC unswitches the loop on halves.) */
+  for (s = 0; s < steps; ++s) {
+    const uint8_t *bs = b + (koff ? koff[s * chunk] : s * chunk * 128);
+    AMX_LOAD(4, a + s * astep, lda);
+    AMX_LOAD(6, bs, bstride);
+    AMX_DP(0, 4, 6);
+    AMX_LOAD(7, bs + 64, bstride);
+    AMX_DP(1, 4, 7);
+    if (halves == 2) {
       AMX_LOAD(5, a1 + s * astep, lda);
       AMX_DP(2, 5, 6);
       AMX_DP(3, 5, 7);
     }
+  }
+  if (halves == 2) {
     AMX_STORE(2, acc + 512, 128);
     AMX_STORE(3, acc + 528, 128);
-  } else {
-    for (s = 0; s < steps; ++s) {
-      const uint8_t *bs = b + (koff ? koff[s * chunk] : s * chunk * 128);
-      AMX_LOAD(4, a + s * astep, lda);
-      AMX_LOAD(6, bs, bstride);
-      AMX_DP(0, 4, 6);
-      AMX_LOAD(7, bs + 64, bstride);
-      AMX_DP(1, 4, 7);
-    }
   }
   AMX_STORE(0, acc, 128);
   AMX_STORE(1, acc + 16, 128);
@@ -865,36 +859,6 @@ static int out_bytes(const qepi *ep) {
   return ep->out == ONNXC_Q_OUT_U8 || ep->out == ONNXC_Q_OUT_S8 ? 1 : 4;
 }
 
-/* qgemm.h's amx_tile. */
-ONNXC_AMX static void amx_tile(int rows, int chunk, int64_t k4,
-                               const int8_t *a, int64_t lda,
-                               const uint8_t *panel, int nw, const qepi *ep,
-                               void *c, int64_t rsc) {
-  int32_t acc[32 * 32] __attribute__((aligned(64)));
-  int halves = rows >= 32 ? 2 : rows >= 16 ? 1 : 0, r;
-  if (halves) {
-    amx_sums(halves, k4 / chunk, chunk, a, lda, panel, NULL, 128, acc);
-    amx_store(16 * halves, acc, nw, ep, NULL, c, rsc);
-  }
-  for (r = 16 * halves; r < rows; r += MR) {
-    qepi e = *ep;
-    onnxc_q_shift_rows(&e, r);
-    tile(rows - r < MR ? rows - r : MR, k4, a + r * lda, lda, panel, nw, &e,
-         (uint8_t *)c + r * rsc * out_bytes(ep), rsc);
-  }
-}
-
-/* qgemm.h's amx_itile. */
-ONNXC_AMX static void amx_itile(int rows, int chunk, int64_t k4,
-                                const int8_t *a, int64_t lda,
-                                const uint8_t *x, const int64_t *koff,
-                                int64_t bstride, const qsegs *sg,
-                                const qepi *ep, void *c, int64_t rsc) {
-  int32_t acc[32 * 32] __attribute__((aligned(64)));
-  amx_sums(rows / 16, k4 / chunk, chunk, a, lda, x, koff, bstride, acc);
-  amx_store(rows, acc, QNR, ep, sg, c, rsc);
-}
-
 /* The VNNI tile over up to 32 rows (the AMX tier's mr: its products
  * without AMX, too shallow for tiles). */
 ONNXC_ZMM static void tile32(int rows, int64_t k4, const int8_t *a,
@@ -907,6 +871,37 @@ ONNXC_ZMM static void tile32(int rows, int64_t k4, const int8_t *a,
     tile(rows - r < MR ? rows - r : MR, k4, a + r * lda, lda, panel, nw, &e,
          (uint8_t *)c + r * rsc * out_bytes(ep), rsc);
   }
+}
+
+/* qgemm.h's amx_tile. */
+ONNXC_AMX static void amx_tile(int rows, int chunk, int64_t k4,
+                               const int8_t *a, int64_t lda,
+                               const uint8_t *panel, int nw, const qepi *ep,
+                               void *c, int64_t rsc) {
+  int32_t acc[32 * 32] __attribute__((aligned(64)));
+  int halves = rows >= 32 ? 2 : rows >= 16 ? 1 : 0, r;
+  if (halves) {
+    amx_sums(halves, k4 / chunk, chunk, a, lda, panel, NULL, 128, acc);
+    amx_store(16 * halves, acc, nw, ep, NULL, c, rsc);
+  }
+  if (16 * halves < rows) {
+    qepi e = *ep;
+    r = 16 * halves;
+    onnxc_q_shift_rows(&e, r);
+    tile32(rows - r, k4, a + r * lda, lda, panel, nw, &e,
+           (uint8_t *)c + r * rsc * out_bytes(ep), rsc);
+  }
+}
+
+/* qgemm.h's amx_itile. */
+ONNXC_AMX static void amx_itile(int rows, int chunk, int64_t k4,
+                                const int8_t *a, int64_t lda,
+                                const uint8_t *x, const int64_t *koff,
+                                int64_t bstride, const qsegs *sg,
+                                const qepi *ep, void *c, int64_t rsc) {
+  int32_t acc[32 * 32] __attribute__((aligned(64)));
+  amx_sums(rows / 16, k4 / chunk, chunk, a, lda, x, koff, bstride, acc);
+  amx_store(rows, acc, QNR, ep, sg, c, rsc);
 }
 
 const qgemm_isa *onnxc_rt_qgemm_amx(int vbmi) {
