@@ -26,6 +26,7 @@
 #include "runtime/include/onnxc/runtime_abi.h"
 #include "passes/Conversion/ONNXToUkernel/Col2ImToUkernel.h"
 #include "passes/Conversion/ONNXToUkernel/ResizeToUkernel.h"
+#include "passes/Conversion/ONNXToUkernel/SoftmaxToUkernel.h"
 #include "passes/Conversion/ONNXToUkernel/QuantizedPacking.h"
 #include "passes/Conversion/Passes.h"
 #include "passes/Conversion/RuntimeCall.h"
@@ -240,6 +241,8 @@ public:
       return rewriteCol2ImToUkernel(*this, c);
     if (auto r = dyn_cast<ONNX::ResizeOp>(op))
       return rewriteResizeToUkernel(*this, r);
+    if (isa<ONNX::SoftmaxOp, ONNX::LogSoftmaxOp>(op))
+      return rewriteSoftmaxToUkernel(*this, op);
     return failure();
   }
 
@@ -957,7 +960,8 @@ struct ConvertONNXQuantizedToUkernelPass
     module.walk([&](Operation *op) {
       if (isa<ONNX::ConvIntegerOp, ONNX::QLinearConvOp, ONNX::MatMulIntegerOp,
               ONNX::QLinearMatMulOp, ONNX::DynamicQuantizeLinearOp,
-              ONNX::Col2ImOp, ONNX::ResizeOp>(op) ||
+              ONNX::Col2ImOp, ONNX::ResizeOp, ONNX::SoftmaxOp,
+              ONNX::LogSoftmaxOp>(op) ||
           (qdq && isa<ONNX::QuantizeLinearOp>(op)))
         ops.push_back(op);
     });

@@ -628,6 +628,18 @@ void onnxc_rt_qconv2d(const onnxc_qconv2d_params *params, const void *x,
                       const void *w, void *y);
 
 /*
+ * Softmax (flags 0) or LogSoftmax (ONNXC_SOFTMAX_LOG) of each of `rows`
+ * rows of n contiguous floats, x into y (the same layout; y may be x):
+ * with m the row's maximum and s = sum exp(x - m), y = exp(x - m) / s
+ * (computed as a product by 1 / s), or y = (x - m) - log(s). A NaN in a
+ * row makes the whole row NaN. convert-onnx-quantized-to-ukernel emits it
+ * for an fp32 Softmax / LogSoftmax along the last axis.
+ */
+#define ONNXC_SOFTMAX_LOG 1
+void onnxc_rt_softmax(int64_t rows, int64_t n, const float *x, float *y,
+                      int64_t flags);
+
+/*
  * DynamicQuantizeLinear over n contiguous floats: with lo = min(0, min x)
  * and hi = max(0, max x), *scale = (hi - lo) / 255 (1 when hi == lo, as
  * ONNX Runtime does: all zeros), *zero_point = round_half_even(clamp(-lo /

@@ -17,6 +17,7 @@
 
 #ifdef ONNXC_X86
 #include <immintrin.h>
+#include <math.h>
 
 static ONNXC_INLINE __m256 pow2i(__m256i k) {
   return _mm256_castsi256_ps(
@@ -100,7 +101,81 @@ static void act_row_avx2(float *y, i64 n, const act_ep *a) {
 #undef ONNXC_ACT_ROW
 }
 
-void onnxc_rt_act_fill_avx2(onnxc_kernels *k) { k->act_row = act_row_avx2; }
+/* The lanes below k of 8 (k < 8). */
+static ONNXC_INLINE __m256i lanes_below(i64 k) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)k),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+static ONNXC_INLINE float hmax8(__m256 v) {
+  __m128 h = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  h = _mm_max_ps(h, _mm_movehl_ps(h, h));
+  h = _mm_max_ss(h, _mm_shuffle_ps(h, h, 1));
+  return _mm_cvtss_f32(h);
+}
+
+static ONNXC_INLINE float hsum8(__m256 v) {
+  __m128 h = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  h = _mm_add_ps(h, _mm_movehl_ps(h, h));
+  h = _mm_add_ss(h, _mm_shuffle_ps(h, h, 1));
+  return _mm_cvtss_f32(h);
+}
+
+/* dispatch.h's softmax_row: 8 elements at a time, the tail through a mask
+ * (its lanes left out of the maximum and the sum). */
+static void softmax_row_avx2(const float *x, float *y, i64 n, int lg) {
+  const i64 full = n / 8 * 8, rest = n - full;
+  const __m256i mk = lanes_below(rest);
+  const __m256 ninf = _mm256_set1_ps(-INFINITY);
+  __m256 vm = ninf, vs = _mm256_setzero_ps(), vx, e, t;
+  float m, s;
+  i64 i;
+  /* (load, running): a NaN element is left out of the maximum; its
+   * exponential makes the sum NaN. */
+  for (i = 0; i < full; i += 8)
+    vm = _mm256_max_ps(_mm256_loadu_ps(x + i), vm);
+  if (rest)
+    vm = _mm256_max_ps(_mm256_blendv_ps(ninf, _mm256_maskload_ps(x + full, mk),
+                                        _mm256_castsi256_ps(mk)),
+                       vm);
+  m = hmax8(vm);
+  vx = _mm256_set1_ps(m);
+  for (i = 0; i < full; i += 8) {
+    e = exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i), vx));
+    vs = _mm256_add_ps(vs, e);
+    if (!lg)
+      _mm256_storeu_ps(y + i, e);
+  }
+  if (rest) {
+    e = exp8(_mm256_sub_ps(_mm256_maskload_ps(x + full, mk), vx));
+    vs = _mm256_add_ps(vs, _mm256_and_ps(e, _mm256_castsi256_ps(mk)));
+    if (!lg)
+      _mm256_maskstore_ps(y + full, mk, e);
+  }
+  s = hsum8(vs);
+  if (lg) {
+    const __m256 vl = _mm256_set1_ps(logf(s));
+    for (i = 0; i < full; i += 8)
+      _mm256_storeu_ps(
+          y + i, _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(x + i), vx), vl));
+    if (rest) {
+      t = _mm256_sub_ps(_mm256_sub_ps(_mm256_maskload_ps(x + full, mk), vx), vl);
+      _mm256_maskstore_ps(y + full, mk, t);
+    }
+    return;
+  }
+  vs = _mm256_set1_ps(1.0f / s);
+  for (i = 0; i < full; i += 8)
+    _mm256_storeu_ps(y + i, _mm256_mul_ps(_mm256_loadu_ps(y + i), vs));
+  if (rest)
+    _mm256_maskstore_ps(y + full, mk,
+                        _mm256_mul_ps(_mm256_maskload_ps(y + full, mk), vs));
+}
+
+void onnxc_rt_act_fill_avx2(onnxc_kernels *k) {
+  k->act_row = act_row_avx2;
+  k->softmax_row = softmax_row_avx2;
+}
 
 #else
 typedef int onnxc_act_avx2_empty; /* not x86-64: nothing here */

@@ -12,6 +12,8 @@
 #ifdef ONNXC_X86
 #include "act_avx512.h"
 
+#include <math.h>
+
 /* A row of at least 16: the last 16 elements are loaded first, so that a
  * tail shorter than a vector is computed from the inputs and stored whole
  * after the rest (its lanes that overlap the last full vector get the same
@@ -44,7 +46,59 @@ static void act_row_avx512(float *y, i64 n, const act_ep *a) {
 #undef ONNXC_ACT_ROW
 }
 
-void onnxc_rt_act_fill_avx512(onnxc_kernels *k) { k->act_row = act_row_avx512; }
+/* dispatch.h's softmax_row: 16 elements at a time, the tail through a
+ * mask (its lanes left out of the maximum and the sum). */
+static void softmax_row_avx512(const float *x, float *y, i64 n, int lg) {
+  const i64 full = n / 16 * 16;
+  const __mmask16 mk = (__mmask16)((1u << (n - full)) - 1u);
+  __m512 vm = _mm512_set1_ps(-INFINITY), vs = _mm512_setzero_ps(), vx, e;
+  float m, s;
+  i64 i;
+  /* (load, running): a NaN element is left out of the maximum; its
+   * exponential makes the sum NaN. */
+  for (i = 0; i < full; i += 16)
+    vm = _mm512_max_ps(_mm512_loadu_ps(x + i), vm);
+  if (mk)
+    vm = _mm512_mask_max_ps(vm, mk, _mm512_maskz_loadu_ps(mk, x + full), vm);
+  m = _mm512_reduce_max_ps(vm);
+  vx = _mm512_set1_ps(m);
+  for (i = 0; i < full; i += 16) {
+    e = exp16(_mm512_sub_ps(_mm512_loadu_ps(x + i), vx));
+    vs = _mm512_add_ps(vs, e);
+    if (!lg)
+      _mm512_storeu_ps(y + i, e);
+  }
+  if (mk) {
+    e = exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(mk, x + full), vx));
+    vs = _mm512_mask_add_ps(vs, mk, vs, e);
+    if (!lg)
+      _mm512_mask_storeu_ps(y + full, mk, e);
+  }
+  s = _mm512_reduce_add_ps(vs);
+  if (lg) {
+    const __m512 vl = _mm512_set1_ps(logf(s));
+    for (i = 0; i < full; i += 16)
+      _mm512_storeu_ps(
+          y + i, _mm512_sub_ps(_mm512_sub_ps(_mm512_loadu_ps(x + i), vx), vl));
+    if (mk)
+      _mm512_mask_storeu_ps(
+          y + full, mk,
+          _mm512_sub_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(mk, x + full), vx),
+                        vl));
+    return;
+  }
+  vs = _mm512_set1_ps(1.0f / s);
+  for (i = 0; i < full; i += 16)
+    _mm512_storeu_ps(y + i, _mm512_mul_ps(_mm512_loadu_ps(y + i), vs));
+  if (mk)
+    _mm512_mask_storeu_ps(
+        y + full, mk, _mm512_mul_ps(_mm512_maskz_loadu_ps(mk, y + full), vs));
+}
+
+void onnxc_rt_act_fill_avx512(onnxc_kernels *k) {
+  k->act_row = act_row_avx512;
+  k->softmax_row = softmax_row_avx512;
+}
 
 #else
 typedef int onnxc_act_avx512_empty; /* not x86-64: nothing here */

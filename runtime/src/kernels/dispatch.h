@@ -191,6 +191,14 @@ typedef void (*onnxc_maxpool_row_fn)(const float *row, i64 rstride, i64 nrows,
  * (vector tiers: with their own exp, within a few ulp of it). */
 typedef void (*onnxc_act_row_fn)(float *y, i64 n, const act_ep *a);
 
+/* ---- softmax: one row of onnxc_rt_softmax (runtime_abi.h) --------------
+ * With m = max x[0, n) and s = sum exp(x - m) (n > 0): y = exp(x - m) * (1
+ * / s), or with `log`, y = (x - m) - log(s); y may be x. A NaN in the row
+ * makes s, and so every y, NaN; exp as act_row's (vector tiers: a few ulp
+ * from libm's), the sum in the tier's order. */
+typedef void (*onnxc_softmax_row_fn)(const float *x, float *y, i64 n,
+                                     int log);
+
 /* ---- winograd: F(4x4, 3x3) transforms (winograd.c drives them) --------
  * wino_input: V = B^T d B of the 6 x 6 patch at x, 16 channels per element
  * (element (i, j) at x + i * rs + j * 16: the padded input in channel
@@ -290,6 +298,9 @@ typedef struct onnxc_kernels {
 
   /* act (always set: the portable tier's loop over act_scalar) */
   onnxc_act_row_fn act_row;
+
+  /* softmax (always set: the portable tier's, with libm's expf) */
+  onnxc_softmax_row_fn softmax_row;
 
   /* qgemm: reserved for the int8 kernels (u8 x s8 -> s32 products,
    * VNNI / AVX-VNNI tiers); they add their slots here. */

@@ -139,12 +139,34 @@ def pool_cases(root):
     save_case(root, "kernels", "maxpool_ceil_dropped", g, [([x], [y])])
 
 
+def softmax_cases(root):
+    """Softmax / LogSoftmax along the last axis (onnxc_rt_softmax): rows
+    of 197 (whole vectors and a tail on both vector tiers), 16 (whole
+    vectors only), 3 (a tail only), 37 with large values (the maximum
+    subtracted); float64 references."""
+    rng = np.random.default_rng(7)
+    for name, op, shape, scale, shift in (
+            ("softmax_rows197", "Softmax", [2, 3, 197], 3.0, 0.0),
+            ("softmax_rows16", "Softmax", [2, 16], 2.0, 0.0),
+            ("softmax_rows3", "Softmax", [5, 3], 1.0, 0.0),
+            ("logsoftmax_rows37", "LogSoftmax", [4, 37], 50.0, 1000.0)):
+        x = (rng.standard_normal(shape) * scale + shift).astype(np.float32)
+        xd = x.astype(np.float64)
+        z = xd - xd.max(axis=-1, keepdims=True)
+        s = np.exp(z).sum(axis=-1, keepdims=True)
+        y = (z - np.log(s) if op == "LogSoftmax" else np.exp(z) / s).astype(np.float32)
+        g = helper.make_graph([helper.make_node(op, ["x"], ["y"], axis=-1)], name,
+                              [vi("x", F, shape)], [vi("y", F, shape)])
+        save_case(root, "kernels", name, g, [([x], [y])], opset=13)
+
+
 def main(argv):
     if len(argv) != 2:
         sys.exit(__doc__)
     conv_cases(argv[1])
     depthwise_cases(argv[1])
     pool_cases(argv[1])
+    softmax_cases(argv[1])
 
 
 if __name__ == "__main__":
