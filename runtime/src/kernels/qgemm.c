@@ -89,8 +89,8 @@ static unsigned cpu_tiers(void) {
    * ONNXC_AMX=0 rules it out (A/B measurements). */
   if ((tiers & (1u << T_AVX512VNNI)) && (d & (1u << 24)) &&
       (d & (1u << 25)) && (lo & 0x60000u) == 0x60000u) {
-    const char *amx = getenv("ONNXC_AMX");
-    if (!(amx && strcmp(amx, "0") == 0) && amx_permitted())
+    static int amx_on = -1;
+    if (onnxc_rt_env_on("ONNXC_AMX", &amx_on) && amx_permitted())
       tiers |= 1u << T_AMX;
   }
   if (__get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 4)))
@@ -315,7 +315,7 @@ void onnxc_rt_qmultiply(const qgemm_isa *isa, const mm_args *x) {
       int nw = (int)min64(QNR, x->ncols - c0);
       qepi ec = er;
       shift_cols(&ec, c0);
-      if (chunk && rows >= 16)
+      if (chunk) /* (fewer than 16 rows: its VNNI tile) */
         isa->amx_tile(rows, chunk, x->k4, x->a + r * x->lda, x->lda, bp, nw,
                       &ec, c, x->rsc);
       else
