@@ -941,7 +941,10 @@ struct LinalgToUkernelPass
         r.rewriteMaxPool(op, *mp);
       }
     }
-    getOperation().walk([&](func::FuncOp f) { writeCallsInPlace(f); });
+    getOperation().walk([&](func::FuncOp f) {
+      writeCallsInPlace(f);
+      chainConvCalls(f);
+    });
     r.cleanup();
   }
 };

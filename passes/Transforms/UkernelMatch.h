@@ -214,6 +214,12 @@ std::optional<SmallVector<float>> constantData(memref::GlobalOp global);
 /// the view; the buffer and the copy go.
 void writeCallsInPlace(func::FuncOp f);
 
+/// onnxc-linalg-to-ukernel's step after writeCallsInPlace (ConvChains.cpp):
+/// `onnxc_rt_sconv2d` calls in a row, each reading the one before's
+/// output, become one `onnxc_rt_sconv2d_chain` call (runtime_abi.h), which
+/// may run them interleaved in bands of rows.
+void chainConvCalls(func::FuncOp f);
+
 } // namespace mlir::onnxc::ukernel
 
 #endif // ONNXC_PASSES_TRANSFORMS_UKERNELMATCH_H

@@ -405,6 +405,25 @@ void onnxc_rt_sconv2d(const onnxc_conv2d_params *params, const float *x,
                       const float *w, float *y);
 
 /*
+ * Chained convolutions (runtime/src/conv_chain.c): calls[5 i .. 5 i + 4]
+ * hold the operands (params, x, w, y) of call i < n as integers, then its
+ * chain flags; the same as onnxc_rt_sconv2d on each in order. The
+ * compiler makes one such call of 2 to ONNXC_CONV_CHAIN_MAX convolution
+ * calls in a row each of which reads the previous one's output (y of call
+ * i is x of call i + 1), with nothing in between. ONNXC_CONV_CHAIN_DEAD
+ * (call i < n - 1): nothing reads y after the chain but call i + 1, so
+ * the runtime need not write it at all. The runtime may run the calls
+ * interleaved in bands of rows, so that the rows each writes are still in
+ * cache when the next reads them; every element of every output is the
+ * same sum as in the calls one by one, and every output that is not dead
+ * is whole when the call returns.
+ */
+#define ONNXC_CONV_CHAIN_MAX 32
+#define ONNXC_CONV_CHAIN_SLOTS 5
+#define ONNXC_CONV_CHAIN_DEAD 1
+void onnxc_rt_sconv2d_chain(int64_t n, const int64_t *calls);
+
+/*
  * 2-D fp32 max pooling (runtime/src/pool.c; the compiler's MaxPool without
  * Indices): for every n, c, oh, ow
  *   Y[n, c, oh, ow] = max over kh < kernel_h, kw < kernel_w with ih, iw in
