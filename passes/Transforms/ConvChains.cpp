@@ -90,22 +90,104 @@ func::CallOp firstOfPair(func::CallOp second) {
   return {};
 }
 
+/// The value a constant `memref.store` into slot `slot` of `call`'s
+/// parameter block (operand 0) last set before `call` in its block.
+std::optional<int64_t> paramSlot(func::CallOp call, int64_t slot) {
+  std::optional<std::pair<Value, int64_t>> params = address(call.getOperand(0));
+  if (!params)
+    return std::nullopt;
+  for (Operation *p = call->getPrevNode(); p; p = p->getPrevNode()) {
+    auto store = dyn_cast<memref::StoreOp>(p);
+    if (!store || viewRoot(store.getMemRef()) != params->first ||
+        store.getIndices().size() != 1 ||
+        getConstantIntValue(store.getIndices()[0]) != slot)
+      continue;
+    Value v = store.getValueToStore();
+    if (auto cast = v.getDefiningOp<arith::IndexCastOp>())
+      v = cast.getIn();
+    return getConstantIntValue(v);
+  }
+  return std::nullopt;
+}
+
+/// Whether `call` (a convolution) writes every element of the buffer
+/// `buf` and reads none: Y through the whole buffer or a reshape of it,
+/// its old contents ignored (ONNXC_CONV_BIAS), not in place, and no other
+/// operand in it.
+bool overwrites(func::CallOp call, Value buf) {
+  if (call.getCallee() != kConv || call.getNumOperands() != 4)
+    return false;
+  for (unsigned k = 0; k < 3; ++k) {
+    std::optional<std::pair<Value, int64_t>> a = address(call.getOperand(k));
+    if (!a || a->first == buf)
+      return false;
+  }
+  auto toPtr = call.getOperand(3).getDefiningOp<LLVM::IntToPtrOp>();
+  Value i = toPtr ? toPtr.getArg() : Value();
+  if (auto cast = i ? i.getDefiningOp<arith::IndexCastOp>() : nullptr)
+    i = cast.getIn();
+  auto extract =
+      i ? i.getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>() : nullptr;
+  if (!extract)
+    return false;
+  Value view = extract.getSource();
+  while (view != buf) {
+    Operation *def = view.getDefiningOp();
+    if (!isa_and_nonnull<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      return false;
+    view = def->getOperand(0);
+  }
+  std::optional<int64_t> flags = paramSlot(
+      call, ONNXC_ABI_SLOT(onnxc_conv2d_params, flags));
+  return flags && (*flags & ONNXC_CONV_BIAS) && !(*flags & ONNXC_CONV_IN_PLACE);
+}
+
 /// Whether the buffer `ptr` (a call's output pointer) points into is read
 /// by nothing after `last` (the chain's last call): an allocation of the
-/// chain's block whose views are used before `last` or deallocated.
+/// chain's block that after `last` is deallocated, overwritten whole by a
+/// convolution call (bufferization gives a later map of the same size its
+/// buffer) or not used at all.
 bool deadAfter(Value ptr, func::CallOp last) {
   std::optional<std::pair<Value, int64_t>> a = address(ptr);
   auto alloc = a ? a->first.getDefiningOp<memref::AllocOp>() : nullptr;
   if (!alloc || alloc->getBlock() != last->getBlock())
     return false;
-  for (Value v : aliasesOf(alloc.getResult()))
-    for (Operation *user : v.getUsers()) {
-      if (isa<memref::DeallocOp, ViewLikeOpInterface>(user))
+  Value buf = alloc.getResult();
+  SmallVector<Value> aliases = aliasesOf(buf);
+  // A use of the buffer in or under `o`: an alias operand other than a
+  // view's or a deallocation's (pointer extractions included), or a call
+  // operand whose address is in it.
+  auto uses = [&](Operation *o) {
+    bool found = false;
+    o->walk([&](Operation *n) {
+      if (isa<ViewLikeOpInterface, memref::DeallocOp>(n))
+        return;
+      for (Value v : n->getOperands())
+        if (llvm::is_contained(aliases, v))
+          found = true;
+      if (auto call = dyn_cast<func::CallOp>(n))
+        for (Value v : call.getOperands()) {
+          std::optional<std::pair<Value, int64_t>> at = address(v);
+          if (at && at->first == buf)
+            found = true;
+        }
+    });
+    return found;
+  };
+  for (Operation *o = last->getNextNode(); o; o = o->getNextNode()) {
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(o))
+      if (llvm::is_contained(aliases, dealloc.getMemref()))
+        return true;
+    // The pointer extraction of a call that overwrites it comes first.
+    if (auto extract = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(o))
+      if (llvm::is_contained(aliases, extract.getSource()))
         continue;
-      Operation *at = last->getBlock()->findAncestorOpInBlock(*user);
-      if (!at || (at != last.getOperation() && !at->isBeforeInBlock(last)))
-        return false;
-    }
+    if (auto call = dyn_cast<func::CallOp>(o))
+      if (overwrites(call, buf))
+        return true;
+    if (uses(o))
+      return false;
+  }
   return true;
 }
 

@@ -5,7 +5,12 @@ windows other than 3 x 3 (5 x 5, 7 x 7, dilated, 1-D: the kernel tiers'
 general depthwise paths), and a ceil_mode max pool whose last window is
 dropped. Writes ROOT/kernels/NAME/ for run_conformance.py --data.
 
-usage: gen_kernel_cases.py ROOT"""
+With `chains`: convolutions in a row, each reading the one before's output
+(onnxc_rt_sconv2d_chain: the runtime runs them in bands of rows when the
+maps in between are large), as MobileNet blocks lay them out, in
+ROOT/chains/NAME/.
+
+usage: gen_kernel_cases.py ROOT [chains]"""
 import os
 import sys
 
@@ -160,7 +165,85 @@ def softmax_cases(root):
         save_case(root, "kernels", name, g, [([x], [y])], opset=13)
 
 
+def chain_case(root, rng, name, x, specs, residual=False, extra_output=None):
+    """One chain: specs are (kind, out_channels, kernel, stride, act) with
+    kind "conv" (ungrouped) or "dw" (depthwise); act None, "clip6" (Clip
+    to [0, 6]) or "relu". residual: an Add of the input after the last;
+    extra_output: the index of a spec whose output is also a graph output
+    (read after the chain: not dead)."""
+    nodes, inits, outs = [], [], {}
+    cur, cv, c = "x", x, x.shape[1]
+    inits.append(numpy_helper.from_array(np.array(0, np.float32), "lo"))
+    inits.append(numpy_helper.from_array(np.array(6, np.float32), "hi"))
+    for i, (kind, m, k, stride, act) in enumerate(specs):
+        group = c if kind == "dw" else 1
+        m = c if kind == "dw" else m
+        w = (rng.standard_normal((m, c // group, k, k)) / np.sqrt(c // group * k * k)).astype(np.float32)
+        b = (0.1 * rng.standard_normal(m)).astype(np.float32)
+        inits += [numpy_helper.from_array(w, "w%d" % i), numpy_helper.from_array(b, "b%d" % i)]
+        pad = k // 2
+        nodes.append(helper.make_node("Conv", [cur, "w%d" % i, "b%d" % i], ["c%d" % i],
+                                      group=group, kernel_shape=[k, k], strides=[stride] * 2,
+                                      pads=[pad] * 4))
+        cv = conv_grouped(cv, w, b, stride, pad, 1, group)
+        cur = "c%d" % i
+        if act == "clip6":
+            nodes.append(helper.make_node("Clip", [cur, "lo", "hi"], ["a%d" % i]))
+            cv, cur = np.clip(cv, 0, 6), "a%d" % i
+        elif act == "relu":
+            nodes.append(helper.make_node("Relu", [cur], ["a%d" % i]))
+            cv, cur = np.maximum(cv, 0), "a%d" % i
+        outs[i] = (cur, cv)
+        c = m
+    if residual:
+        nodes.append(helper.make_node("Add", [cur, "x"], ["sum"]))
+        cv, cur = (cv + x).astype(np.float32), "sum"
+    nodes.append(helper.make_node("Identity", [cur], ["y"]))
+    graph_outs, values = [vi("y", F, list(cv.shape))], [cv]
+    if extra_output is not None:
+        t, tv = outs[extra_output]
+        nodes.append(helper.make_node("Identity", [t], ["t"]))
+        graph_outs.append(vi("t", F, list(tv.shape)))
+        values.append(tv)
+    g = helper.make_graph(nodes, name, [vi("x", F, list(x.shape))], graph_outs,
+                          initializer=inits)
+    save_case(root, "chains", name, g, [([x], values)])
+
+
+def chain_cases(root):
+    rng = np.random.default_rng(5)
+    # Maps in between of 1.6 to 4.8 MB (banded; under 1 MB they are not):
+    # an expansion, a depthwise stride 2 and a projection; a residual
+    # block whose depthwise Clip writes its input's buffer (in place); a
+    # stem, a depthwise and a projection; the depthwise output also a
+    # graph output (written whole, not a scratch); odd sizes and 5 x 5
+    # windows; two ungrouped 3 x 3 convolutions.
+    chain_case(root, rng, "expand_dw_s2_project",
+               rng.standard_normal((1, 16, 112, 112)).astype(np.float32),
+               [("conv", 96, 1, 1, "clip6"), ("dw", 0, 3, 2, "clip6"), ("conv", 24, 1, 1, None)])
+    chain_case(root, rng, "residual_dw_in_place",
+               rng.standard_normal((1, 24, 64, 64)).astype(np.float32),
+               [("conv", 144, 1, 1, "clip6"), ("dw", 0, 3, 1, "clip6"), ("conv", 24, 1, 1, None)],
+               residual=True)
+    chain_case(root, rng, "stem_dw_project",
+               rng.standard_normal((1, 3, 224, 224)).astype(np.float32),
+               [("conv", 32, 3, 2, "clip6"), ("dw", 0, 3, 1, "clip6"), ("conv", 16, 1, 1, None)])
+    chain_case(root, rng, "depthwise_read_after",
+               rng.standard_normal((1, 16, 112, 112)).astype(np.float32),
+               [("conv", 96, 1, 1, "relu"), ("dw", 0, 3, 1, None), ("conv", 24, 1, 1, None)],
+               extra_output=1)
+    chain_case(root, rng, "odd_dw5x5_s2",
+               rng.standard_normal((1, 12, 115, 91)).astype(np.float32),
+               [("conv", 64, 1, 1, "relu"), ("dw", 0, 5, 2, "relu"), ("conv", 20, 1, 1, "relu")])
+    chain_case(root, rng, "conv3x3_pair",
+               rng.standard_normal((1, 16, 96, 96)).astype(np.float32),
+               [("conv", 32, 3, 1, "relu"), ("conv", 24, 3, 1, "relu")])
+
+
 def main(argv):
+    if len(argv) == 3 and argv[2] == "chains":
+        chain_cases(argv[1])
+        return
     if len(argv) != 2:
         sys.exit(__doc__)
     conv_cases(argv[1])
