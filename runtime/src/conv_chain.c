@@ -23,10 +23,10 @@
  * Every call is the same convolution over bands of rows
  * (onnxc_rt_sconv2d_rows, and the input or output moved to a scratch), as
  * parallel.c splits a call over threads: each element of every output is
- * the same sum as in the whole calls (but for Winograd's 3 x 3 layers,
- * whose tiles then start at the band's first row). A call runs in a band
- * only when the buffers it writes overlap none that another call of the
- * band reads or writes.
+ * the same sum as in the whole calls, on any number of threads (no
+ * Winograd call runs in bands). A call runs in a band only when the
+ * buffers it writes overlap none that another call of the band reads or
+ * writes.
  *===----------------------------------------------------------------------===*/
 
 #include "gemm.h"
@@ -46,6 +46,11 @@
 /* Fewest output rows of the last call per band: below, each call's fixed
  * costs (its packing, a strip's first rows) outweigh the gain. */
 #define CHAIN_BAND_MIN_ROWS 8
+/* Every call's rows are computed in ranges that start at a multiple of
+ * this many rows and end at one or at the last row: the depthwise
+ * kernels' row chunks (dw_rows: 2 or 4 rows at a time, with other partial
+ * sums than a lone row) then fall as in the whole call. */
+#define CHAIN_ROW_ALIGN 4
 /* A map in between at least this large links two calls into a banded
  * run (a smaller one stays in L2 whole between the two calls). */
 #define CHAIN_MIN_BYTES (1 << 20)
@@ -66,6 +71,7 @@ typedef struct link {
   i64 done, base, cap;
   float *scratch;
   void *raw;
+  int dw_block; /* the tier's dw_block takes the whole call */
 } link;
 
 /* The first and one past the last input rows of q's output rows [lo, hi)
@@ -140,7 +146,8 @@ static int to_scratch(const link *c) {
  * banded run: one image, a large map in between that b reads with a's row
  * stride; a call that writes its input's buffer only into a scratch (so
  * a, if in place, must go to one; b's own output is checked when the run
- * grows past it). */
+ * grows past it); neither a Winograd call (whose tiles would start at
+ * each band's first row: other sums than the whole call's). */
 static int linked(const link *a, const link *b) {
   const onnxc_conv2d_params *p = a->q, *q = b->q;
   return p->batch == 1 && q->batch == 1 && a->y == b->x && p->out_h > 1 &&
@@ -149,7 +156,8 @@ static int linked(const link *a, const link *b) {
          (!(q->flags & ONNXC_CONV_IN_PLACE) ||
           ((q->flags & ONNXC_CONV_PADDED) && q->in_channels == 1 &&
            q->out_channels == 1)) &&
-         row_bytes(p) * (double)p->out_h >= CHAIN_MIN_BYTES;
+         row_bytes(p) * (double)p->out_h >= CHAIN_MIN_BYTES &&
+         !onnxc_rt_winograd_takes(p) && !onnxc_rt_winograd_takes(q);
 }
 
 /* Whether the buffers calls [first, last] write (each call's output but
@@ -190,6 +198,10 @@ static void run_rows(link *c, i64 first, i64 i, i64 lo, i64 hi) {
   const float *x = l->x;
   float *y = l->y;
   onnxc_rt_sconv2d_rows(q, lo, hi - lo, &part, &x, &y);
+  /* A depthwise call whose rows the tier's dw_block does not take keeps
+   * the per-channel kernel over a band too (dw_block takes short maps). */
+  if (!l->dw_block)
+    part.flags |= ONNXC_CONV_DW_NO_BLOCK;
   if (i > first && c[i - 1].scratch) {
     const link *p = &c[i - 1];
     i64 plane = p->cap * p->q->out_w;
@@ -223,6 +235,7 @@ static void run_rows(link *c, i64 first, i64 i, i64 lo, i64 hi) {
  * rows the next call no longer reads. */
 static void ensure(link *c, i64 first, i64 i, i64 rows) {
   link *l = &c[i];
+  rows = (rows + CHAIN_ROW_ALIGN - 1) / CHAIN_ROW_ALIGN * CHAIN_ROW_ALIGN;
   if (rows > l->q->out_h)
     rows = l->q->out_h;
   if (rows <= l->done)
@@ -270,6 +283,7 @@ static void run_bands(link *c, i64 first, i64 last, i64 lo, i64 hi) {
   band = (i64)(CHAIN_BAND_BYTES / per);
   if (band < CHAIN_BAND_MIN_ROWS)
     band = CHAIN_BAND_MIN_ROWS;
+  band = (band + CHAIN_ROW_ALIGN - 1) / CHAIN_ROW_ALIGN * CHAIN_ROW_ALIGN;
   /* Each call's rows per band (the most a band of the next one reads),
    * and a scratch of them plus the rows kept from the band before; each
    * call starts at the first row the part's windows read. */
@@ -277,11 +291,13 @@ static void run_bands(link *c, i64 first, i64 last, i64 lo, i64 hi) {
   c[last].done = lo;
   for (i = last - 1; i >= first; --i) {
     const onnxc_conv2d_params *next = c[i + 1].q;
-    i64 reads = (band_rows[i + 1 - first] - 1) * next->stride_h +
-                (next->kernel_h - 1) * next->dilation_h + 1;
+    i64 reads = (band_rows[i + 1 - first] + CHAIN_ROW_ALIGN - 1) *
+                    next->stride_h +
+                (next->kernel_h - 1) * next->dilation_h + CHAIN_ROW_ALIGN;
     i64 start = first_row(next, c[i + 1].done);
     band_rows[i - first] = reads;
-    c[i].done = c[i].base = start < 0 ? 0 : start;
+    start = start < 0 ? 0 : start / CHAIN_ROW_ALIGN * CHAIN_ROW_ALIGN;
+    c[i].done = c[i].base = start;
     if (to_scratch(&c[i])) {
       c[i].cap = min64(c[i].q->out_h, 2 * reads + 2);
       c[i].scratch = onnxc_rt_alloc_scratch(
@@ -311,14 +327,21 @@ typedef struct bands_job {
   i64 first, last, parts;
 } bands_job;
 
+/* The first row of part `part` of `parts` over `rows` rows (aligned). */
+static i64 part_row(i64 rows, i64 part, i64 parts) {
+  if (part >= parts)
+    return rows;
+  return rows * part / parts / CHAIN_ROW_ALIGN * CHAIN_ROW_ALIGN;
+}
+
 static void bands_part(void *arg, int64_t part) {
   const bands_job *j = arg;
   link c[ONNXC_CONV_CHAIN_MAX];
   i64 rows = j->c[j->last].q->out_h;
   memcpy(c + j->first, j->c + j->first,
          (size_t)(j->last - j->first + 1) * sizeof(link));
-  run_bands(c, j->first, j->last, rows * part / j->parts,
-            rows * (part + 1) / j->parts);
+  run_bands(c, j->first, j->last, part_row(rows, part, j->parts),
+            part_row(rows, part + 1, j->parts));
 }
 
 /* The multiply-adds of call c, times 2. */
@@ -350,7 +373,9 @@ static void run_linked(link *c, i64 first, i64 last) {
     j.c = c;
     j.first = first;
     j.last = last;
-    j.parts = min64(threads, c[last].q->out_h);
+    j.parts = min64(threads, c[last].q->out_h / CHAIN_ROW_ALIGN);
+    if (j.parts < 1)
+      j.parts = 1;
     onnxc_rt_parallel_for(j.parts, threads, bands_part, &j);
   } else {
     for (i = first; i <= last; ++i)
@@ -359,6 +384,7 @@ static void run_linked(link *c, i64 first, i64 last) {
 }
 
 void onnxc_rt_sconv2d_chain(int64_t n, const int64_t *calls) {
+  const onnxc_kernels *kt = onnxc_rt_kernels();
   link c[ONNXC_CONV_CHAIN_MAX];
   i64 i, first;
   if (n < 1)
@@ -373,6 +399,7 @@ void onnxc_rt_sconv2d_chain(int64_t n, const int64_t *calls) {
     c[i].w = (const float *)(intptr_t)a[2];
     c[i].y = (float *)(intptr_t)a[3];
     c[i].flags = a[4];
+    c[i].dw_block = kt->dw_block && kt->dw_block_scratch(c[i].q) > 0;
   }
   /* Runs of linked calls in bands, the others whole, in order. A run's
    * last call writes its output (so it is not one in place), any other

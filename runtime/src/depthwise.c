@@ -103,7 +103,9 @@ void onnxc_rt_depthwise(const onnxc_conv2d_params *q, const float *x,
   clamp.hi = q->clamp_hi;
   /* Short rows: 16 channels at a time, one per vector lane, when the
    * tier has that kernel and it takes the call (its own padded tile). */
-  block = kt->dw_block ? kt->dw_block_scratch(q) : 0;
+  block = kt->dw_block && !(q->flags & ONNXC_CONV_DW_NO_BLOCK)
+              ? kt->dw_block_scratch(q)
+              : 0;
   if (padded && !direct && block <= 0) {
     c0 = q->pad_left < 0 ? 0 : min64(q->pad_left, wp);
     c1 = min64(q->pad_left + q->in_w, wp);

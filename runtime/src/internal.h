@@ -397,6 +397,11 @@ ONNXC_HIDDEN void onnxc_rt_sgemm_batched_ep_serial(
  * the last: channel c of column w of row h at (c / 16) * x_strides[2] +
  * h * x_strides[3] + w * x_strides[4] + c % 16 (x_strides[4] = 16). */
 #define ONNXC_CONV_X_CBLOCK ((int64_t)1 << 40)
+/* The runtime's own flag: the depthwise driver takes the per-channel
+ * kernel, not the tier's dw_block, whose choice depends on the rows (a
+ * band of rows of a call whose whole rows it does not take: conv_chain.c;
+ * the two sum in other orders). */
+#define ONNXC_CONV_DW_NO_BLOCK ((int64_t)1 << 41)
 ONNXC_HIDDEN void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *params,
                                           const float *x, const float *w,
                                           float *y);
@@ -451,6 +456,9 @@ onnxc_rt_sconv2d_pad_cblock(const onnxc_conv2d_params *q, const float *x,
  * done nothing. */
 ONNXC_HIDDEN int onnxc_rt_winograd(const onnxc_conv2d_params *q,
                                    const float *x, const float *w, float *y);
+/* Whether onnxc_rt_winograd takes the call q (conv_chain.c runs no such
+ * call in bands: its tiles would start at each band's first row). */
+ONNXC_HIDDEN int onnxc_rt_winograd_takes(const onnxc_conv2d_params *q);
 /* For tests: the calls onnxc_rt_winograd has done with tiles of `tile`
  * (4: F(4x4, 3x3), 2: F(2x2, 3x3)), since the start of the process. */
 ONNXC_HIDDEN long onnxc_rt_winograd_calls(int tile);

@@ -258,6 +258,10 @@ static const wino_variant *takes(const onnxc_conv2d_params *q) {
   return variant_of(q);
 }
 
+int onnxc_rt_winograd_takes(const onnxc_conv2d_params *q) {
+  return takes(q) != NULL;
+}
+
 typedef struct wino_job {
   const onnxc_kernels *kt;
   const onnxc_conv2d_params *q; /* the call */

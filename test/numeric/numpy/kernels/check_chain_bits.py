@@ -1,9 +1,7 @@
 """Runs each chain case (gen_kernel_cases.py ROOT chains) with the runtime's
 banded chains off and on (ONNXC_CONV_CHAIN=0 / 1), at 1 and 2 threads, and
 prints whether the outputs are the same bytes: the bands compute every
-element as the calls one by one do. Cases whose 3 x 3 layers take the
-Winograd path (its tiles start at each band's first row) are compared by
-the conformance runs only.
+element as the calls one by one do, on any number of threads.
 
 usage: check_chain_bits.py ONNXC ONNXC_RUN ROOT NAME..."""
 import filecmp

@@ -235,6 +235,16 @@ def chain_cases(root):
     chain_case(root, rng, "odd_dw5x5_s2",
                rng.standard_normal((1, 12, 115, 91)).astype(np.float32),
                [("conv", 64, 1, 1, "relu"), ("dw", 0, 5, 2, "relu"), ("conv", 20, 1, 1, "relu")])
+    # A 5 x 5 depthwise over rows of at most 32 (16) outputs, which the
+    # AVX-512 kernel computes 2 (4) rows at a time with other partial sums
+    # than a lone row: each band's rows must start where the whole call's
+    # pairs (quads) do.
+    chain_case(root, rng, "dw5x5_paired_rows",
+               rng.standard_normal((1, 24, 64, 64)).astype(np.float32),
+               [("conv", 72, 1, 1, "relu"), ("dw", 0, 5, 2, "clip6")])
+    chain_case(root, rng, "dw5x5_quad_rows",
+               rng.standard_normal((1, 16, 64, 32)).astype(np.float32),
+               [("conv", 128, 1, 1, "relu"), ("dw", 0, 5, 2, None)])
     chain_case(root, rng, "conv3x3_pair",
                rng.standard_normal((1, 16, 96, 96)).astype(np.float32),
                [("conv", 32, 3, 1, "relu"), ("conv", 24, 3, 1, "relu")])
