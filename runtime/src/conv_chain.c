@@ -251,7 +251,9 @@ static void ensure(link *c, i64 first, i64 i, i64 rows) {
     if (keep > l->done)
       keep = l->done;
     plane = l->cap * q->out_w;
-    if (keep > l->base && rows - l->base > l->cap) {
+    /* Each time (the rows kept are a window's overlap, a few): the band's
+     * rows stay at the scratch's start, the scratch within L2. */
+    if (keep > l->base) {
       for (ch = 0; ch < q->groups * q->out_channels; ++ch)
         memmove(l->scratch + ch * plane,
                 l->scratch + ch * plane + (keep - l->base) * q->out_w,
@@ -299,7 +301,9 @@ static void run_bands(link *c, i64 first, i64 last, i64 lo, i64 hi) {
     start = start < 0 ? 0 : start / CHAIN_ROW_ALIGN * CHAIN_ROW_ALIGN;
     c[i].done = c[i].base = start;
     if (to_scratch(&c[i])) {
-      c[i].cap = min64(c[i].q->out_h, 2 * reads + 2);
+      c[i].cap = min64(c[i].q->out_h,
+                       reads + next->kernel_h * next->dilation_h +
+                           2 * CHAIN_ROW_ALIGN);
       c[i].scratch = onnxc_rt_alloc_scratch(
           c[i].q->groups * c[i].q->out_channels * c[i].cap * c[i].q->out_w,
           &c[i].raw);
