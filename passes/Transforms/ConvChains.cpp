@@ -110,6 +110,40 @@ std::optional<int64_t> paramSlot(func::CallOp call, int64_t slot) {
   return std::nullopt;
 }
 
+/// Whether the runtime could run `first` and `second` (which reads
+/// `first`'s output) in bands (conv_chain.c): a map in between not known
+/// to be under ONNXC_CONV_CHAIN_MIN_BYTES, and neither call known to take
+/// the Winograd path (3 x 3, stride 1, one group, channels in multiples of
+/// 16, constant packed weights, no activation but a clamp; winograd.c).
+/// Calls that would only run one by one stay apart: a profile keeps a
+/// site each.
+bool mayBand(func::CallOp first, func::CallOp second) {
+  std::optional<std::pair<Value, int64_t>> t = address(first.getOperand(3));
+  if (t) {
+    auto type = dyn_cast<MemRefType>(t->first.getType());
+    if (type && type.hasStaticShape() &&
+        type.getNumElements() * (int64_t)sizeof(float) <
+            ONNXC_CONV_CHAIN_MIN_BYTES)
+      return false;
+  }
+  auto winograd = [](func::CallOp call) {
+    auto slot = [&](auto field) { return paramSlot(call, field); };
+    std::optional<int64_t> groups = slot(ONNXC_ABI_SLOT(onnxc_conv2d_params, groups)),
+        out = slot(ONNXC_ABI_SLOT(onnxc_conv2d_params, out_channels)),
+        in = slot(ONNXC_ABI_SLOT(onnxc_conv2d_params, in_channels)),
+        kh = slot(ONNXC_ABI_SLOT(onnxc_conv2d_params, kernel_h)),
+        kw = slot(ONNXC_ABI_SLOT(onnxc_conv2d_params, kernel_w)),
+        sh = slot(ONNXC_ABI_SLOT(onnxc_conv2d_params, stride_h)),
+        sw = slot(ONNXC_ABI_SLOT(onnxc_conv2d_params, stride_w)),
+        flags = slot(ONNXC_ABI_SLOT(onnxc_conv2d_params, flags));
+    return groups == 1 && out && *out % 16 == 0 && *out >= 32 && in &&
+           *in % 16 == 0 && kh == 3 && kw == 3 && sh == 1 && sw == 1 &&
+           flags && (*flags & ONNXC_CONV_W_PACKED) &&
+           (*flags & ONNXC_CONV_W_CONST) && !(*flags & ONNXC_CONV_ACT_MASK);
+  };
+  return !winograd(first) && !winograd(second);
+}
+
 /// Whether `call` (a convolution) writes every element of the buffer
 /// `buf` and reads none: Y through the whole buffer or a reshape of it,
 /// its old contents ignored (ONNXC_CONV_BIAS), not in place, and no other
@@ -205,6 +239,8 @@ void mlir::onnxc::ukernel::chainConvCalls(func::FuncOp f) {
   llvm::DenseMap<Operation *, unsigned> chainOf;
   for (func::CallOp call : convs) {
     func::CallOp prev = firstOfPair(call);
+    if (prev && !mayBand(prev, call))
+      prev = {};
     auto it = prev ? chainOf.find(prev) : chainOf.end();
     if (it != chainOf.end() && chains[it->second].size() < ONNXC_CONV_CHAIN_MAX) {
       chains[it->second].push_back(call);

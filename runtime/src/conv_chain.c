@@ -53,7 +53,7 @@
 #define CHAIN_ROW_ALIGN 4
 /* A map in between at least this large links two calls into a banded
  * run (a smaller one stays in L2 whole between the two calls). */
-#define CHAIN_MIN_BYTES (1 << 20)
+#define CHAIN_MIN_BYTES ONNXC_CONV_CHAIN_MIN_BYTES
 
 static int chain_enabled(void) {
   static int on = -1;

@@ -421,6 +421,10 @@ void onnxc_rt_sconv2d(const onnxc_conv2d_params *params, const float *x,
 #define ONNXC_CONV_CHAIN_MAX 32
 #define ONNXC_CONV_CHAIN_SLOTS 5
 #define ONNXC_CONV_CHAIN_DEAD 1
+/* The runtime runs two calls of a chain in bands only when the map in
+ * between has at least this many bytes (the compiler chains no calls
+ * whose map it knows to be smaller). */
+#define ONNXC_CONV_CHAIN_MIN_BYTES (1 << 20)
 void onnxc_rt_sconv2d_chain(int64_t n, const int64_t *calls);
 
 /*
