@@ -114,7 +114,8 @@ std::optional<int64_t> paramSlot(func::CallOp call, int64_t slot) {
 /// `first`'s output) in bands (conv_chain.c): a map in between not known
 /// to be under ONNXC_CONV_CHAIN_MIN_BYTES, and neither call known to take
 /// the Winograd path (3 x 3, stride 1, one group, channels in multiples of
-/// 16, constant packed weights, no activation but a clamp; winograd.c).
+/// 16, constant packed weights, no activation but a clamp; winograd.c),
+/// nor a grouped one with several input channels per group.
 /// Calls that would only run one by one stay apart: a profile keeps a
 /// site each.
 bool mayBand(func::CallOp first, func::CallOp second) {
@@ -141,7 +142,17 @@ bool mayBand(func::CallOp first, func::CallOp second) {
            flags && (*flags & ONNXC_CONV_W_PACKED) &&
            (*flags & ONNXC_CONV_W_CONST) && !(*flags & ONNXC_CONV_ACT_MASK);
   };
-  return !winograd(first) && !winograd(second);
+  // Grouped with several input channels per group (ResNeXt's): the
+  // runtime runs it whole.
+  auto grouped = [](func::CallOp call) {
+    std::optional<int64_t> groups =
+        paramSlot(call, ONNXC_ABI_SLOT(onnxc_conv2d_params, groups));
+    std::optional<int64_t> in =
+        paramSlot(call, ONNXC_ABI_SLOT(onnxc_conv2d_params, in_channels));
+    return groups && *groups > 1 && in && *in > 1;
+  };
+  return !winograd(first) && !winograd(second) && !grouped(first) &&
+         !grouped(second);
 }
 
 /// Whether `call` (a convolution) writes every element of the buffer

@@ -142,12 +142,20 @@ static int to_scratch(const link *c) {
   return (c->flags & ONNXC_CONV_CHAIN_DEAD) && y_flat(c->q);
 }
 
+/* A grouped convolution of several channels per group (ResNeXt's 32
+ * groups of 8): the depthwise kernels make one pass per input channel,
+ * and in bands each pass pads its rows again (ResNeXt 4-16% slower). */
+static int few_per_group(const onnxc_conv2d_params *q) {
+  return q->groups > 1 && q->in_channels > 1;
+}
+
 /* Whether call b can follow call a (which writes what b reads) in a
  * banded run: one image, a large map in between that b reads with a's row
  * stride; a call that writes its input's buffer only into a scratch (so
  * a, if in place, must go to one; b's own output is checked when the run
  * grows past it); neither a Winograd call (whose tiles would start at
- * each band's first row: other sums than the whole call's). */
+ * each band's first row: other sums than the whole call's) nor a grouped
+ * one of several channels per group. */
 static int linked(const link *a, const link *b) {
   const onnxc_conv2d_params *p = a->q, *q = b->q;
   return p->batch == 1 && q->batch == 1 && a->y == b->x && p->out_h > 1 &&
@@ -157,7 +165,8 @@ static int linked(const link *a, const link *b) {
           ((q->flags & ONNXC_CONV_PADDED) && q->in_channels == 1 &&
            q->out_channels == 1)) &&
          row_bytes(p) * (double)p->out_h >= CHAIN_MIN_BYTES &&
-         !onnxc_rt_winograd_takes(p) && !onnxc_rt_winograd_takes(q);
+         !onnxc_rt_winograd_takes(p) && !onnxc_rt_winograd_takes(q) &&
+         !few_per_group(p) && !few_per_group(q);
 }
 
 /* Whether the buffers calls [first, last] write (each call's output but
