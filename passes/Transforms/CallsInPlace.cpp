@@ -25,19 +25,10 @@ using namespace mlir::onnxc::ukernel;
 
 namespace {
 
-/// The memref a runtime call's pointer operand `v` is the address of
-/// (llvm.inttoptr of an index_cast of memref.extract_aligned_pointer_as_index,
-/// as the call rewrites build them), or null.
+/// The memref a runtime call's pointer operand `v` is the address of, or
+/// null.
 Value pointee(Value v) {
-  auto toPtr = v.getDefiningOp<LLVM::IntToPtrOp>();
-  Value i = toPtr ? toPtr.getArg() : Value();
-  if (auto cast = i ? i.getDefiningOp<arith::IndexCastOp>() : nullptr)
-    i = cast.getIn();
-  // An address plus an offset (a view's, in bytes).
-  while (auto sum = i ? i.getDefiningOp<arith::AddIOp>() : nullptr)
-    i = sum.getLhs();
-  auto extract =
-      i ? i.getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>() : nullptr;
+  memref::ExtractAlignedPointerAsIndexOp extract = callPointer(v);
   return extract ? extract.getSource() : Value();
 }
 

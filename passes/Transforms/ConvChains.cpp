@@ -36,25 +36,19 @@ constexpr llvm::StringLiteral kChain = "onnxc_rt_sconv2d_chain";
 
 /// The address a call's pointer operand `v` holds, as the buffer it points
 /// into (through views) and a constant byte offset from that buffer's
-/// aligned pointer (the call rewrites build llvm.inttoptr of an
-/// index_cast of memref.extract_aligned_pointer_as_index plus offsets).
+/// aligned pointer.
 std::optional<std::pair<Value, int64_t>> address(Value v) {
-  auto toPtr = v.getDefiningOp<LLVM::IntToPtrOp>();
-  Value i = toPtr ? toPtr.getArg() : Value();
-  if (auto cast = i ? i.getDefiningOp<arith::IndexCastOp>() : nullptr)
-    i = cast.getIn();
+  SmallVector<Value> offsets;
+  memref::ExtractAlignedPointerAsIndexOp extract = callPointer(v, &offsets);
+  if (!extract)
+    return std::nullopt;
   int64_t offset = 0;
-  while (auto sum = i ? i.getDefiningOp<arith::AddIOp>() : nullptr) {
-    std::optional<int64_t> c = getConstantIntValue(sum.getRhs());
+  for (Value o : offsets) {
+    std::optional<int64_t> c = getConstantIntValue(o);
     if (!c)
       return std::nullopt;
     offset += *c;
-    i = sum.getLhs();
   }
-  auto extract =
-      i ? i.getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>() : nullptr;
-  if (!extract)
-    return std::nullopt;
   return std::make_pair(viewRoot(extract.getSource()), offset);
 }
 
@@ -167,13 +161,10 @@ bool overwrites(func::CallOp call, Value buf) {
     if (!a || a->first == buf)
       return false;
   }
-  auto toPtr = call.getOperand(3).getDefiningOp<LLVM::IntToPtrOp>();
-  Value i = toPtr ? toPtr.getArg() : Value();
-  if (auto cast = i ? i.getDefiningOp<arith::IndexCastOp>() : nullptr)
-    i = cast.getIn();
-  auto extract =
-      i ? i.getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>() : nullptr;
-  if (!extract)
+  SmallVector<Value> offsets;
+  memref::ExtractAlignedPointerAsIndexOp extract =
+      callPointer(call.getOperand(3), &offsets);
+  if (!extract || !offsets.empty())
     return false;
   Value view = extract.getSource();
   while (view != buf) {

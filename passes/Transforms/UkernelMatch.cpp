@@ -633,6 +633,22 @@ std::optional<Clamp> convClamp(Operation *op, Value buf,
   return c;
 }
 
+memref::ExtractAlignedPointerAsIndexOp
+callPointer(Value v, SmallVectorImpl<Value> *offsets) {
+  auto toPtr = v.getDefiningOp<LLVM::IntToPtrOp>();
+  Value i = toPtr ? toPtr.getArg() : Value();
+  if (auto cast = i ? i.getDefiningOp<arith::IndexCastOp>() : nullptr)
+    i = cast.getIn();
+  // An address plus an offset (a view's, in bytes).
+  while (auto sum = i ? i.getDefiningOp<arith::AddIOp>() : nullptr) {
+    if (offsets)
+      offsets->push_back(sum.getRhs());
+    i = sum.getLhs();
+  }
+  return i ? i.getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>()
+           : nullptr;
+}
+
 Value viewRoot(Value v) {
   while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
     v = view.getViewSource();

@@ -207,6 +207,13 @@ std::optional<MatmulEpilogue> matchMatmulEpilogue(linalg::LinalgOp op,
 /// The float data of a constant global, or nothing.
 std::optional<SmallVector<float>> constantData(memref::GlobalOp global);
 
+/// The pointer extraction a runtime call's pointer operand `v` starts from
+/// (llvm.inttoptr of an index_cast of
+/// memref.extract_aligned_pointer_as_index, plus byte offsets, as the call
+/// rewrites build them), the offsets added to it in `offsets`; or null.
+memref::ExtractAlignedPointerAsIndexOp
+callPointer(Value v, SmallVectorImpl<Value> *offsets = nullptr);
+
 /// onnxc-linalg-to-ukernel's last step (CallsInPlace.cpp): a runtime call's
 /// output buffer copied whole into a contiguous view of another buffer
 /// after the call (bufferization's copy of a Concat input), when the calls

@@ -14,8 +14,9 @@
  * first of the run), which are then still in cache when the next call of
  * the band reads them. A map in between that nothing reads after the
  * chain (ONNXC_CONV_CHAIN_DEAD, the compiler's word) is never written
- * whole: its rows go to a scratch of a few bands, from which the next call
- * reads them, and the rows no later window reads are dropped. Such a
+ * whole: its rows go to a scratch of one band and a window's overlap,
+ * from which the next call reads them, and the rows no later window reads
+ * are dropped. Such a
  * scratch is also how a depthwise convolution that writes its input's
  * buffer (ONNXC_CONV_IN_PLACE: a fused Clip writing back) runs in a band:
  * its output is dead, so it writes the scratch, never its input.
@@ -196,10 +197,9 @@ static int apart(const link *c, i64 first, i64 last) {
   return 1;
 }
 
-/* Call i over output rows [lo, hi) (the last call of a run, or one that
- * writes its own buffer): its input from the scratch of call i - 1 when
- * that has one (rows [base, done) of it), its output into its own scratch
- * when it has one (after row done - 1 of it). */
+/* Call i over output rows [lo, hi): its input from the scratch of call
+ * i - 1 when that has one (rows [base, done) of it), its output into its
+ * own scratch when it has one (row lo at row lo - base of it). */
 static void run_rows(link *c, i64 first, i64 i, i64 lo, i64 hi) {
   link *l = &c[i];
   const onnxc_conv2d_params *q = l->q;
