@@ -268,6 +268,10 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
       : blocked && pstep == ONNXC_CONV_CBLOCK ? kt->conv_tile16c
                                                  : NULL;
   const float *xr[MCP];
+  /* A copy split by column parity (ONNXC_CONV_X_SPLIT, conv_pad.c says
+   * when): every panel with positions in lanes. */
+  int rows_all = (q->flags & ONNXC_CONV_X_SPLIT) && kt->conv_rtile &&
+                 pstep == 1 && q->out_w >= NR;
   act_ep act_storage;
   const act_ep *act = conv_act(q, &act_storage);
   /* The partial sums of conv_tile2 and conv_tile1 (MCP positions x 2 NR
@@ -305,6 +309,14 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
             /* Two panels at once (the second one wide enough not to take
              * a narrow panel's tiles): the positions' inputs read once
              * for 2 NR channels. */
+            if (rows_all) {
+              conv_rows(kt, q, g, pc, kc, kdim, act, xr, mc, koff + pc,
+                        panel, yg + j * NR * ys[2] + ic, j * NR, nw);
+              if (act && !kt->tile_act && pc + kc == kdim)
+                onnxc_rt_gemm_act_block(kt, yg + j * NR * ys[2] + ic, nw, mc,
+                                        ys[2], 1, act);
+              continue;
+            }
             if (sums && kt->conv_tile2 && j + 1 < panels &&
                 q->out_channels - (j + 1) * NR > NR / 2) {
               i64 nw1 = min64(NR, q->out_channels - (j + 1) * NR);
@@ -454,6 +466,17 @@ static void conv_tap_offsets(const onnxc_conv2d_params *q, i64 *koff) {
             koff[k++] = channel_offset(q, ci + c) +
                         kh * q->dilation_h * q->x_strides[3] +
                         kw * q->dilation_w * q->x_strides[4];
+    return;
+  }
+  if (q->flags & ONNXC_CONV_X_SPLIT) {
+    /* Column 2 ow + kw of the original row: kw / 2 on among the even
+     * columns, or (kw - 1) / 2 on among the odd ones (internal.h). */
+    for (ci = 0; ci < q->in_channels; ++ci)
+      for (kh = 0; kh < q->kernel_h; ++kh)
+        for (kw = 0; kw < q->kernel_w; ++kw)
+          koff[k++] = ci * q->x_strides[2] +
+                      kh * q->dilation_h * q->x_strides[3] +
+                      (kw & 1 ? q->in_w : 0) + kw / 2;
     return;
   }
   for (ci = 0; ci < q->in_channels; ++ci)

@@ -63,37 +63,34 @@ static const float *pad_source(const pad_job *j, i64 plane) {
          (ng % q->groups) * q->x_strides[1] + c * q->x_strides[2];
 }
 
-static void pad_rows(void *p, int64_t first, int64_t end) {
-  const pad_job *j = p;
+/* Row r of the padded copy of the plane at `src` into dst (wp floats). */
+static void pad_one_row(const pad_job *j, const float *src, i64 r,
+                        float *dst) {
   const onnxc_conv2d_params *q = j->q;
   const i64 *xs = q->x_strides;
-  i64 wp = j->wp, lo = j->lo, hi = j->hi, t, col;
-  i64 plane = first / j->hp, r = first % j->hp;
-  const float *src = pad_source(j, plane);
-  float *dst = j->buf + plane * j->cs + r * wp;
+  i64 wp = j->wp, lo = j->lo, hi = j->hi, col;
+  i64 ih = r - q->pad_top;
+  const float *row = ih < 0 || ih >= q->in_h || hi == lo
+                         ? NULL
+                         : src + ih * xs[3] + (lo - q->pad_left) * xs[4];
+  if (!row) {
+    memset(dst, 0, (size_t)wp * sizeof(float));
+  } else if (xs[4] == 1) {
+    j->kt->pad_row(dst, wp, lo, hi, row);
+  } else {
+    memset(dst, 0, (size_t)lo * sizeof(float));
+    for (col = lo; col < hi; ++col)
+      dst[col] = row[(col - lo) * xs[4]];
+    memset(dst + hi, 0, (size_t)(wp - hi) * sizeof(float));
+  }
+}
+
+static void pad_rows(void *p, int64_t first, int64_t end) {
+  const pad_job *j = p;
+  i64 t;
   for (t = first; t < end; ++t) {
-    i64 ih = r - q->pad_top;
-    const float *row =
-        ih < 0 || ih >= q->in_h || hi == lo
-            ? NULL
-            : src + ih * xs[3] + (lo - q->pad_left) * xs[4];
-    if (!row) {
-      memset(dst, 0, (size_t)wp * sizeof(float));
-    } else if (xs[4] == 1) {
-      j->kt->pad_row(dst, wp, lo, hi, row);
-    } else {
-      memset(dst, 0, (size_t)lo * sizeof(float));
-      for (col = lo; col < hi; ++col)
-        dst[col] = row[(col - lo) * xs[4]];
-      memset(dst + hi, 0, (size_t)(wp - hi) * sizeof(float));
-    }
-    dst += wp;
-    if (++r == j->hp && t + 1 < end) {
-      r = 0;
-      ++plane;
-      src = pad_source(j, plane);
-      dst = j->buf + plane * j->cs;
-    }
+    i64 plane = t / j->hp, r = t % j->hp;
+    pad_one_row(j, pad_source(j, plane), r, j->buf + plane * j->cs + r * j->wp);
   }
 }
 
@@ -123,6 +120,98 @@ static const float *pad_input(const onnxc_conv2d_params *q, const float *x,
   p->x_strides[1] = q->in_channels * j.cs;
   p->x_strides[0] = q->groups * q->in_channels * j.cs;
   return j.buf;
+}
+
+/* Input channels x taps up to which a stride-2 call's padded copy is split
+ * by column parity (the stems: 3 channels, 3 x 3 to 7 x 7) for up to 16
+ * output channels, and for more than 48 (the two-panel tiles' range) up
+ * to SPLIT_WIDE_K. Measured on one Sapphire Rapids core, a stem alone
+ * over 224 x 224 (3 x 3 / 2 unless said), split copy and positions in
+ * lanes against the tiles on a plain copy: 16 channels -20%, 64 channels
+ * -9%; but 32 channels +10-25% (conv_tile's 8 positions by 32 channels
+ * store whole 8-float runs) and 64 channels 7 x 7 (K 147) +45% (the
+ * positions-in-lanes tile reloads each input vector for each 8 channels). */
+#define SPLIT_MAX_K 160
+#define SPLIT_WIDE_K 32
+
+/* ONNXC_CONV_SPLIT=0 turns the split copy off (A/B runs). */
+static int split_enabled(void) {
+  static int on = -1;
+  return onnxc_rt_env_on("ONNXC_CONV_SPLIT", &on);
+}
+
+/* Whether this call's padded copy splits its columns by parity
+ * (ONNXC_CONV_X_SPLIT): a stride-2 row, one group, weights packed in
+ * (c, kh, kw) order, few input channels, output rows at least a tile
+ * wide, and a tier with tiles that take positions in lanes (conv.c's
+ * conv_rows). The stems of MobileNet, EfficientNet, SqueezeNet and ResNet:
+ * their output channels' tiles (positions in rows) each stored 6 to 8
+ * positions into every channel's plane, half of a 32-channel panel empty
+ * for 16 channels. */
+static int split_copy(const onnxc_conv2d_params *q) {
+  const onnxc_kernels *kt = onnxc_rt_kernels();
+  return (q->flags & ONNXC_CONV_PADDED) && (q->flags & ONNXC_CONV_W_PACKED) &&
+         !(q->flags & (ONNXC_CONV_W_CBLOCK | ONNXC_CONV_X_CBLOCK |
+                       ONNXC_CONV_X_SPLIT | ONNXC_CONV_IN_PLACE)) &&
+         q->stride_w == 2 && q->dilation_w == 1 && q->kernel_w >= 2 &&
+         q->groups == 1 &&
+         q->in_channels * q->kernel_h * q->kernel_w <= SPLIT_MAX_K &&
+         kt->conv_tile && kt->conv_rtile && q->out_w >= NR &&
+         q->y_strides[4] == 1 && q->y_strides[3] == q->out_w &&
+         (q->out_channels <= NR / 2 ||
+          (q->out_channels > NR + NR / 2 &&
+           q->in_channels * q->kernel_h * q->kernel_w <= SPLIT_WIDE_K)) &&
+         split_enabled();
+}
+
+/* Rows [first, end) of the split copy: pad_rows' row into `tmp` (wp
+ * floats), then its even columns and its odd ones. */
+typedef struct split_job {
+  pad_job pad;
+  i64 even; /* even columns: (wp + 1) / 2 */
+} split_job;
+
+static void split_rows(void *p, int64_t first, int64_t end) {
+  const split_job *s = p;
+  const pad_job *j = &s->pad;
+  i64 wp = j->wp, even = s->even, t;
+  void *raw;
+  float *tmp = onnxc_rt_alloc_scratch(wp + 1, &raw);
+  for (t = first; t < end; ++t) {
+    i64 plane = t / j->hp, r = t % j->hp;
+    float *dst = j->buf + plane * j->cs + r * wp;
+    pad_one_row(j, pad_source(j, plane), r, tmp);
+    j->kt->split_row(tmp, wp, dst, dst + even);
+  }
+  onnxc_rt_free_scratch(raw);
+}
+
+/* pad_input with the columns of each row split by parity
+ * (ONNXC_CONV_X_SPLIT). */
+static const float *pad_input_split(const onnxc_conv2d_params *q,
+                                    const float *x, onnxc_conv2d_params *p,
+                                    void **raw, int threads) {
+  split_job s;
+  i64 planes = q->batch * q->groups * q->in_channels;
+  s.pad = pad_job_of(q, x);
+  s.even = (s.pad.wp + 1) / 2;
+  s.pad.cs = plane_stride(s.pad.hp * s.pad.wp);
+  s.pad.buf = onnxc_rt_alloc_scratch(planes * s.pad.cs, raw);
+  if (threads > 1)
+    threads = onnxc_rt_threads_for(ONNXC_COPY_FLOP_PER_ELEMENT *
+                                   (double)(planes * s.pad.hp * s.pad.wp));
+  onnxc_rt_parallel_range(planes * s.pad.hp, 1, threads, split_rows, &s);
+  *p = *q;
+  p->flags &= ~(int64_t)(ONNXC_CONV_PADDED | ONNXC_CONV_IN_PLACE);
+  p->flags |= ONNXC_CONV_X_SPLIT;
+  p->stride_w = 1;
+  p->in_w = s.even;
+  p->x_strides[4] = 1;
+  p->x_strides[3] = s.pad.wp;
+  p->x_strides[2] = s.pad.cs;
+  p->x_strides[1] = q->in_channels * s.pad.cs;
+  p->x_strides[0] = q->groups * q->in_channels * s.pad.cs;
+  return s.pad.buf;
 }
 
 /* Whether this call's padded copy of its input is in channel blocks
@@ -209,8 +298,9 @@ const float *onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q,
                                         const float *x,
                                         onnxc_conv2d_params *padded,
                                         void **raw, int threads) {
-  return cblock_copy(q) ? pad_input_cblock(q, x, padded, raw, threads)
-                        : pad_input(q, x, padded, raw, threads);
+  return cblock_copy(q)   ? pad_input_cblock(q, x, padded, raw, threads)
+         : split_copy(q) ? pad_input_split(q, x, padded, raw, threads)
+                         : pad_input(q, x, padded, raw, threads);
 }
 
 void onnxc_rt_sconv2d_free_input(void *raw) { onnxc_rt_free_scratch(raw); }

@@ -402,6 +402,14 @@ ONNXC_HIDDEN void onnxc_rt_sgemm_batched_ep_serial(
  * band of rows of a call whose whole rows it does not take: conv_chain.c;
  * the two sum in other orders). */
 #define ONNXC_CONV_DW_NO_BLOCK ((int64_t)1 << 41)
+/* The runtime's own flag: x is a padded copy of a stride-2 call whose rows
+ * have their columns split by parity, column 2 j at j and column 2 j + 1
+ * at in_w + j of the row (in_w: the count of even columns; rows
+ * x_strides[3] apart as in a plain copy, x_strides[4] = 1), and stride_w
+ * is 1: a stride-2 output row's windows are one element apart, as the
+ * tiles with positions in lanes read them (conv_pad.c, conv.c's tap
+ * offsets). */
+#define ONNXC_CONV_X_SPLIT ((int64_t)1 << 42)
 ONNXC_HIDDEN void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *params,
                                           const float *x, const float *w,
                                           float *y);

@@ -147,6 +147,10 @@ typedef void (*onnxc_im2col_fn)(const float *const *src, i64 kc,
  * else 0. */
 typedef void (*onnxc_pad_row_fn)(float *dst, i64 wp, i64 lo, i64 hi,
                                  const float *src);
+/* A padded row split by column parity (ONNXC_CONV_X_SPLIT): even[c] =
+ * src[2 c], odd[c] = src[2 c + 1], for the n floats of src. */
+typedef void (*onnxc_split_row_fn)(const float *src, i64 n, float *even,
+                                   float *odd);
 /* A row of a padded input in channel blocks (ONNXC_CONV_X_CBLOCK): for
  * c < 16, dst[col * 16 + c] is src[c * cstride + (col - lo) * colstride]
  * for col in [lo, hi), else 0 (col < wp). */
@@ -277,6 +281,7 @@ typedef struct onnxc_kernels {
   onnxc_im2col_fn im2col;
   onnxc_pad_row_fn pad_row;
   onnxc_pad_row_cblock_fn pad_row_cblock;
+  onnxc_split_row_fn split_row;
 
   /* depthwise (dw_channel NULL: the plain loop nest of gemm.c;
    * dw_reads_padding NULL: always through a padded plane) */

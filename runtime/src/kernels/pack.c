@@ -78,10 +78,22 @@ static void pad_row_cblock_portable(float *dst, i64 wp, i64 lo, i64 hi,
          (size_t)((wp - hi) * ONNXC_CONV_CBLOCK) * sizeof(float));
 }
 
+static void split_row_portable(const float *src, i64 n, float *even,
+                               float *odd) {
+  i64 c;
+  for (c = 0; c + 1 < n; c += 2) {
+    even[c / 2] = src[c];
+    odd[c / 2] = src[c + 1];
+  }
+  if (c < n)
+    even[c / 2] = src[c];
+}
+
 void onnxc_rt_pack_fill_portable(onnxc_kernels *k) {
   k->pack_rows = pack_rows_portable;
   k->pack_cols = pack_cols_portable;
   k->im2col = onnxc_rt_im2col_portable;
   k->pad_row = pad_row_portable;
   k->pad_row_cblock = pad_row_cblock_portable;
+  k->split_row = split_row_portable;
 }

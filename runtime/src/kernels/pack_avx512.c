@@ -143,12 +143,29 @@ static void pad_row_cblock_avx512(float *dst, i64 wp, i64 lo, i64 hi,
     _mm512_storeu_ps(dst + col * 16, _mm512_setzero_ps());
 }
 
+static void split_row_avx512(const float *src, i64 n, float *even,
+                             float *odd) {
+  const __m512i ie = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
+                                       22, 24, 26, 28, 30);
+  const __m512i io = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21,
+                                       23, 25, 27, 29, 31);
+  i64 c;
+  for (c = 0; c + 32 <= n; c += 32) {
+    __m512 a = _mm512_loadu_ps(src + c), b = _mm512_loadu_ps(src + c + 16);
+    _mm512_storeu_ps(even + c / 2, _mm512_permutex2var_ps(a, ie, b));
+    _mm512_storeu_ps(odd + c / 2, _mm512_permutex2var_ps(a, io, b));
+  }
+  for (; c < n; ++c)
+    (c & 1 ? odd : even)[c / 2] = src[c];
+}
+
 void onnxc_rt_pack_fill_avx512(onnxc_kernels *k) {
   k->pack_rows = pack_b_rows_avx512;
   k->pack_cols = pack_b_cols_avx512;
   k->im2col = pack_im2col_rows_avx512;
   k->pad_row = pad_row_avx512;
   k->pad_row_cblock = pad_row_cblock_avx512;
+  k->split_row = split_row_avx512;
 }
 
 #else

@@ -1,6 +1,7 @@
 """Models for the runtime-kernel rewrite (onnxc-linalg-to-ukernel) and
 memory planning (onnxc-plan-buffers), with numpy references: convolutions
-whose bias is computed or a strided view, depthwise convolutions with
+whose bias is computed or a strided view, stride-2 stems of 3 channels,
+depthwise convolutions with
 windows other than 3 x 3 (5 x 5, 7 x 7, dilated, 1-D: the kernel tiers'
 general depthwise paths), and a ceil_mode max pool whose last window is
 dropped. Writes ROOT/kernels/NAME/ for run_conformance.py --data.
@@ -126,6 +127,41 @@ def conv_cases(root):
             for n, v in (("st", 0), ("en", 16), ("ax", 0), ("sp", 2))])
     save_case(root, "kernels", "conv_bias_strided", g,
               [([x, b0], [conv2d(x, w, b0[::2], 1)])])
+
+
+def stem_cases(root):
+    """Stride-2 convolutions of 3 input channels (network stems), whose
+    padded input the AVX-512 tier copies with its columns split by parity
+    for tiles with positions in lanes (conv_pad.c's split_copy): 16 output
+    channels (3 x 3 and 7 x 7), 64 (3 x 3; every panel over rows), odd and
+    even input widths, padded or not, two images, with an activation; and
+    32 channels, which keep the plain copy."""
+    rng = np.random.default_rng(3)
+    # (name, channels out, input [n, c, h, w], kernel, pad, activation)
+    cases = [
+        ("stem16_s2_hardswish", 16, [1, 3, 67, 69], 3, 1, "HardSwish"),
+        ("stem16_k7_s2", 16, [1, 3, 30, 80], 7, 3, None),
+        ("stem64_s2_relu", 64, [2, 3, 40, 75], 3, 1, "Relu"),
+        ("stem64_s2_unpadded", 64, [1, 3, 21, 70], 3, 0, None),
+        ("stem32_s2", 32, [1, 3, 33, 66], 3, 1, None),
+    ]
+    for name, m, shape, k, pad, act in cases:
+        x = rng.standard_normal(shape).astype(np.float32)
+        w = (rng.standard_normal([m, shape[1], k, k]) * 0.3).astype(np.float32)
+        b = rng.standard_normal([m]).astype(np.float32)
+        y = conv_grouped(x, w, b, 2, pad, 1, 1)
+        nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c" if act else "y"],
+                                  kernel_shape=[k, k], strides=[2, 2], pads=[pad] * 4)]
+        if act == "Relu":
+            nodes.append(helper.make_node("Relu", ["c"], ["y"]))
+            y = np.maximum(y, 0)
+        elif act == "HardSwish":
+            nodes.append(helper.make_node("HardSwish", ["c"], ["y"]))
+            y = (y * np.clip(y / 6.0 + 0.5, 0, 1)).astype(np.float32)
+        g = helper.make_graph(
+            nodes, name, [vi("x", F, list(x.shape))], [vi("y", F, list(y.shape))],
+            initializer=[numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+        save_case(root, "kernels", name, g, [([x], [y])])
 
 
 def pool_cases(root):
@@ -257,6 +293,7 @@ def main(argv):
     if len(argv) != 2:
         sys.exit(__doc__)
     conv_cases(argv[1])
+    stem_cases(argv[1])
     depthwise_cases(argv[1])
     pool_cases(argv[1])
     softmax_cases(argv[1])
