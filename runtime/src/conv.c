@@ -268,10 +268,15 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
       : blocked && pstep == ONNXC_CONV_CBLOCK ? kt->conv_tile16c
                                                  : NULL;
   const float *xr[MCP];
-  /* A copy split by column parity (ONNXC_CONV_X_SPLIT, conv_pad.c says
-   * when): every panel with positions in lanes. */
-  int rows_all = (q->flags & ONNXC_CONV_X_SPLIT) && kt->conv_rtile &&
-                 pstep == 1 && q->out_w >= NR;
+  /* Every panel with positions in lanes: over a copy split by column
+   * parity (ONNXC_CONV_X_SPLIT, conv_pad.c says when), and for a
+   * stride-1 stem of two panels or more (K <= 32: 3 channels, 3 x 3),
+   * whose two-panel tiles store 6 positions into each of 64 channel
+   * planes at a time (3 -> 64 over 112 x 112: -29%). */
+  int rows_all = kt->conv_rtile && pstep == 1 && q->out_w >= NR &&
+                 ((q->flags & ONNXC_CONV_X_SPLIT) ||
+                  (kdim <= 32 && q->out_channels > NR + NR / 2 &&
+                   !(q->flags & ONNXC_CONV_X_CBLOCK)));
   act_ep act_storage;
   const act_ep *act = conv_act(q, &act_storage);
   /* The partial sums of conv_tile2 and conv_tile1 (MCP positions x 2 NR

@@ -123,14 +123,15 @@ static const float *pad_input(const onnxc_conv2d_params *q, const float *x,
 }
 
 /* Input channels x taps up to which a stride-2 call's padded copy is split
- * by column parity (the stems: 3 channels, 3 x 3 to 7 x 7) for up to 16
- * output channels, and for more than 48 (the two-panel tiles' range) up
- * to SPLIT_WIDE_K. Measured on one Sapphire Rapids core, a stem alone
- * over 224 x 224 (3 x 3 / 2 unless said), split copy and positions in
- * lanes against the tiles on a plain copy: 16 channels -20%, 64 channels
- * -9%; but 32 channels +10-25% (conv_tile's 8 positions by 32 channels
- * store whole 8-float runs) and 64 channels 7 x 7 (K 147) +45% (the
- * positions-in-lanes tile reloads each input vector for each 8 channels). */
+ * by column parity (the stems: 3 channels, 3 x 3 to 7 x 7) for fewer than
+ * 32 output channels (a panel of the tiles with positions in rows partly
+ * empty), and for more than 48 (the two-panel tiles' range) up to
+ * SPLIT_WIDE_K. Measured on one Sapphire Rapids core, a stem alone over
+ * 224 x 224 (3 x 3 / 2 unless said), split copy and positions in lanes
+ * against the tiles on a plain copy: 16 channels -27%, 24 -14%, 64 -24%;
+ * 32 channels +3% (conv_tile's 8 positions by a full panel store whole
+ * 8-float runs), 64 channels 7 x 7 (K 147) +45% (the positions-in-lanes
+ * tile reloads each input vector for each 8 channels). */
 #define SPLIT_MAX_K 160
 #define SPLIT_WIDE_K 32
 
@@ -144,10 +145,11 @@ static int split_enabled(void) {
  * (ONNXC_CONV_X_SPLIT): a stride-2 row, one group, weights packed in
  * (c, kh, kw) order, few input channels, output rows at least a tile
  * wide, and a tier with tiles that take positions in lanes (conv.c's
- * conv_rows). The stems of MobileNet, EfficientNet, SqueezeNet and ResNet:
- * their output channels' tiles (positions in rows) each stored 6 to 8
- * positions into every channel's plane, half of a 32-channel panel empty
- * for 16 channels. */
+ * conv_rows). The padded stems of MobileNetV3 and ShuffleNet: the
+ * tiles with positions in rows store 6 to 8 positions into each channel's
+ * plane at a time, with half of a 32-channel panel empty for 16
+ * channels. (An unpadded stem reads its input in place: SqueezeNet's
+ * took 14% longer through a split copy.) */
 static int split_copy(const onnxc_conv2d_params *q) {
   const onnxc_kernels *kt = onnxc_rt_kernels();
   return (q->flags & ONNXC_CONV_PADDED) && (q->flags & ONNXC_CONV_W_PACKED) &&
@@ -158,7 +160,7 @@ static int split_copy(const onnxc_conv2d_params *q) {
          q->in_channels * q->kernel_h * q->kernel_w <= SPLIT_MAX_K &&
          kt->conv_tile && kt->conv_rtile && q->out_w >= NR &&
          q->y_strides[4] == 1 && q->y_strides[3] == q->out_w &&
-         (q->out_channels <= NR / 2 ||
+         (q->out_channels < NR ||
           (q->out_channels > NR + NR / 2 &&
            q->in_channels * q->kernel_h * q->kernel_w <= SPLIT_WIDE_K)) &&
          split_enabled();

@@ -553,12 +553,20 @@ static const ikernel16_fn ikernels16[17] = {
   static void rkernel_##R(i64 kc, const float *x0, const i64 *koff,            \
                           const float *bp, float *c, i64 csc, i64 nw,          \
                           int accumulate, const tile_ep *ep) {                 \
-    __m512 lo[R], hi[R];                                                       \
+    /* The sums in a0 / a1, whose address never escapes: with the store's    \
+     * arrays (passed on to tile_act) in the loop, GCC kept them in memory,   \
+     * 2 R stores per k (half speed on partial rows). */                      \
+    __m512 a0[R], a1[R], lo[R], hi[R];                                         \
     int r;                                                                     \
     i64 p;                                                                     \
+    const __mmask16 m0 =                                                       \
+        nw >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nw) - 1u);           \
+    const __mmask16 m1 = nw >= 32   ? (__mmask16)0xffff                        \
+                         : nw <= 16 ? (__mmask16)0                             \
+                                    : (__mmask16)((1u << (nw - 16)) - 1u);     \
     _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                          \
-      lo[r] = _mm512_setzero_ps();                                             \
-      hi[r] = _mm512_setzero_ps();                                             \
+      a0[r] = _mm512_setzero_ps();                                             \
+      a1[r] = _mm512_setzero_ps();                                             \
     }                                                                          \
     if (nw == NR) {                                                            \
       for (p = 0; p < kc; ++p) {                                               \
@@ -566,27 +574,27 @@ static const ikernel16_fn ikernels16[17] = {
         __m512 b0 = _mm512_loadu_ps(xp), b1 = _mm512_loadu_ps(xp + 16);        \
         _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                      \
           __m512 av = _mm512_set1_ps(bp[r]);                                   \
-          lo[r] = _mm512_fmadd_ps(av, b0, lo[r]);                              \
-          hi[r] = _mm512_fmadd_ps(av, b1, hi[r]);                              \
+          a0[r] = _mm512_fmadd_ps(av, b0, a0[r]);                              \
+          a1[r] = _mm512_fmadd_ps(av, b1, a1[r]);                              \
         }                                                                      \
         bp += NR;                                                              \
       }                                                                        \
     } else {                                                                   \
-      __mmask16 m0 =                                                           \
-          nw >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nw) - 1u);         \
-      __mmask16 m1 = nw <= 16 ? (__mmask16)0                                   \
-                              : (__mmask16)((1u << (nw - 16)) - 1u);           \
       for (p = 0; p < kc; ++p) {                                               \
         const float *xp = x0 + koff[p];                                        \
         __m512 b0 = _mm512_maskz_loadu_ps(m0, xp);                             \
         __m512 b1 = _mm512_maskz_loadu_ps(m1, xp + 16);                        \
         _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                      \
           __m512 av = _mm512_set1_ps(bp[r]);                                   \
-          lo[r] = _mm512_fmadd_ps(av, b0, lo[r]);                              \
-          hi[r] = _mm512_fmadd_ps(av, b1, hi[r]);                              \
+          a0[r] = _mm512_fmadd_ps(av, b0, a0[r]);                              \
+          a1[r] = _mm512_fmadd_ps(av, b1, a1[r]);                              \
         }                                                                      \
         bp += NR;                                                              \
       }                                                                        \
+    }                                                                          \
+    _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                          \
+      lo[r] = a0[r];                                                           \
+      hi[r] = a1[r];                                                           \
     }                                                                          \
     store_tile(R, lo, hi, c, csc, 1, nw, accumulate, ep);                      \
   }

@@ -130,12 +130,13 @@ def conv_cases(root):
 
 
 def stem_cases(root):
-    """Stride-2 convolutions of 3 input channels (network stems), whose
-    padded input the AVX-512 tier copies with its columns split by parity
-    for tiles with positions in lanes (conv_pad.c's split_copy): 16 output
-    channels (3 x 3 and 7 x 7), 64 (3 x 3; every panel over rows), odd and
-    even input widths, padded or not, two images, with an activation; and
-    32 channels, which keep the plain copy."""
+    """Convolutions of 3 input channels (network stems). Stride 2: the
+    AVX-512 tier copies the padded input with its columns split by parity
+    for tiles with positions in lanes (conv_pad.c's split_copy): 16 and 24
+    output channels (3 x 3 and 7 x 7), 64 (3 x 3; every panel over rows),
+    odd and even input widths, padded or not, two images, with an
+    activation; 32 channels keep the plain copy. Stride 1, 64 channels:
+    positions in lanes over the plain copy."""
     rng = np.random.default_rng(3)
     # (name, channels out, input [n, c, h, w], kernel, pad, activation)
     cases = [
@@ -144,14 +145,19 @@ def stem_cases(root):
         ("stem64_s2_relu", 64, [2, 3, 40, 75], 3, 1, "Relu"),
         ("stem64_s2_unpadded", 64, [1, 3, 21, 70], 3, 0, None),
         ("stem32_s2", 32, [1, 3, 33, 66], 3, 1, None),
+        ("stem24_s2_relu", 24, [1, 3, 35, 71], 3, 1, "Relu"),
+        # Stride 1, 64 channels: every panel with positions in lanes, no
+        # split copy.
+        ("stem64_s1_relu", 64, [1, 3, 20, 45], 3, 1, "Relu", 1),
     ]
-    for name, m, shape, k, pad, act in cases:
+    for name, m, shape, k, pad, act, *rest in cases:
+        stride = rest[0] if rest else 2
         x = rng.standard_normal(shape).astype(np.float32)
         w = (rng.standard_normal([m, shape[1], k, k]) * 0.3).astype(np.float32)
         b = rng.standard_normal([m]).astype(np.float32)
-        y = conv_grouped(x, w, b, 2, pad, 1, 1)
+        y = conv_grouped(x, w, b, stride, pad, 1, 1)
         nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c" if act else "y"],
-                                  kernel_shape=[k, k], strides=[2, 2], pads=[pad] * 4)]
+                                  kernel_shape=[k, k], strides=[stride] * 2, pads=[pad] * 4)]
         if act == "Relu":
             nodes.append(helper.make_node("Relu", ["c"], ["y"]))
             y = np.maximum(y, 0)
