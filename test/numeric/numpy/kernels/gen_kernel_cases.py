@@ -64,6 +64,22 @@ def conv_grouped(x, w, b, stride, pad, dil, group):
     return (y + b.astype(np.float64).reshape([1, m] + [1] * nd)).astype(np.float32)
 
 
+def save_conv_act_case(root, name, conv, act, x, w, b, y):
+    """A case of one Conv node (output "c" when an activation follows) and
+    its optional Relu / HardSwish, y the numpy convolution before it."""
+    nodes = [conv]
+    if act == "Relu":
+        nodes.append(helper.make_node("Relu", ["c"], ["y"]))
+        y = np.maximum(y, 0)
+    elif act == "HardSwish":
+        nodes.append(helper.make_node("HardSwish", ["c"], ["y"]))
+        y = (y * np.clip(y / 6.0 + 0.5, 0, 1)).astype(np.float32)
+    g = helper.make_graph(
+        nodes, name, [vi("x", F, list(x.shape))], [vi("y", F, list(y.shape))],
+        initializer=[numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+    save_case(root, "kernels", name, g, [([x], [y])])
+
+
 def depthwise_cases(root):
     rng = np.random.default_rng(2)
     # (name, channels, input spatial dims, kernel, stride, pad, dilation,
@@ -82,19 +98,10 @@ def depthwise_cases(root):
         w = rng.standard_normal([c, 1] + k).astype(np.float32)
         b = rng.standard_normal([c]).astype(np.float32)
         y = conv_grouped(x, w, b, stride, pad, dil, c)
-        nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c" if act else "y"],
-                                  group=c, kernel_shape=k, strides=[stride] * nd,
-                                  pads=[pad] * (2 * nd), dilations=[dil] * nd)]
-        if act == "Relu":
-            nodes.append(helper.make_node("Relu", ["c"], ["y"]))
-            y = np.maximum(y, 0)
-        elif act == "HardSwish":
-            nodes.append(helper.make_node("HardSwish", ["c"], ["y"]))
-            y = (y * np.clip(y / 6.0 + 0.5, 0, 1)).astype(np.float32)
-        g = helper.make_graph(
-            nodes, name, [vi("x", F, list(x.shape))], [vi("y", F, list(y.shape))],
-            initializer=[numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
-        save_case(root, "kernels", name, g, [([x], [y])])
+        conv = helper.make_node("Conv", ["x", "w", "b"], ["c" if act else "y"],
+                                group=c, kernel_shape=k, strides=[stride] * nd,
+                                pads=[pad] * (2 * nd), dilations=[dil] * nd)
+        save_conv_act_case(root, name, conv, act, x, w, b, y)
 
 
 def conv_cases(root):
@@ -156,18 +163,9 @@ def stem_cases(root):
         w = (rng.standard_normal([m, shape[1], k, k]) * 0.3).astype(np.float32)
         b = rng.standard_normal([m]).astype(np.float32)
         y = conv_grouped(x, w, b, stride, pad, 1, 1)
-        nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c" if act else "y"],
-                                  kernel_shape=[k, k], strides=[stride] * 2, pads=[pad] * 4)]
-        if act == "Relu":
-            nodes.append(helper.make_node("Relu", ["c"], ["y"]))
-            y = np.maximum(y, 0)
-        elif act == "HardSwish":
-            nodes.append(helper.make_node("HardSwish", ["c"], ["y"]))
-            y = (y * np.clip(y / 6.0 + 0.5, 0, 1)).astype(np.float32)
-        g = helper.make_graph(
-            nodes, name, [vi("x", F, list(x.shape))], [vi("y", F, list(y.shape))],
-            initializer=[numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
-        save_case(root, "kernels", name, g, [([x], [y])])
+        conv = helper.make_node("Conv", ["x", "w", "b"], ["c" if act else "y"],
+                                kernel_shape=[k, k], strides=[stride] * 2, pads=[pad] * 4)
+        save_conv_act_case(root, name, conv, act, x, w, b, y)
 
 
 def pool_cases(root):
