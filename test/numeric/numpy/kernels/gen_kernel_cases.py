@@ -1,6 +1,7 @@
 """Models for the runtime-kernel rewrite (onnxc-linalg-to-ukernel) and
 memory planning (onnxc-plan-buffers), with numpy references: convolutions
 whose bias is computed or a strided view, stride-2 stems of 3 channels,
+residual blocks with a convolution shortcut,
 depthwise convolutions with
 windows other than 3 x 3 (5 x 5, 7 x 7, dilated, 1-D: the kernel tiers'
 general depthwise paths), and a ceil_mode max pool whose last window is
@@ -168,6 +169,41 @@ def stem_cases(root):
         save_conv_act_case(root, name, conv, act, x, w, b, y)
 
 
+def residual_cases(root):
+    """ResNet blocks whose shortcut is a convolution (Add, then Relu):
+    stride 1 and 2, 3 x 3 main path."""
+    rng = np.random.default_rng(4)
+    for name, cin, cout, hw, stride in (("residual_conv_s1", 16, 32, 20, 1),
+                                        ("residual_conv_s2", 16, 32, 21, 2)):
+        x = rng.standard_normal([1, cin, hw, hw]).astype(np.float32)
+        w1 = (rng.standard_normal([cout, cin, 3, 3]) * 0.2).astype(np.float32)
+        b1 = rng.standard_normal([cout]).astype(np.float32)
+        w2 = (rng.standard_normal([cout, cout, 3, 3]) * 0.1).astype(np.float32)
+        b2 = rng.standard_normal([cout]).astype(np.float32)
+        wd = (rng.standard_normal([cout, cin, 1, 1]) * 0.3).astype(np.float32)
+        bd = rng.standard_normal([cout]).astype(np.float32)
+        h = np.maximum(conv_grouped(x, w1, b1, stride, 1, 1, 1), 0)
+        main = conv_grouped(h, w2, b2, 1, 1, 1, 1)
+        short = conv_grouped(x, wd, bd, stride, 0, 1, 1)
+        y = np.maximum(main.astype(np.float64) + short, 0).astype(np.float32)
+        nodes = [
+            helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], kernel_shape=[3, 3],
+                             strides=[stride] * 2, pads=[1] * 4),
+            helper.make_node("Relu", ["c1"], ["h"]),
+            helper.make_node("Conv", ["h", "w2", "b2"], ["c2"], kernel_shape=[3, 3],
+                             pads=[1] * 4),
+            helper.make_node("Conv", ["x", "wd", "bd"], ["cd"], kernel_shape=[1, 1],
+                             strides=[stride] * 2),
+            helper.make_node("Add", ["c2", "cd"], ["s"]),
+            helper.make_node("Relu", ["s"], ["y"])]
+        g = helper.make_graph(
+            nodes, name, [vi("x", F, list(x.shape))], [vi("y", F, list(y.shape))],
+            initializer=[numpy_helper.from_array(v, n) for v, n in
+                         ((w1, "w1"), (b1, "b1"), (w2, "w2"), (b2, "b2"), (wd, "wd"),
+                          (bd, "bd"))])
+        save_case(root, "kernels", name, g, [([x], [y])])
+
+
 def pool_cases(root):
     rng = np.random.default_rng(1)
     # ceil_mode with a last window along H that would start past the input
@@ -298,6 +334,7 @@ def main(argv):
         sys.exit(__doc__)
     conv_cases(argv[1])
     stem_cases(argv[1])
+    residual_cases(argv[1])
     depthwise_cases(argv[1])
     pool_cases(argv[1])
     softmax_cases(argv[1])
