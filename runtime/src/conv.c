@@ -273,10 +273,10 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
    * stride-1 stem of two panels or more (K <= 32: 3 channels, 3 x 3),
    * whose two-panel tiles store 6 positions into each of 64 channel
    * planes at a time (3 -> 64 over 112 x 112: -29%). */
-  int rows_all = kt->conv_rtile && pstep == 1 && q->out_w >= NR &&
-                 ((q->flags & ONNXC_CONV_X_SPLIT) ||
-                  (kdim <= 32 && q->out_channels > NR + NR / 2 &&
-                   !(q->flags & ONNXC_CONV_X_CBLOCK)));
+  int rows_ok = kt->conv_rtile && pstep == 1 && q->out_w >= NR;
+  int rows_all = rows_ok && ((q->flags & ONNXC_CONV_X_SPLIT) ||
+                             (kdim <= 32 && q->out_channels > NR + NR / 2 &&
+                              !(q->flags & ONNXC_CONV_X_CBLOCK)));
   act_ep act_storage;
   const act_ep *act = conv_act(q, &act_storage);
   /* The partial sums of conv_tile2 and conv_tile1 (MCP positions x 2 NR
@@ -314,15 +314,7 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
             /* Two panels at once (the second one wide enough not to take
              * a narrow panel's tiles): the positions' inputs read once
              * for 2 NR channels. */
-            if (rows_all) {
-              conv_rows(kt, q, g, pc, kc, kdim, act, xr, mc, koff + pc,
-                        panel, yg + j * NR * ys[2] + ic, j * NR, nw);
-              if (act && !kt->tile_act && pc + kc == kdim)
-                onnxc_rt_gemm_act_block(kt, yg + j * NR * ys[2] + ic, nw, mc,
-                                        ys[2], 1, act);
-              continue;
-            }
-            if (sums && kt->conv_tile2 && j + 1 < panels &&
+            if (!rows_all && sums && kt->conv_tile2 && j + 1 < panels &&
                 q->out_channels - (j + 1) * NR > NR / 2) {
               i64 nw1 = min64(NR, q->out_channels - (j + 1) * NR);
               tile_ep storage1;
@@ -350,12 +342,12 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
               ++j;
               continue;
             }
-            /* A panel of at most 16 channels: tiles of up to conv_mr16
+            /* A panel of at most 16 channels (any panel, rows_all):
+             * positions in lanes over rows, or tiles of up to conv_mr16
              * positions whose windows are one element apart (a stride-1
              * output row; a tile ends where the row does), one vector per
              * position. */
-            if (nw <= NR / 2 && kt->conv_rtile && pstep == 1 &&
-                q->out_w >= NR) {
+            if ((nw <= NR / 2 || rows_all) && rows_ok) {
               conv_rows(kt, q, g, pc, kc, kdim, act, xr, mc, koff + pc,
                         panel, yg + j * NR * ys[2] + ic, j * NR, nw);
             } else if (nw <= NR / 2 && tile16) {

@@ -152,17 +152,17 @@ static int split_enabled(void) {
  * took 14% longer through a split copy.) */
 static int split_copy(const onnxc_conv2d_params *q) {
   const onnxc_kernels *kt = onnxc_rt_kernels();
+  i64 kdim = q->in_channels * q->kernel_h * q->kernel_w;
   return (q->flags & ONNXC_CONV_PADDED) && (q->flags & ONNXC_CONV_W_PACKED) &&
          !(q->flags & (ONNXC_CONV_W_CBLOCK | ONNXC_CONV_X_CBLOCK |
                        ONNXC_CONV_X_SPLIT | ONNXC_CONV_IN_PLACE)) &&
          q->stride_w == 2 && q->dilation_w == 1 && q->kernel_w >= 2 &&
          q->groups == 1 &&
-         q->in_channels * q->kernel_h * q->kernel_w <= SPLIT_MAX_K &&
+         kdim <= SPLIT_MAX_K &&
          kt->conv_tile && kt->conv_rtile && q->out_w >= NR &&
          q->y_strides[4] == 1 && q->y_strides[3] == q->out_w &&
          (q->out_channels < NR ||
-          (q->out_channels > NR + NR / 2 &&
-           q->in_channels * q->kernel_h * q->kernel_w <= SPLIT_WIDE_K)) &&
+          (q->out_channels > NR + NR / 2 && kdim <= SPLIT_WIDE_K)) &&
          split_enabled();
 }
 
