@@ -2,7 +2,7 @@
 //
 // Implemented in UkernelActivation.cpp: the activations of the runtime's
 // convolution (ONNXC_CONV_ACT, runtime_abi.h) that onnxc-linalg-to-ukernel
-// fuses into the call (UkernelMatch.cpp's convClamp).
+// fuses into the call (UkernelEpilogue.cpp's convClamp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXC_PASSES_TRANSFORMS_UKERNELACTIVATION_H

@@ -3,7 +3,8 @@
 // The matchers of onnxc-linalg-to-ukernel (UkernelMatch.cpp): which linalg
 // ops on buffers are products, convolutions and pools the runtime's
 // kernels compute, and which neighbouring ops (zero fills, bias
-// broadcasts, clamps, padding) fold into the kernel call. LinalgToUkernel.cpp
+// broadcasts, clamps, padding) fold into the kernel call (the
+// initializations and clamps: UkernelEpilogue.cpp). LinalgToUkernel.cpp
 // does the rewriting; onnxc-fuse-elementwise (FuseElementwise.cpp) reads
 // the first section, the forms it must keep intact.
 //
@@ -119,7 +120,7 @@ Operation *convInit(Operation *op, Value buf, Value &bias);
 /// An elementwise clamp `out = min(max(in, lo), hi)` (or Relu's
 /// `max(in, lo)`), or an activation of `in` alone that the runtime's
 /// kernels apply (`act`: Sigmoid, Swish, HardSigmoid, HardSwish; the forms
-/// in UkernelMatch.cpp's activationBody), reading `buf` right after `op`:
+/// in UkernelActivation.cpp's matchActivationBody), reading `buf` right after `op`:
 /// the generic, its output buffer and the bounds or the activation.
 struct Clamp {
   linalg::GenericOp op;
@@ -191,6 +192,10 @@ struct MatmulEpilogue {
   bool clamp = false;
   float lo = 0.0f, hi = 0.0f;
 };
+
+/// The loop dim of each result of `map` (-1 for the constant 0), or nothing
+/// when a result is anything else or a dim appears twice.
+std::optional<SmallVector<int64_t>> operandDims(AffineMap map);
 
 /// `v` is defined before `op` runs (in op's block or an enclosing one).
 bool definedBefore(Value v, Operation *op);
