@@ -24,6 +24,43 @@ static const act_ep *conv_act(const onnxc_conv2d_params *q, act_ep *a) {
   return a->kind != ONNXC_ACT_NONE ? a : NULL;
 }
 
+/* ONNXC_CONV_BIAS_ADD: the bias added to Y's values (the start of a call
+ * that then sums into Y) over output channels [m0, m0 + count) of group g
+ * and the flat positions [p0, p0 + np) of image n (Y flat: ys[4] == 1,
+ * ys[3] == out_w), where the call's tiles read them next (in cache). */
+static void bias_add_block(const onnxc_conv2d_params *q, i64 n, i64 g,
+                           i64 m0, i64 count, i64 p0, i64 np, float *y) {
+  const i64 *ys = q->y_strides;
+  i64 m, p;
+  if (!(q->flags & ONNXC_CONV_BIAS_ADD) || !q->bias)
+    return;
+  for (m = m0; m < m0 + count; ++m) {
+    float b = q->bias[g * q->out_channels + m], *row;
+    row = y + n * ys[0] + g * ys[1] + m * ys[2] + p0;
+    for (p = 0; p < np; ++p)
+      row[p] += b;
+  }
+}
+
+/* bias_add_block over all of Y, any strides: the paths that do not add
+ * the bias block by block. */
+static void bias_add_all(const onnxc_conv2d_params *q, float *y) {
+  const i64 *ys = q->y_strides;
+  i64 n, g, m, oh, ow;
+  if (!(q->flags & ONNXC_CONV_BIAS_ADD) || !q->bias)
+    return;
+  for (n = 0; n < q->batch; ++n)
+    for (g = 0; g < q->groups; ++g)
+      for (m = 0; m < q->out_channels; ++m) {
+        float b = q->bias[g * q->out_channels + m];
+        for (oh = 0; oh < q->out_h; ++oh) {
+          float *row = y + n * ys[0] + g * ys[1] + m * ys[2] + oh * ys[3];
+          for (ow = 0; ow < q->out_w; ++ow)
+            row[ow * ys[4]] += b;
+        }
+      }
+}
+
 /* The epilogue of one K block of output channels [m0, m0 + 32) of group g
  * of a convolution: with ONNXC_CONV_BIAS the first block writes Y from the
  * bias (per row or per column of the tile: `per_row`), later blocks add to
@@ -141,6 +178,8 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
             block_args b;
             memset(&b, 0, sizeof b);
             b.m = min64(NR, q->out_channels - j * NR);
+            if (pc == 0)
+              bias_add_block(q, n, g, j * NR, b.m, jc, nc, y);
             b.kc = kc;
             b.a = wp + ((g * panels + j) * kdim + pc) * NR;
             b.rsa = 1;
@@ -296,6 +335,8 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
           i64 mc = min64(MCP, npos - ic);
           /* Position ic + t's window; (oh, ow) stepped, not divided. */
           i64 oh = ic / q->out_w, ow = ic % q->out_w;
+          if (pc == 0)
+            bias_add_block(q, n, g, 0, q->out_channels, ic, mc, y);
           for (t = 0; t < mc; ++t) {
             xr[t] = xg + oh * q->stride_h * xs[3] + ow * q->stride_w * xs[4];
             if (++ow == q->out_w) {
@@ -642,7 +683,10 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
     /* The depthwise kernel reads around the padding or pads each channel
      * into a small plane itself. */
     if (!packed && onnxc_rt_depthwise_takes(q)) {
-      onnxc_rt_depthwise(q, x, w, y);
+      onnxc_conv2d_params plain = *q;
+      bias_add_all(q, y);
+      plain.flags &= ~(int64_t)ONNXC_CONV_BIAS_ADD;
+      onnxc_rt_depthwise(&plain, x, w, y);
       return;
     }
     /* The GEMM paths: a padded copy (one pass over the input, small next
@@ -716,9 +760,21 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
   conv_unpacked(q, x, w, y);
 }
 
-/* Weights in place (strided): depthwise, im2col + GEMM, or loops. */
+static void conv_unpacked_start(const onnxc_conv2d_params *q,
+                                const float *x, const float *w, float *y);
+
+/* Weights in place (strided): depthwise, im2col + GEMM, or loops; with
+ * ONNXC_CONV_BIAS_ADD, Y's values plus the bias first. */
 static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
                           const float *w, float *y) {
+  onnxc_conv2d_params plain = *q;
+  bias_add_all(q, y);
+  plain.flags &= ~(int64_t)ONNXC_CONV_BIAS_ADD;
+  conv_unpacked_start(&plain, x, w, y);
+}
+
+static void conv_unpacked_start(const onnxc_conv2d_params *q,
+                                const float *x, const float *w, float *y) {
   const onnxc_kernels *kt = onnxc_rt_kernels();
   i64 khw = q->kernel_h * q->kernel_w;
   i64 kdim = q->in_channels * khw;

@@ -402,7 +402,11 @@ static void run_chunk(void *arg, int64_t chunk) {
     rows = (int)min64(TILE, q->out_h - oy);
     cols = (int)min64(TILE, q->out_w - ox);
     for (mb = m0; mb < m0 + mw; mb += CB) {
-      s.bias = (q->flags & ONNXC_CONV_BIAS) && q->bias ? q->bias + mb : NULL;
+      /* The bias with ONNXC_CONV_BIAS (written) or ONNXC_CONV_BIAS_ADD
+       * (added with Y's value: the transform adds it, the store Y). */
+      s.bias = (q->flags & (ONNXC_CONV_BIAS | ONNXC_CONV_BIAS_ADD)) && q->bias
+                   ? q->bias + mb
+                   : NULL;
       j->output(mm + t * XI * mw + mb - m0, mw, &s,
                       j->y + n * q->y_strides[0] + mb * q->y_strides[2] +
                           oy * q->y_strides[3] + ox,

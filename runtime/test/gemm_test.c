@@ -186,7 +186,11 @@ static void check_batched(long batch, long m, long n, long k, int shareB,
   free(bias);
 }
 
-/* The fused activations (ONNXC_CONV_ACT) of the conv checks: `fuse >> 3`
+/* fuse & BIAS_ADD: ONNXC_CONV_BIAS_ADD (Y's values plus the bias are the
+ * start). */
+#define BIAS_ADD 64
+
+/* The fused activations (ONNXC_CONV_ACT) of the conv checks: `(fuse >> 3) & 7`
  * is the kind, with these parameters (Swish with alpha, HardSigmoid with
  * ONNX's non-default alpha and beta, HardSwish's 1/6 and 0.5). */
 static float act_alpha(int kind) {
@@ -218,7 +222,7 @@ static double ref_act(double s, int kind) {
 
 /* A conv check's activation flags and parameters. */
 static void set_act(onnxc_conv2d_params *q, int fuse) {
-  int kind = fuse >> 3;
+  int kind = (fuse >> 3) & 7;
   if (!kind)
     return;
   q->flags |= ONNXC_CONV_ACT(kind);
@@ -229,9 +233,9 @@ static void set_act(onnxc_conv2d_params *q, int fuse) {
 /* The activation and the sum's tolerance after it (every slope is at most
  * 1.5: the pre-activation error, scaled). */
 static void apply_ref_act(double *s, double *mag, int fuse) {
-  if (!(fuse >> 3))
+  if (!((fuse >> 3) & 7))
     return;
-  *s = ref_act(*s, fuse >> 3);
+  *s = ref_act(*s, (fuse >> 3) & 7);
   *mag = 1.5 * *mag + 1e-3;
 }
 
@@ -295,6 +299,8 @@ static void check_conv_ex(long nb, long groups, long m, long cin, long h,
   q.clamp_hi = 0.75f;
   if (fuse & 5)
     q.flags |= ONNXC_CONV_BIAS;
+  if (fuse & BIAS_ADD)
+    q.flags |= ONNXC_CONV_BIAS_ADD;
   if (fuse & 2)
     q.flags |= ONNXC_CONV_CLAMP;
   set_act(&q, fuse);
@@ -320,10 +326,12 @@ static void check_conv_ex(long nb, long groups, long m, long cin, long h,
         for (i = 0; i < oh; ++i)
           for (j = 0; j < ow; ++j) {
             long yo = (((n * groups + g) * m + mm) * oh + i) * ow + j;
-            double s = (fuse & 4)   ? 0.0
-                       : (fuse & 1) ? bias[g * m + mm]
-                                    : y0[yo],
-                   mag = fabs(s);
+            double s = (fuse & 4)          ? 0.0
+                       : (fuse & 1)        ? bias[g * m + mm]
+                       : (fuse & BIAS_ADD) ? (double)y0[yo] + bias[g * m + mm]
+                                           : y0[yo],
+                   mag = (fuse & BIAS_ADD) ? fabs(y0[yo]) + fabs(bias[g * m + mm])
+                                           : fabs(s);
             for (c = 0; c < cin; ++c)
               for (a = 0; a < kh; ++a)
                 for (b = 0; b < kw; ++b) {
@@ -838,7 +846,8 @@ int main(int argc, char **argv) {
       0, 1, 2, 3, 4, 5, 6,
       1 | ONNXC_ACT_SIGMOID << 3, 1 | ONNXC_ACT_SWISH << 3,
       1 | ONNXC_ACT_HARD_SIGMOID << 3, 1 | ONNXC_ACT_HARD_SWISH << 3,
-      4 | ONNXC_ACT_SWISH << 3, 3 | ONNXC_ACT_HARD_SWISH << 3};
+      4 | ONNXC_ACT_SWISH << 3, 3 | ONNXC_ACT_HARD_SWISH << 3,
+      BIAS_ADD, BIAS_ADD | 2, BIAS_ADD | ONNXC_ACT_HARD_SWISH << 3};
   unsigned i;
   if (argc == 6 && strcmp(argv[1], "bench") == 0)
     return bench(atol(argv[2]), atol(argv[3]), atol(argv[4]), atoi(argv[5]));
@@ -852,8 +861,8 @@ int main(int argc, char **argv) {
   printf("isa: %s\n", onnxc_rt_kernels()->name);
   check_act_accuracy();
   gemm_cases();
-  /* fuse: 1 bias, 2 clamp, 4 zero start (null bias), and combinations;
-   * fuse >> 3 an activation (ONNXC_CONV_ACT: after the bias, after a
+  /* fuse: 1 bias, 2 clamp, 4 zero start (null bias), BIAS_ADD (Y plus the
+   * bias), and combinations; (fuse >> 3) & 7 an activation (ONNXC_CONV_ACT: after the bias, after a
    * zero start, after the clamp). */
   for (i = 0; i < 2 * sizeof fuses / sizeof *fuses; ++i) {
     int packed = (int)(i & 1), fuse = fuses[i >> 1];

@@ -69,7 +69,9 @@ static void pack(const float *w, long m, long c, int cblock, float *wp) {
       }
 }
 
-enum { BIAS = 1, CLAMP = 2, ACCUMULATE = 4, YPAD = 8, IN_PLACE = 16 };
+/* BIAS_ADD: ONNXC_CONV_BIAS_ADD, Y's values plus the bias are the start
+ * (ACCUMULATE with BIAS: the bias pointer is ignored). */
+enum { BIAS = 1, CLAMP = 2, ACCUMULATE = 4, YPAD = 8, IN_PLACE = 16, BIAS_ADD = 32 };
 
 /* One call: n images of c x h x w, m outputs, pads p (all sides; -1: the
  * call unpadded, X read as padded already), `mode` bits above. */
@@ -128,9 +130,11 @@ static void check_tile(long n, long c, long m, long h, long w, long p,
     }
     if (mode & IN_PLACE)
       q.flags |= ONNXC_CONV_IN_PLACE;
-    if (!(mode & ACCUMULATE))
+    if (mode & BIAS_ADD)
+      q.flags |= ONNXC_CONV_BIAS_ADD;
+    else if (!(mode & ACCUMULATE))
       q.flags |= ONNXC_CONV_BIAS;
-    q.bias = (mode & BIAS) ? bias : NULL;
+    q.bias = (mode & (BIAS | BIAS_ADD)) ? bias : NULL;
     if (mode & CLAMP) {
       q.flags |= ONNXC_CONV_CLAMP;
       q.clamp_lo = -0.5f;
@@ -172,7 +176,10 @@ static void check_tile(long n, long c, long m, long h, long w, long p,
                     s += v;
                     mag += fabs(v);
                   }
-              if (mode & ACCUMULATE) {
+              if (mode & BIAS_ADD) {
+                s += (double)y0[yi] + bias[mm];
+                mag += fabs(y0[yi]) + fabs(bias[mm]);
+              } else if (mode & ACCUMULATE) {
                 s += y0[yi];
                 mag += fabs(y0[yi]);
               } else if (mode & BIAS) {
@@ -259,6 +266,12 @@ int main(void) {
   check_tile(2, 16, 32, 8, 8, -1, BIAS | CLAMP, 1, 2);
   check_tile(1, 384, 256, 16, 16, 1, BIAS | CLAMP, 1, 2);
   check_tile(1, 32, 32, 8, 8, 1, ACCUMULATE | CLAMP | IN_PLACE, 0, 2);
+  /* A residual Add fused (ONNXC_CONV_BIAS_ADD): F(4x4, 3x3) over several
+   * chunks, with a clamp, a row pitch; F(2x2, 3x3). */
+  check(1, 32, 32, 57, 55, 1, BIAS_ADD | CLAMP, 1);
+  check(2, 16, 32, 14, 13, 1, BIAS_ADD | YPAD, 0);
+  check(1, 256, 80, 16, 16, 1, BIAS_ADD | CLAMP, 1);
+  check_tile(1, 32, 48, 7, 9, 1, BIAS_ADD | CLAMP, 1, 2);
   printf("winograd: largest error %.2g of the products' magnitude\n", worst);
   printf("%d checks, %d failed\n", checks, failures);
   return failures != 0;

@@ -357,6 +357,15 @@ typedef struct onnxc_conv2d_params {
  */
 #define ONNXC_CONV_BIAS 2
 #define ONNXC_CONV_CLAMP 4
+/*
+ * ONNXC_CONV_BIAS_ADD (without ONNXC_CONV_BIAS): Y's values plus
+ * bias[g * out_channels + m] are the start, the sum is added to them, then
+ * the clamp or activation: a residual Add (and the Relu after it) fused
+ * into the convolution that feeds it, Y the Add's other operand, updated
+ * in place (the compiler's onnxc-linalg-to-ukernel). A null bias: Y's
+ * values alone, as without the flag.
+ */
+#define ONNXC_CONV_BIAS_ADD 1024
 /* ONNXC_CONV_PADDED: x is unpadded; pad_top, pad_left, in_h and in_w
  * describe the zero padding around it (the compiler fuses a zero Pad, or a
  * Conv's pads, into the call instead of materializing the padded input). */
