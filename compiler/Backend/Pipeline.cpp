@@ -152,7 +152,9 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
   if (optimize) {
     // Fewer, larger loop nests: intermediates of elementwise chains are
     // never stored (and never allocated once bufferized).
-    pm.addNestedPass<func::FuncOp>(createFuseElementwise());
+    FuseElementwiseOptions fuse;
+    fuse.residualsInPlace = options.fuseConvResiduals;
+    pm.addNestedPass<func::FuncOp>(createFuseElementwise(fuse));
     // Sums and maxima in any order: LLVM vectorizes the reduction loops.
     pm.addNestedPass<func::FuncOp>(createReassociateReductions());
     pm.addPass(createCanonicalizerPass());
@@ -189,6 +191,7 @@ void backend::buildLinalgToLLVMPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createPadToCopy());
     LinalgToUkernelOptions ukernel;
     ukernel.fuseActivations = options.fuseConvActivations;
+    ukernel.fuseResiduals = options.fuseConvResiduals;
     pm.addPass(createLinalgToUkernel(ukernel));
     // exp, erf, tanh, log as inline arithmetic: no libm call per element,
     // and the loops around them vectorize. After the kernel calls, whose
@@ -266,6 +269,9 @@ struct PipelineCLOptions
   Option<bool> fuseConvActivations{
       *this, "fuse-conv-activations",
       llvm::cl::desc("onnxc --fuse-conv-activations"), llvm::cl::init(true)};
+  Option<bool> fuseConvResiduals{
+      *this, "fuse-conv-residuals",
+      llvm::cl::desc("onnxc --fuse-conv-residuals"), llvm::cl::init(true)};
 };
 } // namespace
 
@@ -274,13 +280,15 @@ void backend::registerPipelines() {
       "onnxc-lower-to-linalg",
       "onnxc's onnx -> linalg phase, as the driver runs it (--emit=linalg)",
       [](OpPassManager &pm, const PipelineCLOptions &o) {
-        buildONNXToLinalgPipeline(pm, {o.optLevel, o.profile, o.debugDump, o.fuseConvActivations});
+        buildONNXToLinalgPipeline(pm, {o.optLevel, o.profile, o.debugDump, o.fuseConvActivations,
+                                       o.fuseConvResiduals});
       });
   PassPipelineRegistration<PipelineCLOptions>(
       "onnxc-lower-to-llvm",
       "onnxc's linalg -> LLVM dialect phase, as the driver runs it "
       "(--emit=llvm)",
       [](OpPassManager &pm, const PipelineCLOptions &o) {
-        buildLinalgToLLVMPipeline(pm, {o.optLevel, o.profile, o.debugDump, o.fuseConvActivations});
+        buildLinalgToLLVMPipeline(pm, {o.optLevel, o.profile, o.debugDump, o.fuseConvActivations,
+                                       o.fuseConvResiduals});
       });
 }

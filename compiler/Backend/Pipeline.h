@@ -36,6 +36,12 @@ struct PipelineOptions {
   /// after a convolution run in its kernel (onnxc-linalg-to-ukernel's
   /// fuse-activations), split over threads with it; on by default.
   bool fuseConvActivations = true;
+  /// --fuse-conv-residuals: a residual Add (and its Relu) after a
+  /// convolution runs in the convolution's kernel, which starts from the
+  /// Add's other operand in place (onnxc-fuse-elementwise's
+  /// residuals-in-place, onnxc-linalg-to-ukernel's fuse-residuals); on by
+  /// default.
+  bool fuseConvResiduals = true;
 };
 
 /// Dialects, interface models and LLVM translations the pipelines need.

@@ -135,6 +135,13 @@ struct Options {
                "threads with it (default on; =false keeps them separate "
                "loops on the calling thread; docs/performance.md)"),
       cl::init(true), cl::cat(onnxcCategory)};
+  cl::opt<bool> fuseConvResiduals{
+      "fuse-conv-residuals",
+      cl::desc("Run a residual Add (and a Relu after it) that follows a "
+               "convolution inside the convolution's kernel, which starts "
+               "from the Add's other operand in place (default on; =false "
+               "keeps the Add a loop of its own; docs/performance.md)"),
+      cl::init(true), cl::cat(onnxcCategory)};
   cl::opt<std::string> runtimeLib{
       "runtime-lib",
       cl::desc("The onnxc runtime archive to link (default: ../lib/libonnxc_runtime.a "
@@ -708,7 +715,8 @@ int mlir::onnxc::onnxcMain(int argc, char **argv) {
   // a node's output; LLVM's -O level stays).
   backend::PipelineOptions pipeline{opts.debugDump ? 0u : unsigned(opts.optLevel),
                                     opts.profile, opts.debugDump,
-                                    opts.fuseConvActivations};
+                                    opts.fuseConvActivations,
+                                    opts.fuseConvResiduals};
   if (failed(runPhase(ctx, *module, rootTiming, "onnxc-lower-to-linalg",
                       [&](OpPassManager &pm) {
                         backend::buildONNXToLinalgPipeline(pm, pipeline);

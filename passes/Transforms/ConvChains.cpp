@@ -109,7 +109,8 @@ std::optional<int64_t> paramSlot(func::CallOp call, int64_t slot) {
 /// to be under ONNXC_CONV_CHAIN_MIN_BYTES, and neither call known to take
 /// the Winograd path (3 x 3, stride 1, one group, channels in multiples of
 /// 16, constant packed weights, no activation but a clamp; winograd.c),
-/// nor a grouped one with several input channels per group.
+/// nor a grouped one with several input channels per group, nor one that
+/// starts from Y's values plus its bias (ONNXC_CONV_BIAS_ADD).
 /// Calls that would only run one by one stay apart: a profile keeps a
 /// site each.
 bool mayBand(func::CallOp first, func::CallOp second) {
@@ -145,8 +146,15 @@ bool mayBand(func::CallOp first, func::CallOp second) {
         paramSlot(call, ONNXC_ABI_SLOT(onnxc_conv2d_params, in_channels));
     return groups && *groups > 1 && in && *in > 1;
   };
+  // A fused residual Add (ONNXC_CONV_BIAS_ADD): reading its start from
+  // memory in bands made ResNeXt's blocks slower (docs/performance.md).
+  auto residual = [](func::CallOp call) {
+    std::optional<int64_t> flags =
+        paramSlot(call, ONNXC_ABI_SLOT(onnxc_conv2d_params, flags));
+    return flags && (*flags & ONNXC_CONV_BIAS_ADD);
+  };
   return !winograd(first) && !winograd(second) && !grouped(first) &&
-         !grouped(second);
+         !grouped(second) && !residual(first) && !residual(second);
 }
 
 /// Whether `call` (a convolution) writes every element of the buffer
@@ -282,8 +290,13 @@ void mlir::onnxc::ukernel::chainConvCalls(func::FuncOp f) {
       for (unsigned k = 0; k < 4; ++k)
         store(LLVM::PtrToIntOp::create(b, loc, i64Type, chain[i].getOperand(k)),
               k);
-      // Outputs in between that nothing reads after the chain.
+      // Outputs in between that nothing reads after the chain, of calls
+      // that overwrite them (not one known to start from Y's values; the
+      // runtime checks ONNXC_CONV_BIAS too).
+      std::optional<int64_t> callFlags = paramSlot(
+          chain[i], ONNXC_ABI_SLOT(onnxc_conv2d_params, flags));
       int64_t flags = i + 1 < chain.size() &&
+                              (!callFlags || (*callFlags & ONNXC_CONV_BIAS)) &&
                               deadAfter(chain[i].getOperand(3), last)
                           ? ONNXC_CONV_CHAIN_DEAD
                           : 0;

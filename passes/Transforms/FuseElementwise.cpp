@@ -217,8 +217,103 @@ struct ConvIntoAdd : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A residual Add (maybe with a clamp after it) of a convolution's result
+/// and another value R whose last use it is: its init becomes R, so that
+/// bufferization writes the sum over R's buffer and
+/// onnxc-linalg-to-ukernel's fuse-residuals can run the convolution from
+/// R's values in place (ONNXC_CONV_BIAS_ADD) and drop the Add. The sum
+/// itself does not change. R must be an op's result (a function argument
+/// is read-only: bufferization would copy it).
+struct ResidualInPlace : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// `v` is a convolution's result (through a collapse_shape of its group
+  /// dim) used once.
+  static bool isConvResult(Value v) {
+    if (!v.hasOneUse())
+      return false;
+    if (auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>())
+      v = collapse.getSrc();
+    auto conv = v.getDefiningOp<linalg::LinalgOp>();
+    return conv && v.hasOneUse() && conv->getNumResults() == 1 &&
+           conv.getNumReductionLoops() > 0 && ukernel::hasMulAddBody(conv) &&
+           ukernel::hasConvolutionMaps(conv.getIndexingMapsArray(),
+                                       conv.getIteratorTypesArray());
+  }
+
+  LogicalResult matchAndRewrite(linalg::GenericOp add,
+                                PatternRewriter &rewriter) const override {
+    if (!add.hasPureTensorSemantics() || add.getNumDpsInputs() != 2 ||
+        add.getNumDpsInits() != 1 || add.getNumReductionLoops() != 0 ||
+        !llvm::all_of(add.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); }))
+      return failure();
+    Block &body = add.getRegion().front();
+    // The init's value is not read, and is not already an input.
+    if (!body.getArgument(2).use_empty() || body.getOperations().size() > 4)
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(add.getResult(0).getType());
+    if (!type || !type.getElementType().isF32())
+      return failure();
+    // The sum of the two inputs, in the body.
+    bool sums = false;
+    for (Operation &o : body.without_terminator())
+      if (auto s = dyn_cast<arith::AddFOp>(o))
+        sums |= (s.getLhs() == body.getArgument(0) &&
+                 s.getRhs() == body.getArgument(1)) ||
+                (s.getLhs() == body.getArgument(1) &&
+                 s.getRhs() == body.getArgument(0));
+    if (!sums)
+      return failure();
+    Value init = add.getDpsInits()[0];
+    if (!init.getDefiningOp<tensor::EmptyOp>())
+      return failure();
+    // When both are convolutions' results (a shortcut convolution), the
+    // later one runs from the earlier one's result.
+    unsigned first = 0;
+    {
+      Operation *d0 = add.getDpsInputs()[0].getDefiningOp(),
+                *d1 = add.getDpsInputs()[1].getDefiningOp();
+      if (d0 && d1 && d0->getBlock() == d1->getBlock() &&
+          d1->isBeforeInBlock(d0))
+        first = 0; // input 0 is the later one: try it as the convolution
+      else
+        first = 1;
+    }
+    for (unsigned t = 0; t < 2; ++t) {
+      unsigned i = t == 0 ? first : 1 - first;
+      Value conv = add.getDpsInputs()[i], r = add.getDpsInputs()[1 - i];
+      if (conv.getType() != type || r.getType() != type || r == conv ||
+          isa<BlockArgument>(r) || matchPattern(r, m_Constant()) ||
+          !isConvResult(conv))
+        continue;
+      // R's other users come before the Add (a ResNet block's first
+      // convolution reads it): the Add is its last use, and its buffer is
+      // free to take the sum (bufferization still checks).
+      if (!llvm::all_of(r.getUsers(), [&](Operation *u) {
+            // A use inside an op's region (the padding's tensor.extract)
+            // counts as that op.
+            Operation *anc = add->getBlock()->findAncestorOpInBlock(*u);
+            return u == add.getOperation() ||
+                   (anc && anc != add.getOperation() &&
+                    anc->isBeforeInBlock(add));
+          }) ||
+          llvm::count_if(r.getUsers(),
+                         [&](Operation *u) { return u == add.getOperation(); }) != 1)
+        continue;
+      LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": residual Add in place at "
+                              << add.getLoc() << "\n");
+      rewriter.modifyOpInPlace(add,
+                               [&] { add.getDpsInitsMutable()[0].set(r); });
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct FuseElementwisePass
     : public onnxc::impl::FuseElementwiseBase<FuseElementwisePass> {
+  using FuseElementwiseBase::FuseElementwiseBase;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     {
@@ -241,6 +336,12 @@ struct FuseElementwisePass
     (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
     LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": " << countGenerics()
                             << " generics after fusion\n");
+    if (residualsInPlace) {
+      // After fusion: the Add and the Relu after it are one generic.
+      RewritePatternSet last(ctx);
+      last.add<ResidualInPlace>(ctx);
+      (void)applyPatternsGreedily(getOperation(), std::move(last));
+    }
   }
 
   int64_t countGenerics() {

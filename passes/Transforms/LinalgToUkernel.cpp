@@ -91,6 +91,7 @@ struct Rewriter {
 
   bool fuseEpilogues;
   bool fuseActivations;
+  bool fuseResiduals;
   /// Ops erased so far: the pass's list of linalg ops to visit holds
   /// pointers to some of them (fills, bias broadcasts, clamps fused away).
   DenseSet<Operation *> erased;
@@ -101,9 +102,10 @@ struct Rewriter {
   }
 
   Rewriter(ModuleOp module, bool packConstants, bool fuseEpilogues,
-           bool fuseActivations)
+           bool fuseActivations, bool fuseResiduals)
       : module(module), b(module.getContext()), packConstants(packConstants),
-        fuseEpilogues(fuseEpilogues), fuseActivations(fuseActivations) {}
+        fuseEpilogues(fuseEpilogues), fuseActivations(fuseActivations),
+        fuseResiduals(fuseResiduals) {}
 
   Value idx(Location loc, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -513,18 +515,33 @@ struct Rewriter {
     Operation *init = fuseEpilogues ? convInit(op, yRoot, bias) : nullptr;
     std::optional<Clamp> clamp;
     Location callLoc = loc; // with the fused Relu/Clip's node
+    // A residual Add (and its Relu) that reads Y next and writes over its
+    // other operand R: the call starts from R (plus the bias:
+    // ONNXC_CONV_BIAS_ADD) and writes R, through the clamp's machinery
+    // below (`clamp` then holds the Add; `residual` says so).
+    bool residual = false;
     if (init) {
       flags |= kConvBias;
       erase(init);
       b.setInsertionPoint(op);
-      clamp = convClamp(op, yRoot, {x, w}, fuseActivations);
+      if (fuseResiduals)
+        clamp = convResidual(op, yRoot, {x, w, pad ? pad->src : Value()});
+      if (clamp) {
+        residual = true;
+        flags &= ~kConvBias;
+        if (bias)
+          flags |= ONNXC_CONV_BIAS_ADD;
+      } else {
+        clamp = convClamp(op, yRoot, {x, w}, fuseActivations);
+      }
       // A clamp that writes the fused padding's source back (bufferization
       // reuses the input's buffer, as in U-Net's blocks): for a depthwise
       // convolution whose output is laid out exactly as its input, or an
       // ungrouped one over packed weights, whose input the runtime copies
       // padded in full before it writes any output (ONNXC_CONV_IN_PLACE);
       // else no clamp fusion.
-      if (clamp && pad && viewRoot(clamp->out) == viewRoot(pad->src)) {
+      if (clamp && !residual && pad &&
+          viewRoot(clamp->out) == viewRoot(pad->src)) {
         if (inPlaceDepthwise(*pad, clamp->out, sizes[cv.c], sizes[cv.m]) ||
             (packedW && getConstantIntValue(sizes[cv.g]) == 1 &&
              sameElements(pad->src, clamp->out)))
@@ -543,7 +560,7 @@ struct Rewriter {
     // its Concat's slice: its convolution's Y reuses its input's buffer.)
     if (padIsY) {
       bool keep = false;
-      if ((flags & kConvBias) &&
+      if ((flags & kConvBias || residual) &&
           llvm::all_of(pad->yWriters, [&](Operation *w) { return w == init; })) {
         if (clamp)
           keep = viewRoot(clamp->out) != viewRoot(pad->src) ||
@@ -559,8 +576,13 @@ struct Rewriter {
         flags &= ~kConvPadded;
       }
     }
+    // A residual Add without a Relu after it: no clamp.
+    bool bounded = clamp && !clamp->act &&
+                   !(residual && std::isinf(clamp->lo) && std::isinf(clamp->hi));
     if (clamp) {
-      flags |= clamp->act ? ONNXC_CONV_ACT(clamp->act) : kConvClamp;
+      flags |= clamp->act ? ONNXC_CONV_ACT(clamp->act)
+               : bounded  ? kConvClamp
+                          : 0;
       SmallVector<Operation *> chain;
       if (movableBefore(clamp->out, op, chain))
         moveBefore(chain, op);
@@ -619,7 +641,7 @@ struct Rewriter {
       biasPtr = add(loc, vb.aligned, mul(loc, vb.offset, idx(loc, sizeof(float))));
     }
     fields.push_back(biasPtr);
-    bool isClamp = clamp && !clamp->act, isAct = clamp && clamp->act;
+    bool isClamp = bounded, isAct = clamp && clamp->act;
     fields.push_back(floatPair(loc, isClamp ? clamp->lo : 0.0f,
                                isClamp ? clamp->hi : 0.0f));
     // pad_top, pad_left, in_h, in_w (read only with ONNXC_CONV_PADDED).
@@ -918,7 +940,8 @@ struct LinalgToUkernelPass
     : public onnxc::impl::LinalgToUkernelBase<LinalgToUkernelPass> {
   using LinalgToUkernelBase::LinalgToUkernelBase;
   void runOnOperation() override {
-    Rewriter r(getOperation(), packConstants, fuseEpilogues, fuseActivations);
+    Rewriter r(getOperation(), packConstants, fuseEpilogues, fuseActivations,
+               fuseResiduals);
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     for (linalg::LinalgOp op : ops) {

@@ -50,7 +50,21 @@ def FuseElementwise : Pass<"onnxc-fuse-elementwise", "func::FuncOp"> {
     // becomes
     %1 = linalg.generic {...} ins(%mm, %bias) { addf; maximumf }
     ```
+
+    With `residuals-in-place` (the default), an elementwise generic
+    whose two inputs are a convolution's result and another value R of
+    the same type whose other users all come before it, and whose body sums them (then
+    maybe clamps: a residual Add + Relu), writes R's buffer instead of a
+    new one (its init becomes R), so that onnxc-linalg-to-ukernel can run
+    the convolution from R's values in place (ONNXC_CONV_BIAS_ADD) and
+    drop the Add. R must be an op's result (a function argument is
+    read-only: bufferization would copy it).
   }];
+  let options = [
+    Option<"residualsInPlace", "residuals-in-place", "bool", "true",
+           "Point a residual Add after a convolution at its other operand's "
+           "buffer">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
@@ -445,6 +459,13 @@ def LinalgToUkernel : Pass<"onnxc-linalg-to-ukernel", "ModuleOp"> {
     writes the fused padding's source back (bufferization reuses the
     input's buffer) is fused only into a depthwise convolution whose
     output has exactly the input's layout (`ONNXC_CONV_IN_PLACE`).
+    With `fuse-residuals`, a residual Add that reads Y next and writes its
+    other operand R in place (onnxc-fuse-elementwise's
+    `residuals-in-place`), maybe with a clamp after the sum, goes into the
+    call instead: it starts from R's values plus the bias
+    (`ONNXC_CONV_BIAS_ADD`) and writes R, when nothing between the
+    convolution and the Add touches R, R is not the convolution's input,
+    and Y is not read after the Add.
 
     Input invariant: bufferized IR (memrefs) with deallocations placed; the
     rewritten ops are erased in place, so the deallocations stay after the
@@ -462,6 +483,10 @@ def LinalgToUkernel : Pass<"onnxc-linalg-to-ukernel", "ModuleOp"> {
     Option<"fuseEpilogues", "fuse-epilogues", "bool", "true",
            "Fuse a convolution's bias initialization, a product's bias add, "
            "and a following Relu / Clip into the kernel call">,
+    Option<"fuseResiduals", "fuse-residuals", "bool", "true",
+           "With fuse-epilogues, run a residual Add (and a Relu / Clip after "
+           "it) that reads a convolution's output next and writes its other "
+           "operand in place inside the call (ONNXC_CONV_BIAS_ADD)">,
     Option<"fuseActivations", "fuse-activations", "bool", "false",
            "With fuse-epilogues, also fold a Sigmoid, Swish, HardSigmoid or "
            "HardSwish after a convolution into its call (off by default: "

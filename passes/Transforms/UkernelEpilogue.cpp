@@ -322,6 +322,121 @@ std::optional<Clamp> convClamp(Operation *op, Value buf,
   return c;
 }
 
+/// Y's value is not read after the epilogue `g`: from `g` on, the first
+/// op that touches Y (or a view of it) frees it, or writes all of it
+/// without reading it (bufferization gave a later value Y's buffer: a
+/// fill, a bias broadcast, an elementwise op's result), or nothing does.
+/// Views of Y are not reads.
+static bool unreadAfter(linalg::GenericOp g, Value buf) {
+  SmallVector<Value> aliases = aliasesOf(buf);
+  for (Operation *o = g->getNextNode(); o; o = o->getNextNode()) {
+    if (!touches(o, aliases))
+      continue;
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(o))
+      return dealloc.getMemref() == buf;
+    // A loop nest over all of Y that writes it without reading it (an
+    // elementwise op's result in Y's buffer, a fill, a broadcast).
+    auto l = dyn_cast<linalg::LinalgOp>(o);
+    if (!l || !l.hasPureBufferSemantics() || l.getNumReductionLoops() != 0 ||
+        o->getNumResults() != 0 ||
+        llvm::any_of(l.getDpsInputs(),
+                     [&](Value v) { return llvm::is_contained(aliases, v); }))
+      return false;
+    for (OpOperand &init : l.getDpsInitsMutable())
+      if (init.get() == buf && l.getMatchingIndexingMap(&init).isIdentity() &&
+          !l.payloadUsesValueFromOperand(&init))
+        return true;
+    return false;
+  }
+  return true;
+}
+
+std::optional<Clamp> convResidual(Operation *op, Value buf,
+                                  ArrayRef<Value> keepApart) {
+  SmallVector<Value> aliases = aliasesOf(buf);
+  Operation *next = op->getNextNode();
+  SmallVector<Operation *> between;
+  while (next && !touches(next, aliases)) {
+    between.push_back(next);
+    next = next->getNextNode();
+  }
+  auto g = dyn_cast_or_null<linalg::GenericOp>(next);
+  if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInputs() != 2 ||
+      g.getNumDpsInits() != 1 || g.getNumReductionLoops() != 0 ||
+      !llvm::all_of(g.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return std::nullopt;
+  Clamp c;
+  c.op = g;
+  // Y (or Y collapsed) is one input, R the other and the output.
+  int yi = -1;
+  for (int i = 0; i < 2; ++i) {
+    Value in = g.getDpsInputs()[i];
+    if (in == buf) {
+      yi = i;
+    } else if (auto col = in.getDefiningOp<memref::CollapseShapeOp>()) {
+      if (col.getSrc() == buf && definedBefore(col.getResult(), g)) {
+        c.collapse = col;
+        yi = i;
+      }
+    }
+    if (yi >= 0)
+      break;
+  }
+  if (yi < 0)
+    return std::nullopt;
+  Value r = g.getDpsInputs()[1 - yi];
+  c.out = g.getDpsInits()[0];
+  auto type = dyn_cast<MemRefType>(c.out.getType());
+  if (r != c.out || !type ||
+      type.getShape() !=
+          cast<MemRefType>(g.getDpsInputs()[yi].getType()).getShape() ||
+      !type.getElementType().isF32())
+    return std::nullopt;
+  // The body: yield [min(max(a + r, lo), hi) | max(a + r, lo) | a + r].
+  Block &body = g.getRegion().front();
+  if (body.getOperations().size() > 4)
+    return std::nullopt;
+  Value v = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
+  if (auto mn = v.getDefiningOp<arith::MinimumFOp>()) {
+    auto bound = constantBound(mn, v);
+    if (!bound)
+      return std::nullopt;
+    c.hi = *bound;
+    if (!v.getDefiningOp<arith::MaximumFOp>())
+      return std::nullopt;
+  }
+  if (auto mx = v.getDefiningOp<arith::MaximumFOp>()) {
+    auto bound = constantBound(mx, v);
+    if (!bound || !(*bound <= c.hi))
+      return std::nullopt;
+    c.lo = *bound;
+  }
+  auto sum = v.getDefiningOp<arith::AddFOp>();
+  if (!sum ||
+      !((sum.getLhs() == body.getArgument(0) &&
+         sum.getRhs() == body.getArgument(1)) ||
+        (sum.getLhs() == body.getArgument(1) &&
+         sum.getRhs() == body.getArgument(0))))
+    return std::nullopt;
+  // R: defined before the convolution (or movable there), untouched until
+  // the Add, not one of the convolution's operands.
+  SmallVector<Operation *> chain;
+  if (!movableBefore(c.out, op, chain))
+    return std::nullopt;
+  Value root = viewRoot(c.out);
+  SmallVector<Value> outAliases = aliasesOf(root);
+  for (Operation *o : between)
+    if (touches(o, outAliases))
+      return std::nullopt;
+  for (Value v : keepApart)
+    if (v && viewRoot(v) == root)
+      return std::nullopt;
+  if (!unreadAfter(g, buf))
+    return std::nullopt;
+  return c;
+}
+
 /// `v = min(max(x, lo), hi)` or `v = max(x, lo)` with constant f32 bounds
 /// (a Relu or Clip as convert-onnx-to-linalg writes them): x and the
 /// bounds, the ops of the chain counted in `ops`.

@@ -141,6 +141,18 @@ struct Clamp {
 std::optional<Clamp> convClamp(Operation *op, Value buf,
                                ArrayRef<Value> keepApart, bool activations);
 
+/// A residual Add that reads the convolution's output Y (a fresh buffer
+/// its initialization wrote) next and writes the sum over its other
+/// operand R in place, maybe clamped after (an Add + Relu that
+/// onnxc-fuse-elementwise pointed at R's buffer): the call starts from R
+/// (ONNXC_CONV_BIAS_ADD) and writes R, and the Add goes. `op` the Add, `out`
+/// R, `lo` and `hi` the clamp (both infinite: none), `collapse` as for a
+/// clamp. None when something between the convolution and the Add touches
+/// R, R is one of `keepApart` (the convolution's operands), or Y is read
+/// after the Add.
+std::optional<Clamp> convResidual(Operation *op, Value buf,
+                                  ArrayRef<Value> keepApart);
+
 /// The buffer a view is of (through view ops).
 Value viewRoot(Value v);
 

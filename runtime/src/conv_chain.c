@@ -138,9 +138,12 @@ static int y_extent(const link *c, uintptr_t *lo, uintptr_t *hi) {
 }
 
 /* Whether call i's output goes to a scratch in a run that goes on after
- * it: nothing reads it after the chain, and its rows are flat. */
+ * it: nothing reads it after the chain, its rows are flat, and the call
+ * overwrites it (ONNXC_CONV_BIAS; a call that starts from Y's values, a
+ * fused residual Add, must read them where they are). */
 static int to_scratch(const link *c) {
-  return (c->flags & ONNXC_CONV_CHAIN_DEAD) && y_flat(c->q);
+  return (c->flags & ONNXC_CONV_CHAIN_DEAD) && y_flat(c->q) &&
+         (c->q->flags & ONNXC_CONV_BIAS);
 }
 
 /* A grouped convolution of several channels per group (ResNeXt's 32

@@ -1,4 +1,5 @@
 // RUN: %onnxc-opt --onnxc-fuse-elementwise --split-input-file %s | FileCheck %s
+// RUN: %onnxc-opt --onnxc-fuse-elementwise=residuals-in-place=false --split-input-file %s | FileCheck %s --check-prefix=OFF
 
 // Bias add + ReLU after a product: one generic; the product stays.
 // CHECK-LABEL: func.func @bias_relu
@@ -317,4 +318,106 @@ func.func @conv_not_into_add(%x: tensor<1x1x3x6x6xf32>, %w: tensor<1x2x3x3x3xf32
     linalg.yield %s : f32
   } -> tensor<1x2x4x4xf32>
   return %sum, %sum2, %c2 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x1x2x4x4xf32>
+}
+
+// -----
+
+// A residual Add + Relu after a biased convolution (its start a bias
+// broadcast, not a zero fill: conv_into_add does not apply), whose other
+// operand R is a Relu's result that only the convolution's input read
+// before: after fusion the Add + Relu generic writes R's buffer (its init
+// becomes R: onnxc-linalg-to-ukernel then runs the convolution from R in
+// place). Left alone, with residuals-in-place=false, and when R is a
+// function argument (read-only) or is read after the Add.
+// CHECK-LABEL: func.func @residual_in_place
+// CHECK: %[[R:.+]] = linalg.generic {{.*}} ins(%{{.+}} : tensor<1x3x6x6xf32>)
+// CHECK: %[[C:.+]] = tensor.collapse_shape
+// CHECK: linalg.generic {{.*}} ins(%[[C]], %[[R]] : tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>) outs(%[[R]] : tensor<1x3x6x6xf32>)
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK-LABEL: func.func @residual_not_in_place
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<1x3x6x6xf32>
+// CHECK-COUNT-2: ins(%{{.+}}, %{{.+}} : tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>) outs(%[[E]] : tensor<1x3x6x6xf32>)
+// OFF-LABEL: func.func @residual_in_place
+// OFF: %[[E:.+]] = tensor.empty() : tensor<1x3x6x6xf32>
+// OFF: ins(%{{.+}}, %{{.+}} : tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>) outs(%[[E]] : tensor<1x3x6x6xf32>)
+#bias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#m4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#kx = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 + d6, d4 + d7)>
+#kw = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>
+#ky = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+func.func @residual_in_place(%x: tensor<1x3x6x6xf32>, %w: tensor<1x3x3x1x1xf32>, %b: tensor<3xf32>) -> tensor<1x3x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x3x6x6xf32>
+  %r = linalg.generic {indexing_maps = [#m4, #m4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x3x6x6xf32>) outs(%e : tensor<1x3x6x6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x3x6x6xf32>
+  %bb = linalg.generic {indexing_maps = [#bias, #m4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<3xf32>) outs(%e : tensor<1x3x6x6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x3x6x6xf32>
+  %be = tensor.expand_shape %bb [[0], [1, 2], [3], [4]] output_shape [1, 1, 3, 6, 6] : tensor<1x3x6x6xf32> into tensor<1x1x3x6x6xf32>
+  %re = tensor.expand_shape %r [[0], [1, 2], [3], [4]] output_shape [1, 1, 3, 6, 6] : tensor<1x3x6x6xf32> into tensor<1x1x3x6x6xf32>
+  %c = linalg.generic {indexing_maps = [#kx, #kw, #ky], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%re, %w : tensor<1x1x3x6x6xf32>, tensor<1x3x3x1x1xf32>) outs(%be : tensor<1x1x3x6x6xf32>) {
+  ^bb0(%a: f32, %bw: f32, %acc: f32):
+    %p = arith.mulf %a, %bw : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x6x6xf32>
+  %cc = tensor.collapse_shape %c [[0], [1, 2], [3], [4]] : tensor<1x1x3x6x6xf32> into tensor<1x3x6x6xf32>
+  %sum = linalg.generic {indexing_maps = [#m4, #m4, #m4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%cc, %r : tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>) outs(%e : tensor<1x3x6x6xf32>) {
+  ^bb0(%a: f32, %bw: f32, %o: f32):
+    %s = arith.addf %a, %bw : f32
+    linalg.yield %s : f32
+  } -> tensor<1x3x6x6xf32>
+  %relu = linalg.generic {indexing_maps = [#m4, #m4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%sum : tensor<1x3x6x6xf32>) outs(%e : tensor<1x3x6x6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x3x6x6xf32>
+  return %relu : tensor<1x3x6x6xf32>
+}
+func.func @residual_not_in_place(%x: tensor<1x3x6x6xf32>, %w: tensor<1x3x3x1x1xf32>, %b: tensor<3xf32>) -> (tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x3x6x6xf32>
+  %bb = linalg.generic {indexing_maps = [#bias, #m4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<3xf32>) outs(%e : tensor<1x3x6x6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x3x6x6xf32>
+  %be = tensor.expand_shape %bb [[0], [1, 2], [3], [4]] output_shape [1, 1, 3, 6, 6] : tensor<1x3x6x6xf32> into tensor<1x1x3x6x6xf32>
+  %xe = tensor.expand_shape %x [[0], [1, 2], [3], [4]] output_shape [1, 1, 3, 6, 6] : tensor<1x3x6x6xf32> into tensor<1x1x3x6x6xf32>
+  %c = linalg.generic {indexing_maps = [#kx, #kw, #ky], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xe, %w : tensor<1x1x3x6x6xf32>, tensor<1x3x3x1x1xf32>) outs(%be : tensor<1x1x3x6x6xf32>) {
+  ^bb0(%a: f32, %bw: f32, %acc: f32):
+    %p = arith.mulf %a, %bw : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x6x6xf32>
+  %cc = tensor.collapse_shape %c [[0], [1, 2], [3], [4]] : tensor<1x1x3x6x6xf32> into tensor<1x3x6x6xf32>
+  // R a function argument.
+  %sum = linalg.generic {indexing_maps = [#m4, #m4, #m4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%cc, %x : tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>) outs(%e : tensor<1x3x6x6xf32>) {
+  ^bb0(%a: f32, %bw: f32, %o: f32):
+    %s = arith.addf %a, %bw : f32
+    linalg.yield %s : f32
+  } -> tensor<1x3x6x6xf32>
+  // R read after the Add (returned).
+  %r = linalg.generic {indexing_maps = [#m4, #m4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x3x6x6xf32>) outs(%e : tensor<1x3x6x6xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x3x6x6xf32>
+  %c2 = linalg.generic {indexing_maps = [#kx, #kw, #ky], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xe, %w : tensor<1x1x3x6x6xf32>, tensor<1x3x3x1x1xf32>) outs(%be : tensor<1x1x3x6x6xf32>) {
+  ^bb0(%a: f32, %bw: f32, %acc: f32):
+    %p = arith.mulf %a, %bw : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x6x6xf32>
+  %cc2 = tensor.collapse_shape %c2 [[0], [1, 2], [3], [4]] : tensor<1x1x3x6x6xf32> into tensor<1x3x6x6xf32>
+  %sum2 = linalg.generic {indexing_maps = [#m4, #m4, #m4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%cc2, %r : tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>) outs(%e : tensor<1x3x6x6xf32>) {
+  ^bb0(%a: f32, %bw: f32, %o: f32):
+    %s = arith.addf %a, %bw : f32
+    linalg.yield %s : f32
+  } -> tensor<1x3x6x6xf32>
+  return %sum, %sum2, %r : tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>, tensor<1x3x6x6xf32>
 }

@@ -19,7 +19,8 @@ read padding on most of the map take its split into output regions (3x3
 on 16x16 with dilation 12, asymmetric pads and dilations with groups, a
 5x5 kernel); with symbolic dims they stay whole. Conv + activation cases
 (conv_activation_cases) cover the activations fused into the
-convolution's call.
+convolution's call, and residual blocks (conv_residual_cases) the
+residual Adds fused into it.
 """
 import os
 import sys
@@ -249,10 +250,78 @@ def conv_activation_cases(rng):
             "nan_inf", nodes, [("x", x)], [("w", w), ("b", b)], 17)
 
 
+def conv_residual_cases(rng):
+    """Residual blocks whose Add (and Relu or Clip after it) runs in the
+    convolution that feeds it (onnxc-fuse-elementwise's residuals-in-place,
+    onnxc-linalg-to-ukernel's fuse-residuals: ONNXC_CONV_BIAS_ADD), on each
+    of the runtime's paths: Winograd (3x3, 32 channels, 16x16), the 1 x 1
+    path over wide rows with a convolution shortcut (both Add operands
+    convolutions), the indirect GEMM (24 channels, 6x6), a MobileNetV2
+    block without a Relu after the Add (two images), a block whose
+    residual is read again after the Add (not fused), and a MobileNet block
+    between large maps (the runtime's chains)."""
+    f = np.float32
+    inits = []
+
+    def conv(name, x, y, cin, cout, k, group=1, stride=1):
+        w = (rng.standard_normal((cout, cin // group, k, k)) /
+             np.sqrt(cin // group * k * k)).astype(f)
+        b = (rng.standard_normal(cout) * 0.1).astype(f)
+        inits.extend([(name + "_w", w), (name + "_b", b)])
+        return helper.make_node("Conv", [x, name + "_w", name + "_b"], [y],
+                                pads=[k // 2] * 4, group=group,
+                                strides=[stride, stride])
+
+    def relu(x, y):
+        return helper.make_node("Relu", [x], [y])
+
+    def clip6(x, y):
+        inits.extend([(y + "_lo", np.array(0, f)), (y + "_hi", np.array(6, f))])
+        return helper.make_node("Clip", [x, y + "_lo", y + "_hi"], [y])
+
+    def case(name, xshape, nodes, extra_outputs=()):
+        x = rng.standard_normal(xshape).astype(f)
+        m, ins = model(name, nodes, [("x", x)], list(inits), 17)
+        for o in extra_outputs:
+            m.graph.output.append(helper.make_tensor_value_info(o, T.FLOAT, None))
+        inits.clear()
+        return "conv_residual_" + name, (m, ins)
+
+    def basic(c, k, post=relu):
+        return [conv("s", "x", "s0", 3, c, 3), relu("s0", "r"),
+                conv("a", "r", "a0", c, c, k), relu("a0", "a1"),
+                conv("b", "a1", "b0", c, c, k),
+                helper.make_node("Add", ["b0", "r"], ["sum"]), post("sum", "y")]
+
+    yield case("basic_wino", (1, 3, 16, 16), basic(32, 3))
+    yield case("igemm", (1, 3, 6, 6), basic(24, 3))
+    yield case("clip6", (1, 3, 9, 9), basic(24, 3, clip6))
+    nodes = [conv("s", "x", "s0", 3, 32, 3), relu("s0", "r"),
+             conv("a", "r", "a0", 32, 64, 1), relu("a0", "a1"),
+             conv("b", "a1", "b0", 64, 64, 1), conv("d", "r", "d0", 32, 64, 1),
+             helper.make_node("Add", ["b0", "d0"], ["sum"]), relu("sum", "y")]
+    yield case("down_1x1", (1, 3, 40, 40), nodes)
+    # MobileNetV2's block: expand, depthwise, project, Add without a Relu.
+    def mbv2(c, e):
+        return [conv("s", "x", "s0", 3, c, 3), clip6("s0", "r"),
+                conv("e", "r", "e0", c, e, 1), clip6("e0", "e1"),
+                conv("dw", "e1", "d0", e, e, 3, group=e), clip6("d0", "d1"),
+                conv("p", "d1", "p0", e, c, 1),
+                helper.make_node("Add", ["r", "p0"], ["y"])]
+    yield case("mbv2", (2, 3, 14, 14), mbv2(16, 64))
+    nodes = basic(16, 3)
+    yield case("second_use", (1, 3, 12, 12), nodes, extra_outputs=["r"])
+    # Maps of 1 MB and more between the calls (the runtime's chains): the
+    # block's sum read by one more convolution only.
+    nodes = mbv2(16, 64)[:-1] + [helper.make_node("Add", ["r", "p0"], ["sum"]),
+                                 conv("n", "sum", "y", 16, 64, 1)]
+    yield case("chain", (1, 3, 64, 64), nodes)
+
+
 def write(root):
     rng = np.random.default_rng(0)
     for gen in (convtranspose_cases, col2im_cases, conv_padding_taps_cases,
-                conv_region_cases, conv_activation_cases):
+                conv_region_cases, conv_activation_cases, conv_residual_cases):
         for name, (m, inputs) in gen(rng):
             testcases.save_model_case(root, "conv", name, m, inputs)
 
