@@ -131,6 +131,15 @@ struct Generalize : OpRewritePattern<OpTy> {
   }
 };
 
+/// A binary elementwise generic on tensors: two inputs, one init, all
+/// loops parallel, every map the identity.
+static bool isBinaryElementwise(linalg::GenericOp g) {
+  return g.hasPureTensorSemantics() && g.getNumDpsInputs() == 2 &&
+         g.getNumDpsInits() == 1 && g.getNumReductionLoops() == 0 &&
+         llvm::all_of(g.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); });
+}
+
 /// add(conv(x) from a zero fill, r) -> conv(x) from r: a convolution
 /// without a bias whose result only feeds an elementwise Add starts from
 /// the Add's other operand instead (a Paddle FPN's lateral 1 x 1
@@ -142,10 +151,7 @@ struct ConvIntoAdd : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::GenericOp add,
                                 PatternRewriter &rewriter) const override {
-    if (!add.hasPureTensorSemantics() || add.getNumDpsInputs() != 2 ||
-        add.getNumDpsInits() != 1 || add.getNumReductionLoops() != 0 ||
-        !llvm::all_of(add.getIndexingMapsArray(),
-                      [](AffineMap m) { return m.isIdentity(); }))
+    if (!isBinaryElementwise(add))
       return failure();
     Block &body = add.getRegion().front();
     if (body.getOperations().size() != 2)
@@ -243,10 +249,7 @@ struct ResidualInPlace : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp add,
                                 PatternRewriter &rewriter) const override {
-    if (!add.hasPureTensorSemantics() || add.getNumDpsInputs() != 2 ||
-        add.getNumDpsInits() != 1 || add.getNumReductionLoops() != 0 ||
-        !llvm::all_of(add.getIndexingMapsArray(),
-                      [](AffineMap m) { return m.isIdentity(); }))
+    if (!isBinaryElementwise(add))
       return failure();
     Block &body = add.getRegion().front();
     // The init's value is not read, and is not already an input.

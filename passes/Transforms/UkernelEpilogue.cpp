@@ -234,20 +234,34 @@ static bool clampBody(Block &body, Clamp &c) {
   return true;
 }
 
-std::optional<Clamp> convClamp(Operation *op, Value buf,
-                               ArrayRef<Value> keepApart, bool activations) {
-  SmallVector<Value> aliases = aliasesOf(buf);
+/// The first op after `op` that touches `aliases` (Y and its views), the
+/// ops before it in `between`, if it is an elementwise generic over
+/// buffers with `inputs` inputs and one output, every map the identity;
+/// else null.
+static linalg::GenericOp nextElementwise(Operation *op,
+                                         ArrayRef<Value> aliases,
+                                         unsigned inputs,
+                                         SmallVectorImpl<Operation *> &between) {
   Operation *next = op->getNextNode();
-  SmallVector<Operation *> between;
   while (next && !touches(next, aliases)) {
     between.push_back(next);
     next = next->getNextNode();
   }
   auto g = dyn_cast_or_null<linalg::GenericOp>(next);
-  if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInputs() != 1 ||
+  if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInputs() != inputs ||
       g.getNumDpsInits() != 1 || g.getNumReductionLoops() != 0 ||
       !llvm::all_of(g.getIndexingMapsArray(),
                     [](AffineMap m) { return m.isIdentity(); }))
+    return nullptr;
+  return g;
+}
+
+std::optional<Clamp> convClamp(Operation *op, Value buf,
+                               ArrayRef<Value> keepApart, bool activations) {
+  SmallVector<Value> aliases = aliasesOf(buf);
+  SmallVector<Operation *> between;
+  linalg::GenericOp g = nextElementwise(op, aliases, 1, between);
+  if (!g)
     return std::nullopt;
   Clamp c;
   // The clamp reads Y, or Y collapsed (a 5-D grouped-layout buffer read
@@ -354,17 +368,9 @@ static bool unreadAfter(linalg::GenericOp g, Value buf) {
 std::optional<Clamp> convResidual(Operation *op, Value buf,
                                   ArrayRef<Value> keepApart) {
   SmallVector<Value> aliases = aliasesOf(buf);
-  Operation *next = op->getNextNode();
   SmallVector<Operation *> between;
-  while (next && !touches(next, aliases)) {
-    between.push_back(next);
-    next = next->getNextNode();
-  }
-  auto g = dyn_cast_or_null<linalg::GenericOp>(next);
-  if (!g || !g.hasPureBufferSemantics() || g.getNumDpsInputs() != 2 ||
-      g.getNumDpsInits() != 1 || g.getNumReductionLoops() != 0 ||
-      !llvm::all_of(g.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isIdentity(); }))
+  linalg::GenericOp g = nextElementwise(op, aliases, 2, between);
+  if (!g)
     return std::nullopt;
   Clamp c;
   c.op = g;
