@@ -272,17 +272,14 @@ struct ResidualInPlace : OpRewritePattern<linalg::GenericOp> {
     if (!init.getDefiningOp<tensor::EmptyOp>())
       return failure();
     // When both are convolutions' results (a shortcut convolution), the
-    // later one runs from the earlier one's result.
-    unsigned first = 0;
-    {
-      Operation *d0 = add.getDpsInputs()[0].getDefiningOp(),
-                *d1 = add.getDpsInputs()[1].getDefiningOp();
-      if (d0 && d1 && d0->getBlock() == d1->getBlock() &&
-          d1->isBeforeInBlock(d0))
-        first = 0; // input 0 is the later one: try it as the convolution
-      else
-        first = 1;
-    }
+    // later one runs from the earlier one's result: the input defined
+    // later is tried first as the convolution.
+    Operation *d0 = add.getDpsInputs()[0].getDefiningOp(),
+              *d1 = add.getDpsInputs()[1].getDefiningOp();
+    unsigned first = d0 && d1 && d0->getBlock() == d1->getBlock() &&
+                             d1->isBeforeInBlock(d0)
+                         ? 0
+                         : 1;
     for (unsigned t = 0; t < 2; ++t) {
       unsigned i = t == 0 ? first : 1 - first;
       Value conv = add.getDpsInputs()[i], r = add.getDpsInputs()[1 - i];

@@ -61,6 +61,19 @@ static void bias_add_all(const onnxc_conv2d_params *q, float *y) {
       }
 }
 
+/* The call to run on paths that do not add a fused residual's bias block
+ * by block: with ONNXC_CONV_BIAS_ADD, the bias added over all of Y and
+ * the flag cleared in `plain`; else q itself. */
+static const onnxc_conv2d_params *
+bias_added(const onnxc_conv2d_params *q, float *y, onnxc_conv2d_params *plain) {
+  if (!(q->flags & ONNXC_CONV_BIAS_ADD))
+    return q;
+  bias_add_all(q, y);
+  *plain = *q;
+  plain->flags &= ~(int64_t)ONNXC_CONV_BIAS_ADD;
+  return plain;
+}
+
 /* The epilogue of one K block of output channels [m0, m0 + 32) of group g
  * of a convolution: with ONNXC_CONV_BIAS the first block writes Y from the
  * bias (per row or per column of the tile: `per_row`), later blocks add to
@@ -683,10 +696,8 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
     /* The depthwise kernel reads around the padding or pads each channel
      * into a small plane itself. */
     if (!packed && onnxc_rt_depthwise_takes(q)) {
-      onnxc_conv2d_params plain = *q;
-      bias_add_all(q, y);
-      plain.flags &= ~(int64_t)ONNXC_CONV_BIAS_ADD;
-      onnxc_rt_depthwise(&plain, x, w, y);
+      onnxc_conv2d_params plain;
+      onnxc_rt_depthwise(bias_added(q, y, &plain), x, w, y);
       return;
     }
     /* The GEMM paths: a padded copy (one pass over the input, small next
@@ -760,21 +771,12 @@ void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *q, const float *x,
   conv_unpacked(q, x, w, y);
 }
 
-static void conv_unpacked_start(const onnxc_conv2d_params *q,
-                                const float *x, const float *w, float *y);
-
 /* Weights in place (strided): depthwise, im2col + GEMM, or loops; with
  * ONNXC_CONV_BIAS_ADD, Y's values plus the bias first. */
-static void conv_unpacked(const onnxc_conv2d_params *q, const float *x,
+static void conv_unpacked(const onnxc_conv2d_params *call, const float *x,
                           const float *w, float *y) {
-  onnxc_conv2d_params plain = *q;
-  bias_add_all(q, y);
-  plain.flags &= ~(int64_t)ONNXC_CONV_BIAS_ADD;
-  conv_unpacked_start(&plain, x, w, y);
-}
-
-static void conv_unpacked_start(const onnxc_conv2d_params *q,
-                                const float *x, const float *w, float *y) {
+  onnxc_conv2d_params plain;
+  const onnxc_conv2d_params *q = bias_added(call, y, &plain);
   const onnxc_kernels *kt = onnxc_rt_kernels();
   i64 khw = q->kernel_h * q->kernel_w;
   i64 kdim = q->in_channels * khw;
