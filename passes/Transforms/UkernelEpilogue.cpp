@@ -256,6 +256,35 @@ static linalg::GenericOp nextElementwise(Operation *op,
   return g;
 }
 
+/// Y's value is not read after the epilogue `g`: from `g` on, the first
+/// op that touches Y (or a view of it) frees it, or writes all of it
+/// without reading it (bufferization gave a later value Y's buffer: a
+/// fill, a bias broadcast, an elementwise op's result), or nothing does.
+/// Views of Y are not reads.
+static bool unreadAfter(linalg::GenericOp g, Value buf) {
+  SmallVector<Value> aliases = aliasesOf(buf);
+  for (Operation *o = g->getNextNode(); o; o = o->getNextNode()) {
+    if (!touches(o, aliases))
+      continue;
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(o))
+      return dealloc.getMemref() == buf;
+    // A loop nest over all of Y that writes it without reading it (an
+    // elementwise op's result in Y's buffer, a fill, a broadcast).
+    auto l = dyn_cast<linalg::LinalgOp>(o);
+    if (!l || !l.hasPureBufferSemantics() || l.getNumReductionLoops() != 0 ||
+        o->getNumResults() != 0 ||
+        llvm::any_of(l.getDpsInputs(),
+                     [&](Value v) { return llvm::is_contained(aliases, v); }))
+      return false;
+    for (OpOperand &init : l.getDpsInitsMutable())
+      if (init.get() == buf && l.getMatchingIndexingMap(&init).isIdentity() &&
+          !l.payloadUsesValueFromOperand(&init))
+        return true;
+    return false;
+  }
+  return true;
+}
+
 std::optional<Clamp> convClamp(Operation *op, Value buf,
                                ArrayRef<Value> keepApart, bool activations) {
   SmallVector<Value> aliases = aliasesOf(buf);
@@ -307,62 +336,45 @@ std::optional<Clamp> convClamp(Operation *op, Value buf,
   Block &body = g.getRegion().front();
   if (!clampBody(body, c) && !(activations && matchActivationBody(body, c)))
     return std::nullopt;
-  // Nothing else reads `buf` afterwards: its other users are the
-  // initialization, the convolution (through views) and deallocations.
-  // A user inside another op's region (a memref.load in the body of a
-  // broadcasting generic with dynamic dims) counts as that op, in op's
-  // block.
-  for (Operation *user : buf.getUsers()) {
-    if (user == g.getOperation() || isa<memref::DeallocOp>(user) ||
-        isa<ViewLikeOpInterface>(user) || user == op)
-      continue;
+  // Nothing reads `buf` after the clamp (unreadAfter: bufferization may
+  // give a later value Y's buffer, as in U-Net's encoder, whose second
+  // Relu writes a Concat's slice). Its users before the clamp: the
+  // initialization, the convolution (through views) and ops before the
+  // convolution (bufferization may have reused the buffer of an earlier
+  // value, which the kernel no longer overwrites); nextElementwise saw to
+  // it that nothing between the two touches it. A user inside another
+  // op's region (a memref.load in the body of a broadcasting generic with
+  // dynamic dims) counts as that op, in op's block.
+  auto beforeOp = [&](Operation *user) {
     Operation *anc = op->getBlock()->findAncestorOpInBlock(*user);
-    if (!anc || !anc->isBeforeInBlock(op))
+    return anc && anc->isBeforeInBlock(op);
+  };
+  auto afterClamp = [&](Operation *user) {
+    Operation *anc = op->getBlock()->findAncestorOpInBlock(*user);
+    return anc && g->isBeforeInBlock(anc);
+  };
+  bool usedAfter = false;
+  for (Operation *user : buf.getUsers()) {
+    if (user == g.getOperation() || user == op ||
+        isa<ViewLikeOpInterface>(user) || beforeOp(user))
+      continue;
+    if (!afterClamp(user))
       return std::nullopt;
+    usedAfter = true;
   }
-  // Views of it: read by the convolution, the clamp (through the
-  // collapse), or ops before the convolution (bufferization may have
-  // reused the buffer of an earlier value, which the kernel no longer
-  // overwrites).
   for (Operation *user : buf.getUsers())
     if (auto view = dyn_cast<ViewLikeOpInterface>(user))
       for (Operation *vu : user->getUsers()) {
-        if (vu == op || (user == c.collapse && vu == g.getOperation()))
+        if (vu == op || (user == c.collapse && vu == g.getOperation()) ||
+            beforeOp(vu))
           continue;
-        Operation *anc = op->getBlock()->findAncestorOpInBlock(*vu);
-        if (!anc || !anc->isBeforeInBlock(op))
+        if (!afterClamp(vu))
           return std::nullopt;
+        usedAfter = true;
       }
+  if (usedAfter && !unreadAfter(g, buf))
+    return std::nullopt;
   return c;
-}
-
-/// Y's value is not read after the epilogue `g`: from `g` on, the first
-/// op that touches Y (or a view of it) frees it, or writes all of it
-/// without reading it (bufferization gave a later value Y's buffer: a
-/// fill, a bias broadcast, an elementwise op's result), or nothing does.
-/// Views of Y are not reads.
-static bool unreadAfter(linalg::GenericOp g, Value buf) {
-  SmallVector<Value> aliases = aliasesOf(buf);
-  for (Operation *o = g->getNextNode(); o; o = o->getNextNode()) {
-    if (!touches(o, aliases))
-      continue;
-    if (auto dealloc = dyn_cast<memref::DeallocOp>(o))
-      return dealloc.getMemref() == buf;
-    // A loop nest over all of Y that writes it without reading it (an
-    // elementwise op's result in Y's buffer, a fill, a broadcast).
-    auto l = dyn_cast<linalg::LinalgOp>(o);
-    if (!l || !l.hasPureBufferSemantics() || l.getNumReductionLoops() != 0 ||
-        o->getNumResults() != 0 ||
-        llvm::any_of(l.getDpsInputs(),
-                     [&](Value v) { return llvm::is_contained(aliases, v); }))
-      return false;
-    for (OpOperand &init : l.getDpsInitsMutable())
-      if (init.get() == buf && l.getMatchingIndexingMap(&init).isIdentity() &&
-          !l.payloadUsesValueFromOperand(&init))
-        return true;
-    return false;
-  }
-  return true;
 }
 
 std::optional<Clamp> convResidual(Operation *op, Value buf,
