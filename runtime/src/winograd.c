@@ -116,7 +116,7 @@ static float *transform_weights(const onnxc_conv2d_params *q, const float *w,
   const int cblock = (q->flags & ONNXC_CONV_W_CBLOCK) != 0;
   i64 c = q->in_channels, m = q->out_channels, kdim = c * 9;
   i64 panels = (m + NR - 1) / NR, xi_stride = panels * c * NR;
-  float *u = malloc(sizeof(float) * (size_t)(v->xi * xi_stride));
+  float *u = onnxc_rt_malloc_large(sizeof(float) * (size_t)(v->xi * xi_stride));
   i64 pj, ci;
   if (!u)
     return NULL;

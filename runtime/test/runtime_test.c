@@ -11,6 +11,7 @@
 #include "runtime_test.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -825,6 +826,38 @@ static void test_memref_copy(void) {
     }
 }
 
+/* Large blocks (alloc.c): from 512 KiB on, whole 2 MiB pages on a 2 MiB
+ * boundary (the block's 32-byte header first), kept across calls and
+ * handed out again for a request of the same pages; with
+ * ONNXC_HUGE_PAGES=0 (test/runtime/runtime.test runs both), malloc's.
+ * (Not under AddressSanitizer, which gets malloc's exact blocks.) */
+static void test_huge_blocks(void) {
+  const char *env = getenv("ONNXC_HUGE_PAGES");
+  int huge = !(env && strcmp(env, "0") == 0);
+#if defined(__SANITIZE_ADDRESS__)
+  /* Built with AddressSanitizer (runtime-sanitizers.test), the allocator
+   * hands out exact malloc blocks and keeps none. */
+  return;
+#endif
+  size_t page = (size_t)2 << 20;
+  char *a = (char *)_mlir_memref_to_llvm_alloc((size_t)1536 << 10), *b, *c;
+  CHECK(a != NULL);
+  CHECK((((uintptr_t)(a - 32)) % page == 0) == huge);
+  memset(a, 1, (size_t)1536 << 10);
+  _mlir_memref_to_llvm_free(a);
+  /* The same pages for 1.5 MiB again, and for 600 KiB (one page too). */
+  b = (char *)_mlir_memref_to_llvm_alloc((size_t)1536 << 10);
+  CHECK(b == a);
+  _mlir_memref_to_llvm_free(b);
+  c = (char *)_mlir_memref_to_llvm_alloc((size_t)600 << 10);
+  CHECK(huge ? c == a : c != NULL);
+  _mlir_memref_to_llvm_free(c);
+  /* Below 512 KiB: malloc's blocks. */
+  c = (char *)_mlir_memref_to_llvm_alloc((size_t)400 << 10);
+  CHECK(c != NULL && ((uintptr_t)(c - 32)) % page != 0);
+  _mlir_memref_to_llvm_free(c);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "fail-outside") == 0) {
     onnxc_rt_fail(ONNXC_ERROR_RUNTIME, "called from main");
@@ -842,6 +875,7 @@ int main(int argc, char **argv) {
   test_bad_info();
   test_rt_fail();
   test_arena();
+  test_huge_blocks();
   test_messages();
   test_sequences();
   test_unranked_sequences();
