@@ -157,6 +157,80 @@ static void pack_im2col(const onnxc_kernels *kt,
   }
 }
 
+/* ---- The 1 x 1 path's weights in micro-panels ------------------------- */
+
+/* The AVX-512 tier's 8-row tiles broadcast 8 weights per k: in the
+ * compiler's panels (32 channels a k) a tile's weights are 32 bytes of
+ * every 128, and a 256-deep block's panel (32 KiB) and X's panel (32 KiB)
+ * do not both fit in L1. In micro-panels of 8 channels (8 floats a k) a
+ * tile's weights are one stream. Constant weights are re-laid once and
+ * kept (as winograd.c keeps its transforms); ONNXC_CONV_MICROPANELS=0
+ * turns this off. */
+#include <pthread.h>
+
+typedef struct micro_weights {
+  const float *w;
+  i64 groups, c, m;
+  float *u;
+} micro_weights;
+
+#define MICRO_MAX 256
+static pthread_mutex_t micro_lock = PTHREAD_MUTEX_INITIALIZER;
+static micro_weights micro[MICRO_MAX];
+static int micro_len;
+
+__attribute__((destructor)) static void free_micro(void) {
+  int i;
+  for (i = 0; i < micro_len; ++i)
+    free(micro[i].u);
+  micro_len = 0;
+}
+
+static int micro_enabled(void) {
+  static int on = -1;
+  return onnxc_rt_env_on("ONNXC_CONV_MICROPANELS", &on);
+}
+
+/* q's packed weights `wp` ([groups][panels][K][32]) as
+ * [groups][panels][4][K][8], or NULL (another tier, weights that are not
+ * constants, channels not a multiple of 8, no memory). */
+static const float *micro_panels(const onnxc_kernels *kt,
+                                 const onnxc_conv2d_params *q,
+                                 const float *wp) {
+  i64 kdim = q->in_channels, panels = (q->out_channels + NR - 1) / NR;
+  i64 floats = q->groups * panels * kdim * NR, i, k, r;
+  float *u = NULL;
+  if (kt->sgemm_mr != 8 || q->out_channels % 8 != 0 ||
+      !(q->flags & ONNXC_CONV_W_CONST) || !micro_enabled())
+    return NULL;
+  pthread_mutex_lock(&micro_lock);
+  for (i = 0; i < micro_len; ++i)
+    if (micro[i].w == wp && micro[i].groups == q->groups &&
+        micro[i].c == q->in_channels && micro[i].m == q->out_channels) {
+      u = micro[i].u;
+      break;
+    }
+  if (!u && micro_len < MICRO_MAX &&
+      (u = onnxc_rt_malloc_large(sizeof(float) * (size_t)floats)) != NULL) {
+    for (i = 0; i < q->groups * panels; ++i) {
+      const float *src = wp + i * kdim * NR;
+      float *dst = u + i * kdim * NR;
+      for (r = 0; r < NR / 8; ++r)
+        for (k = 0; k < kdim; ++k)
+          memcpy(dst + (r * kdim + k) * 8, src + k * NR + r * 8,
+                 8 * sizeof(float));
+    }
+    micro[micro_len].w = wp;
+    micro[micro_len].groups = q->groups;
+    micro[micro_len].c = q->in_channels;
+    micro[micro_len].m = q->out_channels;
+    micro[micro_len].u = u;
+    ++micro_len;
+  }
+  pthread_mutex_unlock(&micro_lock);
+  return u;
+}
+
 /* The 1 x 1 convolution over packed weights (see onnxc_rt_sconv2d). */
 static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
                            const float *wp, float *y) {
@@ -174,6 +248,7 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
    * as large as the product's reads of it. The last part of a block short
    * of a panel is packed. */
   int in_place = kt->sgemm_tile_strided && kdim <= kt->sgemm_strided_k;
+  const float *mp = micro_panels(kt, q, wp);
   i64 n, g, jc, pc, j;
   for (n = 0; n < q->batch; ++n)
     for (g = 0; g < q->groups; ++g) {
@@ -194,9 +269,16 @@ static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
             if (pc == 0)
               bias_add_block(q, n, g, j * NR, b.m, jc, nc, y);
             b.kc = kc;
-            b.a = wp + ((g * panels + j) * kdim + pc) * NR;
-            b.rsa = 1;
-            b.csa = NR;
+            if (mp) {
+              b.a = mp + (g * panels + j) * kdim * NR + pc * 8;
+              b.rsa = 1;
+              b.csa = 8;
+              b.a_group = kdim * 8;
+            } else {
+              b.a = wp + ((g * panels + j) * kdim + pc) * NR;
+              b.rsa = 1;
+              b.csa = NR;
+            }
             b.rsc = ys[2];
             b.csc = 1;
             set_block_ep(&b, q, g, j * NR, pc == 0, pc + kc == kdim, act);

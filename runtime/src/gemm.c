@@ -70,14 +70,15 @@ static const tile_ep *block_ep(const onnxc_kernels *kt, const block_args *x,
 static void run_tile(const onnxc_kernels *kt, const block_args *x, i64 ir,
                      i64 rows, i64 j) {
   i64 nw = min64(NR, x->nc - j);
+  const float *a = x->a + (x->a_group ? ir / 8 * x->a_group : ir * x->rsa);
   tile_ep ep;
   if (x->b_in_place)
-    kt->sgemm_tile_strided((int)rows, x->kc, x->a + ir * x->rsa, x->rsa,
+    kt->sgemm_tile_strided((int)rows, x->kc, a, x->rsa,
                            x->csa, x->b_in_place + j, x->ldb,
                            x->c + ir * x->rsc + j * x->csc, x->rsc, x->csc,
                            nw, x->accumulate, block_ep(kt, x, ir, j, &ep));
   else
-    kt->sgemm_tile((int)rows, x->kc, x->a + ir * x->rsa, x->rsa, x->csa,
+    kt->sgemm_tile((int)rows, x->kc, a, x->rsa, x->csa,
                    x->bp + (j / NR) * x->panel_stride,
                    x->c + ir * x->rsc + j * x->csc, x->rsc, x->csc, nw,
                    x->accumulate, block_ep(kt, x, ir, j, &ep));

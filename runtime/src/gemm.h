@@ -48,6 +48,10 @@ typedef struct block_args {
    * multiple of NR (32 readable floats per panel row). */
   const float *b_in_place;
   i64 ldb;
+  /* Non-zero: A in micro-panels of 8 rows (row r, column k at
+   * a[(r / 8) a_group + k csa + r % 8], csa 8, rsa 1): every tile then
+   * starts at a multiple of 8 rows (m a multiple of 8, 8-row tiles). */
+  i64 a_group;
 } block_args;
 
 /* The height of the next tile when `left` rows remain and tiles hold at
