@@ -30,10 +30,7 @@ static void release_value(onnxc_tensor *tensor, int depth) {
   if (tensor->kind != ONNXC_VALUE_TENSOR && tensor->items && depth < 3)
     for (i = 0; i < tensor->num_items; ++i)
       release_value(&tensor->items[i], depth + 1);
-  /* Into the allocator's cache when it is large (alloc.c): a caller that
-   * runs and releases in a loop gets the same pages back instead of
-   * faulting an output's pages in again every call. */
-  onnxc_rt_free_owner(tensor->owner);
+  free(tensor->owner);
   tensor->owner = NULL;
   tensor->data = NULL;
   if (tensor->kind != ONNXC_VALUE_TENSOR) {
