@@ -164,71 +164,45 @@ static void pack_im2col(const onnxc_kernels *kt,
  * every 128, and a 256-deep block's panel (32 KiB) and X's panel (32 KiB)
  * do not both fit in L1. In micro-panels of 8 channels (8 floats a k) a
  * tile's weights are one stream. Constant weights are re-laid once and
- * kept (as winograd.c keeps its transforms); ONNXC_CONV_MICROPANELS=0
- * turns this off. */
-#include <pthread.h>
-
-typedef struct micro_weights {
-  const float *w;
-  i64 groups, c, m;
-  float *u;
-} micro_weights;
-
-#define MICRO_MAX 256
-static pthread_mutex_t micro_lock = PTHREAD_MUTEX_INITIALIZER;
-static micro_weights micro[MICRO_MAX];
-static int micro_len;
-
-__attribute__((destructor)) static void free_micro(void) {
-  int i;
-  for (i = 0; i < micro_len; ++i)
-    free(micro[i].u);
-  micro_len = 0;
-}
-
+ * kept (onnxc_rt_kept_weights, as Winograd's transforms);
+ * ONNXC_CONV_MICROPANELS=0 turns this off. */
 static int micro_enabled(void) {
   static int on = -1;
   return onnxc_rt_env_on("ONNXC_CONV_MICROPANELS", &on);
 }
 
 /* q's packed weights `wp` ([groups][panels][K][32]) as
- * [groups][panels][4][K][8], or NULL (another tier, weights that are not
- * constants, channels not a multiple of 8, no memory). */
+ * [groups][panels][4][K][8] (onnxc_rt_kept_weights' derive). */
+static float *relay_micro(const onnxc_conv2d_params *q, const float *wp,
+                          const void *arg) {
+  i64 kdim = q->in_channels, panels = (q->out_channels + NR - 1) / NR, i, k, r;
+  float *u = onnxc_rt_malloc_large(sizeof(float) *
+                                   (size_t)(q->groups * panels * kdim * NR));
+  (void)arg;
+  if (!u)
+    return NULL;
+  for (i = 0; i < q->groups * panels; ++i) {
+    const float *src = wp + i * kdim * NR;
+    float *dst = u + i * kdim * NR;
+    for (r = 0; r < NR / 8; ++r)
+      for (k = 0; k < kdim; ++k)
+        memcpy(dst + (r * kdim + k) * 8, src + k * NR + r * 8,
+               8 * sizeof(float));
+  }
+  return u;
+}
+
+/* The micro-panels of q's packed weights, or NULL (another tier, weights
+ * that are not constants, channels not a multiple of 8, no memory). */
 static const float *micro_panels(const onnxc_kernels *kt,
                                  const onnxc_conv2d_params *q,
                                  const float *wp) {
-  i64 kdim = q->in_channels, panels = (q->out_channels + NR - 1) / NR;
-  i64 floats = q->groups * panels * kdim * NR, i, k, r;
-  float *u = NULL;
+  i64 panels = (q->out_channels + NR - 1) / NR;
   if (kt->sgemm_mr != 8 || q->out_channels % 8 != 0 ||
       !(q->flags & ONNXC_CONV_W_CONST) || !micro_enabled())
     return NULL;
-  pthread_mutex_lock(&micro_lock);
-  for (i = 0; i < micro_len; ++i)
-    if (micro[i].w == wp && micro[i].groups == q->groups &&
-        micro[i].c == q->in_channels && micro[i].m == q->out_channels) {
-      u = micro[i].u;
-      break;
-    }
-  if (!u && micro_len < MICRO_MAX &&
-      (u = onnxc_rt_malloc_large(sizeof(float) * (size_t)floats)) != NULL) {
-    for (i = 0; i < q->groups * panels; ++i) {
-      const float *src = wp + i * kdim * NR;
-      float *dst = u + i * kdim * NR;
-      for (r = 0; r < NR / 8; ++r)
-        for (k = 0; k < kdim; ++k)
-          memcpy(dst + (r * kdim + k) * 8, src + k * NR + r * 8,
-                 8 * sizeof(float));
-    }
-    micro[micro_len].w = wp;
-    micro[micro_len].groups = q->groups;
-    micro[micro_len].c = q->in_channels;
-    micro[micro_len].m = q->out_channels;
-    micro[micro_len].u = u;
-    ++micro_len;
-  }
-  pthread_mutex_unlock(&micro_lock);
-  return u;
+  return onnxc_rt_kept_weights(q, wp, q->groups * panels * q->in_channels * NR,
+                               ONNXC_KEPT_MICRO_PANELS, relay_micro, NULL);
 }
 
 /* The 1 x 1 convolution over packed weights (see onnxc_rt_sconv2d). */

@@ -479,6 +479,21 @@ ONNXC_HIDDEN float *onnxc_rt_alloc_scratch(int64_t floats, void **raw);
  * in transparent huge pages as the allocator's large blocks (alloc.c;
  * ONNXC_HUGE_PAGES=0: plain malloc). */
 ONNXC_HIDDEN void *onnxc_rt_malloc_large(size_t size);
+/* Weights derived from a call's constant packed weights `w` (n floats),
+ * made by derive(q, w, arg) on the first call (NULL: no memory) and kept
+ * for the library's lifetime, keyed by w, `kind` and q's groups and
+ * channels, and checked against a signature of w's values (winograd.c).
+ * NULL when they cannot be made. */
+typedef float *(*onnxc_rt_derive_fn)(const onnxc_conv2d_params *q,
+                                     const float *w, const void *arg);
+ONNXC_HIDDEN const float *onnxc_rt_kept_weights(const onnxc_conv2d_params *q,
+                                                const float *w, int64_t n,
+                                                int kind,
+                                                onnxc_rt_derive_fn derive,
+                                                const void *arg);
+/* onnxc_rt_kept_weights' kind for the 1 x 1 path's micro-panels (conv.c;
+ * Winograd's kinds are its tiles, 4 and 2). */
+#define ONNXC_KEPT_MICRO_PANELS 100
 ONNXC_HIDDEN void onnxc_rt_free_scratch(void *raw);
 
 /* ---- depthwise.c: the depthwise driver -------------------------------- */

@@ -70,15 +70,20 @@ static const wino_variant F2 = {2, 4, 16,
                                  {0.5, -0.5, 0.5},
                                  {0, 0, 1}}};
 
-/* ---- Transformed weights, kept per weight tensor ---------------------- */
+/* ---- Weights derived once and kept ----------------------------------- */
 
-typedef struct wino_weights {
-  const float *w;  /* the packed weights (the key) */
-  uint64_t sig;    /* and a signature of their values */
-  int tile;        /* the variant */
-  i64 c, m;        /* input and output channels */
-  float *u;        /* xi x ceil(m / NR) panels of c x NR: U_xi packed */
-} wino_weights;
+/* What the runtime derives from a call's constant packed weights
+ * (ONNXC_CONV_W_CONST): Winograd's transforms (kind: the variant's tile,
+ * 4 or 2) and the 1 x 1 path's micro-panels (conv.c,
+ * ONNXC_KEPT_MICRO_PANELS). Made on the first call and kept for the
+ * library's lifetime (onnxc_rt_kept_weights, internal.h). */
+typedef struct kept_weights {
+  const float *w;       /* the packed weights (the key) */
+  uint64_t sig;         /* and a signature of their values */
+  int kind;             /* what was derived */
+  i64 groups, c, m;     /* groups, input and output channels */
+  float *u;             /* the derived weights (onnxc_rt_malloc_large) */
+} kept_weights;
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -91,7 +96,7 @@ static void unlock_cache(void) { pthread_mutex_unlock(&cache_lock); }
 static void register_atfork(void) {
   pthread_atfork(lock_cache, unlock_cache, unlock_cache);
 }
-static wino_weights *cache;
+static kept_weights *cache;
 static i64 cache_len, cache_cap;
 
 /* The runtime is linked into each model library: the cache goes with it. */
@@ -103,6 +108,70 @@ __attribute__((destructor)) static void free_cache(void) {
   cache = NULL;
   cache_len = cache_cap = 0;
 }
+
+/* A signature of the n floats at w: 256 of their values spread over them
+ * (a check that the address still holds the weights it held, should a
+ * library that shares this runtime be unloaded and another be loaded at
+ * its address). */
+static uint64_t signature(const float *w, i64 n) {
+  i64 i, step = n / 256 > 0 ? n / 256 : 1;
+  uint64_t h = 1469598103934665603ull;
+  for (i = 0; i < n; i += step) {
+    uint32_t bits;
+    memcpy(&bits, w + i, sizeof bits);
+    h = (h ^ bits) * 1099511628211ull;
+  }
+  return h;
+}
+
+const float *onnxc_rt_kept_weights(const onnxc_conv2d_params *q,
+                                   const float *w, int64_t n, int kind,
+                                   onnxc_rt_derive_fn derive,
+                                   const void *arg) {
+  float *u = NULL;
+  uint64_t sig = signature(w, n);
+  i64 i;
+  pthread_once(&atfork_once, register_atfork);
+  pthread_mutex_lock(&cache_lock);
+  for (i = 0; i < cache_len; ++i)
+    if (cache[i].w == w && cache[i].kind == kind &&
+        cache[i].groups == q->groups && cache[i].c == q->in_channels &&
+        cache[i].m == q->out_channels) {
+      if (cache[i].sig == sig) {
+        u = cache[i].u;
+        break;
+      }
+      /* Other weights at this address: derived again, in place of the
+       * entry. */
+      free(cache[i].u);
+      cache[i] = cache[--cache_len];
+      break;
+    }
+  if (!u) {
+    if (cache_len == cache_cap) {
+      i64 cap = cache_cap ? 2 * cache_cap : 16;
+      kept_weights *grown = realloc(cache, sizeof(kept_weights) * (size_t)cap);
+      if (grown) {
+        cache = grown;
+        cache_cap = cap;
+      }
+    }
+    if (cache_len < cache_cap && (u = derive(q, w, arg)) != NULL) {
+      kept_weights *e = &cache[cache_len++];
+      e->w = w;
+      e->sig = sig;
+      e->kind = kind;
+      e->groups = q->groups;
+      e->c = q->in_channels;
+      e->m = q->out_channels;
+      e->u = u;
+    }
+  }
+  pthread_mutex_unlock(&cache_lock);
+  return u;
+}
+
+/* ---- Transformed weights ---------------------------------------------- */
 
 /* U_xi = (G g G^T)_xi for every (c, m), packed as v->xi groups of GEMM
  * panels (panel j row c column col holds U_xi[c, j NR + col], zero past
@@ -146,20 +215,9 @@ static float *transform_weights(const onnxc_conv2d_params *q, const float *w,
   return u;
 }
 
-/* A signature of packed weights w: 256 of their values spread over them
- * (a check that the address still holds the weights it held, should a
- * library that shares this runtime be unloaded and another be loaded at
- * its address). */
-static uint64_t signature(const onnxc_conv2d_params *q, const float *w) {
-  i64 panels = (q->out_channels + NR - 1) / NR;
-  i64 n = panels * q->in_channels * 9 * NR, i, step = n / 256 > 0 ? n / 256 : 1;
-  uint64_t h = 1469598103934665603ull;
-  for (i = 0; i < n; i += step) {
-    uint32_t bits;
-    memcpy(&bits, w + i, sizeof bits);
-    h = (h ^ bits) * 1099511628211ull;
-  }
-  return h;
+static float *derive_transform(const onnxc_conv2d_params *q, const float *w,
+                               const void *arg) {
+  return transform_weights(q, w, (const wino_variant *)arg);
 }
 
 /* The transformed weights of q's packed weights w, computed on the first
@@ -168,45 +226,9 @@ static uint64_t signature(const onnxc_conv2d_params *q, const float *w) {
  * path). */
 static const float *weights_for(const onnxc_conv2d_params *q, const float *w,
                                 const wino_variant *v) {
-  float *u = NULL;
-  uint64_t sig = signature(q, w);
-  i64 i;
-  pthread_once(&atfork_once, register_atfork);
-  pthread_mutex_lock(&cache_lock);
-  for (i = 0; i < cache_len; ++i)
-    if (cache[i].w == w && cache[i].c == q->in_channels &&
-        cache[i].m == q->out_channels && cache[i].tile == v->tile) {
-      if (cache[i].sig == sig) {
-        u = cache[i].u;
-        break;
-      }
-      /* Other weights at this address: transformed again, in place of
-       * the entry. */
-      free(cache[i].u);
-      cache[i] = cache[--cache_len];
-      break;
-    }
-  if (!u) {
-    if (cache_len == cache_cap) {
-      i64 cap = cache_cap ? 2 * cache_cap : 16;
-      wino_weights *grown = realloc(cache, sizeof(wino_weights) * (size_t)cap);
-      if (grown) {
-        cache = grown;
-        cache_cap = cap;
-      }
-    }
-    if (cache_len < cache_cap && (u = transform_weights(q, w, v)) != NULL) {
-      cache[cache_len].w = w;
-      cache[cache_len].sig = sig;
-      cache[cache_len].tile = v->tile;
-      cache[cache_len].c = q->in_channels;
-      cache[cache_len].m = q->out_channels;
-      cache[cache_len].u = u;
-      ++cache_len;
-    }
-  }
-  pthread_mutex_unlock(&cache_lock);
-  return u;
+  i64 panels = (q->out_channels + NR - 1) / NR;
+  return onnxc_rt_kept_weights(q, w, panels * q->in_channels * 9 * NR,
+                               v->tile, derive_transform, v);
 }
 
 /* ---- The call ----------------------------------------------------------- */
