@@ -345,33 +345,28 @@ std::optional<Clamp> convClamp(Operation *op, Value buf,
   // it that nothing between the two touches it. A user inside another
   // op's region (a memref.load in the body of a broadcasting generic with
   // dynamic dims) counts as that op, in op's block.
-  auto beforeOp = [&](Operation *user) {
-    Operation *anc = op->getBlock()->findAncestorOpInBlock(*user);
-    return anc && anc->isBeforeInBlock(op);
-  };
-  auto afterClamp = [&](Operation *user) {
-    Operation *anc = op->getBlock()->findAncestorOpInBlock(*user);
-    return anc && g->isBeforeInBlock(anc);
-  };
   bool usedAfter = false;
-  for (Operation *user : buf.getUsers()) {
-    if (user == g.getOperation() || user == op ||
-        isa<ViewLikeOpInterface>(user) || beforeOp(user))
-      continue;
-    if (!afterClamp(user))
-      return std::nullopt;
+  // A user before the convolution, or after the clamp (noted); anything
+  // else (between the two, or in another block) is not one we allow.
+  auto allowed = [&](Operation *user) {
+    Operation *anc = op->getBlock()->findAncestorOpInBlock(*user);
+    if (!anc)
+      return false;
+    if (anc->isBeforeInBlock(op))
+      return true;
     usedAfter = true;
-  }
+    return g->isBeforeInBlock(anc);
+  };
   for (Operation *user : buf.getUsers())
-    if (auto view = dyn_cast<ViewLikeOpInterface>(user))
-      for (Operation *vu : user->getUsers()) {
-        if (vu == op || (user == c.collapse && vu == g.getOperation()) ||
-            beforeOp(vu))
-          continue;
-        if (!afterClamp(vu))
+    if (user != g.getOperation() && user != op &&
+        !isa<ViewLikeOpInterface>(user) && !allowed(user))
+      return std::nullopt;
+  for (Operation *user : buf.getUsers())
+    if (isa<ViewLikeOpInterface>(user))
+      for (Operation *vu : user->getUsers())
+        if (vu != op && !(user == c.collapse && vu == g.getOperation()) &&
+            !allowed(vu))
           return std::nullopt;
-        usedAfter = true;
-      }
   if (usedAfter && !unreadAfter(g, buf))
     return std::nullopt;
   return c;

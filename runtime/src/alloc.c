@@ -131,6 +131,12 @@ static int huge_pages(size_t size) {
 #endif
 }
 
+/* `size` in whole 2 MiB pages when it takes huge pages, else itself. */
+static size_t whole_pages(size_t size) {
+  return huge_pages(size) ? (size + ONNXC_HUGE_PAGE - 1) & ~(ONNXC_HUGE_PAGE - 1)
+                          : size;
+}
+
 /* A new block of `size` bytes (whole 2 MiB pages when huge_pages). */
 static void *fresh_alloc(size_t size) {
 #ifdef MADV_HUGEPAGE
@@ -147,16 +153,13 @@ static void *fresh_alloc(size_t size) {
 }
 
 void *onnxc_rt_malloc_large(size_t size) {
-  if (huge_pages(size))
-    size = (size + ONNXC_HUGE_PAGE - 1) & ~(ONNXC_HUGE_PAGE - 1);
-  return fresh_alloc(size);
+  return fresh_alloc(whole_pages(size));
 }
 
 /* A raw block of at least `size` bytes: a cached one, else a new one. */
 static void *raw_alloc(size_t size) {
   /* Huge blocks in whole pages, matched in the cache as such. */
-  if (huge_pages(size))
-    size = (size + ONNXC_HUGE_PAGE - 1) & ~(ONNXC_HUGE_PAGE - 1);
+  size = whole_pages(size);
   if (size >= ONNXC_CACHE_MIN && cache_enabled()) {
     void *found = NULL;
     size_t best = 0;
