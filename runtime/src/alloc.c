@@ -231,6 +231,47 @@ static void raw_free(void *ptr) {
 
 void onnxc_rt_free_owner(void *owner) { raw_free(owner); }
 
+int onnxc_rt_cache_holds(const void *block) {
+  int i, found = 0;
+  spin_lock(&cache_lock);
+  for (i = 0; i < ONNXC_CACHE_BLOCKS; ++i)
+    found |= cache[i].ptr == block;
+  spin_unlock(&cache_lock);
+  return found;
+}
+
+/* A block handed over as an output (onnxc_rt_arena_forget) carries this
+ * copy of the runtime's mark in its header's unused links, so that
+ * onnxc_rt_release_owner knows it for one of its own. Each model library
+ * links its own runtime, and the caller's onnxc_tensor_release may be
+ * another library's (or a tool's) copy: a block from another copy goes back
+ * to libc, not into this copy's cache, which its own allocations would
+ * never draw from again. */
+static char handover_mark;
+
+static void mark_handed(onnxc_rt_block *b) {
+  b->prev = (onnxc_rt_block *)(uintptr_t)&handover_mark;
+  b->next = (onnxc_rt_block *)~(uintptr_t)&handover_mark;
+}
+
+void onnxc_rt_release_owner(void *owner) {
+  onnxc_rt_block *b = (onnxc_rt_block *)owner;
+  if (!owner)
+    return;
+  /* An owner is a malloc block of at least HEADER bytes when it is a
+   * handed block; other owners (copies, strings) are plain malloc blocks,
+   * whose first 16 bytes malloc always provides (its smallest chunk holds
+   * 24). Under ASan no block is reused, and none is read. */
+  if (ONNXC_RT_REUSE && malloc_usable_size(owner) >= HEADER &&
+      b->prev == (onnxc_rt_block *)(uintptr_t)&handover_mark &&
+      b->next == (onnxc_rt_block *)~(uintptr_t)&handover_mark) {
+    b->prev = b->next = NULL;
+    raw_free(owner);
+    return;
+  }
+  free(owner);
+}
+
 /*===-------------------------- The memory limit --------------------------===*/
 
 /* Bytes one call may hold at once; 0: no limit; -1: not set yet. */
@@ -351,8 +392,10 @@ static void unlink_block(onnxc_rt_arena *arena, onnxc_rt_block *b) {
 
 void onnxc_rt_arena_forget(onnxc_rt_arena *arena, const void *ptr) {
   onnxc_rt_block *b = ptr ? find_block(arena, ptr) : NULL;
-  if (b)
+  if (b) {
     unlink_block(arena, b);
+    mark_handed(b);
+  }
 }
 
 /*===-------------------------- Allocation --------------------------------===*/

@@ -222,6 +222,14 @@ ONNXC_HIDDEN void onnxc_rt_arena_forget(onnxc_rt_arena *arena,
  * behind its header), or keeps it for reuse as freed blocks of the models
  * are (the training state's tensors, replaced every step). */
 ONNXC_HIDDEN void onnxc_rt_free_owner(void *owner);
+/* Releases an output's owner (onnxc_tensor_release): a block this copy of
+ * the runtime handed over goes back into its cache, as onnxc_rt_free_owner
+ * does (a caller that runs and releases in a loop gets the same pages back
+ * instead of faulting them in again, a whole 2 MiB page for a large
+ * output); any other owner to free(). */
+ONNXC_HIDDEN void onnxc_rt_release_owner(void *owner);
+/* Whether the allocator's cache holds the raw block `block` (runtime_test). */
+ONNXC_HIDDEN int onnxc_rt_cache_holds(const void *block);
 
 /* ---- A run's memrefs (runtime.c builds the inputs', outputs.c reads the
  * results') ------------------------------------------------------------- */

@@ -30,7 +30,7 @@ static void release_value(onnxc_tensor *tensor, int depth) {
   if (tensor->kind != ONNXC_VALUE_TENSOR && tensor->items && depth < 3)
     for (i = 0; i < tensor->num_items; ++i)
       release_value(&tensor->items[i], depth + 1);
-  free(tensor->owner);
+  onnxc_rt_release_owner(tensor->owner);
   tensor->owner = NULL;
   tensor->data = NULL;
   if (tensor->kind != ONNXC_VALUE_TENSOR) {

@@ -831,6 +831,10 @@ static void test_memref_copy(void) {
  * handed out again for a request of the same pages; with
  * ONNXC_HUGE_PAGES=0 (test/runtime/runtime.test runs both), malloc's.
  * (Not under AddressSanitizer, which gets malloc's exact blocks.) */
+/* alloc.c's (internal.h): whether the allocator's cache holds a raw
+ * block. The test links the static runtime, hidden symbols included. */
+int onnxc_rt_cache_holds(const void *block);
+
 static void test_huge_blocks(void) {
   const char *env = getenv("ONNXC_HUGE_PAGES");
   int huge = !(env && strcmp(env, "0") == 0);
@@ -856,6 +860,34 @@ static void test_huge_blocks(void) {
   c = (char *)_mlir_memref_to_llvm_alloc((size_t)400 << 10);
   CHECK(c != NULL && ((uintptr_t)(c - 32)) % page != 0);
   _mlir_memref_to_llvm_free(c);
+  /* A released output this runtime handed over goes back to its cache
+   * (outputs.c, alloc.c's onnxc_rt_release_owner); one whose header lacks
+   * the hand-over mark (a block of another library's copy of the runtime)
+   * goes to libc. */
+  {
+    static float big[65536 * 4];
+    onnxc_tensor in = tensor(big, ONNXC_DTYPE_FLOAT, 2, 65536, 4), out[2];
+    void *owners[2];
+    const char *off = getenv("ONNXC_DISABLE_ALLOC_CACHE");
+    int pass, cached = !(off && off[0] && strcmp(off, "0") != 0);
+    for (pass = 0; pass < 2; ++pass) {
+      arena_mode = 0;
+      memset(out, 0, sizeof out);
+      CHECK(onnxc_run_model(&arena_info, arena_invoke, &in, 1, out, 2) ==
+            ONNXC_OK);
+      owners[0] = out[0].owner;
+      owners[1] = out[1].owner;
+      CHECK(owners[0] != NULL && owners[1] != NULL);
+      CHECK(!onnxc_rt_cache_holds(owners[0]) &&
+            !onnxc_rt_cache_holds(owners[1]));
+      if (pass == 1) /* as another copy's blocks: no mark */
+        memset(owners[0], 0, 16), memset(owners[1], 0, 16);
+      onnxc_tensor_release(&out[0]);
+      onnxc_tensor_release(&out[1]);
+      CHECK(onnxc_rt_cache_holds(owners[0]) == (pass == 0 && cached));
+      CHECK(onnxc_rt_cache_holds(owners[1]) == (pass == 0 && cached));
+    }
+  }
 }
 
 int main(int argc, char **argv) {

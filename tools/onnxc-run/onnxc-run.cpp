@@ -278,9 +278,16 @@ long processThreads() {
   return -1;
 }
 
+/// Releases the model's outputs: the library's own onnxc_tensor_release
+/// when it exports one (set once the library is loaded), so that a large
+/// output goes back into the cache of the runtime that allocated it, as in
+/// a program linked with the library; this tool's own copy of the runtime
+/// would hand it to libc, and the next run would fault its pages in again.
+void (*releaseTensor)(onnxc_tensor *) = onnxc_tensor_release;
+
 void releaseAll(std::vector<onnxc_tensor> &outs) {
   for (onnxc_tensor &t : outs) {
-    onnxc_tensor_release(&t);
+    releaseTensor(&t);
     std::memset(&t, 0, sizeof t);
   }
 }
@@ -545,6 +552,9 @@ static int runMain(int argc, char **argv) {
         std::to_string(ONNXC_ABI_VERSION) + ": compile the model again");
   // The library's own runtime holds the thread's last error message.
   auto lastError = (LastErrorFn)::dlsym(lib, "onnxc_last_error");
+  if (auto release =
+          (void (*)(onnxc_tensor *))::dlsym(lib, "onnxc_tensor_release"))
+    releaseTensor = release;
   const onnxc_model_info *mi = info();
   if (!mi)
     die(m + "_info() returned null");
