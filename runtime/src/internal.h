@@ -502,6 +502,13 @@ ONNXC_HIDDEN const float *onnxc_rt_kept_weights(const onnxc_conv2d_params *q,
 /* onnxc_rt_kept_weights' kind for the 1 x 1 path's micro-panels (conv.c;
  * Winograd's kinds are its tiles, 4 and 2). */
 #define ONNXC_KEPT_MICRO_PANELS 100
+/* ... and for a copy of large packed constant weights in the runtime's own
+ * pages (conv.c's onnxc_rt_kept_copy). */
+#define ONNXC_KEPT_COPY 101
+/* q's packed constant weights w, copied once into 2 MiB pages and kept when
+ * they are large; w itself otherwise (conv.c). */
+ONNXC_HIDDEN const float *onnxc_rt_kept_copy(const onnxc_conv2d_params *q,
+                                             const float *w);
 ONNXC_HIDDEN void onnxc_rt_free_scratch(void *raw);
 
 /* ---- depthwise.c: the depthwise driver -------------------------------- */

@@ -391,7 +391,7 @@ void onnxc_rt_sconv2d(const onnxc_conv2d_params *q, const float *x,
    * transformed weights. */
   if (onnxc_rt_winograd(q, x, w, y))
     return;
-  sconv2d(q, x, w, y);
+  sconv2d(q, x, onnxc_rt_kept_copy(q, w), y);
 }
 
 static void sconv2d(const onnxc_conv2d_params *q, const float *x,

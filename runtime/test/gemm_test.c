@@ -311,7 +311,8 @@ static void check_conv_ex(long nb, long groups, long m, long cin, long h,
   if (packed) {
     /* packed 2: in ONNXC_CONV_W_CBLOCK order */
     float *wp = pack_conv(wt, groups, m, cin, kh * kw, wstride_c, packed == 2);
-    q.flags |= ONNXC_CONV_W_PACKED | (packed == 2 ? ONNXC_CONV_W_CBLOCK : 0);
+    q.flags |= ONNXC_CONV_W_PACKED | (packed == 2 ? ONNXC_CONV_W_CBLOCK : 0) |
+               (packed == 3 ? ONNXC_CONV_W_CONST : 0);
     onnxc_rt_sconv2d(&q, x, wp, y);
     free(wp);
   } else {
@@ -841,6 +842,58 @@ static void conv_cblock_cases(int fuse) {
     check_conv_pad(1, 1, 64, 64, 40, 100, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2, fuse);
 }
 
+/* conv.c's (internal.h): large packed constant weights copied once into
+ * the runtime's own pages and kept. The test links the static runtime. */
+const float *onnxc_rt_kept_copy(const onnxc_conv2d_params *q, const float *w);
+
+/* The kept copy: a copy for large ONNXC_CONV_W_CONST | W_PACKED weights
+ * (the same one on the next call, a new one once the values at the
+ * address change), the weights themselves when small, not constant, or
+ * with ONNXC_KEEP_WEIGHTS=0; and convolutions through it against loops
+ * (packed 3: constant weights, freed after each call, so that the next
+ * case's weights may reuse the address with other values). */
+#define KEPT_CHECK(cond)                                                       \
+  do {                                                                         \
+    ++checks;                                                                  \
+    if (!(cond) && ++failures <= 10)                                           \
+      printf("FAIL kept copy: %s (line %d)\n", #cond, __LINE__);               \
+  } while (0)
+
+static void kept_copy_cases(void) {
+  const char *env = getenv("ONNXC_KEEP_WEIGHTS");
+  int on = !(env && strcmp(env, "0") == 0);
+  long cin = 1536, m = 64, n = 2 * cin * ONNXC_SGEMM_PANEL, i;
+  float *wt = rand_buf(m * cin), *wp = pack_conv(wt, 1, m, cin, 1, 1, 0);
+  const float *u, *u2;
+  onnxc_conv2d_params q;
+  memset(&q, 0, sizeof q);
+  q.batch = q.groups = 1;
+  q.out_channels = m;
+  q.in_channels = cin;
+  q.kernel_h = q.kernel_w = 1;
+  q.flags = ONNXC_CONV_W_PACKED;
+  KEPT_CHECK(onnxc_rt_kept_copy(&q, wp) == wp); /* not constant */
+  q.flags |= ONNXC_CONV_W_CONST;
+  u = onnxc_rt_kept_copy(&q, wp);
+  KEPT_CHECK(on ? u != wp && memcmp(u, wp, sizeof(float) * (size_t)n) == 0
+           : u == wp);
+  KEPT_CHECK(onnxc_rt_kept_copy(&q, wp) == u);
+  for (i = 0; i < n; ++i)
+    wp[i] = -wp[i] - 1.0f;
+  u2 = onnxc_rt_kept_copy(&q, wp);
+  KEPT_CHECK(memcmp(u2, wp, sizeof(float) * (size_t)n) == 0);
+  q.in_channels = 256; /* 64 KiB: small */
+  KEPT_CHECK(onnxc_rt_kept_copy(&q, wp) == wp);
+  free(wp);
+  free(wt);
+  for (i = 0; i < 2; ++i) {
+    check_conv_ex(1, 1, 64, 1536, 5, 7, 1, 1, 1, 1, 1, 1, 0, 0, 0, 5, 7, 0, 3,
+                  1);
+    check_conv_ex(1, 1, 48, 256, 9, 9, 3, 3, 2, 2, 1, 1, 0, 1, 1, 5, 5, 1, 3,
+                  1 | ONNXC_ACT_HARD_SWISH << 3);
+  }
+}
+
 int main(int argc, char **argv) {
   static const int fuses[] = {
       0, 1, 2, 3, 4, 5, 6,
@@ -858,6 +911,11 @@ int main(int argc, char **argv) {
   }
   if (argc == 2 && strcmp(argv[1], "isa-choose") == 0)
     return isa_choose();
+  if (argc == 2 && strcmp(argv[1], "kept") == 0) {
+    kept_copy_cases();
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures != 0;
+  }
   printf("isa: %s\n", onnxc_rt_kernels()->name);
   check_act_accuracy();
   gemm_cases();
@@ -872,6 +930,7 @@ int main(int argc, char **argv) {
     if (packed)
       conv_cblock_cases(fuse);
   }
+  kept_copy_cases();
   printf("%d checks, %d failed\n", checks, failures);
   return failures != 0;
 }
