@@ -109,14 +109,17 @@ __attribute__((destructor)) static void free_cache(void) {
   cache_len = cache_cap = 0;
 }
 
-/* A signature of the n floats at w: 256 of their values spread over them
- * (a check that the address still holds the weights it held, should a
- * library that shares this runtime be unloaded and another be loaded at
- * its address). */
+/* A signature of the n floats at w: their first and last 32 values (a
+ * check that the address still holds the weights it held, should a library
+ * that shares this runtime be unloaded and another be loaded at its
+ * address). Computed on every call, over weights that are otherwise never
+ * read again (cold, in pages the TLB no longer maps): 4 cache lines. 256
+ * values spread over them cost 256 misses a call, 9-14% of ResNet-18's
+ * run. */
 static uint64_t signature(const float *w, i64 n) {
-  i64 i, step = n / 256 > 0 ? n / 256 : 1;
-  uint64_t h = 1469598103934665603ull;
-  for (i = 0; i < n; i += step) {
+  i64 i, head = n < 32 ? n : 32, tail = n - 32 > head ? n - 32 : head;
+  uint64_t h = 1469598103934665603ull ^ (uint64_t)n;
+  for (i = 0; i < n; i = i + 1 == head ? tail : i + 1) {
     uint32_t bits;
     memcpy(&bits, w + i, sizeof bits);
     h = (h ^ bits) * 1099511628211ull;
