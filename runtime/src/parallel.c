@@ -22,6 +22,7 @@
 #include "kernels/dispatch.h"
 
 #include <stdint.h>
+#include <string.h>
 
 
 #define NR ONNXC_SGEMM_PANEL /* columns of a packed panel */
@@ -163,11 +164,29 @@ static int sgemm_split(i64 m, i64 n, i64 k, const float *a, i64 rsa, i64 csa,
   return 1;
 }
 
+/* A packed B (the compiler's constant, one global) as onnxc_rt_kept_copy
+ * keeps it: copied once into 2 MiB pages when large, as the convolutions'
+ * weights (the k x n matrix as a 1 x 1 convolution's weights, same panels). */
+static const float *kept_b(i64 n, i64 k, const float *b, int32_t flags) {
+  onnxc_conv2d_params q;
+  if (!(flags & ONNXC_SGEMM_B_PACKED))
+    return b;
+  memset(&q, 0, sizeof q);
+  q.batch = q.groups = 1;
+  q.in_channels = k;
+  q.out_channels = n;
+  q.kernel_h = q.kernel_w = 1;
+  q.flags = ONNXC_CONV_W_CONST | ONNXC_CONV_W_PACKED;
+  return onnxc_rt_kept_copy(&q, b);
+}
+
 void onnxc_rt_sgemm_ep(int64_t m, int64_t n, int64_t k, const float *a,
                        int64_t rsa, int64_t csa, const float *b, int64_t rsb,
                        int64_t csb, float *c, int64_t rsc, int64_t csc,
                        int32_t flags, const float *bias, float lo, float hi) {
-  int threads = m > 0 && n > 0 && k > 0
+  int threads;
+  b = kept_b(n, k, b, flags);
+  threads = m > 0 && n > 0 && k > 0
                     ? onnxc_rt_threads_for(2.0 * (double)m * (double)n *
                                            (double)k)
                     : 1;
@@ -215,6 +234,8 @@ void onnxc_rt_sgemm_batched_ep(int64_t batch, int64_t m, int64_t n, int64_t k,
                                  (double)n * (double)k)
           : 1;
   i64 i;
+  if (sbb == 0)
+    b = kept_b(n, k, b, flags);
   if (threads <= 1) {
     onnxc_rt_sgemm_batched_ep_serial(batch, m, n, k, a, sba, rsa, csa, b,
                                      sbb, rsb, csb, c, sbc, rsc, csc, flags,

@@ -886,6 +886,13 @@ static void kept_copy_cases(void) {
   KEPT_CHECK(onnxc_rt_kept_copy(&q, wp) == wp);
   free(wp);
   free(wt);
+  /* Packed B of 1.2 MiB (parallel.c's kept_b): the GEMM and gemv paths,
+   * twice (B freed in between, and malloc's next B may take its
+   * address with other values). */
+  for (i = 0; i < 2; ++i) {
+    check_gemm(17, 1100, 270, 0, 1, 1, ONNXC_SGEMM_B_PACKED);
+    check_gemm(1, 1100, 270, 0, 0, 0, ONNXC_SGEMM_B_PACKED);
+  }
   for (i = 0; i < 2; ++i) {
     check_conv_ex(1, 1, 64, 1536, 5, 7, 1, 1, 1, 1, 1, 1, 0, 0, 0, 5, 7, 0, 3,
                   1);
