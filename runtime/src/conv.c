@@ -205,45 +205,6 @@ static const float *micro_panels(const onnxc_kernels *kt,
                                ONNXC_KEPT_MICRO_PANELS, relay_micro, NULL);
 }
 
-/* ---- Constant weights in the runtime's own pages ----------------------- */
-
-/* The compiler's packed constant weights live in the library's read-only
- * pages, mapped from the page cache in 4 KiB pages wherever the kernel
- * placed the file: the same ResNet-18 library ran 27 or 23 ms a run
- * depending on which copy of the file was loaded (the products that
- * stream large weights from L2 lose to the file pages' placement). Large
- * ones are copied once into 2 MiB pages (onnxc_rt_malloc_large) and kept;
- * ONNXC_KEEP_WEIGHTS=0 turns this off. */
-#define KEEP_WEIGHTS_MIN ((int64_t)256 << 10)
-
-static int keep_enabled(void) {
-  static int on = -1;
-  return onnxc_rt_env_on("ONNXC_KEEP_WEIGHTS", &on);
-}
-
-static float *copy_weights(const onnxc_conv2d_params *q, const float *wp,
-                           const void *arg) {
-  size_t bytes = *(const size_t *)arg;
-  float *u = onnxc_rt_malloc_large(bytes);
-  (void)q;
-  if (u)
-    memcpy(u, wp, bytes);
-  return u;
-}
-
-const float *onnxc_rt_kept_copy(const onnxc_conv2d_params *q, const float *w) {
-  const int both = ONNXC_CONV_W_CONST | ONNXC_CONV_W_PACKED;
-  i64 panels = (q->out_channels + NR - 1) / NR;
-  i64 n = q->groups * panels * q->in_channels * q->kernel_h * q->kernel_w * NR;
-  size_t bytes = sizeof(float) * (size_t)n;
-  const float *u;
-  if ((q->flags & both) != both || n <= 0 ||
-      (int64_t)bytes < KEEP_WEIGHTS_MIN || !keep_enabled())
-    return w;
-  u = onnxc_rt_kept_weights(q, w, n, ONNXC_KEPT_COPY, copy_weights, &bytes);
-  return u ? u : w;
-}
-
 /* The 1 x 1 convolution over packed weights (see onnxc_rt_sconv2d). */
 static void conv1x1_packed(const onnxc_conv2d_params *q, const float *x,
                            const float *wp, float *y) {

@@ -490,7 +490,7 @@ ONNXC_HIDDEN void *onnxc_rt_malloc_large(size_t size);
 /* Weights derived from a call's constant packed weights `w` (n floats),
  * made by derive(q, w, arg) on the first call (NULL: no memory) and kept
  * for the library's lifetime, keyed by w, `kind` and q's groups and
- * channels, and checked against a signature of w's values (winograd.c).
+ * channels, and checked against a signature of w's values (kept.c).
  * NULL when they cannot be made. */
 typedef float *(*onnxc_rt_derive_fn)(const onnxc_conv2d_params *q,
                                      const float *w, const void *arg);
@@ -503,12 +503,15 @@ ONNXC_HIDDEN const float *onnxc_rt_kept_weights(const onnxc_conv2d_params *q,
  * Winograd's kinds are its tiles, 4 and 2). */
 #define ONNXC_KEPT_MICRO_PANELS 100
 /* ... and for a copy of large packed constant weights in the runtime's own
- * pages (conv.c's onnxc_rt_kept_copy). */
+ * pages (onnxc_rt_kept_copy). */
 #define ONNXC_KEPT_COPY 101
 /* q's packed constant weights w, copied once into 2 MiB pages and kept when
- * they are large; w itself otherwise (conv.c). */
+ * they are large; w itself otherwise (kept.c). */
 ONNXC_HIDDEN const float *onnxc_rt_kept_copy(const onnxc_conv2d_params *q,
                                              const float *w);
+/* The same for any `bytes` bytes of constant packed weights at w (the int8
+ * kernels' packed B and W, with their sums). */
+ONNXC_HIDDEN const void *onnxc_rt_kept_bytes(const void *w, size_t bytes);
 ONNXC_HIDDEN void onnxc_rt_free_scratch(void *raw);
 
 /* ---- depthwise.c: the depthwise driver -------------------------------- */

@@ -516,6 +516,18 @@ static void run_cases(void) {
     gemm_case(2, 9, 40, 33, outs[o], 0, 1);
     gemm_case(2, 9, 40, 33, outs[o], 1, 1);
     gemm_case(1, 300, 70, 600, outs[o], o % 2, 1);
+    /* Packed B and W over 256 KiB (kept in the runtime's own pages,
+     * conv.c's onnxc_rt_kept_bytes; malloc's next weights may take the
+     * freed ones' address with other values). */
+    gemm_case(1, 3, 520, 600, outs[o], 1, 1);
+  }
+  {
+    static const conv_shape big = {1, 1, 160, 200, 5, 6, 3, 3,
+                                   1, 1, 1, 1, 1, 1, 1, 1};
+    for (o = 0; o < 4; ++o) {
+      conv_case(&big, outs[o], 1, 0);
+      conv_case(&big, outs[o], 2, 0);
+    }
   }
   static const conv_shape direct_convs[] = {
       /* batch groups cin cout ih iw kh kw sh sw dh dw pt pl pb pr */

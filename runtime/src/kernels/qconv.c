@@ -574,6 +574,8 @@ void onnxc_rt_qconv2d(const onnxc_qconv2d_params *p, const void *x,
   /* The weights as the rows side, with their sums: packed by the
    * compiler, or here (in HWC order where the compiler would use it). */
   if (q->flags & ONNXC_Q_B_PACKED) {
+    /* The compiler's constant: kept in the runtime's pages when large. */
+    w = onnxc_rt_kept_bytes(w, (size_t)(rows * (j.kp + 4)));
     j.w = w;
     j.hwc = (q->flags & ONNXC_Q_W_HWC) != 0;
     ra = (const int32_t *)((const int8_t *)w + rows * j.kp);

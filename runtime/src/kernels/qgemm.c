@@ -481,6 +481,8 @@ void onnxc_rt_qgemm(const onnxc_qgemm_params *p, const void *a, const void *b,
   packs = !(q->flags & ONNXC_Q_B_PACKED) && p->b_batch_stride != 0 ? p->batch : 1;
   cb_all = onnxc_rt_qalloc(packs * N * 16 + N * 8, &raw_arrays);
   if (q->flags & ONNXC_Q_B_PACKED) {
+    /* The compiler's constant: kept in the runtime's pages when large. */
+    b = onnxc_rt_kept_bytes(b, (size_t)(panel_bytes + N * 4));
     j.bp = b;
     memcpy(cb_all, (const uint8_t *)b + panel_bytes, (size_t)N * 4);
   } else {
