@@ -134,10 +134,9 @@ const float *onnxc_rt_kept_weights(const onnxc_conv2d_params *q,
 
 /* The compiler's packed constant weights live in the library's read-only
  * pages, mapped from the page cache in 4 KiB pages wherever the kernel
- * placed the file: the same ResNet-18 library ran 27 or 23 ms a run
- * depending on which copy of the file was loaded (the products that
- * stream large weights from L2 lose to the file pages' placement). Large
- * ones are copied once into 2 MiB pages (onnxc_rt_malloc_large) and kept;
+ * placed the file. Large ones are copied once into 2 MiB pages
+ * (onnxc_rt_malloc_large) and kept: ViT-Tiny and the int8 ResNet-18s ran
+ * 18% faster, ResNet-18 6% (docs/performance.md, eighteenth session).
  * ONNXC_KEEP_WEIGHTS=0 turns this off. */
 #define KEEP_WEIGHTS_MIN ((int64_t)256 << 10)
 
