@@ -22,7 +22,6 @@
 #include "kernels/dispatch.h"
 
 #include <stdint.h>
-#include <string.h>
 
 
 #define NR ONNXC_SGEMM_PANEL /* columns of a packed panel */
@@ -164,29 +163,23 @@ static int sgemm_split(i64 m, i64 n, i64 k, const float *a, i64 rsa, i64 csa,
   return 1;
 }
 
-/* A packed B (the compiler's constant, one global) as onnxc_rt_kept_copy
- * keeps it: copied once into 2 MiB pages when large, as the convolutions'
- * weights (the k x n matrix as a 1 x 1 convolution's weights, same panels). */
+/* A packed B (the compiler's constant, one global: ceil(n / NR) panels of
+ * k x NR floats), copied once into 2 MiB pages and kept when large, as
+ * the convolutions' weights (kept.c). Only at the public entry points: a
+ * kept copy passed on to them again would be copied again. */
 static const float *kept_b(i64 n, i64 k, const float *b, int32_t flags) {
-  onnxc_conv2d_params q;
-  if (!(flags & ONNXC_SGEMM_B_PACKED))
+  if (!(flags & ONNXC_SGEMM_B_PACKED) || n <= 0 || k <= 0)
     return b;
-  memset(&q, 0, sizeof q);
-  q.batch = q.groups = 1;
-  q.in_channels = k;
-  q.out_channels = n;
-  q.kernel_h = q.kernel_w = 1;
-  q.flags = ONNXC_CONV_W_CONST | ONNXC_CONV_W_PACKED;
-  return onnxc_rt_kept_copy(&q, b);
+  return (const float *)onnxc_rt_kept_bytes(
+      b, sizeof(float) * (size_t)(ceil_div(n, NR) * k * NR));
 }
 
-void onnxc_rt_sgemm_ep(int64_t m, int64_t n, int64_t k, const float *a,
-                       int64_t rsa, int64_t csa, const float *b, int64_t rsb,
-                       int64_t csb, float *c, int64_t rsc, int64_t csc,
-                       int32_t flags, const float *bias, float lo, float hi) {
-  int threads;
-  b = kept_b(n, k, b, flags);
-  threads = m > 0 && n > 0 && k > 0
+/* onnxc_rt_sgemm_ep over a B already kept. */
+static void sgemm_ep(i64 m, i64 n, i64 k, const float *a, i64 rsa, i64 csa,
+                     const float *b, i64 rsb, i64 csb, float *c, i64 rsc,
+                     i64 csc, int32_t flags, const float *bias, float lo,
+                     float hi) {
+  int threads = m > 0 && n > 0 && k > 0
                     ? onnxc_rt_threads_for(2.0 * (double)m * (double)n *
                                            (double)k)
                     : 1;
@@ -195,6 +188,14 @@ void onnxc_rt_sgemm_ep(int64_t m, int64_t n, int64_t k, const float *a,
     return;
   onnxc_rt_sgemm_ep_serial(m, n, k, a, rsa, csa, b, rsb, csb, c, rsc, csc,
                            flags, bias, lo, hi);
+}
+
+void onnxc_rt_sgemm_ep(int64_t m, int64_t n, int64_t k, const float *a,
+                       int64_t rsa, int64_t csa, const float *b, int64_t rsb,
+                       int64_t csb, float *c, int64_t rsc, int64_t csc,
+                       int32_t flags, const float *bias, float lo, float hi) {
+  sgemm_ep(m, n, k, a, rsa, csa, kept_b(n, k, b, flags), rsb, csb, c, rsc, csc,
+           flags, bias, lo, hi);
 }
 
 typedef struct batched_job {
@@ -247,8 +248,8 @@ void onnxc_rt_sgemm_batched_ep(int64_t batch, int64_t m, int64_t n, int64_t k,
    * product): split that. */
   if (batch > 1 && sbb == 0 && sba == m * rsa && sbc == m * rsc &&
       !(flags & ONNXC_SGEMM_BIAS_ROW)) {
-    onnxc_rt_sgemm_ep(batch * m, n, k, a, rsa, csa, b, rsb, csb, c, rsc, csc,
-                      flags, bias, lo, hi);
+    sgemm_ep(batch * m, n, k, a, rsa, csa, b, rsb, csb, c, rsc, csc, flags,
+             bias, lo, hi);
     return;
   }
   if (batch >= threads) {
@@ -278,8 +279,8 @@ void onnxc_rt_sgemm_batched_ep(int64_t batch, int64_t m, int64_t n, int64_t k,
   }
   /* Fewer products than threads: each one split. */
   for (i = 0; i < batch; ++i)
-    onnxc_rt_sgemm_ep(m, n, k, a + i * sba, rsa, csa, b + i * sbb, rsb, csb,
-                      c + i * sbc, rsc, csc, flags, bias, lo, hi);
+    sgemm_ep(m, n, k, a + i * sba, rsa, csa, b + i * sbb, rsb, csb,
+             c + i * sbc, rsc, csc, flags, bias, lo, hi);
 }
 
 /* ---- Convolutions ----------------------------------------------------- */
