@@ -14,7 +14,9 @@
 // their item counts; optionals after their presence). Exit codes: 0 ok, 1
 // an output differs, 2 a usage, I/O or run error (one line on stderr).
 // --threads sets the library's thread count (onnxc_set_num_threads)
-// before the first run. --profile (a library compiled with onnxc --profile)
+// before the first run. --runs also prints the CPU time (user + system,
+// every thread) of the timed runs over their count, "cpu: X ms a run"
+// (bench/cputime reads it). --profile (a library compiled with onnxc --profile)
 // records the runs (after the warm-up ones) into a Chrome trace and prints
 // the nodes that took the most time; --debug-dump (a library compiled with
 // onnxc --debug-dump) writes every node's outputs into DIR
@@ -28,6 +30,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <sys/resource.h>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -75,7 +78,8 @@ const char *const kUsage =
     "                mismatch)\n"
     "  --rtol R, --atol A  tolerances: |got - exp| <= atol + rtol * |exp|\n"
     "                (defaults 1e-3 and 1e-7, as ONNX's backend tests)\n"
-    "  --runs N, --warmup N  time N runs after N warm-up runs\n"
+    "  --runs N, --warmup N  time N runs after N warm-up runs (wall median\n"
+    "                        and min, and CPU time a run)\n"
     "  --memory      print the resident set before loading the model and its\n"
     "                peak (VmHWM) after the runs, in KB\n"
     "  --name M      symbol prefix (default: the library's file name stem)\n"
@@ -290,6 +294,14 @@ void releaseAll(std::vector<onnxc_tensor> &outs) {
     releaseTensor(&t);
     std::memset(&t, 0, sizeof t);
   }
+}
+
+/// CPU time (user + system, every thread) this process has used, in ms.
+double processCpuMs() {
+  struct rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 +
+         (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
 }
 
 } // namespace
@@ -650,6 +662,7 @@ static int runMain(int argc, char **argv) {
       runOnce();
     startProfile();
     std::vector<double> ms;
+    double cpu0 = processCpuMs();
     for (long i = 0; i < o.runs; ++i) {
       auto start = std::chrono::steady_clock::now();
       runOnce();
@@ -663,6 +676,7 @@ static int runMain(int argc, char **argv) {
                         : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
     std::printf("%s: %ld runs (%ld warm-up): median %.3f ms, min %.3f ms\n",
                 m.c_str(), o.runs, o.warmup, median, ms.front());
+    std::printf("cpu: %.3f ms a run\n", (processCpuMs() - cpu0) / o.runs);
   } else {
     startProfile();
     runOnce();

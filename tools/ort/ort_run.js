@@ -20,7 +20,9 @@
 // --runs N times N calls of session.run (after --warmup N, default 0) and
 // prints, like onnxc-run:
 //   STEM: N runs (W warm-up): median X.XXX ms, min Y.YYY ms
-// Only session.run is timed (not reading inputs or creating the session).
+//   cpu: Z.ZZZ ms a run
+// (the CPU time, user + system, of the whole process over the timed runs,
+// per run). Only session.run is timed (not reading inputs or creating the session).
 //
 // ORT is looked up in $ONNXC_ORT_MODULES (a node_modules folder), then in
 // build/ort/node_modules of this checkout (tools/ort/install.sh puts it
@@ -39,6 +41,7 @@ const USAGE = `usage: node ort_run.js MODEL [--inputs DIR] [--save DIR] [--threa
   --save DIR     write output_0.pb, ... there
   --threads N    intra-op threads (default 1)
   --runs N, --warmup N  time N runs of session.run after N warm-up runs
+                 (wall median and min, and CPU time a run)
   --opt-level L  disabled, basic, extended, layout or all (default all)
   --log-level N  ORT's log severity, 0 (verbose) to 4 (fatal); default 3
   --allow-spinning 0|1  session.intra_op.allow_spinning (default 0)
@@ -348,6 +351,7 @@ async function main() {
   if (o.runs > 0) {
     for (let i = 0; i < o.warmup; ++i) results = await run();
     const ms = [];
+    const cpu0 = process.cpuUsage();
     for (let i = 0; i < o.runs; ++i) {
       const start = process.hrtime.bigint();
       results = await run();
@@ -357,6 +361,8 @@ async function main() {
     const stem = path.basename(o.model).replace(/\.[^.]*$/, '');
     console.log(`${stem}: ${o.runs} runs (${o.warmup} warm-up): ` +
                 `median ${median(ms).toFixed(3)} ms, min ${ms[0].toFixed(3)} ms`);
+    const cpu = process.cpuUsage(cpu0);
+    console.log(`cpu: ${((cpu.user + cpu.system) / 1e3 / o.runs).toFixed(3)} ms a run`);
   } else {
     results = await run();
   }
