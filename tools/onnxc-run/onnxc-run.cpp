@@ -14,8 +14,8 @@
 // their item counts; optionals after their presence). Exit codes: 0 ok, 1
 // an output differs, 2 a usage, I/O or run error (one line on stderr).
 // --threads sets the library's thread count (onnxc_set_num_threads)
-// before the first run. --runs also prints the CPU time (user + system,
-// every thread) of the timed runs over their count, "cpu: X ms a run"
+// before the first run. --runs also prints the median CPU time (user +
+// system, every thread) of the timed runs, "cpu: median X ms a run"
 // (bench/cputime reads it). --profile (a library compiled with onnxc --profile)
 // records the runs (after the warm-up ones) into a Chrome trace and prints
 // the nodes that took the most time; --debug-dump (a library compiled with
@@ -30,7 +30,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <sys/resource.h>
+#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -79,7 +79,7 @@ const char *const kUsage =
     "  --rtol R, --atol A  tolerances: |got - exp| <= atol + rtol * |exp|\n"
     "                (defaults 1e-3 and 1e-7, as ONNX's backend tests)\n"
     "  --runs N, --warmup N  time N runs after N warm-up runs (wall median\n"
-    "                        and min, and CPU time a run)\n"
+    "                        and min, and the median CPU time)\n"
     "  --memory      print the resident set before loading the model and its\n"
     "                peak (VmHWM) after the runs, in KB\n"
     "  --name M      symbol prefix (default: the library's file name stem)\n"
@@ -298,10 +298,16 @@ void releaseAll(std::vector<onnxc_tensor> &outs) {
 
 /// CPU time (user + system, every thread) this process has used, in ms.
 double processCpuMs() {
-  struct rusage u;
-  getrusage(RUSAGE_SELF, &u);
-  return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 +
-         (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/// The median of `v` (sorted in place).
+double medianOf(std::vector<double> &v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 } // namespace
@@ -661,22 +667,20 @@ static int runMain(int argc, char **argv) {
     for (long i = 0; i < o.warmup; ++i)
       runOnce();
     startProfile();
-    std::vector<double> ms;
-    double cpu0 = processCpuMs();
+    std::vector<double> ms, cpu;
     for (long i = 0; i < o.runs; ++i) {
+      double cpu0 = processCpuMs();
       auto start = std::chrono::steady_clock::now();
       runOnce();
       auto end = std::chrono::steady_clock::now();
+      cpu.push_back(processCpuMs() - cpu0);
       ms.push_back(
           std::chrono::duration<double, std::milli>(end - start).count());
     }
-    std::sort(ms.begin(), ms.end());
-    double median = ms.size() % 2
-                        ? ms[ms.size() / 2]
-                        : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+    double median = medianOf(ms);
     std::printf("%s: %ld runs (%ld warm-up): median %.3f ms, min %.3f ms\n",
                 m.c_str(), o.runs, o.warmup, median, ms.front());
-    std::printf("cpu: %.3f ms a run\n", (processCpuMs() - cpu0) / o.runs);
+    std::printf("cpu: median %.3f ms a run\n", medianOf(cpu));
   } else {
     startProfile();
     runOnce();

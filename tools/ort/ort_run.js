@@ -20,9 +20,10 @@
 // --runs N times N calls of session.run (after --warmup N, default 0) and
 // prints, like onnxc-run:
 //   STEM: N runs (W warm-up): median X.XXX ms, min Y.YYY ms
-//   cpu: Z.ZZZ ms a run
-// (the CPU time, user + system, of the whole process over the timed runs,
-// per run). Only session.run is timed (not reading inputs or creating the session).
+//   cpu: median Z.ZZZ ms a run
+// (the median of the timed runs' CPU times, user + system, of the whole
+// process: a run that the garbage collector of Node.js stops is one run
+// of N, as in the wall-time median). Only session.run is timed (not reading inputs or creating the session).
 //
 // ORT is looked up in $ONNXC_ORT_MODULES (a node_modules folder), then in
 // build/ort/node_modules of this checkout (tools/ort/install.sh puts it
@@ -41,7 +42,7 @@ const USAGE = `usage: node ort_run.js MODEL [--inputs DIR] [--save DIR] [--threa
   --save DIR     write output_0.pb, ... there
   --threads N    intra-op threads (default 1)
   --runs N, --warmup N  time N runs of session.run after N warm-up runs
-                 (wall median and min, and CPU time a run)
+                 (wall median and min, and the median CPU time)
   --opt-level L  disabled, basic, extended, layout or all (default all)
   --log-level N  ORT's log severity, 0 (verbose) to 4 (fatal); default 3
   --allow-spinning 0|1  session.intra_op.allow_spinning (default 0)
@@ -350,19 +351,21 @@ async function main() {
   let results;
   if (o.runs > 0) {
     for (let i = 0; i < o.warmup; ++i) results = await run();
-    const ms = [];
-    const cpu0 = process.cpuUsage();
+    const ms = [], cpu = [];
     for (let i = 0; i < o.runs; ++i) {
+      const cpu0 = process.cpuUsage();
       const start = process.hrtime.bigint();
       results = await run();
       ms.push(Number(process.hrtime.bigint() - start) / 1e6);
+      const c = process.cpuUsage(cpu0);
+      cpu.push((c.user + c.system) / 1e3);
     }
     ms.sort((a, b) => a - b);
+    cpu.sort((a, b) => a - b);
     const stem = path.basename(o.model).replace(/\.[^.]*$/, '');
     console.log(`${stem}: ${o.runs} runs (${o.warmup} warm-up): ` +
                 `median ${median(ms).toFixed(3)} ms, min ${ms[0].toFixed(3)} ms`);
-    const cpu = process.cpuUsage(cpu0);
-    console.log(`cpu: ${((cpu.user + cpu.system) / 1e3 / o.runs).toFixed(3)} ms a run`);
+    console.log(`cpu: median ${median(cpu).toFixed(3)} ms a run`);
   } else {
     results = await run();
   }
