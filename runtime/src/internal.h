@@ -483,9 +483,9 @@ ONNXC_HIDDEN long onnxc_rt_winograd_calls(int tile);
  * (alloc.c); released with onnxc_rt_free_scratch(*raw). Fails with
  * ONNXC_ERROR_OUT_OF_MEMORY (onnxc_rt_fail). */
 ONNXC_HIDDEN float *onnxc_rt_alloc_scratch(int64_t floats, void **raw);
-/* A block that lives across calls (freed with free()): from 512 KiB on,
- * in transparent huge pages as the allocator's large blocks (alloc.c;
- * ONNXC_HUGE_PAGES=0: plain malloc). */
+/* A block that lives across calls (freed with free()), 64-byte aligned:
+ * from 512 KiB on, in transparent huge pages as the allocator's large
+ * blocks (alloc.c; ONNXC_HUGE_PAGES=0: not). */
 ONNXC_HIDDEN void *onnxc_rt_malloc_large(size_t size);
 /* Weights derived from a call's constant packed weights `w` (n floats),
  * made by derive(q, w, arg) on the first call (NULL: no memory) and kept
