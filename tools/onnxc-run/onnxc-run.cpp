@@ -16,8 +16,8 @@
 // --threads sets the library's thread count (onnxc_set_num_threads)
 // before the first run. --runs also prints the median CPU time (user +
 // system, every thread) of the timed runs, "cpu: median X ms a run"
-// (bench/cputime reads it). --profile (a library compiled with onnxc --profile)
-// records the runs (after the warm-up ones) into a Chrome trace and prints
+// (bench/cputime reads it). --profile (a library compiled with onnxc
+// --profile) records the runs (after the warm-up ones) into a Chrome trace and prints
 // the nodes that took the most time; --debug-dump (a library compiled with
 // onnxc --debug-dump) writes every node's outputs into DIR
 // (docs/profiling.md).
