@@ -17,9 +17,9 @@
 // before the first run. --runs also prints the median CPU time (user +
 // system, every thread) of the timed runs, "cpu: median X ms a run"
 // (bench/cputime reads it). --profile (a library compiled with onnxc
-// --profile) records the runs (after the warm-up ones) into a Chrome trace and prints
-// the nodes that took the most time; --debug-dump (a library compiled with
-// onnxc --debug-dump) writes every node's outputs into DIR
+// --profile) records the runs (after the warm-up ones) into a Chrome trace
+// and prints the nodes that took the most time; --debug-dump (a library
+// compiled with onnxc --debug-dump) writes every node's outputs into DIR
 // (docs/profiling.md).
 //
 //===----------------------------------------------------------------------===//

@@ -23,7 +23,8 @@
 //   cpu: median Z.ZZZ ms a run
 // (the median of the timed runs' CPU times, user + system, of the whole
 // process: a run that the garbage collector of Node.js stops is one run
-// of N, as in the wall-time median). Only session.run is timed (not reading inputs or creating the session).
+// of N, as in the wall-time median). Only session.run is timed (not
+// reading inputs or creating the session).
 //
 // ORT is looked up in $ONNXC_ORT_MODULES (a node_modules folder), then in
 // build/ort/node_modules of this checkout (tools/ort/install.sh puts it
