@@ -346,6 +346,16 @@ static void conv_rows(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
 /* The K step of single-panel tiles (conv_tile1; 24 KiB of weights). */
 #define KSTEP1 192
 
+/* Whether the first tile of the K step [kb, kb + kl) of a block of kc
+ * prefetches the next step's weights (ONNXC_TILE2_PREFETCH: kl rows
+ * further on; a prefetch past the weights does not fault): when there is
+ * a next step. ONNXC_CONV_PREFETCH=0 turns it off (A/B runs). */
+static int prefetch_on(void) {
+  static int on = -1;
+  return onnxc_rt_env_on("ONNXC_CONV_PREFETCH", &on);
+}
+#define PREFETCH_NEXT(kb, kl, kc) ((kb) + (kl) < (kc) && prefetch_on())
+
 /* The partial-sum flags (dispatch.h) of the K step [kb, kb + kl) of a
  * block of kc: from the sums of the steps before it, into the scratch for
  * the steps after it. */
@@ -438,6 +448,10 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
                 int sflags = step_flags(kb, kl, kc);
                 for (ir = 0; ir < mc;) {
                   i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, kt->conv_mr2);
+                  if (ir == 0 && PREFETCH_NEXT(kb, kl, kc))
+                    sflags |= ONNXC_TILE2_PREFETCH;
+                  else
+                    sflags &= ~ONNXC_TILE2_PREFETCH;
                   kt->conv_tile2((int)rows, kl, xr + ir, koff + pc + kb,
                                  panel + kb * NR, kdim * NR,
                                  yg + j * NR * ys[2] + ic + ir, ys[2], nw1,
@@ -478,6 +492,10 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
                 int sflags = step_flags(kb, kl, kc);
                 for (ir = 0; ir < mc;) {
                   i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, kt->conv_mr1);
+                  if (ir == 0 && PREFETCH_NEXT(kb, kl, kc))
+                    sflags |= ONNXC_TILE2_PREFETCH;
+                  else
+                    sflags &= ~ONNXC_TILE2_PREFETCH;
                   kt->conv_tile1((int)rows, kl, xr + ir, koff + pc + kb,
                                  panel + kb * NR,
                                  yg + j * NR * ys[2] + ic + ir, ys[2], nw,
