@@ -87,6 +87,13 @@ static void run_tile(const onnxc_kernels *kt, const block_args *x, i64 ir,
               x->act);
 }
 
+/* Whether the blocks prefetch their next panel (ONNXC_GEMM_PREFETCH=0:
+ * not; A/B runs). */
+static int panel_prefetch_on(void) {
+  static int on = -1;
+  return onnxc_rt_env_on("ONNXC_GEMM_PREFETCH", &on);
+}
+
 /* Blocks at most this deep run a row tile across all the block's panels
  * before the next rows (see onnxc_rt_gemm_block). */
 #define ROWS_FIRST_KC 64
@@ -118,12 +125,24 @@ void onnxc_rt_gemm_block(const onnxc_kernels *kt, const block_args *x) {
       }
       continue;
     }
-    for (j = 0; j < x->nc; j += NR)
+    for (j = 0; j < x->nc; j += NR) {
+      /* The next panel's lines into L2, a share before each row tile
+       * (packed weights, read from L3 or memory on their first tile). */
+      const char *next = NULL;
+      i64 lines = 0, per = 0, done = 0;
+      if (!x->b_in_place && j + NR < x->nc && panel_prefetch_on()) {
+        next = (const char *)(x->bp + (j / NR + 1) * x->panel_stride);
+        lines = (x->kc * NR * (i64)sizeof(float) + 63) / 64;
+        per = (lines + mc / mr) / (mc / mr + 1);
+      }
       for (ir = 0; ir < mc;) {
-        i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, mr);
+        i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, mr), l;
+        for (l = 0; l < per && done < lines; ++l, ++done)
+          __builtin_prefetch(next + done * 64, 0, 2);
         run_tile(kt, x, ic + ir, rows, j);
         ir += rows;
       }
+    }
   }
 }
 
