@@ -350,11 +350,12 @@ static void conv_rows(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
  * prefetches the next step's weights (ONNXC_TILE2_PREFETCH: kl rows
  * further on; a prefetch past the weights does not fault): when there is
  * a next step. ONNXC_CONV_PREFETCH=0 turns it off (A/B runs). */
-static int prefetch_on(void) {
+int onnxc_rt_conv_prefetch_on(void) {
   static int on = -1;
   return onnxc_rt_env_on("ONNXC_CONV_PREFETCH", &on);
 }
-#define PREFETCH_NEXT(kb, kl, kc) ((kb) + (kl) < (kc) && prefetch_on())
+#define PREFETCH_NEXT(kb, kl, kc)                                              \
+  ((kb) + (kl) < (kc) && onnxc_rt_conv_prefetch_on())
 
 /* The partial-sum flags (dispatch.h) of the K step [kb, kb + kl) of a
  * block of kc: from the sums of the steps before it, into the scratch for

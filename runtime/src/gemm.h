@@ -54,6 +54,11 @@ typedef struct block_args {
   i64 a_group;
 } block_args;
 
+/* Whether the convolution tiles prefetch the next K step's weights
+ * (ONNXC_TILE2_PREFETCH on the first tile of a step; conv.c, winograd.c):
+ * on unless ONNXC_CONV_PREFETCH=0 (A/B runs). */
+int onnxc_rt_conv_prefetch_on(void);
+
 /* The height of the next tile when `left` rows remain and tiles hold at
  * most `mr`: tiles of equal height (32 rows in tiles of 6: 6, 6, 5, 5, 5,
  * 5, not five of 6 and one of 2). */

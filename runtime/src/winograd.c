@@ -234,12 +234,16 @@ static i64 products2(const wino_job *j, const float *a, i64 rsa,
       int flags = ONNXC_TILE2_TO_S | (kb > 0 ? ONNXC_TILE2_FROM_S : 0);
       for (ir = 0; ir < rows;) {
         i64 n = onnxc_rt_gemm_tile_rows(rows - ir, kt->conv_mr2);
+        /* The first tile of a step prefetches the next step's weights. */
+        int pf = ir == 0 && kb + kl < kc && onnxc_rt_conv_prefetch_on()
+                     ? ONNXC_TILE2_PREFETCH
+                     : 0;
         const float *xr[16];
         for (r = 0; r < n; ++r)
           xr[r] = a + (ir + r) * rsa;
         kt->conv_tile2((int)n, kl, xr, identity + kb, panel + kb * NR,
                        kc * NR, NULL, 0, nw1, 0, NULL, NULL,
-                       sums + ir * 2 * NR, flags);
+                       sums + ir * 2 * NR, flags | pf);
         ir += n;
       }
     }
