@@ -72,7 +72,7 @@ static int val(const unsigned char *p, int is_signed, long i) {
 
 /* A quantization setup: flags and the parameter arrays (at least as long as
  * the rows of A and the output channels of every case). */
-#define CH 512
+#define CH 1024
 typedef struct setup {
   long flags;
   unsigned char azp[CH], bzp[CH], yzp;
@@ -456,7 +456,9 @@ static void dq_case(long n, int kind) {
 
 static void run_cases(void) {
   static const long ms[] = {1, 3, 8, 13, 33};
-  static const long ns[] = {1, 5, 32, 37, 70};
+  /* 20, 49: a last panel of 17 to 24 columns (the 256-bit tiers' quarter
+   * in the second half). */
+  static const long ns[] = {1, 5, 20, 32, 37, 49, 70};
   static const long ks[] = {1, 3, 4, 7, 64, 129};
   static const conv_shape convs[] = {
       /* batch groups cin cout ih iw kh kw sh sw dh dw pt pl pb pr */

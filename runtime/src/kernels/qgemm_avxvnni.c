@@ -57,37 +57,46 @@ ONNXC_VNNI256 static void half_tile(const int8_t *const *p, int64_t k4,
 
 /* half_tile for 6 rows, the accumulators output operands in registers
  * the compiler picks (the epilogue reads them there, no store and reload:
- * what small depths spend most on). */
-#define VR(r, c0, c1)                                                          \
-  "vpbroadcastd (%[p" #r "],%[off]), %%ymm14\n\t"                              \
+ * what small depths spend most on). Two groups of 4 k per iteration (the
+ * second at displacements 4 and 128), then the odd one: the loop's
+ * scalar operations take issue slots half as often. */
+#define VR(r, c0, c1, d)                                                       \
+  "vpbroadcastd " #d "(%[p" #r "],%[off]), %%ymm14\n\t"                        \
   "%{vex%} vpdpbusd %%ymm14, %%ymm12, %[a" #c0 "]\n\t"                         \
   "%{vex%} vpdpbusd %%ymm14, %%ymm13, %[a" #c1 "]\n\t"
+#define VSTEP(d, pd)                                                           \
+  "vmovdqu " #pd "(%[pn]), %%ymm12\n\t"                                        \
+  "vmovdqu " #pd "+32(%[pn]), %%ymm13\n\t"                                     \
+  VR(0, 0, 1, d) VR(1, 2, 3, d) VR(2, 4, 5, d) VR(3, 6, 7, d)                  \
+  VR(4, 8, 9, d) VR(5, 10, 11, d)
 #define VX(c) "vpxor %[a" #c "], %[a" #c "], %[a" #c "]\n\t"
 
 ONNXC_VNNI256 static inline __attribute__((always_inline)) void
 half_tile6(const int8_t *const *p, int64_t k4, const uint8_t *pn,
            __m256i (*acc)[2]) {
-  int64_t off = 0, n = k4;
+  int64_t off = 0, n = k4 >> 1, odd = k4 & 1;
   __m256i a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11;
   __asm__ volatile(
       VX(0) VX(1) VX(2) VX(3) VX(4) VX(5) VX(6) VX(7) VX(8) VX(9) VX(10) VX(11)
       "test %[n], %[n]\n\t"
       "jle 2f\n\t"
       "1:\n\t"
-      "vmovdqu (%[pn]), %%ymm12\n\t"
-      "vmovdqu 32(%[pn]), %%ymm13\n\t"
-      VR(0, 0, 1) VR(1, 2, 3) VR(2, 4, 5) VR(3, 6, 7) VR(4, 8, 9) VR(5, 10, 11)
-      "add $4, %[off]\n\t"
-      "sub $-128, %[pn]\n\t"
+      VSTEP(0, 0) VSTEP(4, 128)
+      "add $8, %[off]\n\t"
+      "add $256, %[pn]\n\t"
       "dec %[n]\n\t"
       "jnz 1b\n\t"
       "2:\n\t"
+      "test %[odd], %[odd]\n\t"
+      "jz 3f\n\t"
+      VSTEP(0, 0)
+      "3:\n\t"
       : [off] "+r"(off), [pn] "+r"(pn), [n] "+r"(n), [a0] "=&x"(a0),
         [a1] "=&x"(a1), [a2] "=&x"(a2), [a3] "=&x"(a3), [a4] "=&x"(a4),
         [a5] "=&x"(a5), [a6] "=&x"(a6), [a7] "=&x"(a7), [a8] "=&x"(a8),
         [a9] "=&x"(a9), [a10] "=&x"(a10), [a11] "=&x"(a11)
       : [p0] "r"(p[0]), [p1] "r"(p[1]), [p2] "r"(p[2]), [p3] "r"(p[3]),
-        [p4] "r"(p[4]), [p5] "r"(p[5])
+        [p4] "r"(p[4]), [p5] "r"(p[5]), [odd] "r"(odd)
       : "cc", "memory", "xmm12", "xmm13", "xmm14");
   acc[0][0] = a0;
   acc[0][1] = a1;
@@ -103,11 +112,72 @@ half_tile6(const int8_t *const *p, int64_t k4, const uint8_t *pn,
   acc[5][1] = a11;
 }
 
+/* Eight columns of 6 rows (the panel's last columns when no more than 8
+ * are left: 7 x 7 maps' 49 positions are 32 + 16 + 1, 14 x 14's 196 end
+ * in 4): half_tile6 with one vector of the panel, 6 accumulators, half the
+ * dot products of a half tile. */
+#define VQ(r, c, d)                                                            \
+  "vpbroadcastd " #d "(%[p" #r "],%[off]), %%ymm14\n\t"                        \
+  "%{vex%} vpdpbusd %%ymm14, %%ymm12, %[a" #c "]\n\t"
+#define VQSTEP(d, pd)                                                          \
+  "vmovdqu " #pd "(%[pn]), %%ymm12\n\t"                                        \
+  VQ(0, 0, d) VQ(1, 1, d) VQ(2, 2, d) VQ(3, 3, d) VQ(4, 4, d) VQ(5, 5, d)
+
+ONNXC_VNNI256 static inline __attribute__((always_inline)) void
+quarter_tile6(const int8_t *const *p, int64_t k4, const uint8_t *pn,
+              __m256i (*acc)[2]) {
+  int64_t off = 0, n = k4 >> 1, odd = k4 & 1;
+  __m256i a0, a1, a2, a3, a4, a5;
+  __asm__ volatile(
+      VX(0) VX(1) VX(2) VX(3) VX(4) VX(5)
+      "test %[n], %[n]\n\t"
+      "jle 2f\n\t"
+      "1:\n\t"
+      VQSTEP(0, 0) VQSTEP(4, 128)
+      "add $8, %[off]\n\t"
+      "add $256, %[pn]\n\t"
+      "dec %[n]\n\t"
+      "jnz 1b\n\t"
+      "2:\n\t"
+      "test %[odd], %[odd]\n\t"
+      "jz 3f\n\t"
+      VQSTEP(0, 0)
+      "3:\n\t"
+      : [off] "+r"(off), [pn] "+r"(pn), [n] "+r"(n), [a0] "=&x"(a0),
+        [a1] "=&x"(a1), [a2] "=&x"(a2), [a3] "=&x"(a3), [a4] "=&x"(a4),
+        [a5] "=&x"(a5)
+      : [p0] "r"(p[0]), [p1] "r"(p[1]), [p2] "r"(p[2]), [p3] "r"(p[3]),
+        [p4] "r"(p[4]), [p5] "r"(p[5]), [odd] "r"(odd)
+      : "cc", "memory", "xmm12", "xmm14");
+  acc[0][0] = a0;
+  acc[1][0] = a1;
+  acc[2][0] = a2;
+  acc[3][0] = a3;
+  acc[4][0] = a4;
+  acc[5][0] = a5;
+  acc[0][1] = acc[1][1] = acc[2][1] = acc[3][1] = acc[4][1] = acc[5][1] =
+      _mm256_setzero_si256();
+}
+
 #undef VB
 #undef VZ
 #undef VS
 #undef VR
 #undef VX
+#undef VSTEP
+#undef VQ
+#undef VQSTEP
+
+/* The quarter's pass and epilogue, apart from tile: inlined there, the
+ * half tile's registers went through memory (a 64 -> 64 layer at 56 x 56,
+ * which takes no quarter, 5% slower). */
+ONNXC_VNNI256 static __attribute__((noinline)) void
+quarter(int rows, int64_t k4, const int8_t *const *p, const uint8_t *pn,
+        int ncol, int col0, const qepi *ep, void *c, int64_t rsc) {
+  __m256i acc[MR][2];
+  quarter_tile6(p, k4, pn, acc);
+  ymm_store(rows, acc, ncol, col0, ep, c, rsc);
+}
 
 ONNXC_VNNI256 static void tile(int rows, int64_t k4, const int8_t *a,
                                int64_t lda, const uint8_t *panel, int nw,
@@ -116,6 +186,15 @@ ONNXC_VNNI256 static void tile(int rows, int64_t k4, const int8_t *a,
   int h, r;
   for (r = 0; r < MR; ++r)
     p[r] = a + (r < rows ? r : rows - 1) * lda;
+  /* 8 columns or fewer left (in the first half or the second): a quarter
+   * for them. */
+  if (nw <= 8 || (nw > 16 && nw <= 24)) {
+    h = nw <= 8 ? 0 : 1;
+    quarter(rows, k4, p, panel + 64 * h, nw - 16 * h, 16 * h, ep, c, rsc);
+    if (h == 0)
+      return;
+    nw = 16; /* the first half's as below */
+  }
   if (rows == MR) { /* a full tile: accumulators in registers */
     for (h = 0; h < 2 && 16 * h < nw; ++h) {
       __m256i acc[MR][2];
