@@ -346,16 +346,11 @@ static void conv_rows(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
 /* The K step of single-panel tiles (conv_tile1; 24 KiB of weights). */
 #define KSTEP1 192
 
-/* Whether the first tile of the K step [kb, kb + kl) of a block of kc
- * prefetches the next step's weights (ONNXC_TILE2_PREFETCH: kl rows
- * further on; a prefetch past the weights does not fault): when there is
- * a next step. ONNXC_CONV_PREFETCH=0 turns it off (A/B runs). */
+/* ONNXC_CONV_PREFETCH (gemm.h: onnxc_rt_pf_start). */
 int onnxc_rt_conv_prefetch_on(void) {
   static int on = -1;
   return onnxc_rt_env_on("ONNXC_CONV_PREFETCH", &on);
 }
-#define PREFETCH_NEXT(kb, kl, kc)                                              \
-  ((kb) + (kl) < (kc) && onnxc_rt_conv_prefetch_on())
 
 /* The partial-sum flags (dispatch.h) of the K step [kb, kb + kl) of a
  * block of kc: from the sums of the steps before it, into the scratch for
@@ -447,12 +442,17 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
               for (kb = 0; kb < kc; kb += KSTEP2) {
                 i64 kl = min64(KSTEP2, kc - kb);
                 int sflags = step_flags(kb, kl, kc);
+                onnxc_pf_span pf;
+                if (kb + kl < kc && onnxc_rt_conv_prefetch_on())
+                  onnxc_rt_pf_start(&pf, panel + (kb + kl) * NR,
+                                    panel + kdim * NR + (kb + kl) * NR,
+                                    min64(KSTEP2, kc - kb - kl),
+                                    (mc + kt->conv_mr2 - 1) / kt->conv_mr2);
+                else
+                  onnxc_rt_pf_none(&pf);
                 for (ir = 0; ir < mc;) {
                   i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, kt->conv_mr2);
-                  if (ir == 0 && PREFETCH_NEXT(kb, kl, kc))
-                    sflags |= ONNXC_TILE2_PREFETCH;
-                  else
-                    sflags &= ~ONNXC_TILE2_PREFETCH;
+                  onnxc_rt_pf_some(&pf);
                   kt->conv_tile2((int)rows, kl, xr + ir, koff + pc + kb,
                                  panel + kb * NR, kdim * NR,
                                  yg + j * NR * ys[2] + ic + ir, ys[2], nw1,
@@ -491,12 +491,16 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
               for (kb = 0; kb < kc; kb += KSTEP1) {
                 i64 kl = min64(KSTEP1, kc - kb);
                 int sflags = step_flags(kb, kl, kc);
+                onnxc_pf_span pf;
+                if (kb + kl < kc && onnxc_rt_conv_prefetch_on())
+                  onnxc_rt_pf_start(&pf, panel + (kb + kl) * NR, NULL,
+                                    min64(KSTEP1, kc - kb - kl),
+                                    (mc + kt->conv_mr1 - 1) / kt->conv_mr1);
+                else
+                  onnxc_rt_pf_none(&pf);
                 for (ir = 0; ir < mc;) {
                   i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, kt->conv_mr1);
-                  if (ir == 0 && PREFETCH_NEXT(kb, kl, kc))
-                    sflags |= ONNXC_TILE2_PREFETCH;
-                  else
-                    sflags &= ~ONNXC_TILE2_PREFETCH;
+                  onnxc_rt_pf_some(&pf);
                   kt->conv_tile1((int)rows, kl, xr + ir, koff + pc + kb,
                                  panel + kb * NR,
                                  yg + j * NR * ys[2] + ic + ir, ys[2], nw,

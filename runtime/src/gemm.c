@@ -126,19 +126,17 @@ void onnxc_rt_gemm_block(const onnxc_kernels *kt, const block_args *x) {
       continue;
     }
     for (j = 0; j < x->nc; j += NR) {
-      /* The next panel's lines into L2, a share before each row tile
-       * (packed weights, read from L3 or memory on their first tile). */
-      const char *next = NULL;
-      i64 lines = 0, per = 0, done = 0;
-      if (!x->b_in_place && j + NR < x->nc && panel_prefetch_on()) {
-        next = (const char *)(x->bp + (j / NR + 1) * x->panel_stride);
-        lines = (x->kc * NR * (i64)sizeof(float) + 63) / 64;
-        per = (lines + mc / mr) / (mc / mr + 1);
-      }
+      /* The next panel into L2, a share before each row tile (packed
+       * weights, read from L3 or memory on their first tile). */
+      onnxc_pf_span pf;
+      if (!x->b_in_place && j + NR < x->nc && panel_prefetch_on())
+        onnxc_rt_pf_start(&pf, x->bp + (j / NR + 1) * x->panel_stride, NULL,
+                          x->kc, (mc + mr - 1) / mr);
+      else
+        onnxc_rt_pf_none(&pf);
       for (ir = 0; ir < mc;) {
-        i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, mr), l;
-        for (l = 0; l < per && done < lines; ++l, ++done)
-          __builtin_prefetch(next + done * 64, 0, 2);
+        i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, mr);
+        onnxc_rt_pf_some(&pf);
         run_tile(kt, x, ic + ir, rows, j);
         ir += rows;
       }

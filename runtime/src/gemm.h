@@ -54,10 +54,49 @@ typedef struct block_args {
   i64 a_group;
 } block_args;
 
-/* Whether the convolution tiles prefetch the next K step's weights
- * (ONNXC_TILE2_PREFETCH on the first tile of a step; conv.c, winograd.c):
- * on unless ONNXC_CONV_PREFETCH=0 (A/B runs). */
+/* Whether the convolutions' K steps prefetch the next step's weights
+ * (onnxc_rt_pf_start; conv.c, winograd.c): on unless
+ * ONNXC_CONV_PREFETCH=0 (A/B runs). */
 int onnxc_rt_conv_prefetch_on(void);
+
+/* The next K step's weights (rows of one or two packed panels: 128 bytes
+ * a row) prefetched into L2 while the current step runs, `per` lines
+ * before each of its `tiles` tiles. In a network's layers of many weights
+ * and few positions (ResNet's 7 x 7 maps of 512 channels: 9.4 MB for 49
+ * positions) the weights come from L3 or memory; a step's tiles read them
+ * from L1. All of them prefetched by the step's first tile waited on the
+ * line fill buffers (docs/performance.md, twentieth session). */
+typedef struct onnxc_pf_span {
+  const char *p[2];
+  i64 lines, done, per;
+} onnxc_pf_span;
+
+/* Nothing to prefetch: no next step (or prefetching off). */
+static inline void onnxc_rt_pf_none(onnxc_pf_span *s) {
+  s->p[0] = s->p[1] = NULL;
+  s->lines = s->done = s->per = 0;
+}
+
+/* `rows` rows of the panel at a (and of the one at b, when not NULL), over
+ * `tiles` tiles. */
+static inline void onnxc_rt_pf_start(onnxc_pf_span *s, const float *a,
+                                     const float *b, i64 rows, i64 tiles) {
+  s->p[0] = (const char *)a;
+  s->p[1] = (const char *)b;
+  s->lines = rows * (i64)(NR * sizeof(float) / 64);
+  s->done = 0;
+  s->per = (s->lines + tiles - 1) / (tiles > 0 ? tiles : 1);
+}
+
+/* The share of one tile (a prefetch past the weights does not fault). */
+static inline void onnxc_rt_pf_some(onnxc_pf_span *s) {
+  i64 i;
+  for (i = 0; i < s->per && s->done < s->lines; ++i, ++s->done) {
+    __builtin_prefetch(s->p[0] + s->done * 64, 0, 2);
+    if (s->p[1])
+      __builtin_prefetch(s->p[1] + s->done * 64, 0, 2);
+  }
+}
 
 /* The height of the next tile when `left` rows remain and tiles hold at
  * most `mr`: tiles of equal height (32 rows in tiles of 6: 6, 6, 5, 5, 5,

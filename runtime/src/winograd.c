@@ -232,18 +232,23 @@ static i64 products2(const wino_job *j, const float *a, i64 rsa,
     for (kb = 0; kb < kc; kb += KSTEP2) {
       i64 kl = min64(KSTEP2, kc - kb);
       int flags = ONNXC_TILE2_TO_S | (kb > 0 ? ONNXC_TILE2_FROM_S : 0);
+      onnxc_pf_span pf;
+      if (kb + kl < kc && onnxc_rt_conv_prefetch_on())
+        onnxc_rt_pf_start(&pf, panel + (kb + kl) * NR,
+                          panel + kc * NR + (kb + kl) * NR,
+                          min64(KSTEP2, kc - kb - kl),
+                          (rows + kt->conv_mr2 - 1) / kt->conv_mr2);
+      else
+        onnxc_rt_pf_none(&pf);
       for (ir = 0; ir < rows;) {
         i64 n = onnxc_rt_gemm_tile_rows(rows - ir, kt->conv_mr2);
-        /* The first tile of a step prefetches the next step's weights. */
-        int pf = ir == 0 && kb + kl < kc && onnxc_rt_conv_prefetch_on()
-                     ? ONNXC_TILE2_PREFETCH
-                     : 0;
         const float *xr[16];
+        onnxc_rt_pf_some(&pf);
         for (r = 0; r < n; ++r)
           xr[r] = a + (ir + r) * rsa;
         kt->conv_tile2((int)n, kl, xr, identity + kb, panel + kb * NR,
                        kc * NR, NULL, 0, nw1, 0, NULL, NULL,
-                       sums + ir * 2 * NR, flags | pf);
+                       sums + ir * 2 * NR, flags);
         ir += n;
       }
     }

@@ -106,11 +106,6 @@ typedef void (*onnxc_conv_tile_fn)(int rows, i64 kc, const float *const *xr,
  * over p as in conv_tile: the two give the same bits. */
 #define ONNXC_TILE2_FROM_S 1
 #define ONNXC_TILE2_TO_S 2
-/* With ONNXC_TILE2_PREFETCH the tile also prefetches into L2 the panel
- * rows kc further on (the next K step's weights, which are read from L3
- * or memory in a network's layers of many weights and few positions):
- * the drivers set it for the first tile of each step only. */
-#define ONNXC_TILE2_PREFETCH 4
 /* conv_tile with conv_tile2's partial sums (position r's NR at s + NR r)
  * over rows <= conv_mr1. */
 typedef void (*onnxc_conv_tile1_fn)(int rows, i64 kc, const float *const *xr,

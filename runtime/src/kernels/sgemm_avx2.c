@@ -233,25 +233,10 @@ ONNXC_INLINE static void store_half_t(int rows, __m256 *lo, __m256 *hi,
   }
 }
 
-/* One k of ihalfs_R: the half's 16 weights of row p times the R
- * positions' inputs. */
-#define IHALF_STEP(R)                                                          \
-  do {                                                                         \
-    i64 off = koff[p];                                                         \
-    __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);             \
-    _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                          \
-      __m256 av = _mm256_broadcast_ss(src[r] + off);                           \
-      lo[r] = _mm256_fmadd_ps(av, b0, lo[r]);                                  \
-      hi[r] = _mm256_fmadd_ps(av, b1, hi[r]);                                  \
-    }                                                                          \
-    bp += NR;                                                                  \
-  } while (0)
-
 /* ihalfs_R: R output positions by the 16 channels of a panel from bp;
  * A[r, k] = xr[r][koff[k]]. With conv_tile1's partial sums (dispatch.h):
  * position r's 16 channels of the half at s + 32 r (s unused when sflags
- * is 0, as conv_tile calls it). With ONNXC_TILE2_PREFETCH, one prefetch
- * per k of the half's line kc rows on (the next K step's). */
+ * is 0, as conv_tile calls it). */
 #define ONNXC_DEFINE_IHALFS(R)                                                 \
   static void ihalfs_##R(i64 kc, const float *const *xr, const i64 *koff,      \
                          const float *bp, float *c, i64 csc, i64 nw,           \
@@ -271,15 +256,16 @@ ONNXC_INLINE static void store_half_t(int rows, __m256 *lo, __m256 *hi,
         hi[r] = _mm256_setzero_ps();                                           \
       }                                                                        \
     }                                                                          \
-    if (sflags & ONNXC_TILE2_PREFETCH)                                         \
-      for (p = 0; p < kc; ++p) {                                               \
-        _mm_prefetch((const char *)(bp + kc * NR), _MM_HINT_T1);               \
-        IHALF_STEP(R);                                                         \
+    for (p = 0; p < kc; ++p) {                                                 \
+      i64 off = koff[p];                                                       \
+      __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);           \
+      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
+        __m256 av = _mm256_broadcast_ss(src[r] + off);                         \
+        lo[r] = _mm256_fmadd_ps(av, b0, lo[r]);                                \
+        hi[r] = _mm256_fmadd_ps(av, b1, hi[r]);                                \
       }                                                                        \
-    else                                                                       \
-      for (p = 0; p < kc; ++p) {                                               \
-        IHALF_STEP(R);                                                         \
-      }                                                                        \
+      bp += NR;                                                                \
+    }                                                                          \
     if (sflags & ONNXC_TILE2_TO_S) {                                           \
       _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
         _mm256_store_ps(s + 32 * r, lo[r]);                                    \

@@ -302,23 +302,6 @@ ONNXC_INLINE static void store_tile_t(int rows, __m512 *lo, __m512 *hi,
  * they end there (no store into Y): a K block split into steps whose
  * weights stay in L1, each element's FMA chain the same as in one step. */
 #define MR2 6
-/* One k of ikernel2_R: the two panels' rows p times the R positions'
- * inputs. */
-#define IKERNEL2_STEP(R)                                                       \
-  do {                                                                         \
-    i64 off = koff[p];                                                         \
-    __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);            \
-    __m512 b2 = _mm512_loadu_ps(bq), b3 = _mm512_loadu_ps(bq + 16);            \
-    _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                          \
-      __m512 av = _mm512_set1_ps(src[r][off]);                                 \
-      a0[r] = _mm512_fmadd_ps(av, b0, a0[r]);                                  \
-      a1[r] = _mm512_fmadd_ps(av, b1, a1[r]);                                  \
-      a2[r] = _mm512_fmadd_ps(av, b2, a2[r]);                                  \
-      a3[r] = _mm512_fmadd_ps(av, b3, a3[r]);                                  \
-    }                                                                          \
-    bp += NR;                                                                  \
-    bq += NR;                                                                  \
-  } while (0)
 #define ONNXC_DEFINE_IKERNEL2(R)                                               \
   static void ikernel2_##R(i64 kc, const float *const *xr, const i64 *koff,    \
                            const float *bp, i64 pstride, float *c, i64 csc,    \
@@ -343,18 +326,20 @@ ONNXC_INLINE static void store_tile_t(int rows, __m512 *lo, __m512 *hi,
         a3[r] = _mm512_setzero_ps();                                           \
       }                                                                        \
     }                                                                          \
-    if (sflags & ONNXC_TILE2_PREFETCH)                                         \
-      for (p = 0; p < kc; ++p) {                                               \
-        _mm_prefetch((const char *)(bp + kc * NR), _MM_HINT_T1);               \
-        _mm_prefetch((const char *)(bp + kc * NR + 16), _MM_HINT_T1);          \
-        _mm_prefetch((const char *)(bq + kc * NR), _MM_HINT_T1);               \
-        _mm_prefetch((const char *)(bq + kc * NR + 16), _MM_HINT_T1);          \
-        IKERNEL2_STEP(R);                                                      \
+    for (p = 0; p < kc; ++p) {                                                 \
+      i64 off = koff[p];                                                       \
+      __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);          \
+      __m512 b2 = _mm512_loadu_ps(bq), b3 = _mm512_loadu_ps(bq + 16);          \
+      _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                        \
+        __m512 av = _mm512_set1_ps(src[r][off]);                               \
+        a0[r] = _mm512_fmadd_ps(av, b0, a0[r]);                                \
+        a1[r] = _mm512_fmadd_ps(av, b1, a1[r]);                                \
+        a2[r] = _mm512_fmadd_ps(av, b2, a2[r]);                                \
+        a3[r] = _mm512_fmadd_ps(av, b3, a3[r]);                                \
       }                                                                        \
-    else                                                                       \
-      for (p = 0; p < kc; ++p) {                                               \
-        IKERNEL2_STEP(R);                                                      \
-      }                                                                        \
+      bp += NR;                                                                \
+      bq += NR;                                                                \
+    }                                                                          \
     if (sflags & ONNXC_TILE2_TO_S) {                                           \
       _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                        \
         _mm512_store_ps(s + 64 * r, a0[r]);                                    \
@@ -399,18 +384,6 @@ static void conv_tile2_avx512(int rows, i64 kc, const float *const *xr,
  * unused when sflags is 0, as conv_tile calls it); stored as transposed
  * tiles of at most 8. */
 #define MR1 12
-/* One k of ikernel1_R. */
-#define IKERNEL1_STEP(R)                                                       \
-  do {                                                                         \
-    i64 off = koff[p];                                                         \
-    __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);            \
-    _Pragma("GCC unroll 12") for (r = 0; r < R; ++r) {                         \
-      __m512 av = _mm512_set1_ps(src[r][off]);                                 \
-      lo[r] = _mm512_fmadd_ps(av, b0, lo[r]);                                  \
-      hi[r] = _mm512_fmadd_ps(av, b1, hi[r]);                                  \
-    }                                                                          \
-    bp += NR;                                                                  \
-  } while (0)
 #define ONNXC_DEFINE_IKERNEL1(R)                                               \
   static void ikernel1_##R(i64 kc, const float *const *xr, const i64 *koff,    \
                            const float *bp, float *c, i64 csc, i64 nw,         \
@@ -430,16 +403,16 @@ static void conv_tile2_avx512(int rows, i64 kc, const float *const *xr,
         hi[r] = _mm512_setzero_ps();                                           \
       }                                                                        \
     }                                                                          \
-    if (sflags & ONNXC_TILE2_PREFETCH)                                         \
-      for (p = 0; p < kc; ++p) {                                               \
-        _mm_prefetch((const char *)(bp + kc * NR), _MM_HINT_T1);               \
-        _mm_prefetch((const char *)(bp + kc * NR + 16), _MM_HINT_T1);          \
-        IKERNEL1_STEP(R);                                                      \
+    for (p = 0; p < kc; ++p) {                                                 \
+      i64 off = koff[p];                                                       \
+      __m512 b0 = _mm512_loadu_ps(bp), b1 = _mm512_loadu_ps(bp + 16);          \
+      _Pragma("GCC unroll 12") for (r = 0; r < R; ++r) {                       \
+        __m512 av = _mm512_set1_ps(src[r][off]);                               \
+        lo[r] = _mm512_fmadd_ps(av, b0, lo[r]);                                \
+        hi[r] = _mm512_fmadd_ps(av, b1, hi[r]);                                \
       }                                                                        \
-    else                                                                       \
-      for (p = 0; p < kc; ++p) {                                               \
-        IKERNEL1_STEP(R);                                                      \
-      }                                                                        \
+      bp += NR;                                                                \
+    }                                                                          \
     if (sflags & ONNXC_TILE2_TO_S) {                                           \
       _Pragma("GCC unroll 12") for (r = 0; r < R; ++r) {                       \
         _mm512_store_ps(s + 32 * r, lo[r]);                                    \
