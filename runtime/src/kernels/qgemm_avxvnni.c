@@ -6,7 +6,8 @@
  * and a row's signed ones into each int32 lane: 32 products per
  * instruction. 6 rows x 16 columns per pass (12 accumulators; the VEX form
  * has no broadcast memory operand, so each row's 4 bytes are broadcast
- * into a register), two passes per panel. The epilogue and the other loops
+ * into a register), two passes per panel; a panel's last 8 columns or
+ * fewer in a pass of 8 (6 accumulators). The epilogue and the other loops
  * are AVX2's (qgemm_ymm.h, qgemm_avx2.c).
  *===----------------------------------------------------------------------===*/
 
