@@ -297,12 +297,76 @@ static const ihalfs_fn ihalfss[MR + 1] = {0,        ihalfs_1, ihalfs_2,
                                           ihalfs_3, ihalfs_4, ihalfs_5,
                                           ihalfs_6};
 
-/* conv_tile1: the two halves, each with its own partial sums. */
+/* iquarter_R: ihalfs_R for a panel of at most 8 channels (a grouped
+ * convolution's 8 output channels a group: ResNeXt's), one vector per
+ * position: R FMAs per k where a half does 2 R, half of them on lanes
+ * that are not stored. Partial sums as ihalfs_R's low vector. */
+#define ONNXC_DEFINE_IQUARTER(R)                                               \
+  static void iquarter_##R(i64 kc, const float *const *xr, const i64 *koff,    \
+                           const float *bp, float *c, i64 csc, i64 nw,         \
+                           int accumulate, const tile_ep *ep, float *s,        \
+                           int sflags) {                                       \
+    __m256 lo[R], hi[R];                                                       \
+    const float *src[R];                                                       \
+    int r;                                                                     \
+    i64 p;                                                                     \
+    _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                          \
+      src[r] = xr[r];                                                          \
+      lo[r] = (sflags & ONNXC_TILE2_FROM_S) ? _mm256_load_ps(s + 32 * r)       \
+                                            : _mm256_setzero_ps();             \
+    }                                                                          \
+    for (p = 0; p < kc; ++p) {                                                 \
+      i64 off = koff[p];                                                       \
+      __m256 b0 = _mm256_loadu_ps(bp);                                         \
+      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) lo[r] =                  \
+          _mm256_fmadd_ps(_mm256_broadcast_ss(src[r] + off), b0, lo[r]);       \
+      bp += NR;                                                                \
+    }                                                                          \
+    if (sflags & ONNXC_TILE2_TO_S) {                                           \
+      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r)                          \
+          _mm256_store_ps(s + 32 * r, lo[r]);                                  \
+      return;                                                                  \
+    }                                                                          \
+    {                                                                          \
+      __m256 slo[R];                                                           \
+      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
+        slo[r] = lo[r];                                                        \
+        hi[r] = _mm256_setzero_ps();                                           \
+      }                                                                        \
+      store_half_t(R, slo, hi, c, csc, nw, accumulate, ep);                    \
+    }                                                                          \
+  }
+
+ONNXC_DEFINE_IQUARTER(1)
+ONNXC_DEFINE_IQUARTER(2)
+ONNXC_DEFINE_IQUARTER(3)
+ONNXC_DEFINE_IQUARTER(4)
+ONNXC_DEFINE_IQUARTER(5)
+ONNXC_DEFINE_IQUARTER(6)
+
+static const ihalfs_fn iquarters[MR + 1] = {0,          iquarter_1, iquarter_2,
+                                            iquarter_3, iquarter_4, iquarter_5,
+                                            iquarter_6};
+
+/* ONNXC_CONV_QUARTER=0: panels of up to 8 channels through the halves
+ * (A/B runs). */
+static int quarter_enabled(void) {
+  static int on = -1;
+  return onnxc_rt_env_on("ONNXC_CONV_QUARTER", &on);
+}
+
+/* conv_tile1: the two halves, each with its own partial sums; a panel of
+ * at most 8 channels in a quarter. */
 static void conv_tile1_avx2(int rows, i64 kc, const float *const *xr,
                             const i64 *koff, const float *panel, float *c,
                             i64 csc, i64 nw, int accumulate, const tile_ep *ep,
                             float *s, int sflags) {
   tile_ep part;
+  if (nw <= 8 && quarter_enabled()) {
+    iquarters[rows](kc, xr, koff, panel, c, csc, nw, accumulate, ep, s,
+                    sflags);
+    return;
+  }
   ihalfss[rows](kc, xr, koff, panel, c, csc, min64(nw, HALF), accumulate, ep,
                 s, sflags);
   if (nw > HALF)
