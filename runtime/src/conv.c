@@ -443,13 +443,9 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
                 i64 kl = min64(KSTEP2, kc - kb);
                 int sflags = step_flags(kb, kl, kc);
                 onnxc_pf_span pf;
-                if (kb + kl < kc && onnxc_rt_conv_prefetch_on())
-                  onnxc_rt_pf_start(&pf, panel + (kb + kl) * NR,
-                                    panel + kdim * NR + (kb + kl) * NR,
-                                    min64(KSTEP2, kc - kb - kl),
-                                    (mc + kt->conv_mr2 - 1) / kt->conv_mr2);
-                else
-                  onnxc_rt_pf_none(&pf);
+                onnxc_rt_pf_next_step(&pf, panel, kdim * NR, kb, kl, kc,
+                                      KSTEP2,
+                                      (mc + kt->conv_mr2 - 1) / kt->conv_mr2);
                 for (ir = 0; ir < mc;) {
                   i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, kt->conv_mr2);
                   onnxc_rt_pf_some(&pf);
@@ -492,12 +488,8 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
                 i64 kl = min64(KSTEP1, kc - kb);
                 int sflags = step_flags(kb, kl, kc);
                 onnxc_pf_span pf;
-                if (kb + kl < kc && onnxc_rt_conv_prefetch_on())
-                  onnxc_rt_pf_start(&pf, panel + (kb + kl) * NR, NULL,
-                                    min64(KSTEP1, kc - kb - kl),
-                                    (mc + kt->conv_mr1 - 1) / kt->conv_mr1);
-                else
-                  onnxc_rt_pf_none(&pf);
+                onnxc_rt_pf_next_step(&pf, panel, 0, kb, kl, kc, KSTEP1,
+                                      (mc + kt->conv_mr1 - 1) / kt->conv_mr1);
                 for (ir = 0; ir < mc;) {
                   i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, kt->conv_mr1);
                   onnxc_rt_pf_some(&pf);

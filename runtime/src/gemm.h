@@ -88,6 +88,22 @@ static inline void onnxc_rt_pf_start(onnxc_pf_span *s, const float *a,
   s->per = (s->lines + tiles - 1) / (tiles > 0 ? tiles : 1);
 }
 
+/* The K step after [kb, kb + kl) of a block of kc taken in steps of
+ * kstep: its rows of the panel at `panel` (and of the one `pstride` floats
+ * on, when pstride > 0), over `tiles` tiles; nothing when [kb, kb + kl)
+ * is the last step or ONNXC_CONV_PREFETCH=0. */
+static inline void onnxc_rt_pf_next_step(onnxc_pf_span *s, const float *panel,
+                                         i64 pstride, i64 kb, i64 kl, i64 kc,
+                                         i64 kstep, i64 tiles) {
+  i64 next = kb + kl;
+  if (next < kc && onnxc_rt_conv_prefetch_on())
+    onnxc_rt_pf_start(s, panel + next * NR,
+                      pstride > 0 ? panel + pstride + next * NR : NULL,
+                      kc - next < kstep ? kc - next : kstep, tiles);
+  else
+    onnxc_rt_pf_none(s);
+}
+
 /* The share of one tile (a prefetch past the weights does not fault). */
 static inline void onnxc_rt_pf_some(onnxc_pf_span *s) {
   i64 i;

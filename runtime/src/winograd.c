@@ -233,13 +233,8 @@ static i64 products2(const wino_job *j, const float *a, i64 rsa,
       i64 kl = min64(KSTEP2, kc - kb);
       int flags = ONNXC_TILE2_TO_S | (kb > 0 ? ONNXC_TILE2_FROM_S : 0);
       onnxc_pf_span pf;
-      if (kb + kl < kc && onnxc_rt_conv_prefetch_on())
-        onnxc_rt_pf_start(&pf, panel + (kb + kl) * NR,
-                          panel + kc * NR + (kb + kl) * NR,
-                          min64(KSTEP2, kc - kb - kl),
-                          (rows + kt->conv_mr2 - 1) / kt->conv_mr2);
-      else
-        onnxc_rt_pf_none(&pf);
+      onnxc_rt_pf_next_step(&pf, panel, kc * NR, kb, kl, kc, KSTEP2,
+                            (rows + kt->conv_mr2 - 1) / kt->conv_mr2);
       for (ir = 0; ir < rows;) {
         i64 n = onnxc_rt_gemm_tile_rows(rows - ir, kt->conv_mr2);
         const float *xr[16];
