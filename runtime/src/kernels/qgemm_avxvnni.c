@@ -71,6 +71,19 @@ ONNXC_VNNI256 static void half_tile(const int8_t *const *p, int64_t k4,
   VR(0, 0, 1, d) VR(1, 2, 3, d) VR(2, 4, 5, d) VR(3, 6, 7, d)                  \
   VR(4, 8, 9, d) VR(5, 10, 11, d)
 #define VX(c) "vpxor %[a" #c "], %[a" #c "], %[a" #c "]\n\t"
+/* The loop of half_tile6 and quarter_tile6 over STEP (one group of 4 k at
+ * a displacement): n pairs of groups, then the odd one. */
+#define VLOOP(STEP)                                                            \
+  "test %[n], %[n]\n\t"                                                         \
+  "jle 2f\n\t"                                                                  \
+  "1:\n\t" STEP(0, 0) STEP(4, 128)                                              \
+  "add $8, %[off]\n\t"                                                          \
+  "add $256, %[pn]\n\t"                                                         \
+  "dec %[n]\n\t"                                                                \
+  "jnz 1b\n\t"                                                                  \
+  "2:\n\t"                                                                      \
+  "test %[odd], %[odd]\n\t"                                                     \
+  "jz 3f\n\t" STEP(0, 0) "3:\n\t"
 
 ONNXC_VNNI256 static inline __attribute__((always_inline)) void
 half_tile6(const int8_t *const *p, int64_t k4, const uint8_t *pn,
@@ -79,19 +92,7 @@ half_tile6(const int8_t *const *p, int64_t k4, const uint8_t *pn,
   __m256i a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11;
   __asm__ volatile(
       VX(0) VX(1) VX(2) VX(3) VX(4) VX(5) VX(6) VX(7) VX(8) VX(9) VX(10) VX(11)
-      "test %[n], %[n]\n\t"
-      "jle 2f\n\t"
-      "1:\n\t"
-      VSTEP(0, 0) VSTEP(4, 128)
-      "add $8, %[off]\n\t"
-      "add $256, %[pn]\n\t"
-      "dec %[n]\n\t"
-      "jnz 1b\n\t"
-      "2:\n\t"
-      "test %[odd], %[odd]\n\t"
-      "jz 3f\n\t"
-      VSTEP(0, 0)
-      "3:\n\t"
+      VLOOP(VSTEP)
       : [off] "+r"(off), [pn] "+r"(pn), [n] "+r"(n), [a0] "=&x"(a0),
         [a1] "=&x"(a1), [a2] "=&x"(a2), [a3] "=&x"(a3), [a4] "=&x"(a4),
         [a5] "=&x"(a5), [a6] "=&x"(a6), [a7] "=&x"(a7), [a8] "=&x"(a8),
@@ -131,19 +132,7 @@ quarter_tile6(const int8_t *const *p, int64_t k4, const uint8_t *pn,
   __m256i a0, a1, a2, a3, a4, a5;
   __asm__ volatile(
       VX(0) VX(1) VX(2) VX(3) VX(4) VX(5)
-      "test %[n], %[n]\n\t"
-      "jle 2f\n\t"
-      "1:\n\t"
-      VQSTEP(0, 0) VQSTEP(4, 128)
-      "add $8, %[off]\n\t"
-      "add $256, %[pn]\n\t"
-      "dec %[n]\n\t"
-      "jnz 1b\n\t"
-      "2:\n\t"
-      "test %[odd], %[odd]\n\t"
-      "jz 3f\n\t"
-      VQSTEP(0, 0)
-      "3:\n\t"
+      VLOOP(VQSTEP)
       : [off] "+r"(off), [pn] "+r"(pn), [n] "+r"(n), [a0] "=&x"(a0),
         [a1] "=&x"(a1), [a2] "=&x"(a2), [a3] "=&x"(a3), [a4] "=&x"(a4),
         [a5] "=&x"(a5)
@@ -168,6 +157,7 @@ quarter_tile6(const int8_t *const *p, int64_t k4, const uint8_t *pn,
 #undef VSTEP
 #undef VQ
 #undef VQSTEP
+#undef VLOOP
 
 /* The quarter's pass and epilogue, apart from tile: inlined there, the
  * half tile's registers went through memory (a 64 -> 64 layer at 56 x 56,
