@@ -30,10 +30,9 @@
  * Taken (takes) for compile-time packed weights only
  * (ONNXC_CONV_W_CONST: constants, whose address identifies them for the
  * model library's lifetime; a signature of their values is checked too),
- * input and output channels multiples of 16, at least 32 output channels
- * (the products' panels are 32 wide: U-Net's 16-channel layers at 256 x
- * 256 ran 15-45% slower than the direct path with half of each empty),
- * at least 16 tiles (variant_of), no fused activation other than a clamp
+ * input and output channels multiples of 16, at least the tier's
+ * wino_min_m output channels (dispatch.h: 32 where a tile spans a whole
+ * 32-wide panel, 16 on AVX2), at least 16 tiles (variant_of), no fused activation other than a clamp
  * (takes).
  * ONNXC_WINOGRAD=0 turns it off (tests and A/B runs).
  *===----------------------------------------------------------------------===*/
@@ -173,7 +172,8 @@ static const wino_variant *takes(const onnxc_conv2d_params *q) {
         q->kernel_h == 3 && q->kernel_w == 3 && q->stride_h == 1 &&
         q->stride_w == 1 && q->dilation_h == 1 && q->dilation_w == 1 &&
         q->in_channels % CB == 0 && q->out_channels % CB == 0 &&
-        q->out_channels >= 2 * CB && q->batch > 0 && q->out_h > 0 &&
+        q->out_channels >= onnxc_rt_kernels()->wino_min_m &&
+        q->batch > 0 && q->out_h > 0 &&
         q->out_w > 0 && q->y_strides[4] == 1))
     return NULL;
   return variant_of(q);
