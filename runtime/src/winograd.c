@@ -197,7 +197,8 @@ static const wino_variant *takes(const onnxc_conv2d_params *q) {
  * compiler leaves such a layer whole, passes/ONNX/ConvTaps.cpp). The
  * phases are gathered into a scratch, the outputs scattered back (and Y's
  * values gathered first when the call adds to them): a copy of each map,
- * against 9 C multiply-adds per output. */
+ * against 9 C multiply-adds per output. X is read whole before Y is
+ * written: Y may be X (ONNXC_CONV_IN_PLACE, a fused Relu's buffer). */
 
 /* The undilated call over the phases of q (contiguous, images in (n, s, t)
  * order), or 0 where q is not such a call or that call is not Winograd's. */
@@ -209,8 +210,8 @@ static int dilated_view(const onnxc_conv2d_params *q,
   const i64 in_w = padded ? q->in_w : q->out_w + 2 * d;
   const i64 pt = padded ? q->pad_top : 0, pl = padded ? q->pad_left : 0;
   i64 hs, ws, ohs, ows;
-  if (d < 2 || q->dilation_w != d || d > 64 || q->batch <= 0 ||
-      (q->flags & ONNXC_CONV_IN_PLACE) || pt < 0 || pl < 0 || pt % d ||
+  if (d < 2 || q->dilation_w != d || d > 64 || q->batch <= 0 || pt < 0 ||
+      pl < 0 || pt % d ||
       pl % d || in_h % d || in_w % d || q->out_h % d || q->out_w % d ||
       q->batch > INT64_MAX / (d * d))
     return 0;
@@ -221,6 +222,8 @@ static int dilated_view(const onnxc_conv2d_params *q,
   *p = *q;
   p->batch = q->batch * d * d;
   p->dilation_h = p->dilation_w = 1;
+  /* In place (y is x): x is gathered whole before y is written. */
+  p->flags &= ~(int64_t)ONNXC_CONV_IN_PLACE;
   p->in_h = hs;
   p->in_w = ws;
   p->pad_top = pt / d;

@@ -297,11 +297,14 @@ int main(void) {
   want_winograd = 1;
   /* Dilated (U-Net's bottleneck): the d^2 phases of the map as a batch of
    * undilated calls, when the pads and sides are multiples of d; a batch,
-   * Y read (the sum, a fused residual) and strided, unpadded X, d = 3. */
+   * Y read (the sum, a fused residual) and strided, unpadded X, in place
+   * (Y is X), d = 3. */
   dil = 2;
   check(1, 32, 32, 16, 16, 2, BIAS | CLAMP, 0);
   check(2, 16, 32, 20, 24, 2, ACCUMULATE | YPAD, 1);
   check(1, 16, 48, 20, 20, -1, BIAS_ADD | CLAMP, 0);
+  check(1, 32, 32, 16, 16, 2, BIAS | CLAMP | IN_PLACE, 1);
+  check(1, 32, 32, 18, 18, 2, ACCUMULATE | IN_PLACE, 0);
   dil = 4;
   check(1, 16, 32, 16, 16, 4, BIAS, 1);
   dil = 3;
