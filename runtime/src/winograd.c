@@ -35,9 +35,10 @@
  * Taken (takes) for compile-time packed weights only
  * (ONNXC_CONV_W_CONST: constants, whose address identifies them for the
  * model library's lifetime; a signature of their values is checked too),
- * input and output channels multiples of 16, at least the tier's
- * wino_min_m output channels (dispatch.h: 32 where a tile spans a whole
- * 32-wide panel, 16 on AVX2), at least 16 tiles (variant_of), no fused activation other than a clamp
+ * input channels a multiple of 16, output channels a multiple of 8 that
+ * fill 3/4 of the tier's tiles' columns at least (wide_enough; the output
+ * transforms' last block of 8 through a scratch, output_part), at least
+ * 16 tiles (variant_of), no fused activation other than a clamp
  * (takes).
  * ONNXC_WINOGRAD=0 turns it off (tests and A/B runs).
  *===----------------------------------------------------------------------===*/
@@ -168,6 +169,17 @@ static const wino_variant *variant_of(const onnxc_conv2d_params *q) {
   return NULL;
 }
 
+/* Whether m output channels fill at least 3/4 of the columns of the
+ * tier's tiles (wino_width) that the products run through: 96 -> 24
+ * channels at 160 x 160 (a text detector's head) 18.0 -> 8.4 ms on AVX2
+ * and 11.9 -> 7.0 on AVX-512 (24 of 32 columns), where U-Net's 16 -> 16
+ * and 48 -> 16 layers ran 15-45% slower than the direct path on AVX-512
+ * (16 of 32). */
+static int wide_enough(i64 m) {
+  const i64 w = onnxc_rt_kernels()->wino_width;
+  return m > 0 && 4 * m >= 3 * ((m + w - 1) / w * w);
+}
+
 /* The variant that takes this call, or NULL (see the top of the file). */
 static const wino_variant *takes(const onnxc_conv2d_params *q) {
   int64_t act = q->flags & ONNXC_CONV_ACT_MASK;
@@ -176,8 +188,8 @@ static const wino_variant *takes(const onnxc_conv2d_params *q) {
         !(q->flags & ONNXC_CONV_X_CBLOCK) && act == 0 && q->groups == 1 &&
         q->kernel_h == 3 && q->kernel_w == 3 && q->stride_h == 1 &&
         q->stride_w == 1 && q->dilation_h == 1 && q->dilation_w == 1 &&
-        q->in_channels % CB == 0 && q->out_channels % CB == 0 &&
-        q->out_channels >= onnxc_rt_kernels()->wino_min_m &&
+        q->in_channels % CB == 0 &&
+        q->out_channels % 8 == 0 && wide_enough(q->out_channels) &&
         q->batch > 0 && q->out_h > 0 &&
         q->out_w > 0 && q->y_strides[4] == 1))
     return NULL;
@@ -380,27 +392,60 @@ static void tile_at(const wino_job *j, i64 tt, i64 *n, i64 *oy, i64 *ox) {
   *ox = (r % j->tw) * j->v->tile;
 }
 
+/* The output transform of channels [mb, mb + nb) of a tile, nb < 16 (the
+ * last block of a layer whose channels are not a multiple of 16): the
+ * tier's transform of 16 channels into a scratch of 16 x 4 x 4 (the bias
+ * and, when the store adds to Y, Y's values of the nb channels in it,
+ * zeros past them), then the nb channels' rows x cols into Y. */
+static void output_part(const wino_job *j, const float *m, i64 ms,
+                        const wino_store *s, float *y, i64 nb, int rows,
+                        int cols) {
+  float tmp[CB * 16], bias[CB];
+  wino_store st = *s;
+  i64 l;
+  int r, c;
+  memset(tmp, 0, sizeof tmp);
+  st.ycs = 16;
+  st.yrs = 4;
+  if (s->bias) {
+    memset(bias, 0, sizeof bias);
+    memcpy(bias, s->bias, (size_t)nb * sizeof(float));
+    st.bias = bias;
+  }
+  if (s->accumulate)
+    for (l = 0; l < nb; ++l)
+      for (r = 0; r < rows; ++r)
+        for (c = 0; c < cols; ++c)
+          tmp[l * 16 + r * 4 + c] = y[l * s->ycs + r * s->yrs + c];
+  j->output(m, ms, &st, tmp, rows, cols);
+  for (l = 0; l < nb; ++l)
+    for (r = 0; r < rows; ++r)
+      for (c = 0; c < cols; ++c)
+        y[l * s->ycs + r * s->yrs + c] = tmp[l * 16 + r * 4 + c];
+}
+
 /* Part `chunk` of the call: tiles [t0, t0 + nt) and output channels [m0,
  * m0 + mw): input transforms, the XI products, the output transforms. V
  * and M in scratch, a tile's points together (what its transforms read or
- * write is contiguous; the products read and write rows XI c and XI mw
- * apart): V_xi[t, c] at v + (t XI + xi) c, M_xi[t, m] at mm + (t XI + xi)
- * mw + m - m0. */
+ * write is contiguous; the products read and write rows XI c and XI mp
+ * apart, mp = mw rounded up to 16 for the output transforms' blocks):
+ * V_xi[t, c] at v + (t XI + xi) c, M_xi[t, m] at mm + (t XI + xi) mp +
+ * m - m0. */
 static void run_chunk(void *arg, int64_t chunk) {
   const wino_job *j = arg;
   const onnxc_conv2d_params *q = j->q;
   const int XI = j->v->xi, TILE = j->v->tile;
   i64 c = q->in_channels, m = q->out_channels;
   i64 tc = chunk / j->mparts, m0 = (chunk % j->mparts) * j->mstep;
-  i64 mw = min64(j->mstep, m - m0);
+  i64 mw = min64(j->mstep, m - m0), mp = (mw + CB - 1) / CB * CB;
   i64 t0 = tc * j->chunk, nt = min64(j->chunk, j->tiles - t0);
   i64 panels = (m + NR - 1) / NR;
   i64 t, cb, xi, mb, n, oy, ox;
   wino_store s;
   void *raw;
   /* V, M, and the 6 x 64 tile's sums (rows x 2 NR, 64-byte aligned). */
-  float *v = onnxc_rt_gemm_alloc_panels(XI * nt * (c + mw) + nt * 2 * NR, &raw);
-  float *mm = v + XI * nt * c, *sums = mm + XI * nt * mw;
+  float *v = onnxc_rt_gemm_alloc_panels(XI * nt * (c + mp) + nt * 2 * NR, &raw);
+  float *mm = v + XI * nt * c, *sums = mm + XI * nt * mp;
   for (t = 0; t < nt; ++t) {
     tile_at(j, t0 + t, &n, &oy, &ox);
     for (cb = 0; cb < c / CB; ++cb)
@@ -413,7 +458,7 @@ static void run_chunk(void *arg, int64_t chunk) {
     i64 done = j->kt->conv_tile2 && c >= 256 ? products2(j, v + xi * c, XI * c,
                                              j->u + (xi * panels + m0 / NR) *
                                                         c * NR,
-                                             mm + xi * mw, XI * mw, nt, mw,
+                                             mm + xi * mp, XI * mp, nt, mw,
                                              sums)
                                  : 0;
     if (done == mw)
@@ -428,8 +473,8 @@ static void run_chunk(void *arg, int64_t chunk) {
     b.csa = 1;
     b.bp = j->u + (xi * panels + (m0 + done) / NR) * c * NR;
     b.panel_stride = c * NR;
-    b.c = mm + xi * mw + done;
-    b.rsc = XI * mw;
+    b.c = mm + xi * mp + done;
+    b.rsc = XI * mp;
     b.csc = 1;
     onnxc_rt_gemm_block(j->kt, &b);
   }
@@ -445,15 +490,18 @@ static void run_chunk(void *arg, int64_t chunk) {
     rows = (int)min64(TILE, q->out_h - oy);
     cols = (int)min64(TILE, q->out_w - ox);
     for (mb = m0; mb < m0 + mw; mb += CB) {
+      const float *mt = mm + t * XI * mp + mb - m0;
+      float *yt = j->y + n * q->y_strides[0] + mb * q->y_strides[2] +
+                  oy * q->y_strides[3] + ox;
       /* The bias with ONNXC_CONV_BIAS (written) or ONNXC_CONV_BIAS_ADD
        * (added with Y's value: the transform adds it, the store Y). */
       s.bias = (q->flags & (ONNXC_CONV_BIAS | ONNXC_CONV_BIAS_ADD)) && q->bias
                    ? q->bias + mb
                    : NULL;
-      j->output(mm + t * XI * mw + mb - m0, mw, &s,
-                      j->y + n * q->y_strides[0] + mb * q->y_strides[2] +
-                          oy * q->y_strides[3] + ox,
-                      rows, cols);
+      if (m0 + mw - mb >= CB)
+        j->output(mt, mp, &s, yt, rows, cols);
+      else
+        output_part(j, mt, mp, &s, yt, m0 + mw - mb, rows, cols);
     }
   }
   onnxc_rt_free_scratch(raw);

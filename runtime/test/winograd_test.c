@@ -285,15 +285,29 @@ int main(void) {
   check(1, 256, 80, 16, 16, 1, BIAS_ADD | CLAMP, 1);
   check_tile(1, 32, 48, 7, 9, 1, BIAS_ADD | CLAMP, 1, 2);
   /* 16 output channels (U-Net's first and last layers): Winograd where
-   * the tier's tiles are half a panel wide (AVX2's wino_min_m), else the
+   * the tier's tiles are half a panel wide (AVX2's wino_width), else the
    * direct path; edge tiles, a deep K, a fused residual, F(2x2, 3x3). */
-  want_winograd = onnxc_rt_kernels()->wino_min_m <= 16;
+  want_winograd = onnxc_rt_kernels()->wino_width <= 16;
   printf("16 output channels: %s\n",
          want_winograd ? "winograd" : "direct");
   check(1, 16, 16, 18, 17, 1, BIAS | CLAMP, 0);
   check(1, 48, 16, 21, 22, 1, BIAS, 1);
   check(2, 16, 16, 14, 13, 1, BIAS_ADD | YPAD, 0);
   check_tile(1, 32, 16, 8, 8, 1, BIAS | CLAMP, 1, 2);
+  want_winograd = 1;
+  /* 24 output channels (a text detector's head): the last block of 8 of
+   * the output transforms through a scratch; the bias, Y read (the sum, a
+   * fused residual), a row pitch, in place (32 -> 24 is not), F(2x2, 3x3),
+   * a batch over several chunks. 40 (3/4 of 48 on AVX2, 5/8 of 64
+   * elsewhere: the direct path there). */
+  check(1, 16, 24, 18, 17, 1, BIAS | CLAMP, 0);
+  check(2, 32, 24, 14, 13, 1, ACCUMULATE | YPAD, 1);
+  check(1, 48, 24, 21, 22, 1, BIAS_ADD | CLAMP, 0);
+  check(1, 24 + 8, 24, 57, 55, 1, BIAS, 1);
+  check_tile(1, 32, 24, 8, 8, 1, BIAS | CLAMP, 1, 2);
+  want_winograd = onnxc_rt_kernels()->wino_width <= 16;
+  check(1, 16, 40, 18, 18, 1, BIAS | CLAMP, 0);
+  check_tile(1, 16, 40, 7, 9, 1, ACCUMULATE, 1, 2);
   want_winograd = 1;
   /* Dilated (U-Net's bottleneck): the d^2 phases of the map as a batch of
    * undilated calls, when the pads and sides are multiples of d; a batch,

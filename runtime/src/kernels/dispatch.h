@@ -294,13 +294,13 @@ typedef struct onnxc_kernels {
   /* winograd (every tier sets them): F(4x4, 3x3), then F(2x2, 3x3)
    * (4 x 4 points, xi < 16, 2 x 2 outputs) */
   onnxc_wino_input_fn wino_input;
-  /* The fewest output channels the Winograd path takes: the products run
-   * through the tier's sgemm tile over 32-wide panels, and a tile that
-   * spans the whole panel computes a 16-channel layer's empty half (32 on
-   * AVX-512: U-Net's 16-channel layers at 256 x 256 ran 15-45% slower
-   * than the direct path). AVX2's tiles are 16 wide and skip it: 16 (its
-   * 48 -> 16 layer at 256 x 256 12.3 -> 7.4 ms, 16 -> 16 4.0 -> 3.4). */
-  int wino_min_m;
+  /* The columns of the sgemm tile the Winograd products run through (32
+   * on AVX-512 and portable: a whole panel; AVX2's tiles are half panels,
+   * 16): winograd.c takes layers whose output channels fill 3/4 of the
+   * tiles' columns (a 16-channel layer's empty half on a 32-wide tile: U-Net's 16-channel layers at 256 x 256 15-45%
+   * slower than the direct path on AVX-512; on AVX2 its 48 -> 16 layer
+   * 12.3 -> 7.4 ms, 16 -> 16 4.0 -> 3.4). */
+  int wino_width;
   onnxc_wino_output_fn wino_output;
   onnxc_wino_input_fn wino_input2;
   onnxc_wino_output_fn wino_output2;

@@ -384,7 +384,7 @@ static void conv_tile_avx2(int rows, i64 kc, const float *const *xr,
 
 void onnxc_rt_sgemm_fill_avx2(onnxc_kernels *k) {
   k->sgemm_mr = MR;
-  k->wino_min_m = 16; /* tiles of one half panel (dispatch.h) */
+  k->wino_width = 16; /* tiles of one half panel (dispatch.h) */
   k->sgemm_tile = tile_avx2;
   k->sgemm_tile_strided = tile_strided_avx2;
   k->sgemm_strided_k = 96;

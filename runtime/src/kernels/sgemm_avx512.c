@@ -663,7 +663,7 @@ static void conv_tile_avx512(int rows, i64 kc, const float *const *xr,
 
 void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k) {
   k->sgemm_mr = MR;
-  k->wino_min_m = 32; /* tiles of a whole panel (dispatch.h) */
+  k->wino_width = 32; /* tiles of a whole panel (dispatch.h) */
   k->sgemm_tile = tile_avx512;
   k->sgemm_tile_strided = tile_strided_avx512;
   k->sgemm_strided_k = 160;

@@ -32,6 +32,6 @@ static void tile_portable(int rows, i64 kc, const float *a, i64 rsa, i64 csa,
 
 void onnxc_rt_sgemm_fill_portable(onnxc_kernels *k) {
   k->sgemm_mr = 8;
-  k->wino_min_m = 32;
+  k->wino_width = 32;
   k->sgemm_tile = tile_portable;
 }
