@@ -39,11 +39,12 @@ int onnxc_rt_depthwise_takes(const onnxc_conv2d_params *q) {
                                             : q->x_strides[4];
   /* Not on the group count: a thread's part of a grouped call may hold one
    * group, and must take the whole call's path (parallel.c). */
-  int grouped = q->in_channels <= ONNXC_DW_GROUPED_MAX &&
-                q->out_channels <= ONNXC_DW_GROUPED_MAX &&
+  const onnxc_kernels *kt = onnxc_rt_kernels();
+  int grouped = q->in_channels <= kt->dw_grouped_max &&
+                q->out_channels <= kt->dw_grouped_max &&
                 !(q->flags & ONNXC_CONV_IN_PLACE);
   return (q->in_channels == 1 || grouped) && q->y_strides[4] == 1 &&
-         onnxc_rt_kernels()->dw_channel && q->stride_w <= INT32_MAX / 16 &&
+         kt->dw_channel && q->stride_w <= INT32_MAX / 16 &&
          (xcol == 0 || q->stride_w * 16 <= INT32_MAX / xcol);
 }
 

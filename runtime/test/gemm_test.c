@@ -809,7 +809,8 @@ static void conv_band_cases(int packed, int fuse) {
   check_conv(2, 17, 1, 1, 11, 20, 5, 5, 2, 2, 1, 1, 2, packed, fuse); /* W padded */
   /* Grouped with few channels per group (ResNeXt's 32 groups of 4 to
    * 16): one depthwise pass per input channel, the bias on the first,
-   * the clamp and activation after the last. */
+   * the clamp and activation after the last, up to the tier's
+   * dw_grouped_max (groups of 8 through the GEMM on AVX2). */
   check_conv_pad(1, 32, 4, 4, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);
   check_conv_pad(2, 8, 8, 8, 15, 15, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, packed, fuse);
   check_conv_pad(1, 4, 16, 16, 7, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, packed, fuse);

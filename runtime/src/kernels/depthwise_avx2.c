@@ -435,6 +435,7 @@ static int dw_reads_padding_avx2(const onnxc_conv2d_params *q) {
 
 void onnxc_rt_depthwise_fill_avx2(onnxc_kernels *k) {
   k->dw_channel = dw_channel_avx2;
+  k->dw_grouped_max = 4; /* groups of 8: the GEMM path (dispatch.h) */
   k->dw_reads_padding = dw_reads_padding_avx2;
 }
 

@@ -640,6 +640,7 @@ static i64 dw_block_scratch_avx512(const onnxc_conv2d_params *q) {
 
 void onnxc_rt_depthwise_fill_avx512(onnxc_kernels *k) {
   k->dw_channel = dw_channel_avx512;
+  k->dw_grouped_max = ONNXC_DW_GROUPED_MAX;
   k->dw_reads_padding = dw_reads_padding_avx512;
   k->dw_block = dw_block_avx512;
   k->dw_block_scratch = dw_block_scratch_avx512;

@@ -54,4 +54,5 @@ static void dw_channel_portable(const dw_args *d) {
 
 void onnxc_rt_depthwise_fill_portable(onnxc_kernels *k) {
   k->dw_channel = dw_channel_portable;
+  k->dw_grouped_max = ONNXC_DW_GROUPED_MAX;
 }

@@ -286,6 +286,13 @@ typedef struct onnxc_kernels {
   /* depthwise (dw_channel NULL: the plain loop nest of gemm.c;
    * dw_reads_padding NULL: always through a padded plane) */
   onnxc_dw_channel_fn dw_channel;
+  /* Grouped convolutions with at most this many input and output channels
+   * per group take dw_channel too (at most ONNXC_DW_GROUPED_MAX,
+   * internal.h): 8 on AVX-512 and portable; 4 on AVX2, whose conv tile
+   * has a one-vector pass for a group's 8 channels (the GEMM path 30%
+   * faster there: ResNeXt's 256 -> 256 in 32 groups, 3 x 3 / 2 at 56 x 56
+   * 1.60 -> 1.12 ms, / 1 at 28 x 28 0.80 -> 0.57; groups of 4 2x slower). */
+  int dw_grouped_max;
   onnxc_dw_reads_padding_fn dw_reads_padding;
   /* (NULL: every plane through dw_channel) */
   onnxc_dw_block_fn dw_block;
