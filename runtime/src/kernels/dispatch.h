@@ -304,9 +304,10 @@ typedef struct onnxc_kernels {
   /* The columns of the sgemm tile the Winograd products run through (32
    * on AVX-512 and portable: a whole panel; AVX2's tiles are half panels,
    * 16): winograd.c takes layers whose output channels fill 3/4 of the
-   * tiles' columns (a 16-channel layer's empty half on a 32-wide tile: U-Net's 16-channel layers at 256 x 256 15-45%
-   * slower than the direct path on AVX-512; on AVX2 its 48 -> 16 layer
-   * 12.3 -> 7.4 ms, 16 -> 16 4.0 -> 3.4). */
+   * tiles' columns. A 16-channel layer leaves half of a 32-wide tile
+   * empty: U-Net's 16-channel layers at 256 x 256 ran 15-45% slower than
+   * the direct path on AVX-512; on AVX2 its 48 -> 16 layer 12.3 -> 7.4
+   * ms, 16 -> 16 4.0 -> 3.4. */
   int wino_width;
   onnxc_wino_output_fn wino_output;
   onnxc_wino_input_fn wino_input2;
