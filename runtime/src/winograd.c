@@ -188,9 +188,8 @@ static const wino_variant *takes(const onnxc_conv2d_params *q) {
         !(q->flags & ONNXC_CONV_X_CBLOCK) && act == 0 && q->groups == 1 &&
         q->kernel_h == 3 && q->kernel_w == 3 && q->stride_h == 1 &&
         q->stride_w == 1 && q->dilation_h == 1 && q->dilation_w == 1 &&
-        q->in_channels % CB == 0 &&
-        q->out_channels % 8 == 0 && wide_enough(q->out_channels) &&
-        q->batch > 0 && q->out_h > 0 &&
+        q->in_channels % CB == 0 && q->out_channels % 8 == 0 &&
+        wide_enough(q->out_channels) && q->batch > 0 && q->out_h > 0 &&
         q->out_w > 0 && q->y_strides[4] == 1))
     return NULL;
   return variant_of(q);
@@ -222,10 +221,9 @@ static int dilated_view(const onnxc_conv2d_params *q,
   const i64 in_w = padded ? q->in_w : q->out_w + 2 * d;
   const i64 pt = padded ? q->pad_top : 0, pl = padded ? q->pad_left : 0;
   i64 hs, ws, ohs, ows;
-  if (d < 2 || q->dilation_w != d || d > 64 || q->batch <= 0 || pt < 0 ||
-      pl < 0 || pt % d ||
-      pl % d || in_h % d || in_w % d || q->out_h % d || q->out_w % d ||
-      q->batch > INT64_MAX / (d * d))
+  if (d < 2 || q->dilation_w != d || d > 64 || q->batch <= 0 ||
+      q->batch > INT64_MAX / (d * d) || pt < 0 || pl < 0 || pt % d ||
+      pl % d || in_h % d || in_w % d || q->out_h % d || q->out_w % d)
     return 0;
   hs = in_h / d;
   ws = in_w / d;
