@@ -211,10 +211,11 @@ static const wino_variant *takes(const onnxc_conv2d_params *q) {
  * against 9 C multiply-adds per output. X is read whole before Y is
  * written: Y may be X (ONNXC_CONV_IN_PLACE, a fused Relu's buffer). */
 
-/* The undilated call over the phases of q (contiguous, images in (n, s, t)
- * order), or 0 where q is not such a call or that call is not Winograd's. */
-static int dilated_view(const onnxc_conv2d_params *q,
-                        onnxc_conv2d_params *p) {
+/* The undilated call p over the phases of q (contiguous, images in (n, s,
+ * t) order) and the variant that takes it, or NULL where q is not such a
+ * call or p is not Winograd's. */
+static const wino_variant *dilated_view(const onnxc_conv2d_params *q,
+                                        onnxc_conv2d_params *p) {
   const i64 d = q->dilation_h;
   const int padded = (q->flags & ONNXC_CONV_PADDED) != 0;
   const i64 in_h = padded ? q->in_h : q->out_h + 2 * d;
@@ -224,7 +225,7 @@ static int dilated_view(const onnxc_conv2d_params *q,
   if (d < 2 || q->dilation_w != d || d > 64 || q->batch <= 0 ||
       q->batch > INT64_MAX / (d * d) || pt < 0 || pl < 0 || pt % d ||
       pl % d || in_h % d || in_w % d || q->out_h % d || q->out_w % d)
-    return 0;
+    return NULL;
   hs = in_h / d;
   ws = in_w / d;
   ohs = q->out_h / d;
@@ -248,7 +249,7 @@ static int dilated_view(const onnxc_conv2d_params *q,
   p->y_strides[3] = ows;
   p->y_strides[2] = ohs * ows;
   p->y_strides[1] = p->y_strides[0] = q->out_channels * ohs * ows;
-  return takes(p) != NULL;
+  return takes(p);
 }
 
 /* Between a tensor of `ch` channels of rows x cols (strides st) and its
@@ -276,39 +277,9 @@ static void phases(const i64 *st, const float *from, float *to, float *ph,
           }
 }
 
-/* q of dilation > 1 through its phases (dilated_view), or 0 (q not such a
- * call: the direct path). */
-static int winograd_dilated(const onnxc_conv2d_params *q, const float *x,
-                            const float *w, float *y) {
-  const i64 d = q->dilation_h;
-  const int padded = (q->flags & ONNXC_CONV_PADDED) != 0;
-  onnxc_conv2d_params p;
-  float *xp, *yp;
-  void *xraw, *yraw;
-  int done;
-  if (!dilated_view(q, &p))
-    return 0;
-  xp = onnxc_rt_alloc_scratch(p.batch * p.x_strides[0], &xraw);
-  yp = onnxc_rt_alloc_scratch(p.batch * p.y_strides[0], &yraw);
-  phases(q->x_strides, x, NULL, xp, q->batch, q->in_channels,
-         padded ? q->in_h : q->out_h + 2 * d,
-         padded ? q->in_w : q->out_w + 2 * d, d);
-  /* Y's values start the sums (no ONNXC_CONV_BIAS). */
-  if (!(q->flags & ONNXC_CONV_BIAS))
-    phases(q->y_strides, y, NULL, yp, q->batch, q->out_channels, q->out_h,
-           q->out_w, d);
-  done = onnxc_rt_winograd(&p, xp, w, yp);
-  if (done)
-    phases(q->y_strides, NULL, y, yp, q->batch, q->out_channels, q->out_h,
-           q->out_w, d);
-  onnxc_rt_free_scratch(yraw);
-  onnxc_rt_free_scratch(xraw);
-  return done;
-}
-
 int onnxc_rt_winograd_takes(const onnxc_conv2d_params *q) {
   onnxc_conv2d_params p;
-  return takes(q) != NULL || dilated_view(q, &p);
+  return takes(q) != NULL || dilated_view(q, &p) != NULL;
 }
 
 typedef struct wino_job {
@@ -515,22 +486,17 @@ long onnxc_rt_winograd_calls(int tile) {
   return __atomic_load_n(&calls[tile == 4 ? 0 : 1], __ATOMIC_RELAXED);
 }
 
-int onnxc_rt_winograd(const onnxc_conv2d_params *q, const float *x,
-                      const float *w, float *y) {
-  const wino_variant *v = q->dilation_h > 1 ? NULL : takes(q);
+/* The call q through variant v over the transformed weights u. */
+static void run(const onnxc_conv2d_params *q, const wino_variant *v,
+                const float *u, const float *x, float *y) {
   const onnxc_kernels *kt = onnxc_rt_kernels();
-  const float *u = v ? weights_for(q, w, v) : NULL;
-  const int XI = v ? v->xi : 0, TILE = v ? v->tile : 0;
+  const int XI = v->xi, TILE = v->tile;
   onnxc_conv2d_params wide, padded;
   wino_job j;
   void *raw;
   i64 chunks;
   double flop;
   int threads;
-  if (!v)
-    return winograd_dilated(q, x, w, y);
-  if (!u)
-    return 0;
   /* The padded copy in channel blocks over whole tiles: the rows and
    * columns of an output of th x tw tiles (zeros past the input). */
   wide = *q;
@@ -579,5 +545,47 @@ int onnxc_rt_winograd(const onnxc_conv2d_params *q, const float *x,
   onnxc_rt_parallel_for(chunks, threads, run_chunk, &j);
   onnxc_rt_free_scratch(raw);
   __atomic_add_fetch(&calls[TILE == 4 ? 0 : 1], 1, __ATOMIC_RELAXED);
+}
+
+/* q of dilation > 1 through its phases (dilated_view), or 0 (not such a
+ * call, or no memory for the transformed weights: the direct path). */
+static int winograd_dilated(const onnxc_conv2d_params *q, const float *x,
+                            const float *w, float *y) {
+  const i64 d = q->dilation_h;
+  const int padded = (q->flags & ONNXC_CONV_PADDED) != 0;
+  onnxc_conv2d_params p;
+  const wino_variant *v = dilated_view(q, &p);
+  const float *u = v ? weights_for(&p, w, v) : NULL;
+  float *xp, *yp;
+  void *xraw, *yraw;
+  if (!u)
+    return 0;
+  xp = onnxc_rt_alloc_scratch(p.batch * p.x_strides[0], &xraw);
+  yp = onnxc_rt_alloc_scratch(p.batch * p.y_strides[0], &yraw);
+  phases(q->x_strides, x, NULL, xp, q->batch, q->in_channels,
+         padded ? q->in_h : q->out_h + 2 * d,
+         padded ? q->in_w : q->out_w + 2 * d, d);
+  /* Y's values start the sums (no ONNXC_CONV_BIAS). */
+  if (!(q->flags & ONNXC_CONV_BIAS))
+    phases(q->y_strides, y, NULL, yp, q->batch, q->out_channels, q->out_h,
+           q->out_w, d);
+  run(&p, v, u, xp, yp);
+  phases(q->y_strides, NULL, y, yp, q->batch, q->out_channels, q->out_h,
+         q->out_w, d);
+  onnxc_rt_free_scratch(yraw);
+  onnxc_rt_free_scratch(xraw);
+  return 1;
+}
+
+int onnxc_rt_winograd(const onnxc_conv2d_params *q, const float *x,
+                      const float *w, float *y) {
+  const wino_variant *v = takes(q);
+  const float *u;
+  if (!v)
+    return winograd_dilated(q, x, w, y);
+  u = weights_for(q, w, v);
+  if (!u)
+    return 0;
+  run(q, v, u, x, y);
   return 1;
 }
