@@ -236,9 +236,13 @@ ONNXC_INLINE static void store_half_t(int rows, __m256 *lo, __m256 *hi,
 /* ihalfs_R: R output positions by the 16 channels of a panel from bp;
  * A[r, k] = xr[r][koff[k]]. With conv_tile1's partial sums (dispatch.h):
  * position r's 16 channels of the half at s + 32 r (s unused when sflags
- * is 0, as conv_tile calls it). */
-#define ONNXC_DEFINE_IHALFS(R)                                                 \
-  static void ihalfs_##R(i64 kc, const float *const *xr, const i64 *koff,      \
+ * is 0, as conv_tile calls it). iquarter_R: the same for a panel of at
+ * most 8 channels (a grouped convolution's 8 output channels a group:
+ * ResNeXt's), one vector per position: R FMAs per k where a half does
+ * 2 R, half of them on lanes that are not stored; partial sums as
+ * ihalfs_R's low vector. V: vectors per position (2, 1; a constant). */
+#define ONNXC_DEFINE_ITILE(NAME, R, V)                                         \
+  static void NAME##_##R(i64 kc, const float *const *xr, const i64 *koff,      \
                          const float *bp, float *c, i64 csc, i64 nw,           \
                          int accumulate, const tile_ep *ep, float *s,          \
                          int sflags) {                                         \
@@ -250,7 +254,7 @@ ONNXC_INLINE static void store_half_t(int rows, __m256 *lo, __m256 *hi,
       src[r] = xr[r];                                                          \
       if (sflags & ONNXC_TILE2_FROM_S) {                                       \
         lo[r] = _mm256_load_ps(s + 32 * r);                                    \
-        hi[r] = _mm256_load_ps(s + 32 * r + 8);                                \
+        hi[r] = V == 2 ? _mm256_load_ps(s + 32 * r + 8) : _mm256_setzero_ps(); \
       } else {                                                                 \
         lo[r] = _mm256_setzero_ps();                                           \
         hi[r] = _mm256_setzero_ps();                                           \
@@ -258,18 +262,21 @@ ONNXC_INLINE static void store_half_t(int rows, __m256 *lo, __m256 *hi,
     }                                                                          \
     for (p = 0; p < kc; ++p) {                                                 \
       i64 off = koff[p];                                                       \
-      __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);           \
+      __m256 b0 = _mm256_loadu_ps(bp);                                         \
+      __m256 b1 = V == 2 ? _mm256_loadu_ps(bp + 8) : _mm256_setzero_ps();      \
       _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
         __m256 av = _mm256_broadcast_ss(src[r] + off);                         \
         lo[r] = _mm256_fmadd_ps(av, b0, lo[r]);                                \
-        hi[r] = _mm256_fmadd_ps(av, b1, hi[r]);                                \
+        if (V == 2)                                                            \
+          hi[r] = _mm256_fmadd_ps(av, b1, hi[r]);                              \
       }                                                                        \
       bp += NR;                                                                \
     }                                                                          \
     if (sflags & ONNXC_TILE2_TO_S) {                                           \
       _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
         _mm256_store_ps(s + 32 * r, lo[r]);                                    \
-        _mm256_store_ps(s + 32 * r + 8, hi[r]);                                \
+        if (V == 2)                                                            \
+          _mm256_store_ps(s + 32 * r + 8, hi[r]);                              \
       }                                                                        \
       return;                                                                  \
     }                                                                          \
@@ -283,12 +290,18 @@ ONNXC_INLINE static void store_half_t(int rows, __m256 *lo, __m256 *hi,
     }                                                                          \
   }
 
-ONNXC_DEFINE_IHALFS(1)
-ONNXC_DEFINE_IHALFS(2)
-ONNXC_DEFINE_IHALFS(3)
-ONNXC_DEFINE_IHALFS(4)
-ONNXC_DEFINE_IHALFS(5)
-ONNXC_DEFINE_IHALFS(6)
+ONNXC_DEFINE_ITILE(ihalfs, 1, 2)
+ONNXC_DEFINE_ITILE(ihalfs, 2, 2)
+ONNXC_DEFINE_ITILE(ihalfs, 3, 2)
+ONNXC_DEFINE_ITILE(ihalfs, 4, 2)
+ONNXC_DEFINE_ITILE(ihalfs, 5, 2)
+ONNXC_DEFINE_ITILE(ihalfs, 6, 2)
+ONNXC_DEFINE_ITILE(iquarter, 1, 1)
+ONNXC_DEFINE_ITILE(iquarter, 2, 1)
+ONNXC_DEFINE_ITILE(iquarter, 3, 1)
+ONNXC_DEFINE_ITILE(iquarter, 4, 1)
+ONNXC_DEFINE_ITILE(iquarter, 5, 1)
+ONNXC_DEFINE_ITILE(iquarter, 6, 1)
 
 typedef void (*ihalfs_fn)(i64, const float *const *, const i64 *,
                           const float *, float *, i64, i64, int,
@@ -296,54 +309,6 @@ typedef void (*ihalfs_fn)(i64, const float *const *, const i64 *,
 static const ihalfs_fn ihalfss[MR + 1] = {0,        ihalfs_1, ihalfs_2,
                                           ihalfs_3, ihalfs_4, ihalfs_5,
                                           ihalfs_6};
-
-/* iquarter_R: ihalfs_R for a panel of at most 8 channels (a grouped
- * convolution's 8 output channels a group: ResNeXt's), one vector per
- * position: R FMAs per k where a half does 2 R, half of them on lanes
- * that are not stored. Partial sums as ihalfs_R's low vector. */
-#define ONNXC_DEFINE_IQUARTER(R)                                               \
-  static void iquarter_##R(i64 kc, const float *const *xr, const i64 *koff,    \
-                           const float *bp, float *c, i64 csc, i64 nw,         \
-                           int accumulate, const tile_ep *ep, float *s,        \
-                           int sflags) {                                       \
-    __m256 lo[R], hi[R];                                                       \
-    const float *src[R];                                                       \
-    int r;                                                                     \
-    i64 p;                                                                     \
-    _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                          \
-      src[r] = xr[r];                                                          \
-      lo[r] = (sflags & ONNXC_TILE2_FROM_S) ? _mm256_load_ps(s + 32 * r)       \
-                                            : _mm256_setzero_ps();             \
-    }                                                                          \
-    for (p = 0; p < kc; ++p) {                                                 \
-      i64 off = koff[p];                                                       \
-      __m256 b0 = _mm256_loadu_ps(bp);                                         \
-      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) lo[r] =                  \
-          _mm256_fmadd_ps(_mm256_broadcast_ss(src[r] + off), b0, lo[r]);       \
-      bp += NR;                                                                \
-    }                                                                          \
-    if (sflags & ONNXC_TILE2_TO_S) {                                           \
-      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r)                          \
-          _mm256_store_ps(s + 32 * r, lo[r]);                                  \
-      return;                                                                  \
-    }                                                                          \
-    {                                                                          \
-      __m256 slo[R];                                                           \
-      _Pragma("GCC unroll 6") for (r = 0; r < R; ++r) {                        \
-        slo[r] = lo[r];                                                        \
-        hi[r] = _mm256_setzero_ps();                                           \
-      }                                                                        \
-      store_half_t(R, slo, hi, c, csc, nw, accumulate, ep);                    \
-    }                                                                          \
-  }
-
-ONNXC_DEFINE_IQUARTER(1)
-ONNXC_DEFINE_IQUARTER(2)
-ONNXC_DEFINE_IQUARTER(3)
-ONNXC_DEFINE_IQUARTER(4)
-ONNXC_DEFINE_IQUARTER(5)
-ONNXC_DEFINE_IQUARTER(6)
-
 static const ihalfs_fn iquarters[MR + 1] = {0,          iquarter_1, iquarter_2,
                                             iquarter_3, iquarter_4, iquarter_5,
                                             iquarter_6};
