@@ -52,6 +52,38 @@ static ONNXC_INLINE __m256 neg8(__m256 v) {
   return _mm256_xor_ps(v, _mm256_set1_ps(-0.0f));
 }
 
+/* exp(u) for Sigmoid and Swish, which read it only through 1 + exp(u):
+ * exp8's polynomial (the same results within an ulp: act 3 ulp from libm,
+ * as before) in 17 instructions instead of 25, on ports 0 and 1, which
+ * bound the row (0.47 -> 0.33 ns an element). u is clamped to [-86, 89]:
+ * below, 1 + exp(u) is 1 either way; above 88.73 exp(u) is +inf, as
+ * libm's. n = round(u log2 e) comes out of one FMA with 1.5 * 2^23 + 126,
+ * whose low bits are then n + 126 (n in [-125, 128]): shifted into the
+ * exponent, 2^(n - 1), times 2 P (P doubled exactly). One rounding, and
+ * +inf only past the float range (n = 128 with P < 1 is finite). NaN
+ * stays NaN (the clamps keep it). */
+static ONNXC_INLINE __m256 exp8_sig(__m256 u) {
+  const __m256 magic = _mm256_set1_ps(12583038.0f); /* 1.5 * 2^23 + 126 */
+  __m256 k, n, r, p;
+  u = _mm256_max_ps(_mm256_set1_ps(-86.0f), u); /* NaN: u */
+  u = _mm256_min_ps(_mm256_set1_ps(89.0f), u);
+  k = _mm256_fmadd_ps(u, _mm256_set1_ps(1.44269504f), magic);
+  n = _mm256_sub_ps(k, magic);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), u);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+  p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
+  p = _mm256_add_ps(p, _mm256_set1_ps(1.0f));
+  p = _mm256_add_ps(p, p);
+  return _mm256_mul_ps(
+      p, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(k), 23)));
+}
+
 /* One vector of kind `kind` (a constant where inlined): act16's formulas. */
 static ONNXC_INLINE __m256 act8(__m256 v, int kind, __m256 alpha,
                                 __m256 beta) {
@@ -59,10 +91,9 @@ static ONNXC_INLINE __m256 act8(__m256 v, int kind, __m256 alpha,
   __m256 t;
   switch (kind) {
   case ONNXC_ACT_SIGMOID:
-    return _mm256_div_ps(one, _mm256_add_ps(one, exp8(neg8(v))));
-  case ONNXC_ACT_SWISH:
-    t = _mm256_mul_ps(alpha, v);
-    return _mm256_div_ps(v, _mm256_add_ps(one, exp8(neg8(t))));
+    return _mm256_div_ps(one, _mm256_add_ps(one, exp8_sig(neg8(v))));
+  case ONNXC_ACT_SWISH: /* alpha negated by the row */
+    return _mm256_div_ps(v, _mm256_add_ps(one, exp8_sig(_mm256_mul_ps(alpha, v))));
   default: /* hard sigmoid / swish */
     t = _mm256_add_ps(_mm256_mul_ps(alpha, v), beta);
     t = _mm256_min_ps(one, t);  /* NaN: t */
@@ -77,7 +108,8 @@ static ONNXC_INLINE __m256 act8(__m256 v, int kind, __m256 alpha,
  * (no masked store before the next row's loads); rows under 8 through a
  * mask. */
 static ONNXC_INLINE void row(float *y, i64 n, int kind, const act_ep *a) {
-  const __m256 alpha = _mm256_set1_ps(a->alpha), beta = _mm256_set1_ps(a->beta);
+  const __m256 alpha = _mm256_set1_ps(kind == ONNXC_ACT_SWISH ? -a->alpha : a->alpha),
+               beta = _mm256_set1_ps(a->beta);
   i64 i = 0;
   if (n < 8) {
     const __m256i m = _mm256_cmpgt_epi32(
