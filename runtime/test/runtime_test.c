@@ -10,7 +10,6 @@
 
 #include "runtime_test.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -732,99 +731,6 @@ static void *thread_main(void *arg) {
   return (void *)(intptr_t)bad;
 }
 
-/* onnxc_rt_col2im (col2im.c) against the scatter its contract states, in
- * double: strides 1 to 3 (the phase buffers of each), dilations, pads
- * larger than the kernel's reach, 1-D, batches, the transposed layout,
- * input rows of 1, 7 and 10 columns (the phase path, the scatter, the
- * phase path); on one thread and with every call split over the threads
- * (ONNXC_PARALLEL_MIN_FLOP=0 in runtime.test). Outputs are sums of up to
- * 16 values: within 1e-5. */
-static void check_col2im(const onnxc_col2im_params *p) {
-  const int64_t taps = p->kernel_h * p->kernel_w, l = p->in_h * p->in_w;
-  const int64_t rows = p->channels * taps, plane = p->out_h * p->out_w;
-  const int64_t ncols = p->batch * rows * l, ny = p->batch * p->channels * plane;
-  float *cols = malloc(sizeof(float) * (size_t)ncols);
-  float *y = malloc(sizeof(float) * (size_t)ny);
-  double *want = calloc((size_t)ny, sizeof(double));
-  int64_t i, n, r, q, bad = 0;
-  for (i = 0; i < ncols; ++i)
-    cols[i] = (float)((i * 7919) % 201 - 100) / 64.0f;
-  for (i = 0; i < ny; ++i)
-    y[i] = 1e30f; /* every output overwritten */
-  for (n = 0; n < p->batch; ++n)
-    for (r = 0; r < rows; ++r)
-      for (q = 0; q < l; ++q) {
-        int64_t m = r / taps, kh = r % taps / p->kernel_w, kw = r % p->kernel_w;
-        int64_t oh = q / p->in_w * p->stride_h - p->pad_top + kh * p->dilation_h;
-        int64_t ow = q % p->in_w * p->stride_w - p->pad_left + kw * p->dilation_w;
-        int64_t at = (p->flags & ONNXC_COL2IM_TRANSPOSED)
-                         ? (n * l + q) * rows + r
-                         : (n * rows + r) * l + q;
-        if (oh >= 0 && oh < p->out_h && ow >= 0 && ow < p->out_w)
-          want[(n * p->channels + m) * plane + oh * p->out_w + ow] += cols[at];
-      }
-  onnxc_rt_col2im(p, cols, y);
-  for (i = 0; i < ny; ++i)
-    if (!(fabs(y[i] - want[i]) <= 1e-5 * (1.0 + fabs(want[i]))))
-      ++bad;
-  CHECK(bad == 0);
-  if (bad)
-    printf("col2im %lld x %lld -> %lld x %lld, k %lld x %lld, s %lld x %lld, "
-           "d %lld x %lld, pads %lld %lld, flags %lld: %lld wrong\n",
-           (long long)p->in_h, (long long)p->in_w, (long long)p->out_h,
-           (long long)p->out_w, (long long)p->kernel_h, (long long)p->kernel_w,
-           (long long)p->stride_h, (long long)p->stride_w,
-           (long long)p->dilation_h, (long long)p->dilation_w,
-           (long long)p->pad_top, (long long)p->pad_left, (long long)p->flags,
-           (long long)bad);
-  free(cols);
-  free(y);
-  free(want);
-}
-
-static void test_col2im(void) {
-  static const int64_t widths[] = {1, 7, 10};
-  int64_t s, k, d, pad, flags, wi;
-  for (wi = 0; wi < 3; ++wi)
-  for (flags = 0; flags <= ONNXC_COL2IM_TRANSPOSED; ++flags)
-    for (s = 1; s <= 3; ++s)
-      for (k = 1; k <= 5; k += 2 - (k == 3))
-        for (d = 1; d <= 2; ++d)
-          for (pad = 0; pad <= k * d; pad += 1 + (k * d > 4)) {
-            onnxc_col2im_params p;
-            p.batch = 2;
-            p.channels = 3;
-            p.in_h = 5;
-            p.in_w = widths[wi];
-            p.kernel_h = k;
-            p.kernel_w = k == 1 ? 1 : k - 1; /* not square */
-            p.stride_h = s;
-            p.stride_w = s == 1 ? 2 : s - 1;
-            p.dilation_h = d;
-            p.dilation_w = 3 - d;
-            p.pad_top = pad;
-            p.pad_left = pad / 2;
-            /* ConvTranspose's size, an extra output column at the end. */
-            p.out_h = (p.in_h - 1) * p.stride_h + (p.kernel_h - 1) * d + 1 -
-                      2 * pad;
-            p.out_w = (p.in_w - 1) * p.stride_w +
-                      (p.kernel_w - 1) * p.dilation_w + 2 - 2 * p.pad_left;
-            p.flags = flags;
-            if (p.out_h <= 0 || p.out_w <= 0)
-              continue;
-            check_col2im(&p);
-            /* 1-D */
-            p.in_h = p.out_h = p.kernel_h = 1;
-            p.pad_top = 0;
-            check_col2im(&p);
-          }
-  {
-    /* DCGAN's 4 x 4 / 2, pad 1 (an even and an odd phase per row). */
-    onnxc_col2im_params p = {1, 8, 16, 16, 32, 32, 4, 4, 2, 2, 1, 1, 1, 1, 0};
-    check_col2im(&p);
-  }
-}
-
 static void test_threads(void) {
   pthread_t threads[4];
   int i;
@@ -1029,7 +935,6 @@ int main(int argc, char **argv) {
   test_unranked_sequences();
   test_maps();
   test_threads();
-  test_col2im();
   printf("%d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;
 }
