@@ -109,15 +109,13 @@ static void check(long h, long w, long kh, long kw, long sh, long sw, long dh,
   /* Row pitches wider than the rows when xpad / ypad (strided views). */
   long xw = w + xpad, yw = ow + ypad;
   long xsize = n * c * h * xw, ysize = n * c * oh * yw;
-  float *x = malloc(sizeof(float) * (size_t)xsize);
-  float *y = malloc(sizeof(float) * (size_t)ysize);
+  float *x, *y;
   onnxc_maxpool2d_params q;
   long i, b, ch, r, col, a1, a2;
-  if (oh <= 0 || ow <= 0) {
-    free(x);
-    free(y);
+  if (oh <= 0 || ow <= 0) /* (before the sizes reach malloc) */
     return;
-  }
+  x = malloc(sizeof(float) * (size_t)xsize);
+  y = malloc(sizeof(float) * (size_t)ysize);
   for (i = 0; i < xsize; ++i)
     x[i] = value(special);
   for (i = 0; i < ysize; ++i)
