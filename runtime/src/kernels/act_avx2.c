@@ -24,13 +24,10 @@ static ONNXC_INLINE __m256 pow2i(__m256i k) {
       _mm256_slli_epi32(_mm256_add_epi32(k, _mm256_set1_epi32(127)), 23));
 }
 
-static ONNXC_INLINE __m256 exp8(__m256 x) {
-  __m256 n, r, p;
-  __m256i ni, n1;
-  x = _mm256_min_ps(_mm256_set1_ps(89.0f), x); /* NaN: x */
-  x = _mm256_max_ps(_mm256_set1_ps(-104.0f), x);
-  n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504f)),
-                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+/* exp(x) / 2^n for n = round(x log2 e) (as a float): r = x - n ln 2 in two
+ * steps, then Cephes' degree-7 polynomial 1 + r + r^2 P(r). */
+static ONNXC_INLINE __m256 exp_reduced(__m256 x, __m256 n) {
+  __m256 r, p;
   r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
   r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
   p = _mm256_set1_ps(1.9875691500e-4f);
@@ -40,7 +37,17 @@ static ONNXC_INLINE __m256 exp8(__m256 x) {
   p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
   p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
   p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
-  p = _mm256_add_ps(p, _mm256_set1_ps(1.0f));
+  return _mm256_add_ps(p, _mm256_set1_ps(1.0f));
+}
+
+static ONNXC_INLINE __m256 exp8(__m256 x) {
+  __m256 n, p;
+  __m256i ni, n1;
+  x = _mm256_min_ps(_mm256_set1_ps(89.0f), x); /* NaN: x */
+  x = _mm256_max_ps(_mm256_set1_ps(-104.0f), x);
+  n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504f)),
+                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  p = exp_reduced(x, n);
   /* A NaN's n converts to INT_MIN: its powers are garbage, p is NaN. */
   ni = _mm256_cvtps_epi32(n);
   n1 = _mm256_srai_epi32(ni, 1);
@@ -64,21 +71,12 @@ static ONNXC_INLINE __m256 neg8(__m256 v) {
  * stays NaN (the clamps keep it). */
 static ONNXC_INLINE __m256 exp8_sig(__m256 u) {
   const __m256 magic = _mm256_set1_ps(12583038.0f); /* 1.5 * 2^23 + 126 */
-  __m256 k, n, r, p;
+  __m256 k, n, p;
   u = _mm256_max_ps(_mm256_set1_ps(-86.0f), u); /* NaN: u */
   u = _mm256_min_ps(_mm256_set1_ps(89.0f), u);
   k = _mm256_fmadd_ps(u, _mm256_set1_ps(1.44269504f), magic);
   n = _mm256_sub_ps(k, magic);
-  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), u);
-  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
-  p = _mm256_set1_ps(1.9875691500e-4f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
-  p = _mm256_add_ps(p, _mm256_set1_ps(1.0f));
+  p = exp_reduced(u, n);
   p = _mm256_add_ps(p, p);
   return _mm256_mul_ps(
       p, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_castps_si256(k), 23)));
