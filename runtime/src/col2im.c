@@ -48,9 +48,6 @@ static i64 floor_div(i64 a, i64 b) { return a >= 0 ? a / b : -((-a + b - 1) / b)
 #define ROW_MAX 4096
 #define KW_MAX 64
 #define OH_TAPS_MAX 4096
-/* Narrower inputs scatter (below): rows of fewer columns make the phase
- * path's loops too short. */
-#define ROWS_MIN_W 1000000
 
 typedef struct c2i_job {
   const onnxc_col2im_params *p;
