@@ -117,8 +117,9 @@ void onnxc_rt_gemm_block(const onnxc_kernels *kt, const block_args *x) {
      * -> 589 us (docs/performance.md); in cache, unchanged. The packed block is read once per
      * row tile from L2 instead of L1. Each element's sum is the same. */
     if (x->kc <= ROWS_FIRST_KC) {
+      onnxc_tile_seq ts = onnxc_rt_tile_seq(mc, mr);
       for (ir = 0; ir < mc;) {
-        i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, mr);
+        i64 rows = onnxc_rt_tile_next(&ts);
         for (j = 0; j < x->nc; j += NR)
           run_tile(kt, x, ic + ir, rows, j);
         ir += rows;
@@ -134,8 +135,9 @@ void onnxc_rt_gemm_block(const onnxc_kernels *kt, const block_args *x) {
                           x->kc, (mc + mr - 1) / mr);
       else
         onnxc_rt_pf_none(&pf);
+      onnxc_tile_seq ts = onnxc_rt_tile_seq(mc, mr);
       for (ir = 0; ir < mc;) {
-        i64 rows = onnxc_rt_gemm_tile_rows(mc - ir, mr);
+        i64 rows = onnxc_rt_tile_next(&ts);
         onnxc_rt_pf_some(&pf);
         run_tile(kt, x, ic + ir, rows, j);
         ir += rows;

@@ -334,8 +334,9 @@ static i64 products2(const wino_job *j, const float *a, i64 rsa,
       onnxc_pf_span pf;
       onnxc_rt_pf_next_step(&pf, panel, kc * NR, kb, kl, kc, KSTEP2,
                             (rows + kt->conv_mr2 - 1) / kt->conv_mr2);
+      onnxc_tile_seq ts = onnxc_rt_tile_seq(rows, kt->conv_mr2);
       for (ir = 0; ir < rows;) {
-        i64 n = onnxc_rt_gemm_tile_rows(rows - ir, kt->conv_mr2);
+        i64 n = onnxc_rt_tile_next(&ts);
         const float *xr[16];
         onnxc_rt_pf_some(&pf);
         for (r = 0; r < n; ++r)

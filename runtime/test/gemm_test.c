@@ -688,6 +688,10 @@ static void conv_cases(int packed, int fuse) {
   check_conv_pad(1, 1, 5, 7, 9, 45, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, packed, fuse);
   check_conv(1, 1, 48, 16, 4, 70, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* 32 + 16 */
   check_conv(1, 2, 70, 300, 33, 33, 1, 1, 1, 1, 1, 1, 0, packed, fuse); /* 1x1, K > KC, > NC positions */
+  /* 1 x 1 over rows of more than 32 outputs (conv1x1_packed), 64 input
+   * channels: X read in place for 40 output channels, packed for 130. */
+  check_conv(1, 1, 40, 64, 3, 41, 1, 1, 1, 1, 1, 1, 0, packed, fuse);
+  check_conv(1, 1, 130, 64, 3, 41, 1, 1, 1, 1, 1, 1, 0, packed, fuse);
   check_conv(1, 1, 70, 40, 15, 15, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* > 128 positions */
   /* K > 2304: the indirect GEMM's two K blocks (not clamped: the clamp
    * checks' tolerance is for short sums). */
