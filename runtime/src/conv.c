@@ -445,7 +445,7 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
               i64 kb;
               for (kb = 0; kb < kc; kb += KSTEP2) {
                 i64 kl = min64(KSTEP2, kc - kb);
-                int sflags = step_flags(kb, kl, kc);
+                int sflags = kb > 0 ? ONNXC_TILE2_FROM_S : 0;
                 onnxc_pf_span pf;
                 onnxc_rt_pf_next_step(&pf, panel, kdim * NR, kb, kl, kc,
                                       KSTEP2,
@@ -456,12 +456,12 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
                   onnxc_rt_pf_some(&pf);
                   kt->conv_tile2((int)rows, kl, xr + ir, koff + pc + kb,
                                  panel + kb * NR, kdim * NR,
-                                 yg + j * NR * ys[2] + ic + ir, ys[2], nw1,
-                                 accumulate, ep, ep1, sums + ir * 2 * NR,
-                                 sflags);
+                                 sums + ir * 2 * NR, sflags);
                   ir += rows;
                 }
               }
+              kt->conv_store2(sums, mc, yg + j * NR * ys[2] + ic, ys[2], nw1,
+                              accumulate, ep, ep1);
               if (act && !kt->tile_act && pc + kc == kdim)
                 onnxc_rt_gemm_act_block(kt, yg + j * NR * ys[2] + ic, NR + nw1,
                                         mc, ys[2], 1, act);

@@ -330,7 +330,7 @@ static i64 products2(const wino_job *j, const float *a, i64 rsa,
     const float *panel = bp + (col / NR) * kc * NR;
     for (kb = 0; kb < kc; kb += KSTEP2) {
       i64 kl = min64(KSTEP2, kc - kb);
-      int flags = ONNXC_TILE2_TO_S | (kb > 0 ? ONNXC_TILE2_FROM_S : 0);
+      int flags = kb > 0 ? ONNXC_TILE2_FROM_S : 0;
       onnxc_pf_span pf;
       onnxc_rt_pf_next_step(&pf, panel, kc * NR, kb, kl, kc, KSTEP2,
                             (rows + kt->conv_mr2 - 1) / kt->conv_mr2);
@@ -342,8 +342,7 @@ static i64 products2(const wino_job *j, const float *a, i64 rsa,
         for (r = 0; r < n; ++r)
           xr[r] = a + (ir + r) * rsa;
         kt->conv_tile2((int)n, kl, xr, identity + kb, panel + kb * NR,
-                       kc * NR, NULL, 0, nw1, 0, NULL, NULL,
-                       sums + ir * 2 * NR, flags);
+                       kc * NR, sums + ir * 2 * NR, flags);
         ir += n;
       }
     }

@@ -96,27 +96,34 @@ typedef void (*onnxc_conv_tile_fn)(int rows, i64 kc, const float *const *xr,
                                    const i64 *koff, const float *panel,
                                    float *c, i64 csc, i64 nw, int accumulate,
                                    const tile_ep *ep);
-/* conv_tile over two panels at once: a full panel (NR channels) at
- * `panel`, with epilogue ep0, and the next, panel + pstride, of nw1 <= NR
- * channels at c + NR * csc, with ep1; rows <= conv_mr2. Each input element
- * read once for 2 NR channels. With ONNXC_TILE2_FROM_S in sflags the sums
- * start from partial sums at s (position r's 2 NR at s + 2 NR r, 64-byte
- * aligned), with ONNXC_TILE2_TO_S they are left there instead of stored
- * into C (ep0, ep1, accumulate unused). Each element is the same FMA chain
- * over p as in conv_tile: the two give the same bits. */
+/* Partial sums of the K-stepped tiles (conv_tile1, conv_tile2): with
+ * ONNXC_TILE2_FROM_S in sflags a tile's sums start from those in its
+ * scratch s, with ONNXC_TILE2_TO_S (conv_tile1) they are left there
+ * instead of stored into C (ep, accumulate unused). */
 #define ONNXC_TILE2_FROM_S 1
 #define ONNXC_TILE2_TO_S 2
+/* conv_tile's sums over two panels at once, left in s: position r's 2 NR
+ * channels at s + 2 NR r (64-byte aligned) for r < rows <= conv_mr2, the
+ * first NR from the panel at `panel`, the next from panel + pstride. Each
+ * input element read once for 2 NR channels; each element is the same
+ * FMA chain over p as in conv_tile (the two give the same bits). Only
+ * ONNXC_TILE2_FROM_S in sflags means anything. conv_store2 stores them. */
+typedef void (*onnxc_conv_tile2_fn)(int rows, i64 kc, const float *const *xr,
+                                    const i64 *koff, const float *panel,
+                                    i64 pstride, float *s, int sflags);
+/* The store of a block of conv_tile2's sums into C: C[ch * csc + r] (+)=
+ * s[2 NR r + ch] for r < rows and ch < NR + nw1, with the epilogue ep0
+ * for the first NR channels and ep1 for the rest (their row_bias NULL),
+ * as conv_tile stores a tile of one panel. */
+typedef void (*onnxc_conv_store2_fn)(const float *s, i64 rows, float *c,
+                                     i64 csc, i64 nw1, int accumulate,
+                                     const tile_ep *ep0, const tile_ep *ep1);
 /* conv_tile with conv_tile2's partial sums (position r's NR at s + NR r)
  * over rows <= conv_mr1. */
 typedef void (*onnxc_conv_tile1_fn)(int rows, i64 kc, const float *const *xr,
                                     const i64 *koff, const float *panel,
                                     float *c, i64 csc, i64 nw, int accumulate,
                                     const tile_ep *ep, float *s, int sflags);
-typedef void (*onnxc_conv_tile2_fn)(int rows, i64 kc, const float *const *xr,
-                                    const i64 *koff, const float *panel,
-                                    i64 pstride, float *c, i64 csc, i64 nw1,
-                                    int accumulate, const tile_ep *ep0,
-                                    const tile_ep *ep1, float *s, int sflags);
 /* The same for a panel of at most 16 channels (nw <= NR / 2: a narrow
  * layer, or the last panel of one) over rows <= conv_mr16 positions whose
  * windows are one element apart (x0 + r: consecutive outputs of a stride-1
@@ -257,6 +264,12 @@ typedef struct onnxc_kernels {
   /* (NULL: every panel through conv_tile) */
   int conv_mr2;
   onnxc_conv_tile2_fn conv_tile2;
+  /* (with conv_tile2) A block's positions stored at once, after its tiles
+   * left their sums in the scratch: 16 x 16 transposes and runs of 16
+   * positions a channel. Each tile storing its own 6 positions (8 x 16
+   * transposes, masked runs of 6) took 10% longer on ResNet's stem, 3 ->
+   * 64 channels 7 x 7 / 2 (docs/performance.md). */
+  onnxc_conv_store2_fn conv_store2;
   /* (NULL: single panels through conv_tile) from a K of conv_k1 on. The
    * AVX-512 tile1 is 12 rows, conv_tile 8: with a deep K, whose weights
    * would come from L2 (96 -> 32 channels, 3 x 3: 8%; 256 -> 32: 11%);

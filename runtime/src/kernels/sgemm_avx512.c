@@ -9,9 +9,11 @@
  * positions by two panels (24 accumulators), each input element read once
  * for 64 channels (5-8% on ResNet's 64- and 512-channel 3 x 3 layers on
  * an Intel Xeon with AVX-512, bench/conv_cblock.c), and conv_tile1 up to
- * 12 positions by one panel; both can leave partial sums in a scratch and
- * start from them, so that conv.c steps through K with the step's weights
- * in L1. A fused activation
+ * 12 positions by one panel; both can start from partial sums in a
+ * scratch, so that conv.c steps through K with the step's weights in L1.
+ * conv_tile2 always leaves its sums there, and conv_store2 stores a block
+ * of them at once (16 x 16 transposes, 16 positions a channel). A fused
+ * activation
  * (tile_ep.act) is applied to the accumulators before the store
  * (act_avx512.h), or, after a sum with Y done inside the transposed
  * store, to the stored columns. Compiled with
@@ -23,6 +25,7 @@
 
 #ifdef ONNXC_X86
 #include "act_avx512.h"
+#include "transpose_avx512.h"
 
 #include <immintrin.h>
 
@@ -297,16 +300,15 @@ ONNXC_INLINE static void store_tile_t(int rows, __m512 *lo, __m512 *hi,
 
 /* ikernel2_R: ikernel_R over two panels, 64 channels (four accumulators
  * per position, 4 R of 32 registers): the R broadcasts of a k serve 4 R
- * FMAs instead of 2 R. With ONNXC_TILE2_FROM_S the accumulators start
- * from the partial sums at s (row r at s + 64 r), with ONNXC_TILE2_TO_S
- * they end there (no store into Y): a K block split into steps whose
- * weights stay in L1, each element's FMA chain the same as in one step. */
+ * FMAs instead of 2 R. The sums end in s (row r at s + 64 r), with
+ * ONNXC_TILE2_FROM_S they start from there: a K block split into steps
+ * whose weights stay in L1, each element's FMA chain the same as in one
+ * step. conv_store2 stores a block of them. */
 #define MR2 6
 #define ONNXC_DEFINE_IKERNEL2(R)                                               \
   static void ikernel2_##R(i64 kc, const float *const *xr, const i64 *koff,    \
-                           const float *bp, i64 pstride, float *c, i64 csc,    \
-                           i64 nw1, int accumulate, const tile_ep *ep0,        \
-                           const tile_ep *ep1, float *s, int sflags) {         \
+                           const float *bp, i64 pstride, float *s,             \
+                           int sflags) {                                       \
     __m512 a0[R], a1[R], a2[R], a3[R];                                         \
     const float *src[R];                                                       \
     const float *bq = bp + pstride;                                            \
@@ -340,17 +342,12 @@ ONNXC_INLINE static void store_tile_t(int rows, __m512 *lo, __m512 *hi,
       bp += NR;                                                                \
       bq += NR;                                                                \
     }                                                                          \
-    if (sflags & ONNXC_TILE2_TO_S) {                                           \
-      _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                        \
-        _mm512_store_ps(s + 64 * r, a0[r]);                                    \
-        _mm512_store_ps(s + 64 * r + 16, a1[r]);                               \
-        _mm512_store_ps(s + 64 * r + 32, a2[r]);                               \
-        _mm512_store_ps(s + 64 * r + 48, a3[r]);                               \
-      }                                                                        \
-      return;                                                                  \
+    _Pragma("GCC unroll 8") for (r = 0; r < R; ++r) {                          \
+      _mm512_store_ps(s + 64 * r, a0[r]);                                      \
+      _mm512_store_ps(s + 64 * r + 16, a1[r]);                                 \
+      _mm512_store_ps(s + 64 * r + 32, a2[r]);                                 \
+      _mm512_store_ps(s + 64 * r + 48, a3[r]);                                 \
     }                                                                          \
-    store_tile_t(R, a0, a1, c, csc, NR, accumulate, ep0);                      \
-    store_tile_t(R, a2, a3, c + NR * csc, csc, nw1, accumulate, ep1);          \
   }
 
 ONNXC_DEFINE_IKERNEL2(1)
@@ -361,18 +358,76 @@ ONNXC_DEFINE_IKERNEL2(5)
 ONNXC_DEFINE_IKERNEL2(6)
 
 typedef void (*ikernel2_fn)(i64, const float *const *, const i64 *,
-                            const float *, i64, float *, i64, i64, int,
-                            const tile_ep *, const tile_ep *, float *, int);
+                            const float *, i64, float *, int);
 static const ikernel2_fn ikernels2[MR2 + 1] = {
     0, ikernel2_1, ikernel2_2, ikernel2_3, ikernel2_4, ikernel2_5, ikernel2_6};
 
 static void conv_tile2_avx512(int rows, i64 kc, const float *const *xr,
                               const i64 *koff, const float *panel, i64 pstride,
-                              float *c, i64 csc, i64 nw1, int accumulate,
-                              const tile_ep *ep0, const tile_ep *ep1, float *s,
-                              int sflags) {
-  ikernels2[rows](kc, xr, koff, panel, pstride, c, csc, nw1, accumulate, ep0,
-                  ep1, s, sflags);
+                              float *s, int sflags) {
+  ikernels2[rows](kc, xr, koff, panel, pstride, s, sflags);
+}
+
+/* conv_store2 (dispatch.h): a block's sums in 16 x 16 transposes, 16
+ * positions of a channel per store. The epilogue's order is
+ * store_tile_t's: overwriting, bias, clamp and activation before the
+ * transpose; accumulating, the sum with Y, then the clamp and the
+ * activation (act_columns' order), so each element gets the same bits. */
+static void conv_store2_avx512(const float *s, i64 rows, float *c, i64 csc,
+                               i64 nw1, int accumulate, const tile_ep *ep0,
+                               const tile_ep *ep1) {
+  int p;
+  for (p = 0; p < 2; ++p) {
+    const tile_ep *ep = p ? ep1 : ep0;
+    i64 nw = p ? nw1 : NR, cb, r0;
+    int bias = ep && !accumulate && ep->col_bias;
+    int clamp = ep && ep->clamp;
+    const act_ep *act = ep ? ep->act : NULL;
+    const __m512 vlo = _mm512_set1_ps(clamp ? ep->lo : 0.0f);
+    const __m512 vhi = _mm512_set1_ps(clamp ? ep->hi : 0.0f);
+    for (cb = 0; cb < nw; cb += 16) {
+      i64 nch = min64(16, nw - cb);
+      __mmask16 cmask =
+          nch >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nch) - 1u);
+      __m512 b = bias ? _mm512_maskz_loadu_ps(cmask, ep->col_bias + cb)
+                      : _mm512_setzero_ps();
+      for (r0 = 0; r0 < rows; r0 += 16) {
+        int n = (int)min64(16, rows - r0), i;
+        __mmask16 rmask =
+            n >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1u);
+        const float *src = s + 2 * NR * r0 + NR * p + cb;
+        __m512 v[16];
+        for (i = 0; i < 16; ++i)
+          v[i] = i < n ? _mm512_load_ps(src + 2 * NR * i) : _mm512_setzero_ps();
+        if (!accumulate) {
+          if (bias)
+            for (i = 0; i < n; ++i)
+              v[i] = _mm512_add_ps(v[i], b);
+          if (clamp)
+            for (i = 0; i < n; ++i)
+              v[i] = _mm512_min_ps(vhi, _mm512_max_ps(vlo, v[i]));
+          if (act)
+            tile_act(n, v, NULL, act);
+        }
+        transpose16(v);
+        for (i = 0; i < nch; ++i) {
+          float *dst = c + (NR * p + cb + i) * csc + r0;
+          __m512 x = v[i];
+          if (accumulate) {
+            x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(rmask, dst));
+            if (clamp)
+              x = _mm512_min_ps(vhi, _mm512_max_ps(vlo, x));
+            if (act)
+              tile_act(1, &x, NULL, act);
+          }
+          if (n == 16)
+            _mm512_storeu_ps(dst, x);
+          else
+            _mm512_mask_storeu_ps(dst, rmask, x);
+        }
+      }
+    }
+  }
 }
 
 /* ikernel1_R: the convolution as an indirect GEMM. R (up to 12) output
@@ -674,6 +729,7 @@ void onnxc_rt_sgemm_fill_avx512(onnxc_kernels *k) {
   k->conv_tile1 = conv_tile1_avx512;
   k->conv_k1 = 385;
   k->conv_tile2 = conv_tile2_avx512;
+  k->conv_store2 = conv_store2_avx512;
   k->conv_mr16 = 16;
   k->conv_tile16 = conv_tile16_avx512;
   k->conv_tile16c = conv_tile16c_avx512;
