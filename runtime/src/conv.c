@@ -364,6 +364,23 @@ static int step_flags(i64 kb, i64 kl, i64 kc) {
          (kb + kl < kc ? ONNXC_TILE2_TO_S : 0);
 }
 
+/* Share t of `tiles` of the block's output, rows [0, mc) of channels
+ * [0, nch) at y[ch * csc], prefetched for writing: conv_store2 writes the
+ * block after its last tile, and its stores of lines not in cache (an
+ * output past L2, as a stem's 3 MB) waited on each read for ownership,
+ * with no FMAs left to overlap (SqueezeNet's stem 535 -> 415 us, ResNet's
+ * 1563 -> 1409; docs/performance.md). */
+static void prefetch_y_share(const float *y, i64 csc, i64 nch, i64 mc, i64 t,
+                             i64 tiles) {
+  i64 ch;
+  for (ch = t * nch / tiles; ch < (t + 1) * nch / tiles; ++ch) {
+    const char *a = (const char *)(y + ch * csc);
+    const char *end = (const char *)(y + ch * csc + mc);
+    for (a = (const char *)((uintptr_t)a & ~(uintptr_t)63); a < end; a += 64)
+      __builtin_prefetch(a, 1, 3);
+  }
+}
+
 /* The convolution over packed weights `wp` ([groups][panels][K][32],
  * runtime_abi.h) with Y laid out flat (ys[4] == 1, ys[3] == out_w).
  * Blocks: K in KCI steps, MCP positions, every channel panel; tiles of
@@ -451,9 +468,14 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
                                       KSTEP2,
                                       (mc + kt->conv_mr2 - 1) / kt->conv_mr2);
                 onnxc_tile_seq ts = onnxc_rt_tile_seq(mc, kt->conv_mr2);
+                i64 tiles = (mc + kt->conv_mr2 - 1) / kt->conv_mr2, t = 0;
+                int ypf = kb + kl == kc && onnxc_rt_conv_prefetch_on();
                 for (ir = 0; ir < mc;) {
                   i64 rows = onnxc_rt_tile_next(&ts);
                   onnxc_rt_pf_some(&pf);
+                  if (ypf)
+                    prefetch_y_share(yg + j * NR * ys[2] + ic, ys[2], NR + nw1,
+                                     mc, t++, tiles);
                   kt->conv_tile2((int)rows, kl, xr + ir, koff + pc + kb,
                                  panel + kb * NR, kdim * NR,
                                  sums + ir * 2 * NR, sflags);

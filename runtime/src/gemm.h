@@ -55,8 +55,9 @@ typedef struct block_args {
 } block_args;
 
 /* Whether the convolutions' K steps prefetch the next step's weights
- * (onnxc_rt_pf_start; conv.c, winograd.c): on unless
- * ONNXC_CONV_PREFETCH=0 (A/B runs). */
+ * (onnxc_rt_pf_start; conv.c, winograd.c), and the two-panel blocks their
+ * output before conv_store2 (conv.c): on unless ONNXC_CONV_PREFETCH=0
+ * (A/B runs). */
 int onnxc_rt_conv_prefetch_on(void);
 
 /* The next K step's weights (rows of one or two packed panels: 128 bytes

@@ -392,39 +392,57 @@ static void conv_store2_avx512(const float *s, i64 rows, float *c, i64 csc,
       __m512 b = bias ? _mm512_maskz_loadu_ps(cmask, ep->col_bias + cb)
                       : _mm512_setzero_ps();
       for (r0 = 0; r0 < rows; r0 += 16) {
-        int n = (int)min64(16, rows - r0), i;
+        i64 n = min64(16, rows - r0);
         __mmask16 rmask =
             n >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1u);
         const float *src = s + 2 * NR * r0 + NR * p + cb;
+        float *dst = c + (NR * p + cb) * csc + r0;
         __m512 v[16];
+        int i;
+        /* Rows past n masked off (zeros; the loads do not fault). */
         for (i = 0; i < 16; ++i)
-          v[i] = i < n ? _mm512_load_ps(src + 2 * NR * i) : _mm512_setzero_ps();
+          v[i] = _mm512_maskz_load_ps(i < n ? (__mmask16)0xffff : 0,
+                                      src + 2 * NR * i);
         if (!accumulate) {
-          if (bias)
-            for (i = 0; i < n; ++i)
+          for (i = 0; i < 16; ++i) {
+            if (bias)
               v[i] = _mm512_add_ps(v[i], b);
-          if (clamp)
-            for (i = 0; i < n; ++i)
+            if (clamp)
               v[i] = _mm512_min_ps(vhi, _mm512_max_ps(vlo, v[i]));
-          if (act)
-            tile_act(n, v, NULL, act);
+          }
+          if (act) {
+            /* Through memory (tile_act is out of line), so that v stays
+             * in registers on the paths without an activation. */
+            __m512 w[16];
+            for (i = 0; i < 16; ++i)
+              w[i] = v[i];
+            tile_act(16, w, NULL, act);
+            for (i = 0; i < 16; ++i)
+              v[i] = w[i];
+          }
         }
         transpose16(v);
-        for (i = 0; i < nch; ++i) {
-          float *dst = c + (NR * p + cb + i) * csc + r0;
-          __m512 x = v[i];
-          if (accumulate) {
-            x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(rmask, dst));
-            if (clamp)
-              x = _mm512_min_ps(vhi, _mm512_max_ps(vlo, x));
-            if (act)
-              tile_act(1, &x, NULL, act);
+        if (accumulate) {
+          for (i = 0; i < 16; ++i) {
+            if (i < nch) {
+              v[i] = _mm512_add_ps(
+                  v[i], _mm512_maskz_loadu_ps(rmask, dst + i * csc));
+              if (clamp)
+                v[i] = _mm512_min_ps(vhi, _mm512_max_ps(vlo, v[i]));
+            }
           }
-          if (n == 16)
-            _mm512_storeu_ps(dst, x);
-          else
-            _mm512_mask_storeu_ps(dst, rmask, x);
+          if (act) {
+            __m512 w[16];
+            for (i = 0; i < 16; ++i)
+              w[i] = v[i];
+            tile_act(16, w, NULL, act);
+            for (i = 0; i < 16; ++i)
+              v[i] = w[i];
+          }
         }
+        for (i = 0; i < 16; ++i)
+          if (i < nch)
+            _mm512_mask_storeu_ps(dst + i * csc, rmask, v[i]);
       }
     }
   }
