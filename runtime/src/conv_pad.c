@@ -307,6 +307,45 @@ const float *onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q,
 
 void onnxc_rt_sconv2d_free_input(void *raw) { onnxc_rt_free_scratch(raw); }
 
+const float *onnxc_rt_sconv2d_subsample(const onnxc_conv2d_params *q,
+                                        const float *x,
+                                        onnxc_conv2d_params *sub,
+                                        void **raw) {
+  const onnxc_kernels *kt = onnxc_rt_kernels();
+  const i64 *xs = q->x_strides;
+  i64 oh = q->out_h, ow = q->out_w, plane = oh * ow;
+  i64 c, r, col;
+  i64 planes = q->batch * q->groups * q->in_channels;
+  /* The planes, then the odd columns split_row leaves (ow floats). */
+  float *buf = onnxc_rt_alloc_scratch(planes * plane + ow, raw);
+  float *odd = buf + planes * plane;
+  for (c = 0; c < planes; ++c) {
+    i64 n = c / (q->groups * q->in_channels);
+    i64 g = c / q->in_channels % q->groups, ci = c % q->in_channels;
+    const float *src = x + n * xs[0] + g * xs[1] + ci * xs[2];
+    float *dst = buf + c * plane;
+    for (r = 0; r < oh; ++r, dst += ow) {
+      const float *row = src + r * q->stride_h * xs[3];
+      if (q->stride_w == 2 && xs[4] == 1)
+        kt->split_row(row, 2 * ow - 1, dst, odd);
+      else
+        for (col = 0; col < ow; ++col)
+          dst[col] = row[col * q->stride_w * xs[4]];
+    }
+  }
+  *sub = *q;
+  sub->flags &= ~(int64_t)ONNXC_CONV_IN_PLACE;
+  sub->stride_h = sub->stride_w = 1;
+  sub->in_h = oh;
+  sub->in_w = ow;
+  sub->x_strides[4] = 1;
+  sub->x_strides[3] = ow;
+  sub->x_strides[2] = plane;
+  sub->x_strides[1] = q->in_channels * plane;
+  sub->x_strides[0] = q->groups * q->in_channels * plane;
+  return buf;
+}
+
 const float *onnxc_rt_sconv2d_pad_cblock(const onnxc_conv2d_params *q,
                                          const float *x,
                                          onnxc_conv2d_params *padded,

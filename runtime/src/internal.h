@@ -445,6 +445,14 @@ onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q, const float *x,
                            int threads);
 ONNXC_HIDDEN void onnxc_rt_sconv2d_free_input(void *raw);
 
+/* A strided, unpadded 1 x 1 convolution's input reduced to the positions
+ * it reads (in_channels planes of out_h x out_w, contiguous), with *sub
+ * the stride-1 parameters for it (ONNXC_CONV_IN_PLACE cleared); released
+ * with onnxc_rt_free_scratch(*raw). */
+ONNXC_HIDDEN const float *
+onnxc_rt_sconv2d_subsample(const onnxc_conv2d_params *q, const float *x,
+                           onnxc_conv2d_params *sub, void **raw);
+
 /* Whether onnxc_rt_sconv2d_serial packs the weights of this call (not
  * packed by the compiler: a training step's weights, a weight gradient's
  * output-gradient "kernel") for the indirect GEMM; the packed copy, with

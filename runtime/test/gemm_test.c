@@ -688,6 +688,21 @@ static void conv_cases(int packed, int fuse) {
   check_conv_pad(1, 1, 5, 7, 9, 45, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, packed, fuse);
   check_conv(1, 1, 48, 16, 4, 70, 3, 3, 1, 1, 1, 1, 0, packed, fuse); /* 32 + 16 */
   check_conv(1, 2, 70, 300, 33, 33, 1, 1, 1, 1, 1, 1, 0, packed, fuse); /* 1x1, K > KC, > NC positions */
+  /* Strided 1 x 1 (onnxc_rt_sconv2d_subsample, then stride 1): stride 2
+   * (split_row, rows of odd and even widths), 3, and 2 x 1; batch 2 and
+   * two groups. */
+  check_conv(1, 1, 70, 40, 9, 37, 1, 1, 2, 2, 1, 1, 0, packed, fuse);
+  check_conv(2, 2, 40, 20, 8, 66, 1, 1, 2, 2, 1, 1, 0, packed, fuse);
+  check_conv(1, 1, 33, 17, 10, 50, 1, 1, 3, 3, 1, 1, 0, packed, fuse);
+  check_conv(1, 1, 64, 24, 7, 35, 1, 1, 2, 1, 1, 1, 0, packed, fuse);
+  /* The same through the copy of the positions read
+   * (onnxc_rt_sconv2d_subsample: >= 64 KiB of input an output row),
+   * strides 2 and 3 (rows of 23 and 11 outputs: the indirect GEMM after
+   * it), batch 2, two groups. */
+  check_conv(2, 2, 36, 320, 9, 46, 1, 1, 2, 2, 1, 1, 0, packed, fuse);
+  check_conv(1, 1, 40, 520, 7, 33, 1, 1, 3, 3, 1, 1, 0, packed, fuse);
+  /* Rows of 40 outputs (conv1x1_packed after it). */
+  check_conv(1, 1, 70, 220, 4, 80, 1, 1, 2, 2, 1, 1, 0, packed, fuse);
   /* 1 x 1 over rows of more than 32 outputs (conv1x1_packed), 64 input
    * channels: X read in place for 40 output channels, packed for 130. */
   check_conv(1, 1, 40, 64, 3, 41, 1, 1, 1, 1, 1, 1, 0, packed, fuse);
@@ -906,6 +921,33 @@ static void kept_copy_cases(void) {
   }
 }
 
+/* The tier's split_row (even and odd columns) for every length up to 70:
+ * the input exactly n floats (ASan: gemm-sanitizers.test), the outputs
+ * guarded past their (n + 1) / 2 and n / 2 floats. */
+static void check_split_row(void) {
+  const onnxc_kernels *kt = onnxc_rt_kernels();
+  long n, c;
+  for (n = 1; n <= 70; ++n) {
+    float *src = malloc((size_t)n * sizeof(float));
+    float even[40], odd[40];
+    for (c = 0; c < n; ++c)
+      src[c] = (float)(c + 1);
+    for (c = 0; c < 40; ++c)
+      even[c] = odd[c] = -1.0f;
+    kt->split_row(src, n, even, odd);
+    for (c = 0; c < 40; ++c) {
+      float we = c < (n + 1) / 2 ? (float)(2 * c + 1) : -1.0f;
+      float wo = c < n / 2 ? (float)(2 * c + 2) : -1.0f;
+      ++checks;
+      if ((even[c] != we || odd[c] != wo) && ++failures <= 10)
+        printf("FAIL split_row n %ld: column %ld even %g (want %g) odd %g "
+               "(want %g)\n",
+               n, c, even[c], we, odd[c], wo);
+    }
+    free(src);
+  }
+}
+
 int main(int argc, char **argv) {
   static const int fuses[] = {
       0, 1, 2, 3, 4, 5, 6,
@@ -930,6 +972,7 @@ int main(int argc, char **argv) {
   }
   printf("isa: %s\n", onnxc_rt_kernels()->name);
   check_act_accuracy();
+  check_split_row();
   gemm_cases();
   /* fuse: 1 bias, 2 clamp, 4 zero start (null bias), BIAS_ADD (Y plus the
    * bias), and combinations; (fuse >> 3) & 7 an activation (ONNXC_CONV_ACT: after the bias, after a

@@ -155,8 +155,18 @@ static void split_row_avx512(const float *src, i64 n, float *even,
     _mm512_storeu_ps(even + c / 2, _mm512_permutex2var_ps(a, ie, b));
     _mm512_storeu_ps(odd + c / 2, _mm512_permutex2var_ps(a, io, b));
   }
-  for (; c < n; ++c)
-    (c & 1 ? odd : even)[c / 2] = src[c];
+  if (c < n) {
+    /* The last n - c < 32 floats, masked (no read past src + n). */
+    i64 left = n - c;
+    __mmask16 ma = (__mmask16)(left >= 16 ? 0xffff : (1u << left) - 1u);
+    __mmask16 mb = (__mmask16)(left > 16 ? (1u << (left - 16)) - 1u : 0u);
+    __mmask16 me = (__mmask16)((1u << ((left + 1) / 2)) - 1u);
+    __mmask16 mo = (__mmask16)((1u << (left / 2)) - 1u);
+    __m512 a = _mm512_maskz_loadu_ps(ma, src + c);
+    __m512 b = _mm512_maskz_loadu_ps(mb, src + c + 16);
+    _mm512_mask_storeu_ps(even + c / 2, me, _mm512_permutex2var_ps(a, ie, b));
+    _mm512_mask_storeu_ps(odd + c / 2, mo, _mm512_permutex2var_ps(a, io, b));
+  }
 }
 
 void onnxc_rt_pack_fill_avx512(onnxc_kernels *k) {
