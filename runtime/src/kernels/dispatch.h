@@ -242,13 +242,14 @@ typedef struct onnxc_kernels {
   onnxc_sgemm_tile_fn sgemm_tile;
   /* (NULL: none; the 1 x 1 convolutions pack their input) and the most
    * input channels of a 1 x 1 convolution that reads its input through it
-   * (conv.c; more pack it). Same-run A/B, Intel Xeon, one thread, AVX-512
+   * (conv.c; more pack it, and so do products of >= 64 input and >= 128
+   * output channels). Same-run A/B, Intel Xeon, one thread, AVX-512
    * (160): 32 -> 16 channels at 112 x 112 0.162 -> 0.132 ms, 96 -> 24 at
    * 56 x 56 0.127 -> 0.095, 144 -> 24 0.218 -> 0.200, 24 -> 144 0.198 ->
-   * 0.186; 64 -> 256 and 128 -> 256 at 56 x 56 the same either way, 256 ->
-   * 256 2% slower; MobileNetV2 -3.8%, MobileNetV3 -2.1%, EfficientNet-B0
-   * -3.5%. AVX2 (96): 32 -> 16 and 96 -> 24 6-7% faster, 144 -> 24 5%
-   * slower. */
+   * 0.186; 256 -> 256 2% slower; MobileNetV2 -3.8%, MobileNetV3 -2.1%,
+   * EfficientNet-B0 -3.5%. AVX2 (96): 32 -> 16 and 96 -> 24 6-7% faster,
+   * 144 -> 24 5% slower. 64 -> 256 and 128 -> 256 at 56 x 56 were 2-5%
+   * faster packed on both tiers (twenty-third session). */
   onnxc_sgemm_tile_strided_fn sgemm_tile_strided;
   i64 sgemm_strided_k;
   onnxc_pack_rows_fn pack_rows;

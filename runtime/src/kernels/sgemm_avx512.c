@@ -373,6 +373,18 @@ static void conv_tile2_avx512(int rows, i64 kc, const float *const *xr,
  * store_tile_t's: overwriting, bias, clamp and activation before the
  * transpose; accumulating, the sum with Y, then the clamp and the
  * activation (act_columns' order), so each element gets the same bits. */
+/* The activation over 16 vectors through a copy (tile_act is out of
+ * line: taking v's address would keep v in memory on every path). */
+ONNXC_INLINE static void act_block16(__m512 *v, const act_ep *a) {
+  __m512 w[16];
+  int i;
+  for (i = 0; i < 16; ++i)
+    w[i] = v[i];
+  tile_act(16, w, NULL, a);
+  for (i = 0; i < 16; ++i)
+    v[i] = w[i];
+}
+
 static void conv_store2_avx512(const float *s, i64 rows, float *c, i64 csc,
                                i64 nw1, int accumulate, const tile_ep *ep0,
                                const tile_ep *ep1) {
@@ -410,16 +422,8 @@ static void conv_store2_avx512(const float *s, i64 rows, float *c, i64 csc,
             if (clamp)
               v[i] = _mm512_min_ps(vhi, _mm512_max_ps(vlo, v[i]));
           }
-          if (act) {
-            /* Through memory (tile_act is out of line), so that v stays
-             * in registers on the paths without an activation. */
-            __m512 w[16];
-            for (i = 0; i < 16; ++i)
-              w[i] = v[i];
-            tile_act(16, w, NULL, act);
-            for (i = 0; i < 16; ++i)
-              v[i] = w[i];
-          }
+          if (act)
+            act_block16(v, act);
         }
         transpose16(v);
         if (accumulate) {
@@ -431,14 +435,8 @@ static void conv_store2_avx512(const float *s, i64 rows, float *c, i64 csc,
                 v[i] = _mm512_min_ps(vhi, _mm512_max_ps(vlo, v[i]));
             }
           }
-          if (act) {
-            __m512 w[16];
-            for (i = 0; i < 16; ++i)
-              w[i] = v[i];
-            tile_act(16, w, NULL, act);
-            for (i = 0; i < 16; ++i)
-              v[i] = w[i];
-          }
+          if (act)
+            act_block16(v, act);
         }
         for (i = 0; i < 16; ++i)
           if (i < nch)
