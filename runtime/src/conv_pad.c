@@ -291,9 +291,14 @@ static const float *pad_input_cblock(const onnxc_conv2d_params *q,
  * into a copy (mirrors its test: a mismatch costs time, not results), the
  * copy, and its release. */
 int onnxc_rt_sconv2d_pads_input(const onnxc_conv2d_params *q) {
+  int packed = (q->flags & ONNXC_CONV_W_PACKED) != 0;
   if (!(q->flags & ONNXC_CONV_PADDED))
     return 0;
-  return !(!(q->flags & ONNXC_CONV_W_PACKED) && onnxc_rt_depthwise_takes(q));
+  /* The depthwise path reads around the padding: unpacked weights, and
+   * packed ones of a grouped convolution, which it unpacks (ResNeXt's
+   * groups of 4 and 8 channels were padded into a 3.4 MB copy before
+   * their split over two threads). */
+  return !(onnxc_rt_depthwise_takes(q) && (!packed || q->in_channels > 1));
 }
 
 const float *onnxc_rt_sconv2d_pad_input(const onnxc_conv2d_params *q,

@@ -918,6 +918,11 @@ int main(int argc, char **argv) {
   conv_case(3, 1, 20, 5, 9, 9, 3, 3, 1, 1, 1, 1, 0, 1);
   conv_case(1, 1, 150, 16, 7, 7, 3, 3, 1, 1, 1, 3, 0, 1);
   conv_case(1, 1, 8, 3, 12, 12, 3, 3, 1, 1, 0, 1, 4, 2);
+  /* Groups of at most 8 channels with packed weights, unpadded inputs:
+   * the depthwise path, which reads around the padding (no copy before
+   * the split), by groups; stride 1 and 2. */
+  conv_case(1, 8, 4, 4, 20, 21, 3, 3, 1, 1, 1, 1, 0, 1);
+  conv_case(1, 8, 8, 8, 19, 22, 3, 3, 2, 1, 1, 3, 0, 1);
   /* Weights in ONNXC_CONV_W_CBLOCK order: the input copied in channel
    * blocks once before the split, by rows (one panel) and by channel
    * panels (a 7 x 7 map); unpadded, read over the planes. */
