@@ -144,7 +144,7 @@ static int split_enabled(void) {
 /* Whether this call's padded copy splits its columns by parity
  * (ONNXC_CONV_X_SPLIT): a stride-2 row, one group, weights packed in
  * (c, kh, kw) order, few input channels, output rows at least a tile
- * wide, and a tier with tiles that take positions in lanes (conv.c's
+ * wide, and a tier with tiles that take positions in lanes (conv_igemm.c's
  * conv_rows). The padded stems of MobileNetV3 and ShuffleNet: the
  * tiles with positions in rows store 6 to 8 positions into each channel's
  * plane at a time, with half of a 32-channel panel empty for 16

@@ -14,8 +14,8 @@
 #define NC 1024 /* columns of a packed block (a multiple of NR) */
 #define MC 128  /* rows of A swept per panel (L2 resident) */
 
-/* The K step of two-panel tiles (conv_tile2; conv.c's indirect GEMM within
- * a KCI block, winograd.c's products): its weights, 2 x KSTEP2 x NR floats
+/* The K step of two-panel tiles (conv_tile2; conv_igemm.c's indirect GEMM
+ * within a KCI block, winograd.c's products): its weights, 2 x KSTEP2 x NR floats
  * (24 KiB), stay in L1 while the positions pass, the partial sums wait in
  * a scratch of rows x 2 NR. Against whole-KCI tiles, 8-11% on 3 x 3
  * convolutions of 64 to 512 channels (bench/conv_cblock.c, Intel Xeon with
@@ -55,9 +55,9 @@ typedef struct block_args {
 } block_args;
 
 /* Whether the convolutions' K steps prefetch the next step's weights
- * (onnxc_rt_pf_start; conv.c, winograd.c), and the two-panel blocks their
- * output before conv_store2 (conv.c): on unless ONNXC_CONV_PREFETCH=0
- * (A/B runs). */
+ * (onnxc_rt_pf_start; conv_igemm.c, winograd.c), and the two-panel blocks
+ * their output before conv_store2 (conv_igemm.c): on unless
+ * ONNXC_CONV_PREFETCH=0 (A/B runs). */
 int onnxc_rt_conv_prefetch_on(void);
 
 /* The next K step's weights (rows of one or two packed panels: 128 bytes

@@ -415,7 +415,7 @@ ONNXC_HIDDEN void onnxc_rt_sgemm_batched_ep_serial(
  * at in_w + j of the row (in_w: the count of even columns; rows
  * x_strides[3] apart as in a plain copy, x_strides[4] = 1), and stride_w
  * is 1: a stride-2 output row's windows are one element apart, as the
- * tiles with positions in lanes read them (conv_pad.c, conv.c's tap
+ * tiles with positions in lanes read them (conv_pad.c, conv_igemm.c's tap
  * offsets). */
 #define ONNXC_CONV_X_SPLIT ((int64_t)1 << 42)
 ONNXC_HIDDEN void onnxc_rt_sconv2d_serial(const onnxc_conv2d_params *params,

@@ -10,7 +10,8 @@
  * for 64 channels (5-8% on ResNet's 64- and 512-channel 3 x 3 layers on
  * an Intel Xeon with AVX-512, bench/conv_cblock.c), and conv_tile1 up to
  * 12 positions by one panel; both can start from partial sums in a
- * scratch, so that conv.c steps through K with the step's weights in L1.
+ * scratch, so that conv_igemm.c steps through K with the step's weights in
+ * L1.
  * conv_tile2 always leaves its sums there, and conv_store2 stores a block
  * of them at once (16 x 16 transposes, 16 positions a channel). A fused
  * activation
@@ -368,11 +369,6 @@ static void conv_tile2_avx512(int rows, i64 kc, const float *const *xr,
   ikernels2[rows](kc, xr, koff, panel, pstride, s, sflags);
 }
 
-/* conv_store2 (dispatch.h): a block's sums in 16 x 16 transposes, 16
- * positions of a channel per store. The epilogue's order is
- * store_tile_t's: overwriting, bias, clamp and activation before the
- * transpose; accumulating, the sum with Y, then the clamp and the
- * activation (act_columns' order), so each element gets the same bits. */
 /* The activation over 16 vectors through a copy (tile_act is out of
  * line: taking v's address would keep v in memory on every path). */
 ONNXC_INLINE static void act_block16(__m512 *v, const act_ep *a) {
@@ -385,6 +381,11 @@ ONNXC_INLINE static void act_block16(__m512 *v, const act_ep *a) {
     v[i] = w[i];
 }
 
+/* conv_store2 (dispatch.h): a block's sums in 16 x 16 transposes, 16
+ * positions of a channel per store. The epilogue's order is
+ * store_tile_t's: overwriting, bias, clamp and activation before the
+ * transpose; accumulating, the sum with Y, then the clamp and the
+ * activation (act_columns' order), so each element gets the same bits. */
 static void conv_store2_avx512(const float *s, i64 rows, float *c, i64 csc,
                                i64 nw1, int accumulate, const tile_ep *ep0,
                                const tile_ep *ep1) {
