@@ -202,12 +202,11 @@ static void conv_igemm(const onnxc_kernels *kt, const onnxc_conv2d_params *q,
               for (kb = 0; kb < kc; kb += KSTEP2) {
                 i64 kl = min64(KSTEP2, kc - kb);
                 int sflags = kb > 0 ? ONNXC_TILE2_FROM_S : 0;
+                i64 tiles = (mc + kt->conv_mr2 - 1) / kt->conv_mr2, t = 0;
                 onnxc_pf_span pf;
                 onnxc_rt_pf_next_step(&pf, panel, kdim * NR, kb, kl, kc,
-                                      KSTEP2,
-                                      (mc + kt->conv_mr2 - 1) / kt->conv_mr2);
+                                      KSTEP2, tiles);
                 onnxc_tile_seq ts = onnxc_rt_tile_seq(mc, kt->conv_mr2);
-                i64 tiles = (mc + kt->conv_mr2 - 1) / kt->conv_mr2, t = 0;
                 int ypf = kb + kl == kc && onnxc_rt_conv_prefetch_on();
                 for (ir = 0; ir < mc;) {
                   i64 rows = onnxc_rt_tile_next(&ts);
