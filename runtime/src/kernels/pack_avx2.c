@@ -1,10 +1,11 @@
 /*===- kernels/pack_avx2.c - Packing and padding copies, AVX2 -------------===*
  *
- * The AVX2 tier's pack_rows and pad_row (dispatch.h): 8-float vector
- * copies, the tails masked, instead of a memcpy call per 32-float row of
- * a panel (1x1 convolutions pack their input this way: 4% of MobileNetV2
- * went to the portable copies). Plain copies: the same bits as every
- * tier. Compiled with -mavx2 -mfma; called only when dispatch.c chose this
+ * The AVX2 tier's pack_rows, pad_row and pad_row_cblock (dispatch.h):
+ * 8-float vector copies, the tails masked, instead of a memcpy call per
+ * 32-float row of a panel (1x1 convolutions pack their input this way: 4%
+ * of MobileNetV2 went to the portable copies), and 8 x 8 transposes in
+ * registers for the copy in channel blocks. Plain copies: the same bits
+ * as every tier. Compiled with -mavx2 -mfma; called only when dispatch.c chose this
  * tier (or AVX-512, which has copies of its own).
  *===----------------------------------------------------------------------===*/
 
@@ -54,9 +55,54 @@ static void pad_row_avx2(float *dst, i64 wp, i64 lo, i64 hi,
     dst[i] = 0.0f;
 }
 
+/* A row in channel blocks (pad_row_cblock): 8 input columns of 8
+ * channels loaded as 8 vectors (masked at the end), transposed in
+ * registers into 8 columns of 8 channels, twice per block of 16. The
+ * portable copy, one strided element at a time, was 8-10% of U-Net's run
+ * on this tier (its Winograd layers read their input so). Unit-stride
+ * columns only (else the portable copy's loop). */
+static void pad_row_cblock_avx2(float *dst, i64 wp, i64 lo, i64 hi,
+                                const float *src, i64 cstride,
+                                i64 colstride) {
+  const __m256 zero = _mm256_setzero_ps();
+  __m256 r[8], t[8];
+  i64 col, c, i;
+  int h;
+  if (colstride != 1) {
+    for (col = 0; col < wp; ++col)
+      for (c = 0; c < 16; ++c)
+        dst[col * 16 + c] = col >= lo && col < hi
+                                ? src[c * cstride + (col - lo) * colstride]
+                                : 0.0f;
+    return;
+  }
+  for (col = 0; col < lo; ++col) {
+    _mm256_storeu_ps(dst + col * 16, zero);
+    _mm256_storeu_ps(dst + col * 16 + 8, zero);
+  }
+  for (col = lo; col < hi; col += 8) {
+    const i64 n = min64(8, hi - col);
+    const __m256i m = lanes8(n);
+    for (h = 0; h < 2; ++h) {
+      const float *s = src + 8 * h * cstride + (col - lo);
+      for (c = 0; c < 8; ++c)
+        r[c] = n == 8 ? _mm256_loadu_ps(s + c * cstride)
+                      : _mm256_maskload_ps(s + c * cstride, m);
+      transpose8(r, t); /* t[i]: column col + i, channels 8 h .. 8 h + 7 */
+      for (i = 0; i < n; ++i)
+        _mm256_storeu_ps(dst + (col + i) * 16 + 8 * h, t[i]);
+    }
+  }
+  for (col = hi; col < wp; ++col) {
+    _mm256_storeu_ps(dst + col * 16, zero);
+    _mm256_storeu_ps(dst + col * 16 + 8, zero);
+  }
+}
+
 void onnxc_rt_pack_fill_avx2(onnxc_kernels *k) {
   k->pack_rows = pack_rows_avx2;
   k->pad_row = pad_row_avx2;
+  k->pad_row_cblock = pad_row_cblock_avx2;
 }
 
 #else
