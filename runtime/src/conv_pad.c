@@ -357,3 +357,26 @@ const float *onnxc_rt_sconv2d_pad_cblock(const onnxc_conv2d_params *q,
                                          void **raw, int threads) {
   return pad_input_cblock(q, x, padded, raw, threads);
 }
+
+int64_t onnxc_rt_sconv2d_pad_cblock_rows(const onnxc_conv2d_params *q,
+                                         const float *x, int64_t n, int64_t r0,
+                                         int64_t r1, float *dst, int64_t bs) {
+  const i64 cb = ONNXC_CONV_CBLOCK, blocks = q->in_channels / cb;
+  const i64 *xs = q->x_strides;
+  pad_job j = pad_job_of(q, x);
+  i64 b, r;
+  for (b = 0; b < blocks; ++b)
+    for (r = r0; r < r1; ++r) {
+      i64 ih = r - q->pad_top;
+      float *d = dst + b * bs + (r - r0) * j.wp * cb;
+      if (r >= j.hp || ih < 0 || ih >= q->in_h || j.hi == j.lo) {
+        memset(d, 0, (size_t)(j.wp * cb) * sizeof(float));
+        continue;
+      }
+      j.kt->pad_row_cblock(d, j.wp, j.lo, j.hi,
+                           x + n * xs[0] + b * cb * xs[2] + ih * xs[3] +
+                               (j.lo - q->pad_left) * xs[4],
+                           xs[2], xs[4]);
+    }
+  return j.wp;
+}
