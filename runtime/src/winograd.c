@@ -566,11 +566,13 @@ static void run(const onnxc_conv2d_params *q, const wino_variant *v,
   /* The padded copy in channel blocks: each chunk copies the rows of its
    * rows of tiles where they fit in ROWS_BYTES (the copy read back from
    * L2), else the whole input is copied first (written to and read back
-   * from memory: 8-10% of U-Net's run on AVX2, 6% on AVX-512). */
+   * from memory: 8-10% of U-Net's run on AVX2). In place (Y is X), the
+   * whole input is copied before any chunk writes Y. */
   raw = NULL;
   j.wide = NULL;
   j.x = x;
-  if (rows_enabled() && 4.0 * (double)q->in_channels * (double)v->patch *
+  if (rows_enabled() && !(q->flags & ONNXC_CONV_IN_PLACE) &&
+      4.0 * (double)q->in_channels * (double)v->patch *
                                 (double)(wide.out_w + 2) <=
                             ROWS_BYTES) {
     j.xp = NULL;

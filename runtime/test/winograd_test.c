@@ -265,8 +265,10 @@ int main(void) {
   /* 256 input channels: products through the 6 x 64 tile where the tier
    * has it, a pair of panels and the 16 channels left through the GEMM. */
   check(1, 256, 80, 16, 16, 1, BIAS | CLAMP, 1);
-  /* In place: Y is X. */
+  /* In place: Y is X; one chunk of tiles, and several (X read whole
+   * before Y is written). */
   check(1, 32, 32, 16, 16, 1, BIAS | CLAMP | IN_PLACE, 1);
+  check(1, 32, 32, 57, 55, 1, BIAS | CLAMP | IN_PLACE, 0);
   check(1, 32, 32, 19, 17, 1, ACCUMULATE | IN_PLACE, 0);
   /* F(2x2, 3x3): maps with fewer than 16 tiles of 4 x 4 (8 x 8; 7 x 9,
    * odd edges; a batch of 6 x 6), and the weights' transform too large
