@@ -368,6 +368,11 @@ ONNXC_HIDDEN void onnxc_rt_pack_fill_portable(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_im2col_portable(const float *const *src, i64 kc,
                                            const int32_t *off, i64 nw,
                                            int contiguous, float *dst);
+/* The portable pad_row_cblock: the vector tiers' copies for strided
+ * columns. */
+ONNXC_HIDDEN void onnxc_rt_pad_row_cblock_portable(float *dst, i64 wp, i64 lo,
+                                                   i64 hi, const float *src,
+                                                   i64 cstride, i64 colstride);
 ONNXC_HIDDEN void onnxc_rt_maxpool_fill_portable(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_depthwise_fill_portable(onnxc_kernels *k);
 ONNXC_HIDDEN void onnxc_rt_act_fill_portable(onnxc_kernels *k);

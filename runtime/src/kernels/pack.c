@@ -65,9 +65,9 @@ static void pad_row_portable(float *dst, i64 wp, i64 lo, i64 hi,
   memset(dst + hi, 0, (size_t)(wp - hi) * sizeof(float));
 }
 
-static void pad_row_cblock_portable(float *dst, i64 wp, i64 lo, i64 hi,
-                                    const float *src, i64 cstride,
-                                    i64 colstride) {
+void onnxc_rt_pad_row_cblock_portable(float *dst, i64 wp, i64 lo, i64 hi,
+                                      const float *src, i64 cstride,
+                                      i64 colstride) {
   i64 col, c;
   memset(dst, 0, (size_t)(lo * ONNXC_CONV_CBLOCK) * sizeof(float));
   for (col = lo; col < hi; ++col)
@@ -94,6 +94,6 @@ void onnxc_rt_pack_fill_portable(onnxc_kernels *k) {
   k->pack_cols = pack_cols_portable;
   k->im2col = onnxc_rt_im2col_portable;
   k->pad_row = pad_row_portable;
-  k->pad_row_cblock = pad_row_cblock_portable;
+  k->pad_row_cblock = onnxc_rt_pad_row_cblock_portable;
   k->split_row = split_row_portable;
 }

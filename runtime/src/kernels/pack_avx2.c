@@ -69,11 +69,7 @@ static void pad_row_cblock_avx2(float *dst, i64 wp, i64 lo, i64 hi,
   i64 col, c, i;
   int h;
   if (colstride != 1) {
-    for (col = 0; col < wp; ++col)
-      for (c = 0; c < 16; ++c)
-        dst[col * 16 + c] = col >= lo && col < hi
-                                ? src[c * cstride + (col - lo) * colstride]
-                                : 0.0f;
+    onnxc_rt_pad_row_cblock_portable(dst, wp, lo, hi, src, cstride, colstride);
     return;
   }
   for (col = 0; col < lo; ++col) {
