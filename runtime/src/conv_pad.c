@@ -231,27 +231,33 @@ static int cblock_copy(const onnxc_conv2d_params *q) {
          q->y_strides[3] == q->out_w;
 }
 
+/* Row r of block nb (n * blocks + b) of the copy in channel blocks, into
+ * dst (wp x 16 floats). */
+static void pad_row_of_block(const pad_job *j, i64 nb, i64 r, float *dst) {
+  const onnxc_conv2d_params *q = j->q;
+  const i64 *xs = q->x_strides;
+  const i64 cb = ONNXC_CONV_CBLOCK, blocks = q->in_channels / cb;
+  i64 ih = r - q->pad_top;
+  if (ih < 0 || ih >= q->in_h || j->hi == j->lo) {
+    memset(dst, 0, (size_t)(j->wp * cb) * sizeof(float));
+    return;
+  }
+  j->kt->pad_row_cblock(dst, j->wp, j->lo, j->hi,
+                        j->x + (nb / blocks) * xs[0] +
+                            (nb % blocks) * cb * xs[2] + ih * xs[3] +
+                            (j->lo - q->pad_left) * xs[4],
+                        xs[2], xs[4]);
+}
+
 /* Rows [first, end) of the copy in channel blocks: row t is row
  * t % hp of block t / hp ((n * blocks + b), `cs` floats apart). */
 static void pad_rows_cblock(void *p, int64_t first, int64_t end) {
   const pad_job *j = p;
-  const onnxc_conv2d_params *q = j->q;
-  const i64 *xs = q->x_strides;
-  const i64 cb = ONNXC_CONV_CBLOCK, blocks = q->in_channels / cb;
-  i64 wp = j->wp, t;
-  for (t = first; t < end; ++t) {
-    i64 nb = t / j->hp, r = t % j->hp, ih = r - q->pad_top;
-    float *dst = j->buf + nb * j->cs + r * wp * cb;
-    if (ih < 0 || ih >= q->in_h || j->hi == j->lo) {
-      memset(dst, 0, (size_t)(wp * cb) * sizeof(float));
-      continue;
-    }
-    j->kt->pad_row_cblock(dst, wp, j->lo, j->hi,
-                          j->x + (nb / blocks) * xs[0] +
-                              (nb % blocks) * cb * xs[2] + ih * xs[3] +
-                              (j->lo - q->pad_left) * xs[4],
-                          xs[2], xs[4]);
-  }
+  i64 t;
+  for (t = first; t < end; ++t)
+    pad_row_of_block(j, t / j->hp, t % j->hp,
+                     j->buf + (t / j->hp) * j->cs +
+                         (t % j->hp) * j->wp * ONNXC_CONV_CBLOCK);
 }
 
 /* The padded input in channel blocks for ONNXC_CONV_W_CBLOCK weights
@@ -358,25 +364,18 @@ const float *onnxc_rt_sconv2d_pad_cblock(const onnxc_conv2d_params *q,
   return pad_input_cblock(q, x, padded, raw, threads);
 }
 
-int64_t onnxc_rt_sconv2d_pad_cblock_rows(const onnxc_conv2d_params *q,
-                                         const float *x, int64_t n, int64_t r0,
-                                         int64_t r1, float *dst, int64_t bs) {
+void onnxc_rt_sconv2d_pad_cblock_rows(const onnxc_conv2d_params *q,
+                                      const float *x, int64_t n, int64_t r0,
+                                      int64_t r1, float *dst, int64_t bs) {
   const i64 cb = ONNXC_CONV_CBLOCK, blocks = q->in_channels / cb;
-  const i64 *xs = q->x_strides;
   pad_job j = pad_job_of(q, x);
   i64 b, r;
   for (b = 0; b < blocks; ++b)
     for (r = r0; r < r1; ++r) {
-      i64 ih = r - q->pad_top;
       float *d = dst + b * bs + (r - r0) * j.wp * cb;
-      if (r >= j.hp || ih < 0 || ih >= q->in_h || j.hi == j.lo) {
+      if (r >= j.hp)
         memset(d, 0, (size_t)(j.wp * cb) * sizeof(float));
-        continue;
-      }
-      j.kt->pad_row_cblock(d, j.wp, j.lo, j.hi,
-                           x + n * xs[0] + b * cb * xs[2] + ih * xs[3] +
-                               (j.lo - q->pad_left) * xs[4],
-                           xs[2], xs[4]);
+      else
+        pad_row_of_block(&j, n * blocks + b, r, d);
     }
-  return j.wp;
 }

@@ -472,9 +472,9 @@ onnxc_rt_sconv2d_pad_cblock(const onnxc_conv2d_params *q, const float *x,
                             onnxc_conv2d_params *padded, void **raw,
                             int threads);
 /* Rows [r0, r1) of that copy of image n's channel blocks, into dst: block
- * b's row r at dst + b * bs + (r - r0) * wp * 16 (wp: the copy's columns,
- * returned); rows past the copy's are zeros. */
-ONNXC_HIDDEN int64_t onnxc_rt_sconv2d_pad_cblock_rows(
+ * b's row r at dst + b * bs + (r - r0) * wp * 16 (wp: the copy's columns);
+ * rows past the copy's are zeros. */
+ONNXC_HIDDEN void onnxc_rt_sconv2d_pad_cblock_rows(
     const onnxc_conv2d_params *q, const float *x, int64_t n, int64_t r0,
     int64_t r1, float *dst, int64_t bs);
 

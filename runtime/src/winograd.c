@@ -290,7 +290,7 @@ typedef struct wino_job {
   const float *xp;              /* its input padded, in channel blocks, */
   i64 xbs, xrs;                 /* the copy's block and row strides; */
   const onnxc_conv2d_params *wide; /* or NULL: each chunk copies the rows */
-  const float *x;                  /* its tiles read (rows_of_tiles) */
+  const float *x;                  /* of wide's input x its tiles read */
   const wino_variant *v;
   onnxc_wino_input_fn input;    /* its transforms */
   onnxc_wino_output_fn output;

@@ -5,8 +5,8 @@
  * 32-float row of a panel (1x1 convolutions pack their input this way: 4%
  * of MobileNetV2 went to the portable copies), and 8 x 8 transposes in
  * registers for the copy in channel blocks. Plain copies: the same bits
- * as every tier. Compiled with -mavx2 -mfma; called only when dispatch.c chose this
- * tier (or AVX-512, which has copies of its own).
+ * as every tier. Compiled with -mavx2 -mfma; called only when dispatch.c
+ * chose this tier (or AVX-512, which has copies of its own).
  *===----------------------------------------------------------------------===*/
 
 #include "dispatch.h"
