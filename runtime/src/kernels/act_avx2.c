@@ -19,6 +19,8 @@
 #include <immintrin.h>
 #include <math.h>
 
+#include "lanes_avx2.h"
+
 static ONNXC_INLINE __m256 pow2i(__m256i k) {
   return _mm256_castsi256_ps(
       _mm256_slli_epi32(_mm256_add_epi32(k, _mm256_set1_epi32(127)), 23));
@@ -103,17 +105,15 @@ static ONNXC_INLINE __m256 act8(__m256 v, int kind, __m256 alpha,
 
 /* A row: whole vectors, then a tail shorter than a vector computed from
  * the last 8 inputs (loaded first) and stored whole, as act_avx512.c does
- * (no masked store before the next row's loads); rows under 8 through a
- * mask. */
+ * (no masked store before the next row's loads); rows under 8 by a
+ * masked load and store_first. */
 static ONNXC_INLINE void row(float *y, i64 n, int kind, const act_ep *a) {
   const __m256 alpha = _mm256_set1_ps(kind == ONNXC_ACT_SWISH ? -a->alpha : a->alpha),
                beta = _mm256_set1_ps(a->beta);
   i64 i = 0;
   if (n < 8) {
-    const __m256i m = _mm256_cmpgt_epi32(
-        _mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    _mm256_maskstore_ps(
-        y, m, act8(_mm256_maskload_ps(y, m), kind, alpha, beta));
+    store_first(y, act8(_mm256_maskload_ps(y, lanes8(n)), kind, alpha, beta),
+                n);
     return;
   }
   {
@@ -129,12 +129,6 @@ static void act_row_avx2(float *y, i64 n, const act_ep *a) {
 #define ONNXC_ACT_ROW(K) row(y, n, K, a)
   ONNXC_ACT_SWITCH(a->kind, ONNXC_ACT_ROW)
 #undef ONNXC_ACT_ROW
-}
-
-/* The lanes below k of 8 (k < 8). */
-static ONNXC_INLINE __m256i lanes_below(i64 k) {
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)k),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
 static ONNXC_INLINE float hmax8(__m256 v) {
@@ -155,7 +149,7 @@ static ONNXC_INLINE float hsum8(__m256 v) {
  * (its lanes left out of the maximum and the sum). */
 static void softmax_row_avx2(const float *x, float *y, i64 n, int lg) {
   const i64 full = n / 8 * 8, rest = n - full;
-  const __m256i mk = lanes_below(rest);
+  const __m256i mk = lanes8(rest);
   const __m256 ninf = _mm256_set1_ps(-INFINITY);
   __m256 vm = ninf, vs = _mm256_setzero_ps(), vx, e, t;
   float m, s;
@@ -180,7 +174,7 @@ static void softmax_row_avx2(const float *x, float *y, i64 n, int lg) {
     e = exp8(_mm256_sub_ps(_mm256_maskload_ps(x + full, mk), vx));
     vs = _mm256_add_ps(vs, _mm256_and_ps(e, _mm256_castsi256_ps(mk)));
     if (!lg)
-      _mm256_maskstore_ps(y + full, mk, e);
+      store_first(y + full, e, rest);
   }
   s = hsum8(vs);
   if (lg) {
@@ -190,7 +184,7 @@ static void softmax_row_avx2(const float *x, float *y, i64 n, int lg) {
           y + i, _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(x + i), vx), vl));
     if (rest) {
       t = _mm256_sub_ps(_mm256_sub_ps(_mm256_maskload_ps(x + full, mk), vx), vl);
-      _mm256_maskstore_ps(y + full, mk, t);
+      store_first(y + full, t, rest);
     }
     return;
   }
@@ -198,8 +192,8 @@ static void softmax_row_avx2(const float *x, float *y, i64 n, int lg) {
   for (i = 0; i < full; i += 8)
     _mm256_storeu_ps(y + i, _mm256_mul_ps(_mm256_loadu_ps(y + i), vs));
   if (rest)
-    _mm256_maskstore_ps(y + full, mk,
-                        _mm256_mul_ps(_mm256_maskload_ps(y + full, mk), vs));
+    store_first(y + full, _mm256_mul_ps(_mm256_maskload_ps(y + full, mk), vs),
+                rest);
 }
 
 void onnxc_rt_act_fill_avx2(onnxc_kernels *k) {

@@ -98,10 +98,7 @@ ONNXC_INLINE static void finish(const dw_epilogue *e, float *yr, i64 n,
   acc = sum3x3(wk, t, acc);
   if (e->has_clamp)
     acc = _mm256_min_ps(e->hi, _mm256_max_ps(e->lo, acc));
-  if (n == 8)
-    _mm256_storeu_ps(yr, acc);
-  else
-    _mm256_maskstore_ps(yr, m, acc);
+  store_first(yr, acc, n);
 }
 
 /* The padding geometry of a 3 x 3 call: the given one, or (no padding) the
@@ -312,7 +309,7 @@ ONNXC_INLINE static void dw_chunk(const dw_taps *tp, const dw_epilogue *e,
     if (e->has_clamp)
       sum = _mm256_min_ps(e->hi, _mm256_max_ps(e->lo, sum));
     if (masked)
-      _mm256_maskstore_ps(y, m[q % V], sum);
+      store_first(y, sum, n - 8 * (q % V));
     else
       _mm256_storeu_ps(y, sum);
   }
@@ -395,7 +392,7 @@ static void dw_gather(const dw_args *d) {
       }
       if (e.has_clamp)
         acc = _mm256_min_ps(e.hi, _mm256_max_ps(e.lo, acc));
-      _mm256_maskstore_ps(yr + ow, m, acc);
+      store_first(yr + ow, acc, d->out_w - ow);
     }
   }
 }

@@ -70,7 +70,7 @@ ONNXC_INLINE static void store_row(int nv, __m256 *v, i64 n, float *c, i64 csc,
           _mm256_min_ps(hi, _mm256_max_ps(lo, v[i]));
     }
     _Pragma("GCC unroll 8") for (i = 0; i < nv; ++i)
-        _mm256_maskstore_ps(c + 8 * i, lanes8(n - 8 * i), v[i]);
+        store_first(c + 8 * i, v[i], n - 8 * i);
   } else {
     float tmp[8 * 8];
     i64 col;

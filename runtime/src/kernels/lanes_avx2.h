@@ -1,8 +1,9 @@
 /*===- lanes_avx2.h - Lane masks and transposes of the AVX2 kernels ------===*
  *
  * Included by the AVX2 files (sgemm, gemv, pack, depthwise, max pool,
- * winograd) after <immintrin.h>: the maskload/maskstore masks of 8 float
- * lanes, and the 8 x 8 register transpose. Static inline, one copy per
+ * winograd, act) after <immintrin.h>: the maskload masks of 8 float
+ * lanes, the stores of a vector's first lanes, and the 8 x 8 register
+ * transpose. Static inline, one copy per
  * file (common.h says why).
  *===----------------------------------------------------------------------===*/
 #ifndef ONNXC_RUNTIME_KERNELS_LANES_AVX2_H
@@ -35,6 +36,42 @@ static inline __m256i lanes(i64 lo, i64 hi) {
 static inline __m256i lanes8(i64 n) {
   n = n < 0 ? 0 : n > 8 ? 8 : n;
   return _mm256_loadu_si256((const __m256i *)(onnxc_lane_table + 16 - n));
+}
+
+/* The first n lanes of v (n clamped to [0, 4]) stored at p by plain
+ * stores of 4, 2 and 1 lanes; the other floats at p are not touched.
+ * Never vmaskmovps to memory: on AMD Zen 3 it takes about 13 cycles a
+ * store, whatever the mask (4.6 ns in a loop of them, against 0.7 ns for
+ * these; on Intel, about one cycle), and the tiles' tails, the transposed
+ * stores of the indirect GEMM and Winograd's output rows made many of
+ * them (docs/performance.md). */
+ONNXC_INLINE static void store_first4(float *p, __m128 v, i64 n) {
+  if (n >= 4) {
+    _mm_storeu_ps(p, v);
+    return;
+  }
+  if (n >= 2) {
+    _mm_storel_pi((__m64 *)p, v);
+    v = _mm_movehl_ps(v, v);
+    p += 2;
+    n -= 2;
+  }
+  if (n >= 1)
+    _mm_store_ss(p, v);
+}
+
+/* The same for 8 lanes (n clamped to [0, 8]). */
+ONNXC_INLINE static void store_first(float *p, __m256 v, i64 n) {
+  if (n >= 8) {
+    _mm256_storeu_ps(p, v);
+    return;
+  }
+  if (n >= 4) {
+    _mm_storeu_ps(p, _mm256_castps256_ps128(v));
+    store_first4(p + 4, _mm256_extractf128_ps(v, 1), n - 4);
+    return;
+  }
+  store_first4(p, _mm256_castps256_ps128(v), n);
 }
 
 /* t[i] <- column i of the 8 x 8 matrix whose row r is v[r]. */

@@ -98,7 +98,7 @@ static void row_avx2(const float *row, i64 rstride, i64 nrows, i64 kernel_w,
     if (n == 8)
       _mm256_storeu_ps(yrow + ow, acc);
     else
-      _mm256_maskstore_ps(yrow + ow, lanes(0, n), acc);
+      store_first(yrow + ow, acc, n);
   }
 }
 
@@ -174,7 +174,7 @@ ONNXC_INLINE static int fused_s2(const float *row, i64 rstride, i64 nrows,
     if (n == 8)
       _mm256_storeu_ps(yrow + ow, out);
     else
-      _mm256_maskstore_ps(yrow + ow, lanes(0, n), out);
+      store_first(yrow + ow, out, n);
     v0 = vn;
   }
   return _mm256_testz_ps(nan, nan);

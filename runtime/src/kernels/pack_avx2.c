@@ -48,8 +48,7 @@ static void pad_row_avx2(float *dst, i64 wp, i64 lo, i64 hi,
   for (i = 0; i + 8 <= n; i += 8)
     _mm256_storeu_ps(dst + i, _mm256_loadu_ps(src + i));
   if (i < n) {
-    __m256i m = lanes8(n - i);
-    _mm256_maskstore_ps(dst + i, m, _mm256_maskload_ps(src + i, m));
+    store_first(dst + i, _mm256_maskload_ps(src + i, lanes8(n - i)), n - i);
   }
   for (i = n; i < wp - lo; ++i)
     dst[i] = 0.0f;

@@ -29,6 +29,34 @@ ONNXC_YMM_INLINE static __m256i ymm_lanes(int n) {
                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
+/* The first n (clamped to [0, 8]) 32-bit lanes of v stored at p by plain
+ * stores, as lanes_avx2.h's store_first: no vpmaskmovd / vmaskmovps to
+ * memory, about 13 cycles a store on AMD Zen 3. */
+ONNXC_YMM_INLINE static void ymm_store_first(void *p, __m256i v, int n) {
+  char *b = (char *)p;
+  __m128i h = _mm256_castsi256_si128(v);
+  if (n >= 8) {
+    _mm256_storeu_si256((__m256i *)b, v);
+    return;
+  }
+  if (n >= 4) {
+    _mm_storeu_si128((__m128i *)b, h);
+    h = _mm256_extracti128_si256(v, 1);
+    b += 16;
+    n -= 4;
+  }
+  if (n >= 2) {
+    _mm_storel_epi64((__m128i *)b, h);
+    h = _mm_unpackhi_epi64(h, h);
+    b += 8;
+    n -= 2;
+  }
+  if (n >= 1) {
+    int32_t x = _mm_cvtsi128_si32(h);
+    memcpy(b, &x, sizeof x);
+  }
+}
+
 /* The epilogue of rows [0, rows) x columns [col0, col0 + ncol) of a tile
  * (ncol <= 16), acc[r][h] holding columns col0 + 8h .. col0 + 8h + 7: the
  * qepi's arrays and c are relative to the tile (column 0). */
@@ -82,8 +110,8 @@ ONNXC_YMM_INLINE static void ymm_store(int rows, __m256i (*acc)[2], int ncol,
         _mm256_storeu_si256((__m256i *)row, acc[r][0]);
         _mm256_storeu_si256((__m256i *)(row + 8), acc[r][1]);
       } else {
-        _mm256_maskstore_epi32((int *)row, k0, acc[r][0]);
-        _mm256_maskstore_epi32((int *)(row + 8), k1, acc[r][1]);
+        ymm_store_first(row, acc[r][0], ncol);
+        ymm_store_first(row + 8, acc[r][1], ncol - 8);
       }
     }
     return;
@@ -125,8 +153,8 @@ ONNXC_YMM_INLINE static void ymm_store(int rows, __m256i (*acc)[2], int ncol,
           _mm256_storeu_ps(row, f0);
           _mm256_storeu_ps(row + 8, f1);
         } else {
-          _mm256_maskstore_ps(row, k0, f0);
-          _mm256_maskstore_ps(row + 8, k1, f1);
+          ymm_store_first(row, _mm256_castps_si256(f0), ncol);
+          ymm_store_first(row + 8, _mm256_castps_si256(f1), ncol - 8);
         }
       } else {
         /* (value, bound): NaN gives the bound, as the scalar path. */

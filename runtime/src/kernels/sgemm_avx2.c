@@ -93,8 +93,8 @@ ONNXC_INLINE static void store_half(int rows, __m256 *lo, __m256 *hi, float *c,
       _mm256_storeu_ps(row, lo[r]);
       _mm256_storeu_ps(row + 8, hi[r]);
     } else {
-      _mm256_maskstore_ps(row, m0, lo[r]);
-      _mm256_maskstore_ps(row + 8, m1, hi[r]);
+      store_first(row, lo[r], nw);
+      store_first(row + 8, hi[r], nw - 8);
     }
   }
 }
@@ -228,7 +228,7 @@ ONNXC_INLINE static void store_half_t(int rows, __m256 *lo, __m256 *hi,
         s = _mm256_add_ps(s, _mm256_maskload_ps(p, rmask));
       if (clamp)
         s = _mm256_min_ps(vhi, _mm256_max_ps(vlo, s));
-      _mm256_maskstore_ps(p, rmask, s);
+      store_first(p, s, rows);
     }
   }
 }

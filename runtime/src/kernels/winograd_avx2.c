@@ -15,13 +15,13 @@
 #include "lanes_avx2.h"
 
 /* One output row of a channel: `cols` of 4 floats at p. */
-static inline void store_row(float *p, __m128 v, __m128i mask,
+static inline void store_row(float *p, __m128 v, __m128i mask, int cols,
                              const wino_store *s) {
   if (s->accumulate)
-    v = _mm_add_ps(v, _mm_maskload_ps(p, mask));
+    v = _mm_add_ps(v, cols == 4 ? _mm_loadu_ps(p) : _mm_maskload_ps(p, mask));
   if (s->clamp)
     v = _mm_min_ps(_mm_set1_ps(s->hi), _mm_max_ps(_mm_set1_ps(s->lo), v));
-  _mm_maskstore_ps(p, mask, v);
+  store_first4(p, v, cols);
 }
 
 /* o[position * 16 + channel], positions (i, j) = 4 i + j: channels in
@@ -41,9 +41,10 @@ static void store_avx2(const float *o, const wino_store *s, float *y,
       transpose8(p8, r); /* r[l]: channel 8 cb + l, positions 8 h .. 8 h + 7 */
       for (l = 0; l < 8; ++l) {
         float *p = y + (8 * cb + l) * s->ycs + 2 * h * s->yrs;
-        store_row(p, _mm256_castps256_ps128(r[l]), mask, s);
+        store_row(p, _mm256_castps256_ps128(r[l]), mask, cols, s);
         if (2 * h + 1 < rows)
-          store_row(p + s->yrs, _mm256_extractf128_ps(r[l], 1), mask, s);
+          store_row(p + s->yrs, _mm256_extractf128_ps(r[l], 1), mask, cols,
+                    s);
       }
     }
 }
