@@ -103,7 +103,11 @@ def convinteger(rng, b, dyn, x_t=np.uint8, w_t=np.int8, x_zp=True, w_zp=True,
     g.node("ConvInteger", ins, ["y"], **attrs)
     g.output("y", T.INT32)
     model = g.model(10)
-    if w_zp_per_channel:
+    # int8 inputs with uint8 weights: ONNX Runtime on a CPU without VNNI
+    # (an AMD EPYC Zen 3) sums pairs of products in int16 with saturation,
+    # 122 of this case's 224 outputs off by up to 23551; numpy is the
+    # oracle (exact, as onnxc is on every tier).
+    if w_zp_per_channel or (x_t == np.int8 and w_t == np.uint8):
         init = {t.name: numpy_helper.to_array(t) for t in g.inits}
         return model + (conv_reference(g.inputs[0][1], init["w"], init["x_zp"],
                                        init["w_zp"], attrs),)
@@ -136,7 +140,8 @@ def convinteger_cases(rng):
     yield "convinteger_no_zp", dict(x_zp=False, w_zp=False, pads=[1, 1, 1, 1])
     yield "convinteger_x_zp_only", dict(w_zp=False, pads=[1, 1, 1, 1])
     # ONNX Runtime takes only a per-tensor w_zero_point: numpy is the oracle
-    # (write() saves the expected output; oracle() skips the case).
+    # (write() saves the expected output; oracle() skips the case); so for
+    # int8 x uint8 weights (convinteger() says why).
     yield "convinteger_w_zp_per_channel", dict(w_t=np.uint8, w_zp_per_channel=True,
                                                pads=[1, 2, 1, 0])
     yield "convinteger_groups_strides", dict(group=3, c=2, m=6, strides=[2, 2],
