@@ -95,10 +95,7 @@ static void row_avx2(const float *row, i64 rstride, i64 nrows, i64 kernel_w,
       }
     }
     acc = _mm256_blendv_ps(acc, _mm256_set1_ps(NAN), nan);
-    if (n == 8)
-      _mm256_storeu_ps(yrow + ow, acc);
-    else
-      store_first(yrow + ow, acc, n);
+    store_first(yrow + ow, acc, n);
   }
 }
 
@@ -171,10 +168,7 @@ ONNXC_INLINE static int fused_s2(const float *row, i64 rstride, i64 nrows,
           _mm256_broadcastss_ps(_mm256_castps256_ps128(vn)), 0x80);
       out = max_zeros(out, next);
     }
-    if (n == 8)
-      _mm256_storeu_ps(yrow + ow, out);
-    else
-      store_first(yrow + ow, out, n);
+    store_first(yrow + ow, out, n);
     v0 = vn;
   }
   return _mm256_testz_ps(nan, nan);

@@ -106,13 +106,8 @@ ONNXC_YMM_INLINE static void ymm_store(int rows, __m256i (*acc)[2], int ncol,
   if (ep->out == ONNXC_Q_OUT_I32) {
     for (r = 0; r < rows; ++r) {
       int32_t *row = (int32_t *)c + r * rsc + col0;
-      if (full) {
-        _mm256_storeu_si256((__m256i *)row, acc[r][0]);
-        _mm256_storeu_si256((__m256i *)(row + 8), acc[r][1]);
-      } else {
-        ymm_store_first(row, acc[r][0], ncol);
-        ymm_store_first(row + 8, acc[r][1], ncol - 8);
-      }
+      ymm_store_first(row, acc[r][0], ncol);
+      ymm_store_first(row + 8, acc[r][1], ncol - 8);
     }
     return;
   }
@@ -149,13 +144,8 @@ ONNXC_YMM_INLINE static void ymm_store(int rows, __m256i (*acc)[2], int ncol,
           f0 = _mm256_min_ps(vhi, _mm256_max_ps(vlo, f0));
           f1 = _mm256_min_ps(vhi, _mm256_max_ps(vlo, f1));
         }
-        if (full) {
-          _mm256_storeu_ps(row, f0);
-          _mm256_storeu_ps(row + 8, f1);
-        } else {
-          ymm_store_first(row, _mm256_castps_si256(f0), ncol);
-          ymm_store_first(row + 8, _mm256_castps_si256(f1), ncol - 8);
-        }
+        ymm_store_first(row, _mm256_castps_si256(f0), ncol);
+        ymm_store_first(row + 8, _mm256_castps_si256(f1), ncol - 8);
       } else {
         /* (value, bound): NaN gives the bound, as the scalar path. */
         __m256i i0 = _mm256_add_epi32(

@@ -89,13 +89,8 @@ ONNXC_INLINE static void store_half(int rows, __m256 *lo, __m256 *hi, float *c,
   }
   for (r = 0; r < rows; ++r) {
     float *row = c + r * rsc;
-    if (nw == HALF) {
-      _mm256_storeu_ps(row, lo[r]);
-      _mm256_storeu_ps(row + 8, hi[r]);
-    } else {
-      store_first(row, lo[r], nw);
-      store_first(row + 8, hi[r], nw - 8);
-    }
+    store_first(row, lo[r], nw);
+    store_first(row + 8, hi[r], nw - 8);
   }
 }
 
